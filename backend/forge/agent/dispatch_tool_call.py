@@ -1,0 +1,49 @@
+"""Dispatching one tool call: phase check, input validation, handler, and never a crash.
+
+Invariants:
+    - Every outcome is a ToolOutcome: unknown tool, tool not offered in this phase, malformed JSON
+      arguments, schema violations, rule violations and unexpected handler exceptions all come
+      back as a violation the loop returns to the model as a tool error.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pydantic import ValidationError
+
+from forge.agent.tool_context import ToolContext, ToolOutcome
+from forge.agent.tool_registry import ALL_TOOLS, tool_names_for_phase
+from forge.core.model_messages import ToolCall
+from forge.core.rule_verdicts import ErrorCode, RuleViolation
+
+log = logging.getLogger(__name__)
+
+
+def _validation_message(error: ValidationError) -> str:
+    parts = [f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()[:5]]
+    return "Invalid input — " + "; ".join(parts)
+
+
+async def dispatch_tool_call(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
+    spec = ALL_TOOLS.get(call.name)
+    if spec is None:
+        return ToolOutcome.failed(RuleViolation(ErrorCode.UNKNOWN_TOOL, f"There is no tool named '{call.name}'."))
+    allowed = tool_names_for_phase(ctx.state.current_phase)
+    if call.name not in allowed:
+        return ToolOutcome.failed(RuleViolation(
+            ErrorCode.TOOL_NOT_IN_PHASE,
+            f"'{call.name}' is not available in {ctx.state.current_phase.value.upper()}; available: {', '.join(allowed)}.",
+        ))
+    if call.parse_error:
+        return ToolOutcome.failed(RuleViolation(
+            ErrorCode.INVALID_INPUT, f"The arguments were not valid JSON ({call.parse_error}); resend the call."))
+    try:
+        args = spec.input_model.model_validate(dict(call.arguments))
+    except ValidationError as error:
+        return ToolOutcome.failed(RuleViolation(ErrorCode.INVALID_INPUT, _validation_message(error)))
+    try:
+        return await spec.handler(ctx, args)
+    except Exception as error:  # a tool must never crash the loop
+        log.exception("tool %s failed", call.name)
+        return ToolOutcome.failed(RuleViolation(ErrorCode.TOOL_FAILED, f"{call.name} failed: {error}"))

@@ -1,0 +1,104 @@
+"""Phase 5 (BUILD) tools: the knowledge graph, gaps and negative knowledge.
+
+Invariants:
+    - Only claims the person accepted, qualified or merged enter the graph; edges keep it a DAG.
+    - get_negative_knowledge sets the flag rule 10 reads; it is offered in SYNTHESIZE too, because
+      rounds 2+ must consult it before their first synthesis.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
+from forge.core.domain_types import ClaimId, ClaimStatus, EdgeId, EdgeType
+from forge.core.enforce_claim_rules import check_claim_index
+from forge.core.knowledge_graph import check_edge_allowed
+from forge.core.records import Edge
+from forge.core.rule_verdicts import ErrorCode, RuleViolation
+
+GRAPH_STATUSES = (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED, ClaimStatus.SUPERSEDED)
+
+
+class EdgeItem(BaseModel):
+    to_claim_id: str = Field(description="Id of a claim already in the graph.")
+    edge_type: EdgeType
+
+
+class AddToGraphInput(BaseModel):
+    claim_index: int = Field(ge=0, le=2)
+    edges: list[EdgeItem] = Field(default_factory=list, max_length=8)
+
+
+class GapsInput(BaseModel):
+    gaps: list[str] = Field(min_length=1, max_length=12)
+    convergence_locks: list[str] = Field(default_factory=list, max_length=6)
+
+
+class NoInput(BaseModel):
+    pass
+
+
+def _edge_violation(ctx: ToolContext, source: ClaimId, item: EdgeItem) -> RuleViolation | Edge:
+    try:
+        target = ClaimId(UUID(item.to_claim_id))
+    except ValueError:
+        return RuleViolation(ErrorCode.INVALID_INPUT, f"to_claim_id '{item.to_claim_id}' is not a claim id.")
+    nodes = [c.id for c in ctx.state.knowledge_graph_nodes]
+    violation = check_edge_allowed(nodes, ctx.state.knowledge_graph_edges, source, target, item.edge_type)
+    return violation or Edge(EdgeId(ctx.new_id()), source, target, item.edge_type)
+
+
+async def add_to_knowledge_graph(ctx: ToolContext, args: AddToGraphInput) -> ToolOutcome:
+    s = ctx.state
+    violation = check_claim_index(s, args.claim_index)
+    if violation:
+        return ToolOutcome.failed(violation)
+    claim = s.current_round_claims[args.claim_index]
+    if claim.status not in GRAPH_STATUSES:
+        return ToolOutcome.failed(RuleViolation(
+            ErrorCode.INVALID_INPUT, f"Claim {args.claim_index} is {claim.status.value}; only accepted, qualified "
+            "or merged claims enter the graph (rejected ones are negative knowledge)."))
+    already = s.graph_node(claim.id) is not None
+    if not already:
+        s.knowledge_graph_nodes.append(claim)
+    added: list[Edge] = []
+    for item in args.edges:
+        outcome = _edge_violation(ctx, claim.id, item)
+        if isinstance(outcome, RuleViolation):
+            if not already:
+                s.knowledge_graph_nodes.pop()
+            s.knowledge_graph_edges = [e for e in s.knowledge_graph_edges if e not in added]
+            return ToolOutcome.failed(outcome)
+        s.knowledge_graph_edges.append(outcome)
+        added.append(outcome)
+    return ToolOutcome({"claim_id": str(claim.id), "nodes": len(s.knowledge_graph_nodes), "edges_added": len(added)},
+                       f"claim {args.claim_index} in graph with {len(added)} edge(s)")
+
+
+async def analyze_gaps(ctx: ToolContext, args: GapsInput) -> ToolOutcome:
+    known = set(ctx.state.gaps)
+    new = [g.strip() for g in [*args.gaps, *(f"Convergence lock: {c}" for c in args.convergence_locks)]]
+    ctx.state.gaps.extend(g for g in new if g and g not in known)
+    return ToolOutcome({"gaps": ctx.state.gaps}, f"{len(ctx.state.gaps)} gap(s)")
+
+
+async def get_negative_knowledge(ctx: ToolContext, args: NoInput) -> ToolOutcome:
+    s = ctx.state
+    s.negative_knowledge_consulted = True
+    items = [{"claim_id": str(n.claim_id), "claim": n.claim_text, "reason": n.reason, "round": n.round}
+             for n in s.negative_knowledge]
+    graph = [{"claim_id": str(c.id), "claim": c.text, "status": c.status.value} for c in s.knowledge_graph_nodes]
+    return ToolOutcome({"negative_knowledge": items, "graph_claims": graph}, f"{len(items)} rejected claim(s)")
+
+
+BUILD_TOOLS = (
+    ToolSpec("add_to_knowledge_graph", "Add an accepted/qualified/merged claim of this round to the knowledge graph "
+             "with typed edges to claims already in it (the graph must stay acyclic).", AddToGraphInput,
+             add_to_knowledge_graph),
+    ToolSpec("analyze_gaps", "Record gaps and convergence locks in the knowledge graph.", GapsInput, analyze_gaps),
+    ToolSpec("get_negative_knowledge", "Get rejected claims and the graph's claims. Must be called before synthesis "
+             "in rounds 2+ (rule 10).", NoInput, get_negative_knowledge),
+)

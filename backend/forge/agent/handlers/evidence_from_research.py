@@ -1,0 +1,35 @@
+"""Turning cited research sources into Evidence records with provenance.
+
+Invariants:
+    - Evidence is only ever built from a hit some research call returned; the query and time of
+      that call travel with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from uuid import UUID
+
+from forge.core.domain_types import ClaimId, Contributor, EvidenceId, EvidenceType
+from forge.core.forge_state import ForgeState
+from forge.core.records import Evidence
+
+
+def evidence_for_sources(
+    state: ForgeState,
+    sources: Iterable[str],
+    evidence_type: EvidenceType,
+    new_id: Callable[[], UUID],
+    claim_id: ClaimId | None = None,
+) -> tuple[Evidence, ...]:
+    found: list[Evidence] = []
+    for source in dict.fromkeys(sources):
+        for record in reversed(state.research_log):
+            hit = next((h for h in record.hits if h.source == source), None)
+            if hit:
+                found.append(
+                    Evidence(EvidenceId(new_id()), hit.source, hit.title, hit.snippet, evidence_type,
+                             Contributor.AGENT, record.query, record.at, claim_id)
+                )
+                break
+    return tuple(found)

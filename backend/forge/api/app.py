@@ -1,0 +1,69 @@
+"""The FastAPI application factory.
+
+Invariants:
+    - `create_app` only wires routes to an already-built Container; it opens nothing at import time.
+    - Every error response is JSON `{"detail": "<what to fix>"}` (validation errors flattened into
+      one readable sentence, with the raw list under `errors`); bodies over MAX_BODY_BYTES get 413.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from forge.api.routes import health, knowledge_graph, session_stream, sessions
+from forge.api.start_page import START_PAGE
+from forge.bootstrap import Container
+
+MAX_BODY_BYTES = 256 * 1024
+
+
+def _readable(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "Invalid request — " + "; ".join(parts)
+
+
+async def _validation_handler(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    errors = [{k: v for k, v in e.items() if k in ("loc", "msg", "type")} for e in error.errors()]
+    return JSONResponse({"detail": _readable(error), "errors": errors}, status_code=422)
+
+
+async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    length = request.headers.get("content-length")
+    if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+        return JSONResponse({"detail": f"Request body too large: {length} bytes; the limit is {MAX_BODY_BYTES}."},
+                            status_code=413)
+    return await call_next(request)
+
+
+def create_app(container: Container) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await container.runs.shutdown()
+
+    app = FastAPI(title="Knowledge Forge", version="0.1.0", lifespan=lifespan,
+                  description="Turns a hard problem into validated, traceable knowledge.")
+    app.state.container = container
+    app.add_exception_handler(RequestValidationError, _validation_handler)
+    app.middleware("http")(_limit_body)
+    if container.settings.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(container.settings.cors_origins),
+                           allow_methods=["*"], allow_headers=["*"])
+    for router in (health.router, sessions.router, session_stream.router, knowledge_graph.router):
+        app.include_router(router)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def start_page() -> str:
+        return START_PAGE.replace("{model}", container.model.label)
+
+    return app

@@ -1,0 +1,37 @@
+"""Request-scoped access to the container and mapping of service failures to HTTP errors."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+from uuid import UUID
+
+from fastapi import HTTPException, Request
+
+from forge.core.domain_types import SessionId
+from forge.services.session_service import FailureKind, ServiceFailure, SessionService
+
+T = TypeVar("T")
+
+STATUS_OF = {FailureKind.NOT_FOUND: 404, FailureKind.CONFLICT: 409, FailureKind.INVALID: 422}
+
+
+def service_of(request: Request) -> SessionService:
+    service: SessionService = request.app.state.container.service
+    return service
+
+
+def session_id_of(raw: str) -> SessionId:
+    try:
+        return SessionId(UUID(raw))
+    except ValueError:
+        raise HTTPException(404, f"Session {raw} does not exist (not a valid session id).") from None
+
+
+def unwrap(result: T | ServiceFailure) -> T:
+    if isinstance(result, ServiceFailure):
+        raise HTTPException(STATUS_OF[result.kind], result.message)
+    return result
+
+
+def reject(status: int, message: str) -> Any:
+    raise HTTPException(status, message)

@@ -1,0 +1,76 @@
+"""The agent's stream, reviews, the event log and the document.
+
+Invariants:
+    - GET /stream starts (or resumes) the agent when the session has work and nothing runs it, then
+      replays events after Last-Event-ID and follows live until the run pauses.
+    - POST /user-input validates the review before anything changes (409/422 otherwise) and
+      streams from the review onwards.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse
+from sse_starlette import EventSourceResponse
+
+from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.routes.sessions import ERRORS
+from forge.api.schemas import EventPage, EventResponse, UserInput
+from forge.api.sse_encoding import encode_sse, parse_last_event_id
+
+router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
+SSE_DOC = {200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"}, **ERRORS}
+PING_SECONDS = 3600  # our own heartbeat events carry ids; sse-starlette's comment pings are not needed
+
+
+def _cursor(header: str | None, query: str | None) -> int:
+    cursor = parse_last_event_id(header, query)
+    if isinstance(cursor, str):
+        raise HTTPException(422, cursor)
+    return cursor
+
+
+@router.get("/{session_id}/stream", responses=SSE_DOC)
+async def stream_session(
+    session_id: str, request: Request,
+    last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
+    last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+) -> EventSourceResponse:
+    sid = session_id_of(session_id)
+    after = _cursor(last_event_id_header, last_event_id)
+    service = service_of(request)
+    unwrap(await service.start_or_resume(sid))
+    return EventSourceResponse(encode_sse(request, service.follow(sid, after)), ping=PING_SECONDS)
+
+
+@router.post("/{session_id}/user-input", responses=SSE_DOC)
+async def submit_user_input(session_id: str, body: UserInput, request: Request) -> EventSourceResponse:
+    sid = session_id_of(session_id)
+    review = body.to_review()
+    if isinstance(review, str):
+        raise HTTPException(422, review)
+    service = service_of(request)
+    cursor = unwrap(await service.submit_review(sid, review))
+    return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
+
+
+@router.get("/{session_id}/events", response_model=EventPage, responses=ERRORS)
+async def list_events(
+    session_id: str, request: Request,
+    after: Annotated[int, Query(ge=0, description="Return events with id > after.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> EventPage:
+    events = unwrap(await service_of(request).events(session_id_of(session_id), after, limit + 1))
+    page = events[:limit]
+    return EventPage(events=[EventResponse.of(e) for e in page], next_after=page[-1].seq if page else after,
+                     has_more=len(events) > limit)
+
+
+@router.get("/{session_id}/document", response_class=PlainTextResponse, responses=ERRORS)
+async def download_document(session_id: str, request: Request) -> PlainTextResponse:
+    markdown = unwrap(await service_of(request).document(session_id_of(session_id)))
+    filename = f"knowledge-document-{session_id}.md"
+    return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8",
+                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})

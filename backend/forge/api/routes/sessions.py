@@ -1,0 +1,45 @@
+"""Session CRUD and cancel: create, list (paginated, filterable), get, delete, cancel."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+
+from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.schemas import ErrorResponse, SessionCreate, SessionListResponse, SessionResponse
+from forge.core.domain_types import SessionStatus
+
+router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
+ERRORS = {404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
+
+
+@router.post("", status_code=201, response_model=SessionResponse, responses=ERRORS)
+async def create_session(body: SessionCreate, request: Request) -> SessionResponse:
+    return SessionResponse.of(unwrap(await service_of(request).create(body.problem)))
+
+
+@router.get("", response_model=SessionListResponse)
+async def list_sessions(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    status: SessionStatus | None = None,
+) -> SessionListResponse:
+    return SessionListResponse.of(await service_of(request).list_page(limit, offset, status))
+
+
+@router.get("/{session_id}", response_model=SessionResponse, responses=ERRORS)
+async def get_session(session_id: str, request: Request) -> SessionResponse:
+    return SessionResponse.of(unwrap(await service_of(request).get(session_id_of(session_id))))
+
+
+@router.delete("/{session_id}", status_code=204, responses=ERRORS)
+async def delete_session(session_id: str, request: Request) -> Response:
+    unwrap(await service_of(request).delete(session_id_of(session_id)))
+    return Response(status_code=204)
+
+
+@router.post("/{session_id}/cancel", response_model=SessionResponse, responses=ERRORS)
+async def cancel_session(session_id: str, request: Request) -> SessionResponse:
+    return SessionResponse.of(unwrap(await service_of(request).cancel(session_id_of(session_id))))

@@ -1,0 +1,144 @@
+"""HTTP request and response models (the OpenAPI contract) and their mapping to domain values.
+
+Invariants:
+    - Request models reject what the domain would reject anyway, with messages that name the field.
+    - Conversion to the core's review inputs happens here, once; routes pass domain values on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from forge.core.domain_types import BuildDecision, VerdictType
+from forge.core.review_inputs import (
+    BuildDecisionReview,
+    ClaimFeedback,
+    ClaimsReview,
+    ClaimVerdictInput,
+    DecomposeReview,
+    ExploreReview,
+    ReviewInput,
+    VerdictsReview,
+)
+from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
+
+MAX_LIST = 50
+ShortText = Field(min_length=1, max_length=4000)
+
+
+class SessionCreate(BaseModel):
+    problem: str = Field(min_length=MIN_PROBLEM_CHARS, max_length=MAX_PROBLEM_CHARS,
+                         description="The problem to work on, in plain words.")
+
+
+class SessionResponse(BaseModel):
+    id: str
+    problem: str
+    status: str
+    current_phase: str
+    current_phase_number: int
+    current_round: int
+    awaiting_input_type: str | None
+    running: bool
+    model: str
+    total_tokens_used: int
+    total_cost_usd: float
+    created_at: datetime
+    resolved_at: datetime | None
+
+    @classmethod
+    def of(cls, r: SessionRecord) -> SessionResponse:
+        return cls(id=str(r.id), problem=r.problem, status=r.status.value, current_phase=r.current_phase.value,
+                   current_phase_number=r.current_phase.ordinal, current_round=r.current_round,
+                   awaiting_input_type=r.awaiting_input_type, running=r.running, model=r.model_label,
+                   total_tokens_used=r.total_tokens_used, total_cost_usd=r.total_cost_usd,
+                   created_at=r.created_at, resolved_at=r.resolved_at)
+
+
+class SessionListResponse(BaseModel):
+    items: list[SessionResponse]
+    total: int
+    limit: int
+    offset: int
+
+    @classmethod
+    def of(cls, page: SessionPage) -> SessionListResponse:
+        return cls(items=[SessionResponse.of(r) for r in page.items], total=page.total, limit=page.limit,
+                   offset=page.offset)
+
+
+class EventResponse(BaseModel):
+    id: int
+    type: str
+    data: Any
+    created_at: datetime
+
+    @classmethod
+    def of(cls, e: StoredEvent) -> EventResponse:
+        return cls(id=e.seq, type=e.type.value, data=e.data, created_at=e.created_at)
+
+
+class EventPage(BaseModel):
+    events: list[EventResponse]
+    next_after: int
+    has_more: bool
+
+
+class ClaimFeedbackIn(BaseModel):
+    claim_index: int = Field(ge=0)
+    feedback: str = ShortText
+
+
+class ClaimVerdictIn(BaseModel):
+    claim_index: int = Field(ge=0)
+    verdict: VerdictType
+    reason: str | None = Field(default=None, max_length=4000)
+    qualification: str | None = Field(default=None, max_length=4000)
+    merge_with_index: int | None = Field(default=None, ge=0)
+
+
+class UserInput(BaseModel):
+    """One of the five reviews; `type` says which, and only that review's fields are read."""
+
+    type: Literal["decompose_review", "explore_review", "claims_review", "verdicts", "build_decision"]
+    confirmed_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
+    rejected_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
+    added_assumptions: list[str] | None = Field(default=None, max_length=10)
+    selected_reframings: list[int] | None = Field(default=None, max_length=MAX_LIST)
+    added_reframings: list[str] | None = Field(default=None, max_length=10)
+    starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
+    suggested_domains: list[str] | None = Field(default=None, max_length=10)
+    claim_feedback: list[ClaimFeedbackIn] | None = Field(default=None, max_length=10)
+    verdicts: list[ClaimVerdictIn] | None = Field(default=None, max_length=10)
+    decision: BuildDecision | None = None
+    deep_dive_claim_id: str | None = Field(default=None, max_length=64)
+    user_insight: str | None = Field(default=None, max_length=8000)
+    user_evidence_urls: list[str] | None = Field(default=None, max_length=10)
+
+    def to_review(self) -> ReviewInput | str:
+        """The domain review, or a message saying what is missing."""
+        t = self.type
+        if t == "decompose_review":
+            return DecomposeReview(tuple(self.selected_reframings or ()), tuple(self.confirmed_assumptions or ()),
+                                   tuple(self.rejected_assumptions or ()), tuple(self.added_assumptions or ()),
+                                   tuple(self.added_reframings or ()))
+        if t == "explore_review":
+            return ExploreReview(tuple(self.starred_analogies or ()), tuple(self.suggested_domains or ()))
+        if t == "claims_review":
+            return ClaimsReview(tuple(ClaimFeedback(f.claim_index, f.feedback) for f in self.claim_feedback or ()))
+        if t == "verdicts":
+            return VerdictsReview(tuple(
+                ClaimVerdictInput(v.claim_index, v.verdict, v.reason, v.qualification, v.merge_with_index)
+                for v in self.verdicts or ()
+            ))
+        if self.decision is None:
+            return "build_decision needs 'decision': one of continue, deep_dive, resolve, add_insight."
+        return BuildDecisionReview(self.decision, self.deep_dive_claim_id, self.user_insight,
+                                   tuple(self.user_evidence_urls or ()))
+
+
+class ErrorResponse(BaseModel):
+    detail: str

@@ -1,0 +1,76 @@
+"""The `forge` command: serve, answer (autopilot in the terminal), migrate.
+
+Invariants:
+    - Every command builds its container from Settings through bootstrap; nothing at import time.
+    - `answer` drives the same service and agent loop as the API, with an AutopilotPolicy answering
+      the reviews, and prints progress per phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from forge.config import Settings
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="forge", description="Knowledge Forge: validated, traceable knowledge.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="migrate the database and serve the API (and app) on HOST:PORT")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    sub.add_parser("migrate", help="upgrade the database to the latest schema")
+    answer = sub.add_parser("answer", help="run all six phases in autopilot and write the document")
+    answer.add_argument("problem", help="the problem, in quotes")
+    answer.add_argument("--rounds", type=int, default=1, help="synthesis rounds before resolving (1-5)")
+    answer.add_argument("--accept-threshold", type=float, default=0.6, help="mean score needed to accept a claim")
+    answer.add_argument("--out", type=Path, default=Path("out"), help="folder for the document and the JSON")
+    answer.add_argument("--quiet", action="store_true", help="print only the paths written")
+    return parser
+
+
+def _migrate(settings: Settings) -> None:
+    from forge.db.migrate import upgrade_database_sync
+
+    upgrade_database_sync(settings.database_url)
+
+
+def _serve(settings: Settings, host: str | None, port: int | None) -> None:
+    import uvicorn
+
+    from forge.api.app import create_app
+    from forge.bootstrap import build_container
+
+    _migrate(settings)
+    app = create_app(build_container(settings))
+    bind_host, bind_port = host or settings.host, port or settings.port
+    print(f"Knowledge Forge on http://{bind_host}:{bind_port}  (database: {settings.database_kind})", flush=True)
+    uvicorn.run(app, host=bind_host, port=bind_port, log_level=settings.log_level)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    settings = Settings.from_env()
+    try:
+        if args.command == "migrate":
+            _migrate(settings)
+            print(f"database at head ({settings.database_kind})")
+        elif args.command == "serve":
+            _serve(settings, args.host, args.port)
+        else:
+            from forge.run_autopilot import AutopilotOptions, run_autopilot
+
+            options = AutopilotOptions(args.problem, args.rounds, args.accept_threshold, args.out, args.quiet)
+            _migrate(settings)
+            return asyncio.run(run_autopilot(settings, options))
+    except ValueError as error:
+        print(f"forge: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""Settings read from the environment, once, by the composition root.
+
+Invariants:
+    - Every variable read here is listed in `.env.example` with a comment.
+    - Defaults run the embedded product: a SQLite file under `./var/`, the offline model, the local
+      research corpus, http://127.0.0.1:8000.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = "var"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str
+    host: str = "127.0.0.1"
+    port: int = 8000
+    model: str = "offline"
+    research: str = "local"
+    max_iterations: int = 50
+    cors_origins: tuple[str, ...] = ()
+    log_level: str = "info"
+    anthropic_api_key: str | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        data_dir = Path(env.get("FORGE_DATA_DIR", DEFAULT_DATA_DIR)).resolve()
+        default_db = f"sqlite+aiosqlite:///{data_dir / 'forge.db'}"
+        origins = tuple(o.strip() for o in env.get("FORGE_CORS_ORIGINS", "").split(",") if o.strip())
+        return cls(
+            database_url=env.get("DATABASE_URL") or default_db,
+            host=env.get("HOST", "127.0.0.1"),
+            port=int(env.get("PORT", "8000")),
+            model=env.get("FORGE_MODEL", "offline"),
+            research=env.get("FORGE_RESEARCH", "local"),
+            max_iterations=int(env.get("FORGE_MAX_ITERATIONS", "50")),
+            cors_origins=origins,
+            log_level=env.get("LOG_LEVEL", "info"),
+            anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
+        )
+
+    @property
+    def database_kind(self) -> str:
+        return "postgresql" if self.database_url.startswith("postgresql") else "sqlite"

@@ -1,0 +1,118 @@
+"""The typed conversation exchanged with a LanguageModel, independent of any provider's SDK.
+
+Invariants:
+    - A conversation alternates user and assistant messages; tool results travel in a user message
+      right after the assistant message that asked for them (the Anthropic convention, which the
+      OpenAI-compatible adapter maps to its own roles).
+    - A ToolCall whose arguments could not be parsed keeps the raw text and the parse error, so the
+      loop can return a tool error to the model instead of dropping the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from forge.core.domain_types import ToolCallId
+
+
+class Role(str, Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+
+
+class StopReason(str, Enum):
+    END_TURN = "end_turn"
+    TOOL_USE = "tool_use"
+    MAX_TOKENS = "max_tokens"
+    PAUSE_TURN = "pause_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: ToolCallId
+    name: str
+    arguments: Mapping[str, Any]
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    call_id: ToolCallId
+    content: str
+    is_error: bool = False
+
+
+MessagePart = TextPart | ToolCall | ToolResult
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    parts: tuple[MessagePart, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def tool_results(self) -> tuple[ToolResult, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolResult))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_creation_tokens + self.cache_read_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_creation_tokens + other.cache_creation_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    system: str
+    messages: tuple[Message, ...]
+    tools: tuple[ToolDefinition, ...]
+    max_tokens: int = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResponse:
+    message: Message
+    stop_reason: StopReason
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+
+
+def user_text(text: str) -> Message:
+    return Message(Role.USER, (TextPart(text),))

@@ -1,0 +1,183 @@
+"""Entities and value objects held by a session's ForgeState.
+
+Invariants:
+    - Every record is a frozen dataclass; state changes replace records (`dataclasses.replace`).
+    - Evidence always names the research source it came from; agent evidence carries the query that
+      returned it, so a document can never cite a source research did not return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from forge.core.domain_types import (
+    AnalogyId,
+    ClaimConfidence,
+    ClaimId,
+    ClaimStatus,
+    ClaimType,
+    ContradictionId,
+    Contributor,
+    EdgeId,
+    EdgeType,
+    EvidenceId,
+    EvidenceType,
+    Phase,
+    ReframingId,
+    ReframingType,
+    SemanticDistance,
+    VerdictType,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResearchHit:
+    source: str
+    title: str
+    snippet: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResearchRecord:
+    """One research call: the query, what came back, when, in which phase."""
+
+    query: str
+    hits: tuple[ResearchHit, ...]
+    phase: Phase
+    round: int
+    at: datetime
+    provider: str
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    id: EvidenceId
+    source: str
+    title: str
+    summary: str
+    evidence_type: EvidenceType
+    contributed_by: Contributor
+    query: str | None = None
+    retrieved_at: datetime | None = None
+    claim_id: ClaimId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    text: str
+    contributed_by: Contributor = Contributor.AGENT
+    confirmed: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reframing:
+    id: ReframingId
+    text: str
+    reframing_type: ReframingType
+    selected: bool = False
+    contributed_by: Contributor = Contributor.AGENT
+
+
+@dataclass(frozen=True, slots=True)
+class StateOfArt:
+    summary: str
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MorphologicalParameter:
+    name: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MappingRow:
+    source_concept: str
+    target_concept: str
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Analogy:
+    id: AnalogyId
+    source_domain: str
+    target_application: str
+    description: str
+    semantic_distance: SemanticDistance
+    mapping: tuple[MappingRow, ...] = ()
+    observable: str = ""
+    failure_mode: str = ""
+    starred: bool = False
+    suggested_by_user: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    id: ContradictionId
+    property_a: str
+    property_b: str
+    description: str
+    resolution_direction: str
+    principles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimScores:
+    novelty: float
+    groundedness: float
+    falsifiability: float
+    significance: float
+
+    @property
+    def mean(self) -> float:
+        return (self.novelty + self.groundedness + self.falsifiability + self.significance) / 4
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    id: ClaimId
+    text: str
+    claim_type: ClaimType
+    round_created: int
+    phase_created: Phase
+    thesis_text: str = ""
+    antithesis_text: str = ""
+    status: ClaimStatus = ClaimStatus.PROPOSED
+    confidence: ClaimConfidence = ClaimConfidence.SPECULATIVE
+    falsifiability_condition: str = ""
+    scores: ClaimScores | None = None
+    evidence: tuple[Evidence, ...] = ()
+    builds_on: tuple[ClaimId, ...] = ()
+    cross_domain_source: str | None = None
+    falsification_summary: str | None = None
+    novelty_summary: str | None = None
+    rejection_reason: str | None = None
+    qualification: str | None = None
+    user_feedback: str | None = None
+    synthesized: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    id: EdgeId
+    source: ClaimId
+    target: ClaimId
+    edge_type: EdgeType
+
+
+@dataclass(frozen=True, slots=True)
+class NegativeKnowledge:
+    claim_id: ClaimId
+    claim_text: str
+    reason: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    claim_id: ClaimId
+    verdict: VerdictType
+    reason: str | None = None
+    qualification: str | None = None
+    merge_with: tuple[ClaimId, ...] = field(default_factory=tuple)

@@ -1,0 +1,167 @@
+"""The Knowledge Document: a pure Markdown rendering of a session in ten fixed sections.
+
+Invariants:
+    - Pure function of (DocumentInput); the same input always renders the same bytes.
+    - Exactly the ten sections of `DOCUMENT_SECTIONS`, in order, each present even when empty
+      (an empty section says so rather than disappearing).
+    - Sources listed are only those carried by evidence (research results or user-supplied, and
+      labelled as such); the renderer never invents a citation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from forge.core.domain_types import ClaimStatus, Contributor
+from forge.core.forge_state import ForgeState
+from forge.core.records import Claim, Evidence
+
+DOCUMENT_SECTIONS: tuple[str, ...] = (
+    "1. Problem and Framing",
+    "2. Fundamentals and Assumptions",
+    "3. State of the Art",
+    "4. Cross-Domain Analogies",
+    "5. Contradictions and Solution Space",
+    "6. Validated Knowledge",
+    "7. Knowledge Graph",
+    "8. Negative Knowledge",
+    "9. Gaps and Open Questions",
+    "10. Evidence and Sources",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInput:
+    session_id: str
+    state: ForgeState
+    model_label: str
+    generated_at: datetime
+
+
+def _bullets(items: list[str], empty: str) -> list[str]:
+    return [f"- {item}" for item in items] if items else [f"_{empty}_"]
+
+
+def _framing(s: ForgeState) -> list[str]:
+    lines = [f"> {s.problem}", "", "**Selected reframings**", ""]
+    return lines + _bullets([f"{r.text} _({r.reframing_type.value})_" for r in s.selected_reframings], "None selected.")
+
+
+def _fundamentals(s: ForgeState) -> list[str]:
+    lines = ["**Fundamentals**", "", *_bullets(s.fundamentals, "None recorded."), "", "**Assumptions**", ""]
+    labels = {True: "confirmed", False: "rejected", None: "unreviewed"}
+    return lines + _bullets([f"{a.text} _({labels[a.confirmed]})_" for a in s.assumptions], "None recorded.")
+
+
+def _state_of_art(s: ForgeState) -> list[str]:
+    if s.state_of_art is None:
+        return ["_Not mapped._"]
+    cites = ", ".join(f"[{e.title}]({e.source})" for e in s.state_of_art.evidence)
+    return [s.state_of_art.summary, "", f"Sources: {cites}" if cites else "_No sources._"]
+
+
+def _analogies(s: ForgeState) -> list[str]:
+    lines: list[str] = []
+    for a in s.cross_domain_analogies:
+        star = " ★" if a.starred else ""
+        lines += [f"### {a.source_domain}{star} _({a.semantic_distance.value} domain)_", "", a.description, ""]
+        if a.mapping:
+            lines += ["| Source | Target | Relation |", "|---|---|---|"]
+            lines += [f"| {m.source_concept} | {m.target_concept} | {m.relation} |" for m in a.mapping] + [""]
+        if a.observable:
+            lines += [f"- Observable: {a.observable}"]
+        if a.failure_mode:
+            lines += [f"- Failure mode: {a.failure_mode}"]
+        lines.append("")
+    return lines or ["_No analogies._"]
+
+
+def _contradictions(s: ForgeState) -> list[str]:
+    lines = [
+        f"- **{c.property_a} vs {c.property_b}**: {c.description} → {c.resolution_direction}"
+        + (f" (principles: {', '.join(c.principles)})" if c.principles else "")
+        for c in s.contradictions
+    ] or ["_No contradictions._"]
+    if s.morphological_box:
+        lines += ["", "**Morphological box**", "", "| Parameter | Options |", "|---|---|"]
+        lines += [f"| {p.name} | {' · '.join(p.options)} |" for p in s.morphological_box]
+    if s.adjacent_possible:
+        lines += ["", "**Adjacent possible**", "", *_bullets(s.adjacent_possible, "")]
+    return lines
+
+
+def _claim_block(c: Claim) -> list[str]:
+    lines = [f"### {c.text}", "", f"- Status: {c.status.value}; confidence: {c.confidence.value}; round {c.round_created + 1}"]
+    if c.thesis_text:
+        lines.append(f"- Thesis: {c.thesis_text}")
+    if c.antithesis_text:
+        lines.append(f"- Antithesis: {c.antithesis_text}")
+    if c.falsifiability_condition:
+        lines.append(f"- Falsifiable if: {c.falsifiability_condition}")
+    if c.qualification:
+        lines.append(f"- Qualification: {c.qualification}")
+    if c.scores:
+        sc = c.scores
+        lines.append(
+            f"- Scores: novelty {sc.novelty:.2f}, groundedness {sc.groundedness:.2f}, "
+            f"falsifiability {sc.falsifiability:.2f}, significance {sc.significance:.2f}"
+        )
+    if c.evidence:
+        lines.append("- Evidence: " + "; ".join(f"[{e.title}]({e.source}) ({e.evidence_type.value})" for e in c.evidence))
+    return [*lines, ""]
+
+
+def _validated(s: ForgeState) -> list[str]:
+    kept = [c for c in s.knowledge_graph_nodes if c.status != ClaimStatus.SUPERSEDED]
+    return [line for c in kept for line in _claim_block(c)] or ["_No validated claims._"]
+
+
+def _graph(s: ForgeState) -> list[str]:
+    if not s.knowledge_graph_nodes:
+        return ["_The graph is empty._"]
+    short = {c.id: f"C{i + 1}" for i, c in enumerate(s.knowledge_graph_nodes)}
+    lines = ["```mermaid", "graph LR"]
+    lines += [f'  {short[c.id]}["{c.text[:60].replace(chr(34), chr(39))}"]' for c in s.knowledge_graph_nodes]
+    lines += [f"  {short[e.source]} -->|{e.edge_type.value}| {short[e.target]}" for e in s.knowledge_graph_edges]
+    return [*lines, "```"]
+
+
+def _negative(s: ForgeState) -> list[str]:
+    return _bullets([f"{n.claim_text} — {n.reason} (round {n.round + 1})" for n in s.negative_knowledge], "Nothing rejected.")
+
+
+def _all_evidence(s: ForgeState) -> list[Evidence]:
+    found: dict[str, Evidence] = {}
+    pools = [s.state_of_art.evidence if s.state_of_art else ()] + [c.evidence for c in s.all_claims]
+    pools += [c.evidence for c in s.knowledge_graph_nodes]
+    for pool in pools:
+        for e in pool:
+            found.setdefault(e.source, e)
+    return sorted(found.values(), key=lambda e: e.source)
+
+
+def _sources(s: ForgeState) -> list[str]:
+    rows = []
+    for e in _all_evidence(s):
+        origin = "provided by the user" if e.contributed_by == Contributor.USER else f"research query: “{e.query}”"
+        rows.append(f"- [{e.title}]({e.source}) — {origin}")
+    return rows or ["_No sources._"]
+
+
+def render_knowledge_document(doc: DocumentInput) -> str:
+    s = doc.state
+    sections = [_framing, _fundamentals, _state_of_art, _analogies, _contradictions,
+                _validated, _graph, _negative, lambda st: _bullets(st.gaps, "No gaps recorded."), _sources]
+    lines = [
+        "# Knowledge Document",
+        "",
+        f"- Session: `{doc.session_id}`",
+        f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",
+        f"- Model: {doc.model_label}",
+        f"- Rounds: {s.current_round + 1}",
+        "",
+    ]
+    for title, render in zip(DOCUMENT_SECTIONS, sections, strict=True):
+        lines += [f"## {title}", "", *render(s), ""]
+    return "\n".join(lines).rstrip() + "\n"

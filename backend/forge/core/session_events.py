@@ -1,0 +1,110 @@
+"""Typed events of a session: what the agent loop yields, the log stores and SSE carries.
+
+Invariants:
+    - Exactly the 15 event types of the spec plus `heartbeat`; each event knows its wire name and
+      its JSON payload (`data`), which is what is persisted in the event log.
+    - Review events carry the full review payload so a client that reconnects can render the
+      review from the log alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from forge.core.domain_types import Phase, ReviewType
+
+
+class EventType(str, Enum):
+    AGENT_TEXT = "agent_text"
+    TOOL_CALL = "tool_call"
+    TOOL_ERROR = "tool_error"
+    TOOL_RESULT = "tool_result"
+    REVIEW_DECOMPOSE = "review_decompose"
+    REVIEW_EXPLORE = "review_explore"
+    REVIEW_CLAIMS = "review_claims"
+    REVIEW_VERDICTS = "review_verdicts"
+    REVIEW_BUILD = "review_build"
+    KNOWLEDGE_DOCUMENT = "knowledge_document"
+    PHASE_CHANGE = "phase_change"
+    CONTEXT_USAGE = "context_usage"
+    DONE = "done"
+    ERROR = "error"
+    USER_INPUT = "user_input"
+    HEARTBEAT = "heartbeat"
+
+
+REVIEW_EVENT: dict[ReviewType, EventType] = {
+    ReviewType.DECOMPOSE_REVIEW: EventType.REVIEW_DECOMPOSE,
+    ReviewType.EXPLORE_REVIEW: EventType.REVIEW_EXPLORE,
+    ReviewType.CLAIMS_REVIEW: EventType.REVIEW_CLAIMS,
+    ReviewType.VERDICTS: EventType.REVIEW_VERDICTS,
+    ReviewType.BUILD_DECISION: EventType.REVIEW_BUILD,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEvent:
+    """One event: its type and JSON payload. `data` is the wire payload, built by the factories."""
+
+    type: EventType
+    data: Any
+
+
+def agent_text(text: str) -> SessionEvent:
+    return SessionEvent(EventType.AGENT_TEXT, text)
+
+
+def tool_call(tool: str, input_preview: str) -> SessionEvent:
+    return SessionEvent(EventType.TOOL_CALL, {"tool": tool, "input_preview": input_preview})
+
+
+def tool_error(tool: str, error_code: str, message: str) -> SessionEvent:
+    return SessionEvent(EventType.TOOL_ERROR, {"tool": tool, "error_code": error_code, "message": message})
+
+
+def tool_result(tool: str, summary: str) -> SessionEvent:
+    return SessionEvent(EventType.TOOL_RESULT, {"tool": tool, "summary": summary})
+
+
+def phase_change(phase: Phase, round_number: int) -> SessionEvent:
+    return SessionEvent(EventType.PHASE_CHANGE, {"phase": phase.value, "round": round_number})
+
+
+def context_usage(tokens_used: int, tokens_limit: int, model: str, cost_usd: float = 0.0) -> SessionEvent:
+    remaining = max(0, tokens_limit - tokens_used)
+    percentage = round(100.0 * tokens_used / tokens_limit, 2) if tokens_limit else 0.0
+    return SessionEvent(
+        EventType.CONTEXT_USAGE,
+        {
+            "tokens_used": tokens_used,
+            "tokens_limit": tokens_limit,
+            "tokens_remaining": remaining,
+            "usage_percentage": percentage,
+            "model": model,
+            "cost_usd": cost_usd,
+        },
+    )
+
+
+def done(*, error: bool, awaiting_input: bool) -> SessionEvent:
+    return SessionEvent(EventType.DONE, {"error": error, "awaiting_input": awaiting_input})
+
+
+def error(code: str, message: str, *, recoverable: bool, severity: str = "error") -> SessionEvent:
+    return SessionEvent(
+        EventType.ERROR, {"code": code, "message": message, "severity": severity, "recoverable": recoverable}
+    )
+
+
+def knowledge_document(markdown: str) -> SessionEvent:
+    return SessionEvent(EventType.KNOWLEDGE_DOCUMENT, {"markdown": markdown})
+
+
+def user_input(review: ReviewType, summary: str) -> SessionEvent:
+    return SessionEvent(EventType.USER_INPUT, {"type": review.value, "summary": summary})
+
+
+def review(review_type: ReviewType, payload: dict[str, Any]) -> SessionEvent:
+    return SessionEvent(REVIEW_EVENT[review_type], payload)

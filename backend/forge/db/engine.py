@@ -1,0 +1,69 @@
+"""Async engine and session factory for SQLite (aiosqlite) and PostgreSQL (asyncpg).
+
+Invariants:
+    - Nothing happens at import time: no module-level engine, no connection, no directory.
+    - Every SQLite connection made by `create_engine_for` enforces foreign keys
+      (PRAGMA foreign_keys=ON), so ON DELETE CASCADE behaves as on PostgreSQL.
+    - URLs without an async driver are given one (`sqlite` -> aiosqlite, `postgresql` -> asyncpg).
+    - Sessions from `create_session_factory` do not expire objects on commit; repositories never
+      hand ORM objects out anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, event, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+_ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+_SYNC_DRIVERS = {"pysqlite", "psycopg2", "psycopg"}
+
+
+def async_url(url: str | URL) -> URL:
+    """The URL with the async driver of its backend (an explicit async driver is kept)."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    driver = _ASYNC_DRIVERS.get(backend)
+    if driver is None:
+        raise ValueError(f"Unsupported database backend {backend!r}; use sqlite or postgresql.")
+    if "+" not in parsed.drivername or parsed.get_driver_name() in _SYNC_DRIVERS:
+        parsed = parsed.set(drivername=f"{backend}+{driver}")
+    return parsed
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def ensure_sqlite_directory(url: str | URL) -> None:
+    """Create the parent directory of a file-backed SQLite database (no-op otherwise)."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if not is_sqlite(parsed) or database in ("", ":memory:") or database.startswith("file:"):
+        return
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def create_engine_for(url: str) -> AsyncEngine:
+    """An AsyncEngine for `url`; SQLite gets its directory created and foreign keys enforced."""
+    parsed = async_url(url)
+    if is_sqlite(parsed):
+        ensure_sqlite_directory(parsed)
+        engine = create_async_engine(parsed)
+        event.listen(engine.sync_engine, "connect", _enable_sqlite_foreign_keys)
+        return engine
+    return create_async_engine(parsed, pool_pre_ping=True)
+
+
+def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

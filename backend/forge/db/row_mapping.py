@@ -1,0 +1,105 @@
+"""Pure mappings between ORM rows / JSON columns and domain records.
+
+Invariants:
+    - No ORM object leaves the db package: repositories return what these functions build.
+    - `decode_messages(encode_messages(m)) == m`; every message part is stored with a "kind"
+      discriminator ("text" / "tool_call" / "tool_result").
+    - `SessionRecord.current_phase` is stored as its ordinal (1..6), as the spec's schema says.
+    - Event payloads and tool inputs/outputs are stored as their JSON encoding (`encode_value`),
+      and that encoding is what comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
+from forge.core.model_messages import Message, MessagePart, Role, TextPart, ToolCall, ToolResult
+from forge.core.session_events import EventType
+from forge.core.session_record import SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.state_codec import encode_value
+from forge.db.tables import EventRow, SessionRow, ToolCallRow
+
+
+def session_columns(record: SessionRecord) -> dict[str, Any]:
+    """The scalar columns of the sessions row for `record` (not forge_state/message_history)."""
+    return {
+        "id": record.id,
+        "problem": record.problem,
+        "status": record.status.value,
+        "current_phase": record.current_phase.ordinal,
+        "current_round": record.current_round,
+        "total_tokens_used": record.total_tokens_used,
+        "created_at": record.created_at,
+        "resolved_at": record.resolved_at,
+        "model_label": record.model_label,
+        "total_cost_usd": record.total_cost_usd,
+        "awaiting_input_type": record.awaiting_input_type,
+        "running": record.running,
+    }
+
+
+def session_record(row: SessionRow) -> SessionRecord:
+    return SessionRecord(
+        id=SessionId(row.id),
+        problem=row.problem,
+        status=SessionStatus(row.status),
+        current_phase=Phase.from_ordinal(row.current_phase),
+        current_round=row.current_round,
+        created_at=row.created_at,
+        model_label=row.model_label,
+        total_tokens_used=row.total_tokens_used,
+        total_cost_usd=row.total_cost_usd,
+        resolved_at=row.resolved_at,
+        awaiting_input_type=row.awaiting_input_type,
+        running=row.running,
+    )
+
+
+def stored_event(row: EventRow) -> StoredEvent:
+    return StoredEvent(seq=EventSeq(row.seq), type=EventType(row.type), data=row.data, created_at=row.created_at)
+
+
+def tool_call_entry(row: ToolCallRow) -> ToolCallEntry:
+    return ToolCallEntry(
+        tool_name=row.tool_name,
+        tool_input=row.tool_input,
+        tool_output=row.tool_output,
+        error_code=row.error_code,
+        phase=Phase(row.phase),
+        created_at=row.created_at,
+    )
+
+
+def _encode_part(part: MessagePart) -> dict[str, Any]:
+    if isinstance(part, TextPart):
+        return {"kind": "text", "text": part.text}
+    if isinstance(part, ToolCall):
+        return {
+            "kind": "tool_call",
+            "id": part.id,
+            "name": part.name,
+            "arguments": encode_value(dict(part.arguments)),
+            "parse_error": part.parse_error,
+        }
+    return {"kind": "tool_result", "call_id": part.call_id, "content": part.content, "is_error": part.is_error}
+
+
+def _decode_part(raw: dict[str, Any]) -> MessagePart:
+    kind = raw["kind"]
+    if kind == "text":
+        return TextPart(raw["text"])
+    if kind == "tool_call":
+        return ToolCall(ToolCallId(raw["id"]), raw["name"], dict(raw["arguments"]), raw.get("parse_error"))
+    if kind == "tool_result":
+        return ToolResult(ToolCallId(raw["call_id"]), raw["content"], bool(raw.get("is_error", False)))
+    raise ValueError(f"Unknown message part kind {kind!r}.")
+
+
+def encode_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    return [{"role": m.role.value, "parts": [_encode_part(p) for p in m.parts]} for m in messages]
+
+
+def decode_messages(raw: list[dict[str, Any]] | None) -> list[Message]:
+    return [Message(Role(m["role"]), tuple(_decode_part(p) for p in m["parts"])) for m in raw or []]

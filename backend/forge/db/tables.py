@@ -1,0 +1,250 @@
+"""ORM models: the spec's eight tables plus the append-only `session_events` log.
+
+Invariants:
+    - `sessions.forge_state` (the encoded ForgeState) is the source of truth for a session's
+      knowledge; knowledge_claims, evidence, claim_edges, problem_reframings,
+      cross_domain_analogies and contradictions are a queryable projection of it, rebuilt by
+      `save_state`.
+    - Every child row belongs to one session through `session_id` with ON DELETE CASCADE, so
+      deleting a session row deletes everything it owns at the database level; the ORM
+      relationships use `passive_deletes=True` and never load children (`lazy="raise"`).
+    - Timestamps are timezone-aware and come back as aware UTC datetimes on every backend;
+      binding a naive datetime is refused.
+    - `(session_id, seq)` is unique in session_events and in tool_calls: a seq is never reused.
+
+Design decisions:
+    - Portable types only (`Uuid`, `JSON`, `DateTime(timezone=True)`), so the same models and the
+      one migration serve SQLite and PostgreSQL.
+    - tool_calls carries a per-session `seq` beyond the spec's columns so `list_for` returns calls
+      in recording order even when two share a timestamp.
+    - The big JSON columns of sessions are deferred: listing sessions never loads them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    Uuid,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ENUM_LENGTH = 32
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """An aware datetime stored as UTC; SQLite (which has no zone) gets naive UTC text."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"Naive datetime {value.isoformat()} refused; persist aware datetimes.")
+        utc = value.astimezone(UTC)
+        return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _session_fk() -> Mapped[uuid.UUID]:
+    return mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True)
+
+
+def _owned() -> Any:
+    """A session-owned collection: deleted by the database's ON DELETE CASCADE, never loaded."""
+    return relationship(cascade="all, delete-orphan", passive_deletes=True, lazy="raise")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    problem: Mapped[str] = mapped_column(Text, nullable=False)
+    status: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False, index=True)
+    current_phase: Mapped[int] = mapped_column(Integer, nullable=False)
+    current_round: Mapped[int] = mapped_column(Integer, nullable=False)
+    message_history: Mapped[Any] = mapped_column(JSON, nullable=False, deferred=True)
+    total_tokens_used: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False, index=True)
+    resolved_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
+    forge_state: Mapped[Any] = mapped_column(JSON, nullable=False, deferred=True)
+    model_label: Mapped[str] = mapped_column(String(255), nullable=False)
+    total_cost_usd: Mapped[float] = mapped_column(Float, nullable=False)
+    awaiting_input_type: Mapped[str | None] = mapped_column(String(ENUM_LENGTH), nullable=True)
+    running: Mapped[bool] = mapped_column(Boolean, nullable=False)
+
+    claims: Mapped[list[ClaimRow]] = _owned()
+    evidence: Mapped[list[EvidenceRow]] = _owned()
+    edges: Mapped[list[EdgeRow]] = _owned()
+    reframings: Mapped[list[ReframingRow]] = _owned()
+    analogies: Mapped[list[AnalogyRow]] = _owned()
+    contradictions: Mapped[list[ContradictionRow]] = _owned()
+    tool_calls: Mapped[list[ToolCallRow]] = _owned()
+    events: Mapped[list[EventRow]] = _owned()
+
+
+class ClaimRow(Base):
+    __tablename__ = "knowledge_claims"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    claim_text: Mapped[str] = mapped_column(Text, nullable=False)
+    claim_type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    thesis_text: Mapped[str] = mapped_column(Text, nullable=False)
+    antithesis_text: Mapped[str] = mapped_column(Text, nullable=False)
+    phase_created: Mapped[int] = mapped_column(Integer, nullable=False)
+    round_created: Mapped[int] = mapped_column(Integer, nullable=False)
+    status: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    confidence: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    falsifiability_condition: Mapped[str] = mapped_column(Text, nullable=False)
+    novelty: Mapped[float | None] = mapped_column(Float, nullable=True)
+    groundedness: Mapped[float | None] = mapped_column(Float, nullable=True)
+    falsifiability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    significance: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rejection_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    user_feedback: Mapped[str | None] = mapped_column(Text, nullable=True)
+    cross_domain_source: Mapped[str | None] = mapped_column(Text, nullable=True)
+    morphological_params: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+
+
+class EvidenceRow(Base):
+    __tablename__ = "evidence"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    claim_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("knowledge_claims.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    source_url: Mapped[str] = mapped_column(Text, nullable=False)
+    source_title: Mapped[str] = mapped_column(Text, nullable=False)
+    content_summary: Mapped[str] = mapped_column(Text, nullable=False)
+    evidence_type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    contributed_by: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    query: Mapped[str | None] = mapped_column(Text, nullable=True)
+    retrieved_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
+
+
+class EdgeRow(Base):
+    __tablename__ = "claim_edges"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    source_claim_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("knowledge_claims.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    target_claim_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("knowledge_claims.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    edge_type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+
+
+class ReframingRow(Base):
+    __tablename__ = "problem_reframings"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    original_problem: Mapped[str] = mapped_column(Text, nullable=False)
+    reframing_text: Mapped[str] = mapped_column(Text, nullable=False)
+    reframing_type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    selected: Mapped[bool] = mapped_column(Boolean, nullable=False)
+
+
+class AnalogyRow(Base):
+    __tablename__ = "cross_domain_analogies"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    source_domain: Mapped[str] = mapped_column(Text, nullable=False)
+    target_application: Mapped[str] = mapped_column(Text, nullable=False)
+    analogy_description: Mapped[str] = mapped_column(Text, nullable=False)
+    semantic_distance: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    starred: Mapped[bool] = mapped_column(Boolean, nullable=False)
+
+
+class ContradictionRow(Base):
+    __tablename__ = "contradictions"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = _session_fk()
+    property_a: Mapped[str] = mapped_column(Text, nullable=False)
+    property_b: Mapped[str] = mapped_column(Text, nullable=False)
+    description: Mapped[str] = mapped_column(Text, nullable=False)
+    resolution_direction: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+class ToolCallRow(Base):
+    __tablename__ = "tool_calls"
+    __table_args__ = (Index("uq_tool_calls_session_id_seq", "session_id", "seq", unique=True),)
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    session_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False
+    )
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    tool_name: Mapped[str] = mapped_column(String(255), nullable=False)
+    tool_input: Mapped[Any] = mapped_column(JSON, nullable=False)
+    tool_output: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    error_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    phase: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
+class EventRow(Base):
+    """One stored SessionEvent; the unique (session_id, seq) index is also the lookup index."""
+
+    __tablename__ = "session_events"
+    __table_args__ = (Index("uq_session_events_session_id_seq", "session_id", "seq", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False
+    )
+    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    data: Mapped[Any] = mapped_column(JSON, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
+CHILD_TABLES = (
+    ClaimRow,
+    EvidenceRow,
+    EdgeRow,
+    ReframingRow,
+    AnalogyRow,
+    ContradictionRow,
+    ToolCallRow,
+    EventRow,
+)
+"""Every table whose rows a session owns."""

@@ -1,0 +1,58 @@
+"""SqlAlchemyUnitOfWork: one AsyncSession, its three repositories, and the only commit.
+
+Invariants:
+    - `commit` here is the only place in the codebase that commits a database transaction.
+    - Leaving the `async with` block rolls back whatever was not committed, then closes the
+      session; this holds when the block raises, too.
+    - The repositories exist only inside the block; one unit of work is entered at most once
+      at a time.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
+
+
+class SqlAlchemyUnitOfWork:
+    sessions: SqlSessionRepository
+    events: SqlEventLog
+    tool_calls: SqlToolCallLog
+
+    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
+        self._session_factory = session_factory
+        self._session: AsyncSession | None = None
+
+    def _active(self) -> AsyncSession:
+        if self._session is None:
+            raise RuntimeError("The unit of work is not active; use it as `async with uow:`.")
+        return self._session
+
+    async def __aenter__(self) -> SqlAlchemyUnitOfWork:
+        if self._session is not None:
+            raise RuntimeError("The unit of work is already active.")
+        session = self._session_factory()
+        self._session = session
+        self.sessions = SqlSessionRepository(session)
+        self.events = SqlEventLog(session)
+        self.tool_calls = SqlToolCallLog(session)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        session = self._active()
+        self._session = None
+        try:
+            await session.rollback()
+        finally:
+            await session.close()
+
+    async def commit(self) -> None:
+        await self._active().commit()
+
+    async def rollback(self) -> None:
+        await self._active().rollback()

@@ -1,0 +1,106 @@
+"""Ports: the Protocols the agent and services depend on; adapters implement them.
+
+Invariants:
+    - Nothing here imports an adapter (SQLAlchemy, an SDK, httpx); adapters import this module.
+    - Only `UnitOfWork.commit` makes writes durable, and only the service layer calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Protocol
+
+from forge.core.domain_types import EventSeq, SessionId, SessionStatus
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message, ModelRequest, ModelResponse
+from forge.core.records import ResearchHit
+from forge.core.session_events import SessionEvent
+from forge.core.session_record import SessionPage, SessionRecord, StoredEvent, ToolCallEntry
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class LanguageModel(Protocol):
+    """A model that answers a request with one assistant message (text and/or tool calls)."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def context_window(self) -> int: ...
+
+    async def complete(self, request: ModelRequest) -> ModelResponse: ...
+
+
+class ResearchProvider(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    async def search(self, query: str, *, session_id: SessionId | None, limit: int = 5) -> Sequence[ResearchHit]: ...
+
+    async def add_document(self, session_id: SessionId, title: str, text: str) -> ResearchHit: ...
+
+
+class Embedder(Protocol):
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class SessionRepository(Protocol):
+    async def add(self, record: SessionRecord, state: ForgeState) -> None: ...
+
+    async def get(self, session_id: SessionId) -> SessionRecord | None: ...
+
+    async def list_page(self, *, limit: int, offset: int, status: SessionStatus | None) -> SessionPage: ...
+
+    async def update(self, record: SessionRecord) -> None: ...
+
+    async def delete(self, session_id: SessionId) -> bool: ...
+
+    async def load_state(self, session_id: SessionId) -> ForgeState: ...
+
+    async def save_state(self, session_id: SessionId, state: ForgeState) -> None:
+        """Persist the state and refresh the session's claim/evidence/edge/... tables from it."""
+        ...
+
+    async def load_messages(self, session_id: SessionId) -> list[Message]: ...
+
+    async def save_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None: ...
+
+
+class EventLog(Protocol):
+    async def append(self, session_id: SessionId, event: SessionEvent, at: datetime) -> StoredEvent: ...
+
+    async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]: ...
+
+    async def last_seq(self, session_id: SessionId) -> EventSeq: ...
+
+
+class ToolCallLog(Protocol):
+    async def record(self, session_id: SessionId, entry: ToolCallEntry) -> None: ...
+
+    async def list_for(self, session_id: SessionId) -> list[ToolCallEntry]: ...
+
+
+class UnitOfWork(Protocol):
+    sessions: SessionRepository
+    events: EventLog
+    tool_calls: ToolCallLog
+
+    async def __aenter__(self) -> UnitOfWork: ...
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Roll back anything not committed."""
+        ...
+
+    async def commit(self) -> None: ...
+
+    async def rollback(self) -> None: ...
+
+
+UnitOfWorkFactory = Callable[[], UnitOfWork]

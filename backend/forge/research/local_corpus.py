@@ -1,0 +1,170 @@
+"""A ResearchProvider over a shipped Markdown corpus plus documents users add to their session.
+
+Invariants:
+    - The shipped index is built once, at construction; nothing is read or indexed at import time.
+    - A session document is visible only to searches made with that session's id; a search without a
+      session id sees the shipped corpus alone.
+    - A session document's source is `session://<session_id>/<slug-of-title>`, made unique within the
+      session by appending -2, -3, ...; shipped and session sources never collide.
+    - A session's searches rank shipped and session documents together in one BM25 index (rebuilt on
+      every add), so their scores are comparable.
+    - `load_shipped_corpus` fails loudly: a malformed file raises ValueError naming that file.
+
+Corpus file format:
+    ---
+    title: Little's law
+    source: https://example.org/littles-law
+    topics: queueing, operations research        (or [a, b], or a `- item` list; optional)
+    ---
+    Body text in Markdown.
+
+    Unknown front-matter keys are ignored; values may be wrapped in matching quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from forge.core.bm25_index import Bm25Index, IndexedDocument, build_bm25_index, leading_excerpt
+from forge.core.domain_types import SessionId
+from forge.core.records import ResearchHit
+
+SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "corpus"
+"""Where the packaged corpus lives (`forge/knowledge/corpus/*.md`)."""
+
+_FENCE = "---"
+_KEY_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
+_LIST_ITEM = re.compile(r"^\s+-\s*(.*)$|^-\s+(.*)$")
+_SLUG_SEPARATOR = re.compile(r"[^a-z0-9]+")
+_SLUG_MAX = 60
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1].strip()
+    return value
+
+
+def _parse_topics(value: str) -> tuple[str, ...]:
+    value = value.strip()
+    if value.startswith("[") and value.endswith("]"):
+        value = value[1:-1]
+    return tuple(t for t in (_unquote(part) for part in value.split(",")) if t)
+
+
+def parse_corpus_file(text: str, name: str) -> IndexedDocument:
+    """Parse one front-matter Markdown document; `name` is used in error messages only."""
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines or lines[0].strip() != _FENCE:
+        raise ValueError(f"{name}: corpus file must start with a '---' front-matter line")
+    try:
+        close = next(i for i in range(1, len(lines)) if lines[i].strip() == _FENCE)
+    except StopIteration:
+        raise ValueError(f"{name}: front matter is not closed by a '---' line") from None
+
+    fields: dict[str, str] = {}
+    topics: list[str] = []
+    list_key: str | None = None
+    for number, line in enumerate(lines[1:close], start=2):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = _LIST_ITEM.match(line)
+        if item and list_key is not None:
+            value = _unquote(item.group(1) if item.group(1) is not None else item.group(2))
+            if list_key == "topics" and value:
+                topics.append(value)
+            continue
+        match = _KEY_LINE.match(line)
+        if match is None:
+            raise ValueError(f"{name}: line {number} of the front matter is not 'key: value': {line!r}")
+        key, value = match.group(1).lower(), match.group(2).strip()
+        if key in fields:
+            raise ValueError(f"{name}: front-matter key {key!r} appears twice")
+        fields[key] = value
+        list_key = key if not value else None
+        if key == "topics" and value:
+            topics.extend(_parse_topics(value))
+
+    title = _unquote(fields.get("title", ""))
+    source = _unquote(fields.get("source", ""))
+    missing = [key for key, value in (("title", title), ("source", source)) if not value]
+    if missing:
+        raise ValueError(f"{name}: front matter lacks a non-empty {' and '.join(missing)}")
+    body = "\n".join(lines[close + 1 :]).strip()
+    if not body:
+        raise ValueError(f"{name}: corpus file has no body after the front matter")
+    return IndexedDocument(source=source, title=title, text=body, topics=tuple(topics))
+
+
+def load_shipped_corpus(directory: Path) -> list[IndexedDocument]:
+    """Read every `*.md` file of `directory` (sorted by file name) into IndexedDocuments.
+
+    Raises FileNotFoundError when `directory` is not a directory, and ValueError naming the file
+    when a file is malformed or repeats another file's source.
+    """
+    if not directory.is_dir():
+        raise FileNotFoundError(f"corpus directory not found: {directory}")
+    docs: list[IndexedDocument] = []
+    seen: dict[str, str] = {}
+    for path in sorted(directory.glob("*.md")):
+        doc = parse_corpus_file(path.read_text(encoding="utf-8"), str(path))
+        if doc.source in seen:
+            raise ValueError(f"{path}: source {doc.source!r} is already used by {seen[doc.source]}")
+        seen[doc.source] = str(path)
+        docs.append(doc)
+    return docs
+
+
+def slugify(title: str) -> str:
+    slug = _SLUG_SEPARATOR.sub("-", title.lower()).strip("-")[:_SLUG_MAX].strip("-")
+    return slug or "document"
+
+
+class LocalCorpusResearch:
+    """Searches the shipped corpus and, per session, the documents added to that session."""
+
+    def __init__(self, documents: Iterable[IndexedDocument]) -> None:
+        self._shipped: Bm25Index = build_bm25_index(documents)
+        self._shipped_sources = frozenset(doc.source for doc in self._shipped.documents)
+        self._session_docs: dict[SessionId, list[IndexedDocument]] = {}
+        self._session_index: dict[SessionId, Bm25Index] = {}
+
+    @classmethod
+    def from_directory(cls, directory: Path = SHIPPED_CORPUS_DIR) -> LocalCorpusResearch:
+        return cls(load_shipped_corpus(directory))
+
+    @property
+    def name(self) -> str:
+        return "local corpus"
+
+    async def search(
+        self, query: str, *, session_id: SessionId | None, limit: int = 5
+    ) -> Sequence[ResearchHit]:
+        index = self._shipped
+        if session_id is not None:
+            index = self._session_index.get(session_id, self._shipped)
+        return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
+
+    async def add_document(self, session_id: SessionId, title: str, text: str) -> ResearchHit:
+        title = title.strip()
+        if not title:
+            raise ValueError("a session document needs a non-empty title")
+        if not text.strip():
+            raise ValueError("a session document needs non-empty text")
+        docs = self._session_docs.setdefault(session_id, [])
+        doc = IndexedDocument(source=self._unique_source(session_id, title, docs), title=title, text=text)
+        self._session_index[session_id] = self._shipped.with_documents([*docs, doc])
+        docs.append(doc)
+        return ResearchHit(doc.source, doc.title, leading_excerpt(text))
+
+    def _unique_source(self, session_id: SessionId, title: str, existing: Sequence[IndexedDocument]) -> str:
+        base = f"session://{session_id}/{slugify(title)}"
+        taken = self._shipped_sources | {doc.source for doc in existing}
+        candidate, n = base, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate

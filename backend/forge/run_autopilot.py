@@ -1,0 +1,135 @@
+"""`forge answer`: one session in autopilot, with progress per phase, written to disk.
+
+Invariants:
+    - Uses the same SessionService as the API (create -> run -> review -> ... -> document); the
+      AutopilotPolicy plays the person. Progress goes to stdout; files are written at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.domain_types import SessionId
+from forge.core.session_events import EventType
+from forge.core.session_record import StoredEvent
+from forge.core.state_codec import encode_state
+from forge.services.session_event_feed import Heartbeat
+from forge.services.session_service import ServiceFailure, SessionService
+
+
+@dataclass(frozen=True, slots=True)
+class AutopilotOptions:
+    problem: str
+    rounds: int
+    accept_threshold: float
+    out: Path
+    quiet: bool
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48] or "session"
+
+
+class _Progress:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.started = time.perf_counter()
+        self.tools = 0
+        self.errors = 0
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def on_event(self, event: StoredEvent) -> None:
+        data = event.data
+        if event.type == EventType.PHASE_CHANGE:
+            self.tools = 0
+            self.say(f"\n▸ {data['phase'].upper()} (round {data['round'] + 1})")
+        elif event.type == EventType.TOOL_RESULT:
+            self.tools += 1
+            self.say(f"  ✓ {data['tool']}: {data['summary']}")
+        elif event.type == EventType.TOOL_ERROR:
+            self.errors += 1
+            self.say(f"  ✗ {data['tool']}: {data['error_code']} — {data['message']}")
+        elif event.type == EventType.ERROR:
+            self.say(f"  ! {data['code']}: {data['message']}")
+        elif event.type == EventType.USER_INPUT:
+            self.say(f"  ↳ autopilot {data['type']}: {data['summary']}")
+
+
+async def _follow(service: SessionService, sid: SessionId, after: int, progress: _Progress) -> tuple[int, StoredEvent | None]:
+    last: StoredEvent | None = None
+    async for item in service.follow(sid, after):
+        if isinstance(item, Heartbeat):
+            continue
+        progress.on_event(item)
+        after, last = item.seq, item
+    return after, last
+
+
+async def _drive(service: SessionService, sid: SessionId, policy: AutopilotPolicy, progress: _Progress) -> bool:
+    cursor = 0
+    for _ in range(40):  # bounded: 6 phases x 5 rounds is far below this
+        record = await service.get(sid)
+        if isinstance(record, ServiceFailure):
+            return False
+        state = await service.state(sid)
+        if isinstance(state, ServiceFailure):
+            return False
+        if state.knowledge_document_markdown is not None:
+            return True
+        if state.awaiting_input_type is not None and state.awaiting_user_input:
+            result = await service.submit_review(sid, policy.review_for(state, state.awaiting_input_type))
+            if isinstance(result, ServiceFailure):
+                progress.say(f"  ! review refused: {result.message}")
+                return False
+        else:
+            await service.start_or_resume(sid)
+        cursor, last = await _follow(service, sid, cursor, progress)
+        if last is not None and last.type == EventType.DONE and last.data.get("error"):
+            return False
+    return False
+
+
+async def run_autopilot(settings: Settings, options: AutopilotOptions) -> int:
+    container = build_container(settings)
+    progress = _Progress(options.quiet)
+    try:
+        service = container.service
+        record = await service.create(options.problem)
+        if isinstance(record, ServiceFailure):
+            print(f"forge: {record.message}")
+            return 2
+        progress.say(f"Session {record.id} — {container.model.label}\nProblem: {record.problem}")
+        policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=max(1, min(5, options.rounds)))
+        finished = await _drive(service, record.id, policy, progress)
+        return await _write_outputs(service, record.id, options, progress, finished)
+    finally:
+        await container.close()
+
+
+async def _write_outputs(service: SessionService, sid: SessionId, options: AutopilotOptions,
+                         progress: _Progress, finished: bool) -> int:
+    state = await service.state(sid)
+    events = await service.events(sid, 0, 100_000)
+    if isinstance(state, ServiceFailure) or isinstance(events, ServiceFailure):
+        return 1
+    options.out.mkdir(parents=True, exist_ok=True)
+    stem = options.out / f"{_slug(options.problem)}-{str(sid)[:8]}"
+    session_json = {"session_id": str(sid), "finished": finished, "state": encode_state(state),
+                    "events": [{"id": e.seq, "type": e.type.value, "data": e.data} for e in events]}
+    stem.with_suffix(".json").write_text(json.dumps(session_json, indent=1, ensure_ascii=False), encoding="utf-8")
+    if state.knowledge_document_markdown:
+        stem.with_suffix(".md").write_text(state.knowledge_document_markdown, encoding="utf-8")
+    elapsed = time.perf_counter() - progress.started
+    progress.say(f"\n{'Done' if finished else 'Stopped'} in {elapsed:.1f}s, {len(events)} events.")
+    print(f"document: {stem.with_suffix('.md') if finished else '(none)'}\nsession:  {stem.with_suffix('.json')}")
+    return 0 if finished else 1

@@ -1,0 +1,112 @@
+"""Driving one run of the agent for a session: load, run the loop, persist every step.
+
+Invariants:
+    - Read -> process -> write: state and conversation are loaded once, the loop mutates them in
+      memory, and every Checkpoint persists both (plus token totals) in one transaction.
+    - The state is persisted *before* a review or document event is published, so a client that
+      sees `done(awaiting_input=true)` can post its review at once.
+    - The session's `running` flag is cleared whatever happens (finally), so a crash leaves a
+      session that can be resumed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from uuid import UUID
+
+from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.tool_context import ToolContext
+from forge.core import session_events as ev
+from forge.core.domain_types import Phase, SessionId, SessionStatus
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message
+from forge.core.session_events import EventType
+from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
+from forge.services.session_event_feed import SessionEventFeed
+
+log = logging.getLogger(__name__)
+
+PERSIST_STATE_BEFORE = frozenset({EventType.DONE, EventType.KNOWLEDGE_DOCUMENT, *ev.REVIEW_EVENT.values()})
+
+
+class PhaseRunDriver:
+    def __init__(
+        self, uow_factory: UnitOfWorkFactory, feed: SessionEventFeed, model: LanguageModel,
+        research: ResearchProvider, clock: Clock, new_id: Callable[[], UUID], max_iterations: int,
+    ):
+        self._uow_factory = uow_factory
+        self._feed = feed
+        self._model = model
+        self._research = research
+        self._clock = clock
+        self._new_id = new_id
+        self._runner = AgentRunner(model, max_iterations=max_iterations)
+
+    async def run(self, session_id: SessionId, *, kickoff: bool) -> None:
+        try:
+            state, messages = await self._load(session_id)
+            if kickoff:
+                messages.append(phase_kickoff(state))
+                await self._feed.publish(session_id, ev.phase_change(state.current_phase, state.current_round))
+            await self._drive(session_id, state, messages)
+        except Exception as error:
+            log.exception("run of session %s failed", session_id)
+            await self._feed.publish(session_id, ev.error("RUN_FAILED", str(error), recoverable=True))
+            await self._feed.publish(session_id, ev.done(error=True, awaiting_input=False))
+        finally:
+            await self._set_running(session_id, False)
+
+    async def _load(self, session_id: SessionId) -> tuple[ForgeState, list[Message]]:
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                raise LookupError(f"session {session_id} does not exist")
+            await uow.sessions.update(replace(record, running=True))
+            state = await uow.sessions.load_state(session_id)
+            messages = await uow.sessions.load_messages(session_id)
+            await uow.commit()
+        return state, messages
+
+    async def _drive(self, session_id: SessionId, state: ForgeState, messages: list[Message]) -> None:
+        ctx = ToolContext(session_id, state, self._research, self._clock, self._new_id, self._model.label)
+        async for output in self._runner.run(ctx, messages):
+            if isinstance(output, Checkpoint):
+                await self._checkpoint(session_id, state, output)
+                continue
+            if output.type in PERSIST_STATE_BEFORE:
+                await self._save_state(session_id, state)
+            await self._feed.publish(session_id, output)
+
+    async def _checkpoint(self, session_id: SessionId, state: ForgeState, checkpoint: Checkpoint) -> None:
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                return
+            await uow.sessions.save_state(session_id, state)
+            await uow.sessions.save_messages(session_id, checkpoint.messages)
+            tokens = record.total_tokens_used + checkpoint.usage.total
+            await uow.sessions.update(replace(record, total_tokens_used=tokens, current_round=state.current_round))
+            await uow.commit()
+
+    async def _save_state(self, session_id: SessionId, state: ForgeState) -> None:
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                return
+            await uow.sessions.save_state(session_id, state)
+            crystallized = state.knowledge_document_markdown is not None and state.current_phase == Phase.CRYSTALLIZE
+            changes = {"awaiting_input_type": state.awaiting_input_type.value if state.awaiting_input_type else None}
+            if crystallized:
+                changes |= {"status": SessionStatus.CRYSTALLIZED, "resolved_at": record.resolved_at or self._clock.now()}
+            await uow.sessions.update(replace(record, **changes))  # type: ignore[arg-type]
+            await uow.commit()
+
+    async def _set_running(self, session_id: SessionId, running: bool) -> None:
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is not None:
+                await uow.sessions.update(replace(record, running=running))
+                await uow.commit()

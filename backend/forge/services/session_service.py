@@ -1,0 +1,190 @@
+"""Session commands and queries: what the API and the CLI call.
+
+Invariants:
+    - Every command validates before it writes: a rejected review, a cancel of a finished session
+      or a duplicate run leaves the session exactly as it was.
+    - Failures are values (`ServiceFailure`), mapped to HTTP status codes at the edge.
+    - Runs happen in background tasks (InProcessRuns); commands only start them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from enum import Enum
+from uuid import UUID
+
+from forge.core import session_events as ev
+from forge.core.apply_review import ReviewApplied, apply_review
+from forge.core.domain_types import Phase, SessionId, SessionStatus
+from forge.core.forge_state import ForgeState
+from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
+from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput
+from forge.core.review_payloads import build_review_payload
+from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
+from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
+from forge.services.drive_phase_run import PhaseRunDriver
+from forge.services.in_process_runs import InProcessRuns
+from forge.services.session_event_feed import Heartbeat, SessionEventFeed
+
+
+class FailureKind(str, Enum):
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceFailure:
+    kind: FailureKind
+    message: str
+
+
+FINISHED = (SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED)
+
+
+def _not_found(session_id: SessionId) -> ServiceFailure:
+    return ServiceFailure(FailureKind.NOT_FOUND, f"Session {session_id} does not exist.")
+
+
+class SessionService:
+    def __init__(self, uow_factory: UnitOfWorkFactory, feed: SessionEventFeed, runs: InProcessRuns,
+                 driver: PhaseRunDriver, clock: Clock, new_id: Callable[[], UUID], model_label: str):
+        self._uow_factory = uow_factory
+        self._feed = feed
+        self._runs = runs
+        self._driver = driver
+        self._clock = clock
+        self._new_id = new_id
+        self._model_label = model_label
+
+    # ---- queries ---------------------------------------------------------------------------
+    async def get(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+        return record or _not_found(session_id)
+
+    async def list_page(self, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
+        async with self._uow_factory() as uow:
+            return await uow.sessions.list_page(limit=limit, offset=offset, status=status)
+
+    async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
+        async with self._uow_factory() as uow:
+            if await uow.sessions.get(session_id) is None:
+                return _not_found(session_id)
+            return await uow.sessions.load_state(session_id)
+
+    async def graph(self, session_id: SessionId) -> FlowGraph | ServiceFailure:
+        state = await self.state(session_id)
+        if isinstance(state, ServiceFailure):
+            return state
+        return project_graph_to_flow(state.knowledge_graph_nodes, state.knowledge_graph_edges)
+
+    async def document(self, session_id: SessionId) -> str | ServiceFailure:
+        state = await self.state(session_id)
+        if isinstance(state, ServiceFailure):
+            return state
+        if state.knowledge_document_markdown is None:
+            return ServiceFailure(FailureKind.CONFLICT, f"No document yet: the session is in "
+                                  f"{state.current_phase.value.upper()}; it is generated in CRYSTALLIZE.")
+        return state.knowledge_document_markdown
+
+    async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
+        found = await self.get(session_id)
+        if isinstance(found, ServiceFailure):
+            return found
+        return await self._feed.read_after(session_id, after, limit)
+
+    # ---- commands --------------------------------------------------------------------------
+    async def create(self, problem: str) -> SessionRecord | ServiceFailure:
+        text = problem.strip()
+        if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
+            return ServiceFailure(FailureKind.INVALID, f"problem must be {MIN_PROBLEM_CHARS}..{MAX_PROBLEM_CHARS} "
+                                  f"characters after trimming; got {len(text)}.")
+        record = SessionRecord(SessionId(self._new_id()), text, SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0,
+                               self._clock.now(), self._model_label)
+        async with self._uow_factory() as uow:
+            await uow.sessions.add(record, ForgeState(problem=text))
+            await uow.commit()
+        return record
+
+    async def delete(self, session_id: SessionId) -> None | ServiceFailure:
+        await self._runs.cancel(session_id)
+        async with self._uow_factory() as uow:
+            deleted = await uow.sessions.delete(session_id)
+            await uow.commit()
+        return None if deleted else _not_found(session_id)
+
+    async def cancel(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+        record = await self.get(session_id)
+        if isinstance(record, ServiceFailure):
+            return record
+        if record.status in FINISHED:
+            return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
+        await self._runs.cancel(session_id)
+        async with self._uow_factory() as uow:
+            cancelled = replace(record, status=SessionStatus.CANCELLED, running=False, resolved_at=self._clock.now())
+            await uow.sessions.update(cancelled)
+            await uow.commit()
+        await self._feed.publish(session_id, ev.error("CANCELLED", "The session was cancelled.", recoverable=False,
+                                                      severity="info"))
+        await self._feed.publish(session_id, ev.done(error=False, awaiting_input=False))
+        return cancelled
+
+    def _needs_run(self, record: SessionRecord, state: ForgeState) -> bool:
+        if record.status in FINISHED or state.awaiting_user_input:
+            return False
+        return not self._runs.is_running(record.id)
+
+    async def start_or_resume(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+        """Start the agent when the session has work to do and nothing runs it (new, or interrupted)."""
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                return _not_found(session_id)
+            state = await uow.sessions.load_state(session_id)
+            has_history = bool(await uow.sessions.load_messages(session_id))
+        if self._needs_run(record, state):
+            self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=not has_history))
+        return record
+
+    async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:
+        """Apply a review and start the next phase; returns the event cursor to stream from."""
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                return _not_found(session_id)
+            if record.status in FINISHED:
+                return ServiceFailure(FailureKind.CONFLICT, f"The session is {record.status.value}; no review is expected.")
+            if self._runs.is_running(session_id):
+                return ServiceFailure(FailureKind.CONFLICT, "The agent is still working on this phase; wait for its review.")
+            outcome = apply_review(await uow.sessions.load_state(session_id), review, self._new_id)
+            if not isinstance(outcome, ReviewApplied):
+                kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
+                return ServiceFailure(kind, outcome.message)
+            cursor = await uow.events.last_seq(session_id)
+            await self._persist_review(uow, record, outcome)
+            await uow.commit()
+        await self._after_review(session_id, review, outcome)
+        return cursor
+
+    async def _persist_review(self, uow: UnitOfWork, record: SessionRecord, outcome: ReviewApplied) -> None:
+        state = outcome.state
+        status = SessionStatus.for_phase(state.current_phase)
+        awaiting = state.awaiting_input_type.value if state.awaiting_input_type else None
+        await uow.sessions.save_state(record.id, state)
+        await uow.sessions.update(replace(record, status=status, current_phase=state.current_phase,
+                                          current_round=state.current_round, awaiting_input_type=awaiting))
+
+    async def _after_review(self, session_id: SessionId, review: ReviewInput, outcome: ReviewApplied) -> None:
+        await self._feed.publish(session_id, ev.user_input(REVIEW_TYPE_OF[type(review)], outcome.summary))
+        if outcome.next_phase is None:
+            waiting = outcome.state.awaiting_input_type
+            if waiting is not None:
+                await self._feed.publish(session_id, ev.review(waiting, build_review_payload(outcome.state, waiting)))
+            await self._feed.publish(session_id, ev.done(error=False, awaiting_input=True))
+            return
+        self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=True))
+
+    def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[StoredEvent | Heartbeat]:
+        return self._feed.follow(session_id, after_seq, lambda: self._runs.is_running(session_id))
