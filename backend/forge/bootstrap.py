@@ -22,8 +22,6 @@ from forge.config import Settings
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork
-from forge.providers.offline.offline_model import OfflineModel
-from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.in_process_runs import InProcessRuns
 from forge.services.session_event_feed import EventNotifier, SessionEventFeed
@@ -61,19 +59,27 @@ class Container:
 
 def build_model(settings: Settings) -> LanguageModel:
     if settings.model == "offline":
+        from forge.providers.offline.offline_model import OfflineModel
+
         return OfflineModel(KNOWLEDGE_DIR)
     raise ValueError(f"FORGE_MODEL={settings.model!r} is not available yet; use 'offline'.")
 
 
 def build_research(settings: Settings) -> ResearchProvider:
     if settings.research == "local":
+        from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
+
         return LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local'.")
 
 
 def build_container(
-    settings: Settings, *, model: LanguageModel | None = None, research: ResearchProvider | None = None,
-    clock: Clock | None = None, new_id: Callable[[], UUID] = uuid.uuid4,
+    settings: Settings,
+    *,
+    model: LanguageModel | None = None,
+    research: ResearchProvider | None = None,
+    clock: Clock | None = None,
+    new_id: Callable[[], UUID] = uuid.uuid4,
 ) -> Container:
     engine = create_engine_for(settings.database_url)
     factory = create_session_factory(engine)

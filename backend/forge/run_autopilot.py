@@ -65,7 +65,9 @@ class _Progress:
             self.say(f"  ↳ autopilot {data['type']}: {data['summary']}")
 
 
-async def _follow(service: SessionService, sid: SessionId, after: int, progress: _Progress) -> tuple[int, StoredEvent | None]:
+async def _follow(
+    service: SessionService, sid: SessionId, after: int, progress: _Progress
+) -> tuple[int, StoredEvent | None]:
     last: StoredEvent | None = None
     async for item in service.follow(sid, after):
         if isinstance(item, Heartbeat):
@@ -116,16 +118,21 @@ async def run_autopilot(settings: Settings, options: AutopilotOptions) -> int:
         await container.close()
 
 
-async def _write_outputs(service: SessionService, sid: SessionId, options: AutopilotOptions,
-                         progress: _Progress, finished: bool) -> int:
+async def _write_outputs(
+    service: SessionService, sid: SessionId, options: AutopilotOptions, progress: _Progress, finished: bool
+) -> int:
     state = await service.state(sid)
     events = await service.events(sid, 0, 100_000)
     if isinstance(state, ServiceFailure) or isinstance(events, ServiceFailure):
         return 1
     options.out.mkdir(parents=True, exist_ok=True)
     stem = options.out / f"{_slug(options.problem)}-{str(sid)[:8]}"
-    session_json = {"session_id": str(sid), "finished": finished, "state": encode_state(state),
-                    "events": [{"id": e.seq, "type": e.type.value, "data": e.data} for e in events]}
+    session_json = {
+        "session_id": str(sid),
+        "finished": finished,
+        "state": encode_state(state),
+        "events": [{"id": e.seq, "type": e.type.value, "data": e.data} for e in events],
+    }
     stem.with_suffix(".json").write_text(json.dumps(session_json, indent=1, ensure_ascii=False), encoding="utf-8")
     if state.knowledge_document_markdown:
         stem.with_suffix(".md").write_text(state.knowledge_document_markdown, encoding="utf-8")

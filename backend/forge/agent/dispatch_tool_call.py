@@ -31,13 +31,18 @@ async def dispatch_tool_call(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
         return ToolOutcome.failed(RuleViolation(ErrorCode.UNKNOWN_TOOL, f"There is no tool named '{call.name}'."))
     allowed = tool_names_for_phase(ctx.state.current_phase)
     if call.name not in allowed:
-        return ToolOutcome.failed(RuleViolation(
-            ErrorCode.TOOL_NOT_IN_PHASE,
-            f"'{call.name}' is not available in {ctx.state.current_phase.value.upper()}; available: {', '.join(allowed)}.",
-        ))
+        return ToolOutcome.failed(
+            RuleViolation(
+                ErrorCode.TOOL_NOT_IN_PHASE,
+                f"'{call.name}' is not available in {ctx.state.current_phase.value.upper()}; available: {', '.join(allowed)}.",
+            )
+        )
     if call.parse_error:
-        return ToolOutcome.failed(RuleViolation(
-            ErrorCode.INVALID_INPUT, f"The arguments were not valid JSON ({call.parse_error}); resend the call."))
+        return ToolOutcome.failed(
+            RuleViolation(
+                ErrorCode.INVALID_INPUT, f"The arguments were not valid JSON ({call.parse_error}); resend the call."
+            )
+        )
     try:
         args = spec.input_model.model_validate(dict(call.arguments))
     except ValidationError as error:

@@ -34,10 +34,19 @@ INSTRUCTIONS: dict[Phase, str] = {
 
 def _claims_view(state: ForgeState) -> list[dict[str, Any]]:
     return [
-        {"index": i, "id": str(c.id), "text": c.text, "thesis": c.thesis_text, "antithesis": c.antithesis_text,
-         "status": c.status.value, "falsifiability_condition": c.falsifiability_condition,
-         "evidence_sources": [e.source for e in c.evidence], "cross_domain_source": c.cross_domain_source,
-         "user_feedback": c.user_feedback, "rejection_reason": c.rejection_reason}
+        {
+            "index": i,
+            "id": str(c.id),
+            "text": c.text,
+            "thesis": c.thesis_text,
+            "antithesis": c.antithesis_text,
+            "status": c.status.value,
+            "falsifiability_condition": c.falsifiability_condition,
+            "evidence_sources": [e.source for e in c.evidence],
+            "cross_domain_source": c.cross_domain_source,
+            "user_feedback": c.user_feedback,
+            "rejection_reason": c.rejection_reason,
+        }
         for i, c in enumerate(state.current_round_claims)
     ]
 
@@ -50,15 +59,22 @@ def _context(state: ForgeState) -> dict[str, Any]:
     phase = state.current_phase
     base: dict[str, Any] = {"problem": state.problem}
     if phase == Phase.EXPLORE:
-        base |= {"fundamentals": state.fundamentals, "selected_reframings": [r.text for r in state.selected_reframings],
-                 "assumptions": encode_value(state.assumptions), "suggested_domains": state.suggested_domains}
+        base |= {
+            "fundamentals": state.fundamentals,
+            "selected_reframings": [r.text for r in state.selected_reframings],
+            "assumptions": encode_value(state.assumptions),
+            "suggested_domains": state.suggested_domains,
+        }
     elif phase == Phase.SYNTHESIZE:
         target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
-        base |= {"selected_reframings": [r.text for r in state.selected_reframings],
-                 "starred_analogies": encode_value(state.starred_analogies),
-                 "contradictions": encode_value(state.contradictions), "graph_claims": _graph_view(state),
-                 "negative_knowledge": encode_value(state.negative_knowledge),
-                 "deep_dive": {"id": str(target.id), "text": target.text} if target else None}
+        base |= {
+            "selected_reframings": [r.text for r in state.selected_reframings],
+            "starred_analogies": encode_value(state.starred_analogies),
+            "contradictions": encode_value(state.contradictions),
+            "graph_claims": _graph_view(state),
+            "negative_knowledge": encode_value(state.negative_knowledge),
+            "deep_dive": {"id": str(target.id), "text": target.text} if target else None,
+        }
     elif phase in (Phase.VALIDATE, Phase.BUILD):
         base |= {"claims": _claims_view(state), "graph_claims": _graph_view(state)}
     elif phase == Phase.CRYSTALLIZE:

@@ -59,6 +59,10 @@ class Checkpoint:
 RunnerOutput = ev.SessionEvent | Checkpoint
 
 
+class _Pause:
+    """Internal marker yielded by `_execute_calls`: a tool asked the loop to pause."""
+
+
 def _preview(arguments: object) -> str:
     text = json.dumps(arguments, ensure_ascii=False, default=str)
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
@@ -98,46 +102,71 @@ class AgentRunner:
             messages.append(response.message)
             if response.message.text.strip():
                 yield ev.agent_text(response.message.text)
-            calls = response.message.tool_calls
-            if calls:
+            if response.message.tool_calls:
                 paused = False
-                results: list[ToolResult] = []
-                for call in calls:
-                    yield ev.tool_call(call.name, _preview(call.arguments))
-                    outcome = await dispatch_tool_call(ctx, call)
-                    results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
-                    if outcome.violation:
-                        yield ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message)
+                async for item in self._execute_calls(ctx, response, messages):
+                    if isinstance(item, _Pause):
+                        paused = True
                     else:
-                        yield ev.tool_result(call.name, outcome.summary)
-                    paused = paused or outcome.pauses
-                messages.append(Message(Role.USER, tuple(results)))
-                yield Checkpoint(tuple(messages), response.usage)
+                        yield item
                 if paused:
                     yield ev.knowledge_document(ctx.state.knowledge_document_markdown or "")
                     yield ev.done(error=False, awaiting_input=False)
                     return
                 continue
-            violation = self._end_of_turn_violation(ctx.state)
-            if violation is None:
-                yield Checkpoint(tuple(messages), response.usage)
-                review_type = REVIEW_AFTER_PHASE[ctx.state.current_phase]
-                ctx.state.await_review(review_type)
-                yield ev.review(review_type, build_review_payload(ctx.state, review_type))
-                yield ev.done(error=False, awaiting_input=True)
-                return
             nudges += 1
-            if nudges > self._max_nudges:
-                yield Checkpoint(tuple(messages), response.usage)
-                yield ev.error(violation.code.value, f"The model stopped with the phase incomplete: {violation.message}",
-                               recoverable=True)
-                yield ev.done(error=True, awaiting_input=False)
+            async for item in self._end_turn(ctx.state, messages, response.usage, nudges):
+                yield item
+            if ctx.state.awaiting_user_input or nudges > self._max_nudges:
                 return
-            messages.append(user_text(f"Not done yet ({violation.code.value}): {violation.message}"))
-            yield Checkpoint(tuple(messages), response.usage)
-        yield ev.error("MAX_ITERATIONS", f"Stopped after {self._max_iterations} model calls; resume to continue.",
-                       recoverable=True)
+        yield ev.error(
+            "MAX_ITERATIONS", f"Stopped after {self._max_iterations} model calls; resume to continue.", recoverable=True
+        )
         yield ev.done(error=True, awaiting_input=False)
+
+    async def _execute_calls(
+        self, ctx: ToolContext, response: ModelResponse, messages: list[Message]
+    ) -> AsyncIterator[RunnerOutput | _Pause]:
+        """Run every tool call of one response; results go back to the model in one user message."""
+        results: list[ToolResult] = []
+        paused = False
+        for call in response.message.tool_calls:
+            yield ev.tool_call(call.name, _preview(call.arguments))
+            outcome = await dispatch_tool_call(ctx, call)
+            results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
+            if outcome.violation:
+                yield ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message)
+            else:
+                yield ev.tool_result(call.name, outcome.summary)
+            paused = paused or outcome.pauses
+        messages.append(Message(Role.USER, tuple(results)))
+        yield Checkpoint(tuple(messages), response.usage)
+        if paused:
+            yield _Pause()
+
+    async def _end_turn(
+        self, state: ForgeState, messages: list[Message], usage: Usage, nudges: int
+    ) -> AsyncIterator[RunnerOutput]:
+        """The model stopped calling tools: pause for review if the phase's gate passes, else nudge."""
+        violation = self._end_of_turn_violation(state)
+        if violation is None:
+            yield Checkpoint(tuple(messages), usage)
+            review_type = REVIEW_AFTER_PHASE[state.current_phase]
+            state.await_review(review_type)
+            yield ev.review(review_type, build_review_payload(state, review_type))
+            yield ev.done(error=False, awaiting_input=True)
+            return
+        if nudges > self._max_nudges:
+            yield Checkpoint(tuple(messages), usage)
+            yield ev.error(
+                violation.code.value,
+                f"The model stopped with the phase incomplete: {violation.message}",
+                recoverable=True,
+            )
+            yield ev.done(error=True, awaiting_input=False)
+            return
+        messages.append(user_text(f"Not done yet ({violation.code.value}): {violation.message}"))
+        yield Checkpoint(tuple(messages), usage)
 
     def _end_of_turn_violation(self, state: ForgeState) -> RuleViolation | None:
         if state.current_phase == Phase.CRYSTALLIZE:
@@ -145,6 +174,11 @@ class AgentRunner:
         return _phase_gate(state)
 
     def _usage_event(self, response: ModelResponse) -> ev.SessionEvent:
-        context_tokens = response.usage.input_tokens + response.usage.cache_read_tokens + response.usage.cache_creation_tokens
-        return ev.context_usage(context_tokens + response.usage.output_tokens, self._model.context_window,
-                                response.model or self._model.label)
+        context_tokens = (
+            response.usage.input_tokens + response.usage.cache_read_tokens + response.usage.cache_creation_tokens
+        )
+        return ev.context_usage(
+            context_tokens + response.usage.output_tokens,
+            self._model.context_window,
+            response.model or self._model.label,
+        )

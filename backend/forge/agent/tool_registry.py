@@ -22,8 +22,14 @@ from forge.core.model_messages import ToolDefinition
 ALL_TOOLS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
-        *DECOMPOSE_TOOLS, *EXPLORE_TOOLS, *SYNTHESIZE_TOOLS, *VALIDATE_TOOLS, *BUILD_TOOLS,
-        *CRYSTALLIZE_TOOLS, *CROSS_CUTTING_TOOLS, *RESEARCH_TOOLS,
+        *DECOMPOSE_TOOLS,
+        *EXPLORE_TOOLS,
+        *SYNTHESIZE_TOOLS,
+        *VALIDATE_TOOLS,
+        *BUILD_TOOLS,
+        *CRYSTALLIZE_TOOLS,
+        *CROSS_CUTTING_TOOLS,
+        *RESEARCH_TOOLS,
     )
 }
 

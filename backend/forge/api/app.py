@@ -40,8 +40,9 @@ async def _validation_handler(request: Request, error: Exception) -> JSONRespons
 async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-        return JSONResponse({"detail": f"Request body too large: {length} bytes; the limit is {MAX_BODY_BYTES}."},
-                            status_code=413)
+        return JSONResponse(
+            {"detail": f"Request body too large: {length} bytes; the limit is {MAX_BODY_BYTES}."}, status_code=413
+        )
     return await call_next(request)
 
 
@@ -51,14 +52,22 @@ def create_app(container: Container) -> FastAPI:
         yield
         await container.runs.shutdown()
 
-    app = FastAPI(title="Knowledge Forge", version="0.1.0", lifespan=lifespan,
-                  description="Turns a hard problem into validated, traceable knowledge.")
+    app = FastAPI(
+        title="Knowledge Forge",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Turns a hard problem into validated, traceable knowledge.",
+    )
     app.state.container = container
     app.add_exception_handler(RequestValidationError, _validation_handler)
     app.middleware("http")(_limit_body)
     if container.settings.cors_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=list(container.settings.cors_origins),
-                           allow_methods=["*"], allow_headers=["*"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(container.settings.cors_origins),
+            allow_methods=["*"],
+            allow_headers=["*"],
+        )
     for router in (health.router, sessions.router, session_stream.router, knowledge_graph.router):
         app.include_router(router)
 

@@ -30,8 +30,11 @@ ShortText = Field(min_length=1, max_length=4000)
 
 
 class SessionCreate(BaseModel):
-    problem: str = Field(min_length=MIN_PROBLEM_CHARS, max_length=MAX_PROBLEM_CHARS,
-                         description="The problem to work on, in plain words.")
+    problem: str = Field(
+        min_length=MIN_PROBLEM_CHARS,
+        max_length=MAX_PROBLEM_CHARS,
+        description="The problem to work on, in plain words.",
+    )
 
 
 class SessionResponse(BaseModel):
@@ -51,11 +54,21 @@ class SessionResponse(BaseModel):
 
     @classmethod
     def of(cls, r: SessionRecord) -> SessionResponse:
-        return cls(id=str(r.id), problem=r.problem, status=r.status.value, current_phase=r.current_phase.value,
-                   current_phase_number=r.current_phase.ordinal, current_round=r.current_round,
-                   awaiting_input_type=r.awaiting_input_type, running=r.running, model=r.model_label,
-                   total_tokens_used=r.total_tokens_used, total_cost_usd=r.total_cost_usd,
-                   created_at=r.created_at, resolved_at=r.resolved_at)
+        return cls(
+            id=str(r.id),
+            problem=r.problem,
+            status=r.status.value,
+            current_phase=r.current_phase.value,
+            current_phase_number=r.current_phase.ordinal,
+            current_round=r.current_round,
+            awaiting_input_type=r.awaiting_input_type,
+            running=r.running,
+            model=r.model_label,
+            total_tokens_used=r.total_tokens_used,
+            total_cost_usd=r.total_cost_usd,
+            created_at=r.created_at,
+            resolved_at=r.resolved_at,
+        )
 
 
 class SessionListResponse(BaseModel):
@@ -66,8 +79,9 @@ class SessionListResponse(BaseModel):
 
     @classmethod
     def of(cls, page: SessionPage) -> SessionListResponse:
-        return cls(items=[SessionResponse.of(r) for r in page.items], total=page.total, limit=page.limit,
-                   offset=page.offset)
+        return cls(
+            items=[SessionResponse.of(r) for r in page.items], total=page.total, limit=page.limit, offset=page.offset
+        )
 
 
 class EventResponse(BaseModel):
@@ -122,22 +136,29 @@ class UserInput(BaseModel):
         """The domain review, or a message saying what is missing."""
         t = self.type
         if t == "decompose_review":
-            return DecomposeReview(tuple(self.selected_reframings or ()), tuple(self.confirmed_assumptions or ()),
-                                   tuple(self.rejected_assumptions or ()), tuple(self.added_assumptions or ()),
-                                   tuple(self.added_reframings or ()))
+            return DecomposeReview(
+                tuple(self.selected_reframings or ()),
+                tuple(self.confirmed_assumptions or ()),
+                tuple(self.rejected_assumptions or ()),
+                tuple(self.added_assumptions or ()),
+                tuple(self.added_reframings or ()),
+            )
         if t == "explore_review":
             return ExploreReview(tuple(self.starred_analogies or ()), tuple(self.suggested_domains or ()))
         if t == "claims_review":
             return ClaimsReview(tuple(ClaimFeedback(f.claim_index, f.feedback) for f in self.claim_feedback or ()))
         if t == "verdicts":
-            return VerdictsReview(tuple(
-                ClaimVerdictInput(v.claim_index, v.verdict, v.reason, v.qualification, v.merge_with_index)
-                for v in self.verdicts or ()
-            ))
+            return VerdictsReview(
+                tuple(
+                    ClaimVerdictInput(v.claim_index, v.verdict, v.reason, v.qualification, v.merge_with_index)
+                    for v in self.verdicts or ()
+                )
+            )
         if self.decision is None:
             return "build_decision needs 'decision': one of continue, deep_dive, resolve, add_insight."
-        return BuildDecisionReview(self.decision, self.deep_dive_claim_id, self.user_insight,
-                                   tuple(self.user_evidence_urls or ()))
+        return BuildDecisionReview(
+            self.decision, self.deep_dive_claim_id, self.user_insight, tuple(self.user_evidence_urls or ())
+        )
 
 
 class ErrorResponse(BaseModel):

@@ -105,8 +105,9 @@ def _apply_verdicts(s: ForgeState, r: VerdictsReview) -> str:
         if v.verdict == VerdictType.ACCEPT:
             claim = replace(claim, status=ClaimStatus.VALIDATED, confidence=_confidence_for(claim))
         elif v.verdict == VerdictType.QUALIFY:
-            claim = replace(claim, status=ClaimStatus.QUALIFIED, qualification=v.qualification,
-                            confidence=_confidence_for(claim))
+            claim = replace(
+                claim, status=ClaimStatus.QUALIFIED, qualification=v.qualification, confidence=_confidence_for(claim)
+            )
         elif v.verdict == VerdictType.REJECT:
             reason = v.reason or "rejected by the user"
             claim = replace(claim, status=ClaimStatus.REJECTED, rejection_reason=reason)
@@ -122,14 +123,26 @@ def _apply_verdicts(s: ForgeState, r: VerdictsReview) -> str:
 def _user_insight_claim(s: ForgeState, r: BuildDecisionReview, new_id: NewId) -> Claim:
     claim_id = ClaimId(new_id())
     evidence = tuple(
-        Evidence(EvidenceId(new_id()), url, "Provided by the user", "Evidence supplied with a user insight.",
-                 EvidenceType.SUPPORTING, Contributor.USER, claim_id=claim_id)
+        Evidence(
+            EvidenceId(new_id()),
+            url,
+            "Provided by the user",
+            "Evidence supplied with a user insight.",
+            EvidenceType.SUPPORTING,
+            Contributor.USER,
+            claim_id=claim_id,
+        )
         for url in r.user_evidence_urls
     )
     return Claim(
-        id=claim_id, text=(r.user_insight or "").strip(), claim_type=ClaimType.USER_CONTRIBUTED,
-        round_created=s.current_round, phase_created=Phase.BUILD, status=ClaimStatus.VALIDATED,
-        confidence=ClaimConfidence.EMERGING if evidence else ClaimConfidence.SPECULATIVE, evidence=evidence,
+        id=claim_id,
+        text=(r.user_insight or "").strip(),
+        claim_type=ClaimType.USER_CONTRIBUTED,
+        round_created=s.current_round,
+        phase_created=Phase.BUILD,
+        status=ClaimStatus.VALIDATED,
+        confidence=ClaimConfidence.EMERGING if evidence else ClaimConfidence.SPECULATIVE,
+        evidence=evidence,
     )
 
 
@@ -143,7 +156,9 @@ def _apply_build(s: ForgeState, r: BuildDecisionReview, new_id: NewId) -> tuple[
         return Phase.CRYSTALLIZE, "resolved: crystallize the knowledge"
     s.reset_for_new_round()
     s.deep_dive_active = r.decision == BuildDecision.DEEP_DIVE
-    s.deep_dive_target_claim_id = ClaimId(UUID(r.deep_dive_claim_id)) if s.deep_dive_active and r.deep_dive_claim_id else None
+    s.deep_dive_target_claim_id = (
+        ClaimId(UUID(r.deep_dive_claim_id)) if s.deep_dive_active and r.deep_dive_claim_id else None
+    )
     return Phase.SYNTHESIZE, f"{r.decision.value}: round {s.current_round + 1}"
 
 

@@ -125,9 +125,7 @@ def _first_match(sentence: str, wanted: Iterable[str]) -> tuple[frozenset[str], 
     return frozenset(found), first
 
 
-def best_snippet(
-    text: str, terms: Sequence[str], idf: Mapping[str, float], max_chars: int = SNIPPET_MAX_CHARS
-) -> str:
+def best_snippet(text: str, terms: Sequence[str], idf: Mapping[str, float], max_chars: int = SNIPPET_MAX_CHARS) -> str:
     """The sentence of `text` that best covers `terms` (by summed IDF), at most `max_chars` long."""
     best_score = 0.0
     best: tuple[str, int] | None = None

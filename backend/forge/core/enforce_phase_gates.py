@@ -63,8 +63,7 @@ def _explore_work_missing(state: ForgeState) -> list[str]:
         missing.append("a morphological box (call build_morphological_box)")
     if state.cross_domain_search_count < MIN_CROSS_DOMAIN_SEARCHES:
         missing.append(
-            f"at least {MIN_CROSS_DOMAIN_SEARCHES} cross-domain searches "
-            f"(have {state.cross_domain_search_count})"
+            f"at least {MIN_CROSS_DOMAIN_SEARCHES} cross-domain searches (have {state.cross_domain_search_count})"
         )
     if len(state.contradictions) < MIN_CONTRADICTIONS:
         missing.append(f"at least {MIN_CONTRADICTIONS} contradiction (call identify_contradictions)")

@@ -53,7 +53,7 @@ def topological_depths(nodes: Iterable[ClaimId], edges: Iterable[Edge]) -> dict[
     """Longest-path depth of every node (roots at 0); used to lay the graph out in layers."""
     node_list = list(nodes)
     edge_list = [e for e in edges if e.source in set(node_list) and e.target in set(node_list)]
-    indegree = {n: 0 for n in node_list}
+    indegree = dict.fromkeys(node_list, 0)
     for e in edge_list:
         indegree[e.target] += 1
     depth = dict.fromkeys(node_list, 0)

@@ -92,7 +92,11 @@ def _contradictions(s: ForgeState) -> list[str]:
 
 
 def _claim_block(c: Claim) -> list[str]:
-    lines = [f"### {c.text}", "", f"- Status: {c.status.value}; confidence: {c.confidence.value}; round {c.round_created + 1}"]
+    lines = [
+        f"### {c.text}",
+        "",
+        f"- Status: {c.status.value}; confidence: {c.confidence.value}; round {c.round_created + 1}",
+    ]
     if c.thesis_text:
         lines.append(f"- Thesis: {c.thesis_text}")
     if c.antithesis_text:
@@ -108,7 +112,9 @@ def _claim_block(c: Claim) -> list[str]:
             f"falsifiability {sc.falsifiability:.2f}, significance {sc.significance:.2f}"
         )
     if c.evidence:
-        lines.append("- Evidence: " + "; ".join(f"[{e.title}]({e.source}) ({e.evidence_type.value})" for e in c.evidence))
+        lines.append(
+            "- Evidence: " + "; ".join(f"[{e.title}]({e.source}) ({e.evidence_type.value})" for e in c.evidence)
+        )
     return [*lines, ""]
 
 
@@ -128,7 +134,9 @@ def _graph(s: ForgeState) -> list[str]:
 
 
 def _negative(s: ForgeState) -> list[str]:
-    return _bullets([f"{n.claim_text} — {n.reason} (round {n.round + 1})" for n in s.negative_knowledge], "Nothing rejected.")
+    return _bullets(
+        [f"{n.claim_text} — {n.reason} (round {n.round + 1})" for n in s.negative_knowledge], "Nothing rejected."
+    )
 
 
 def _all_evidence(s: ForgeState) -> list[Evidence]:
@@ -151,8 +159,18 @@ def _sources(s: ForgeState) -> list[str]:
 
 def render_knowledge_document(doc: DocumentInput) -> str:
     s = doc.state
-    sections = [_framing, _fundamentals, _state_of_art, _analogies, _contradictions,
-                _validated, _graph, _negative, lambda st: _bullets(st.gaps, "No gaps recorded."), _sources]
+    sections = [
+        _framing,
+        _fundamentals,
+        _state_of_art,
+        _analogies,
+        _contradictions,
+        _validated,
+        _graph,
+        _negative,
+        lambda st: _bullets(st.gaps, "No gaps recorded."),
+        _sources,
+    ]
     lines = [
         "# Knowledge Document",
         "",

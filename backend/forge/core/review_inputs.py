@@ -115,8 +115,7 @@ def _check_decompose(state: ForgeState, review: DecomposeReview) -> ReviewReject
 def _check_explore(state: ForgeState, review: ExploreReview) -> ReviewRejection | None:
     if not review.starred_analogies:
         return _invalid(
-            "starred_analogies must star at least one analogy "
-            f"(indices 0..{len(state.cross_domain_analogies) - 1})."
+            f"starred_analogies must star at least one analogy (indices 0..{len(state.cross_domain_analogies) - 1})."
         )
     return _out_of_range("starred_analogies", review.starred_analogies, len(state.cross_domain_analogies))
 

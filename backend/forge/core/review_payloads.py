@@ -46,7 +46,10 @@ def _explore(state: ForgeState) -> dict[str, Any]:
 
 
 def _claims(state: ForgeState) -> dict[str, Any]:
-    return {"round": state.current_round, "claims": [claim_view(i, c) for i, c in enumerate(state.current_round_claims)]}
+    return {
+        "round": state.current_round,
+        "claims": [claim_view(i, c) for i, c in enumerate(state.current_round_claims)],
+    }
 
 
 def _build(state: ForgeState) -> dict[str, Any]:

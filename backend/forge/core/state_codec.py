@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Hashable
 from datetime import datetime
 from enum import Enum
 from functools import cache
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 from uuid import UUID
 
 from forge.core.forge_state import ForgeState
@@ -44,7 +45,7 @@ def encode_value(value: object) -> JsonValue:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
@@ -55,7 +56,7 @@ def _decode_union(raw: JsonValue, args: tuple[Any, ...]) -> Any:
     return decode_value(raw, non_none[0])
 
 
-def decode_value(raw: JsonValue, annotation: Any) -> Any:  # noqa: PLR0911 - one branch per type kind
+def decode_value(raw: JsonValue, annotation: Any) -> Any:
     origin = get_origin(annotation)
     if origin in (Union, types.UnionType):
         return _decode_union(raw, get_args(annotation))
@@ -83,7 +84,7 @@ def decode_value(raw: JsonValue, annotation: Any) -> Any:  # noqa: PLR0911 - one
 
 
 def decode_dataclass(raw: dict[str, JsonValue], cls: type[T]) -> T:
-    hints = _hints(cls)
+    hints = _hints(cast(Hashable, cls))
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kwargs = {k: decode_value(v, hints[k]) for k, v in raw.items() if k in names}
     return cls(**kwargs)
@@ -95,4 +96,5 @@ def encode_state(state: ForgeState) -> dict[str, JsonValue]:
 
 
 def decode_state(raw: dict[str, JsonValue]) -> ForgeState:
-    return decode_dataclass(raw, ForgeState)
+    state: ForgeState = decode_dataclass(raw, ForgeState)
+    return state

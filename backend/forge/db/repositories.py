@@ -22,9 +22,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Table, delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
@@ -42,7 +42,11 @@ from forge.db.row_mapping import (
     tool_call_entry,
 )
 from forge.db.state_projection import PROJECTED_TABLES_DELETE_ORDER, project_state
-from forge.db.tables import EventRow, SessionRow, ToolCallRow
+from forge.db.tables import Base, EventRow, SessionRow, ToolCallRow
+
+
+def _table(model: type[Base]) -> Table:
+    return cast(Table, model.__table__)
 
 
 class SessionNotFoundError(LookupError):
@@ -95,9 +99,7 @@ class SqlSessionRepository:
         return True
 
     async def load_state(self, session_id: SessionId) -> ForgeState:
-        result = await self._session.execute(
-            select(SessionRow.forge_state).where(SessionRow.id == session_id)
-        )
+        result = await self._session.execute(select(SessionRow.forge_state).where(SessionRow.id == session_id))
         found = result.first()
         if found is None:
             raise SessionNotFoundError(session_id)
@@ -111,16 +113,14 @@ class SqlSessionRepository:
 
     async def _replace_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
         for model in PROJECTED_TABLES_DELETE_ORDER:
-            table: Any = model.__table__
+            table = _table(model)
             await self._session.execute(delete(table).where(table.c.session_id == session_id))
         for model, rows in project_state(session_id, state).insert_order():
             if rows:
-                await self._session.execute(insert(model.__table__), rows)
+                await self._session.execute(insert(_table(model)), rows)
 
     async def load_messages(self, session_id: SessionId) -> list[Message]:
-        result = await self._session.execute(
-            select(SessionRow.message_history).where(SessionRow.id == session_id)
-        )
+        result = await self._session.execute(select(SessionRow.message_history).where(SessionRow.id == session_id))
         found = result.first()
         if found is None:
             raise SessionNotFoundError(session_id)
@@ -145,7 +145,7 @@ class SqlEventLog:
         seq = await self.last_seq(session_id) + 1
         data = encode_value(event.data)
         values = {"session_id": session_id, "seq": seq, "type": event.type.value, "data": data, "created_at": at}
-        await self._session.execute(insert(EventRow.__table__).values(**values))
+        await self._session.execute(insert(_table(EventRow)).values(**values))
         return StoredEvent(seq=EventSeq(seq), type=event.type, data=data, created_at=at)
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:
@@ -178,7 +178,7 @@ class SqlToolCallLog:
             "phase": entry.phase.value,
             "created_at": entry.created_at,
         }
-        await self._session.execute(insert(ToolCallRow.__table__).values(**values))
+        await self._session.execute(insert(_table(ToolCallRow)).values(**values))
 
     async def list_for(self, session_id: SessionId) -> list[ToolCallEntry]:
         query = select(ToolCallRow).where(ToolCallRow.session_id == session_id).order_by(ToolCallRow.seq)

@@ -209,9 +209,7 @@ class ToolCallRow(Base):
     __table_args__ = (Index("uq_tool_calls_session_id_seq", "session_id", "seq", unique=True),)
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
-    session_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False
-    )
+    session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
     seq: Mapped[int] = mapped_column(Integer, nullable=False)
     tool_name: Mapped[str] = mapped_column(String(255), nullable=False)
     tool_input: Mapped[Any] = mapped_column(JSON, nullable=False)
@@ -228,9 +226,7 @@ class EventRow(Base):
     __table_args__ = (Index("uq_session_events_session_id_seq", "session_id", "seq", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    session_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False
-    )
+    session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
     seq: Mapped[int] = mapped_column(Integer, nullable=False)
     type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
     data: Mapped[Any] = mapped_column(JSON, nullable=False)

@@ -15,12 +15,14 @@ from types import TracebackType
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
+from forge.ports import EventLog, SessionRepository, ToolCallLog
 
 
 class SqlAlchemyUnitOfWork:
-    sessions: SqlSessionRepository
-    events: SqlEventLog
-    tool_calls: SqlToolCallLog
+    # Typed as the ports: UnitOfWork declares them as (invariant) mutable attributes.
+    sessions: SessionRepository
+    events: EventLog
+    tool_calls: ToolCallLog
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
         self._session_factory = session_factory

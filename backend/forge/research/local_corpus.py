@@ -140,9 +140,7 @@ class LocalCorpusResearch:
     def name(self) -> str:
         return "local corpus"
 
-    async def search(
-        self, query: str, *, session_id: SessionId | None, limit: int = 5
-    ) -> Sequence[ResearchHit]:
+    async def search(self, query: str, *, session_id: SessionId | None, limit: int = 5) -> Sequence[ResearchHit]:
         index = self._shipped
         if session_id is not None:
             index = self._session_index.get(session_id, self._shipped)

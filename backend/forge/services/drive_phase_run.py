@@ -34,8 +34,14 @@ PERSIST_STATE_BEFORE = frozenset({EventType.DONE, EventType.KNOWLEDGE_DOCUMENT, 
 
 class PhaseRunDriver:
     def __init__(
-        self, uow_factory: UnitOfWorkFactory, feed: SessionEventFeed, model: LanguageModel,
-        research: ResearchProvider, clock: Clock, new_id: Callable[[], UUID], max_iterations: int,
+        self,
+        uow_factory: UnitOfWorkFactory,
+        feed: SessionEventFeed,
+        model: LanguageModel,
+        research: ResearchProvider,
+        clock: Clock,
+        new_id: Callable[[], UUID],
+        max_iterations: int,
     ):
         self._uow_factory = uow_factory
         self._feed = feed
@@ -100,7 +106,10 @@ class PhaseRunDriver:
             crystallized = state.knowledge_document_markdown is not None and state.current_phase == Phase.CRYSTALLIZE
             changes = {"awaiting_input_type": state.awaiting_input_type.value if state.awaiting_input_type else None}
             if crystallized:
-                changes |= {"status": SessionStatus.CRYSTALLIZED, "resolved_at": record.resolved_at or self._clock.now()}
+                changes |= {
+                    "status": SessionStatus.CRYSTALLIZED,
+                    "resolved_at": record.resolved_at or self._clock.now(),
+                }
             await uow.sessions.update(replace(record, **changes))  # type: ignore[arg-type]
             await uow.commit()
 

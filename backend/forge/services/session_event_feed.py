@@ -37,11 +37,11 @@ class EventNotifier:
         async with condition:
             condition.notify_all()
 
-    async def wait(self, session_id: SessionId, timeout: float) -> bool:
+    async def wait(self, session_id: SessionId, seconds: float) -> bool:
         condition = self._condition(session_id)
         async with condition:
             try:
-                await asyncio.wait_for(condition.wait(), timeout)
+                await asyncio.wait_for(condition.wait(), seconds)
             except TimeoutError:
                 return False
         return True
@@ -70,7 +70,10 @@ class SessionEventFeed:
             return await uow.events.after(session_id, after_seq, limit)
 
     async def follow(
-        self, session_id: SessionId, after_seq: int, is_running: Callable[[], bool],
+        self,
+        session_id: SessionId,
+        after_seq: int,
+        is_running: Callable[[], bool],
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
     ) -> AsyncIterator[StoredEvent | Heartbeat]:
         cursor = after_seq

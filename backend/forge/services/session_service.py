@@ -48,8 +48,16 @@ def _not_found(session_id: SessionId) -> ServiceFailure:
 
 
 class SessionService:
-    def __init__(self, uow_factory: UnitOfWorkFactory, feed: SessionEventFeed, runs: InProcessRuns,
-                 driver: PhaseRunDriver, clock: Clock, new_id: Callable[[], UUID], model_label: str):
+    def __init__(
+        self,
+        uow_factory: UnitOfWorkFactory,
+        feed: SessionEventFeed,
+        runs: InProcessRuns,
+        driver: PhaseRunDriver,
+        clock: Clock,
+        new_id: Callable[[], UUID],
+        model_label: str,
+    ):
         self._uow_factory = uow_factory
         self._feed = feed
         self._runs = runs
@@ -85,8 +93,11 @@ class SessionService:
         if isinstance(state, ServiceFailure):
             return state
         if state.knowledge_document_markdown is None:
-            return ServiceFailure(FailureKind.CONFLICT, f"No document yet: the session is in "
-                                  f"{state.current_phase.value.upper()}; it is generated in CRYSTALLIZE.")
+            return ServiceFailure(
+                FailureKind.CONFLICT,
+                f"No document yet: the session is in "
+                f"{state.current_phase.value.upper()}; it is generated in CRYSTALLIZE.",
+            )
         return state.knowledge_document_markdown
 
     async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
@@ -99,16 +110,25 @@ class SessionService:
     async def create(self, problem: str) -> SessionRecord | ServiceFailure:
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
-            return ServiceFailure(FailureKind.INVALID, f"problem must be {MIN_PROBLEM_CHARS}..{MAX_PROBLEM_CHARS} "
-                                  f"characters after trimming; got {len(text)}.")
-        record = SessionRecord(SessionId(self._new_id()), text, SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0,
-                               self._clock.now(), self._model_label)
+            return ServiceFailure(
+                FailureKind.INVALID,
+                f"problem must be {MIN_PROBLEM_CHARS}..{MAX_PROBLEM_CHARS} characters after trimming; got {len(text)}.",
+            )
+        record = SessionRecord(
+            SessionId(self._new_id()),
+            text,
+            SessionStatus.DECOMPOSING,
+            Phase.DECOMPOSE,
+            0,
+            self._clock.now(),
+            self._model_label,
+        )
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, ForgeState(problem=text))
             await uow.commit()
         return record
 
-    async def delete(self, session_id: SessionId) -> None | ServiceFailure:
+    async def delete(self, session_id: SessionId) -> ServiceFailure | None:
         await self._runs.cancel(session_id)
         async with self._uow_factory() as uow:
             deleted = await uow.sessions.delete(session_id)
@@ -126,8 +146,9 @@ class SessionService:
             cancelled = replace(record, status=SessionStatus.CANCELLED, running=False, resolved_at=self._clock.now())
             await uow.sessions.update(cancelled)
             await uow.commit()
-        await self._feed.publish(session_id, ev.error("CANCELLED", "The session was cancelled.", recoverable=False,
-                                                      severity="info"))
+        await self._feed.publish(
+            session_id, ev.error("CANCELLED", "The session was cancelled.", recoverable=False, severity="info")
+        )
         await self._feed.publish(session_id, ev.done(error=False, awaiting_input=False))
         return cancelled
 
@@ -155,9 +176,13 @@ class SessionService:
             if record is None:
                 return _not_found(session_id)
             if record.status in FINISHED:
-                return ServiceFailure(FailureKind.CONFLICT, f"The session is {record.status.value}; no review is expected.")
+                return ServiceFailure(
+                    FailureKind.CONFLICT, f"The session is {record.status.value}; no review is expected."
+                )
             if self._runs.is_running(session_id):
-                return ServiceFailure(FailureKind.CONFLICT, "The agent is still working on this phase; wait for its review.")
+                return ServiceFailure(
+                    FailureKind.CONFLICT, "The agent is still working on this phase; wait for its review."
+                )
             outcome = apply_review(await uow.sessions.load_state(session_id), review, self._new_id)
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
@@ -173,8 +198,15 @@ class SessionService:
         status = SessionStatus.for_phase(state.current_phase)
         awaiting = state.awaiting_input_type.value if state.awaiting_input_type else None
         await uow.sessions.save_state(record.id, state)
-        await uow.sessions.update(replace(record, status=status, current_phase=state.current_phase,
-                                          current_round=state.current_round, awaiting_input_type=awaiting))
+        await uow.sessions.update(
+            replace(
+                record,
+                status=status,
+                current_phase=state.current_phase,
+                current_round=state.current_round,
+                awaiting_input_type=awaiting,
+            )
+        )
 
     async def _after_review(self, session_id: SessionId, review: ReviewInput, outcome: ReviewApplied) -> None:
         await self._feed.publish(session_id, ev.user_input(REVIEW_TYPE_OF[type(review)], outcome.summary))

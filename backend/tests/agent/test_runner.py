@@ -18,7 +18,9 @@ from forge.core.records import ResearchHit
 from forge.core.session_events import EventType, SessionEvent
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
-HITS = [ResearchHit("corpus://queueing/littles-law", "Little's law", "Average queue length equals arrival rate times wait.")]
+HITS = [
+    ResearchHit("corpus://queueing/littles-law", "Little's law", "Average queue length equals arrival rate times wait.")
+]
 
 
 def _context(state: ForgeState) -> ToolContext:
@@ -43,9 +45,16 @@ def _decompose_script() -> list[Message]:
         turn(call("research", {"query": "hospital emergency wait times"})),
         turn(
             call("decompose_to_fundamentals", {"fundamentals": ["arrival rate", "service time", "staff"]}),
-            call("map_state_of_art", {"summary": "Queues dominate waits.", "sources": ["corpus://queueing/littles-law"]}),
+            call(
+                "map_state_of_art", {"summary": "Queues dominate waits.", "sources": ["corpus://queueing/littles-law"]}
+            ),
         ),
-        turn(call("extract_assumptions", {"assumptions": ["demand is fixed", "staff is the bottleneck", "triage is right"]})),
+        turn(
+            call(
+                "extract_assumptions",
+                {"assumptions": ["demand is fixed", "staff is the bottleneck", "triage is right"]},
+            )
+        ),
         turn(call("reframe_problem", {"reframings": reframings})),
         turn(text="Decomposed: the wait is a queueing effect."),
     ]
@@ -56,7 +65,13 @@ async def test_decompose_phase_runs_the_tool_sequence_and_pauses_for_review() ->
     model = ScriptedModel(_decompose_script())
     events, messages = await _run(model, state)
     tools = [e.data["tool"] for e in events if e.type == EventType.TOOL_RESULT]
-    assert tools == ["research", "decompose_to_fundamentals", "map_state_of_art", "extract_assumptions", "reframe_problem"]
+    assert tools == [
+        "research",
+        "decompose_to_fundamentals",
+        "map_state_of_art",
+        "extract_assumptions",
+        "reframe_problem",
+    ]
     assert [e.type for e in events][-2:] == [EventType.REVIEW_DECOMPOSE, EventType.DONE]
     assert events[-1].data == {"error": False, "awaiting_input": True}
     assert state.awaiting_input_type is not None and state.awaiting_input_type.value == "decompose_review"
@@ -100,13 +115,33 @@ async def test_create_synthesis_before_find_antithesis_returns_antithesis_missin
     state = _synthesize_state()
     script = [
         turn(call("research", {"query": "emergency queue pooling"})),
-        turn(call("state_thesis", {"thesis": "Pooling emergency queues cuts waits", "evidence_sources": [HITS[0].source]})),
-        turn(call("create_synthesis", {"claim_index": 0, "claim_text": "Pooling cuts waits when load is high",
-                                       "falsifiability_condition": "No drop in median wait after pooling"})),
+        turn(
+            call(
+                "state_thesis", {"thesis": "Pooling emergency queues cuts waits", "evidence_sources": [HITS[0].source]}
+            )
+        ),
+        turn(
+            call(
+                "create_synthesis",
+                {
+                    "claim_index": 0,
+                    "claim_text": "Pooling cuts waits when load is high",
+                    "falsifiability_condition": "No drop in median wait after pooling",
+                },
+            )
+        ),
         turn(call("research", {"query": "pooling emergency queues fails"})),
         turn(call("find_antithesis", {"claim_index": 0, "antithesis": "Pooling mixes acuity levels and harms triage"})),
-        turn(call("create_synthesis", {"claim_index": 0, "claim_text": "Pooling cuts waits when load is high",
-                                       "falsifiability_condition": "No drop in median wait after pooling"})),
+        turn(
+            call(
+                "create_synthesis",
+                {
+                    "claim_index": 0,
+                    "claim_text": "Pooling cuts waits when load is high",
+                    "falsifiability_condition": "No drop in median wait after pooling",
+                },
+            )
+        ),
         turn(text="One claim synthesized."),
     ]
     model = ScriptedModel(script)

@@ -51,7 +51,8 @@ class ScriptedModel:
         # Give each call a unique id per turn so results can be matched.
         parts = tuple(
             ToolCall(ToolCallId(f"t{len(self.requests)}-{i}"), p.name, p.arguments, p.parse_error)
-            if isinstance(p, ToolCall) else p
+            if isinstance(p, ToolCall)
+            else p
             for i, p in enumerate(message.parts)
         )
         stop = StopReason.TOOL_USE if any(isinstance(p, ToolCall) for p in parts) else StopReason.END_TURN

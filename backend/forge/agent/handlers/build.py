@@ -58,9 +58,13 @@ async def add_to_knowledge_graph(ctx: ToolContext, args: AddToGraphInput) -> Too
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
     if claim.status not in GRAPH_STATUSES:
-        return ToolOutcome.failed(RuleViolation(
-            ErrorCode.INVALID_INPUT, f"Claim {args.claim_index} is {claim.status.value}; only accepted, qualified "
-            "or merged claims enter the graph (rejected ones are negative knowledge)."))
+        return ToolOutcome.failed(
+            RuleViolation(
+                ErrorCode.INVALID_INPUT,
+                f"Claim {args.claim_index} is {claim.status.value}; only accepted, qualified "
+                "or merged claims enter the graph (rejected ones are negative knowledge).",
+            )
+        )
     already = s.graph_node(claim.id) is not None
     if not already:
         s.knowledge_graph_nodes.append(claim)
@@ -74,8 +78,10 @@ async def add_to_knowledge_graph(ctx: ToolContext, args: AddToGraphInput) -> Too
             return ToolOutcome.failed(outcome)
         s.knowledge_graph_edges.append(outcome)
         added.append(outcome)
-    return ToolOutcome({"claim_id": str(claim.id), "nodes": len(s.knowledge_graph_nodes), "edges_added": len(added)},
-                       f"claim {args.claim_index} in graph with {len(added)} edge(s)")
+    return ToolOutcome(
+        {"claim_id": str(claim.id), "nodes": len(s.knowledge_graph_nodes), "edges_added": len(added)},
+        f"claim {args.claim_index} in graph with {len(added)} edge(s)",
+    )
 
 
 async def analyze_gaps(ctx: ToolContext, args: GapsInput) -> ToolOutcome:
@@ -88,17 +94,27 @@ async def analyze_gaps(ctx: ToolContext, args: GapsInput) -> ToolOutcome:
 async def get_negative_knowledge(ctx: ToolContext, args: NoInput) -> ToolOutcome:
     s = ctx.state
     s.negative_knowledge_consulted = True
-    items = [{"claim_id": str(n.claim_id), "claim": n.claim_text, "reason": n.reason, "round": n.round}
-             for n in s.negative_knowledge]
+    items = [
+        {"claim_id": str(n.claim_id), "claim": n.claim_text, "reason": n.reason, "round": n.round}
+        for n in s.negative_knowledge
+    ]
     graph = [{"claim_id": str(c.id), "claim": c.text, "status": c.status.value} for c in s.knowledge_graph_nodes]
     return ToolOutcome({"negative_knowledge": items, "graph_claims": graph}, f"{len(items)} rejected claim(s)")
 
 
 BUILD_TOOLS = (
-    ToolSpec("add_to_knowledge_graph", "Add an accepted/qualified/merged claim of this round to the knowledge graph "
-             "with typed edges to claims already in it (the graph must stay acyclic).", AddToGraphInput,
-             add_to_knowledge_graph),
+    ToolSpec(
+        "add_to_knowledge_graph",
+        "Add an accepted/qualified/merged claim of this round to the knowledge graph "
+        "with typed edges to claims already in it (the graph must stay acyclic).",
+        AddToGraphInput,
+        add_to_knowledge_graph,
+    ),
     ToolSpec("analyze_gaps", "Record gaps and convergence locks in the knowledge graph.", GapsInput, analyze_gaps),
-    ToolSpec("get_negative_knowledge", "Get rejected claims and the graph's claims. Must be called before synthesis "
-             "in rounds 2+ (rule 10).", NoInput, get_negative_knowledge),
+    ToolSpec(
+        "get_negative_knowledge",
+        "Get rejected claims and the graph's claims. Must be called before synthesis in rounds 2+ (rule 10).",
+        NoInput,
+        get_negative_knowledge,
+    ),
 )

@@ -32,12 +32,19 @@ async def generate_knowledge_document(ctx: ToolContext, args: NoInput) -> ToolOu
 
 async def get_session_status(ctx: ToolContext, args: NoInput) -> ToolOutcome:
     s = ctx.state
-    return ToolOutcome({
-        "phase": s.current_phase.value, "round": s.current_round, "claims_this_round": len(s.current_round_claims),
-        "claims_remaining": s.claims_remaining, "graph_nodes": len(s.knowledge_graph_nodes),
-        "graph_edges": len(s.knowledge_graph_edges), "research_calls_this_phase": len(s.web_searches_this_phase),
-        "deep_dive_claim_id": str(s.deep_dive_target_claim_id) if s.deep_dive_target_claim_id else None,
-    }, f"{s.current_phase.value}, round {s.current_round + 1}")
+    return ToolOutcome(
+        {
+            "phase": s.current_phase.value,
+            "round": s.current_round,
+            "claims_this_round": len(s.current_round_claims),
+            "claims_remaining": s.claims_remaining,
+            "graph_nodes": len(s.knowledge_graph_nodes),
+            "graph_edges": len(s.knowledge_graph_edges),
+            "research_calls_this_phase": len(s.web_searches_this_phase),
+            "deep_dive_claim_id": str(s.deep_dive_target_claim_id) if s.deep_dive_target_claim_id else None,
+        },
+        f"{s.current_phase.value}, round {s.current_round + 1}",
+    )
 
 
 async def submit_user_insight(ctx: ToolContext, args: InsightInput) -> ToolOutcome:
@@ -47,19 +54,36 @@ async def submit_user_insight(ctx: ToolContext, args: InsightInput) -> ToolOutco
         return ToolOutcome.failed(violation)
     claim_id = ClaimId(ctx.new_id())
     evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id)
-    s.knowledge_graph_nodes.append(Claim(claim_id, args.insight, ClaimType.USER_CONTRIBUTED, s.current_round,
-                                         s.current_phase, status=ClaimStatus.VALIDATED, evidence=evidence))
+    s.knowledge_graph_nodes.append(
+        Claim(
+            claim_id,
+            args.insight,
+            ClaimType.USER_CONTRIBUTED,
+            s.current_round,
+            s.current_phase,
+            status=ClaimStatus.VALIDATED,
+            evidence=evidence,
+        )
+    )
     s.user_insights.append(args.insight)
     return ToolOutcome({"claim_id": str(claim_id)}, "user insight added to the graph")
 
 
 CRYSTALLIZE_TOOLS = (
-    ToolSpec("generate_knowledge_document", "Generate the final 10-section Knowledge Document. Ends the session.",
-             NoInput, generate_knowledge_document),
+    ToolSpec(
+        "generate_knowledge_document",
+        "Generate the final 10-section Knowledge Document. Ends the session.",
+        NoInput,
+        generate_knowledge_document,
+    ),
 )
 
 CROSS_CUTTING_TOOLS = (
     ToolSpec("get_session_status", "Current phase, round, claim counts and graph size.", NoInput, get_session_status),
-    ToolSpec("submit_user_insight", "Add an insight the user contributed to the knowledge graph.", InsightInput,
-             submit_user_insight),
+    ToolSpec(
+        "submit_user_insight",
+        "Add an insight the user contributed to the knowledge graph.",
+        InsightInput,
+        submit_user_insight,
+    ),
 )

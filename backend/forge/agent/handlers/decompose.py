@@ -56,12 +56,16 @@ async def map_state_of_art(ctx: ToolContext, args: StateOfArtInput) -> ToolOutco
         return ToolOutcome.failed(violation)
     evidence = evidence_for_sources(ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id)
     ctx.state.state_of_art = StateOfArt(args.summary, evidence)
-    return ToolOutcome({"recorded": True, "sources": [e.source for e in evidence]}, f"state of the art with {len(evidence)} source(s)")
+    return ToolOutcome(
+        {"recorded": True, "sources": [e.source for e in evidence]}, f"state of the art with {len(evidence)} source(s)"
+    )
 
 
 async def extract_assumptions(ctx: ToolContext, args: AssumptionsInput) -> ToolOutcome:
     known = {a.text for a in ctx.state.assumptions}
-    ctx.state.assumptions.extend(Assumption(t.strip()) for t in args.assumptions if t.strip() and t.strip() not in known)
+    ctx.state.assumptions.extend(
+        Assumption(t.strip()) for t in args.assumptions if t.strip() and t.strip() not in known
+    )
     count = len(ctx.state.assumptions)
     return ToolOutcome({"assumptions": [a.text for a in ctx.state.assumptions]}, f"{count} assumption(s)")
 
@@ -76,12 +80,29 @@ async def reframe_problem(ctx: ToolContext, args: ReframeInput) -> ToolOutcome:
 
 
 DECOMPOSE_TOOLS = (
-    ToolSpec("decompose_to_fundamentals", "Break the problem into irreducible elements.", FundamentalsInput,
-             decompose_to_fundamentals),
-    ToolSpec("map_state_of_art", "Record the current state of the art, citing research sources. Requires research "
-             "about the problem first (rule 12).", StateOfArtInput, map_state_of_art),
-    ToolSpec("extract_assumptions", "Identify hidden assumptions (at least 3 in total).", AssumptionsInput,
-             extract_assumptions),
-    ToolSpec("reframe_problem", "Generate alternative formulations of the problem (at least 3 in total; the user "
-             "selects at least one).", ReframeInput, reframe_problem),
+    ToolSpec(
+        "decompose_to_fundamentals",
+        "Break the problem into irreducible elements.",
+        FundamentalsInput,
+        decompose_to_fundamentals,
+    ),
+    ToolSpec(
+        "map_state_of_art",
+        "Record the current state of the art, citing research sources. Requires research "
+        "about the problem first (rule 12).",
+        StateOfArtInput,
+        map_state_of_art,
+    ),
+    ToolSpec(
+        "extract_assumptions",
+        "Identify hidden assumptions (at least 3 in total).",
+        AssumptionsInput,
+        extract_assumptions,
+    ),
+    ToolSpec(
+        "reframe_problem",
+        "Generate alternative formulations of the problem (at least 3 in total; the user selects at least one).",
+        ReframeInput,
+        reframe_problem,
+    ),
 )

@@ -28,8 +28,17 @@ def evidence_for_sources(
             hit = next((h for h in record.hits if h.source == source), None)
             if hit:
                 found.append(
-                    Evidence(EvidenceId(new_id()), hit.source, hit.title, hit.snippet, evidence_type,
-                             Contributor.AGENT, record.query, record.at, claim_id)
+                    Evidence(
+                        EvidenceId(new_id()),
+                        hit.source,
+                        hit.title,
+                        hit.snippet,
+                        evidence_type,
+                        Contributor.AGENT,
+                        record.query,
+                        record.at,
+                        claim_id,
+                    )
                 )
                 break
     return tuple(found)

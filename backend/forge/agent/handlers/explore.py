@@ -65,21 +65,33 @@ async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolO
     if violation:
         return ToolOutcome.failed(violation)
     analogy = Analogy(
-        AnalogyId(ctx.new_id()), args.source_domain, args.target_application, args.analogy_description,
-        args.semantic_distance, tuple(MappingRow(m.source_concept, m.target_concept, m.relation) for m in args.mapping),
-        args.observable, args.failure_mode,
+        AnalogyId(ctx.new_id()),
+        args.source_domain,
+        args.target_application,
+        args.analogy_description,
+        args.semantic_distance,
+        tuple(MappingRow(m.source_concept, m.target_concept, m.relation) for m in args.mapping),
+        args.observable,
+        args.failure_mode,
     )
     ctx.state.cross_domain_analogies.append(analogy)
     ctx.state.cross_domain_search_count += 1
     index = len(ctx.state.cross_domain_analogies) - 1
-    return ToolOutcome({"analogy_index": index, "searches": ctx.state.cross_domain_search_count},
-                       f"analogy from {args.source_domain}")
+    return ToolOutcome(
+        {"analogy_index": index, "searches": ctx.state.cross_domain_search_count}, f"analogy from {args.source_domain}"
+    )
 
 
 async def identify_contradictions(ctx: ToolContext, args: ContradictionInput) -> ToolOutcome:
     ctx.state.contradictions.append(
-        Contradiction(ContradictionId(ctx.new_id()), args.property_a, args.property_b, args.description,
-                      args.resolution_direction, tuple(args.principles))
+        Contradiction(
+            ContradictionId(ctx.new_id()),
+            args.property_a,
+            args.property_b,
+            args.description,
+            args.resolution_direction,
+            tuple(args.principles),
+        )
     )
     return ToolOutcome({"contradictions": len(ctx.state.contradictions)}, f"{args.property_a} vs {args.property_b}")
 
@@ -90,13 +102,30 @@ async def map_adjacent_possible(ctx: ToolContext, args: AdjacentPossibleInput) -
 
 
 EXPLORE_TOOLS = (
-    ToolSpec("build_morphological_box", "Build the parameter space (parameters x options) of possible solutions.",
-             MorphologicalBoxInput, build_morphological_box),
-    ToolSpec("search_cross_domain", "Record a structural analogy from a distant domain, with a mapping table, an "
-             "observable and a failure mode. Requires research naming the source domain first (rule 13); at least "
-             "2 are needed.", CrossDomainInput, search_cross_domain),
-    ToolSpec("identify_contradictions", "Record a TRIZ-style contradiction (two requirements that fight) and the "
-             "direction for resolving it.", ContradictionInput, identify_contradictions),
-    ToolSpec("map_adjacent_possible", "List what lies just beyond current capabilities.", AdjacentPossibleInput,
-             map_adjacent_possible),
+    ToolSpec(
+        "build_morphological_box",
+        "Build the parameter space (parameters x options) of possible solutions.",
+        MorphologicalBoxInput,
+        build_morphological_box,
+    ),
+    ToolSpec(
+        "search_cross_domain",
+        "Record a structural analogy from a distant domain, with a mapping table, an "
+        "observable and a failure mode. Requires research naming the source domain first (rule 13); at least "
+        "2 are needed.",
+        CrossDomainInput,
+        search_cross_domain,
+    ),
+    ToolSpec(
+        "identify_contradictions",
+        "Record a TRIZ-style contradiction (two requirements that fight) and the direction for resolving it.",
+        ContradictionInput,
+        identify_contradictions,
+    ),
+    ToolSpec(
+        "map_adjacent_possible",
+        "List what lies just beyond current capabilities.",
+        AdjacentPossibleInput,
+        map_adjacent_possible,
+    ),
 )

@@ -21,7 +21,9 @@ class ResearchInput(BaseModel):
 async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
     hits = tuple(await ctx.research.search(args.query, session_id=ctx.session_id, limit=args.limit))
     s = ctx.state
-    s.record_research(ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), ctx.research.name))
+    s.record_research(
+        ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), ctx.research.name)
+    )
     payload = {
         "query": args.query,
         "provider": ctx.research.name,

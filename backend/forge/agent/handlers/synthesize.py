@@ -64,13 +64,23 @@ async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
     claim_id = ClaimId(ctx.new_id())
     evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id)
     s.current_round_claims.append(
-        Claim(claim_id, args.thesis, ClaimType.THESIS, s.current_round, Phase.SYNTHESIZE, thesis_text=args.thesis,
-              evidence=evidence, cross_domain_source=args.cross_domain_source)
+        Claim(
+            claim_id,
+            args.thesis,
+            ClaimType.THESIS,
+            s.current_round,
+            Phase.SYNTHESIZE,
+            thesis_text=args.thesis,
+            evidence=evidence,
+            cross_domain_source=args.cross_domain_source,
+        )
     )
     s.theses_stated += 1
     index = len(s.current_round_claims) - 1
-    return ToolOutcome({"claim_index": index, "claim_id": str(claim_id), "claims_remaining": s.claims_remaining},
-                       f"thesis {index} stated")
+    return ToolOutcome(
+        {"claim_index": index, "claim_id": str(claim_id), "claims_remaining": s.claims_remaining},
+        f"thesis {index} stated",
+    )
 
 
 async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcome:
@@ -89,7 +99,9 @@ async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcom
         claim, antithesis_text=args.antithesis, claim_type=ClaimType.ANTITHESIS, evidence=claim.evidence + evidence
     )
     s.antitheses_searched.add(args.claim_index)
-    return ToolOutcome({"claim_index": args.claim_index, "antithesis_recorded": True}, f"antithesis for claim {args.claim_index}")
+    return ToolOutcome(
+        {"claim_index": args.claim_index, "antithesis_recorded": True}, f"antithesis for claim {args.claim_index}"
+    )
 
 
 async def create_synthesis(ctx: ToolContext, args: SynthesisInput) -> ToolOutcome:
@@ -107,18 +119,39 @@ async def create_synthesis(ctx: ToolContext, args: SynthesisInput) -> ToolOutcom
         s.previous_claims_referenced = True
     claim = s.current_round_claims[args.claim_index]
     s.current_round_claims[args.claim_index] = replace(
-        claim, text=args.claim_text, claim_type=ClaimType.SYNTHESIS, synthesized=True,
-        falsifiability_condition=args.falsifiability_condition, builds_on=claim.builds_on + builds_on,
+        claim,
+        text=args.claim_text,
+        claim_type=ClaimType.SYNTHESIS,
+        synthesized=True,
+        falsifiability_condition=args.falsifiability_condition,
+        builds_on=claim.builds_on + builds_on,
     )
-    return ToolOutcome({"claim_index": args.claim_index, "claim_id": str(claim.id)}, f"synthesis for claim {args.claim_index}")
+    return ToolOutcome(
+        {"claim_index": args.claim_index, "claim_id": str(claim.id)}, f"synthesis for claim {args.claim_index}"
+    )
 
 
 SYNTHESIZE_TOOLS = (
-    ToolSpec("state_thesis", "State a knowledge direction (a thesis) citing research sources. At most 3 per round "
-             "(rule 8); in rounds 2+ call get_negative_knowledge first (rule 10).", ThesisInput, state_thesis),
-    ToolSpec("find_antithesis", "Record the strongest counter-position to a thesis. Requires research for "
-             "counter-evidence on the thesis' terms first (rule 14).", AntithesisInput, find_antithesis),
-    ToolSpec("create_synthesis", "Create the claim that transcends thesis and antithesis, with a concrete "
-             "falsifiability condition. Requires find_antithesis for that claim (rule 3); rounds 2+ must pass "
-             "builds_on_claim_id (rule 9).", SynthesisInput, create_synthesis),
+    ToolSpec(
+        "state_thesis",
+        "State a knowledge direction (a thesis) citing research sources. At most 3 per round "
+        "(rule 8); in rounds 2+ call get_negative_knowledge first (rule 10).",
+        ThesisInput,
+        state_thesis,
+    ),
+    ToolSpec(
+        "find_antithesis",
+        "Record the strongest counter-position to a thesis. Requires research for "
+        "counter-evidence on the thesis' terms first (rule 14).",
+        AntithesisInput,
+        find_antithesis,
+    ),
+    ToolSpec(
+        "create_synthesis",
+        "Create the claim that transcends thesis and antithesis, with a concrete "
+        "falsifiability condition. Requires find_antithesis for that claim (rule 3); rounds 2+ must pass "
+        "builds_on_claim_id (rule 9).",
+        SynthesisInput,
+        create_synthesis,
+    ),
 )

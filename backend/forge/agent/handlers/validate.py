@@ -68,7 +68,9 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
         claim, evidence=claim.evidence + evidence, falsification_summary=f"{args.approach} → {args.result} ({verdict})"
     )
     s.falsification_attempted.add(args.claim_index)
-    return ToolOutcome({"claim_index": args.claim_index, "survived": args.survived}, f"claim {args.claim_index} {verdict}")
+    return ToolOutcome(
+        {"claim_index": args.claim_index, "survived": args.survived}, f"claim {args.claim_index} {verdict}"
+    )
 
 
 async def check_novelty(ctx: ToolContext, args: NoveltyInput) -> ToolOutcome:
@@ -80,7 +82,9 @@ async def check_novelty(ctx: ToolContext, args: NoveltyInput) -> ToolOutcome:
     label = "novel" if args.is_novel else "known"
     s.current_round_claims[args.claim_index] = replace(claim, novelty_summary=f"{label}: {args.assessment}")
     s.novelty_checked.add(args.claim_index)
-    return ToolOutcome({"claim_index": args.claim_index, "is_novel": args.is_novel}, f"claim {args.claim_index}: {label}")
+    return ToolOutcome(
+        {"claim_index": args.claim_index, "is_novel": args.is_novel}, f"claim {args.claim_index}: {label}"
+    )
 
 
 async def score_claim(ctx: ToolContext, args: ScoreInput) -> ToolOutcome:
@@ -98,15 +102,31 @@ async def score_claim(ctx: ToolContext, args: ScoreInput) -> ToolOutcome:
         return ToolOutcome.failed(violation)
     scores = ClaimScores(args.novelty, args.groundedness, args.falsifiability, args.significance)
     s.current_round_claims[args.claim_index] = replace(claim, scores=scores)
-    return ToolOutcome({"claim_index": args.claim_index, "mean": round(scores.mean, 3)},
-                       f"claim {args.claim_index} scored {scores.mean:.2f}")
+    return ToolOutcome(
+        {"claim_index": args.claim_index, "mean": round(scores.mean, 3)},
+        f"claim {args.claim_index} scored {scores.mean:.2f}",
+    )
 
 
 VALIDATE_TOOLS = (
-    ToolSpec("attempt_falsification", "Try to disprove a claim. Requires research aimed at disproving it first "
-             "(rule 15); required before score_claim (rule 5).", FalsificationInput, attempt_falsification),
-    ToolSpec("check_novelty", "Assess whether the claim is already known. Required before score_claim (rule 6).",
-             NoveltyInput, check_novelty),
-    ToolSpec("score_claim", "Score a claim 0-1 on novelty, groundedness, falsifiability and significance. The claim "
-             "must have external evidence (rule 7).", ScoreInput, score_claim),
+    ToolSpec(
+        "attempt_falsification",
+        "Try to disprove a claim. Requires research aimed at disproving it first "
+        "(rule 15); required before score_claim (rule 5).",
+        FalsificationInput,
+        attempt_falsification,
+    ),
+    ToolSpec(
+        "check_novelty",
+        "Assess whether the claim is already known. Required before score_claim (rule 6).",
+        NoveltyInput,
+        check_novelty,
+    ),
+    ToolSpec(
+        "score_claim",
+        "Score a claim 0-1 on novelty, groundedness, falsifiability and significance. The claim "
+        "must have external evidence (rule 7).",
+        ScoreInput,
+        score_claim,
+    ),
 )

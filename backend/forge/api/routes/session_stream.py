@@ -34,7 +34,8 @@ def _cursor(header: str | None, query: str | None) -> int:
 
 @router.get("/{session_id}/stream", responses=SSE_DOC)
 async def stream_session(
-    session_id: str, request: Request,
+    session_id: str,
+    request: Request,
     last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> EventSourceResponse:
@@ -58,19 +59,26 @@ async def submit_user_input(session_id: str, body: UserInput, request: Request) 
 
 @router.get("/{session_id}/events", response_model=EventPage, responses=ERRORS)
 async def list_events(
-    session_id: str, request: Request,
+    session_id: str,
+    request: Request,
     after: Annotated[int, Query(ge=0, description="Return events with id > after.")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventPage:
     events = unwrap(await service_of(request).events(session_id_of(session_id), after, limit + 1))
     page = events[:limit]
-    return EventPage(events=[EventResponse.of(e) for e in page], next_after=page[-1].seq if page else after,
-                     has_more=len(events) > limit)
+    return EventPage(
+        events=[EventResponse.of(e) for e in page],
+        next_after=page[-1].seq if page else after,
+        has_more=len(events) > limit,
+    )
 
 
 @router.get("/{session_id}/document", response_class=PlainTextResponse, responses=ERRORS)
 async def download_document(session_id: str, request: Request) -> PlainTextResponse:
     markdown = unwrap(await service_of(request).document(session_id_of(session_id)))
     filename = f"knowledge-document-{session_id}.md"
-    return PlainTextResponse(markdown, media_type="text/markdown; charset=utf-8",
-                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return PlainTextResponse(
+        markdown,
+        media_type="text/markdown; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )

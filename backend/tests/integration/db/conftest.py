@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,41 @@ import pytest
 from sqlalchemy import func, make_url, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from forge.core.domain_types import (
+    AnalogyId,
+    ClaimConfidence,
+    ClaimId,
+    ClaimStatus,
+    ClaimType,
+    ContradictionId,
+    Contributor,
+    EdgeId,
+    EdgeType,
+    EvidenceId,
+    EvidenceType,
+    Phase,
+    ReframingId,
+    ReframingType,
+    ReviewType,
+    SemanticDistance,
+)
+from forge.core.forge_state import ForgeState
+from forge.core.records import (
+    Analogy,
+    Assumption,
+    Claim,
+    ClaimScores,
+    Contradiction,
+    Edge,
+    Evidence,
+    MappingRow,
+    MorphologicalParameter,
+    NegativeKnowledge,
+    Reframing,
+    ResearchHit,
+    ResearchRecord,
+    StateOfArt,
+)
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.migrate import upgrade_database, upgrade_database_sync
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
@@ -127,3 +164,94 @@ async def db(database_url: str) -> AsyncIterator[Database]:
 @pytest.fixture
 def uow_factory(db: Database) -> Callable[[], SqlAlchemyUnitOfWork]:
     return db.uow
+
+
+# ---- a rich ForgeState: every kind of record the projection and the codec must handle ---------
+
+BUILT_AT = datetime(2025, 3, 4, 5, 6, 7, 123456, tzinfo=timezone(timedelta(hours=2)))
+
+
+def _evidence(source: str, kind: EvidenceType = EvidenceType.SUPPORTING) -> Evidence:
+    return Evidence(
+        EvidenceId(uuid.uuid4()), source, f"title {source}", "summary", kind, Contributor.AGENT, "query", BUILT_AT
+    )
+
+
+def _claim(text: str, round_created: int = 0, **changes: Any) -> Claim:
+    return Claim(ClaimId(uuid.uuid4()), text, ClaimType.SYNTHESIS, round_created, Phase.SYNTHESIZE, **changes)
+
+
+def _claims() -> tuple[Claim, Claim, Claim, Claim]:
+    """A past claim, two current ones and a user-contributed graph node; one evidence is shared."""
+    shared = _evidence("https://shared.example")
+    past = _claim(
+        "past",
+        status=ClaimStatus.VALIDATED,
+        confidence=ClaimConfidence.GROUNDED,
+        scores=ClaimScores(0.9, 0.8, 0.7, 0.6),
+        evidence=(shared, _evidence("https://p.example")),
+    )
+    current_a = _claim(
+        "a", 1, thesis_text="t", antithesis_text="anti", evidence=(shared,), falsifiability_condition="if x"
+    )
+    current_b = _claim(
+        "b",
+        1,
+        status=ClaimStatus.REJECTED,
+        rejection_reason="weak",
+        user_feedback="no",
+        cross_domain_source="biology",
+        evidence=(_evidence("https://b.example", EvidenceType.CONTRADICTING),),
+    )
+    user_node = Claim(ClaimId(uuid.uuid4()), "user insight", ClaimType.USER_CONTRIBUTED, 1, Phase.BUILD)
+    return past, current_a, current_b, user_node
+
+
+def _decompose_and_explore(state: ForgeState) -> None:
+    hit = ResearchHit("https://r.example", "R", "snippet")
+    state.research_log = [ResearchRecord("seasonal storage", (hit,), Phase.DECOMPOSE, 0, BUILT_AT, "fake")]
+    state.web_searches_this_phase = list(state.research_log)
+    state.fundamentals = ["thermal mass"]
+    sota = (_evidence("https://s1.example"), _evidence("https://s2.example"))
+    state.state_of_art = StateOfArt("borehole stores", sota)
+    state.assumptions = [Assumption("a1", confirmed=True), Assumption("a2", Contributor.USER, False)]
+    state.reframings = [
+        Reframing(ReframingId(uuid.uuid4()), f"reframing {n}", ReframingType.SCOPE_CHANGE, n == 0) for n in range(3)
+    ]
+    state.morphological_box = [MorphologicalParameter("medium", ("water", "rock"))]
+    mapping = (MappingRow("nut", "heat", "stores"),)
+    state.cross_domain_analogies = [
+        Analogy(AnalogyId(uuid.uuid4()), "ecology", "grid", "caches", SemanticDistance.FAR, mapping, starred=True),
+        Analogy(AnalogyId(uuid.uuid4()), "finance", "grid", "savings", SemanticDistance.NEAR),
+    ]
+    state.cross_domain_search_count = 2
+    state.contradictions = [Contradiction(ContradictionId(uuid.uuid4()), "capacity", "cost", "d", "r", ("seg",))]
+
+
+def build_rich_state() -> ForgeState:
+    """4 projected claims, 6 evidence rows (2 state of the art), 2 edges, 3 reframings, ..."""
+    state = ForgeState(problem="heat storage", current_phase=Phase.BUILD, current_round=1)
+    _decompose_and_explore(state)
+    past, current_a, current_b, user_node = _claims()
+    state.past_round_claims = [past]
+    state.current_round_claims = [current_a, current_b]
+    state.theses_stated = 2
+    state.antitheses_searched = {0, 1}
+    state.falsification_attempted = {1, 0}
+    state.novelty_checked = {0}
+    state.knowledge_graph_nodes = [past, current_a, user_node]
+    state.knowledge_graph_edges = [
+        Edge(EdgeId(uuid.uuid4()), past.id, current_a.id, EdgeType.SUPPORTS),
+        Edge(EdgeId(uuid.uuid4()), user_node.id, current_a.id, EdgeType.EXTENDS),
+    ]
+    state.negative_knowledge = [NegativeKnowledge(current_b.id, "b", "weak", 1)]
+    state.gaps = ["cost at scale"]
+    state.user_insights = ["look at aquifers"]
+    state.await_review(ReviewType.BUILD_DECISION)
+    return state
+
+
+@pytest.fixture
+def rich_state() -> Callable[[], ForgeState]:
+    """Builds a fresh rich ForgeState (new ids) on every call."""
+    return build_rich_state

@@ -243,9 +243,7 @@ def test_synthesis_incomplete_on_an_empty_round() -> None:
 
 
 def test_rejects_validate_when_a_claim_lacks_antithesis_naming_its_index() -> None:
-    s = ForgeState(
-        current_round_claims=[claim(1, synthesized=True), claim(2), claim(3)], antitheses_searched={0, 2}
-    )
+    s = ForgeState(current_round_claims=[claim(1, synthesized=True), claim(2), claim(3)], antitheses_searched={0, 2})
     violation = check_synthesis_complete(s)
     assert violation is not None
     assert violation.code == ErrorCode.SYNTHESIS_INCOMPLETE

@@ -75,7 +75,9 @@ def mid_round_state() -> ForgeState:
     s.web_searches_this_phase = [research("q", Phase.BUILD)]
     s.research_log = [research("q", Phase.BUILD)]
     s.knowledge_graph_nodes = [claim(1), claim(2)]
-    s.knowledge_graph_edges = [Edge(EdgeId(UUID(int=100)), ClaimId(UUID(int=1)), ClaimId(UUID(int=2)), EdgeType.SUPPORTS)]
+    s.knowledge_graph_edges = [
+        Edge(EdgeId(UUID(int=100)), ClaimId(UUID(int=1)), ClaimId(UUID(int=2)), EdgeType.SUPPORTS)
+    ]
     s.negative_knowledge = [NegativeKnowledge(ClaimId(UUID(int=3)), "claim 3", "wrong", 0)]
     s.gaps = ["an open question"]
     s.fundamentals = ["f"]

@@ -100,9 +100,7 @@ def test_missing_directory_raises(tmp_path: Path) -> None:
         ("", "must start"),
     ],
 )
-def test_malformed_front_matter_raises_value_error_naming_the_file(
-    tmp_path: Path, text: str, reason: str
-) -> None:
+def test_malformed_front_matter_raises_value_error_naming_the_file(tmp_path: Path, text: str, reason: str) -> None:
     _write(tmp_path, "good.md", LITTLE)
     bad = _write(tmp_path, "broken-file.md", text)
 
@@ -173,9 +171,7 @@ async def test_session_sources_are_unique(corpus_dir: Path) -> None:
     assert elsewhere.source == f"session://{other}/field-notes"
     assert untitled.source == f"session://{session}/document"
     hits = await provider.search("glacier", session_id=session, limit=10)
-    assert sorted(h.source for h in hits) == sorted(
-        [first.source, second.source, third.source, untitled.source]
-    )
+    assert sorted(h.source for h in hits) == sorted([first.source, second.source, third.source, untitled.source])
 
 
 async def test_add_document_refuses_blank_title_or_text() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.schema import SchemaItem
 
 revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
@@ -25,11 +26,11 @@ ENUM = sa.String(length=32)
 AT = sa.DateTime(timezone=True)
 
 
-def _pk(table: str) -> list[sa.SchemaItem]:
+def _pk(table: str) -> list[SchemaItem]:
     return [sa.Column("id", sa.Uuid(), nullable=False), sa.PrimaryKeyConstraint("id", name=f"pk_{table}")]
 
 
-def _owned_by_session(table: str) -> list[sa.SchemaItem]:
+def _owned_by_session(table: str) -> list[SchemaItem]:
     return [
         sa.Column("session_id", sa.Uuid(), nullable=False),
         sa.ForeignKeyConstraint(

@@ -1,0 +1,138 @@
+"""The offline model's planning primitives: tasks, research prerequisites and bounded retries.
+
+Invariants:
+    - A phase planner describes its work as ordered Tasks; `schedule` turns the tasks that are not
+      yet done into this step's tool calls, so the plan is recomputed from the conversation at every
+      step (no hidden memory: the same conversation always yields the same calls).
+    - A task with research queries is emitted only after research with one of them succeeded; the
+      task then cites only `source` values from that research's results.
+    - The next research candidate is used when the previous one returned nothing, or when the task
+      failed with a research-gate error after it (e.g. STATE_OF_ART_NOT_RESEARCHED).
+    - Each task and each research query is tried at most MAX_ATTEMPTS times between nudges; a task
+      whose builder returns None (nothing honest to say) is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from forge.providers.offline.read_conversation import CallOutcome, ConversationView, call_identity
+
+MAX_ATTEMPTS = 2
+RESEARCH_LIMIT = 5
+GATE_CODES = frozenset(
+    {
+        "STATE_OF_ART_NOT_RESEARCHED",
+        "CROSS_DOMAIN_NOT_SEARCHED",
+        "ANTITHESIS_NOT_SEARCHED",
+        "FALSIFICATION_NOT_SEARCHED",
+        "UNGROUNDED_CLAIM",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    source: str
+    title: str
+    snippet: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    name: str
+    arguments: Mapping[str, Any]
+
+
+Builder = Callable[[tuple[Hit, ...]], Mapping[str, Any] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One tool call to make: `key` holds the identifying arguments, `build` the rest."""
+
+    name: str
+    build: Builder
+    key: Mapping[str, Any] = field(default_factory=dict)
+    queries: tuple[str, ...] = ()
+
+    @property
+    def identity(self) -> str:
+        return call_identity(self.name, self.key)
+
+
+def hits_of(outcome: CallOutcome | None) -> tuple[Hit, ...]:
+    if outcome is None:
+        return ()
+    results = outcome.payload.get("results", [])
+    return tuple(
+        Hit(str(r.get("source", "")), str(r.get("title", "")), str(r.get("snippet", "")))
+        for r in results
+        if isinstance(r, Mapping) and r.get("source")
+    )
+
+
+def research_call(query: str) -> PlannedCall:
+    return PlannedCall("research", {"query": query, "limit": RESEARCH_LIMIT})
+
+
+def _research_hits(view: ConversationView, task: Task) -> str | tuple[Hit, ...] | None:
+    """A query still to research, the hits to build from, or None when research is exhausted."""
+    gate_errors = [view.position(o) for o in view.attempts(task.identity) if o.error_code in GATE_CODES]
+    fallback: tuple[Hit, ...] | None = None
+    for query in task.queries:
+        done = view.research(query)
+        if done is None:
+            if len(view.attempts(call_identity("research", {"query": query}))) >= MAX_ATTEMPTS:
+                continue
+            return query
+        hits = hits_of(done)
+        if hits and not any(p > view.position(done) for p in gate_errors):
+            return hits
+        fallback = fallback or (hits or None)
+    return fallback
+
+
+def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]:
+    """This step's calls: research prerequisites first, then every task that is ready."""
+    research: list[PlannedCall] = []
+    calls: list[PlannedCall] = []
+    for task in tasks:
+        if view.done(task.identity) or len(view.attempts(task.identity)) >= MAX_ATTEMPTS:
+            continue
+        hits: tuple[Hit, ...] = ()
+        if task.queries:
+            found = _research_hits(view, task)
+            if isinstance(found, str):
+                if all(c.arguments["query"] != found for c in research):
+                    research.append(research_call(found))
+                continue
+            if found is None:
+                continue
+            hits = found
+        built = task.build(hits)
+        if built is not None:
+            calls.append(PlannedCall(task.name, {**built, **task.key}))
+    return research + calls
+
+
+def pending(view: ConversationView, tasks: Sequence[Task]) -> list[Task]:
+    """Tasks not done yet (including those given up on until the next nudge)."""
+    return [t for t in tasks if view.done(t.identity) is None]
+
+
+def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> list[Hit]:
+    """Every distinct hit research returned in the conversation (or this phase), first seen first."""
+    outcomes = view.outcomes if this_phase else view.history
+    seen: dict[str, Hit] = {}
+    for outcome in outcomes:
+        if outcome.ok and outcome.call.name == "research":
+            for hit in hits_of(outcome):
+                seen.setdefault(hit.source, hit)
+    return list(seen.values())
+
+
+def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:
+    return list(dict.fromkeys(h.source for h in hits))[:limit]

@@ -1,0 +1,26 @@
+"""Reading a whole SSE response with httpx-sse (the streams end when the agent pauses)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from httpx_sse import aconnect_sse
+
+
+@dataclass(frozen=True)
+class Received:
+    id: int
+    type: str
+    data: Any
+
+
+async def read_stream(client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> list[Received]:
+    received: list[Received] = []
+    async with aconnect_sse(client, method, url, **kwargs) as source:
+        assert source.response.status_code == 200, source.response.text
+        async for sse in source.aiter_sse():
+            received.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
+    return received

@@ -1,0 +1,311 @@
+"""The state codec: lossless JSON round trip of ForgeState and every record it holds."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from uuid import UUID
+
+from forge.core.domain_types import (
+    AnalogyId,
+    ClaimConfidence,
+    ClaimId,
+    ClaimStatus,
+    ClaimType,
+    ContradictionId,
+    Contributor,
+    EdgeId,
+    EdgeType,
+    EvidenceId,
+    EvidenceType,
+    Phase,
+    ReframingId,
+    ReframingType,
+    ReviewType,
+    SemanticDistance,
+    VerdictType,
+)
+from forge.core.forge_state import ForgeState
+from forge.core.records import (
+    Analogy,
+    Assumption,
+    Claim,
+    ClaimScores,
+    Contradiction,
+    Edge,
+    Evidence,
+    MappingRow,
+    MorphologicalParameter,
+    NegativeKnowledge,
+    Reframing,
+    ResearchHit,
+    ResearchRecord,
+    StateOfArt,
+    Verdict,
+)
+from forge.core.state_codec import decode_state, decode_value, encode_state, encode_value
+
+UTC_TIME = datetime(2025, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+PLUS_TWO = datetime(2025, 3, 4, 7, 6, 7, tzinfo=timezone(timedelta(hours=2)))
+
+
+def uid(n: int) -> UUID:
+    return UUID(int=n)
+
+
+def evidence(n: int, contributor: Contributor = Contributor.AGENT, **kw: object) -> Evidence:
+    return Evidence(
+        EvidenceId(uid(n)),
+        f"https://s{n}.example",
+        f"Title {n}",
+        f"Summary {n}",
+        EvidenceType.SUPPORTING,
+        contributor,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def rich_state() -> ForgeState:
+    """Every record type, every enum, sets, Nones and tz-aware datetimes."""
+    hit = ResearchHit("https://s1.example", "Title 1", "snippet")
+    record = ResearchRecord("queue theory", (hit,), Phase.DECOMPOSE, 0, UTC_TIME, "fake")
+    record2 = ResearchRecord("triage criticism", (), Phase.SYNTHESIZE, 1, PLUS_TWO, "other")
+    agent_evidence = evidence(1, query="queue theory", retrieved_at=UTC_TIME, claim_id=ClaimId(uid(10)))
+    user_evidence = evidence(2, Contributor.USER)
+    thesis = Claim(
+        id=ClaimId(uid(10)),
+        text="Dynamic triage reduces waiting",
+        claim_type=ClaimType.SYNTHESIS,
+        round_created=0,
+        phase_created=Phase.SYNTHESIZE,
+        thesis_text="thesis",
+        antithesis_text="antithesis",
+        status=ClaimStatus.QUALIFIED,
+        confidence=ClaimConfidence.GROUNDED,
+        falsifiability_condition="if waits do not fall",
+        scores=ClaimScores(0.9, 0.8, 1.0, 0.25),
+        evidence=(agent_evidence, user_evidence),
+        builds_on=(ClaimId(uid(11)), ClaimId(uid(12))),
+        cross_domain_source="airlines",
+        falsification_summary="survived",
+        novelty_summary="novel",
+        rejection_reason=None,
+        qualification="only for small hospitals",
+        user_feedback="good",
+        synthesized=True,
+    )
+    rejected = Claim(
+        ClaimId(uid(11)), "Rejected idea", ClaimType.ANTITHESIS, 0, Phase.SYNTHESIZE, status=ClaimStatus.REJECTED
+    )
+    past = Claim(ClaimId(uid(12)), "Older idea", ClaimType.THESIS, 0, Phase.SYNTHESIZE)
+    user_claim = Claim(
+        ClaimId(uid(13)), "User idea", ClaimType.USER_CONTRIBUTED, 1, Phase.BUILD, status=ClaimStatus.VALIDATED
+    )
+    merged = Claim(ClaimId(uid(14)), "Merged", ClaimType.MERGED, 1, Phase.VALIDATE, status=ClaimStatus.SUPERSEDED)
+    return ForgeState(
+        problem="How can hospitals reduce ER queues?",
+        current_phase=Phase.BUILD,
+        current_round=1,
+        research_log=[record, record2],
+        web_searches_this_phase=[record2],
+        fundamentals=["arrival rate", "service rate"],
+        state_of_art=StateOfArt("fast tracks", (agent_evidence,)),
+        assumptions=[
+            Assumption("a1"),
+            Assumption("a2", Contributor.USER, True),
+            Assumption("a3", Contributor.AGENT, False),
+        ],
+        reframings=[
+            Reframing(ReframingId(uid(20)), "r1", ReframingType.SCOPE_CHANGE, True),
+            Reframing(ReframingId(uid(21)), "r2", ReframingType.ENTITY_QUESTION),
+            Reframing(ReframingId(uid(22)), "r3", ReframingType.VARIABLE_CHANGE, False, Contributor.USER),
+            Reframing(ReframingId(uid(23)), "r4", ReframingType.DOMAIN_CHANGE),
+        ],
+        morphological_box=[MorphologicalParameter("triage", ("nurse", "algorithm")), MorphologicalParameter("x", ())],
+        cross_domain_analogies=[
+            Analogy(
+                AnalogyId(uid(30)),
+                "airlines",
+                "boarding",
+                "desc",
+                SemanticDistance.MEDIUM,
+                (MappingRow("gate", "ward", "maps to"),),
+                "observable",
+                "failure",
+                True,
+                True,
+            ),
+            Analogy(AnalogyId(uid(31)), "ants", "routing", "d", SemanticDistance.FAR),
+            Analogy(AnalogyId(uid(32)), "clinics", "triage", "d", SemanticDistance.NEAR),
+        ],
+        cross_domain_search_count=2,
+        contradictions=[Contradiction(ContradictionId(uid(40)), "speed", "safety", "d", "r", ("segmentation",))],
+        adjacent_possible=["telemedicine"],
+        suggested_domains=["logistics"],
+        current_round_claims=[thesis, merged],
+        theses_stated=2,
+        antitheses_searched={2, 0, 1},
+        falsification_attempted={1},
+        novelty_checked=set(),
+        knowledge_graph_nodes=[past, user_claim],
+        knowledge_graph_edges=[Edge(EdgeId(uid(50)), ClaimId(uid(12)), ClaimId(uid(13)), et) for et in EdgeType],
+        negative_knowledge=[NegativeKnowledge(ClaimId(uid(11)), "Rejected idea", "no evidence", 0)],
+        gaps=["staffing data"],
+        negative_knowledge_consulted=True,
+        previous_claims_referenced=True,
+        past_round_claims=[past, rejected],
+        user_insights=["User idea"],
+        knowledge_document_markdown="# Doc",
+        deep_dive_active=True,
+        deep_dive_target_claim_id=ClaimId(uid(12)),
+        awaiting_user_input=True,
+        awaiting_input_type=ReviewType.BUILD_DECISION,
+    )
+
+
+def test_rich_state_round_trips_exactly() -> None:
+    s = rich_state()
+    assert decode_state(encode_state(s)) == s
+
+
+def test_rich_state_round_trips_through_json_text() -> None:
+    s = rich_state()
+    text = json.dumps(encode_state(s))
+    assert decode_state(json.loads(text)) == s
+
+
+def test_default_state_round_trips() -> None:
+    s = ForgeState()
+    assert decode_state(json.loads(json.dumps(encode_state(s)))) == s
+
+
+def test_encoded_state_is_plain_json() -> None:
+    def assert_plain(value: object) -> None:
+        if isinstance(value, dict):
+            assert all(isinstance(k, str) for k in value)
+            for v in value.values():
+                assert_plain(v)
+        elif isinstance(value, list):
+            for v in value:
+                assert_plain(v)
+        else:
+            assert value is None or type(value) in (str, int, float, bool)
+
+    assert_plain(encode_state(rich_state()))
+
+
+def test_encoded_state_is_json_serialisable_without_a_default_hook() -> None:
+    json.dumps(encode_state(rich_state()), allow_nan=False)
+
+
+def test_sets_encode_as_sorted_lists() -> None:
+    encoded = encode_state(rich_state())
+    assert encoded["antitheses_searched"] == [0, 1, 2]
+    assert encoded["novelty_checked"] == []
+
+
+def test_sets_decode_as_sets() -> None:
+    decoded = decode_state(encode_state(rich_state()))
+    assert decoded.antitheses_searched == {0, 1, 2}
+    assert isinstance(decoded.falsification_attempted, set)
+
+
+def test_enums_encode_as_their_wire_values() -> None:
+    encoded = encode_state(rich_state())
+    assert encoded["current_phase"] == "build"
+    assert encoded["awaiting_input_type"] == "build_decision"
+    assert encoded["current_round_claims"][0]["status"] == "qualified"
+
+
+def test_enums_and_ids_decode_to_their_types() -> None:
+    decoded = decode_state(encode_state(rich_state()))
+    assert decoded.current_phase is Phase.BUILD
+    assert decoded.awaiting_input_type is ReviewType.BUILD_DECISION
+    claim = decoded.current_round_claims[0]
+    assert isinstance(claim.id, UUID)
+    assert claim.claim_type is ClaimType.SYNTHESIS
+    assert isinstance(decoded.deep_dive_target_claim_id, UUID)
+
+
+def test_uuids_encode_as_canonical_strings() -> None:
+    encoded = encode_state(rich_state())
+    assert encoded["deep_dive_target_claim_id"] == str(uid(12))
+
+
+def test_datetimes_keep_their_timezone() -> None:
+    decoded = decode_state(json.loads(json.dumps(encode_state(rich_state()))))
+    assert decoded.research_log[0].at == UTC_TIME
+    assert decoded.research_log[0].at.utcoffset() == timedelta(0)
+    assert decoded.research_log[1].at.utcoffset() == timedelta(hours=2)
+    assert decoded.current_round_claims[0].evidence[0].retrieved_at == UTC_TIME
+
+
+def test_tuples_decode_as_tuples() -> None:
+    decoded = decode_state(encode_state(rich_state()))
+    claim = decoded.current_round_claims[0]
+    assert isinstance(claim.evidence, tuple)
+    assert isinstance(claim.builds_on, tuple)
+    assert isinstance(decoded.research_log[0].hits, tuple)
+
+
+def test_nones_survive_the_round_trip() -> None:
+    s = rich_state()
+    s.state_of_art = None
+    s.deep_dive_target_claim_id = None
+    s.awaiting_input_type = None
+    s.knowledge_document_markdown = None
+    decoded = decode_state(json.loads(json.dumps(encode_state(s))))
+    assert decoded == s
+    assert decoded.state_of_art is None
+    assert decoded.current_round_claims[1].scores is None
+    assert decoded.assumptions[0].confirmed is None
+    assert decoded.assumptions[2].confirmed is False
+
+
+def test_integral_float_scores_come_back_as_floats() -> None:
+    raw = encode_value(ClaimScores(1.0, 0.0, 1.0, 0.5))
+    raw_with_ints = {k: int(v) if v in (0.0, 1.0) else v for k, v in raw.items()}
+    decoded = decode_value(raw_with_ints, ClaimScores)
+    assert decoded == ClaimScores(1.0, 0.0, 1.0, 0.5)
+    assert all(isinstance(getattr(decoded, f), float) for f in ("novelty", "groundedness", "falsifiability"))
+
+
+def test_every_record_type_round_trips_on_its_own() -> None:
+    s = rich_state()
+    samples: list[object] = [
+        s.research_log[0],
+        s.research_log[0].hits[0],
+        s.current_round_claims[0].evidence[0],
+        s.assumptions[1],
+        s.reframings[0],
+        s.state_of_art,
+        s.morphological_box[0],
+        s.cross_domain_analogies[0],
+        s.cross_domain_analogies[0].mapping[0],
+        s.contradictions[0],
+        s.current_round_claims[0].scores,
+        s.current_round_claims[0],
+        s.knowledge_graph_edges[0],
+        s.negative_knowledge[0],
+        Verdict(ClaimId(uid(1)), VerdictType.MERGE, "r", "q", (ClaimId(uid(2)),)),
+    ]
+    for sample in samples:
+        assert decode_value(json.loads(json.dumps(encode_value(sample))), type(sample)) == sample
+
+
+def test_decoding_ignores_unknown_keys() -> None:
+    raw = encode_state(ForgeState(problem="p"))
+    raw["a_field_from_the_future"] = 42
+    assert decode_state(raw) == ForgeState(problem="p")
+
+
+def test_decoding_missing_keys_falls_back_to_defaults() -> None:
+    decoded = decode_state({"problem": "p", "current_round": 2})
+    assert decoded == ForgeState(problem="p", current_round=2)
+
+
+def test_encoding_does_not_mutate_the_state() -> None:
+    s = rich_state()
+    before = decode_state(encode_state(s))
+    encode_state(s)
+    assert s == before
