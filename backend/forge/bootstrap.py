@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from forge.config import Settings
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
-from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork
+from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.in_process_runs import InProcessRuns
 from forge.services.session_event_feed import EventNotifier, SessionEventFeed
@@ -43,6 +43,7 @@ class Container:
     runs: InProcessRuns
     model: LanguageModel
     research: ResearchProvider
+    uow_factory: UnitOfWorkFactory
 
     async def database_ready(self) -> bool:
         try:
@@ -94,4 +95,4 @@ def build_container(
     runs = InProcessRuns()
     driver = PhaseRunDriver(uow_factory, feed, model, research, clock, new_id, settings.max_iterations)
     service = SessionService(uow_factory, feed, runs, driver, clock, new_id, model.label)
-    return Container(settings, engine, service, runs, model, research)
+    return Container(settings, engine, service, runs, model, research, uow_factory)

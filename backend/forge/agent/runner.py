@@ -56,7 +56,17 @@ class Checkpoint:
     usage: Usage
 
 
-RunnerOutput = ev.SessionEvent | Checkpoint
+@dataclass(frozen=True, slots=True)
+class ToolExecuted:
+    """For the tool-call log: what was called, with what, and what came back."""
+
+    name: str
+    arguments: dict[str, object]
+    output: dict[str, object]
+    error_code: str | None
+
+
+RunnerOutput = ev.SessionEvent | Checkpoint | ToolExecuted
 
 
 class _Pause:
@@ -73,6 +83,13 @@ def _result_content(outcome: ToolOutcome) -> str:
         v = outcome.violation
         return json.dumps({"error_code": v.code.value, "message": v.message})
     return json.dumps(dict(outcome.payload), ensure_ascii=False, default=str)
+
+
+def _executed(name: str, arguments: dict[str, object], outcome: ToolOutcome) -> ToolExecuted:
+    if outcome.violation:
+        v = outcome.violation
+        return ToolExecuted(name, arguments, {"message": v.message}, v.code.value)
+    return ToolExecuted(name, arguments, dict(outcome.payload), None)
 
 
 def _phase_gate(state: ForgeState) -> RuleViolation | None:
@@ -134,6 +151,7 @@ class AgentRunner:
             yield ev.tool_call(call.name, _preview(call.arguments))
             outcome = await dispatch_tool_call(ctx, call)
             results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
+            yield _executed(call.name, dict(call.arguments), outcome)
             if outcome.violation:
                 yield ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message)
             else:

@@ -46,6 +46,8 @@ class Phase(str, Enum):
 
     @classmethod
     def from_ordinal(cls, ordinal: int) -> Phase:
+        if not 1 <= ordinal <= len(cls):
+            raise ValueError(f"Phase ordinal must be 1..{len(cls)}, got {ordinal}.")
         return list(Phase)[ordinal - 1]
 
 

@@ -17,13 +17,14 @@ from dataclasses import replace
 from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
 from forge.core.domain_types import Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_events import EventType
+from forge.core.session_record import ToolCallEntry
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
 from forge.services.session_event_feed import SessionEventFeed
 
@@ -78,19 +79,29 @@ class PhaseRunDriver:
 
     async def _drive(self, session_id: SessionId, state: ForgeState, messages: list[Message]) -> None:
         ctx = ToolContext(session_id, state, self._research, self._clock, self._new_id, self._model.label)
+        executed: list[ToolCallEntry] = []
         async for output in self._runner.run(ctx, messages):
+            if isinstance(output, ToolExecuted):
+                executed.append(ToolCallEntry(output.name, output.arguments, output.output, output.error_code,
+                                              state.current_phase, self._clock.now()))
+                continue
             if isinstance(output, Checkpoint):
-                await self._checkpoint(session_id, state, output)
+                await self._checkpoint(session_id, state, output, executed)
+                executed = []
                 continue
             if output.type in PERSIST_STATE_BEFORE:
                 await self._save_state(session_id, state)
             await self._feed.publish(session_id, output)
 
-    async def _checkpoint(self, session_id: SessionId, state: ForgeState, checkpoint: Checkpoint) -> None:
+    async def _checkpoint(
+        self, session_id: SessionId, state: ForgeState, checkpoint: Checkpoint, executed: list[ToolCallEntry]
+    ) -> None:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
             if record is None:
                 return
+            for entry in executed:
+                await uow.tool_calls.record(session_id, entry)
             await uow.sessions.save_state(session_id, state)
             await uow.sessions.save_messages(session_id, checkpoint.messages)
             tokens = record.total_tokens_used + checkpoint.usage.total

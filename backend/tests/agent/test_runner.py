@@ -9,7 +9,7 @@ from support.memory_research import MemoryResearch
 from support.scripted_model import ScriptedModel, call, turn
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, ReframingType, SessionId
 from forge.core.forge_state import ForgeState
@@ -28,12 +28,18 @@ def _context(state: ForgeState) -> ToolContext:
     return ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, "scripted model")
 
 
+TOOL_LOG: list[ToolExecuted] = []
+
+
 async def _run(model: ScriptedModel, state: ForgeState, **kwargs: int) -> tuple[list[SessionEvent], list[Message]]:
     events: list[SessionEvent] = []
     messages: list[Message] = [phase_kickoff(state)]
+    TOOL_LOG.clear()
     async for out in AgentRunner(model, **kwargs).run(_context(state), messages):
         if isinstance(out, Checkpoint):
             messages = list(out.messages)
+        elif isinstance(out, ToolExecuted):
+            TOOL_LOG.append(out)
         else:
             events.append(out)
     return events, messages
@@ -95,6 +101,7 @@ async def test_state_of_art_before_research_returns_rule_12_error_to_the_model()
     events, _ = await _run(model, state, max_nudges=1)
     error = next(e for e in events if e.type == EventType.TOOL_ERROR)
     assert error.data["error_code"] == "STATE_OF_ART_NOT_RESEARCHED"
+    assert [(t.name, t.error_code) for t in TOOL_LOG] == [("map_state_of_art", "STATE_OF_ART_NOT_RESEARCHED")]
     result = model.requests[1].messages[-1].parts[0]
     assert isinstance(result, ToolResult) and result.is_error
     assert json.loads(result.content)["error_code"] == "STATE_OF_ART_NOT_RESEARCHED"

@@ -1,0 +1,157 @@
+"""The shipped source-domain library: loading it and choosing distant domains for a problem.
+
+Invariants:
+    - Loading reads `<knowledge_dir>/source_domains.json` once, when called (never at import time)
+      and fails loudly (ValueError naming the file) on a malformed entry.
+    - Selection is deterministic: domains are scored from cue-term hits, the distance bonus and the
+      user's suggestions; ties break on the domain id; no two chosen domains share their best
+      structural pattern's name (diversity).
+    - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
+      text (including other braces) is left as written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forge.providers.offline.problem_frame import ProblemFrame
+from forge.providers.offline.term_match import cue_hits, jaccard, stem_set
+
+DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
+CUE_WEIGHT = 3.0
+CONTEXT_WEIGHT = 1.0
+PATTERN_WEIGHT = 0.5
+SUGGESTED_BONUS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class KeyVariable:
+    name: str
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
+class StructuralPattern:
+    name: str
+    source_relation: str
+    mechanism: str
+    mapping_template: str
+    observable_template: str
+    failure_mode: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} {self.source_relation} {self.mechanism}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDomain:
+    id: str
+    name: str
+    summary: str
+    cue_terms: tuple[str, ...]
+    key_variables: tuple[KeyVariable, ...]
+    structural_patterns: tuple[StructuralPattern, ...]
+    semantic_distance: str
+
+
+@dataclass(frozen=True, slots=True)
+class DomainChoice:
+    domain: SourceDomain
+    pattern: StructuralPattern
+    score: float
+    cue_hits: tuple[str, ...]
+
+
+def _domain(raw: Mapping[str, Any]) -> SourceDomain:
+    patterns = tuple(StructuralPattern(
+        str(p["name"]), str(p["source_relation"]), str(p["mechanism"]), str(p["mapping_template"]),
+        str(p["observable_template"]), str(p["failure_mode"])) for p in raw["structural_patterns"])
+    if not patterns:
+        raise KeyError("structural_patterns is empty")
+    return SourceDomain(
+        id=str(raw["id"]), name=str(raw["name"]), summary=str(raw.get("summary", "")),
+        cue_terms=tuple(str(c) for c in raw.get("cue_terms", ())),
+        key_variables=tuple(KeyVariable(str(v["name"]), str(v["meaning"])) for v in raw.get("key_variables", ())),
+        structural_patterns=patterns, semantic_distance=str(raw.get("semantic_distance", "medium")).lower(),
+    )
+
+
+def load_source_domains(knowledge_dir: Path) -> tuple[SourceDomain, ...]:
+    path = knowledge_dir / "source_domains.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    items = raw.get("domains", raw) if isinstance(raw, dict) else raw
+    domains = []
+    for i, item in enumerate(items):
+        try:
+            domains.append(_domain(item))
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"{path}: domain #{i} is malformed ({error})") from error
+    return tuple(domains)
+
+
+def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
+    return (template.replace("{target}", frame.target).replace("{lever}", lever or frame.lever)
+            .replace("{constraint}", frame.constraint))
+
+
+def best_pattern(domain: SourceDomain, text: str) -> StructuralPattern:
+    """The pattern sharing the most stems with `text`; the first pattern on a tie."""
+    wanted = stem_set(text)
+    scored = [(len(stem_set(p.text) & wanted), -i, p) for i, p in enumerate(domain.structural_patterns)]
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def best_lever(frame: ProblemFrame, pattern: StructuralPattern) -> str:
+    """The lever that the pattern's text mentions most; the frame's first lever otherwise."""
+    wanted = stem_set(pattern.text)
+    ranked = sorted(enumerate(frame.levers), key=lambda il: (-len(stem_set(il[1]) & wanted), il[0]))
+    return ranked[0][1]
+
+
+def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
+    names = (domain.name.lower(), domain.id.lower())
+    return any(s.strip().lower() in names or jaccard(s, domain.name) >= 0.5 for s in suggested if s.strip())
+
+
+def score_domain(domain: SourceDomain, frame: ProblemFrame, context: str = "",
+                 suggested: Sequence[str] = ()) -> tuple[float, tuple[str, ...]]:
+    problem_stems = stem_set(f"{frame.problem} {frame.target}")
+    hits = tuple(cue_hits(domain.cue_terms, problem_stems))
+    context_hits = cue_hits(domain.cue_terms, stem_set(context)) if context else []
+    pattern = best_pattern(domain, frame.problem)
+    score = (CUE_WEIGHT * len(hits) + CONTEXT_WEIGHT * len(context_hits)
+             + DISTANCE_BONUS.get(domain.semantic_distance, 0.0)
+             + PATTERN_WEIGHT * len(stem_set(pattern.text) & problem_stems)
+             + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0))
+    return score, hits
+
+
+def rank_domains(domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "",
+                 suggested: Sequence[str] = ()) -> list[DomainChoice]:
+    ranked = []
+    for domain in domains:
+        score, hits = score_domain(domain, frame, context, suggested)
+        ranked.append(DomainChoice(domain, best_pattern(domain, f"{frame.problem} {context}"), score, hits))
+    return sorted(ranked, key=lambda c: (-c.score, c.domain.id))
+
+
+def select_domains(domains: Iterable[SourceDomain], frame: ProblemFrame, *, context: str = "",
+                   suggested: Sequence[str] = (), count: int = 3) -> list[DomainChoice]:
+    """The `count` best domains whose best patterns all have different names."""
+    chosen: list[DomainChoice] = []
+    for choice in rank_domains(domains, frame, context, suggested):
+        if all(choice.pattern.name.lower() != c.pattern.name.lower() for c in chosen):
+            chosen.append(choice)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def find_domain(domains: Iterable[SourceDomain], name: str) -> SourceDomain | None:
+    wanted = name.strip().lower()
+    return next((d for d in domains if d.name.lower() == wanted or d.id.lower() == wanted), None)
