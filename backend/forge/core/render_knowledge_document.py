@@ -123,12 +123,18 @@ def _validated(s: ForgeState) -> list[str]:
     return [line for c in kept for line in _claim_block(c)] or ["_No validated claims._"]
 
 
+def _mermaid_label(text: str) -> str:
+    flat = " ".join(text.split())  # a newline would end the Mermaid node
+    short = flat if len(flat) <= 60 else flat[:59] + "…"
+    return short.replace('"', "'")
+
+
 def _graph(s: ForgeState) -> list[str]:
     if not s.knowledge_graph_nodes:
         return ["_The graph is empty._"]
     short = {c.id: f"C{i + 1}" for i, c in enumerate(s.knowledge_graph_nodes)}
     lines = ["```mermaid", "graph LR"]
-    lines += [f'  {short[c.id]}["{c.text[:60].replace(chr(34), chr(39))}"]' for c in s.knowledge_graph_nodes]
+    lines += [f'  {short[c.id]}["{_mermaid_label(c.text)}"]' for c in s.knowledge_graph_nodes]
     lines += [f"  {short[e.source]} -->|{e.edge_type.value}| {short[e.target]}" for e in s.knowledge_graph_edges]
     return [*lines, "```"]
 
@@ -152,7 +158,10 @@ def _all_evidence(s: ForgeState) -> list[Evidence]:
 def _sources(s: ForgeState) -> list[str]:
     rows = []
     for e in _all_evidence(s):
-        origin = "provided by the user" if e.contributed_by == Contributor.USER else f"research query: “{e.query}”"
+        if e.contributed_by == Contributor.USER:
+            origin = "provided by the user"
+        else:
+            origin = f"research query: “{e.query}”" if e.query else "research"
         rows.append(f"- [{e.title}]({e.source}) — {origin}")
     return rows or ["_No sources._"]
 

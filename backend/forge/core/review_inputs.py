@@ -99,10 +99,13 @@ def _out_of_range(field_name: str, indices: tuple[int, ...], count: int) -> Revi
 
 def _check_decompose(state: ForgeState, review: DecomposeReview) -> ReviewRejection | None:
     if not review.selected_reframings and not review.added_reframings:
+        choices = f"indices 0..{len(state.reframings) - 1}" if state.reframings else "there are none yet"
         return _invalid(
-            "selected_reframings must select at least one reframing "
-            f"(indices 0..{len(state.reframings) - 1}), or added_reframings must add one."
+            f"selected_reframings must select at least one reframing ({choices}), or added_reframings must add one."
         )
+    both = sorted(set(review.confirmed_assumptions) & set(review.rejected_assumptions))
+    if both:
+        return _invalid(f"assumptions {both} are both confirmed and rejected; choose one for each.")
     return _out_of_range("selected_reframings", review.selected_reframings, len(state.reframings)) or (
         _out_of_range(
             "confirmed_assumptions/rejected_assumptions",
@@ -132,8 +135,11 @@ def _check_verdicts(state: ForgeState, review: VerdictsReview) -> ReviewRejectio
     if problem:
         return problem
     missing = sorted(set(range(count)) - set(indices))
-    if missing or len(indices) != len(set(indices)):
+    if missing:
         return _invalid(f"verdicts must give exactly one verdict per claim index 0..{count - 1}; missing {missing}.")
+    repeated = sorted({i for i in indices if indices.count(i) > 1})
+    if repeated:
+        return _invalid(f"verdicts must give exactly one verdict per claim; repeated indices {repeated}.")
     for v in review.verdicts:
         if v.verdict == VerdictType.QUALIFY and not (v.qualification or "").strip():
             return _invalid(f"verdict 'qualify' on claim {v.claim_index} needs a qualification text.")

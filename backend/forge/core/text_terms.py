@@ -210,14 +210,19 @@ STOPWORDS = frozenset(
 
 
 def fold(word: str) -> str:
-    """Fold simple English plurals so that singular and plural forms compare equal."""
+    """Fold simple English plurals so that singular and plural forms compare equal (mostly)."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "ches", "shes", "xes")):
+    if len(word) > 4 and word.endswith(("sses", "ches", "shes", "xes", "zes")):
         return word[:-2]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def _match_key(term: str) -> str:
+    # "caches" folds to "cach" but "cache" stays: ignore a final 'e' when comparing (not when showing).
+    return term[:-1] if len(term) > 4 and term.endswith("e") else term
 
 
 def content_terms(text: str) -> list[str]:
@@ -232,7 +237,9 @@ def term_set(text: str) -> frozenset[str]:
 
 def shares_terms(a: str, b: str, minimum: int = 1) -> bool:
     """True when the two texts share at least `minimum` content terms."""
-    return len(term_set(a) & term_set(b)) >= minimum
+    keys_a = {_match_key(t) for t in term_set(a)}
+    keys_b = {_match_key(t) for t in term_set(b)}
+    return len(keys_a & keys_b) >= minimum
 
 
 def salient_terms(text: str, limit: int = 8) -> list[str]:

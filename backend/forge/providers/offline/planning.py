@@ -136,3 +136,19 @@ def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> li
 
 def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:
     return list(dict.fromkeys(h.source for h in hits))[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class PhasePlan:
+    """This step's tool calls, or (when there are none) the end-of-phase summary."""
+
+    calls: tuple[PlannedCall, ...] = ()
+    summary: str = ""
+
+
+def plan_or_summary(calls: Sequence[PlannedCall], summarize: Callable[[], str]) -> PhasePlan:
+    return PhasePlan(tuple(calls)) if calls else PhasePlan(summary=summarize())
+
+
+OFFLINE_NOTE = ("_Produced by the offline model: deterministic heuristics over the problem text and the shipped "
+                "knowledge (source domains, TRIZ, local corpus); no network, no language model._")

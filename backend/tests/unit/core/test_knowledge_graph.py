@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from uuid import UUID
 
 from forge.core.domain_types import ClaimId, EdgeId, EdgeType
@@ -18,7 +19,7 @@ def edge(source: ClaimId, target: ClaimId, edge_type: EdgeType = EdgeType.SUPPOR
 
 
 def chain(*nodes: ClaimId) -> list[Edge]:
-    return [edge(s, t, n=i) for i, (s, t) in enumerate(zip(nodes, nodes[1:], strict=False))]
+    return [edge(s, t, n=i) for i, (s, t) in enumerate(pairwise(nodes))]
 
 
 # ---- check_edge_allowed ----------------------------------------------------------------------

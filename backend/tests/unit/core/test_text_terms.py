@@ -95,3 +95,9 @@ def test_salient_terms_respect_the_limit() -> None:
 def test_salient_terms_are_deterministic() -> None:
     text = "zeta alpha omega zeta alpha omega"
     assert salient_terms(text) == salient_terms(text) == ["zeta", "alpha", "omega"]
+
+
+def test_shares_terms_matches_plurals_whose_singular_ends_in_e() -> None:
+    assert shares_terms("cache eviction", "CPU caches")
+    assert shares_terms("viruses spread", "a virus")
+    assert not shares_terms("cache eviction", "queue length")
