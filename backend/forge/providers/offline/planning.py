@@ -46,7 +46,15 @@ class PlannedCall:
     arguments: Mapping[str, Any]
 
 
-Builder = Callable[[tuple[Hit, ...]], Mapping[str, Any] | None]
+@dataclass(frozen=True, slots=True)
+class Researched:
+    """The research a task is built from: the query that was run and what it returned."""
+
+    query: str = ""
+    hits: tuple[Hit, ...] = ()
+
+
+Builder = Callable[[Researched], Mapping[str, Any] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +86,10 @@ def research_call(query: str) -> PlannedCall:
     return PlannedCall("research", {"query": query, "limit": RESEARCH_LIMIT})
 
 
-def _research_hits(view: ConversationView, task: Task) -> str | tuple[Hit, ...] | None:
-    """A query still to research, the hits to build from, or None when research is exhausted."""
+def _research_for(view: ConversationView, task: Task) -> str | Researched | None:
+    """A query still to research, the research to build from, or None when research is exhausted."""
     gate_errors = [view.position(o) for o in view.attempts(task.identity) if o.error_code in GATE_CODES]
-    fallback: tuple[Hit, ...] | None = None
+    fallback: Researched | None = None
     for query in task.queries:
         done = view.research(query)
         if done is None:
@@ -90,8 +98,8 @@ def _research_hits(view: ConversationView, task: Task) -> str | tuple[Hit, ...] 
             return query
         hits = hits_of(done)
         if hits and not any(p > view.position(done) for p in gate_errors):
-            return hits
-        fallback = fallback or (hits or None)
+            return Researched(query, hits)
+        fallback = fallback or (Researched(query, hits) if hits else None)
     return fallback
 
 
@@ -102,17 +110,17 @@ def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]
     for task in tasks:
         if view.done(task.identity) or len(view.attempts(task.identity)) >= MAX_ATTEMPTS:
             continue
-        hits: tuple[Hit, ...] = ()
+        researched = Researched()
         if task.queries:
-            found = _research_hits(view, task)
+            found = _research_for(view, task)
             if isinstance(found, str):
                 if all(c.arguments["query"] != found for c in research):
                     research.append(research_call(found))
                 continue
             if found is None:
                 continue
-            hits = found
-        built = task.build(hits)
+            researched = found
+        built = task.build(researched)
         if built is not None:
             calls.append(PlannedCall(task.name, {**built, **task.key}))
     return research + calls

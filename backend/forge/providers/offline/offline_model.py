@@ -1,0 +1,122 @@
+"""OfflineModel: a deterministic LanguageModel that needs no key and no network.
+
+It plays the model's role in the same agent loop as a hosted model: it reads only the ModelRequest
+(the conversation and the offered tools), finds the phase from the last `[forge phase=...]` marker,
+and answers with the next tool calls of that phase's planner — or, when the phase's work is done,
+with a short summary (stop_reason end_turn).
+
+Invariants:
+    - Never claims to be a hosted model: `label` says what it is.
+    - Same request -> same response: no randomness, no clock, no set-order dependence; tool-call ids
+      are `offline-<assistant turn>-<k>`, unique within a conversation.
+    - Only calls tools the request offers; a planned call to a tool not offered is dropped.
+    - Usage is an *estimate*: ceil(characters / 4) of the request (system, messages, tool
+      definitions) and of the response; no tokenizer is involved.
+    - Knowledge files are read once per instance, on the first request (no import-time IO).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from forge.core.domain_types import ToolCallId
+from forge.core.model_messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Role,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolResult,
+    Usage,
+)
+from forge.providers.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
+from forge.providers.offline.plan_build import plan_build
+from forge.providers.offline.plan_crystallize import plan_crystallize
+from forge.providers.offline.plan_decompose import plan_decompose
+from forge.providers.offline.plan_explore import plan_explore
+from forge.providers.offline.plan_synthesize import plan_synthesize
+from forge.providers.offline.plan_validate import plan_validate
+from forge.providers.offline.planning import PhasePlan
+from forge.providers.offline.read_conversation import ConversationView, read_conversation
+
+OFFLINE_LABEL = "offline model (deterministic, no network)"
+CHARS_PER_TOKEN = 4
+
+Planner = Callable[[ConversationView, OfflineKnowledge], PhasePlan]
+PLANNERS: dict[str, Planner] = {
+    "decompose": plan_decompose,
+    "explore": plan_explore,
+    "synthesize": plan_synthesize,
+    "validate": plan_validate,
+    "build": plan_build,
+    "crystallize": plan_crystallize,
+}
+
+
+def _part_chars(message: Message) -> int:
+    total = 0
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            total += len(part.text)
+        elif isinstance(part, ToolCall):
+            total += len(part.name) + len(json.dumps(dict(part.arguments), ensure_ascii=False, default=str))
+        elif isinstance(part, ToolResult):
+            total += len(part.content)
+    return total
+
+
+def estimate_usage(request: ModelRequest, response: Message) -> Usage:
+    """Estimated tokens: ceil(chars / 4) of everything sent and of the answer (not a tokenizer count)."""
+    tools = sum(len(t.name) + len(t.description) + len(json.dumps(t.input_schema, default=str))
+                for t in request.tools)
+    sent = len(request.system) + tools + sum(_part_chars(m) for m in request.messages)
+    return Usage(math.ceil(sent / CHARS_PER_TOKEN), math.ceil(_part_chars(response) / CHARS_PER_TOKEN))
+
+
+class OfflineModel:
+    """The built-in deterministic engine (see the module docstring)."""
+
+    def __init__(self, knowledge_dir: Path | None = None) -> None:
+        self._knowledge_dir = knowledge_dir
+        self._knowledge: OfflineKnowledge | None = None
+
+    @property
+    def label(self) -> str:
+        return OFFLINE_LABEL
+
+    @property
+    def context_window(self) -> int:
+        return 200_000
+
+    def _loaded(self) -> OfflineKnowledge:
+        if self._knowledge is None:
+            self._knowledge = load_offline_knowledge(self._knowledge_dir)
+        return self._knowledge
+
+    def _plan(self, request: ModelRequest) -> PhasePlan:
+        view = read_conversation(request.messages)
+        planner = PLANNERS.get(view.phase or "")
+        if planner is None:
+            return PhasePlan(summary="The offline model found no `[forge phase=...]` marker, so there is no "
+                                     "phase work to do.")
+        return planner(view, self._loaded())
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        plan = self._plan(request)
+        offered = {t.name for t in request.tools}
+        turn = sum(1 for m in request.messages if m.role == Role.ASSISTANT) + 1
+        calls = [c for c in plan.calls if c.name in offered]
+        if calls:
+            parts: tuple[TextPart | ToolCall, ...] = tuple(
+                ToolCall(ToolCallId(f"offline-{turn}-{k}"), c.name, dict(c.arguments)) for k, c in enumerate(calls))
+            stop = StopReason.TOOL_USE
+        else:
+            parts = (TextPart(plan.summary or "The offline model has nothing further to do in this phase."),)
+            stop = StopReason.END_TURN
+        message = Message(Role.ASSISTANT, parts)
+        return ModelResponse(message, stop, estimate_usage(request, message), OFFLINE_LABEL)

@@ -1,0 +1,145 @@
+"""SYNTHESIZE for the offline model: thesis -> counter-evidence -> antithesis -> synthesis per direction.
+
+Invariants:
+    - Rounds 2+ call get_negative_knowledge before anything else (rule 10) and use its result to
+      drop directions that repeat rejected claims; every synthesis then passes builds_on_claim_id
+      (rule 9).
+    - A thesis cites only sources of research on its own terms; the antithesis follows research on
+      the thesis' terms plus "limits"/"fails" (rule 14) and quotes what that research returned.
+    - At most three theses per round (rule 8); claim indices are read from state_thesis results,
+      never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forge.providers.offline.offline_knowledge import OfflineKnowledge
+from forge.providers.offline.planning import (
+    OFFLINE_NOTE,
+    Builder,
+    PhasePlan,
+    Researched,
+    Task,
+    plan_or_summary,
+    schedule,
+    sources,
+)
+from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
+from forge.providers.offline.read_conversation import ConversationView
+from forge.providers.offline.synthesis_directions import (
+    Direction,
+    claim_text,
+    falsifiability,
+    later_round,
+    round_one,
+    sentence,
+    thesis_text,
+)
+from forge.providers.offline.term_match import coverage, first_sentence, key_terms
+
+COUNTER_WORDS = ("limits", "fails")
+
+
+def directions(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction] | None:
+    """The round's directions; None while rounds 2+ still wait for get_negative_knowledge."""
+    if view.round <= 1:
+        return round_one(view.context, frame, knowledge)
+    consulted = view.done("get_negative_knowledge")
+    if consulted is None:
+        return None
+    negatives = consulted.payload.get("negative_knowledge") or view.context.get("negative_knowledge") or []
+    graph = consulted.payload.get("graph_claims") or view.context.get("graph_claims") or []
+    return later_round(view.context, list(negatives), list(graph), frame, knowledge)
+
+
+def thesis_queries(d: Direction, frame: ProblemFrame) -> tuple[str, ...]:
+    named = f"{d.source} {d.pattern}" if d.source else d.pattern
+    return tuple(dict.fromkeys((f"{d.pattern} {frame.target}", named, frame.target)))
+
+
+def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) -> tuple[str, ...]:
+    word = COUNTER_WORDS[index % len(COUNTER_WORDS)]
+    terms = " ".join(key_terms(f"{d.pattern} {frame.target}", 4))
+    return tuple(dict.fromkeys((f"{terms} {word}", f"{frame.target} {d.pattern} fails",
+                                f"{' '.join(key_terms(thesis, 5))} limits")))
+
+
+def _thesis_builder(d: Direction) -> Builder:
+    def build(research: Researched) -> Mapping[str, Any]:
+        args: dict[str, Any] = {"evidence_sources": sources(research.hits, 2)}
+        if d.source:
+            args["cross_domain_source"] = d.source
+        return args
+    return build
+
+
+def _antithesis_builder(d: Direction, cited: Sequence[str]) -> Builder:
+    def build(research: Researched) -> Mapping[str, Any]:
+        fresh = [h for h in research.hits if h.source not in cited] or list(research.hits)
+        ranked = sorted(enumerate(fresh), key=lambda ih: (-coverage(d.failure, ih[1].snippet), ih[0]))
+        text = sentence(d.failure)
+        if ranked:
+            best = ranked[0][1]
+            text += f" Counter-evidence: '{best.title}' — {first_sentence(best.snippet, 240)}"
+        return {"antithesis": text[:2000], "evidence_sources": [h.source for _, h in ranked[:2]]}
+    return build
+
+
+def _synthesis_builder(d: Direction, frame: ProblemFrame) -> Builder:
+    def build(_: Researched) -> Mapping[str, Any]:
+        args: dict[str, Any] = {"claim_text": claim_text(d, frame), "falsifiability_condition": falsifiability(d, frame)}
+        if d.base_id:
+            args["builds_on_claim_id"] = d.base_id
+        return args
+    return build
+
+
+def direction_tasks(view: ConversationView, d: Direction, index: int, frame: ProblemFrame) -> list[Task]:
+    """The chain for one direction, each link added once the previous one succeeded."""
+    thesis = thesis_text(d, frame)
+    tasks = [Task("state_thesis", _thesis_builder(d), key={"thesis": thesis}, queries=thesis_queries(d, frame))]
+    stated = view.done(tasks[0].identity)
+    if stated is None or "claim_index" not in stated.payload:
+        return tasks
+    claim_index = int(stated.payload["claim_index"])
+    cited = [str(s) for s in stated.call.arguments.get("evidence_sources", [])]
+    antithesis = Task("find_antithesis", _antithesis_builder(d, cited), key={"claim_index": claim_index},
+                      queries=counter_queries(d, frame, thesis, index))
+    tasks.append(antithesis)
+    if view.done(antithesis.identity):
+        tasks.append(Task("create_synthesis", _synthesis_builder(d, frame), key={"claim_index": claim_index}))
+    return tasks
+
+
+def synthesize_tasks(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:
+    tasks = [Task("get_negative_knowledge", lambda _: {})] if view.round > 1 else []
+    chosen = directions(view, frame, knowledge)
+    for index, d in enumerate(chosen or []):
+        tasks += direction_tasks(view, d, index, frame)
+    return tasks
+
+
+def _summary(view: ConversationView, frame: ProblemFrame) -> str:
+    claims = [str(o.call.arguments["claim_text"]) for o in view.outcomes if o.ok and o.call.name == "create_synthesis"]
+    if not claims:
+        return "No claim could be synthesized this round (see the tool errors above). " + OFFLINE_NOTE
+    boldest = max(claims, key=lambda c: (len(c), c))
+    lines = [f"Most surprising: {first_sentence(boldest, 400)}"]
+    lines += [f"CLAIM {i + 1} → {c}" for i, c in enumerate(claims)]
+    negatives = view.done("get_negative_knowledge")
+    if negatives is not None:
+        lines.append(f"Negative knowledge consulted: {len(negatives.payload.get('negative_knowledge', []))} "
+                     "rejected claim(s) kept out of this round.")
+    lines += ["EVIDENCE → each thesis cites the research on its own terms; each antithesis quotes the "
+              "counter-evidence found for it.",
+              f"SO WHAT → every claim is conditional: it names when it should {frame.direction_verb} "
+              f"{frame.target} and where it should not, and how to measure it.", OFFLINE_NOTE]
+    return "\n\n".join(lines)
+
+
+def plan_synthesize(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
+    frame = frame_problem(view.problem)
+    calls = schedule(view, synthesize_tasks(view, frame, knowledge))
+    return plan_or_summary(calls, lambda: _summary(view, frame))
