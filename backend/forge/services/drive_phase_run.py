@@ -82,8 +82,16 @@ class PhaseRunDriver:
         executed: list[ToolCallEntry] = []
         async for output in self._runner.run(ctx, messages):
             if isinstance(output, ToolExecuted):
-                executed.append(ToolCallEntry(output.name, output.arguments, output.output, output.error_code,
-                                              state.current_phase, self._clock.now()))
+                executed.append(
+                    ToolCallEntry(
+                        output.name,
+                        output.arguments,
+                        output.output,
+                        output.error_code,
+                        state.current_phase,
+                        self._clock.now(),
+                    )
+                )
                 continue
             if isinstance(output, Checkpoint):
                 await self._checkpoint(session_id, state, output, executed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from forge.core.domain_types import SessionId
@@ -18,17 +18,28 @@ log = logging.getLogger(__name__)
 
 
 class InProcessRuns:
-    def __init__(self) -> None:
+    def __init__(self, on_finish: Callable[[SessionId], Awaitable[None]] | None = None) -> None:
         self._tasks: dict[SessionId, asyncio.Task[None]] = {}
+        self._active: set[SessionId] = set()
+        self._on_finish = on_finish
 
     def is_running(self, session_id: SessionId) -> bool:
-        task = self._tasks.get(session_id)
-        return task is not None and not task.done()
+        return session_id in self._active
+
+    async def _run(self, session_id: SessionId, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        try:
+            await work()
+        finally:
+            # Mark idle *before* telling followers, so a woken follower sees the run has ended.
+            self._active.discard(session_id)
+            if self._on_finish is not None:
+                await self._on_finish(session_id)
 
     def start(self, session_id: SessionId, work: Callable[[], Coroutine[Any, Any, None]]) -> bool:
         if self.is_running(session_id):
             return False
-        task = asyncio.get_running_loop().create_task(work(), name=f"forge-run-{session_id}")
+        self._active.add(session_id)
+        task = asyncio.get_running_loop().create_task(self._run(session_id, work), name=f"forge-run-{session_id}")
         self._tasks[session_id] = task
         task.add_done_callback(self._report)
         return True
@@ -43,6 +54,7 @@ class InProcessRuns:
         if task and not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+        self._active.discard(session_id)
 
     async def wait(self, session_id: SessionId) -> None:
         task = self._tasks.get(session_id)

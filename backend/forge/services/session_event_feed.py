@@ -26,22 +26,31 @@ HEARTBEAT_SECONDS = 15.0
 
 
 class EventNotifier:
+    """Per-session change counter + condition: a waiter never misses a notification that happened
+    after it read the counter (no lost wake-ups between "read the log" and "wait")."""
+
     def __init__(self) -> None:
         self._conditions: dict[SessionId, asyncio.Condition] = {}
+        self._versions: dict[SessionId, int] = {}
 
     def _condition(self, session_id: SessionId) -> asyncio.Condition:
         return self._conditions.setdefault(session_id, asyncio.Condition())
 
+    def version(self, session_id: SessionId) -> int:
+        return self._versions.get(session_id, 0)
+
     async def notify(self, session_id: SessionId) -> None:
         condition = self._condition(session_id)
         async with condition:
+            self._versions[session_id] = self.version(session_id) + 1
             condition.notify_all()
 
-    async def wait(self, session_id: SessionId, seconds: float) -> bool:
+    async def wait(self, session_id: SessionId, seen_version: int, seconds: float) -> bool:
+        """Wait until the version moves past `seen_version`; False on timeout."""
         condition = self._condition(session_id)
         async with condition:
             try:
-                await asyncio.wait_for(condition.wait(), seconds)
+                await asyncio.wait_for(condition.wait_for(lambda: self.version(session_id) > seen_version), seconds)
             except TimeoutError:
                 return False
         return True
@@ -78,6 +87,7 @@ class SessionEventFeed:
     ) -> AsyncIterator[StoredEvent | Heartbeat]:
         cursor = after_seq
         while True:
+            seen = self._notifier.version(session_id)
             running = is_running()
             batch = await self.read_after(session_id, cursor)
             for stored in batch:
@@ -87,5 +97,5 @@ class SessionEventFeed:
                 continue
             if not running:
                 return
-            if not await self._notifier.wait(session_id, heartbeat_seconds):
+            if not await self._notifier.wait(session_id, seen, heartbeat_seconds):
                 yield Heartbeat(cursor)

@@ -34,7 +34,7 @@ async def _snapshot(client: httpx.AsyncClient, sid: str) -> tuple[Any, Any]:
         ({"type": "decompose_review", "selected_reframings": [99]}, 422, "out-of-range"),
         ({"type": "decompose_review", "selected_reframings": [0], "confirmed_assumptions": [-1]}, 422, "out-of-range"),
         ({"type": "no_such_review"}, 422, "type"),
-        ({"type": "build_decision"}, 409, "decompose_review"),
+        ({"type": "build_decision"}, 422, "decision"),
     ],
 )
 async def test_wrong_or_malformed_review_is_refused_and_changes_nothing(

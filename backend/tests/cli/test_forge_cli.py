@@ -21,8 +21,16 @@ def test_answer_runs_six_phases_in_autopilot_and_writes_both_files(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = data_dir / "out"
-    code = main(["answer", "How can a hospital cut emergency wait times without more staff?", "--out", str(out),
-                 "--rounds", "2"])
+    code = main(
+        [
+            "answer",
+            "How can a hospital cut emergency wait times without more staff?",
+            "--out",
+            str(out),
+            "--rounds",
+            "2",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0, printed
     for phase in ("DECOMPOSE", "EXPLORE", "SYNTHESIZE", "VALIDATE", "BUILD", "CRYSTALLIZE"):

@@ -80,7 +80,12 @@ async def test_interrupted_run_resumes_from_history_without_repeating_work(tmp_p
     async with third.uow_factory() as uow:
         logged = [entry.tool_name for entry in await uow.tool_calls.list_for(sid)]
     await third.close()
-    assert logged == ["research", "decompose_to_fundamentals", "map_state_of_art", "extract_assumptions",
-                      "reframe_problem"]
+    assert logged == [
+        "research",
+        "decompose_to_fundamentals",
+        "map_state_of_art",
+        "extract_assumptions",
+        "reframe_problem",
+    ]
     assert state.fundamentals == ["arrivals", "service", "staff"]  # type: ignore[union-attr]
     assert state.awaiting_input_type is not None  # type: ignore[union-attr]

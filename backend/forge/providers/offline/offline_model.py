@@ -72,8 +72,7 @@ def _part_chars(message: Message) -> int:
 
 def estimate_usage(request: ModelRequest, response: Message) -> Usage:
     """Estimated tokens: ceil(chars / 4) of everything sent and of the answer (not a tokenizer count)."""
-    tools = sum(len(t.name) + len(t.description) + len(json.dumps(t.input_schema, default=str))
-                for t in request.tools)
+    tools = sum(len(t.name) + len(t.description) + len(json.dumps(t.input_schema, default=str)) for t in request.tools)
     sent = len(request.system) + tools + sum(_part_chars(m) for m in request.messages)
     return Usage(math.ceil(sent / CHARS_PER_TOKEN), math.ceil(_part_chars(response) / CHARS_PER_TOKEN))
 
@@ -102,8 +101,9 @@ class OfflineModel:
         view = read_conversation(request.messages)
         planner = PLANNERS.get(view.phase or "")
         if planner is None:
-            return PhasePlan(summary="The offline model found no `[forge phase=...]` marker, so there is no "
-                                     "phase work to do.")
+            return PhasePlan(
+                summary="The offline model found no `[forge phase=...]` marker, so there is no phase work to do."
+            )
         return planner(view, self._loaded())
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
@@ -113,7 +113,8 @@ class OfflineModel:
         calls = [c for c in plan.calls if c.name in offered]
         if calls:
             parts: tuple[TextPart | ToolCall, ...] = tuple(
-                ToolCall(ToolCallId(f"offline-{turn}-{k}"), c.name, dict(c.arguments)) for k, c in enumerate(calls))
+                ToolCall(ToolCallId(f"offline-{turn}-{k}"), c.name, dict(c.arguments)) for k, c in enumerate(calls)
+            )
             stop = StopReason.TOOL_USE
         else:
             parts = (TextPart(plan.summary or "The offline model has nothing further to do in this phase."),)

@@ -16,7 +16,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
-from forge.providers.offline.planning import MAX_ATTEMPTS, OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
+from forge.providers.offline.planning import (
+    MAX_ATTEMPTS,
+    OFFLINE_NOTE,
+    Builder,
+    PhasePlan,
+    Task,
+    plan_or_summary,
+    schedule,
+)
 from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
 from forge.providers.offline.read_conversation import ConversationView
 from forge.providers.offline.term_match import coverage, jaccard, shorten, stem_set
@@ -68,11 +76,21 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
         if other.get("status") == "superseded" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
             edges.append({"to_claim_id": str(other["id"]), "edge_type": "merged_from"})
     linked = {e["to_claim_id"] for e in edges}
-    same_target = [(jaccard(text, t), i) for i, t in graph
-                   if i not in linked and coverage(frame.target, t) == 1.0 and coverage(frame.target, text) == 1.0]
+    same_target = [
+        (jaccard(text, t), i)
+        for i, t in graph
+        if i not in linked and coverage(frame.target, t) == 1.0 and coverage(frame.target, text) == 1.0
+    ]
     for _, other_id in sorted(same_target, key=lambda s: (-s[0], s[1]))[:MAX_SUPPORTS]:
         edges.append({"to_claim_id": other_id, "edge_type": "supports"})
     return edges
+
+
+def boundary(antithesis: str) -> str:
+    """The failure-mode part of an antithesis (before the quoted counter-evidence)."""
+    for marker in (" Counter-evidence:", " None of the "):
+        antithesis = antithesis.split(marker, 1)[0]
+    return antithesis
 
 
 def _latest_assumptions(view: ConversationView) -> list[str]:
@@ -89,8 +107,12 @@ def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
     call = view.latest_call("build_morphological_box")
     params = list(call.call.arguments.get("parameters", [])) if call else []
     used = stem_set(claims_text)
-    return [f"Unexplored option — {p['name']}: {o}" for p in params for o in p.get("options", [])
-            if not stem_set(str(o)) & used][:2]
+    return [
+        f"Unexplored option — {p['name']}: {o}"
+        for p in params
+        for o in p.get("options", [])
+        if not stem_set(str(o)) & used
+    ][:2]
 
 
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
@@ -98,13 +120,22 @@ def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
     kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
     assumptions = sorted(_latest_assumptions(view), key=lambda a: (coverage(a, kept_text), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
-    items += [f"Boundary not yet measured: {shorten(str(c.get('antithesis', '')), 220)}" for c in claims
-              if c.get("status") in KEPT and c.get("antithesis")][:3]
+    items += [
+        f"Boundary not yet measured: {shorten(boundary(str(c.get('antithesis', ''))), 220)}"
+        for c in claims
+        if c.get("status") in KEPT and c.get("antithesis")
+    ][:3]
     items += _unused_options(view, kept_text)
-    items += [f"Rejected direction (revisit only with new evidence): {shorten(str(c.get('text', '')), 160)} — "
-              f"{c.get('rejection_reason') or 'rejected'}" for c in claims if c.get("status") == "rejected"]
-    items.append(f"No claim has yet been tested on real data about {frame.target}; run the falsification "
-                 "measurements on one site first.")
+    items += [
+        f"Rejected direction (revisit only with new evidence): {shorten(str(c.get('text', '')), 160)} — "
+        f"{c.get('rejection_reason') or 'rejected'}"
+        for c in claims
+        if c.get("status") == "rejected"
+    ]
+    items.append(
+        f"No claim has yet been tested on real data about {frame.target}; run the falsification "
+        "measurements on one site first."
+    )
     return [i[:1000] for i in dict.fromkeys(items)][:MAX_GAPS]
 
 
@@ -115,11 +146,16 @@ def _locks(view: ConversationView) -> list[str]:
     return []
 
 
+def _edges_builder(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFrame) -> Builder:
+    return lambda _: {"edges": edges_for(view, claim, frame)}
+
+
 def build_tasks(view: ConversationView, frame: ProblemFrame) -> list[Task]:
     tasks: list[Task] = []
     for claim in kept_claims(view):
-        task = Task("add_to_knowledge_graph", lambda _, c=claim: {"edges": edges_for(view, c, frame)},
-                    key={"claim_index": int(claim["index"])})
+        task = Task(
+            "add_to_knowledge_graph", _edges_builder(view, claim, frame), key={"claim_index": int(claim["index"])}
+        )
         tasks.append(task)
         if view.done(task.identity) is None and len(view.attempts(task.identity)) < MAX_ATTEMPTS:
             return tasks  # one claim per step, so its edges can point at the claims added before it
@@ -130,17 +166,28 @@ def build_tasks(view: ConversationView, frame: ProblemFrame) -> list[Task]:
 def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mapping[str, Any]]) -> str:
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
-    edges = sum(int(o.payload.get("edges_added", 0)) for o in view.outcomes
-                if o.ok and o.call.name == "add_to_knowledge_graph")
-    lead = (f"Most surprising: {listed[0]}" if listed else "Most surprising: no gap was recorded.")
-    return "\n\n".join([
-        lead,
-        f"CLAIM → {len(added)} claim(s) added to the knowledge graph with {edges} typed edge(s).",
-        f"EVIDENCE → {len(listed)} gap(s) recorded from untested assumptions, claim boundaries, unexplored "
-        "options and rejected directions.",
-        f"SO WHAT → continue for another round on {frame.target}, deep-dive a claim, or resolve.",
-        OFFLINE_NOTE,
-    ])
+    edges = sum(
+        int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == "add_to_knowledge_graph"
+    )
+    rejected = [c for c in _claims(view) if c.get("status") == "rejected"]
+    boundaries = [g for g in listed if g.startswith("Boundary")]
+    if rejected:
+        lead = (
+            f"Most surprising: {len(rejected)} claim(s) of this round were rejected and are now negative "
+            f"knowledge, e.g. '{shorten(str(rejected[0].get('text', '')), 200)}'."
+        )
+    else:
+        lead = f"Most surprising: {(boundaries or listed or ['no gap was recorded.'])[0]}"
+    return "\n\n".join(
+        [
+            lead,
+            f"CLAIM → {len(added)} claim(s) added to the knowledge graph with {edges} typed edge(s).",
+            f"EVIDENCE → {len(listed)} gap(s) recorded from untested assumptions, claim boundaries, unexplored "
+            "options and rejected directions.",
+            f"SO WHAT → continue for another round on {frame.target}, deep-dive a claim, or resolve.",
+            OFFLINE_NOTE,
+        ]
+    )
 
 
 def plan_build(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.providers.offline.analogy_mapping import mapping_rows
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
 from forge.providers.offline.planning import (
     OFFLINE_NOTE,
@@ -28,7 +29,8 @@ from forge.providers.offline.planning import (
 from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
 from forge.providers.offline.read_conversation import ConversationView
 from forge.providers.offline.source_domain_library import DomainChoice, best_lever, fill, select_domains
-from forge.providers.offline.term_match import first_sentence, key_terms, shorten, stem_set
+from forge.providers.offline.synthesis_directions import sentence
+from forge.providers.offline.term_match import first_sentence, key_terms, shorten
 from forge.providers.offline.triz_library import choose_principles, detect_parameters
 
 BASE_DOMAINS = 3
@@ -46,55 +48,54 @@ def explore_context(view: ConversationView) -> tuple[str, list[str]]:
 def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
     reframings, suggested = explore_context(view)
     extra = sum(1 for n in view.nudges if n.code == "EXPLORE_INCOMPLETE" and "cross-domain" in n.message)
-    return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested,
-                          count=BASE_DOMAINS + extra)
+    return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
 
 
 def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
-    actors = list(frame.actors[:3]) + ["an automated rule", "the people affected themselves"]
+    actors = [*frame.actors[:3], "an automated rule", "the people affected themselves"]
     params = [
-        {"name": f"How {frame.lever} is deployed",
-         "options": ["fixed allocation (as today)", "pooled and shared across units", "flexed to match load over time",
-                     "prioritised by need"]},
-        {"name": f"When action on {frame.target} happens",
-         "options": ["after the fact (reactive)", "at the moment of peak load", "in advance, from a forecast",
-                     "continuously, from a live signal"]},
-        {"name": "Where the load is shaped",
-         "options": ["accepted as it arrives", "smoothed over time", "diverted to another channel",
-                     "filtered or triaged at entry"]},
+        {
+            "name": f"How {frame.lever} is deployed",
+            "options": [
+                "fixed allocation (as today)",
+                "pooled and shared across units",
+                "flexed to match load over time",
+                "prioritised by need",
+            ],
+        },
+        {
+            "name": f"When action on {frame.target} happens",
+            "options": [
+                "after the fact (reactive)",
+                "at the moment of peak load",
+                "in advance, from a forecast",
+                "continuously, from a live signal",
+            ],
+        },
+        {
+            "name": "Where the load is shaped",
+            "options": [
+                "accepted as it arrives",
+                "smoothed over time",
+                "diverted to another channel",
+                "filtered or triaged at entry",
+            ],
+        },
         {"name": "Who acts", "options": list(dict.fromkeys(actors))},
     ]
     if frame.constraints:
-        params.append({"name": f"How '{frame.constraints[0]}' is treated",
-                       "options": ["held absolutely", "relaxed at peaks only", "traded against another resource",
-                                   "met by substitution (technology, volunteers, partners)"]})
+        params.append(
+            {
+                "name": f"How '{frame.constraints[0]}' is treated",
+                "options": [
+                    "held absolutely",
+                    "relaxed at peaks only",
+                    "traded against another resource",
+                    "met by substitution (technology, volunteers, partners)",
+                ],
+            }
+        )
     return {"parameters": params}
-
-
-def _problem_concepts(frame: ProblemFrame) -> list[tuple[str, str]]:
-    concepts = [(frame.target, "the outcome to change")]
-    concepts += [(lever, "a lever that can be adjusted") for lever in frame.levers[:2]]
-    concepts += [(c, "the limit that must hold") for c in frame.constraints[:1]]
-    concepts += [(a, "an actor whose choices drive the system") for a in frame.actors[:1]]
-    concepts.append((f"how {frame.target} is measured", "the observable"))
-    return concepts
-
-
-def mapping_rows(choice: DomainChoice, frame: ProblemFrame) -> list[dict[str, str]]:
-    """Each key variable paired with the unused problem concept it shares most stems with."""
-    concepts = _problem_concepts(frame)
-    used: list[int] = []
-    rows = []
-    for var in choice.domain.key_variables[:MAX_ROWS]:
-        var_stems = stem_set(f"{var.name} {var.meaning}")
-        free = [i for i in range(len(concepts)) if i not in used] or list(range(len(concepts)))
-        best = max(free, key=lambda i: (len(var_stems & stem_set(" ".join(concepts[i]))), -i))
-        used.append(best)
-        concept, role = concepts[best]
-        rows.append({"source_concept": var.name, "target_concept": concept,
-                     "relation": f"{var.name} ({shorten(var.meaning, 160)}) plays the role {concept} plays here: "
-                                 f"{role}."})
-    return rows
 
 
 def domain_queries(choice: DomainChoice) -> tuple[str, ...]:
@@ -106,8 +107,10 @@ def domain_queries(choice: DomainChoice) -> tuple[str, ...]:
 def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> dict[str, Any]:
     lever = best_lever(frame, choice.pattern)
     p = choice.pattern
-    text = (f"{p.name} ({choice.domain.name}): {fill(p.source_relation, frame, lever)} "
-            f"Applied here: {fill(p.mapping_template, frame, lever)} Mechanism: {fill(p.mechanism, frame, lever)}")
+    text = (
+        f"{p.name} ({choice.domain.name}): {sentence(fill(p.source_relation, frame, lever))} "
+        f"Applied here: {fill(p.mapping_template, frame, lever)} Mechanism: {fill(p.mechanism, frame, lever)}"
+    )
     if hits:
         text += f" Research: '{hits[0].title}' — {first_sentence(hits[0].snippet, 220)}"
     distance = choice.domain.semantic_distance if choice.domain.semantic_distance in DISTANCES else "medium"
@@ -115,7 +118,7 @@ def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> d
         "target_application": frame.goal,
         "analogy_description": text[:4000],
         "semantic_distance": distance,
-        "mapping": mapping_rows(choice, frame),
+        "mapping": mapping_rows(choice.domain, frame, lever),
         "observable": fill(p.observable_template, frame, lever)[:1000],
         "failure_mode": fill(p.failure_mode, frame, lever)[:1000],
     }
@@ -133,9 +136,11 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
     return {
         "property_a": f"{frame.direction_verb} {frame.target} (TRIZ #{improving.number} {improving.name})"[:300],
         "property_b": f"{limit} (TRIZ #{worsening.number} {worsening.name})"[:300],
-        "description": (f"Improving '{improving.name}' — to {frame.direction_verb} {frame.target} — normally "
-                        f"worsens '{worsening.name}', which '{limit}' protects. Parameters detected from the cue "
-                        "terms of the goal and of the constraint.")[:2000],
+        "description": (
+            f"Improving '{improving.name}' — to {frame.direction_verb} {frame.target} — normally "
+            f"worsens '{worsening.name}', which '{limit}' protects. Parameters detected from the cue "
+            "terms of the goal and of the constraint."
+        )[:2000],
         "resolution_direction": resolution[:2000],
         "principles": [p.label for p in principles],
     }
@@ -145,12 +150,15 @@ def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], prin
     items = []
     if choices:
         first = choices[0]
-        items.append(f"Pilot {first.pattern.name.lower()} ({first.domain.name}) on one segment of {frame.target} "
-                     f"and watch: {shorten(fill(first.pattern.observable_template, frame), 160)}")
+        items.append(
+            f"Pilot '{first.pattern.name}' ({first.domain.name}) on one segment of {frame.target} "
+            f"and watch: {shorten(fill(first.pattern.observable_template, frame), 160)}"
+        )
     if len(choices) >= 2:
         a, b = choices[0], choices[1]
-        items.append(f"Combine {a.pattern.name.lower()} ({a.domain.name}) with {b.pattern.name.lower()} "
-                     f"({b.domain.name}) on {frame.lever}.")
+        items.append(
+            f"Combine '{a.pattern.name}' ({a.domain.name}) with '{b.pattern.name}' ({b.domain.name}) on {frame.lever}."
+        )
     if principles:
         items.append(f"Try TRIZ principle {principles[0]} on {frame.target} as a low-cost experiment.")
     items.append(f"Instrument {frame.target} so its peaks and tail are visible — every option above needs it.")
@@ -161,8 +169,15 @@ def explore_tasks(view: ConversationView, frame: ProblemFrame, knowledge: Offlin
     choices = chosen_domains(view, frame, knowledge)
     contra = contradiction(frame, knowledge)
     tasks = [Task("build_morphological_box", lambda _: morphological_box(frame))]
-    tasks += [Task("search_cross_domain", _analogy_builder(c, frame), key={"source_domain": c.domain.name},
-                   queries=domain_queries(c)) for c in choices]
+    tasks += [
+        Task(
+            "search_cross_domain",
+            _analogy_builder(c, frame),
+            key={"source_domain": c.domain.name},
+            queries=domain_queries(c),
+        )
+        for c in choices
+    ]
     tasks += [
         Task("identify_contradictions", lambda _: contra),
         Task("map_adjacent_possible", lambda _: {"items": adjacent_possible(frame, choices, contra["principles"])}),
@@ -181,17 +196,23 @@ def _summary(view: ConversationView, frame: ProblemFrame) -> str:
     rank = {d: i for i, d in enumerate(DISTANCES)}
     farthest = max(enumerate(analogies), key=lambda ia: (rank.get(str(ia[1]["semantic_distance"]), 0), -ia[0]))[1]
     contra = view.done("identify_contradictions")
-    triz = (f"TRIZ: {contra.call.arguments['property_a']} vs {contra.call.arguments['property_b']}; principles "
-            f"{', '.join(contra.call.arguments.get('principles', []))}." if contra else "TRIZ: not recorded.")
+    triz = (
+        f"TRIZ: {contra.call.arguments['property_a']} vs {contra.call.arguments['property_b']}; principles "
+        f"{', '.join(contra.call.arguments.get('principles', []))}."
+        if contra
+        else "TRIZ: not recorded."
+    )
     names = ", ".join(f"{a['source_domain']} ({a['semantic_distance']})" for a in analogies)
-    return "\n\n".join([
-        f"Most surprising: {frame.target} behaves like something in {farthest['source_domain']} — "
-        f"{first_sentence(str(farthest['analogy_description']), 260)}",
-        f"CLAIM → {len(analogies)} structural analogies: {names}.",
-        f"EVIDENCE → each domain was researched first; observable for the farthest: {farthest['observable']}",
-        f"SO WHAT → {triz} Star the analogies worth turning into claims.",
-        OFFLINE_NOTE,
-    ])
+    return "\n\n".join(
+        [
+            f"Most surprising: the farthest analogy comes from {farthest['source_domain']} "
+            f"({farthest['semantic_distance']} domain) — {first_sentence(str(farthest['analogy_description']), 260)}",
+            f"CLAIM → {len(analogies)} structural analogies: {names}.",
+            f"EVIDENCE → each domain was researched first; observable for the farthest: {farthest['observable']}",
+            f"SO WHAT → {triz} Star the analogies worth turning into claims.",
+            OFFLINE_NOTE,
+        ]
+    )
 
 
 def plan_explore(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:

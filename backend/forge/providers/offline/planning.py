@@ -6,8 +6,9 @@ Invariants:
       step (no hidden memory: the same conversation always yields the same calls).
     - A task with research queries is emitted only after research with one of them succeeded; the
       task then cites only `source` values from that research's results.
-    - The next research candidate is used when the previous one returned nothing, or when the task
-      failed with a research-gate error after it (e.g. STATE_OF_ART_NOT_RESEARCHED).
+    - The next research candidate is used when the previous one returned nothing (or nothing the
+      task's `accept` finds relevant), or when the task failed with a research-gate error after it
+      (e.g. STATE_OF_ART_NOT_RESEARCHED); when no candidate is good, the first non-empty one is used.
     - Each task and each research query is tried at most MAX_ATTEMPTS times between nudges; a task
       whose builder returns None (nothing honest to say) is skipped.
 """
@@ -65,6 +66,7 @@ class Task:
     build: Builder
     key: Mapping[str, Any] = field(default_factory=dict)
     queries: tuple[str, ...] = ()
+    accept: Callable[[tuple[Hit, ...]], bool] | None = None
 
     @property
     def identity(self) -> str:
@@ -97,7 +99,8 @@ def _research_for(view: ConversationView, task: Task) -> str | Researched | None
                 continue
             return query
         hits = hits_of(done)
-        if hits and not any(p > view.position(done) for p in gate_errors):
+        good = bool(hits) and (task.accept is None or task.accept(hits))
+        if good and not any(p > view.position(done) for p in gate_errors):
             return Researched(query, hits)
         fallback = fallback or (Researched(query, hits) if hits else None)
     return fallback
@@ -158,5 +161,7 @@ def plan_or_summary(calls: Sequence[PlannedCall], summarize: Callable[[], str]) 
     return PhasePlan(tuple(calls)) if calls else PhasePlan(summary=summarize())
 
 
-OFFLINE_NOTE = ("_Produced by the offline model: deterministic heuristics over the problem text and the shipped "
-                "knowledge (source domains, TRIZ, local corpus); no network, no language model._")
+OFFLINE_NOTE = (
+    "_Produced by the offline model: deterministic heuristics over the problem text and the shipped "
+    "knowledge (source domains, TRIZ, local corpus); no network, no language model._"
+)

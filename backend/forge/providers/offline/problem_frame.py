@@ -15,64 +15,18 @@ import re
 from dataclasses import dataclass
 
 from forge.core.text_terms import content_terms, salient_terms
+from forge.providers.offline.phrasing import is_plural
 from forge.providers.offline.term_match import stem
 
-DECREASE_VERBS = (
-    "cut",
-    "reduce",
-    "lower",
-    "decrease",
-    "minimize",
-    "minimise",
-    "shrink",
-    "shorten",
-    "curb",
-    "limit",
-    "prevent",
-    "avoid",
-    "stop",
-    "eliminate",
-    "slow",
-    "halve",
-    "lessen",
-    "mitigate",
-    "combat",
-    "tackle",
-    "fight",
-    "end",
+DECREASE_VERBS = tuple(
+    """cut reduce lower decrease minimize minimise shrink shorten curb limit prevent avoid stop
+    eliminate slow halve lessen mitigate combat tackle fight end""".split()
 )
-INCREASE_VERBS = (
-    "increase",
-    "improve",
-    "raise",
-    "boost",
-    "grow",
-    "maximize",
-    "maximise",
-    "accelerate",
-    "expand",
-    "strengthen",
-    "enhance",
-    "double",
-    "retain",
-    "sustain",
-    "speed",
+INCREASE_VERBS = tuple(
+    """increase improve raise boost grow maximize maximise accelerate expand strengthen enhance
+    double retain sustain speed""".split()
 )
-ACHIEVE_VERBS = (
-    "make",
-    "achieve",
-    "build",
-    "design",
-    "create",
-    "ensure",
-    "enable",
-    "get",
-    "develop",
-    "deliver",
-    "keep",
-    "find",
-    "bring",
-)
+ACHIEVE_VERBS = tuple("""make achieve build design create ensure enable get develop deliver keep find bring""".split())
 _PARTICLES = {"down": "decrease", "low": "decrease", "under control": "decrease", "up": "increase", "high": "increase"}
 _COMPARATIVES = {
     "faster": "increase",
@@ -87,58 +41,11 @@ _COMPARATIVES = {
     "slower": "decrease",
     "leaner": "decrease",
 }
-_BOUNDARY_WORDS = (
-    "without",
-    "while",
-    "whilst",
-    "given",
-    "under",
-    "with",
-    "but",
-    "despite",
-    "for",
-    "by",
-    "in",
-    "so",
-    "when",
-    "if",
-    "using",
-    "through",
-    "within",
-    "at",
-    "on",
-    "and",
-    "or",
-    "from",
-    "because",
-    "across",
-    "during",
-    "via",
-    "before",
-    "after",
-    "unless",
-    "among",
-    "that",
-    "to",
+_BOUNDARY_WORDS = tuple(
+    """without while whilst given under with but despite for by in so when if using through
+    within at on and or from because across during via before after unless among that to""".split()
 )
-_DETERMINERS = (
-    "the",
-    "a",
-    "an",
-    "our",
-    "its",
-    "their",
-    "my",
-    "your",
-    "his",
-    "her",
-    "this",
-    "that",
-    "these",
-    "those",
-    "all",
-    "some",
-)
+_DETERMINERS = tuple("""the a an our its their my your his her this that these those all some""".split())
 _CONNECTORS = (
     r"without|while|whilst|given|under|but|despite|within|unless|with no|with only|using only|"
     r"no more than|at no extra|with (?:a |an |the )?(?:fixed|limited|same|existing|current|small|"
@@ -167,6 +74,7 @@ ACTOR_WORDS = frozenset(
 )
 MAX_TARGET_WORDS = 6
 GENERIC_LEVERS = ("incentives", "timing", "information flow")
+NO_ACTOR = "the people affected"
 MIN_LEVERS = 2
 
 
@@ -192,6 +100,22 @@ class ProblemFrame:
     @property
     def direction_verb(self) -> str:
         return {"decrease": "reduce", "increase": "increase"}.get(self.goal_direction, "achieve")
+
+    @property
+    def plural(self) -> bool:
+        return is_plural(self.target)
+
+    @property
+    def be(self) -> str:
+        return "are" if self.plural else "is"
+
+    @property
+    def it(self) -> str:
+        return "them" if self.plural else "it"
+
+    @property
+    def it_is(self) -> str:
+        return "they are" if self.plural else "it is"
 
     @property
     def goal(self) -> str:
@@ -281,11 +205,16 @@ def _banned_stems(target: str, verb: str) -> set[str]:
     return banned | ({stem(verb)} if verb else set())
 
 
-def _levers(problem: str, target: str, verb: str) -> tuple[str, ...]:
-    """Salient non-target terms; padded with generic levers (incentives, timing) when the text has few."""
+def _levers(problem: str, target: str, verb: str, actors: tuple[str, ...]) -> tuple[str, ...]:
+    """Salient non-target terms (the grammatical subject last: it acts, it is rarely the lever);
+    padded with generic levers (the first actor's workload, incentives, timing) when the text has few."""
     banned = _banned_stems(target, verb)
-    levers = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER][:5]
-    levers += [g for g in GENERIC_LEVERS if g not in levers][: max(0, MIN_LEVERS - len(levers))]
+    subject = {stem(name) for _, name in _subject(problem.lower())}
+    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER]
+    levers = sorted(found, key=lambda t: stem(t) in subject)[:5]
+    actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
+    generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
+    levers += [g for g in generic if g not in levers][: max(0, MIN_LEVERS - len(levers))]
     return tuple(levers)
 
 
@@ -315,7 +244,7 @@ def _actors(problem: str) -> tuple[str, ...]:
     for _, name in sorted(found):
         if name not in _PRONOUNS and name not in _FILLER and name not in _BOUNDARY_WORDS and len(name) > 2:
             actors.setdefault(stem(name.removesuffix("s")), name)
-    return tuple(actors.values()) or ("the people affected",)
+    return tuple(actors.values()) or (NO_ACTOR,)
 
 
 def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
@@ -325,13 +254,14 @@ def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
 
 def frame_problem(problem: str) -> ProblemFrame:
     target, verb, direction = _target(problem)
+    actors = _actors(problem)
     return ProblemFrame(
         problem=problem.strip(),
         target=target,
         goal_verb=verb,
         goal_direction=direction,
         constraints=_constraints(problem),
-        levers=_levers(problem, target, verb),
-        actors=_actors(problem),
+        levers=_levers(problem, target, verb, actors),
+        actors=actors,
         key_terms=_key_terms(problem, verb),
     )

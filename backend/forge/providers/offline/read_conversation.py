@@ -142,8 +142,7 @@ def _nudges(messages: Sequence[Message], start: int, outcomes: list[tuple[int, C
 
 
 def read_conversation(messages: Sequence[Message]) -> ConversationView:
-    markers = [(i, MARKER.match(m.text)) for i, m in enumerate(messages) if m.role == Role.USER]
-    markers = [(i, m) for i, m in markers if m]
+    markers = [(i, match) for i, m in enumerate(messages) if m.role == Role.USER and (match := MARKER.match(m.text))]
     contexts = tuple(_parse_context(messages[i].text) for i, _ in markers)
     everything = _outcomes(messages)
     turns = sum(1 for m in messages if m.role == Role.ASSISTANT)

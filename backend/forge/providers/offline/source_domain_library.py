@@ -3,9 +3,10 @@
 Invariants:
     - Loading reads `<knowledge_dir>/source_domains.json` once, when called (never at import time)
       and fails loudly (ValueError naming the file) on a malformed entry.
-    - Selection is deterministic: domains are scored from cue-term hits, the distance bonus and the
-      user's suggestions; ties break on the domain id; no two chosen domains share their best
-      structural pattern's name (diversity).
+    - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
+      fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
+      the distance bonus and the user's suggestions; ties break on the domain id; no two chosen
+      domains share their best structural pattern's name (diversity).
     - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
       text (including other braces) is left as written.
 """
@@ -18,13 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forge.providers.offline.phrasing import agree
 from forge.providers.offline.problem_frame import ProblemFrame
 from forge.providers.offline.term_match import cue_hits, jaccard, stem_set
+from forge.providers.offline.vocabulary import DOMAIN_SYNONYMS, expand
 
 DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
 CUE_WEIGHT = 3.0
 CONTEXT_WEIGHT = 1.0
-PATTERN_WEIGHT = 0.5
+AFFINITY_WEIGHT = 0.25
+AFFINITY_CAP = 4
 SUGGESTED_BONUS = 10.0
 
 
@@ -68,16 +72,27 @@ class DomainChoice:
 
 
 def _domain(raw: Mapping[str, Any]) -> SourceDomain:
-    patterns = tuple(StructuralPattern(
-        str(p["name"]), str(p["source_relation"]), str(p["mechanism"]), str(p["mapping_template"]),
-        str(p["observable_template"]), str(p["failure_mode"])) for p in raw["structural_patterns"])
+    patterns = tuple(
+        StructuralPattern(
+            str(p["name"]),
+            str(p["source_relation"]),
+            str(p["mechanism"]),
+            str(p["mapping_template"]),
+            str(p["observable_template"]),
+            str(p["failure_mode"]),
+        )
+        for p in raw["structural_patterns"]
+    )
     if not patterns:
         raise KeyError("structural_patterns is empty")
     return SourceDomain(
-        id=str(raw["id"]), name=str(raw["name"]), summary=str(raw.get("summary", "")),
+        id=str(raw["id"]),
+        name=str(raw["name"]),
+        summary=str(raw.get("summary", "")),
         cue_terms=tuple(str(c) for c in raw.get("cue_terms", ())),
         key_variables=tuple(KeyVariable(str(v["name"]), str(v["meaning"])) for v in raw.get("key_variables", ())),
-        structural_patterns=patterns, semantic_distance=str(raw.get("semantic_distance", "medium")).lower(),
+        structural_patterns=patterns,
+        semantic_distance=str(raw.get("semantic_distance", "medium")).lower(),
     )
 
 
@@ -95,8 +110,13 @@ def load_source_domains(knowledge_dir: Path) -> tuple[SourceDomain, ...]:
 
 
 def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
-    return (template.replace("{target}", frame.target).replace("{lever}", lever or frame.lever)
-            .replace("{constraint}", frame.constraint))
+    """The template with {target}, {lever}, {constraint} replaced (verbs agreeing with a plural target)."""
+    text = (
+        template.replace("{target}", frame.target)
+        .replace("{lever}", lever or frame.lever)
+        .replace("{constraint}", frame.constraint)
+    )
+    return agree(text, frame.target)
 
 
 def best_pattern(domain: SourceDomain, text: str) -> StructuralPattern:
@@ -118,30 +138,55 @@ def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
     return any(s.strip().lower() in names or jaccard(s, domain.name) >= 0.5 for s in suggested if s.strip())
 
 
-def score_domain(domain: SourceDomain, frame: ProblemFrame, context: str = "",
-                 suggested: Sequence[str] = ()) -> tuple[float, tuple[str, ...]]:
-    problem_stems = stem_set(f"{frame.problem} {frame.target}")
-    hits = tuple(cue_hits(domain.cue_terms, problem_stems))
-    context_hits = cue_hits(domain.cue_terms, stem_set(context)) if context else []
-    pattern = best_pattern(domain, frame.problem)
-    score = (CUE_WEIGHT * len(hits) + CONTEXT_WEIGHT * len(context_hits)
-             + DISTANCE_BONUS.get(domain.semantic_distance, 0.0)
-             + PATTERN_WEIGHT * len(stem_set(pattern.text) & problem_stems)
-             + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0))
-    return score, hits
+def _distinct(cues: Sequence[str]) -> int:
+    """How many different stems the hit cues stand for ("wait", "waits" count once)."""
+    return len({s for cue in cues for s in stem_set(cue)})
 
 
-def rank_domains(domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "",
-                 suggested: Sequence[str] = ()) -> list[DomainChoice]:
+def _domain_text(domain: SourceDomain) -> str:
+    variables = " ".join(f"{v.name} {v.meaning}" for v in domain.key_variables)
+    return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structural_patterns)}"
+
+
+def score_domain(
+    domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
+) -> tuple[float, tuple[str, ...]]:
+    """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
+    + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""
+    problem = f"{frame.problem} {frame.target}"
+    hits = tuple(cue_hits(domain.cue_terms, stem_set(problem)))
+    indirect = cue_hits(domain.cue_terms, stem_set(f"{expand(problem, DOMAIN_SYNONYMS)} {context}"))
+    indirect = [c for c in indirect if c not in hits]
+    affinity = min(AFFINITY_CAP, len(stem_set(problem) & stem_set(_domain_text(domain))))
+    score = (
+        CUE_WEIGHT * _distinct(hits)
+        + CONTEXT_WEIGHT * _distinct(indirect)
+        + AFFINITY_WEIGHT * affinity
+        + DISTANCE_BONUS.get(domain.semantic_distance, 0.0)
+        + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0)
+    )
+    return score, hits + tuple(indirect)
+
+
+def rank_domains(
+    domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
+) -> list[DomainChoice]:
     ranked = []
     for domain in domains:
         score, hits = score_domain(domain, frame, context, suggested)
-        ranked.append(DomainChoice(domain, best_pattern(domain, f"{frame.problem} {context}"), score, hits))
+        pattern = best_pattern(domain, f"{frame.problem} {expand(frame.problem, DOMAIN_SYNONYMS)} {context}")
+        ranked.append(DomainChoice(domain, pattern, score, hits))
     return sorted(ranked, key=lambda c: (-c.score, c.domain.id))
 
 
-def select_domains(domains: Iterable[SourceDomain], frame: ProblemFrame, *, context: str = "",
-                   suggested: Sequence[str] = (), count: int = 3) -> list[DomainChoice]:
+def select_domains(
+    domains: Iterable[SourceDomain],
+    frame: ProblemFrame,
+    *,
+    context: str = "",
+    suggested: Sequence[str] = (),
+    count: int = 3,
+) -> list[DomainChoice]:
     """The `count` best domains whose best patterns all have different names."""
     chosen: list[DomainChoice] = []
     for choice in rank_domains(domains, frame, context, suggested):

@@ -17,10 +17,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
+from forge.providers.offline.phrasing import agree, if_condition, imperative_action, lower_first
 from forge.providers.offline.problem_frame import ProblemFrame
 from forge.providers.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.providers.offline.term_match import coverage, first_sentence, jaccard, shorten
-from forge.providers.offline.triz_library import principles_named
+from forge.providers.offline.triz_library import TrizPrinciple, principles_named
 
 MAX_CLAIMS = 3
 REPEAT_COVERAGE = 0.6
@@ -30,11 +31,15 @@ OBSERVATION_WEEKS = 8
 
 @dataclass(frozen=True, slots=True)
 class Direction:
+    """One knowledge direction: what to do (action), why (mechanism), when, and where it fails."""
+
     label: str
     source: str | None
     pattern: str
     lever: str
     mechanism: str
+    application: str
+    action: str
     condition: str
     failure: str
     observable: str
@@ -43,7 +48,7 @@ class Direction:
 
     @property
     def core(self) -> str:
-        return f"{self.pattern} {self.mechanism}"
+        return f"{self.pattern} {self.mechanism} {self.action}"
 
 
 def sentence(text: str) -> str:
@@ -54,42 +59,80 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
-def clause(text: str, limit: int = 200) -> str:
-    text = shorten(" ".join(text.split()).rstrip(".").strip(), limit)
-    return text[0].lower() + text[1:] if text and not text[:2].isupper() else text
+def clause(text: str, limit: int = 220) -> str:
+    return lower_first(shorten(" ".join(text.split()).rstrip(".").strip(), limit))
+
+
+def _unknown_domain(analogy: Mapping[str, Any], frame: ProblemFrame) -> Direction:
+    name = str(analogy.get("source_domain", "another domain"))
+    description = str(analogy.get("description", ""))
+    return Direction(
+        label=name,
+        source=name,
+        pattern=name,
+        lever=frame.lever,
+        mechanism=first_sentence(description, 300),
+        application=description,
+        action=f"applying the {name} analogy through {frame.lever}",
+        condition=f"the structure described for {name} also holds for {frame.target}",
+        failure=str(analogy.get("failure_mode") or "If the analogy's assumptions do not hold, it will not help."),
+        observable=str(analogy.get("observable") or f"{frame.target} against its baseline"),
+    )
 
 
 def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> Direction:
-    name = str(analogy.get("source_domain", "another domain"))
-    description = str(analogy.get("description", ""))
-    rows = list(analogy.get("mapping", []) or [])
-    condition = (f"{rows[0]['target_concept']} works the way {rows[0]['source_concept']} does in {name}"
-                 if rows else f"the structure found in {name} also holds for {frame.target}")
-    domain = find_domain(knowledge.domains, name)
+    domain = find_domain(knowledge.domains, str(analogy.get("source_domain", "")))
     if domain is None:
-        return Direction(name, name, name, frame.lever, first_sentence(description, 300), condition,
-                         str(analogy.get("failure_mode") or "the analogy's assumptions do not hold"),
-                         str(analogy.get("observable") or f"{frame.target} against its baseline"))
-    pattern = next((p for p in domain.structural_patterns if description.startswith(p.name)),
-                   best_pattern(domain, frame.problem))
+        return _unknown_domain(analogy, frame)
+    description = str(analogy.get("description", ""))
+    pattern = next(
+        (p for p in domain.structural_patterns if description.startswith(p.name)), best_pattern(domain, frame.problem)
+    )
     lever = best_lever(frame, pattern)
-    return Direction(f"{pattern.name} ({domain.name})", domain.name, pattern.name, lever,
-                     fill(pattern.mechanism, frame, lever), condition, fill(pattern.failure_mode, frame, lever),
-                     fill(pattern.observable_template, frame, lever))
+    application = fill(pattern.mapping_template, frame, lever)
+    relation = shorten(fill(pattern.source_relation, frame, lever), 160)
+    condition = if_condition(application) or (
+        f"{frame.target} {frame.be} governed by the structure {domain.name.lower()} describes ({relation})"
+    )
+    return Direction(
+        label=f"{pattern.name} ({domain.name})",
+        source=domain.name,
+        pattern=pattern.name,
+        lever=lever,
+        mechanism=pattern.mechanism,
+        application=application,
+        action=imperative_action(application) or f"applying '{pattern.name}' through {lever}",
+        condition=condition,
+        failure=fill(pattern.failure_mode, frame, lever),
+        observable=fill(pattern.observable_template, frame, lever),
+    )
 
 
-def from_contradictions(contradictions: Sequence[Mapping[str, Any]], frame: ProblemFrame,
-                        knowledge: OfflineKnowledge) -> list[Direction]:
+def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: ProblemFrame) -> Direction:
+    application = principle.applied_to(frame.target)
+    return Direction(
+        label=f"TRIZ principle {principle.label}",
+        source=None,
+        pattern=principle.name,
+        lever=frame.lever,
+        mechanism=principle.description,
+        application=application,
+        action=imperative_action(application) or f"applying {principle.name.lower()} to {frame.target}",
+        condition=f"the conflict between '{goal}' and '{limit}' is what keeps {frame.target} where {frame.it_is}",
+        failure=f"If {principle.name.lower()} only moves the cost into '{limit}', it will not help.",
+        observable=f"{frame.target} per period, measured together with the resource that '{limit}' protects",
+    )
+
+
+def from_contradictions(
+    contradictions: Sequence[Mapping[str, Any]], frame: ProblemFrame, knowledge: OfflineKnowledge
+) -> list[Direction]:
     found = []
     for c in contradictions:
         limit = str(c.get("property_b", frame.constraint)).split(" (TRIZ")[0]
         goal = str(c.get("property_a", frame.goal)).split(" (TRIZ")[0]
-        for p in principles_named(knowledge.triz, [str(n) for n in c.get("principles", [])]):
-            found.append(Direction(
-                f"TRIZ principle {p.label}", None, p.name, frame.lever, p.applied_to(frame.target),
-                f"the conflict between '{goal}' and '{limit}' is what holds {frame.target} in place",
-                f"applying {p.name.lower()} only moves the cost into '{limit}'",
-                f"{frame.target} and '{limit}' measured together, per period"))
+        names = [str(n) for n in c.get("principles", [])]
+        found += [_from_principle(p, goal, limit, frame) for p in principles_named(knowledge.triz, names)]
     return found
 
 
@@ -101,53 +144,80 @@ def round_one(context: Mapping[str, Any], frame: ProblemFrame, knowledge: Offlin
     return (directions + principles)[:wanted]
 
 
-def _base_for(direction: Direction, bases: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    if not bases:
-        return None
-    return max(enumerate(bases), key=lambda ib: (jaccard(direction.core, str(ib[1]["text"])), ib[0]))[1]
+def _base_for(direction: Direction, bases: Sequence[Mapping[str, Any]], used: Sequence[str]) -> Mapping[str, Any]:
+    """The earlier claim this direction extends: least used in this round, then most similar, then latest."""
+    scored = [(-used.count(str(b["id"])), jaccard(direction.core, str(b["text"])), i) for i, b in enumerate(bases)]
+    return bases[max(scored)[2]]
 
 
-def later_round(context: Mapping[str, Any], negatives: Sequence[Mapping[str, Any]],
-                graph: Sequence[Mapping[str, Any]], frame: ProblemFrame,
-                knowledge: OfflineKnowledge) -> list[Direction]:
+def _bases(
+    context: Mapping[str, Any], negatives: Sequence[Mapping[str, Any]], graph: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    deep = context.get("deep_dive")
+    if isinstance(deep, Mapping) and deep.get("id"):
+        return [{"id": deep["id"], "text": deep.get("text", "")}]
+    bases: list[Mapping[str, Any]] = [
+        {"id": g.get("id", g.get("claim_id")), "text": g.get("text", g.get("claim", ""))} for g in graph
+    ]
+    return bases or [{"id": n.get("claim_id"), "text": n.get("claim", n.get("claim_text", ""))} for n in negatives]
+
+
+def later_round(
+    context: Mapping[str, Any],
+    negatives: Sequence[Mapping[str, Any]],
+    graph: Sequence[Mapping[str, Any]],
+    frame: ProblemFrame,
+    knowledge: OfflineKnowledge,
+) -> list[Direction]:
     """Directions for rounds 2+: not repeating rejected claims, each building on an earlier claim."""
     starred = [a for a in context.get("starred_analogies", []) or [] if isinstance(a, Mapping)]
     pool = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
     pool += [from_analogy(a, frame, knowledge) for a in starred]
     rejected = [str(n.get("claim", n.get("claim_text", ""))) for n in negatives]
     pool = [d for d in pool if all(coverage(d.core, r) < REPEAT_COVERAGE for r in rejected)]
-    used = [str(g.get("text", "")) for g in graph]
-    pool.sort(key=lambda d: sum(1 for u in used if coverage(d.core, u) >= REPEAT_COVERAGE))
+    earlier = [str(g.get("text", g.get("claim", ""))) for g in graph]
+    pool.sort(key=lambda d: sum(1 for e in earlier if coverage(d.action, e) >= REPEAT_COVERAGE))
     deep = context.get("deep_dive")
     if isinstance(deep, Mapping) and deep.get("id"):
         pool.sort(key=lambda d: -jaccard(d.core, str(deep.get("text", ""))))
-        bases: list[Mapping[str, Any]] = [{"id": deep["id"], "text": deep.get("text", "")}]
-    else:
-        bases = [{"id": g.get("id", g.get("claim_id")), "text": g.get("text", g.get("claim", ""))} for g in graph]
-        bases = bases or [{"id": n.get("claim_id"), "text": n.get("claim", n.get("claim_text", ""))}
-                          for n in negatives]
-    count = min(MAX_CLAIMS, max(2, len(starred)))
-    chosen = []
-    for d in pool[:count]:
-        base = _base_for(d, bases)
-        chosen.append(replace(d, base_id=str(base["id"]), base_text=str(base["text"])) if base else d)
+    bases = _bases(context, negatives, graph)
+    chosen: list[Direction] = []
+    for d in pool[: min(MAX_CLAIMS, max(2, len(starred)))]:
+        if not bases:
+            chosen.append(d)
+            continue
+        base = _base_for(d, bases, [c.base_id or "" for c in chosen])
+        chosen.append(replace(d, base_id=str(base["id"]), base_text=str(base["text"])))
     return chosen
 
 
+def _limit(frame: ProblemFrame) -> str:
+    return f" {frame.constraints[0]}" if frame.constraints else ""
+
+
+def failure_condition(d: Direction, frame: ProblemFrame) -> str:
+    return clause(agree(if_condition(d.failure) or d.failure, frame.target))
+
+
 def thesis_text(d: Direction, frame: ProblemFrame) -> str:
-    limit = f" {frame.constraints[0]}" if frame.constraints else ""
+    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
     if d.base_id:
-        return (f"Building on '{shorten(d.base_text, 140)}': {d.label} — {sentence(d.mechanism)} Combined with "
-                f"that claim, this should {frame.direction_verb} {frame.target} further{limit}.")[:2000]
-    return (f"{d.label}: {sentence(d.mechanism)} Applied to {frame.target}, this should "
-            f"{frame.direction_verb} it{limit}.")[:2000]
+        text = (
+            f"Building on '{shorten(d.base_text, 140)}': {d.label} adds {d.action}. {sentence(d.mechanism)} "
+            f"Combined with that claim, this should {verb} {target} further{limit}."
+        )
+    else:
+        text = f"{d.label}: {sentence(d.mechanism)} Applied here: {sentence(d.application)} This should {verb} {target}{limit}."
+    return text[:2000]
 
 
 def claim_text(d: Direction, frame: ProblemFrame) -> str:
-    limit = f" {frame.constraints[0]}" if frame.constraints else ""
-    source = f" ({d.source})" if d.source else ""
-    core = (f"when {clause(d.condition)}, {d.pattern.lower()}{source} applied to {d.lever} will "
-            f"{frame.direction_verb} {frame.target}{limit}; where {clause(d.failure)}, it will not.")
+    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
+    further = " further" if d.base_id else ""
+    core = (
+        f"when {clause(d.condition, 400)}, {d.action} will {verb} {target}{further}{limit}; "
+        f"where {failure_condition(d, frame)}, it will not."
+    )
     if d.base_id:
         return f"Extending '{shorten(d.base_text, 100)}': {core}"[:2000]
     return sentence(core)[:2000]
@@ -156,7 +226,10 @@ def claim_text(d: Direction, frame: ProblemFrame) -> str:
 def falsifiability(d: Direction, frame: ProblemFrame) -> str:
     moves = {"decrease": "fall", "increase": "rise"}.get(frame.goal_direction, "improve")
     holds = f"while '{frame.constraints[0]}' holds" if frame.constraints else "at unchanged cost"
-    return (f"Measure {clause(d.observable, 240)} and {frame.target} against a baseline for at least "
-            f"{OBSERVATION_WEEKS} weeks (or {OBSERVATION_WEEKS} comparable cycles) after the change: the claim "
-            f"is false if {frame.target} does not {moves} by at least {THRESHOLD_PERCENT}% relative to the "
-            f"baseline {holds}, or if the observable moves against the prediction.")[:1000]
+    does = "do" if frame.plural else "does"
+    return (
+        f"Observable: {clause(d.observable, 300)}. Compare {frame.target} with its baseline for at least "
+        f"{OBSERVATION_WEEKS} weeks (or {OBSERVATION_WEEKS} comparable cycles) after the change: the claim is "
+        f"false if {frame.target} {does} not {moves} by at least {THRESHOLD_PERCENT}% {holds}, or if the "
+        "observable contradicts the predicted relation."
+    )[:1000]

@@ -4,7 +4,7 @@ Invariants:
     - Pure and deterministic: every function returns lists/tuples in a stable order (first
       appearance), never depending on set iteration order.
     - Matching is on light stems ("waiting", "waits", "wait" -> "wait"), so cue terms written in
-      one form match problem text written in another.
+      one form match problem text written in another; a hyphenated term also matches by its parts.
 """
 
 from __future__ import annotations
@@ -31,9 +31,15 @@ def stem(term: str) -> str:
     return term
 
 
+def _with_parts(term: str) -> list[str]:
+    """A hyphenated term and its parts ("heat-wave" -> heat-wave, heat, wave)."""
+    parts = [p for p in term.split("-") if len(p) >= 3] if "-" in term else []
+    return [term, *parts]
+
+
 def stems(text: str) -> tuple[str, ...]:
-    """Distinct stems of the content terms of `text`, in order of first appearance."""
-    return tuple(dict.fromkeys(stem(t) for t in content_terms(text)))
+    """Distinct stems of the content terms of `text` (hyphenated terms also by part), first seen first."""
+    return tuple(dict.fromkeys(stem(p) for t in content_terms(text) for p in _with_parts(t)))
 
 
 def stem_set(text: str) -> frozenset[str]:
@@ -41,15 +47,29 @@ def stem_set(text: str) -> frozenset[str]:
 
 
 def overlap(a: str, b: str) -> tuple[str, ...]:
-    """Stems of `a` that also occur in `b`, in `a`'s order."""
+    """Terms of `a` (as written, one per stem) whose stems also occur in `b`, in `a`'s order."""
     other = stem_set(b)
-    return tuple(s for s in stems(a) if s in other)
+    words: dict[str, str] = {}
+    for term in content_terms(a):
+        for part in _with_parts(term):
+            if stem(part) in other:
+                words.setdefault(stem(part), part)
+    return tuple(words.values())
 
 
 def coverage(a: str, b: str) -> float:
     """Share of `a`'s stems found in `b` (0 when `a` has none)."""
     mine = stems(a)
-    return len(overlap(a, b)) / len(mine) if mine else 0.0
+    other = stem_set(b)
+    return sum(1 for s in mine if s in other) / len(mine) if mine else 0.0
+
+
+QUERY_WORDS = frozenset({"limit", "fail", "evidence", "against", "work"})
+
+
+def relevance(hit_text: str, subject: str) -> int:
+    """Distinct stems shared by a research hit and a subject, ignoring the words queries add."""
+    return len((stem_set(hit_text) & stem_set(subject)) - QUERY_WORDS)
 
 
 def jaccard(a: str, b: str) -> float:

@@ -4,14 +4,17 @@ Invariants:
     - Pure functions of the claim's text, its cited sources and research hits; each rule's verdict
       comes with the numbers that produced it, so the person can check it.
     - Falsification: a counter-evidence snippet refutes the claim when it shares >= MECHANISM_SHARE
-      of the claim's mechanism terms, carries a limiting cue (fails, limits, unless, …) and is not
+      of the terms of the claim's action ("When …, <action> will …"), carries a limiting cue (fails, limits, unless, …) and is not
       already covered by the claim's own "where …, it will not" boundary.
     - Novelty: the claim is novel when no research snippet covers >= NOVELTY_THRESHOLD of its terms.
     - Scores lie in [0, 1] and are rounded to two decimals:
         novelty = 0.5 * distance(far 1.0, medium 0.7, near 0.4, none 0.5) + 0.5 * (1 - closest overlap)
-        groundedness = min(1, distinct cited sources / 4), halved when falsification refuted the claim
-        falsifiability = 0.25 each for a measurable quantity, a direction, a numeric threshold, a time frame
-        significance = 0.5 * target terms covered + 0.25 * constraint kept + 0.25 * a lever named
+        groundedness = min(1, cited sources that share >= 2 terms with the claim / 3), halved when
+                       falsification refuted the claim
+        falsifiability = 0.25 each: the observable names a measurable quantity, the observable states
+                         an expected relation, the condition has a numeric threshold, and a time frame
+        significance = 0.5 * target terms covered + 0.25 * constraint kept
+                       + 0.25 * min(1, cue terms of the claim's source domain/principle in the problem / 2)
 """
 
 from __future__ import annotations
@@ -20,24 +23,35 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from forge.core.text_terms import content_terms
+from forge.providers.offline.phrasing import top_level_split
 from forge.providers.offline.planning import Hit
 from forge.providers.offline.problem_frame import ProblemFrame
-from forge.providers.offline.term_match import coverage, overlap, stem_set, stems
+from forge.providers.offline.term_match import coverage, overlap, stem, stem_set
 
 MECHANISM_SHARE = 0.3
 BOUNDARY_SHARE = 0.3
 NOVELTY_THRESHOLD = 0.5
-SOURCES_FOR_FULL_GROUNDING = 4
+SOURCES_FOR_FULL_GROUNDING = 3
+CUES_FOR_FULL_RELEVANCE = 2
+RELEVANT_SHARED_TERMS = 2
 DISTANCE_SCORE = {"far": 1.0, "medium": 0.7, "near": 0.4}
 NO_DISTANCE = 0.5
 LIMIT_CUE = re.compile(
     r"\b(fail\w*|not|no|never|limit\w*|however|unless|only|wors\w*|backfir\w*|collaps\w*|declin\w*|cannot|"
-    r"harm\w*|paradox\w*|trade-?offs?|saturat\w*|diminish\w*|counterproductive|breaks? down)\b")
-MEASURABLE = re.compile(r"\b(rate|time|times|count|number|share|per|ratio|percent|minutes?|hours?|days?|index|"
-                        r"level|proportion|fraction|average|median|variance|length|volume|deaths?|cost)\b|%")
-DIRECTION = re.compile(r"\b(fall|falls|rise|rises|drop|drops|increase\w*|decrease\w*|below|above|reduce\w*|"
-                       r"higher|lower|improve\w*)\b")
+    r"harm\w*|paradox\w*|trade-?offs?|saturat\w*|diminish\w*|counterproductive|breaks? down)\b"
+)
+MEASURABLE = re.compile(
+    r"\b(rate|time|times|count|number|share|per|ratio|percent|minutes?|hours?|days?|index|"
+    r"level|proportion|fraction|average|median|variance|length|volume|deaths?|cost)\b|%"
+)
+RELATION = re.compile(
+    r"\b(expect\w*|against|predict\w*|correlat\w*|scales?|proportional|rises?|falls?|grows?|steep\w*|convex|"
+    r"clusters?|compared?|relation|tracks?|drops?|increase\w*|decrease\w*|below|above|higher|lower)\b"
+)
 THRESHOLD = re.compile(r"\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\b")
+EXTENDING = re.compile(r"^Extending '.*?': ")
+CONNECTIVES = "extending applied adds works way does further governed structure describes whose"
 TIME_FRAME = re.compile(r"\b(weeks?|months?|days?|cycles?|years?|quarters?)\b")
 
 
@@ -57,20 +71,34 @@ class NoveltyVerdict:
 
 
 def claim_parts(text: str) -> tuple[str, str]:
-    """(positive part, boundary part) of "…; where <boundary>, it will not."."""
-    head, _, tail = text.partition("; where ")
+    """(positive part, boundary part) of "[Extending '…': ]…; where <boundary>, it will not."."""
+    head, _, tail = EXTENDING.sub("", text, count=1).partition("; where ")
     return head, tail.split(", it will not")[0]
 
 
-def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
+def claim_action(claim: str) -> str:
+    """The action of "When <condition>, <action> will …" (the whole positive part for other shapes)."""
     head, _ = claim_parts(claim)
-    banned = stem_set(f"{frame.target} {' '.join(frame.constraints)} extending applied works way does further")
-    return [s for s in stems(head) if s not in banned]
+    if head.lower().startswith("when "):
+        split = top_level_split(head[5:])
+        head = split[1] if split else head
+    return head.split(" will ", 1)[0]
+
+
+def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
+    """The terms of the claim's action (as written), minus the target, the constraint and connectives."""
+    banned = stem_set(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
+    words: dict[str, str] = {}
+    for term in content_terms(claim_action(claim)):
+        if stem(term) not in banned:
+            words.setdefault(stem(term), term)
+    return list(words.values())
 
 
 def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, str | None, bool]:
     snippet = f"{hit.title} {hit.snippet}"
-    share = len(set(mechanism) & stem_set(snippet)) / len(mechanism) if mechanism else 0.0
+    wanted = {stem(m) for m in mechanism}
+    share = len(wanted & stem_set(snippet)) / len(wanted) if wanted else 0.0
     cue = LIMIT_CUE.search(snippet.lower())
     anticipated = bool(boundary) and coverage(boundary, snippet) >= BOUNDARY_SHARE
     return share, cue.group(0) if cue else None, anticipated
@@ -82,19 +110,25 @@ def falsify(claim: str, frame: ProblemFrame, query: str, hits: Sequence[Hit]) ->
     judged = [(h, *_against(h, mechanism, boundary)) for h in hits]
     refuting = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and not j[3]]
     anticipated = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and j[3]]
-    approach = (f"Searched for evidence against the claim ('{query}') and checked each of the {len(hits)} "
-                f"snippet(s) for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
-                "a limiting cue (fails, limits, unless, however, …).")
+    approach = (
+        f"Searched for evidence against the claim ('{query}') and checked each of the {len(hits)} "
+        f"snippet(s) for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
+        "a limiting cue (fails, limits, unless, however, …)."
+    )
     if refuting:
         hit, share, cue, _ = max(refuting, key=lambda j: j[1])
-        result = (f"{len(refuting)} snippet(s) share >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
-                  f"outside the claim's stated boundary; strongest: '{hit.title}' ({hit.source}) shares {share:.0%} "
-                  f"and says '{cue}'. The claim does not survive as stated.")
+        result = (
+            f"{len(refuting)} snippet(s) share >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
+            f"outside the claim's stated boundary; strongest: '{hit.title}' ({hit.source}) shares {share:.0%} "
+            f"and says '{cue}'. The claim does not survive as stated."
+        )
     else:
-        result = (f"No snippet both shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside "
-                  f"the claim's boundary ({len(anticipated)} limiting snippet(s) fall inside the boundary it already "
-                  "states). It survives this test — absence of refutation in the searched corpus, not proof.")
-    ranked = sorted(judged, key=lambda j: -j[1])
+        result = (
+            f"No snippet both shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside "
+            f"the claim's boundary ({len(anticipated)} limiting snippet(s) fall inside the boundary it already "
+            "states). It survives this test — absence of refutation in the searched corpus, not proof."
+        )
+    ranked = [j for j in sorted(judged, key=lambda j: -j[1]) if j[1] > 0]
     cited = tuple(dict.fromkeys(j[0].source for j in (refuting or ranked)[:2]))
     return FalsificationVerdict(not refuting, approach[:2000], result[:2000], cited)
 
@@ -107,26 +141,57 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
     share, _, closest = max(scored, key=lambda s: (s[0], s[1]))
     shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
     is_novel = share < NOVELTY_THRESHOLD
-    assessment = (f"Closest of {len(hits)} researched source(s): '{closest.title}' ({closest.source}) covers "
-                  f"{share:.0%} of the claim's terms ({shared or 'none'}) — "
-                  f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
-                  f"combination is {'not' if is_novel else 'largely'} already stated there.")
+    assessment = (
+        f"Closest of {len(hits)} researched source(s): '{closest.title}' ({closest.source}) covers "
+        f"{share:.0%} of the claim's terms ({shared or 'none'}) — "
+        f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
+        f"combination is {'not' if is_novel else 'largely'} already stated there."
+    )
     return NoveltyVerdict(is_novel, share, assessment[:2000])
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreInputs:
+    """The inspectable features a claim is scored on."""
+
+    claim: str
+    condition: str
+    distance: str | None
+    closest_overlap: float
+    relevant_sources: int
+    survived: bool
+    cue_strength: int
 
 
 def _feature(regex: re.Pattern[str], text: str) -> float:
     return 0.25 if regex.search(text.lower()) else 0.0
 
 
-def scores(claim: str, condition: str, frame: ProblemFrame, *, distance: str | None, closest_overlap: float,
-           cited: Sequence[str], survived: bool) -> dict[str, float]:
-    distance_score = DISTANCE_SCORE.get(distance or "", NO_DISTANCE)
-    grounded = min(1.0, len(set(cited)) / SOURCES_FOR_FULL_GROUNDING) * (1.0 if survived else 0.5)
-    falsifiable = sum(_feature(r, condition) for r in (MEASURABLE, DIRECTION, THRESHOLD, TIME_FRAME))
-    head, _ = claim_parts(claim)
-    kept = (not frame.constraints) or coverage(frame.constraints[0], claim) >= 0.5
-    lever = any(coverage(lever, head) == 1.0 for lever in frame.levers)
-    significance = 0.5 * coverage(frame.target, head) + 0.25 * kept + 0.25 * lever
-    values = {"novelty": 0.5 * distance_score + 0.5 * (1.0 - closest_overlap), "groundedness": grounded,
-              "falsifiability": falsifiable, "significance": significance}
+def _observable(condition: str) -> str:
+    return condition.split("Observable:", 1)[-1].split(". Compare", 1)[0]
+
+
+def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
+    distance_score = DISTANCE_SCORE.get(inputs.distance or "", NO_DISTANCE)
+    grounded = min(1.0, inputs.relevant_sources / SOURCES_FOR_FULL_GROUNDING) * (1.0 if inputs.survived else 0.5)
+    observable = _observable(inputs.condition)
+    falsifiable = (
+        _feature(MEASURABLE, observable)
+        + _feature(RELATION, observable)
+        + _feature(THRESHOLD, inputs.condition)
+        + _feature(TIME_FRAME, inputs.condition)
+    )
+    head, _ = claim_parts(inputs.claim)
+    kept = (not frame.constraints) or coverage(frame.constraints[0], inputs.claim) >= 0.5
+    significance = (
+        0.5 * coverage(frame.target, head)
+        + 0.25 * kept
+        + 0.25 * min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
+    )
+    values = {
+        "novelty": 0.5 * distance_score + 0.5 * (1.0 - inputs.closest_overlap),
+        "groundedness": grounded,
+        "falsifiability": falsifiable,
+        "significance": significance,
+    }
     return {k: round(min(1.0, max(0.0, v)), 2) for k, v in values.items()}

@@ -12,14 +12,35 @@ KNOWLEDGE_DIR = Path(__file__).resolve().parents[3] / "forge" / "knowledge"
 CORPUS_DIR = KNOWLEDGE_DIR / "corpus"
 
 REQUIRED_DOMAIN_IDS = {
-    "thermodynamics", "queueing_theory", "epidemiology", "ecology", "control_theory", "immunology",
-    "market_design", "evolution", "percolation", "network_science", "game_theory", "fluid_dynamics",
+    "thermodynamics",
+    "queueing_theory",
+    "epidemiology",
+    "ecology",
+    "control_theory",
+    "immunology",
+    "market_design",
+    "evolution",
+    "percolation",
+    "network_science",
+    "game_theory",
+    "fluid_dynamics",
 }
 DOMAIN_KEYS = {
-    "id", "name", "summary", "cue_terms", "key_variables", "structural_patterns", "semantic_distance",
+    "id",
+    "name",
+    "summary",
+    "cue_terms",
+    "key_variables",
+    "structural_patterns",
+    "semantic_distance",
 }
 PATTERN_KEYS = {
-    "name", "source_relation", "mechanism", "mapping_template", "observable_template", "failure_mode",
+    "name",
+    "source_relation",
+    "mechanism",
+    "mapping_template",
+    "observable_template",
+    "failure_mode",
 }
 TEMPLATE_KEYS = ("mapping_template", "observable_template", "failure_mode")
 ALLOWED_PLACEHOLDERS = {"target", "lever", "constraint"}

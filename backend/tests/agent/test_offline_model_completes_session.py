@@ -1,0 +1,141 @@
+"""The offline model drives the real agent loop through all six phases, answered by the autopilot.
+
+Each session runs in memory: a ToolContext over a ForgeState, the shipped local corpus as research,
+a fixed clock and counting ids; every review is answered by AutopilotPolicy(rounds=2) through
+apply_review, and the next phase is kicked off on the same conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from support.fixed_clock import CountingIds, FixedClock
+
+from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.tool_context import ToolContext
+from forge.core.apply_review import ReviewApplied, apply_review
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.domain_types import Phase, SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message
+from forge.core.render_knowledge_document import DOCUMENT_SECTIONS
+from forge.core.session_events import REVIEW_EVENT, EventType, SessionEvent
+from forge.providers.offline.offline_model import OfflineModel
+from forge.research.local_corpus import LocalCorpusResearch
+
+HOSPITAL = "How can a hospital cut emergency wait times without more staff?"
+CHURN = "How can we reduce churn of open-source contributors?"
+HEAT = "How can a city keep heat-wave deaths down with a fixed budget?"
+MAX_RUNS = 40
+
+
+@dataclass
+class SessionRun:
+    state: ForgeState
+    events: list[SessionEvent] = field(default_factory=list)
+    phases: list[tuple[Phase, int]] = field(default_factory=list)
+    document: str = ""
+
+
+async def run_session(problem: str, model: OfflineModel, research: LocalCorpusResearch) -> SessionRun:
+    ids = CountingIds()
+    state = ForgeState(problem=problem)
+    ctx = ToolContext(SessionId(ids()), state, research, FixedClock(), ids, model.label)
+    runner, policy = AgentRunner(model), AutopilotPolicy(rounds=2)
+    history: list[Message] = [phase_kickoff(state)]
+    run = SessionRun(state, phases=[(state.current_phase, state.current_round)])
+    for _ in range(MAX_RUNS):
+        review: SessionEvent | None = None
+        async for output in runner.run(ctx, history):
+            if isinstance(output, Checkpoint):
+                history = list(output.messages)
+            if not isinstance(output, SessionEvent):
+                continue
+            run.events.append(output)
+            if output.type == EventType.KNOWLEDGE_DOCUMENT:
+                run.state, run.document = ctx.state, output.data["markdown"]
+                return run
+            if output.type in REVIEW_EVENT.values():
+                review = output
+        assert review is not None, [e for e in run.events if e.type == EventType.ERROR]
+        waiting = ctx.state.awaiting_input_type
+        assert waiting is not None
+        applied = apply_review(ctx.state, policy.review_for(ctx.state, waiting), ids)
+        assert isinstance(applied, ReviewApplied), applied
+        ctx.state = applied.state
+        run.phases.append((ctx.state.current_phase, ctx.state.current_round))
+        history = [*history, phase_kickoff(ctx.state)]
+    raise AssertionError("the session did not reach the knowledge document")
+
+
+@pytest.fixture(scope="module")
+def research() -> LocalCorpusResearch:
+    return LocalCorpusResearch.from_directory()
+
+
+@pytest.fixture(scope="module")
+def model() -> OfflineModel:
+    return OfflineModel()
+
+
+def _researched_sources(state: ForgeState) -> set[str]:
+    return {hit.source for record in state.research_log for hit in record.hits}
+
+
+def _cited_sources(document: str) -> set[str]:
+    return set(re.findall(r"\]\(([^)\s]+)\)", document))
+
+
+def _stable(document: str) -> str:
+    return re.sub(r"^- (Session|Generated): .*$", "", document, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("problem", [HOSPITAL, CHURN, HEAT])
+async def test_offline_session_reaches_the_document_through_every_phase(
+    problem: str, model: OfflineModel, research: LocalCorpusResearch
+) -> None:
+    run = await run_session(problem, model, research)
+    order = [phase for phase, _ in run.phases]
+    assert order[:6] == [
+        Phase.DECOMPOSE,
+        Phase.EXPLORE,
+        Phase.SYNTHESIZE,
+        Phase.VALIDATE,
+        Phase.BUILD,
+        Phase.SYNTHESIZE,
+    ]
+    assert order[-1] == Phase.CRYSTALLIZE and order[-2] == Phase.BUILD
+    assert {r for _, r in run.phases} == {0, 1}
+    assert not [e for e in run.events if e.type == EventType.ERROR]
+    for title in DOCUMENT_SECTIONS:
+        assert f"## {title}" in run.document
+    assert run.state.knowledge_graph_nodes
+    assert len({a.source_domain for a in run.state.cross_domain_analogies}) >= 2
+    assert _cited_sources(run.document) <= _researched_sources(run.state)
+    assert "offline model (deterministic, no network)" in run.document
+
+
+async def test_different_problems_give_different_knowledge(model: OfflineModel, research: LocalCorpusResearch) -> None:
+    runs = [await run_session(p, model, research) for p in (HOSPITAL, CHURN, HEAT)]
+    fundamentals = [tuple(r.state.fundamentals) for r in runs]
+    analogies = [tuple(a.description for a in r.state.cross_domain_analogies) for r in runs]
+    claims = [tuple(c.text for c in r.state.all_claims) for r in runs]
+    for values in (fundamentals, analogies, claims):
+        assert len(set(values)) == len(values)
+    domain_sets = [frozenset(a.source_domain for a in r.state.cross_domain_analogies) for r in runs]
+    assert len(set(domain_sets)) == len(domain_sets)
+
+
+async def test_the_same_problem_gives_the_same_document(model: OfflineModel, research: LocalCorpusResearch) -> None:
+    first = await run_session(HOSPITAL, model, research)
+    second = await run_session(HOSPITAL, OfflineModel(), research)
+    assert _stable(first.document) == _stable(second.document)
+
+
+async def test_the_queueing_problem_meets_queueing_theory(model: OfflineModel, research: LocalCorpusResearch) -> None:
+    run = await run_session(HOSPITAL, model, research)
+    assert run.state.cross_domain_analogies[0].source_domain == "Queueing theory"
+    assert all(c.evidence for c in run.state.knowledge_graph_nodes)
