@@ -55,6 +55,10 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
         for other in frame.levers[:2]
         if other != lever
     ]
+    unique: dict[str, Role] = {}
+    for role in roles:
+        unique.setdefault(role.label, role)  # one role per label: the first (most specific) is kept
+    roles = list(unique.values())
     roles.append(
         Role(
             f"measured {frame.target}",
