@@ -44,6 +44,7 @@ def _claims_view(state: ForgeState) -> list[dict[str, Any]]:
             "falsifiability_condition": c.falsifiability_condition,
             "evidence_sources": [e.source for e in c.evidence],
             "cross_domain_source": c.cross_domain_source,
+            "builds_on": [str(b) for b in c.builds_on],
             "user_feedback": c.user_feedback,
             "rejection_reason": c.rejection_reason,
         }
@@ -73,6 +74,7 @@ def _context(state: ForgeState) -> dict[str, Any]:
             "contradictions": encode_value(state.contradictions),
             "graph_claims": _graph_view(state),
             "negative_knowledge": encode_value(state.negative_knowledge),
+            "suggested_domains": state.suggested_domains,
             "deep_dive": {"id": str(target.id), "text": target.text} if target else None,
         }
     elif phase in (Phase.VALIDATE, Phase.BUILD):
