@@ -13,7 +13,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from forge.config import Settings
+from forge.config import Settings, environment_with_dotenv
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,7 +53,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = Settings.from_env()
+    settings = Settings.from_env(environment_with_dotenv())
     try:
         if args.command == "migrate":
             _migrate(settings)

@@ -16,6 +16,25 @@ from pathlib import Path
 DEFAULT_DATA_DIR = "var"
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file (comments and blanks ignored; quotes stripped); {} if absent."""
+    if not path.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
+
+
+def environment_with_dotenv(cwd: Path | None = None) -> dict[str, str]:
+    """The process environment over `.env` in the working directory: real variables win."""
+    return {**read_env_file((cwd or Path.cwd()) / ".env"), **os.environ}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     database_url: str
@@ -37,10 +56,10 @@ class Settings:
         return cls(
             database_url=env.get("DATABASE_URL") or default_db,
             host=env.get("HOST", "127.0.0.1"),
-            port=int(env.get("PORT", "8000")),
+            port=int(env.get("PORT") or "8000"),
             model=env.get("FORGE_MODEL", "offline"),
             research=env.get("FORGE_RESEARCH", "local"),
-            max_iterations=int(env.get("FORGE_MAX_ITERATIONS", "50")),
+            max_iterations=int(env.get("FORGE_MAX_ITERATIONS") or "50"),
             cors_origins=origins,
             log_level=env.get("LOG_LEVEL", "info"),
             anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,

@@ -1,0 +1,62 @@
+"""Cancelling a session while the agent works stops the run and keeps what was done."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.core.domain_types import SessionStatus
+from forge.core.model_messages import ModelRequest, ModelResponse
+from forge.core.session_events import EventType
+from forge.db.migrate import upgrade_database
+from forge.services.session_service import ServiceFailure
+
+
+class BlockingModel:
+    """A model whose call never returns until cancelled (a slow provider)."""
+
+    def __init__(self) -> None:
+        self.called = asyncio.Event()
+
+    @property
+    def label(self) -> str:
+        return "blocking model"
+
+    @property
+    def context_window(self) -> int:
+        return 1000
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        self.called.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
+    await upgrade_database(url)
+    model = BlockingModel()
+    container = build_container(Settings(database_url=url), model=model, research=MemoryResearch([]),
+                                clock=FixedClock(), new_id=CountingIds())
+    service = container.service
+    record = await service.create("How can a hospital cut emergency wait times without more staff?")
+    assert not isinstance(record, ServiceFailure)
+    await service.start_or_resume(record.id)
+    await asyncio.wait_for(model.called.wait(), 2)
+    assert container.runs.is_running(record.id)
+
+    cancelled = await service.cancel(record.id)
+    assert not isinstance(cancelled, ServiceFailure) and cancelled.status == SessionStatus.CANCELLED
+    assert not container.runs.is_running(record.id)
+    events = await service.events(record.id, 0, 100)
+    assert not isinstance(events, ServiceFailure)
+    assert [e.type for e in events] == [EventType.PHASE_CHANGE, EventType.ERROR, EventType.DONE]
+    assert events[1].data["code"] == "CANCELLED"
+    again = await service.start_or_resume(record.id)  # a cancelled session does not restart
+    assert not isinstance(again, ServiceFailure) and not container.runs.is_running(record.id)
+    await container.close()

@@ -1,0 +1,30 @@
+"""Settings from the environment and `.env`: defaults run the embedded product."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forge.config import Settings, read_env_file
+
+
+def test_defaults_are_embedded_sqlite_offline_model_and_port_8000(tmp_path: Path) -> None:
+    settings = Settings.from_env({"FORGE_DATA_DIR": str(tmp_path)})
+    assert settings.database_url == f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
+    assert (settings.model, settings.research, settings.port, settings.database_kind) == (
+        "offline",
+        "local",
+        8000,
+        "sqlite",
+    )
+
+
+def test_port_and_database_url_override_the_defaults() -> None:
+    settings = Settings.from_env({"PORT": "9001", "DATABASE_URL": "postgresql+asyncpg://u@h/db"})
+    assert settings.port == 9001 and settings.database_kind == "postgresql"
+
+
+def test_env_file_is_parsed_ignoring_comments_and_quotes(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("# comment\nPORT=9100\nexport LOG_LEVEL='debug'\n\nEMPTY=\nnot a pair\n", encoding="utf-8")
+    assert read_env_file(env) == {"PORT": "9100", "LOG_LEVEL": "debug", "EMPTY": ""}
+    assert read_env_file(tmp_path / "missing.env") == {}
