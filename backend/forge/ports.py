@@ -15,7 +15,7 @@ from typing import Protocol
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse
-from forge.core.records import ResearchHit
+from forge.core.records import ResearchHit, SessionDocument
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 
@@ -40,9 +40,17 @@ class ResearchProvider(Protocol):
     @property
     def name(self) -> str: ...
 
-    async def search(self, query: str, *, session_id: SessionId | None, limit: int = 5) -> Sequence[ResearchHit]: ...
-
-    async def add_document(self, session_id: SessionId, title: str, text: str) -> ResearchHit: ...
+    async def search(
+        self,
+        query: str,
+        *,
+        session_id: SessionId | None,
+        limit: int = 5,
+        session_documents: Sequence[SessionDocument] = (),
+    ) -> Sequence[ResearchHit]:
+        """Search; `session_documents` (the person's own documents) are searched along with the
+        provider's sources. Passing them on every call keeps providers stateless across restarts."""
+        ...
 
 
 class Embedder(Protocol):

@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from forge.api.routes import health, knowledge_graph, session_stream, sessions
+from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
 from forge.api.start_page import START_PAGE
 from forge.bootstrap import Container
 
@@ -68,7 +68,8 @@ def create_app(container: Container) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
-    for router in (health.router, sessions.router, session_stream.router, knowledge_graph.router):
+    routers = (health.router, sessions.router, session_stream.router, session_documents.router, knowledge_graph.router)
+    for router in routers:
         app.include_router(router)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from forge.core.domain_types import BuildDecision, VerdictType
+from forge.core.records import SessionDocument
 from forge.core.review_inputs import (
     BuildDecisionReview,
     ClaimFeedback,
@@ -23,6 +24,7 @@ from forge.core.review_inputs import (
     ReviewInput,
     VerdictsReview,
 )
+from forge.core.session_documents import MAX_TEXT_CHARS, MAX_TITLE_CHARS, MIN_TEXT_CHARS
 from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
 
 MAX_LIST = 50
@@ -163,3 +165,19 @@ class UserInput(BaseModel):
 
 class ErrorResponse(BaseModel):
     detail: str
+
+
+class DocumentCreate(BaseModel):
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    text: str = Field(min_length=MIN_TEXT_CHARS, max_length=MAX_TEXT_CHARS)
+
+
+class DocumentResponse(BaseModel):
+    source: str
+    title: str
+    characters: int
+    added_at: datetime
+
+    @classmethod
+    def of(cls, d: SessionDocument) -> DocumentResponse:
+        return cls(source=d.source, title=d.title, characters=len(d.text), added_at=d.added_at)

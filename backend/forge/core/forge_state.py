@@ -32,6 +32,7 @@ from forge.core.records import (
     NegativeKnowledge,
     Reframing,
     ResearchRecord,
+    SessionDocument,
     StateOfArt,
 )
 
@@ -42,6 +43,7 @@ class ForgeState:
     current_phase: Phase = Phase.DECOMPOSE
     current_round: int = 0
     research_log: list[ResearchRecord] = field(default_factory=list)
+    session_documents: list[SessionDocument] = field(default_factory=list)
     web_searches_this_phase: list[ResearchRecord] = field(default_factory=list)
     # Phase 1: DECOMPOSE
     fundamentals: list[str] = field(default_factory=list)

@@ -51,6 +51,16 @@ class ResearchRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionDocument:
+    """A document the person added to a session; research searches it with the shipped corpus."""
+
+    source: str
+    title: str
+    text: str
+    added_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
     id: EvidenceId
     source: str

@@ -4,16 +4,16 @@ Invariants:
     - The shipped index is built once, at construction; nothing is read or indexed at import time.
     - A session document is visible only to searches made with that session's id; a search without a
       session id sees the shipped corpus alone.
-    - A session document's source is `session://<session_id>/<slug-of-title>`, made unique within the
-      session by appending -2, -3, ...; shipped and session sources never collide.
-    - A session's searches rank shipped and session documents together in one BM25 index (rebuilt on
-      every add), so their scores are comparable.
+    - Session documents come with each search call (they live in the session's state, with sources
+      assigned by `core.session_documents`), so the provider keeps no state that a restart could lose.
+    - A session's searches rank shipped and session documents together in one BM25 index, so their
+      scores are comparable; the combined index is cached until the session's documents change.
     - `load_shipped_corpus` fails loudly: a malformed file raises ValueError naming that file.
 
 Corpus file format:
     ---
     title: Little's law
-    source: https://example.org/littles-law
+    source: corpus://queueing/littles-law
     topics: queueing, operations research        (or [a, b], or a `- item` list; optional)
     ---
     Body text in Markdown.
@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from forge.core.bm25_index import Bm25Index, IndexedDocument, build_bm25_index, leading_excerpt
+from forge.core.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit
+from forge.core.records import ResearchHit, SessionDocument
 
 SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "corpus"
 """Where the packaged corpus lives (`forge/knowledge/corpus/*.md`)."""
@@ -37,8 +37,6 @@ SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "cor
 _FENCE = "---"
 _KEY_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
 _LIST_ITEM = re.compile(r"^\s+-\s*(.*)$|^-\s+(.*)$")
-_SLUG_SEPARATOR = re.compile(r"[^a-z0-9]+")
-_SLUG_MAX = 60
 
 
 def _unquote(value: str) -> str:
@@ -118,19 +116,16 @@ def load_shipped_corpus(directory: Path) -> list[IndexedDocument]:
     return docs
 
 
-def slugify(title: str) -> str:
-    slug = _SLUG_SEPARATOR.sub("-", title.lower()).strip("-")[:_SLUG_MAX].strip("-")
-    return slug or "document"
-
-
 class LocalCorpusResearch:
-    """Searches the shipped corpus and, per session, the documents added to that session."""
+    """Searches the shipped corpus plus, per call, the documents of the session that asks.
+
+    The shipped index is built once; a session's combined index is cached under the tuple of its
+    document sources, so it is rebuilt only when that session's documents change.
+    """
 
     def __init__(self, documents: Iterable[IndexedDocument]) -> None:
         self._shipped: Bm25Index = build_bm25_index(documents)
-        self._shipped_sources = frozenset(doc.source for doc in self._shipped.documents)
-        self._session_docs: dict[SessionId, list[IndexedDocument]] = {}
-        self._session_index: dict[SessionId, Bm25Index] = {}
+        self._session_index: dict[SessionId, tuple[tuple[str, ...], Bm25Index]] = {}
 
     @classmethod
     def from_directory(cls, directory: Path = SHIPPED_CORPUS_DIR) -> LocalCorpusResearch:
@@ -140,29 +135,24 @@ class LocalCorpusResearch:
     def name(self) -> str:
         return "local corpus"
 
-    async def search(self, query: str, *, session_id: SessionId | None, limit: int = 5) -> Sequence[ResearchHit]:
-        index = self._shipped
-        if session_id is not None:
-            index = self._session_index.get(session_id, self._shipped)
+    def _index_for(self, session_id: SessionId | None, documents: Sequence[SessionDocument]) -> Bm25Index:
+        if session_id is None or not documents:
+            return self._shipped
+        key = tuple(d.source for d in documents)
+        cached = self._session_index.get(session_id)
+        if cached is None or cached[0] != key:
+            extra = [IndexedDocument(source=d.source, title=d.title, text=d.text) for d in documents]
+            cached = (key, self._shipped.with_documents(extra))
+            self._session_index[session_id] = cached
+        return cached[1]
+
+    async def search(
+        self,
+        query: str,
+        *,
+        session_id: SessionId | None,
+        limit: int = 5,
+        session_documents: Sequence[SessionDocument] = (),
+    ) -> Sequence[ResearchHit]:
+        index = self._index_for(session_id, session_documents)
         return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
-
-    async def add_document(self, session_id: SessionId, title: str, text: str) -> ResearchHit:
-        title = title.strip()
-        if not title:
-            raise ValueError("a session document needs a non-empty title")
-        if not text.strip():
-            raise ValueError("a session document needs non-empty text")
-        docs = self._session_docs.setdefault(session_id, [])
-        doc = IndexedDocument(source=self._unique_source(session_id, title, docs), title=title, text=text)
-        self._session_index[session_id] = self._shipped.with_documents([*docs, doc])
-        docs.append(doc)
-        return ResearchHit(doc.source, doc.title, leading_excerpt(text))
-
-    def _unique_source(self, session_id: SessionId, title: str, existing: Sequence[IndexedDocument]) -> str:
-        base = f"session://{session_id}/{slugify(title)}"
-        taken = self._shipped_sources | {doc.source for doc in existing}
-        candidate, n = base, 1
-        while candidate in taken:
-            n += 1
-            candidate = f"{base}-{n}"
-        return candidate

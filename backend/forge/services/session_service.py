@@ -19,8 +19,11 @@ from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.domain_types import Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
+from forge.core.records import SessionDocument
 from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput
 from forge.core.review_payloads import build_review_payload
+from forge.core.rule_verdicts import RuleViolation
+from forge.core.session_documents import new_session_document
 from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver
@@ -106,7 +109,35 @@ class SessionService:
             return found
         return await self._feed.read_after(session_id, after, limit)
 
+    async def documents(self, session_id: SessionId) -> list[SessionDocument] | ServiceFailure:
+        state = await self.state(session_id)
+        return state if isinstance(state, ServiceFailure) else list(state.session_documents)
+
     # ---- commands --------------------------------------------------------------------------
+    async def add_document(self, session_id: SessionId, title: str, text: str) -> SessionDocument | ServiceFailure:
+        """Add the person's document to the session's research sources (not while the agent runs:
+        the run holds the state in memory and would overwrite the change at its next checkpoint)."""
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.get(session_id)
+            if record is None:
+                return _not_found(session_id)
+            if record.status in FINISHED:
+                return ServiceFailure(
+                    FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
+                )
+            if self._runs.is_running(session_id):
+                return ServiceFailure(
+                    FailureKind.CONFLICT, "The agent is working; add documents when it pauses for review."
+                )
+            state = await uow.sessions.load_state(session_id)
+            document = new_session_document(state.session_documents, session_id, title, text, self._clock.now())
+            if isinstance(document, RuleViolation):
+                return ServiceFailure(FailureKind.INVALID, document.message)
+            state.session_documents.append(document)
+            await uow.sessions.save_state(session_id, state)
+            await uow.commit()
+        return document
+
     async def create(self, problem: str) -> SessionRecord | ServiceFailure:
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:

@@ -95,3 +95,29 @@ async def test_list_paginates_newest_first_and_filters_by_status(client: httpx.A
     assert page["total"] == 3 and [s["id"] for s in page["items"]] == [ids[2], ids[1]]
     cancelled = (await client.get("/api/v1/sessions", params={"status": "cancelled"})).json()
     assert [s["id"] for s in cancelled["items"]] == [ids[0]]
+
+
+async def test_a_document_added_to_the_session_is_researched_and_cited(client: httpx.AsyncClient) -> None:
+    sid = await _create(client)
+    text = (
+        "Audit of our hospital emergency department: wait times peak when staff are tied up with boarding "
+        "patients; emergency wait times fell when a discharge lounge freed cubicles earlier in the day."
+    )
+    added = await client.post(f"/api/v1/sessions/{sid}/documents", json={"title": "ED audit 2025", "text": text})
+    assert added.status_code == 201, added.text
+    source = added.json()["source"]
+    assert source == f"session://{sid}/ed-audit-2025"
+    listed = (await client.get(f"/api/v1/sessions/{sid}/documents")).json()
+    assert [d["source"] for d in listed] == [source]
+    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    review = next(e for e in events if e.type == "review_decompose").data
+    assert source in [e["source"] for e in review["state_of_art"]["evidence"]]
+
+
+async def test_documents_are_refused_when_too_short_or_while_finished(client: httpx.AsyncClient) -> None:
+    sid = await _create(client)
+    short = await client.post(f"/api/v1/sessions/{sid}/documents", json={"title": "x", "text": "too short"})
+    assert short.status_code == 422 and "text" in short.json()["detail"]
+    await client.post(f"/api/v1/sessions/{sid}/cancel")
+    late = await client.post(f"/api/v1/sessions/{sid}/documents", json={"title": "Late", "text": "y" * 40})
+    assert late.status_code == 409 and "cancelled" in late.json()["detail"]

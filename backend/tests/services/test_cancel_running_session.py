@@ -41,8 +41,9 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
     await upgrade_database(url)
     model = BlockingModel()
-    container = build_container(Settings(database_url=url), model=model, research=MemoryResearch([]),
-                                clock=FixedClock(), new_id=CountingIds())
+    container = build_container(
+        Settings(database_url=url), model=model, research=MemoryResearch([]), clock=FixedClock(), new_id=CountingIds()
+    )
     service = container.service
     record = await service.create("How can a hospital cut emergency wait times without more staff?")
     assert not isinstance(record, ServiceFailure)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit
+from forge.core.records import ResearchHit, SessionDocument
 
 
 class MemoryResearch:
@@ -17,9 +17,14 @@ class MemoryResearch:
     def name(self) -> str:
         return "memory"
 
-    async def search(self, query: str, *, session_id: SessionId | None, limit: int = 5) -> Sequence[ResearchHit]:
+    async def search(
+        self,
+        query: str,
+        *,
+        session_id: SessionId | None,
+        limit: int = 5,
+        session_documents: Sequence[SessionDocument] = (),
+    ) -> Sequence[ResearchHit]:
         self.queries.append(query)
-        return self._hits[:limit]
-
-    async def add_document(self, session_id: SessionId, title: str, text: str) -> ResearchHit:
-        return ResearchHit(f"session://{session_id}/{title}", title, text[:100])
+        own = tuple(ResearchHit(d.source, d.title, d.text[:100]) for d in session_documents)
+        return (own + self._hits)[:limit]

@@ -19,7 +19,11 @@ class ResearchInput(BaseModel):
 
 
 async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
-    hits = tuple(await ctx.research.search(args.query, session_id=ctx.session_id, limit=args.limit))
+    hits = tuple(
+        await ctx.research.search(
+            args.query, session_id=ctx.session_id, limit=args.limit, session_documents=ctx.state.session_documents
+        )
+    )
     s = ctx.state
     s.record_research(
         ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), ctx.research.name)

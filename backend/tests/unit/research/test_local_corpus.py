@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
@@ -7,7 +8,7 @@ import pytest
 
 from forge.core.bm25_index import IndexedDocument
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit
+from forge.core.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
@@ -139,61 +140,44 @@ async def test_searches_the_shipped_corpus(corpus_dir: Path) -> None:
     assert await provider.search("blockchain", session_id=None) == []
 
 
-async def test_session_documents_are_found_only_within_their_session(corpus_dir: Path) -> None:
+def _doc(session: SessionId, slug: str, title: str, text: str) -> SessionDocument:
+    return SessionDocument(f"session://{session}/{slug}", title, text, datetime(2026, 1, 1, tzinfo=UTC))
+
+
+async def test_session_documents_are_searched_only_for_their_session(corpus_dir: Path) -> None:
     provider = LocalCorpusResearch(load_shipped_corpus(corpus_dir))
     mine, other = _session(), _session()
+    notebook = _doc(mine, "lab-notebook", "Lab notebook", "Our mycelium samples conduct signals.")
 
-    added = await provider.add_document(mine, "Lab notebook", "Our mycelium samples conduct signals.")
-
-    assert added.source == f"session://{mine}/lab-notebook"
-    assert added.title == "Lab notebook"
-    assert "mycelium" in added.snippet
-    assert [h.source for h in await provider.search("mycelium", session_id=mine)] == [added.source]
+    hits = await provider.search("mycelium", session_id=mine, session_documents=[notebook])
+    assert [h.source for h in hits] == [notebook.source] and "mycelium" in hits[0].snippet
     assert await provider.search("mycelium", session_id=other) == []
     assert await provider.search("mycelium", session_id=None) == []
     # the session still sees the shipped corpus
-    shipped = await provider.search("pheromone", session_id=mine)
+    shipped = await provider.search("pheromone", session_id=mine, session_documents=[notebook])
     assert [h.source for h in shipped] == ["https://example.org/aco"]
 
 
-async def test_session_sources_are_unique(corpus_dir: Path) -> None:
+async def test_a_sessions_index_follows_its_documents(corpus_dir: Path) -> None:
     provider = LocalCorpusResearch(load_shipped_corpus(corpus_dir))
-    session, other = _session(), _session()
-
-    first = await provider.add_document(session, "Field Notes!", "Glacier melt rates in spring.")
-    second = await provider.add_document(session, "field notes", "Glacier melt rates in autumn.")
-    third = await provider.add_document(session, "Field notes", "Glacier calving events.")
-    elsewhere = await provider.add_document(other, "Field notes", "Glacier notes of another session.")
-    untitled = await provider.add_document(session, "???", "Glacier without a sluggable title.")
-
-    base = f"session://{session}/field-notes"
-    assert [first.source, second.source, third.source] == [base, f"{base}-2", f"{base}-3"]
-    assert elsewhere.source == f"session://{other}/field-notes"
-    assert untitled.source == f"session://{session}/document"
-    hits = await provider.search("glacier", session_id=session, limit=10)
-    assert sorted(h.source for h in hits) == sorted([first.source, second.source, third.source, untitled.source])
-
-
-async def test_add_document_refuses_blank_title_or_text() -> None:
-    provider = LocalCorpusResearch([])
-
-    with pytest.raises(ValueError, match="title"):
-        await provider.add_document(_session(), "  ", "text")
-    with pytest.raises(ValueError, match="text"):
-        await provider.add_document(_session(), "Title", "   ")
+    session = _session()
+    first = _doc(session, "field-notes", "Field notes", "Glacier melt rates in spring.")
+    second = _doc(session, "field-notes-2", "Field notes", "Glacier calving events.")
+    assert len(await provider.search("glacier", session_id=session, session_documents=[first])) == 1
+    both = await provider.search("glacier", session_id=session, session_documents=[first, second])
+    assert sorted(h.source for h in both) == sorted([first.source, second.source])
 
 
 async def test_limit_is_honoured() -> None:
     docs = [IndexedDocument(f"https://example.org/{i}", f"Coral reef {i}", "Coral reefs.") for i in range(6)]
     provider = LocalCorpusResearch(docs)
     session = _session()
-    for i in range(4):
-        await provider.add_document(session, f"Reef survey {i}", "Coral bleaching observed.")
+    own = [_doc(session, f"reef-{i}", f"Reef survey {i}", "Coral bleaching observed.") for i in range(4)]
 
     assert len(await provider.search("coral", session_id=None)) == 5
     assert len(await provider.search("coral", session_id=None, limit=2)) == 2
-    assert len(await provider.search("coral", session_id=session, limit=3)) == 3
-    assert len(await provider.search("coral", session_id=session, limit=20)) == 10
+    assert len(await provider.search("coral", session_id=session, limit=3, session_documents=own)) == 3
+    assert len(await provider.search("coral", session_id=session, limit=20, session_documents=own)) == 10
 
 
 async def test_snippets_are_bounded(tmp_path: Path) -> None:
@@ -202,8 +186,6 @@ async def test_snippets_are_bounded(tmp_path: Path) -> None:
     provider = LocalCorpusResearch.from_directory(tmp_path)
 
     hits = await provider.search("turbulence", session_id=None)
-    added = await provider.add_document(_session(), "Long", "x " * 500)
 
     assert "Turbulence" in hits[0].snippet
     assert len(hits[0].snippet) <= 300
-    assert len(added.snippet) <= 300

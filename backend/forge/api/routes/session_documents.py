@@ -1,0 +1,23 @@
+"""The person's own documents for a session's research: add and list."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.routes.sessions import ERRORS
+from forge.api.schemas import DocumentCreate, DocumentResponse
+
+router = APIRouter(prefix="/api/v1/sessions", tags=["documents"])
+
+
+@router.post("/{session_id}/documents", status_code=201, response_model=DocumentResponse, responses=ERRORS)
+async def add_document(session_id: str, body: DocumentCreate, request: Request) -> DocumentResponse:
+    document = unwrap(await service_of(request).add_document(session_id_of(session_id), body.title, body.text))
+    return DocumentResponse.of(document)
+
+
+@router.get("/{session_id}/documents", response_model=list[DocumentResponse], responses=ERRORS)
+async def list_documents(session_id: str, request: Request) -> list[DocumentResponse]:
+    documents = unwrap(await service_of(request).documents(session_id_of(session_id)))
+    return [DocumentResponse.of(d) for d in documents]
