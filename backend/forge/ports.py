@@ -7,14 +7,14 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Protocol
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ModelRequest, ModelResponse
+from forge.core.model_messages import Message, ModelRequest, ModelResponse, TextDelta
 from forge.core.records import ResearchHit, SessionDocument
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import SessionPage, SessionRecord, StoredEvent, ToolCallEntry
@@ -24,8 +24,18 @@ class Clock(Protocol):
     def now(self) -> datetime: ...
 
 
+class ModelUnavailableError(Exception):
+    """The provider could not answer (retries exhausted, bad key, outage). The run ends recoverably."""
+
+
+class ContextOverflowError(Exception):
+    """The request does not fit the model's context window; the caller may compact and retry."""
+
+
 class LanguageModel(Protocol):
-    """A model that answers a request with one assistant message (text and/or tool calls)."""
+    """A model that answers a request with one assistant message (text and/or tool calls).
+
+    Providers raise ModelUnavailableError / ContextOverflowError, never SDK exceptions."""
 
     @property
     def label(self) -> str: ...
@@ -34,6 +44,12 @@ class LanguageModel(Protocol):
     def context_window(self) -> int: ...
 
     async def complete(self, request: ModelRequest) -> ModelResponse: ...
+
+
+class StreamingLanguageModel(LanguageModel, Protocol):
+    """A model that can also stream: text deltas as they arrive, then exactly one final ModelResponse."""
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]: ...
 
 
 class ResearchProvider(Protocol):

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from forge.core.domain_types import ToolCallId
+from forge.core.records import ResearchHit
 
 
 class Role(str, Enum):
@@ -50,7 +51,16 @@ class ToolResult:
     is_error: bool = False
 
 
-MessagePart = TextPart | ToolCall | ToolResult
+@dataclass(frozen=True, slots=True)
+class ProviderPart:
+    """A provider-specific block kept verbatim in the conversation (e.g. Anthropic's `server_tool_use`
+    and `web_search_tool_result`). Sent back only to the provider named here; others skip it."""
+
+    provider: str
+    payload: Mapping[str, Any]
+
+
+MessagePart = TextPart | ToolCall | ToolResult | ProviderPart
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,22 @@ class ModelRequest:
     messages: tuple[Message, ...]
     tools: tuple[ToolDefinition, ...]
     max_tokens: int = 4096
+    server_research: bool = False  # the provider may run its own search tool (e.g. web search) this turn
+
+
+@dataclass(frozen=True, slots=True)
+class ServerResearch:
+    """Research a provider ran on its side during the turn (query and what came back)."""
+
+    query: str
+    hits: tuple[ResearchHit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """A piece of assistant text, streamed as it arrives."""
+
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +138,7 @@ class ModelResponse:
     stop_reason: StopReason
     usage: Usage = field(default_factory=Usage)
     model: str = ""
+    server_research: tuple[ServerResearch, ...] = ()
 
 
 def user_text(text: str) -> Message:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
-from forge.core.model_messages import Message, MessagePart, Role, TextPart, ToolCall, ToolResult
+from forge.core.model_messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
 from forge.core.session_events import EventType
 from forge.core.session_record import SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.state_codec import encode_value
@@ -83,6 +83,8 @@ def _encode_part(part: MessagePart) -> dict[str, Any]:
             "arguments": encode_value(dict(part.arguments)),
             "parse_error": part.parse_error,
         }
+    if isinstance(part, ProviderPart):
+        return {"kind": "provider", "provider": part.provider, "payload": encode_value(dict(part.payload))}
     return {"kind": "tool_result", "call_id": part.call_id, "content": part.content, "is_error": part.is_error}
 
 
@@ -94,6 +96,8 @@ def _decode_part(raw: dict[str, Any]) -> MessagePart:
         return ToolCall(ToolCallId(raw["id"]), raw["name"], dict(raw["arguments"]), raw.get("parse_error"))
     if kind == "tool_result":
         return ToolResult(ToolCallId(raw["call_id"]), raw["content"], bool(raw.get("is_error", False)))
+    if kind == "provider":
+        return ProviderPart(raw["provider"], dict(raw["payload"]))
     raise ValueError(f"Unknown message part kind {kind!r}.")
 
 

@@ -20,7 +20,7 @@ from forge.core.domain_types import (
     ToolCallId,
 )
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 from forge.core.session_events import EventType, agent_text, phase_change, tool_error
 from forge.core.session_record import SessionRecord, ToolCallEntry
 from forge.db.repositories import SessionNotFoundError
@@ -186,7 +186,7 @@ async def test_saving_a_smaller_state_replaces_the_projection(
     assert await db.count(ClaimRow, session_id=record.id) == 4
 
 
-async def test_messages_round_trip_text_tool_calls_and_tool_results(uow_factory: UowFactory) -> None:
+async def test_messages_round_trip_text_tool_calls_provider_blocks_and_tool_results(uow_factory: UowFactory) -> None:
     record = await add_session(uow_factory)
     messages = [
         Message(Role.USER, (TextPart("Solve it."),)),
@@ -194,6 +194,7 @@ async def test_messages_round_trip_text_tool_calls_and_tool_results(uow_factory:
             Role.ASSISTANT,
             (
                 TextPart("Searching."),
+                ProviderPart("anthropic", {"type": "server_tool_use", "id": "srv_1", "input": {"query": "heat"}}),
                 ToolCall(ToolCallId("call_1"), "web_search", {"query": "heat", "filters": {"years": [2020, 2024]}}),
                 ToolCall(ToolCallId("call_2"), "state_thesis", {"raw": "{broken"}, parse_error="Expecting value"),
             ),
