@@ -19,6 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
+from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
@@ -94,6 +95,7 @@ def build_container(
     notifier = EventNotifier()
     feed = SessionEventFeed(uow_factory, notifier, clock)
     runs = InProcessRuns(on_finish=notifier.notify)
-    driver = PhaseRunDriver(uow_factory, feed, model, research, clock, new_id, settings.max_iterations)
+    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    driver = PhaseRunDriver(uow_factory, feed, model, research, clock, new_id, settings.max_iterations, budget)
     service = SessionService(uow_factory, feed, runs, driver, clock, new_id, model.label)
     return Container(settings, engine, service, runs, model, research, uow_factory)

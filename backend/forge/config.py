@@ -46,6 +46,8 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     log_level: str = "info"
     anthropic_api_key: str | None = None
+    budget_tokens: int | None = None
+    budget_usd: float | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -63,6 +65,8 @@ class Settings:
             cors_origins=origins,
             log_level=env.get("LOG_LEVEL", "info"),
             anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
+            budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
+            budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
         )
 
     @property

@@ -1,4 +1,4 @@
-"""The agent loop: an async iterator of typed events around LanguageModel.complete.
+"""The agent loop: an async iterator of typed events around a LanguageModel.
 
 Invariants:
     - Never crashes on a tool: dispatch turns every failure into a tool error returned to the model
@@ -8,19 +8,24 @@ Invariants:
     - A phase ends only when its work gate passes (code-enforced): a model that stops early is told
       what is missing (bounded nudges); then the loop pauses with the phase's review event.
     - At most `max_iterations` model calls per run; then a recoverable error, never an endless loop.
+    - Every call's tokens and cost are added to the phase's spend; a run stops cleanly (with an
+      `error` event) once the session's budget is spent. A context overflow compacts old tool
+      results once and retries; a provider failure ends the run recoverably.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
+from forge.agent.call_model import account_usage, call_model, record_server_research
 from forge.agent.dispatch_tool_call import dispatch_tool_call
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import tools_for_phase
 from forge.core import session_events as ev
+from forge.core.compact_conversation import compact_conversation
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase
 from forge.core.enforce_phase_gates import (
     check_build_work_complete,
@@ -31,9 +36,11 @@ from forge.core.enforce_phase_gates import (
 )
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, Role, ToolResult, Usage, user_text
+from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
 from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
-from forge.ports import LanguageModel
+from forge.core.session_spend import SpendBudget, check_budget, total_spend
+from forge.ports import ContextOverflowError, LanguageModel
 
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
@@ -98,47 +105,91 @@ def _phase_gate(state: ForgeState) -> RuleViolation | None:
 
 
 class AgentRunner:
-    def __init__(self, model: LanguageModel, *, max_iterations: int = MAX_ITERATIONS, max_nudges: int = MAX_NUDGES):
+    def __init__(
+        self,
+        model: LanguageModel,
+        *,
+        max_iterations: int = MAX_ITERATIONS,
+        max_nudges: int = MAX_NUDGES,
+        budget: SpendBudget | None = None,
+        prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+    ):
         self._model = model
         self._max_iterations = max_iterations
         self._max_nudges = max_nudges
+        self._budget = budget
+        self._prices = prices
+
+    def _request(self, ctx: ToolContext, messages: list[Message]) -> ModelRequest:
+        tools = tools_for_phase(ctx.state.current_phase)
+        research_allowed = any(t.name == "research" for t in tools)
+        return ModelRequest(SYSTEM_PROMPT, tuple(messages), tools, server_research=research_allowed)
 
     async def run(self, ctx: ToolContext, history: list[Message]) -> AsyncIterator[RunnerOutput]:
         """Continue the conversation in `history` (which ends with a user message) until a pause."""
         messages = list(history)
         nudges = 0
         for _ in range(self._max_iterations):
-            request = ModelRequest(SYSTEM_PROMPT, tuple(messages), tools_for_phase(ctx.state.current_phase))
-            try:
-                response = await self._model.complete(request)
-            except Exception as error:  # provider failures end the run, recoverably
-                yield ev.error("MODEL_ERROR", f"The model call failed: {error}", recoverable=True)
+            over_budget = check_budget(total_spend(ctx.state.spend_by_phase), self._budget)
+            if over_budget:
+                yield ev.error(over_budget.code.value, over_budget.message, recoverable=True, severity="warning")
                 yield ev.done(error=True, awaiting_input=False)
                 return
-            yield self._usage_event(response)
+            response: ModelResponse | None = None
+            async for item in self._respond(ctx, messages):
+                if isinstance(item, ModelResponse):
+                    response = item
+                else:
+                    yield item
+            if response is None:
+                return
             messages.append(response.message)
-            if response.message.text.strip():
-                yield ev.agent_text(response.message.text)
             if response.message.tool_calls:
                 paused = False
-                async for item in self._execute_calls(ctx, response, messages):
-                    if isinstance(item, _Pause):
+                async for out in self._execute_calls(ctx, response, messages):
+                    if isinstance(out, _Pause):
                         paused = True
                     else:
-                        yield item
+                        yield out
                 if paused:
                     yield ev.knowledge_document(ctx.state.knowledge_document_markdown or "")
                     yield ev.done(error=False, awaiting_input=False)
                     return
                 continue
             nudges += 1
-            async for item in self._end_turn(ctx.state, messages, response.usage, nudges):
-                yield item
+            async for out in self._end_turn(ctx.state, messages, response.usage, nudges):
+                yield out
             if ctx.state.awaiting_user_input or nudges > self._max_nudges:
                 return
         yield ev.error(
             "MAX_ITERATIONS", f"Stopped after {self._max_iterations} model calls; resume to continue.", recoverable=True
         )
+        yield ev.done(error=True, awaiting_input=False)
+
+    async def _respond(self, ctx: ToolContext, messages: list[Message]) -> AsyncIterator[RunnerOutput | ModelResponse]:
+        """One model call, compacting the conversation once if it overflows the context window.
+
+        Ends without a ModelResponse (after error + done events) when the model cannot answer."""
+        for attempt in range(2):
+            try:
+                async for item in call_model(self._model, self._request(ctx, messages)):
+                    if isinstance(item, ModelResponse):
+                        yield account_usage(ctx, self._model, item, self._prices)
+                        for event in record_server_research(ctx, item, self._model.label):
+                            yield event
+                    yield item
+                return
+            except ContextOverflowError as error:
+                if attempt == 1:
+                    yield ev.error(
+                        "CONTEXT_OVERFLOW", f"The conversation does not fit even compacted: {error}", recoverable=True
+                    )
+                    break
+                messages[:] = compact_conversation(tuple(messages))
+                yield ev.agent_text("[The conversation was compacted to fit the context window.]")
+            except Exception as error:  # provider failures end the run, recoverably
+                yield ev.error("MODEL_ERROR", f"The model call failed: {error}", recoverable=True)
+                break
         yield ev.done(error=True, awaiting_input=False)
 
     async def _execute_calls(
@@ -190,13 +241,3 @@ class AgentRunner:
         if state.current_phase == Phase.CRYSTALLIZE:
             return RuleViolation(ErrorCode.PHASE_WORK_INCOMPLETE, "Call generate_knowledge_document to finish.")
         return _phase_gate(state)
-
-    def _usage_event(self, response: ModelResponse) -> ev.SessionEvent:
-        context_tokens = (
-            response.usage.input_tokens + response.usage.cache_read_tokens + response.usage.cache_creation_tokens
-        )
-        return ev.context_usage(
-            context_tokens + response.usage.output_tokens,
-            self._model.context_window,
-            response.model or self._model.label,
-        )

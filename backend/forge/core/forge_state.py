@@ -35,6 +35,7 @@ from forge.core.records import (
     SessionDocument,
     StateOfArt,
 )
+from forge.core.session_spend import PhaseSpend
 
 
 @dataclass
@@ -44,6 +45,7 @@ class ForgeState:
     current_round: int = 0
     research_log: list[ResearchRecord] = field(default_factory=list)
     session_documents: list[SessionDocument] = field(default_factory=list)
+    spend_by_phase: dict[str, PhaseSpend] = field(default_factory=dict)
     web_searches_this_phase: list[ResearchRecord] = field(default_factory=list)
     # Phase 1: DECOMPOSE
     fundamentals: list[str] = field(default_factory=list)

@@ -25,6 +25,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_events import EventType
 from forge.core.session_record import ToolCallEntry
+from forge.core.session_spend import total_spend
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
 from forge.services.session_event_feed import SessionEventFeed
 
@@ -50,7 +51,7 @@ class PhaseRunDriver:
         self._research = research
         self._clock = clock
         self._new_id = new_id
-        self._runner = AgentRunner(model, max_iterations=max_iterations)
+        self._runner = AgentRunner(model, max_iterations=max_iterations, budget=budget)
 
     async def run(self, session_id: SessionId, *, kickoff: bool) -> None:
         try:
@@ -112,8 +113,15 @@ class PhaseRunDriver:
                 await uow.tool_calls.record(session_id, entry)
             await uow.sessions.save_state(session_id, state)
             await uow.sessions.save_messages(session_id, checkpoint.messages)
-            tokens = record.total_tokens_used + checkpoint.usage.total
-            await uow.sessions.update(replace(record, total_tokens_used=tokens, current_round=state.current_round))
+            spent = total_spend(state.spend_by_phase)
+            await uow.sessions.update(
+                replace(
+                    record,
+                    total_tokens_used=spent.tokens,
+                    total_cost_usd=spent.cost_usd,
+                    current_round=state.current_round,
+                )
+            )
             await uow.commit()
 
     async def _save_state(self, session_id: SessionId, state: ForgeState) -> None:
