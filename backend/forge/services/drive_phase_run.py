@@ -25,7 +25,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_events import EventType
 from forge.core.session_record import ToolCallEntry
-from forge.core.session_spend import total_spend
+from forge.core.session_spend import SpendBudget, total_spend
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
 from forge.services.session_event_feed import SessionEventFeed
 
@@ -44,6 +44,7 @@ class PhaseRunDriver:
         clock: Clock,
         new_id: Callable[[], UUID],
         max_iterations: int,
+        budget: SpendBudget | None = None,
     ):
         self._uow_factory = uow_factory
         self._feed = feed
