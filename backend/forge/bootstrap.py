@@ -22,6 +22,7 @@ from forge.config import Settings
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
+from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.in_process_runs import InProcessRuns
@@ -59,20 +60,41 @@ class Container:
         await self.engine.dispose()
 
 
-def build_model(settings: Settings) -> LanguageModel:
-    if settings.model == "offline":
+def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
+    """The LanguageModel for a route; no network call is made here."""
+    if route.provider == Provider.OFFLINE:
         from forge.providers.offline.offline_model import OfflineModel
 
         return OfflineModel(KNOWLEDGE_DIR)
-    raise ValueError(f"FORGE_MODEL={settings.model!r} is not available yet; use 'offline'.")
+    missing = missing_for(route, settings)
+    if missing:
+        raise ValueError(
+            f"{route.name} needs {', '.join(missing)}; set it (see .env.example) or use FORGE_MODEL=offline"
+        )
+    if route.provider == Provider.ANTHROPIC:
+        from forge.providers.anthropic_model import anthropic_model_from_settings
+
+        web_uses = settings.web_search_max_uses if settings.research == "web" else 0
+        return anthropic_model_from_settings(
+            settings.anthropic_api_key or "",
+            route.model,
+            base_url=settings.anthropic_base_url,
+            context_1m=settings.anthropic_context_1m,
+            web_search_max_uses=web_uses,
+        )
+    from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
+
+    return openai_compatible_model_from_settings(
+        settings.openai_api_key, route.model, base_url=settings.openai_base_url, label_prefix=route.provider.value
+    )
 
 
 def build_research(settings: Settings) -> ResearchProvider:
-    if settings.research == "local":
+    if settings.research in ("local", "web"):
         from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
         return LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local'.")
+    raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
 
 
 def build_container(
@@ -89,7 +111,12 @@ def build_container(
     def uow_factory() -> UnitOfWork:
         return SqlAlchemyUnitOfWork(factory)
 
-    model = model or build_model(settings)
+    routes = resolve_routes(settings)
+    if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
+        raise ValueError(
+            "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
+        )
+    model = model or build_model(routes.generator, settings)
     research = research or build_research(settings)
     clock = clock or SystemClock()
     notifier = EventNotifier()

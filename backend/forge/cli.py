@@ -23,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
     sub.add_parser("migrate", help="upgrade the database to the latest schema")
+    sub.add_parser("doctor", help="show each role's provider and model, keys, database; no paid call")
     answer = sub.add_parser("answer", help="run all six phases in autopilot and write the document")
     answer.add_argument("problem", help="the problem, in quotes")
     answer.add_argument("--rounds", type=int, default=1, help="synthesis rounds before resolving (1-5)")
@@ -58,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "migrate":
             _migrate(settings)
             print(f"database at head ({settings.database_kind})")
+        elif args.command == "doctor":
+            from forge.doctor import diagnose, render
+
+            findings = asyncio.run(diagnose(settings))
+            print(render(findings))
+            return 0 if all(f.ok for f in findings) else 1
         elif args.command == "serve":
             _serve(settings, args.host, args.port)
         else:

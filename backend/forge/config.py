@@ -40,12 +40,18 @@ class Settings:
     database_url: str
     host: str = "127.0.0.1"
     port: int = 8000
-    model: str = "offline"
+    model: str = ""  # "" = offline unless a key is configured (see model_routing.default_generator)
     research: str = "local"
     max_iterations: int = 50
     cors_origins: tuple[str, ...] = ()
     log_level: str = "info"
     anthropic_api_key: str | None = None
+    anthropic_base_url: str | None = None
+    anthropic_context_1m: bool = False
+    web_search_max_uses: int = 5
+    openai_api_key: str | None = None
+    openai_base_url: str | None = None
+    verifier_model: str = ""
     budget_tokens: int | None = None
     budget_usd: float | None = None
 
@@ -59,12 +65,18 @@ class Settings:
             database_url=env.get("DATABASE_URL") or default_db,
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT") or "8000"),
-            model=env.get("FORGE_MODEL", "offline"),
+            model=env.get("FORGE_MODEL", ""),
+            verifier_model=env.get("FORGE_VERIFIER_MODEL", ""),
             research=env.get("FORGE_RESEARCH", "local"),
             max_iterations=int(env.get("FORGE_MAX_ITERATIONS") or "50"),
             cors_origins=origins,
             log_level=env.get("LOG_LEVEL", "info"),
             anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
+            anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
+            anthropic_context_1m=env.get("ANTHROPIC_CONTEXT_1M", "false").lower() in ("1", "true", "yes"),
+            web_search_max_uses=int(env.get("FORGE_WEB_SEARCH_MAX_USES") or "5"),
+            openai_api_key=env.get("OPENAI_API_KEY") or None,
+            openai_base_url=env.get("OPENAI_BASE_URL") or None,
             budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
         )

@@ -5,17 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge.config import Settings, read_env_file
+from forge.model_routing import resolve_routes
 
 
 def test_defaults_are_embedded_sqlite_offline_model_and_port_8000(tmp_path: Path) -> None:
     settings = Settings.from_env({"FORGE_DATA_DIR": str(tmp_path)})
     assert settings.database_url == f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    assert (settings.model, settings.research, settings.port, settings.database_kind) == (
-        "offline",
-        "local",
-        8000,
-        "sqlite",
-    )
+    assert (settings.research, settings.port, settings.database_kind) == ("local", 8000, "sqlite")
+    assert resolve_routes(settings).generator.name == "offline"
 
 
 def test_port_and_database_url_override_the_defaults() -> None:
