@@ -39,6 +39,12 @@ class SessionCreate(BaseModel):
     )
 
 
+class PhaseSpendResponse(BaseModel):
+    tokens: int
+    cost_usd: float
+    calls: int
+
+
 class SessionResponse(BaseModel):
     id: str
     problem: str
@@ -53,6 +59,9 @@ class SessionResponse(BaseModel):
     total_cost_usd: float
     created_at: datetime
     resolved_at: datetime | None
+    spend_by_phase: dict[str, PhaseSpendResponse] | None = Field(
+        default=None, description="Tokens, cost and model calls per phase (on the single-session resource)."
+    )
 
     @classmethod
     def of(cls, r: SessionRecord) -> SessionResponse:

@@ -54,6 +54,10 @@ async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(cl
 
     session = (await client.get(f"/api/v1/sessions/{sid}")).json()
     assert session["status"] == "crystallized" and session["current_phase"] == "crystallize"
+    spend = session["spend_by_phase"]
+    assert set(spend) == {"decompose", "explore", "synthesize", "validate", "build", "crystallize"}
+    assert sum(p["tokens"] for p in spend.values()) == session["total_tokens_used"] > 0
+    assert session["total_cost_usd"] == 0.0  # the offline model is free
     download = await client.get(f"/api/v1/sessions/{sid}/document")
     assert download.status_code == 200 and download.text == document
     assert download.headers["content-type"].startswith("text/markdown")

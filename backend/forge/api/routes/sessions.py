@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from forge.api.deps import service_of, session_id_of, unwrap
-from forge.api.schemas import ErrorResponse, SessionCreate, SessionListResponse, SessionResponse
+from forge.api.schemas import ErrorResponse, PhaseSpendResponse, SessionCreate, SessionListResponse, SessionResponse
 from forge.core.domain_types import SessionStatus
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
@@ -31,7 +31,15 @@ async def list_sessions(
 
 @router.get("/{session_id}", response_model=SessionResponse, responses=ERRORS)
 async def get_session(session_id: str, request: Request) -> SessionResponse:
-    return SessionResponse.of(unwrap(await service_of(request).get(session_id_of(session_id))))
+    sid = session_id_of(session_id)
+    service = service_of(request)
+    response = SessionResponse.of(unwrap(await service.get(sid)))
+    state = unwrap(await service.state(sid))
+    response.spend_by_phase = {
+        phase: PhaseSpendResponse(tokens=s.tokens, cost_usd=round(s.cost_usd, 6), calls=s.calls)
+        for phase, s in state.spend_by_phase.items()
+    }
+    return response
 
 
 @router.delete("/{session_id}", status_code=204, responses=ERRORS)
