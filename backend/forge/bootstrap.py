@@ -105,12 +105,6 @@ def build_container(
     clock: Clock | None = None,
     new_id: Callable[[], UUID] = uuid.uuid4,
 ) -> Container:
-    engine = create_engine_for(settings.database_url)
-    factory = create_session_factory(engine)
-
-    def uow_factory() -> UnitOfWork:
-        return SqlAlchemyUnitOfWork(factory)
-
     routes = resolve_routes(settings)
     if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
@@ -119,6 +113,12 @@ def build_container(
     model = model or build_model(routes.generator, settings)
     research = research or build_research(settings)
     clock = clock or SystemClock()
+    engine = create_engine_for(settings.database_url)  # last: a configuration error leaves nothing open
+    factory = create_session_factory(engine)
+
+    def uow_factory() -> UnitOfWork:
+        return SqlAlchemyUnitOfWork(factory)
+
     notifier = EventNotifier()
     feed = SessionEventFeed(uow_factory, notifier, clock)
     runs = InProcessRuns(on_finish=notifier.notify)

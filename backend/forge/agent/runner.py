@@ -35,7 +35,16 @@ from forge.core.enforce_phase_gates import (
     check_validate_work_complete,
 )
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ModelRequest, ModelResponse, Role, ToolResult, Usage, user_text
+from forge.core.model_messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Role,
+    StopReason,
+    ToolResult,
+    Usage,
+    user_text,
+)
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
 from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
@@ -144,6 +153,8 @@ class AgentRunner:
             if response is None:
                 return
             messages.append(response.message)
+            if response.stop_reason == StopReason.PAUSE_TURN and not response.message.tool_calls:
+                continue  # the provider paused a long server-side turn: call again to let it finish
             if response.message.tool_calls:
                 paused = False
                 async for out in self._execute_calls(ctx, response, messages):

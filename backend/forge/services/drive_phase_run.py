@@ -131,14 +131,12 @@ class PhaseRunDriver:
             if record is None:
                 return
             await uow.sessions.save_state(session_id, state)
-            crystallized = state.knowledge_document_markdown is not None and state.current_phase == Phase.CRYSTALLIZE
-            changes = {"awaiting_input_type": state.awaiting_input_type.value if state.awaiting_input_type else None}
-            if crystallized:
-                changes |= {
-                    "status": SessionStatus.CRYSTALLIZED,
-                    "resolved_at": record.resolved_at or self._clock.now(),
-                }
-            await uow.sessions.update(replace(record, **changes))  # type: ignore[arg-type]
+            awaiting = state.awaiting_input_type.value if state.awaiting_input_type else None
+            updated = replace(record, awaiting_input_type=awaiting)
+            if state.knowledge_document_markdown is not None and state.current_phase == Phase.CRYSTALLIZE:
+                resolved = record.resolved_at or self._clock.now()
+                updated = replace(updated, status=SessionStatus.CRYSTALLIZED, resolved_at=resolved)
+            await uow.sessions.update(updated)
             await uow.commit()
 
     async def _set_running(self, session_id: SessionId, running: bool) -> None:

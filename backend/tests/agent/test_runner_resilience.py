@@ -172,3 +172,13 @@ async def test_a_second_overflow_ends_the_run_recoverably() -> None:
     events = await _run(model, ForgeState(problem=PROBLEM))
     assert [e.type for e in events][-2:] == [EventType.ERROR, EventType.DONE]
     assert events[-2].data["code"] == "CONTEXT_OVERFLOW" and events[-2].data["recoverable"] is True
+
+
+async def test_a_paused_server_turn_is_continued_without_a_nudge() -> None:
+    paused = ModelResponse(
+        Message(Role.ASSISTANT, (TextPart("Searching…"),)), StopReason.PAUSE_TURN, Usage(100, 10), "claude-sonnet-4-6"
+    )
+    model = ReplayModel([paused, _text("done")])
+    await _run(model, ForgeState(problem=PROBLEM))
+    follow_up = model.requests[1].messages
+    assert follow_up[-1].role == Role.ASSISTANT and follow_up[-1].text == "Searching…"  # no "Not done yet" nudge

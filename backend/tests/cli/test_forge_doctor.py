@@ -31,7 +31,7 @@ async def test_unmigrated_database_asks_for_forge_migrate(tmp_path: Path) -> Non
 async def test_missing_key_and_unreachable_database_are_named_with_their_fix(tmp_path: Path) -> None:
     settings = Settings(
         database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere",
-        model="anthropic:claude-sonnet-4-5",
+        model="anthropic:claude-sonnet-4-6",
         verifier_model="openai:gpt-4o",
         anthropic_api_key="sk-ant-secret-9876",
     )

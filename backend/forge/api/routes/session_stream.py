@@ -9,7 +9,7 @@ Invariants:
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
@@ -21,7 +21,10 @@ from forge.api.schemas import EventPage, EventResponse, UserInput
 from forge.api.sse_encoding import encode_sse, parse_last_event_id
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
-SSE_DOC = {200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"}, **ERRORS}
+SSE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
+    **ERRORS,
+}
 PING_SECONDS = 3600  # our own heartbeat events carry ids; sse-starlette's comment pings are not needed
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
@@ -11,7 +11,11 @@ from forge.api.schemas import ErrorResponse, PhaseSpendResponse, SessionCreate, 
 from forge.core.domain_types import SessionStatus
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
-ERRORS = {404: {"model": ErrorResponse}, 409: {"model": ErrorResponse}, 422: {"model": ErrorResponse}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse},
+    409: {"model": ErrorResponse},
+    422: {"model": ErrorResponse},
+}
 
 
 @router.post("", status_code=201, response_model=SessionResponse, responses=ERRORS)

@@ -1,0 +1,305 @@
+"""The Anthropic Messages API as a StreamingLanguageModel: tools, server web search, prompt caching.
+
+Invariants:
+    - Callers see ModelUnavailableError / ContextOverflowError, never SDK exceptions. 429 (after
+      its `retry-after`), 529 / `overloaded_error`, 5xx, timeouts, dropped connections and streams
+      cut before `message_stop` are retried by `call_with_retries`; the SDK's own retries are off.
+    - A `pause_turn` (the server paused its own tool loop) is continued inside one call: the partial
+      assistant content is sent back as the last assistant message, at most `max_continuations`
+      times; the caller gets one ModelResponse with every part, search and token of the turn.
+    - Streaming yields each text delta as it arrives, then exactly one ModelResponse. One HTTP call
+      is retried only while none of its text has been yielded; after that a failure is final
+      (ModelUnavailableError), so the person never sees text twice.
+    - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta.
+
+Design decisions:
+    - Streams are read as raw events and folded by `anthropic_wire.StreamAccumulator`, which parses
+      tool input JSON strictly: a tool call cut at max_tokens becomes a ToolCall with parse_error.
+    - The output budget is max(request.max_tokens, the configured max_tokens): generated tokens are
+      billed, not the budget, and a reply cut at the limit costs a whole extra turn.
+    - `complete` streams under the hood when the budget exceeds what the SDK allows a plain call
+      (its 10-minute rule, ~21k tokens), so a large `max_tokens` never fails locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import random
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anthropic
+import httpx2
+
+from forge.core.backoff_schedule import RetryPolicy
+from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
+from forge.ports import ModelUnavailableError
+from forge.providers.anthropic_wire import (
+    StreamAccumulator,
+    StreamCutError,
+    WireTurn,
+    request_params,
+    response_from_turns,
+    turn_from_message,
+)
+from forge.providers.call_with_retries import FailureKind, call_with_retries
+
+T = TypeVar("T")
+
+CONTEXT_1M_BETA = "context-1m-2025-08-07"
+MAX_CONTINUATIONS = 5
+NON_STREAMING_MAX_TOKENS = 21_000  # above this the SDK refuses a non-streaming call (10-minute rule)
+RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error", "timeout_error"})
+CONTEXT_OVERFLOW_PHRASES = ("prompt is too long", "context window", "context length", "exceed context limit")
+
+
+# --- failures ------------------------------------------------------------------------------------
+
+
+def _retry_after_s(headers: httpx2.Headers) -> float | None:
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return float(value) / scale
+        except ValueError:
+            continue  # an HTTP date: fall back to our own backoff
+    return None
+
+
+def _api_message(error: anthropic.APIStatusError) -> str:
+    return str(error.api_message or error.message)
+
+
+def is_context_overflow(error: Exception) -> bool:
+    if not isinstance(error, anthropic.APIStatusError):
+        return False
+    if error.status_code == 413:
+        return True
+    text = _api_message(error).lower()
+    return error.status_code == 400 and any(phrase in text for phrase in CONTEXT_OVERFLOW_PHRASES)
+
+
+def classify_failure(error: Exception) -> FailureKind:
+    """Which failures of an Anthropic call are worth another attempt."""
+    if isinstance(error, anthropic.APIConnectionError | httpx2.TransportError | StreamCutError):
+        return FailureKind(retryable=True)
+    if not isinstance(error, anthropic.APIStatusError):
+        return FailureKind(retryable=False)
+    if is_context_overflow(error):
+        return FailureKind(retryable=False, context_overflow=True)
+    status, kind = error.status_code, str(error.type or "")
+    if status in (408, 429, 529) or status >= 500 or kind in RETRYABLE_ERROR_TYPES:
+        return FailureKind(retryable=True, retry_after_s=_retry_after_s(error.response.headers))
+    return FailureKind(retryable=False)
+
+
+def explain_failure(error: Exception, model: str, context_1m: bool) -> str:
+    """What a person must fix when a call fails for good (a bad key, model or request)."""
+    if not isinstance(error, anthropic.APIStatusError):
+        return f"Anthropic call failed: {type(error).__name__}: {error}"
+    status, detail = error.status_code, _api_message(error)
+    if status == 401:
+        return f"Anthropic rejected the API key (401: {detail}); check ANTHROPIC_API_KEY."
+    if status == 403:
+        beta = " or set ANTHROPIC_CONTEXT_1M=false (the 1M-context beta needs tier 4)" if context_1m else ""
+        return f"Anthropic refused the request (403: {detail}); check the key's access to {model!r}{beta}."
+    if status == 404:
+        return f"Anthropic does not know model {model!r} (404: {detail}); check FORGE_MODEL."
+    if status == 402:
+        return f"Anthropic requires payment (402: {detail}); check the account's billing."
+    return f"Anthropic rejected the request ({status}: {detail})."
+
+
+# --- streaming state -----------------------------------------------------------------------------
+
+
+@dataclass
+class _LiveStream:
+    """An open event stream and the turn it is building."""
+
+    events: Any  # anthropic.AsyncStream of raw message events (beta or not)
+    accumulator: StreamAccumulator = field(default_factory=StreamAccumulator)
+    ended: bool = False
+
+    async def next_text(self) -> str | None:
+        """Read events until one adds text (returned) or the stream ends (None)."""
+        while not self.ended:
+            try:
+                event = await anext(self.events)
+            except StopAsyncIteration:
+                self.ended = True
+                break
+            text = self.accumulator.apply(event.to_dict(exclude_none=True))
+            if text:
+                return text
+        return None
+
+
+# --- the model -----------------------------------------------------------------------------------
+
+
+class AnthropicModel:
+    def __init__(
+        self,
+        client: anthropic.AsyncAnthropic,
+        model: str,
+        *,
+        max_tokens: int = 8192,
+        web_search_max_uses: int = 5,
+        context_1m: bool = False,
+        retry_policy: RetryPolicy = RetryPolicy(),
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        draw: Callable[[], float] = random.random,
+        max_continuations: int = MAX_CONTINUATIONS,
+    ):
+        self._client = client
+        self._model = model
+        self._max_tokens = max_tokens
+        self._web_search_max_uses = web_search_max_uses
+        self._context_1m = context_1m
+        self._policy = retry_policy
+        self._sleep = sleep
+        self._draw = draw
+        self._max_continuations = max_continuations
+
+    @property
+    def label(self) -> str:
+        return f"anthropic:{self._model}"
+
+    @property
+    def context_window(self) -> int:
+        return 1_000_000 if self._context_1m else 200_000
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        if self._output_budget(request) > NON_STREAMING_MAX_TOKENS:
+            return await self._drain(self.stream(request))
+        turns: list[WireTurn] = []
+        while self._should_call(turns):
+            turns.append(await self._retrying(functools.partial(self._create, self._params(request, turns))))
+        return response_from_turns(turns)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        turns: list[WireTurn] = []
+        while self._should_call(turns):
+            async with contextlib.aclosing(self._stream_turn(self._params(request, turns))) as items:
+                async for item in items:
+                    if isinstance(item, WireTurn):
+                        turns.append(item)
+                    else:
+                        yield TextDelta(item)
+        yield response_from_turns(turns)
+
+    # -- one call --
+
+    def _output_budget(self, request: ModelRequest) -> int:
+        return max(request.max_tokens, self._max_tokens)
+
+    def _should_call(self, turns: Sequence[WireTurn]) -> bool:
+        """First call, or continue a paused turn while continuations are left."""
+        if not turns:
+            return True
+        return turns[-1].stop_reason == "pause_turn" and len(turns) <= self._max_continuations
+
+    def _params(self, request: ModelRequest, turns: Sequence[WireTurn]) -> dict[str, Any]:
+        params = request_params(
+            request,
+            model=self._model,
+            max_tokens=self._output_budget(request),
+            web_search_max_uses=self._web_search_max_uses,
+            continuation=[block for turn in turns for block in turn.blocks],
+        )
+        if self._context_1m:
+            params["betas"] = [CONTEXT_1M_BETA]
+        return params
+
+    def _messages_api(self) -> Any:
+        return self._client.beta.messages if self._context_1m else self._client.messages
+
+    async def _create(self, params: dict[str, Any]) -> WireTurn:
+        message = await self._messages_api().create(**params)
+        return turn_from_message(message.to_dict(exclude_none=True))
+
+    async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """`operation` under the retry policy; a failure for good names what to fix."""
+
+        async def attempt() -> T:
+            try:
+                return await operation()
+            except Exception as error:
+                kind = classify_failure(error)
+                if kind.retryable or kind.context_overflow:
+                    raise
+                raise ModelUnavailableError(explain_failure(error, self._model, self._context_1m)) from error
+
+        return await call_with_retries(attempt, classify_failure, self._policy, self._sleep, self._draw)
+
+    async def _open_stream(self, params: dict[str, Any]) -> tuple[_LiveStream, str | None]:
+        """Open a stream and read it up to its first text (or its end), so this part can be retried."""
+        live = _LiveStream(await self._messages_api().create(**params, stream=True))
+        try:
+            first = await live.next_text()
+            if first is None:
+                live.accumulator.turn()  # a stream cut before message_stop fails here, retryably
+        except BaseException:
+            await live.events.close()
+            raise
+        return live, first
+
+    async def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | WireTurn, None]:
+        """One streamed HTTP call: its text pieces, then its WireTurn."""
+        live, text = await self._retrying(functools.partial(self._open_stream, params))
+        try:
+            while text is not None:
+                yield text
+                text = await live.next_text()
+            turn = live.accumulator.turn()
+        except Exception as error:
+            raise ModelUnavailableError(f"The Anthropic stream failed after text was shown: {error}") from error
+        finally:
+            await live.events.close()
+        yield turn
+
+    @staticmethod
+    async def _drain(items: AsyncIterator[TextDelta | ModelResponse]) -> ModelResponse:
+        response: ModelResponse | None = None
+        async for item in items:
+            if isinstance(item, ModelResponse):
+                response = item
+        assert response is not None, "stream() always ends with a ModelResponse"
+        return response
+
+
+def anthropic_model_from_settings(
+    api_key: str,
+    model: str,
+    base_url: str | None = None,
+    http_client: httpx2.AsyncClient | None = None,
+    *,
+    max_tokens: int = 8192,
+    web_search_max_uses: int = 5,
+    context_1m: bool = False,
+    retry_policy: RetryPolicy = RetryPolicy(),
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    draw: Callable[[], float] = random.random,
+    max_continuations: int = MAX_CONTINUATIONS,
+) -> AnthropicModel:
+    """An AnthropicModel over a fresh SDK client whose own retries are off (we retry).
+
+    `http_client` must be an `httpx2.AsyncClient`: the anthropic SDK 2.x is built on httpx2."""
+    client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, http_client=http_client, max_retries=0)
+    return AnthropicModel(
+        client,
+        model,
+        max_tokens=max_tokens,
+        web_search_max_uses=web_search_max_uses,
+        context_1m=context_1m,
+        retry_policy=retry_policy,
+        sleep=sleep,
+        draw=draw,
+        max_continuations=max_continuations,
+    )

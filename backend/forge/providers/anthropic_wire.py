@@ -1,0 +1,353 @@
+"""Mapping between forge's typed conversation and the Anthropic Messages API wire format.
+
+Pure: plain dicts in and out, no SDK and no IO. Responses are read as the dicts the SDK's
+`to_dict(exclude_none=True)` gives, i.e. the JSON the API sent minus its nulls.
+
+Invariants:
+    - Anthropic ProviderParts (`server_tool_use`, `web_search_tool_result`, thinking, ...) go back
+      verbatim, as copies that are never mutated; other providers' ProviderParts are dropped.
+    - A ToolCall whose arguments did not parse goes back with `input: {}`; blank text never goes on
+      the wire (the API rejects empty text blocks) and a message left with no block is dropped.
+    - Roles alternate on the wire (same-role neighbours are merged, as the API itself would) and a
+      user message's tool_result blocks come before its other blocks, as the API requires.
+    - A tool call the model did not finish (its JSON does not parse, or it is the last block of a
+      turn cut at max_tokens) becomes a ToolCall with `parse_error` set: never dropped, never run
+      with half its arguments.
+    - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
+      the snippet is text the model quoted from that page (its citations), else the title and page
+      age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
+
+Cache breakpoints (the API allows 4; the prefix order is tools -> system -> messages):
+    1. the last tool, which caches the whole tool list (web search included when offered);
+    2. the system prompt;
+    3. the last block of the last user message: writes the whole conversation, so the next call,
+       whose prefix is this request plus the assistant turn, reads it;
+    4. the last block of the user message before it: the point the previous call wrote, so the
+       read hits even when the new turn added more blocks than the API's look-back window.
+    A pause_turn continuation appends the partial assistant turn after breakpoint 3, so it reads
+    the prefix the paused call wrote.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from forge.core.domain_types import ToolCallId
+from forge.core.model_messages import (
+    Message,
+    MessagePart,
+    ModelRequest,
+    ModelResponse,
+    ProviderPart,
+    Role,
+    ServerResearch,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolDefinition,
+    ToolResult,
+    Usage,
+)
+from forge.core.records import ResearchHit
+
+PROVIDER = "anthropic"
+EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
+WEB_SEARCH_TOOL_TYPE = "web_search_20250305"
+WEB_SEARCH_TOOL_NAME = "web_search"
+CUT_AT_MAX_TOKENS = "the reply hit max_tokens inside this tool call, so its arguments are incomplete"
+
+Block = dict[str, Any]
+
+_STOP_REASONS = {
+    "end_turn": StopReason.END_TURN,
+    "stop_sequence": StopReason.END_TURN,
+    "refusal": StopReason.END_TURN,
+    "tool_use": StopReason.TOOL_USE,
+    "max_tokens": StopReason.MAX_TOKENS,
+    "model_context_window_exceeded": StopReason.MAX_TOKENS,
+    "pause_turn": StopReason.PAUSE_TURN,
+}
+
+
+# --- request -------------------------------------------------------------------------------------
+
+
+def _cached(block: Mapping[str, Any]) -> Block:
+    return {**block, "cache_control": dict(EPHEMERAL)}
+
+
+def system_blocks(system: str) -> list[Block]:
+    return [_cached({"type": "text", "text": system})] if system.strip() else []
+
+
+def tool_params(tools: Sequence[ToolDefinition], web_search_max_uses: int | None) -> list[Block]:
+    """Our tools, then the server web search tool when `web_search_max_uses` is given; the last is cached."""
+    params: list[Block] = [
+        {"name": t.name, "description": t.description, "input_schema": copy.deepcopy(dict(t.input_schema))}
+        for t in tools
+    ]
+    if web_search_max_uses is not None:
+        params.append({"type": WEB_SEARCH_TOOL_TYPE, "name": WEB_SEARCH_TOOL_NAME, "max_uses": web_search_max_uses})
+    if params:
+        params[-1] = _cached(params[-1])
+    return params
+
+
+def _part_block(part: MessagePart) -> Block | None:
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text} if part.text.strip() else None
+    if isinstance(part, ToolCall):
+        arguments = {} if part.parse_error else copy.deepcopy(dict(part.arguments))
+        return {"type": "tool_use", "id": part.id, "name": part.name, "input": arguments}
+    if isinstance(part, ToolResult):
+        block: Block = {"type": "tool_result", "tool_use_id": part.call_id, "is_error": part.is_error}
+        if part.content:
+            block["content"] = part.content
+        return block
+    if part.provider == PROVIDER:
+        return copy.deepcopy(dict(part.payload))
+    return None
+
+
+def message_params(messages: Sequence[Message]) -> list[Block]:
+    """Messages as the API wants them: roles alternate, and tool results open a user message."""
+    wire: list[Block] = []
+    for message in messages:
+        blocks = [b for b in (_part_block(p) for p in message.parts) if b is not None]
+        if not blocks:
+            continue
+        if wire and wire[-1]["role"] == message.role.value:
+            wire[-1]["content"].extend(blocks)  # a dropped message between them: one turn, as the API would
+        else:
+            wire.append({"role": message.role.value, "content": blocks})
+    user_turns = [m for m in wire if m["role"] == Role.USER.value]
+    for turn in user_turns:
+        turn["content"].sort(key=lambda b: b.get("type") != "tool_result")  # stable: results first
+    for turn in user_turns[-2:]:
+        turn["content"][-1] = _cached(turn["content"][-1])
+    return wire
+
+
+def request_params(
+    request: ModelRequest,
+    *,
+    model: str,
+    max_tokens: int,
+    web_search_max_uses: int,
+    continuation: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The body of one Messages API call; `continuation` is a paused turn's content so far."""
+    messages = message_params(request.messages)
+    if continuation:
+        messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
+    params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
+    system = system_blocks(request.system)
+    if system:
+        params["system"] = system
+    searching = request.server_research and web_search_max_uses > 0
+    tools = tool_params(request.tools, web_search_max_uses if searching else None)
+    if tools:
+        params["tools"] = tools
+    return params
+
+
+# --- response ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WireTurn:
+    """One HTTP response: its raw content blocks, why it stopped, what it cost.
+
+    `input_errors` maps a block index to (why its tool input did not parse, the raw JSON)."""
+
+    blocks: tuple[Block, ...]
+    stop_reason: str | None
+    usage: Usage
+    model: str
+    input_errors: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+
+
+def usage_from(usage: Mapping[str, Any] | None) -> Usage:
+    u = usage or {}
+    return Usage(
+        int(u.get("input_tokens") or 0),
+        int(u.get("output_tokens") or 0),
+        int(u.get("cache_creation_input_tokens") or 0),
+        int(u.get("cache_read_input_tokens") or 0),
+    )
+
+
+def stop_reason_from(value: str | None) -> StopReason:
+    return _STOP_REASONS.get(value or "", StopReason.END_TURN)
+
+
+def turn_from_message(message: Mapping[str, Any]) -> WireTurn:
+    blocks = tuple(dict(b) for b in message.get("content") or ())
+    return WireTurn(blocks, message.get("stop_reason"), usage_from(message.get("usage")), str(message.get("model", "")))
+
+
+def _tool_call(block: Mapping[str, Any], error: tuple[str, str] | None) -> ToolCall:
+    call_id, name = ToolCallId(str(block.get("id", ""))), str(block.get("name", ""))
+    arguments = block.get("input")
+    if error is not None:
+        message, raw = error
+        return ToolCall(call_id, name, {"raw": raw} if raw else {}, message)
+    if not isinstance(arguments, dict):
+        return ToolCall(call_id, name, {}, f"the arguments were {type(arguments).__name__}, not a JSON object")
+    return ToolCall(call_id, name, copy.deepcopy(arguments))
+
+
+def _turn_parts(turn: WireTurn) -> list[MessagePart]:
+    parts: list[MessagePart] = []
+    last = len(turn.blocks) - 1
+    for index, block in enumerate(turn.blocks):
+        kind = block.get("type")
+        if kind == "text":
+            if block.get("text"):
+                parts.append(TextPart(str(block["text"])))
+        elif kind == "tool_use":
+            error = turn.input_errors.get(index)
+            if error is None and index == last and turn.stop_reason == "max_tokens":
+                error = (CUT_AT_MAX_TOKENS, "")
+            parts.append(_tool_call(block, error))
+        else:
+            parts.append(ProviderPart(PROVIDER, copy.deepcopy(block)))
+    return parts
+
+
+def _quotes_by_url(blocks: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    quotes: dict[str, list[str]] = {}
+    citations = [c for b in blocks if b.get("type") == "text" for c in b.get("citations") or ()]
+    for citation in citations:
+        if citation.get("type") == "web_search_result_location" and citation.get("cited_text"):
+            found = quotes.setdefault(str(citation.get("url", "")), [])
+            if citation["cited_text"] not in found:
+                found.append(str(citation["cited_text"]))
+    return quotes
+
+
+def _hit(result: Mapping[str, Any], quotes: Mapping[str, list[str]]) -> ResearchHit:
+    url = str(result["url"])
+    title = str(result.get("title") or url)
+    page_age = result.get("page_age")
+    fallback = f"{title} (page age: {page_age})" if page_age else title
+    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback)
+
+
+def server_research(blocks: Sequence[Mapping[str, Any]]) -> tuple[ServerResearch, ...]:
+    """Each web search the server ran, with its query and hits, in order."""
+    queries = {
+        b.get("id"): str((b.get("input") or {}).get("query", ""))
+        for b in blocks
+        if b.get("type") == "server_tool_use" and b.get("name") == WEB_SEARCH_TOOL_NAME
+    }
+    quotes = _quotes_by_url(blocks)
+    found: list[ServerResearch] = []
+    for block in blocks:
+        content = block.get("content")
+        if block.get("type") != "web_search_tool_result" or not isinstance(content, list):
+            continue  # not a search result, or an error object: the search did not run
+        results = [r for r in content if isinstance(r, dict) and r.get("type") == "web_search_result" and r.get("url")]
+        found.append(ServerResearch(queries.get(block.get("tool_use_id"), ""), tuple(_hit(r, quotes) for r in results)))
+    return tuple(found)
+
+
+def response_from_turns(turns: Sequence[WireTurn]) -> ModelResponse:
+    """One ModelResponse for a turn that may have been paused and continued several times."""
+    parts = [part for turn in turns for part in _turn_parts(turn)]
+    usage = sum((t.usage for t in turns), Usage())
+    model = next((t.model for t in reversed(turns) if t.model), "")
+    research = server_research([b for t in turns for b in t.blocks])
+    stop = stop_reason_from(turns[-1].stop_reason if turns else None)
+    return ModelResponse(Message(Role.ASSISTANT, tuple(parts)), stop, usage, model, research)
+
+
+# --- streaming -----------------------------------------------------------------------------------
+
+
+class StreamCutError(ConnectionError):
+    """The event stream ended before `message_stop`: the reply is incomplete (retryable)."""
+
+
+class StreamAccumulator:
+    """Builds one WireTurn from raw stream events (as dicts).
+
+    Keeps each tool input's raw JSON and parses it strictly when its block stops: the SDK's
+    partial-mode parser would turn a cut-off input into a plausible but partial dict."""
+
+    def __init__(self) -> None:
+        self._message: Block | None = None
+        self._json: dict[int, str] = {}
+        self._errors: dict[int, tuple[str, str]] = {}
+        self._stopped = False
+
+    def apply(self, event: Mapping[str, Any]) -> str:
+        """Fold one event in; returns the text it added ("" if none)."""
+        kind = event.get("type")
+        if kind == "message_start":
+            self._message = copy.deepcopy(dict(event["message"]))
+            self._message["content"] = list(self._message.get("content") or [])
+        elif kind == "message_stop":
+            self._stopped = True
+        elif self._message is None:
+            raise StreamCutError(f"stream event {kind!r} arrived before message_start")
+        elif kind == "content_block_start":
+            self._message["content"].append(copy.deepcopy(dict(event["content_block"])))
+        elif kind == "content_block_delta":
+            return self._delta(int(event["index"]), event["delta"])
+        elif kind == "content_block_stop":
+            self._close(int(event["index"]))
+        elif kind == "message_delta":
+            self._message.update({k: v for k, v in (event.get("delta") or {}).items() if v is not None})
+            usage = self._message.setdefault("usage", {})
+            usage.update({k: v for k, v in (event.get("usage") or {}).items() if v is not None})
+        return ""
+
+    def _delta(self, index: int, delta: Mapping[str, Any]) -> str:
+        assert self._message is not None
+        block = self._message["content"][index]
+        kind = delta.get("type")
+        if kind == "text_delta":
+            block["text"] = block.get("text", "") + delta["text"]
+            return str(delta["text"])
+        if kind == "input_json_delta":
+            self._json[index] = self._json.get(index, "") + delta.get("partial_json", "")
+        elif kind == "citations_delta":
+            block.setdefault("citations", []).append(copy.deepcopy(delta["citation"]))
+        elif kind == "thinking_delta":
+            block["thinking"] = block.get("thinking", "") + delta["thinking"]
+        elif kind == "signature_delta":
+            block["signature"] = delta["signature"]
+        return ""
+
+    def _close(self, index: int) -> None:
+        assert self._message is not None
+        raw = self._json.pop(index, None)
+        if raw is None:
+            return
+        block = self._message["content"][index]
+        try:
+            value = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError as error:
+            value, self._errors[index] = {}, (f"invalid JSON ({error})", raw)
+        if not isinstance(value, dict):
+            value, self._errors[index] = {}, ("the arguments are not a JSON object", raw)
+        block["input"] = value
+
+    def turn(self) -> WireTurn:
+        """The finished turn; StreamCutError if the stream ended before `message_stop`."""
+        if self._message is None or not self._stopped:
+            raise StreamCutError("the response stream ended before message_stop")
+        for index in list(self._json):
+            self._close(index)
+        return WireTurn(
+            tuple(self._message["content"]),
+            self._message.get("stop_reason"),
+            usage_from(self._message.get("usage")),
+            str(self._message.get("model", "")),
+            dict(self._errors),
+        )

@@ -1,0 +1,91 @@
+"""A scripted Anthropic Messages API behind httpx2.MockTransport, for driving the real SDK.
+
+Replies are served in order from recordings (JSON bodies, SSE streams, error bodies); every request
+is kept, so tests assert the exact JSON body and headers the adapter sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from forge.core.backoff_schedule import RetryPolicy
+from forge.providers.anthropic_model import AnthropicModel, anthropic_model_from_settings
+
+RECORDINGS = Path(__file__).parent / "recordings"
+MODEL = "claude-sonnet-4-6"
+API_KEY = "sk-ant-api03-test-key"
+
+Reply = Callable[[httpx2.Request], httpx2.Response]
+
+
+def recording(name: str) -> str:
+    return (RECORDINGS / name).read_text(encoding="utf-8")
+
+
+def recorded_json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(recording(name))
+    return data
+
+
+@dataclass
+class FakeAnthropicApi:
+    replies: list[Reply] = field(default_factory=list)
+    requests: list[httpx2.Request] = field(default_factory=list)
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        self.requests.append(request)
+        if len(self.requests) > len(self.replies):
+            raise AssertionError(f"{len(self.replies)} replies scripted; request {len(self.requests)} was made")
+        return self.replies[len(self.requests) - 1](request)
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        return [json.loads(r.content) for r in self.requests]
+
+    def json(self, name: str, status: int = 200, headers: dict[str, str] | None = None) -> FakeAnthropicApi:
+        body = recording(name).encode()
+        hdrs = {"content-type": "application/json", "request-id": "req_011CSHoTest", **(headers or {})}
+        self.replies.append(lambda _: httpx2.Response(status, content=body, headers=hdrs))
+        return self
+
+    def sse(self, name: str) -> FakeAnthropicApi:
+        body = recording(name).encode()
+        self.replies.append(lambda _: httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"}))
+        return self
+
+    def connection_refused(self) -> FakeAnthropicApi:
+        def refuse(request: httpx2.Request) -> httpx2.Response:
+            raise httpx2.ConnectError("[Errno 111] Connection refused", request=request)
+
+        self.replies.append(refuse)
+        return self
+
+
+@dataclass
+class Sleeps:
+    """An injected sleep that records the delays instead of waiting."""
+
+    delays: list[float] = field(default_factory=list)
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+def build_model(
+    api: FakeAnthropicApi,
+    http_client: httpx2.AsyncClient,
+    sleeps: Sleeps,
+    **options: Any,
+) -> AnthropicModel:
+    """The adapter as production builds it (the factory), over the fake API."""
+    policy: RetryPolicy = options.pop("retry_policy", RetryPolicy(max_attempts=5, base_delay_s=1.0, jitter=0.0))
+    sleep: Callable[[float], Awaitable[None]] = sleeps
+    return anthropic_model_from_settings(
+        API_KEY, options.pop("model", MODEL), None, http_client, retry_policy=policy, sleep=sleep, **options
+    )

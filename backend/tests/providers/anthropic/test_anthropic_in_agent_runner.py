@@ -1,0 +1,73 @@
+"""AnthropicModel satisfies the port: the AgentRunner drives it over the scripted API, streaming."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from providers.anthropic.fake_anthropic_api import FakeAnthropicApi
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+
+from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message, Role, ToolCall, ToolResult
+from forge.core.records import ResearchHit
+from forge.core.session_events import EventType, SessionEvent
+from forge.ports import StreamingLanguageModel
+from forge.providers.anthropic_model import AnthropicModel
+
+ModelFactory = Callable[..., AnthropicModel]
+PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+HITS = [ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")]
+EPHEMERAL = {"type": "ephemeral"}
+
+
+async def test_runner_executes_the_models_tool_call_and_sends_the_result_back(
+    api: FakeAnthropicApi, make_model: ModelFactory
+) -> None:
+    api.sse("tool_use_stream.sse").sse("text_stream.sse")
+    model: StreamingLanguageModel = make_model()
+    ids = CountingIds()
+    state = ForgeState(problem=PROBLEM)
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, model.label)
+    events: list[SessionEvent] = []
+    executed: list[ToolExecuted] = []
+    messages: list[Message] = [phase_kickoff(state)]
+    async for out in AgentRunner(model, max_iterations=2).run(ctx, messages):
+        if isinstance(out, Checkpoint):
+            messages = list(out.messages)
+        elif isinstance(out, ToolExecuted):
+            executed.append(out)
+        else:
+            events.append(out)
+
+    assert [(e.name, e.arguments, e.error_code) for e in executed] == [
+        ("research", {"query": "hospital emergency wait times"}, None)
+    ]
+    errors = [e.data["code"] for e in events if e.type == EventType.ERROR]
+    assert errors == ["MAX_ITERATIONS"] and len(api.requests) == 2  # no model error: both calls answered
+    texts = [e.data for e in events if e.type == EventType.AGENT_TEXT]
+    assert texts[:2] == ["First, the state of the art.", "Waits grow"]
+    usage = next(e.data for e in events if e.type == EventType.CONTEXT_USAGE)
+    assert usage["cache_creation_tokens"] == 2900 and usage["model"] == "claude-sonnet-4-6"
+    assert usage["tokens_limit"] == 200_000 and usage["call_cost_usd"] > 0
+
+    # The assistant turn and its tool result are in the conversation and went back to the API.
+    assistant, results = messages[1], messages[2]
+    assert assistant.role == Role.ASSISTANT
+    assert isinstance(assistant.parts[1], ToolCall) and assistant.parts[1].id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
+    assert isinstance(results.parts[0], ToolResult) and results.parts[0].call_id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
+    first, second = api.bodies
+    assert first["tools"][-1]["type"] == "web_search_20250305"  # DECOMPOSE offers research
+    assert second["messages"][1]["content"][1] == {
+        "type": "tool_use",
+        "id": "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+        "name": "research",
+        "input": {"query": "hospital emergency wait times"},
+    }
+    tool_result = second["messages"][2]["content"][0]
+    assert tool_result["type"] == "tool_result" and tool_result["tool_use_id"] == "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
+    assert tool_result["cache_control"] == EPHEMERAL and second["messages"][0]["content"][-1]["cache_control"]

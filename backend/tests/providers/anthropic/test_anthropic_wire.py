@@ -1,0 +1,247 @@
+"""The pure request/response mapping for the Anthropic Messages API (no HTTP)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from providers.anthropic.fake_anthropic_api import recorded_json, recording
+
+from forge.core.domain_types import ToolCallId
+from forge.core.model_messages import (
+    Message,
+    ModelRequest,
+    ProviderPart,
+    Role,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolDefinition,
+    ToolResult,
+    Usage,
+    user_text,
+)
+from forge.core.records import ResearchHit
+from forge.providers.anthropic_wire import (
+    CUT_AT_MAX_TOKENS,
+    StreamAccumulator,
+    StreamCutError,
+    request_params,
+    response_from_turns,
+    turn_from_message,
+)
+
+EPHEMERAL = {"type": "ephemeral"}
+RESEARCH = ToolDefinition(
+    "research", "Search sources.", {"type": "object", "properties": {"query": {"type": "string"}}}
+)
+THESIS = ToolDefinition("state_thesis", "State a thesis.", {"type": "object", "properties": {}})
+SEARCH_CALL = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "name": "web_search",
+    "input": {"query": "ED crowding"},
+}
+
+
+def _params(request: ModelRequest, continuation: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    return request_params(
+        request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=3, continuation=continuation
+    )
+
+
+def _conversation() -> tuple[Message, ...]:
+    call = ToolCall(ToolCallId("toolu_01A"), "research", {"query": "waits"})
+    return (
+        user_text("How can a hospital cut emergency wait times?"),
+        Message(Role.ASSISTANT, (TextPart("Researching."), call, ProviderPart("anthropic", SEARCH_CALL))),
+        Message(Role.USER, (ToolResult(ToolCallId("toolu_01A"), '{"hits": 2}'),)),
+        Message(Role.ASSISTANT, (TextPart("Next."),)),
+        user_text("Continue."),
+    )
+
+
+def test_system_tools_and_conversation_carry_at_most_four_cache_breakpoints() -> None:
+    params = _params(ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS)))
+    assert params["system"] == [{"type": "text", "text": "You are Forge.", "cache_control": EPHEMERAL}]
+    assert [t.get("cache_control") for t in params["tools"]] == [None, EPHEMERAL]
+    messages = params["messages"]
+    marked = [(i, b["type"]) for i, m in enumerate(messages) for b in m["content"] if "cache_control" in b]
+    # The last two user messages: the point the previous call wrote, and the end of this one.
+    assert marked == [(2, "tool_result"), (4, "text")]
+    assert json.dumps(params).count("cache_control") == 4
+
+
+def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_last_tool() -> None:
+    without = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,)))
+    with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))
+    assert [t["name"] for t in without["tools"]] == ["research"]
+    assert with_search["tools"][-1] == {
+        "type": "web_search_20250305",
+        "name": "web_search",
+        "max_uses": 3,
+        "cache_control": EPHEMERAL,
+    }
+    assert "cache_control" not in with_search["tools"][0]
+
+
+def test_parts_map_to_blocks_and_foreign_or_blank_parts_are_dropped() -> None:
+    broken = ToolCall(ToolCallId("toolu_01B"), "state_thesis", {"raw": '{"thesis": "x'}, parse_error="invalid JSON")
+    messages = (
+        user_text("q"),
+        Message(
+            Role.ASSISTANT,
+            (
+                TextPart("  "),
+                broken,
+                ProviderPart("openai", {"type": "reasoning"}),
+                ProviderPart("anthropic", SEARCH_CALL),
+            ),
+        ),
+        Message(Role.USER, (ToolResult(ToolCallId("toolu_01B"), "bad input", is_error=True),)),
+        Message(Role.ASSISTANT, (ProviderPart("openai", {"type": "reasoning"}),)),
+    )
+    wire = _params(ModelRequest("", messages, ()))
+    assert "system" not in wire and "tools" not in wire
+    assert wire["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "toolu_01B", "name": "state_thesis", "input": {}},
+            SEARCH_CALL,
+        ],
+    }
+    assert wire["messages"][2]["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_01B",
+        "is_error": True,
+        "content": "bad input",
+        "cache_control": EPHEMERAL,
+    }
+    assert len(wire["messages"]) == 3  # the all-foreign message is gone
+
+
+def test_provider_payloads_are_copied_never_mutated() -> None:
+    payload = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": []}
+    part = ProviderPart("anthropic", payload)
+    messages = (user_text("q"), Message(Role.ASSISTANT, (part,)), user_text("go on"))
+    wire = _params(ModelRequest("s", messages, ()), continuation=[SEARCH_CALL])
+    wire["messages"][1]["content"][0]["content"].append("x")
+    assert payload["content"] == []
+    assert wire["messages"][-1] == {"role": "assistant", "content": [SEARCH_CALL]}
+
+
+def test_web_search_results_become_research_with_quoted_snippets_and_errors_give_none() -> None:
+    turns = [turn_from_message(recorded_json("web_search_paused.json"))]
+    turns.append(turn_from_message(recorded_json("web_search_resumed.json")))
+    response = response_from_turns(turns)
+    assert len(response.server_research) == 1  # the second search failed (max_uses_exceeded)
+    research = response.server_research[0]
+    assert research.query == "emergency department crowding interventions"
+    assert research.hits == (
+        ResearchHit(
+            "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3825996/",
+            "Emergency department crowding: causes and solutions",
+            "The most commonly cited cause of crowding is the boarding of admitted patients in the ED. ",
+        ),
+        ResearchHit(
+            "https://www.ahrq.gov/research/findings/factsheets/errors-safety/improving-patient-flow.html",
+            "Improving Patient Flow and Reducing Emergency Department Crowding",
+            "Improving Patient Flow and Reducing Emergency Department Crowding",
+        ),
+    )
+    kinds = [p.payload["type"] if isinstance(p, ProviderPart) else type(p).__name__ for p in response.message.parts]
+    assert kinds == [
+        "TextPart",
+        "server_tool_use",
+        "web_search_tool_result",
+        "server_tool_use",
+        "web_search_tool_result",
+        "TextPart",
+        "TextPart",
+    ]
+    assert response.usage == Usage(1510 + 3120, 102 + 88, 0, 1490)
+    assert response.stop_reason == StopReason.END_TURN
+
+
+def test_snippet_falls_back_to_title_and_page_age() -> None:
+    message = recorded_json("web_search_paused.json")
+    hits = response_from_turns([turn_from_message(message)]).server_research[0].hits
+    assert hits[0].snippet == "Emergency department crowding: causes and solutions (page age: April 30, 2013)"
+
+
+@pytest.mark.parametrize(
+    ("wire", "ours"),
+    [
+        ("end_turn", StopReason.END_TURN),
+        ("stop_sequence", StopReason.END_TURN),
+        ("refusal", StopReason.END_TURN),
+        ("tool_use", StopReason.TOOL_USE),
+        ("max_tokens", StopReason.MAX_TOKENS),
+        ("model_context_window_exceeded", StopReason.MAX_TOKENS),
+        ("pause_turn", StopReason.PAUSE_TURN),
+    ],
+)
+def test_stop_reasons(wire: str, ours: StopReason) -> None:
+    message = {"model": "m", "content": [], "stop_reason": wire, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    assert response_from_turns([turn_from_message(message)]).stop_reason == ours
+
+
+def test_a_complete_tool_use_last_in_a_max_tokens_turn_is_flagged_as_cut() -> None:
+    message = recorded_json("tool_use_reply.json") | {"stop_reason": "max_tokens"}
+    call = response_from_turns([turn_from_message(message)]).message.tool_calls[0]
+    assert call.parse_error == CUT_AT_MAX_TOKENS
+
+
+def _events(name: str) -> list[dict[str, object]]:
+    return [json.loads(line[6:]) for line in recording(name).splitlines() if line.startswith("data: ")]
+
+
+def test_stream_accumulator_rebuilds_the_message_and_returns_text_deltas() -> None:
+    accumulator = StreamAccumulator()
+    deltas = [accumulator.apply(e) for e in _events("tool_use_stream.sse")]
+    assert [d for d in deltas if d] == ["First, the state of the art."]
+    response = response_from_turns([accumulator.turn()])
+    assert response.message.tool_calls == (
+        ToolCall(ToolCallId("toolu_01T1x1fJ34qAmk2tNTrN7Up6"), "research", {"query": "hospital emergency wait times"}),
+    )
+    assert response.usage == Usage(3120, 58, 2900, 0)
+
+
+def test_stream_accumulator_keeps_a_cut_tool_input_as_a_parse_error() -> None:
+    accumulator = StreamAccumulator()
+    for event in _events("tool_use_cut_at_max_tokens.sse"):
+        accumulator.apply(event)
+    call = response_from_turns([accumulator.turn()]).message.tool_calls[0]
+    assert call.name == "extract_assumptions" and call.parse_error is not None
+    assert "invalid JSON" in call.parse_error
+    assert call.arguments == {"raw": '{"assumptions": ["demand is fixed", "staff is the bott'}
+
+
+def test_stream_accumulator_refuses_a_stream_without_message_stop() -> None:
+    accumulator = StreamAccumulator()
+    for event in _events("cut_after_text.sse"):
+        accumulator.apply(event)
+    with pytest.raises(StreamCutError):
+        accumulator.turn()
+
+
+def test_roles_alternate_and_tool_results_open_the_user_turn() -> None:
+    call = ToolCall(ToolCallId("toolu_01C"), "research", {"query": "q"})
+    messages = (
+        user_text("q"),
+        Message(Role.ASSISTANT, (call,)),
+        Message(Role.USER, (TextPart("Also consider triage."), ToolResult(call.id, "ok"))),
+        Message(Role.ASSISTANT, (ProviderPart("openai", {"type": "reasoning"}),)),
+        user_text("Continue."),
+    )
+    wire = _params(ModelRequest("s", messages, ()))["messages"]
+    assert [m["role"] for m in wire] == ["user", "assistant", "user"]
+    assert [b["type"] for b in wire[2]["content"]] == ["tool_result", "text", "text"]
+
+
+def test_no_web_search_tool_when_its_max_uses_is_zero() -> None:
+    request = ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True)
+    params = request_params(request, model="m", max_tokens=10, web_search_max_uses=0)
+    assert [t["name"] for t in params["tools"]] == ["research"]

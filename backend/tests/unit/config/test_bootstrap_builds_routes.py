@@ -1,0 +1,33 @@
+"""The composition root builds each provider from settings without any network call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forge.bootstrap import build_container
+from forge.config import Settings
+
+
+async def test_anthropic_route_builds_the_anthropic_model(tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}",
+        model="anthropic:claude-sonnet-4-6",
+        anthropic_api_key="sk-ant-test",
+    )
+    container = build_container(settings)
+    assert container.model.label == "anthropic:claude-sonnet-4-6"
+    await container.close()
+
+
+async def test_a_route_without_its_key_is_refused_with_what_to_set(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", model="anthropic:claude-sonnet-4-6")
+    with pytest.raises(ValueError, match="ANTHROPIC_API_KEY"):
+        build_container(settings)
+
+
+async def test_web_research_requires_the_anthropic_generator(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", research="web")
+    with pytest.raises(ValueError, match="FORGE_MODEL=anthropic"):
+        build_container(settings)
