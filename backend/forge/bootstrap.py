@@ -85,7 +85,11 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
 
     return openai_compatible_model_from_settings(
-        settings.openai_api_key, route.model, base_url=settings.openai_base_url, label_prefix=route.provider.value
+        settings.openai_api_key,
+        route.model,
+        base_url=settings.openai_base_url,
+        label_prefix=route.provider.value,
+        context_window=settings.openai_context_window,
     )
 
 

@@ -51,6 +51,7 @@ class Settings:
     web_search_max_uses: int = 5
     openai_api_key: str | None = None
     openai_base_url: str | None = None
+    openai_context_window: int | None = None
     verifier_model: str = ""
     budget_tokens: int | None = None
     budget_usd: float | None = None
@@ -77,6 +78,7 @@ class Settings:
             web_search_max_uses=int(env.get("FORGE_WEB_SEARCH_MAX_USES") or "5"),
             openai_api_key=env.get("OPENAI_API_KEY") or None,
             openai_base_url=env.get("OPENAI_BASE_URL") or None,
+            openai_context_window=int(env["OPENAI_CONTEXT_WINDOW"]) if env.get("OPENAI_CONTEXT_WINDOW") else None,
             budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
         )

@@ -63,7 +63,9 @@ def account_usage(
 ) -> ev.SessionEvent:
     """Add the call's tokens and cost to the phase's spend; the context_usage event for the call."""
     name = response.model or model.label
-    cost = cost_of(response.usage, price_for(name, prices))
+    # A local server may serve a model under a hosted model's name: it still costs nothing per token.
+    local = model.label.startswith("local:")
+    cost = 0.0 if local else cost_of(response.usage, price_for(name, prices))
     phase = ctx.state.current_phase.value
     spend = ctx.state.spend_by_phase
     spend[phase] = spend.get(phase, PhaseSpend()).plus(response.usage, cost)

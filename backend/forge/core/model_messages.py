@@ -4,8 +4,8 @@ Invariants:
     - A conversation alternates user and assistant messages; tool results travel in a user message
       right after the assistant message that asked for them (the Anthropic convention, which the
       OpenAI-compatible adapter maps to its own roles).
-    - A ToolCall whose arguments could not be parsed keeps the raw text and the parse error, so the
-      loop can return a tool error to the model instead of dropping the call.
+    - A ToolCall whose arguments could not be parsed carries `parse_error` (quoting the start of the
+      raw text), so the loop returns a tool error to the model instead of dropping the call.
 """
 
 from __future__ import annotations

@@ -182,3 +182,18 @@ async def test_a_paused_server_turn_is_continued_without_a_nudge() -> None:
     await _run(model, ForgeState(problem=PROBLEM))
     follow_up = model.requests[1].messages
     assert follow_up[-1].role == Role.ASSISTANT and follow_up[-1].text == "Searching…"  # no "Not done yet" nudge
+
+
+class LocalReplayModel(ReplayModel):
+    @property
+    def label(self) -> str:
+        return "local:gpt-4o"
+
+
+async def test_a_local_server_is_free_even_when_it_serves_a_hosted_models_name() -> None:
+    reply = ModelResponse(
+        Message(Role.ASSISTANT, (TextPart("done"),)), StopReason.END_TURN, Usage(10_000, 1000), "gpt-4o"
+    )
+    events = await _run(LocalReplayModel([reply]), ForgeState(problem=PROBLEM))
+    usage = next(e.data for e in events if e.type == EventType.CONTEXT_USAGE)
+    assert usage["call_cost_usd"] == 0.0 and usage["session_tokens"] == 11_000

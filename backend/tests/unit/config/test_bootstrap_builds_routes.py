@@ -31,3 +31,15 @@ async def test_web_research_requires_the_anthropic_generator(tmp_path: Path) -> 
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", research="web")
     with pytest.raises(ValueError, match="FORGE_MODEL=anthropic"):
         build_container(settings)
+
+
+async def test_local_route_builds_an_openai_compatible_model_with_its_context_window(tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}",
+        model="local:qwen2.5-7b-instruct",
+        openai_base_url="http://127.0.0.1:8080/v1",
+        openai_context_window=16_384,
+    )
+    container = build_container(settings)
+    assert container.model.label == "local:qwen2.5-7b-instruct" and container.model.context_window == 16_384
+    await container.close()
