@@ -46,6 +46,7 @@ class Container:
     model: LanguageModel
     research: ResearchProvider
     uow_factory: UnitOfWorkFactory
+    verifier: LanguageModel
 
     async def database_ready(self) -> bool:
         try:
@@ -108,6 +109,7 @@ def build_container(
     research: ResearchProvider | None = None,
     clock: Clock | None = None,
     new_id: Callable[[], UUID] = uuid.uuid4,
+    verifier: LanguageModel | None = None,
 ) -> Container:
     routes = resolve_routes(settings)
     if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
@@ -115,6 +117,7 @@ def build_container(
             "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
         )
     model = model or build_model(routes.generator, settings)
+    verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     research = research or build_research(settings)
     clock = clock or SystemClock()
     engine = create_engine_for(settings.database_url)  # last: a configuration error leaves nothing open
@@ -127,6 +130,8 @@ def build_container(
     feed = SessionEventFeed(uow_factory, notifier, clock)
     runs = InProcessRuns(on_finish=notifier.notify)
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
-    driver = PhaseRunDriver(uow_factory, feed, model, research, clock, new_id, settings.max_iterations, budget)
+    driver = PhaseRunDriver(
+        uow_factory, feed, model, research, clock, new_id, settings.max_iterations, budget, verifier
+    )
     service = SessionService(uow_factory, feed, runs, driver, clock, new_id, model.label)
-    return Container(settings, engine, service, runs, model, research, uow_factory)
+    return Container(settings, engine, service, runs, model, research, uow_factory, verifier)

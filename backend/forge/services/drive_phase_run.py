@@ -1,6 +1,8 @@
 """Driving one run of the agent for a session: load, run the loop, persist every step.
 
 Invariants:
+    - The generator runs every phase but VALIDATE, which the verifier runs (the same model unless
+      configured otherwise).
     - Read -> process -> write: state and conversation are loaded once, the loop mutates them in
       memory, and every Checkpoint persists both (plus token totals) in one transaction.
     - The state is persisted *before* a review or document event is published, so a client that
@@ -45,6 +47,7 @@ class PhaseRunDriver:
         new_id: Callable[[], UUID],
         max_iterations: int,
         budget: SpendBudget | None = None,
+        verifier: LanguageModel | None = None,
     ):
         self._uow_factory = uow_factory
         self._feed = feed
@@ -53,6 +56,10 @@ class PhaseRunDriver:
         self._clock = clock
         self._new_id = new_id
         self._runner = AgentRunner(model, max_iterations=max_iterations, budget=budget)
+        self._verifier = verifier or model
+        self._verifier_runner = (
+            AgentRunner(verifier, max_iterations=max_iterations, budget=budget) if verifier else self._runner
+        )
 
     async def run(self, session_id: SessionId, *, kickoff: bool) -> None:
         try:
@@ -80,9 +87,13 @@ class PhaseRunDriver:
         return state, messages
 
     async def _drive(self, session_id: SessionId, state: ForgeState, messages: list[Message]) -> None:
-        ctx = ToolContext(session_id, state, self._research, self._clock, self._new_id, self._model.label)
+        # VALIDATE is the verifier's phase: claims are falsified and scored by the verifier model,
+        # which may be another model family than the generator that proposed them (000 §4.3).
+        verifying = state.current_phase == Phase.VALIDATE
+        runner, model = (self._verifier_runner, self._verifier) if verifying else (self._runner, self._model)
+        ctx = ToolContext(session_id, state, self._research, self._clock, self._new_id, model.label)
         executed: list[ToolCallEntry] = []
-        async for output in self._runner.run(ctx, messages):
+        async for output in runner.run(ctx, messages):
             if isinstance(output, ToolExecuted):
                 executed.append(
                     ToolCallEntry(

@@ -37,6 +37,6 @@ async def test_missing_key_and_unreachable_database_are_named_with_their_fix(tmp
     )
     findings = _by_topic(await diagnose(settings))
     assert findings["generator"].ok and findings["ANTHROPIC_API_KEY"].value == "present (…9876)"
-    assert not findings["verifier"].ok and "OPENAI_API_KEY" in (findings["verifier"].fix or "")
+    assert not findings["verifier (VALIDATE)"].ok and "OPENAI_API_KEY" in (findings["verifier (VALIDATE)"].fix or "")
     assert not findings["database"].ok and "unreachable" in findings["database"].value
     assert "secret" not in render(list(findings.values()))
