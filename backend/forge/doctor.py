@@ -52,7 +52,7 @@ def _model_findings(settings: Settings) -> list[Finding]:
         return [Finding("generator", settings.model, False, str(error))]
     findings = [
         _route_finding("generator", "FORGE_MODEL", routes.generator, settings),
-        _route_finding("verifier", "FORGE_VERIFIER_MODEL", routes.verifier, settings),
+        _route_finding("verifier (VALIDATE)", "FORGE_VERIFIER_MODEL", routes.verifier, settings),
     ]
     research = "Anthropic web search + local corpus" if routes.researcher == "web" else "local corpus (BM25)"
     web_ok = routes.researcher != "web" or routes.generator.provider == Provider.ANTHROPIC
