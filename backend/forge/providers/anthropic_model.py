@@ -9,7 +9,7 @@ Invariants:
       times; the caller gets one ModelResponse with every part, search and token of the turn.
     - Streaming yields each text delta as it arrives, then exactly one ModelResponse. One HTTP call
       is retried only while none of its text has been yielded; after that a failure is final
-      (ModelUnavailableError), so the person never sees text twice.
+      (ModelUnavailableError), so the person never sees text twice (see `sdk_retries`).
     - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta.
 
 Design decisions:
@@ -28,7 +28,6 @@ import contextlib
 import functools
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import anthropic
@@ -36,7 +35,6 @@ import httpx2
 
 from forge.core.backoff_schedule import RetryPolicy
 from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
-from forge.ports import ModelUnavailableError
 from forge.providers.anthropic_wire import (
     StreamAccumulator,
     StreamCutError,
@@ -45,7 +43,8 @@ from forge.providers.anthropic_wire import (
     response_from_turns,
     turn_from_message,
 )
-from forge.providers.call_with_retries import FailureKind, call_with_retries
+from forge.providers.call_with_retries import FailureKind
+from forge.providers.sdk_retries import call_with_retries_explained, retry_after_s, stream_with_retries
 
 T = TypeVar("T")
 
@@ -57,18 +56,6 @@ CONTEXT_OVERFLOW_PHRASES = ("prompt is too long", "context window", "context len
 
 
 # --- failures ------------------------------------------------------------------------------------
-
-
-def _retry_after_s(headers: httpx2.Headers) -> float | None:
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return float(value) / scale
-        except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
-    return None
 
 
 def _api_message(error: anthropic.APIStatusError) -> str:
@@ -94,7 +81,7 @@ def classify_failure(error: Exception) -> FailureKind:
         return FailureKind(retryable=False, context_overflow=True)
     status, kind = error.status_code, str(error.type or "")
     if status in (408, 429, 529) or status >= 500 or kind in RETRYABLE_ERROR_TYPES:
-        return FailureKind(retryable=True, retry_after_s=_retry_after_s(error.response.headers))
+        return FailureKind(retryable=True, retry_after_s=retry_after_s(error.response.headers))
     return FailureKind(retryable=False)
 
 
@@ -113,31 +100,6 @@ def explain_failure(error: Exception, model: str, context_1m: bool) -> str:
     if status == 402:
         return f"Anthropic requires payment (402: {detail}); check the account's billing."
     return f"Anthropic rejected the request ({status}: {detail})."
-
-
-# --- streaming state -----------------------------------------------------------------------------
-
-
-@dataclass
-class _LiveStream:
-    """An open event stream and the turn it is building."""
-
-    events: Any  # anthropic.AsyncStream of raw message events (beta or not)
-    accumulator: StreamAccumulator = field(default_factory=StreamAccumulator)
-    ended: bool = False
-
-    async def next_text(self) -> str | None:
-        """Read events until one adds text (returned) or the stream ends (None)."""
-        while not self.ended:
-            try:
-                event = await anext(self.events)
-            except StopAsyncIteration:
-                self.ended = True
-                break
-            text = self.accumulator.apply(event.to_dict(exclude_none=True))
-            if text:
-                return text
-        return None
 
 
 # --- the model -----------------------------------------------------------------------------------
@@ -226,43 +188,20 @@ class AnthropicModel:
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
         """`operation` under the retry policy; a failure for good names what to fix."""
+        explain = functools.partial(explain_failure, model=self._model, context_1m=self._context_1m)
+        return await call_with_retries_explained(
+            operation, classify_failure, explain, self._policy, self._sleep, self._draw
+        )
 
-        async def attempt() -> T:
-            try:
-                return await operation()
-            except Exception as error:
-                kind = classify_failure(error)
-                if kind.retryable or kind.context_overflow:
-                    raise
-                raise ModelUnavailableError(explain_failure(error, self._model, self._context_1m)) from error
-
-        return await call_with_retries(attempt, classify_failure, self._policy, self._sleep, self._draw)
-
-    async def _open_stream(self, params: dict[str, Any]) -> tuple[_LiveStream, str | None]:
-        """Open a stream and read it up to its first text (or its end), so this part can be retried."""
-        live = _LiveStream(await self._messages_api().create(**params, stream=True))
-        try:
-            first = await live.next_text()
-            if first is None:
-                live.accumulator.turn()  # a stream cut before message_stop fails here, retryably
-        except BaseException:
-            await live.events.close()
-            raise
-        return live, first
-
-    async def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | WireTurn, None]:
+    def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | WireTurn, None]:
         """One streamed HTTP call: its text pieces, then its WireTurn."""
-        live, text = await self._retrying(functools.partial(self._open_stream, params))
-        try:
-            while text is not None:
-                yield text
-                text = await live.next_text()
-            turn = live.accumulator.turn()
-        except Exception as error:
-            raise ModelUnavailableError(f"The Anthropic stream failed after text was shown: {error}") from error
-        finally:
-            await live.events.close()
-        yield turn
+        return stream_with_retries(
+            lambda: self._messages_api().create(**params, stream=True),
+            StreamAccumulator,
+            StreamAccumulator.turn,  # StreamCutError (retryable) if the stream ended before message_stop
+            retrying=self._retrying,
+            stream_name="The Anthropic stream",
+        )
 
     @staticmethod
     async def _drain(items: AsyncIterator[TextDelta | ModelResponse]) -> ModelResponse:

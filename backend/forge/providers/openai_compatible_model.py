@@ -10,7 +10,7 @@ Invariants:
       4xx fail at once with a message naming what to fix: the key, the model, the base_url.
     - Streaming yields each text delta as it arrives, then exactly one ModelResponse. The HTTP
       call is retried only while none of its text has been yielded; after that a failure is final
-      (ModelUnavailableError), so the person never sees text twice.
+      (ModelUnavailableError), so the person never sees text twice (see `sdk_retries`).
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
@@ -26,10 +26,10 @@ Design decisions:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -40,8 +40,9 @@ import openai
 from forge.core.backoff_schedule import RetryPolicy
 from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
 from forge.ports import ModelUnavailableError
-from forge.providers.call_with_retries import FailureKind, call_with_retries
+from forge.providers.call_with_retries import FailureKind
 from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion
+from forge.providers.sdk_retries import call_with_retries_explained, retry_after_s, stream_with_retries
 
 T = TypeVar("T")
 
@@ -69,18 +70,6 @@ def is_openai_url(base_url: str) -> bool:
 
 
 # --- failures ------------------------------------------------------------------------------------
-
-
-def _retry_after_s(headers: Any) -> float | None:
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return float(value) / scale
-        except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
-    return None
 
 
 def _api_message(error: openai.APIError) -> str:
@@ -111,7 +100,7 @@ def classify_failure(error: Exception) -> FailureKind:
         if error.code == "insufficient_quota":  # a 429 that waiting will not fix
             return FailureKind(retryable=False)
         if error.status_code in RETRYABLE_STATUSES or error.status_code >= 500:
-            return FailureKind(retryable=True, retry_after_s=_retry_after_s(error.response.headers))
+            return FailureKind(retryable=True, retry_after_s=retry_after_s(error.response.headers))
         return FailureKind(retryable=False)
     # An `error` event inside a stream: the server failed mid-reply.
     return FailureKind(retryable=isinstance(error, openai.APIError))
@@ -135,38 +124,6 @@ def explain_failure(error: Exception, model: str, endpoint: str, local: bool) ->
     if error.code == "insufficient_quota":
         return f"{endpoint} says the account has no quota left (429: {detail}); check its plan and billing."
     return f"{endpoint} rejected the request ({status}: {detail})."
-
-
-# --- streaming state -----------------------------------------------------------------------------
-
-
-@dataclass
-class _LiveStream:
-    """An open chunk stream and the reply it is building."""
-
-    chunks: Any  # openai.AsyncStream[ChatCompletionChunk]
-    accumulator: StreamAccumulator = field(default_factory=StreamAccumulator)
-    ended: bool = False
-
-    async def next_text(self) -> str | None:
-        """Read chunks until one adds text (returned) or the stream ends (None)."""
-        while not self.ended:
-            try:
-                chunk = await anext(self.chunks)
-            except StopAsyncIteration:
-                self.ended = True
-                break
-            text = self.accumulator.apply(chunk.to_dict(exclude_none=True))
-            if text:
-                return text
-        return None
-
-    def check_finished(self) -> None:
-        if not self.accumulator.finished:
-            raise StreamCutError("the stream ended before the server said why the reply finished")
-
-    async def close(self) -> None:
-        await self.chunks.close()
 
 
 # --- the model -----------------------------------------------------------------------------------
@@ -214,19 +171,19 @@ class OpenAICompatibleModel:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
         params = {**self._params(request), "stream": True, "stream_options": {"include_usage": True}}
-        live, text = await self._retrying(functools.partial(self._open_stream, params))
-        try:
-            while text is not None:
-                yield TextDelta(text)
-                text = await live.next_text()
-            live.check_finished()
-        except Exception as error:
-            raise ModelUnavailableError(
-                f"The stream from {self._endpoint} failed after text was shown: {error}"
-            ) from error
-        finally:
-            await live.close()
-        yield live.accumulator.response(tool_names=_tool_names(request), fallback_model=self._model)
+        items = stream_with_retries(
+            lambda: self._client.chat.completions.create(**params),
+            StreamAccumulator,
+            _finished,
+            retrying=self._retrying,
+            stream_name=f"The stream from {self._endpoint}",
+        )
+        async with contextlib.aclosing(items):
+            async for item in items:
+                if isinstance(item, str):
+                    yield TextDelta(item)
+                else:
+                    yield item.response(tool_names=_tool_names(request), fallback_model=self._model)
 
     # -- one call --
 
@@ -242,39 +199,28 @@ class OpenAICompatibleModel:
         completion = await self._client.chat.completions.create(**params)
         return cast(dict[str, Any], completion.to_dict(exclude_none=True))
 
-    async def _open_stream(self, params: dict[str, Any]) -> tuple[_LiveStream, str | None]:
-        """Open a stream and read it up to its first text (or its end), so this part can be retried."""
-        live = _LiveStream(await self._client.chat.completions.create(**params))
-        try:
-            first = await live.next_text()
-            if first is None:
-                live.check_finished()
-        except BaseException:
-            await live.close()
-            raise
-        return live, first
-
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
         """`operation` under the retry policy; a failure for good names what to fix."""
-
-        async def attempt() -> T:
-            try:
-                return await operation()
-            except Exception as error:
-                kind = classify_failure(error)
-                if kind.retryable or kind.context_overflow:
-                    raise
-                local = not self._on_openai
-                raise ModelUnavailableError(explain_failure(error, self._model, self._endpoint, local)) from error
-
+        explain = functools.partial(
+            explain_failure, model=self._model, endpoint=self._endpoint, local=not self._on_openai
+        )
         try:
-            return await call_with_retries(attempt, classify_failure, self._policy, self._sleep, self._draw)
+            return await call_with_retries_explained(
+                operation, classify_failure, explain, self._policy, self._sleep, self._draw
+            )
         except ModelUnavailableError as error:
             cause = error.__cause__
             if isinstance(cause, openai.APIConnectionError) and not isinstance(cause, openai.APITimeoutError):
                 hint = f"{error}; is the server at {self._base_url} running? (check OPENAI_BASE_URL)"
                 raise ModelUnavailableError(hint) from cause
             raise
+
+
+def _finished(accumulator: StreamAccumulator) -> StreamAccumulator:
+    """The accumulator of a stream that ended properly; StreamCutError (retryable) if it was cut."""
+    if not accumulator.finished:
+        raise StreamCutError("the stream ended before the server said why the reply finished")
+    return accumulator
 
 
 def _tool_names(request: ModelRequest) -> frozenset[str]:
