@@ -26,33 +26,35 @@ HEARTBEAT_SECONDS = 15.0
 
 
 class EventNotifier:
-    """Per-session change counter + condition: a waiter never misses a notification that happened
-    after it read the counter (no lost wake-ups between "read the log" and "wait")."""
+    """Per-session change counter + a one-shot event per generation of waiters.
+
+    A waiter never misses a notification that happened after it read the counter (no lost wake-ups
+    between "read the log" and "wait"). No lock is involved: cancelling a waiter (a client that
+    disconnects) can never leave anything held that would block the run that notifies.
+    """
 
     def __init__(self) -> None:
-        self._conditions: dict[SessionId, asyncio.Condition] = {}
+        self._events: dict[SessionId, asyncio.Event] = {}
         self._versions: dict[SessionId, int] = {}
-
-    def _condition(self, session_id: SessionId) -> asyncio.Condition:
-        return self._conditions.setdefault(session_id, asyncio.Condition())
 
     def version(self, session_id: SessionId) -> int:
         return self._versions.get(session_id, 0)
 
     async def notify(self, session_id: SessionId) -> None:
-        condition = self._condition(session_id)
-        async with condition:
-            self._versions[session_id] = self.version(session_id) + 1
-            condition.notify_all()
+        self._versions[session_id] = self.version(session_id) + 1
+        waiting = self._events.pop(session_id, None)
+        if waiting is not None:
+            waiting.set()
 
     async def wait(self, session_id: SessionId, seen_version: int, seconds: float) -> bool:
         """Wait until the version moves past `seen_version`; False on timeout."""
-        condition = self._condition(session_id)
-        async with condition:
-            try:
-                await asyncio.wait_for(condition.wait_for(lambda: self.version(session_id) > seen_version), seconds)
-            except TimeoutError:
-                return False
+        if self.version(session_id) > seen_version:
+            return True
+        event = self._events.setdefault(session_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), seconds)
+        except TimeoutError:
+            return False
         return True
 
 
