@@ -178,8 +178,32 @@ def _refine_target(target: str, verb: str, direction: str) -> tuple[str, str]:
     return target, direction
 
 
+# "keep maintainers from burning out": the thing to decrease is "maintainers burning out", even when a
+# directional verb ("while growing its user base") appears later in the sentence.
+_KEEP_FROM = re.compile(
+    r"\b(?:keep|keeps|keeping|stop|stops|stopping|prevent|prevents|preventing)\s+(.+?)\s+from\s+"
+    r"([a-z\-]+)(?:\s+([a-z\-]+))?"
+)
+
+
+def _keep_from_target(lowered: str) -> str | None:
+    match = _KEEP_FROM.search(lowered)
+    if not match:
+        return None
+    who = _cut_phrase(match.group(1))
+    action, follower = match.group(2), match.group(3) or ""
+    # "burning out", "going bankrupt": keep a second word unless it starts a new phrase ("leaving the").
+    if follower and follower not in _DETERMINERS and follower not in _BOUNDARY_WORDS:
+        action = f"{action} {follower}"
+    target = f"{who} {action}".strip()
+    return target if content_terms(who) else None
+
+
 def _target(problem: str) -> tuple[str, str, str]:
     lowered = problem.lower()
+    kept = _keep_from_target(lowered)
+    if kept:
+        return kept, "prevent", "decrease"
     found = _find_goal_verb(lowered)
     if found:
         verb, direction, end = found

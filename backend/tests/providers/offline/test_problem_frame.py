@@ -63,3 +63,15 @@ class TestFrameProblem:
     def test_the_same_text_gives_the_same_frame(self) -> None:
         text = "How can a city keep heat-wave deaths down with a fixed budget?"
         assert frame_problem(text) == frame_problem(text)
+
+
+def test_keep_x_from_y_targets_the_thing_to_prevent_even_with_a_later_growth_verb() -> None:
+    frame = frame_problem(
+        "How can an open-source project keep its maintainers from burning out while growing its user base?"
+    )
+    assert frame.target == "maintainers burning out" and frame.goal_direction == "decrease"
+    assert (
+        frame_problem("How do we stop small farms from going bankrupt after droughts?").target
+        == "small farms going bankrupt"
+    )
+    assert frame_problem("How can we prevent volunteers from leaving the project?").target == "volunteers leaving"
