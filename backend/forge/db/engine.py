@@ -46,21 +46,33 @@ def ensure_sqlite_directory(url: str | URL) -> None:
     Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+# WAL lets readers (SSE followers, GETs) and the one writer (a run) proceed at once; without it a
+# reader's open transaction blocks a writer's commit and requests fail with "database is locked".
+# synchronous=NORMAL is durable in WAL mode except for the last commits on power loss.
+SQLITE_PRAGMAS = (
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA busy_timeout=15000",
+)
+
+
+def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA foreign_keys=ON")
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
     finally:
         cursor.close()
 
 
 def create_engine_for(url: str) -> AsyncEngine:
-    """An AsyncEngine for `url`; SQLite gets its directory created and foreign keys enforced."""
+    """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL."""
     parsed = async_url(url)
     if is_sqlite(parsed):
         ensure_sqlite_directory(parsed)
         engine = create_async_engine(parsed)
-        event.listen(engine.sync_engine, "connect", _enable_sqlite_foreign_keys)
+        event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
     return create_async_engine(parsed, pool_pre_ping=True)
 

@@ -10,6 +10,7 @@ Invariants:
 
 from __future__ import annotations
 
+import asyncio
 from types import TracebackType
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -48,13 +49,19 @@ class SqlAlchemyUnitOfWork:
     ) -> None:
         session = self._active()
         self._session = None
-        try:
-            await session.rollback()
-        finally:
-            await session.close()
+        # Shielded: a request cancelled here (a client that disconnects) must still end its
+        # transaction and return the connection, or it would hold database locks indefinitely.
+        await asyncio.shield(_end(session))
 
     async def commit(self) -> None:
         await self._active().commit()
 
     async def rollback(self) -> None:
         await self._active().rollback()
+
+
+async def _end(session: AsyncSession) -> None:
+    try:
+        await session.rollback()
+    finally:
+        await session.close()
