@@ -90,10 +90,8 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
     )
     lever = best_lever(frame, pattern)
     application = fill(pattern.mapping_template, frame, lever)
-    relation = shorten(fill(pattern.source_relation, frame, lever), 160)
-    condition = if_condition(application) or (
-        f"{frame.target} {frame.be} governed by the structure {domain.name.lower()} describes ({relation})"
-    )
+    # Only a condition the mapping itself states; the mechanism is named by the claim's origin tag.
+    condition = if_condition(application) or ""
     return Direction(
         label=f"{pattern.name} ({domain.name})",
         source=domain.name,
@@ -214,8 +212,10 @@ def thesis_text(d: Direction, frame: ProblemFrame) -> str:
 def claim_text(d: Direction, frame: ProblemFrame) -> str:
     verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
     further = " further" if d.base_id else ""
+    origin = f" ({d.source.lower()}: {d.pattern.lower()})" if d.source else f" (TRIZ: {d.pattern.lower()})"
+    when = f"when {clause(d.condition, 300)}, " if d.condition else ""
     core = (
-        f"when {clause(d.condition, 400)}, {d.action} will {verb} {target}{further}{limit}; "
+        f"{when}{d.action} will {verb} {target}{further}{limit}{origin}; "
         f"where {failure_condition(d, frame)}, it will not."
     )
     if d.base_id:
