@@ -26,7 +26,15 @@ MAX_BODY_BYTES = 256 * 1024
 def _readable(error: RequestValidationError) -> str:
     parts = []
     for item in error.errors()[:5]:
-        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "body"
+        loc = tuple(item.get("loc", ()))
+        if item.get("type") == "json_invalid":
+            position = loc[1] if len(loc) > 1 else "?"
+            parts.append(f"the body is not valid JSON (error at character {position}); send a JSON object")
+            continue
+        if item.get("type") == "model_attributes_type" and loc == ("body",):
+            parts.append("the body must be a JSON object (Content-Type: application/json)")
+            continue
+        where = ".".join(str(p) for p in loc if p != "body") or "body"
         parts.append(f"{where}: {item.get('msg', 'invalid')}")
     return "Invalid request — " + "; ".join(parts)
 

@@ -122,3 +122,10 @@ async def test_health_and_readiness(client: httpx.AsyncClient) -> None:
     ready = await client.get("/api/v1/health/ready")
     assert ready.status_code == 200 and ready.json()["database"] == "reachable"
     assert "Knowledge Forge" in (await client.get("/")).text
+
+
+async def test_a_body_that_is_not_a_json_object_gets_a_message_saying_so(client: httpx.AsyncClient) -> None:
+    broken = await client.post("/api/v1/sessions", content=b"{not json", headers={"content-type": "application/json"})
+    assert broken.status_code == 422 and "not valid JSON" in broken.json()["detail"]
+    listed = await client.post("/api/v1/sessions", json=["a list"])
+    assert listed.status_code == 422 and "must be a JSON object" in listed.json()["detail"]
