@@ -6,8 +6,8 @@ Invariants:
       reported as unpriced (never guessed). The offline model is free.
 
 Design decisions:
-    - The table is data in code (small, reviewed with the code); a deployment overrides or extends
-      it through configuration (`FORGE_PRICES`), parsed by the shell.
+    - The table is data in code, small and reviewed with the code; prices change, so it is dated
+      (checked 2026-11) and every call's tokens are reported too, so cost can be recomputed.
 """
 
 from __future__ import annotations
