@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 from fastapi import HTTPException, Request
@@ -31,7 +31,3 @@ def unwrap(result: T | ServiceFailure) -> T:
     if isinstance(result, ServiceFailure):
         raise HTTPException(STATUS_OF[result.kind], result.message)
     return result
-
-
-def reject(status: int, message: str) -> Any:
-    raise HTTPException(status, message)

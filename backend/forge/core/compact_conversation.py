@@ -38,16 +38,3 @@ def compact_conversation(
     cut = max(0, len(messages) - keep_recent)
     older = tuple(_compact_message(m, max_result_chars) for m in messages[:cut])
     return older + messages[cut:]
-
-
-def approximate_chars(messages: tuple[Message, ...]) -> int:
-    total = 0
-    for message in messages:
-        for part in message.parts:
-            if isinstance(part, TextPart):
-                total += len(part.text)
-            elif isinstance(part, ToolResult):
-                total += len(part.content)
-            else:
-                total += len(str(part))
-    return total

@@ -8,7 +8,7 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from forge.core.domain_types import (
@@ -27,7 +27,6 @@ from forge.core.domain_types import (
     ReframingId,
     ReframingType,
     SemanticDistance,
-    VerdictType,
 )
 
 
@@ -182,12 +181,3 @@ class NegativeKnowledge:
     claim_text: str
     reason: str
     round: int
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    claim_id: ClaimId
-    verdict: VerdictType
-    reason: str | None = None
-    qualification: str | None = None
-    merge_with: tuple[ClaimId, ...] = field(default_factory=tuple)

@@ -23,7 +23,6 @@ from forge.core.domain_types import (
     ReframingType,
     ReviewType,
     SemanticDistance,
-    VerdictType,
 )
 from forge.core.forge_state import ForgeState
 from forge.core.records import (
@@ -41,7 +40,6 @@ from forge.core.records import (
     ResearchHit,
     ResearchRecord,
     StateOfArt,
-    Verdict,
 )
 from forge.core.state_codec import decode_state, decode_value, encode_state, encode_value
 
@@ -287,7 +285,6 @@ def test_every_record_type_round_trips_on_its_own() -> None:
         s.current_round_claims[0],
         s.knowledge_graph_edges[0],
         s.negative_knowledge[0],
-        Verdict(ClaimId(uid(1)), VerdictType.MERGE, "r", "q", (ClaimId(uid(2)),)),
     ]
     for sample in samples:
         assert decode_value(json.loads(json.dumps(encode_value(sample))), type(sample)) == sample
