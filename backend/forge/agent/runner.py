@@ -29,6 +29,7 @@ from forge.core.compact_conversation import compact_conversation
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase
 from forge.core.enforce_phase_gates import (
     check_build_work_complete,
+    check_crystallize_work_complete,
     check_decompose_work_complete,
     check_explore_work_complete,
     check_synthesis_complete,
@@ -47,7 +48,7 @@ from forge.core.model_messages import (
 )
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
 from forge.core.review_payloads import build_review_payload
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.rule_verdicts import RuleViolation
 from forge.core.session_spend import SpendBudget, check_budget, total_spend
 from forge.ports import ContextOverflowError, LanguageModel
 
@@ -61,6 +62,7 @@ WORK_GATES: dict[Phase, Callable[[ForgeState], RuleViolation | None]] = {
     Phase.SYNTHESIZE: check_synthesis_complete,
     Phase.VALIDATE: check_validate_work_complete,
     Phase.BUILD: check_build_work_complete,
+    Phase.CRYSTALLIZE: check_crystallize_work_complete,
 }
 
 
@@ -109,8 +111,7 @@ def _executed(name: str, arguments: dict[str, object], outcome: ToolOutcome) -> 
 
 
 def _phase_gate(state: ForgeState) -> RuleViolation | None:
-    gate = WORK_GATES.get(state.current_phase)
-    return gate(state) if gate else None
+    return WORK_GATES[state.current_phase](state)
 
 
 class AgentRunner:
@@ -170,7 +171,8 @@ class AgentRunner:
             nudges += 1
             async for out in self._end_turn(ctx.state, messages, response.usage, nudges):
                 yield out
-            if ctx.state.awaiting_user_input or nudges > self._max_nudges:
+            finished = ctx.state.awaiting_user_input or ctx.state.knowledge_document_markdown is not None
+            if finished or nudges > self._max_nudges:
                 return
         yield ev.error(
             "MAX_ITERATIONS", f"Stopped after {self._max_iterations} model calls; resume to continue.", recoverable=True
@@ -228,10 +230,13 @@ class AgentRunner:
         self, state: ForgeState, messages: list[Message], usage: Usage, nudges: int
     ) -> AsyncIterator[RunnerOutput]:
         """The model stopped calling tools: pause for review if the phase's gate passes, else nudge."""
-        violation = self._end_of_turn_violation(state)
+        violation = _phase_gate(state)
         if violation is None:
             yield Checkpoint(tuple(messages), usage)
-            review_type = REVIEW_AFTER_PHASE[state.current_phase]
+            review_type = REVIEW_AFTER_PHASE.get(state.current_phase)
+            if review_type is None:  # CRYSTALLIZE with its document: the session is finished
+                yield ev.done(error=False, awaiting_input=False)
+                return
             state.await_review(review_type)
             yield ev.review(review_type, build_review_payload(state, review_type))
             yield ev.done(error=False, awaiting_input=True)
@@ -247,8 +252,3 @@ class AgentRunner:
             return
         messages.append(user_text(f"Not done yet ({violation.code.value}): {violation.message}"))
         yield Checkpoint(tuple(messages), usage)
-
-    def _end_of_turn_violation(self, state: ForgeState) -> RuleViolation | None:
-        if state.current_phase == Phase.CRYSTALLIZE:
-            return RuleViolation(ErrorCode.PHASE_WORK_INCOMPLETE, "Call generate_knowledge_document to finish.")
-        return _phase_gate(state)

@@ -130,6 +130,15 @@ def check_build_work_complete(state: ForgeState) -> RuleViolation | None:
     return None
 
 
+def check_crystallize_work_complete(state: ForgeState) -> RuleViolation | None:
+    if state.knowledge_document_markdown is None:
+        return RuleViolation(
+            ErrorCode.PHASE_WORK_INCOMPLETE,
+            "CRYSTALLIZE is incomplete: call generate_knowledge_document to finish.",
+        )
+    return None
+
+
 def check_can_start_new_round(state: ForgeState) -> RuleViolation | None:
     """Rule 11: at most MAX_ROUNDS rounds per session."""
     if state.max_rounds_reached:

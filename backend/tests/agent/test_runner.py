@@ -200,3 +200,13 @@ async def test_model_failure_ends_the_run_recoverably() -> None:
     events, _ = await _run(ScriptedModel([]), state)
     assert [e.type for e in events] == [EventType.ERROR, EventType.DONE]
     assert events[0].data["code"] == "MODEL_ERROR" and events[0].data["recoverable"] is True
+
+
+async def test_crystallize_nudges_a_model_that_stops_before_the_document_then_finishes() -> None:
+    state = ForgeState(problem=PROBLEM)
+    state.enter_phase(Phase.CRYSTALLIZE)
+    model = ScriptedModel([turn(text="All done."), turn(call("generate_knowledge_document"))])
+    events, _ = await _run(model, state)
+    assert "PHASE_WORK_INCOMPLETE" in model.requests[1].messages[-1].text
+    assert [e.type for e in events][-2:] == [EventType.KNOWLEDGE_DOCUMENT, EventType.DONE]
+    assert events[-1].data == {"error": False, "awaiting_input": False}

@@ -19,6 +19,7 @@ from forge.core.domain_types import (
 from forge.core.enforce_phase_gates import (
     check_build_work_complete,
     check_can_start_new_round,
+    check_crystallize_work_complete,
     check_decompose_complete,
     check_decompose_work_complete,
     check_explore_complete,
@@ -500,3 +501,12 @@ def test_any_matching_record_among_several_unlocks() -> None:
     s.record_research(research("medieval castle architecture", Phase.VALIDATE))
     s.record_research(research("triage outcomes", Phase.VALIDATE))
     assert check_research_before_falsification(s, THESIS) is None
+
+
+def test_crystallize_is_incomplete_until_the_document_exists() -> None:
+    state = ForgeState(problem="p")
+    violation = check_crystallize_work_complete(state)
+    assert violation is not None and violation.code == ErrorCode.PHASE_WORK_INCOMPLETE
+    assert "generate_knowledge_document" in violation.message
+    state.knowledge_document_markdown = "# Knowledge Document"
+    assert check_crystallize_work_complete(state) is None
