@@ -66,23 +66,12 @@ def account_usage(
     # A local server may serve a model under a hosted model's name: it still costs nothing per token.
     local = model.label.startswith("local:")
     cost = 0.0 if local else cost_of(response.usage, price_for(name, prices))
-    phase = ctx.state.current_phase.value
+    phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase
-    spend[phase] = spend.get(phase, PhaseSpend()).plus(response.usage, cost)
+    spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(response.usage, cost)
     usage = response.usage
     context_tokens = usage.input_tokens + usage.cache_read_tokens + usage.cache_creation_tokens + usage.output_tokens
-    event = ev.context_usage(context_tokens, model.context_window, name, cost)
-    session = total_spend(spend)
-    event.data.update(
-        {
-            "call_cost_usd": round(cost, 6),
-            "phase": phase,
-            "phase_cost_usd": round(spend[phase].cost_usd, 6),
-            "phase_tokens": spend[phase].tokens,
-            "session_cost_usd": round(session.cost_usd, 6),
-            "session_tokens": session.tokens,
-            "cache_read_tokens": usage.cache_read_tokens,
-            "cache_creation_tokens": usage.cache_creation_tokens,
-        }
+    report = ev.SpendReport(
+        phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens
     )
-    return event
+    return ev.context_usage(context_tokens, model.context_window, name, cost, report)

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from forge.core.domain_types import Phase, ReviewType
+from forge.core.session_spend import PhaseSpend
 
 
 class EventType(str, Enum):
@@ -72,20 +73,42 @@ def phase_change(phase: Phase, round_number: int) -> SessionEvent:
     return SessionEvent(EventType.PHASE_CHANGE, {"phase": phase.value, "round": round_number})
 
 
-def context_usage(tokens_used: int, tokens_limit: int, model: str, cost_usd: float = 0.0) -> SessionEvent:
+@dataclass(frozen=True, slots=True)
+class SpendReport:
+    """What a model call cost, and where its phase and session stand afterwards."""
+
+    phase: Phase
+    phase_spend: PhaseSpend
+    session_spend: PhaseSpend
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+
+
+def context_usage(
+    tokens_used: int, tokens_limit: int, model: str, cost_usd: float = 0.0, spend: SpendReport | None = None
+) -> SessionEvent:
+    """`cost_usd` is the call's cost; `spend` adds the phase's and the session's running totals."""
     remaining = max(0, tokens_limit - tokens_used)
     percentage = round(100.0 * tokens_used / tokens_limit, 2) if tokens_limit else 0.0
-    return SessionEvent(
-        EventType.CONTEXT_USAGE,
-        {
-            "tokens_used": tokens_used,
-            "tokens_limit": tokens_limit,
-            "tokens_remaining": remaining,
-            "usage_percentage": percentage,
-            "model": model,
-            "cost_usd": cost_usd,
-        },
-    )
+    data: dict[str, Any] = {
+        "tokens_used": tokens_used,
+        "tokens_limit": tokens_limit,
+        "tokens_remaining": remaining,
+        "usage_percentage": percentage,
+        "model": model,
+        "cost_usd": round(cost_usd, 6),
+    }
+    if spend is not None:
+        data |= {
+            "phase": spend.phase.value,
+            "phase_cost_usd": round(spend.phase_spend.cost_usd, 6),
+            "phase_tokens": spend.phase_spend.tokens,
+            "session_cost_usd": round(spend.session_spend.cost_usd, 6),
+            "session_tokens": spend.session_spend.tokens,
+            "cache_read_tokens": spend.cache_read_tokens,
+            "cache_creation_tokens": spend.cache_creation_tokens,
+        }
+    return SessionEvent(EventType.CONTEXT_USAGE, data)
 
 
 def done(*, error: bool, awaiting_input: bool) -> SessionEvent:

@@ -127,7 +127,7 @@ async def test_each_call_is_priced_and_the_phase_and_session_spend_add_up() -> N
     events = await _run(model, state)
     usage = [e.data for e in events if e.type == EventType.CONTEXT_USAGE]
     per_call = 1000 * 3.0 / 1e6 + 200 * 15.0 / 1e6  # claude-sonnet-4 prices
-    assert usage[0]["call_cost_usd"] == pytest.approx(per_call)
+    assert usage[0]["cost_usd"] == pytest.approx(per_call)
     assert usage[1]["session_cost_usd"] == pytest.approx(2 * per_call)
     assert usage[1]["phase"] == "decompose" and usage[1]["phase_tokens"] == 2400
     assert state.spend_by_phase["decompose"].calls == 2
@@ -196,4 +196,4 @@ async def test_a_local_server_is_free_even_when_it_serves_a_hosted_models_name()
     )
     events = await _run(LocalReplayModel([reply]), ForgeState(problem=PROBLEM))
     usage = next(e.data for e in events if e.type == EventType.CONTEXT_USAGE)
-    assert usage["call_cost_usd"] == 0.0 and usage["session_tokens"] == 11_000
+    assert usage["cost_usd"] == 0.0 and usage["session_tokens"] == 11_000

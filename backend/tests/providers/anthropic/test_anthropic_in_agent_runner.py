@@ -53,7 +53,7 @@ async def test_runner_executes_the_models_tool_call_and_sends_the_result_back(
     assert texts[:2] == ["First, the state of the art.", "Waits grow"]
     usage = next(e.data for e in events if e.type == EventType.CONTEXT_USAGE)
     assert usage["cache_creation_tokens"] == 2900 and usage["model"] == "claude-sonnet-4-6"
-    assert usage["tokens_limit"] == 200_000 and usage["call_cost_usd"] > 0
+    assert usage["tokens_limit"] == 200_000 and usage["cost_usd"] > 0
 
     # The assistant turn and its tool result are in the conversation and went back to the API.
     assistant, results = messages[1], messages[2]
