@@ -65,7 +65,10 @@ class PhaseRunDriver:
         try:
             state, messages = await self._load(session_id)
             if kickoff:
+                # Persist the brief before the first model call: a run that fails on that call
+                # must resume with the brief, not with the previous phase's last message.
                 messages.append(phase_kickoff(state))
+                await self._save_messages(session_id, messages)
                 await self._feed.publish(session_id, ev.phase_change(state.current_phase, state.current_round))
             await self._drive(session_id, state, messages)
         except Exception as error:
@@ -148,6 +151,11 @@ class PhaseRunDriver:
                 resolved = record.resolved_at or self._clock.now()
                 updated = replace(updated, status=SessionStatus.CRYSTALLIZED, resolved_at=resolved)
             await uow.sessions.update(updated)
+            await uow.commit()
+
+    async def _save_messages(self, session_id: SessionId, messages: list[Message]) -> None:
+        async with self._uow_factory() as uow:
+            await uow.sessions.save_messages(session_id, messages)
             await uow.commit()
 
     async def _set_running(self, session_id: SessionId, running: bool) -> None:

@@ -195,9 +195,11 @@ class SessionService:
             if record is None:
                 return _not_found(session_id)
             state = await uow.sessions.load_state(session_id)
-            has_history = bool(await uow.sessions.load_messages(session_id))
+            # A phase's brief is persisted (and announced) before its first model call, so a session
+            # with events has a conversation to resume; only a brand-new one needs its first brief.
+            never_started = await uow.events.last_seq(session_id) == 0
         if self._needs_run(record, state):
-            self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=not has_history))
+            self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=never_started))
         return record
 
     async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:

@@ -1,0 +1,67 @@
+"""A run that fails on its very first model call of a phase still resumes with that phase's brief."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+from support.scripted_model import ScriptedModel, call, turn
+
+from forge.bootstrap import Container, build_container
+from forge.config import Settings
+from forge.core.domain_types import ReframingType, SessionId
+from forge.core.model_messages import Message
+from forge.core.records import ResearchHit
+from forge.core.review_inputs import DecomposeReview
+from forge.db.migrate import upgrade_database
+from forge.services.session_service import ServiceFailure
+
+HIT = ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")
+
+
+def _decompose() -> list[Message]:
+    reframings = [{"text": f"Reframing {t.value}", "reframing_type": t.value} for t in ReframingType]
+    return [
+        turn(call("research", {"query": "hospital emergency wait times"})),
+        turn(
+            call("decompose_to_fundamentals", {"fundamentals": ["arrivals", "service", "staff"]}),
+            call("map_state_of_art", {"summary": "Queues dominate.", "sources": [HIT.source]}),
+            call("extract_assumptions", {"assumptions": ["a1 demand", "a2 staffing", "a3 triage"]}),
+            call("reframe_problem", {"reframings": reframings}),
+        ),
+        turn(text="Decomposed."),
+    ]
+
+
+def _container(url: str, model: ScriptedModel, ids: CountingIds) -> Container:
+    return build_container(
+        Settings(database_url=url), model=model, research=MemoryResearch([HIT]), clock=FixedClock(), new_id=ids
+    )
+
+
+async def _settle(container: Container, sid: SessionId) -> None:
+    await container.runs.wait(sid)
+    await container.close()
+
+
+async def test_a_phase_whose_first_call_failed_resumes_with_its_brief(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
+    await upgrade_database(url)
+    ids = CountingIds()
+    first = _container(url, ScriptedModel(_decompose()), ids)
+    record = await first.service.create("How can a hospital cut emergency wait times without more staff?")
+    assert not isinstance(record, ServiceFailure)
+    await first.service.start_or_resume(record.id)
+    await _settle(first, record.id)
+
+    failing = _container(url, ScriptedModel([]), ids)  # EXPLORE's first call fails
+    assert not isinstance(await failing.service.submit_review(record.id, DecomposeReview((0,))), ServiceFailure)
+    await _settle(failing, record.id)
+
+    recording = ScriptedModel([turn(text="Exploring.")])
+    resumed = _container(url, recording, ids)
+    await resumed.service.start_or_resume(record.id)
+    await _settle(resumed, record.id)
+    last = recording.requests[0].messages[-1]
+    assert last.text.startswith("[forge phase=explore round=1]")
