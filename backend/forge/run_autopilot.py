@@ -80,9 +80,6 @@ async def _follow(
 async def _drive(service: SessionService, sid: SessionId, policy: AutopilotPolicy, progress: _Progress) -> bool:
     cursor = 0
     for _ in range(40):  # bounded: 6 phases x 5 rounds is far below this
-        record = await service.get(sid)
-        if isinstance(record, ServiceFailure):
-            return False
         state = await service.state(sid)
         if isinstance(state, ServiceFailure):
             return False

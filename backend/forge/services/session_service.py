@@ -79,11 +79,17 @@ class SessionService:
         async with self._uow_factory() as uow:
             return await uow.sessions.list_page(limit=limit, offset=offset, status=status)
 
-    async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
+    async def describe(self, session_id: SessionId) -> tuple[SessionRecord, ForgeState] | ServiceFailure:
+        """The session row and its state, read in one transaction."""
         async with self._uow_factory() as uow:
-            if await uow.sessions.get(session_id) is None:
+            record = await uow.sessions.get(session_id)
+            if record is None:
                 return _not_found(session_id)
-            return await uow.sessions.load_state(session_id)
+            return record, await uow.sessions.load_state(session_id)
+
+    async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
+        described = await self.describe(session_id)
+        return described if isinstance(described, ServiceFailure) else described[1]
 
     async def graph(self, session_id: SessionId) -> FlowGraph | ServiceFailure:
         state = await self.state(session_id)

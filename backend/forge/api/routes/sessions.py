@@ -35,10 +35,8 @@ async def list_sessions(
 
 @router.get("/{session_id}", response_model=SessionResponse, responses=ERRORS)
 async def get_session(session_id: str, request: Request) -> SessionResponse:
-    sid = session_id_of(session_id)
-    service = service_of(request)
-    response = SessionResponse.of(unwrap(await service.get(sid)))
-    state = unwrap(await service.state(sid))
+    record, state = unwrap(await service_of(request).describe(session_id_of(session_id)))
+    response = SessionResponse.of(record)
     response.spend_by_phase = {
         phase: PhaseSpendResponse(tokens=s.tokens, cost_usd=round(s.cost_usd, 6), calls=s.calls)
         for phase, s in state.spend_by_phase.items()
