@@ -28,20 +28,25 @@ def _context(state: ForgeState) -> ToolContext:
     return ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, "scripted model")
 
 
-TOOL_LOG: list[ToolExecuted] = []
-
-
-async def _run(model: ScriptedModel, state: ForgeState, **kwargs: int) -> tuple[list[SessionEvent], list[Message]]:
+async def _run_logged(
+    model: ScriptedModel, state: ForgeState, **kwargs: int
+) -> tuple[list[SessionEvent], list[Message], list[ToolExecuted]]:
+    """Events, the final conversation, and the tool-call log of one run."""
     events: list[SessionEvent] = []
     messages: list[Message] = [phase_kickoff(state)]
-    TOOL_LOG.clear()
+    log: list[ToolExecuted] = []
     async for out in AgentRunner(model, **kwargs).run(_context(state), messages):
         if isinstance(out, Checkpoint):
             messages = list(out.messages)
         elif isinstance(out, ToolExecuted):
-            TOOL_LOG.append(out)
+            log.append(out)
         else:
             events.append(out)
+    return events, messages, log
+
+
+async def _run(model: ScriptedModel, state: ForgeState, **kwargs: int) -> tuple[list[SessionEvent], list[Message]]:
+    events, messages, _ = await _run_logged(model, state, **kwargs)
     return events, messages
 
 
@@ -98,10 +103,10 @@ async def test_state_of_art_before_research_returns_rule_12_error_to_the_model()
         turn(text="stopping"),
     ]
     model = ScriptedModel(script)
-    events, _ = await _run(model, state, max_nudges=1)
+    events, _, tool_log = await _run_logged(model, state, max_nudges=1)
     error = next(e for e in events if e.type == EventType.TOOL_ERROR)
     assert error.data["error_code"] == "STATE_OF_ART_NOT_RESEARCHED"
-    assert [(t.name, t.error_code) for t in TOOL_LOG] == [("map_state_of_art", "STATE_OF_ART_NOT_RESEARCHED")]
+    assert [(t.name, t.error_code) for t in tool_log] == [("map_state_of_art", "STATE_OF_ART_NOT_RESEARCHED")]
     result = model.requests[1].messages[-1].parts[0]
     assert isinstance(result, ToolResult) and result.is_error
     assert json.loads(result.content)["error_code"] == "STATE_OF_ART_NOT_RESEARCHED"
