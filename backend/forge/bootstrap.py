@@ -65,8 +65,11 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     """The LanguageModel for a route; no network call is made here."""
     if route.provider == Provider.OFFLINE:
         from forge.providers.offline.offline_model import OfflineModel
+        from forge.providers.offline.paced_model import PacedModel
 
-        return OfflineModel(KNOWLEDGE_DIR)
+        offline = OfflineModel(KNOWLEDGE_DIR)
+        delay = settings.offline_step_delay_ms
+        return PacedModel(offline, delay / 1000) if delay else offline
     missing = missing_for(route, settings)
     if missing:
         raise ValueError(

@@ -55,6 +55,7 @@ class Settings:
     verifier_model: str = ""
     budget_tokens: int | None = None
     budget_usd: float | None = None
+    offline_step_delay_ms: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -81,6 +82,7 @@ class Settings:
             openai_context_window=int(env["OPENAI_CONTEXT_WINDOW"]) if env.get("OPENAI_CONTEXT_WINDOW") else None,
             budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
+            offline_step_delay_ms=max(0, int(env.get("FORGE_OFFLINE_STEP_DELAY_MS") or "0")),
         )
 
     @property
