@@ -1,0 +1,95 @@
+import { describe, expect, test, vi } from "vitest";
+import { make, sseText } from "../../test/sessionEvents";
+import type { SessionEvent } from "../events";
+import { followSessionStream } from "../followSessionStream";
+
+function sseResponse(text: string, { breakAfter = false } = {}): Response {
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(new TextEncoder().encode(text));
+      } else if (breakAfter) controller.error(new TypeError("network error"));
+      else controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+}
+
+const noSleep = async () => undefined;
+
+describe("followSessionStream", () => {
+  test("reconnects after a cut with Last-Event-ID and delivers each event once", async () => {
+    const first = [make("phase_change", 1, { phase: "decompose", round: 0 }), make("tool_call", 2, { tool: "research", input_preview: "{}" })];
+    const replay = [first[1]!, make("tool_result", 3, { tool: "research", summary: "5" }), make("done", 4, { error: false, awaiting_input: true })];
+    const opened: number[] = [];
+    const open = vi.fn(async (after: number) => {
+      opened.push(after);
+      return opened.length === 1 ? sseResponse(sseText(first), { breakAfter: true }) : sseResponse(sseText(replay));
+    });
+    const seen: SessionEvent[] = [];
+    const outcome = await followSessionStream({ open, lastEventId: 0, onEvent: (e) => seen.push(e), signal: new AbortController().signal, sleep: noSleep });
+    expect(outcome).toBe("done");
+    expect(opened).toEqual([0, 2]);
+    expect(seen.map((e) => e.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  test("a clean end without done means nothing runs: the follow ends", async () => {
+    const open = vi.fn(async () => sseResponse(""));
+    const outcome = await followSessionStream({ open, lastEventId: 9, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep });
+    expect(outcome).toBe("ended");
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  test("a 4xx answer is final and carries the API's message", async () => {
+    const open = vi.fn(async () => new Response(JSON.stringify({ detail: "Session abc not found." }), { status: 404 }));
+    await expect(
+      followSessionStream({ open, lastEventId: 0, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep }),
+    ).rejects.toThrow("Session abc not found.");
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  test("5xx and network errors are retried with growing delays", async () => {
+    const delays: number[] = [];
+    let calls = 0;
+    const open = vi.fn(async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError("Failed to fetch");
+      if (calls === 2) return new Response("{}", { status: 503 });
+      return sseResponse(sseText([make("done", 1, { error: false, awaiting_input: true })]));
+    });
+    const outcome = await followSessionStream({
+      open,
+      lastEventId: 0,
+      onEvent: () => undefined,
+      signal: new AbortController().signal,
+      retryDelaysMs: [10, 20, 40],
+      sleep: async (ms) => void delays.push(ms),
+    });
+    expect(outcome).toBe("done");
+    expect(delays).toEqual([10, 20]);
+  });
+
+  test("gives up after maxAttempts consecutive failures", async () => {
+    const open = vi.fn(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(
+      followSessionStream({ open, lastEventId: 0, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep, maxAttempts: 3 }),
+    ).rejects.toThrow(/could not get it back/);
+    expect(open).toHaveBeenCalledTimes(3);
+  });
+
+  test("a silent connection past the stall limit is treated as cut", async () => {
+    let calls = 0;
+    const open = vi.fn(async () => {
+      calls += 1;
+      if (calls === 1) return new Response(new ReadableStream<Uint8Array>({ start() {} }), { status: 200 });
+      return sseResponse(sseText([make("done", 1, { error: false, awaiting_input: true })]));
+    });
+    const outcome = await followSessionStream({ open, lastEventId: 0, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep, stallMs: 20 });
+    expect(outcome).toBe("done");
+    expect(calls).toBe(2);
+  });
+});

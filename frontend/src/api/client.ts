@@ -1,0 +1,69 @@
+/**
+ * The typed HTTP client, generated from the backend's OpenAPI (`make api-client` regenerates
+ * `schema.d.ts`). Every call returns a value or throws an ApiError whose message is the API's
+ * own `detail` — the text that says what to fix — so screens can show it verbatim.
+ */
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema";
+
+export type Schemas = components["schemas"];
+export type Session = Schemas["SessionResponse"];
+export type SessionList = Schemas["SessionListResponse"];
+export type UserInput = Schemas["UserInput"];
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
+// Absolute base: openapi-fetch builds `Request` objects, which need one outside a browser (tests).
+// `fetch` is looked up per call, not captured once, so a replaced global (tests) is honoured.
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? "",
+  fetch: (request: Request) => globalThis.fetch(request),
+});
+
+/** The API's `detail` (or a readable fallback) from an error body. */
+export function errorMessage(status: number, body: unknown): string {
+  if (body && typeof body === "object" && "detail" in body) {
+    const detail = (body as { detail: unknown }).detail;
+    if (typeof detail === "string" && detail.trim()) return detail;
+  }
+  if (status === 0) return "The server could not be reached. Is `make run` still running?";
+  return `The server answered ${status}.`;
+}
+
+/** Unwraps an openapi-fetch result: data, or an ApiError carrying the API's message. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || !result.response.ok) {
+    throw new ApiError(result.response.status, errorMessage(result.response.status, result.error));
+  }
+  return result.data as T;
+}
+
+/** fetch that turns a network failure into an ApiError with status 0. */
+export async function fetchOrExplain(input: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, errorMessage(0, undefined));
+  }
+}
+
+/** Throws the API's message when a raw fetch response is not ok. */
+export async function ensureOk(response: Response): Promise<Response> {
+  if (response.ok) return response;
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  throw new ApiError(response.status, errorMessage(response.status, body));
+}

@@ -1,0 +1,125 @@
+import { useEffect, useRef } from "react";
+import { explainErrorCode } from "../../session/explainErrorCode";
+import { PHASE_LABELS, REVIEW_LABELS } from "../../session/describeSession";
+import type { ActivityItem } from "../../session/sessionTimeline";
+
+/**
+ * What the agent did, as it happens: streamed text, tool calls and results (research with its
+ * sources), tool errors explained in plain words, your reviews. Follows the newest entry unless
+ * the reader has scrolled up.
+ */
+export function AgentActivity({ items, working }: { items: readonly ActivityItem[]; working: boolean }) {
+  const box = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  useEffect(() => {
+    const el = box.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [items]);
+  if (!items.length)
+    return <p className="text-sm text-slate-500">{working ? "Starting…" : "Nothing has happened in this session yet."}</p>;
+  return (
+    <ol
+      ref={box}
+      aria-label="Agent activity"
+      aria-live="polite"
+      aria-relevant="additions"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+      className="max-h-[60vh] space-y-2 overflow-y-auto pr-1 text-sm"
+      data-testid="activity"
+    >
+      {items.map((item) => (
+        <li key={`${item.kind}-${item.id}`} data-event-id={item.id} data-kind={item.kind}>
+          <ActivityEntry item={item} />
+        </li>
+      ))}
+      {working && (
+        <li className="flex items-center gap-2 text-slate-500" aria-hidden>
+          <span className="size-2 animate-pulse rounded-full bg-indigo-500" /> working…
+        </li>
+      )}
+    </ol>
+  );
+}
+
+function ActivityEntry({ item }: { item: ActivityItem }) {
+  switch (item.kind) {
+    case "phase":
+      return (
+        <div className="mt-3 border-t border-slate-200 pt-2 text-xs font-semibold uppercase tracking-wide text-indigo-700">
+          {PHASE_LABELS[item.phase]} · round {item.round + 1}
+        </div>
+      );
+    case "text":
+      return <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-2.5 leading-relaxed text-slate-800">{item.text}</p>;
+    case "tool_call":
+      return (
+        <details className="rounded-md border border-slate-200 px-2.5 py-1.5">
+          <summary className="cursor-pointer text-slate-700">
+            <span aria-hidden>→ </span>
+            <code className="text-xs font-semibold">{item.tool}</code>
+          </summary>
+          <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-words text-xs text-slate-600">{item.preview}</pre>
+        </details>
+      );
+    case "tool_result":
+      return <ToolResult item={item} />;
+    case "tool_error":
+      return (
+        <div className="rounded-md border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-amber-900">
+          <p>
+            <span aria-hidden>⚠ </span>
+            <code className="text-xs font-semibold">{item.tool}</code> refused: <strong>{item.code}</strong>
+          </p>
+          <p className="text-xs">{explainErrorCode(item.code)}</p>
+          <p className="text-xs text-amber-800/80">{item.message}</p>
+        </div>
+      );
+    case "error":
+      return (
+        <div role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-2.5 py-1.5 text-rose-900">
+          <strong>{item.code}</strong>: {item.message}
+          {item.recoverable && <span className="block text-xs">This can be retried.</span>}
+        </div>
+      );
+    case "user_input":
+      return (
+        <div className="rounded-md border border-indigo-200 bg-indigo-50 px-2.5 py-1.5 text-indigo-900">
+          <span aria-hidden>✎ </span>
+          {REVIEW_LABELS[item.reviewType] ?? item.reviewType}: {item.summary}
+        </div>
+      );
+    case "review":
+      return <div className="text-xs font-medium text-amber-800">⏸ Waiting for your review</div>;
+  }
+}
+
+function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {
+  const data = item.event.data;
+  const sources = "sources" in data && Array.isArray(data.sources) ? data.sources : [];
+  return (
+    <div className="px-2.5 text-slate-700">
+      <span className="text-emerald-700" aria-hidden>
+        ✓{" "}
+      </span>
+      <code className="text-xs font-semibold">{data.tool}</code> — {data.summary}
+      {sources.length > 0 && (
+        <ul className="ml-5 mt-1 list-disc space-y-0.5 text-xs text-slate-600" aria-label={`Sources for ${data.tool}`}>
+          {sources.map((s) => (
+            <li key={s.source}>
+              {/^https?:\/\//.test(s.source) ? (
+                <a href={s.source} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline">
+                  {s.title}
+                </a>
+              ) : (
+                <span title={s.source}>{s.title}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { ApiNode } from "../../graph/toFlowElements";
+import type { ClaimView } from "../../session/sessionTimeline";
+import { ClaimCard } from "../reviews/ClaimCard";
+import { Badge } from "../ui/Badge";
+
+/** The selected graph node: the full claim with evidence and scores when a review showed it. */
+export function ClaimDetail({ node, claim, onClose }: { node: ApiNode; claim: ClaimView | undefined; onClose: () => void }) {
+  return (
+    <aside aria-label="Selected claim" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="claim-detail">
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex flex-wrap gap-1.5">
+          <Badge tone="indigo">{node.claim_type}</Badge>
+          <Badge>{node.status}</Badge>
+          <Badge tone="sky">{node.confidence}</Badge>
+          {node.score !== null && node.score !== undefined && <Badge tone="emerald">score {node.score.toFixed(2)}</Badge>}
+        </div>
+        <button type="button" className="text-sm text-slate-500 hover:text-slate-900" onClick={onClose} aria-label="Close claim details">
+          ✕
+        </button>
+      </div>
+      {claim ? <ClaimCard claim={claim} /> : <p className="text-sm text-slate-800">{node.label}</p>}
+    </aside>
+  );
+}

@@ -1,0 +1,37 @@
+import type { PayloadOf } from "../../api/events";
+
+/** How much of the model's context the conversation uses, and what the session has cost. */
+export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage"> | null; model: string }) {
+  const pct = usage ? Math.min(100, Math.max(0, usage.usage_percentage)) : 0;
+  const tone = pct > 85 ? "bg-rose-500" : pct > 60 ? "bg-amber-500" : "bg-indigo-500";
+  return (
+    <div className="space-y-1.5 text-xs text-slate-600" data-testid="context-meter">
+      <div className="flex justify-between gap-2">
+        <span className="truncate" title={model}>
+          {model}
+        </span>
+        <span>{usage ? `${pct.toFixed(1)}% of context` : "no model call yet"}</span>
+      </div>
+      <div
+        role="meter"
+        aria-label="Context used"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(pct)}
+        className="h-2 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className={`h-full ${tone} transition-all`} style={{ width: `${pct}%` }} />
+      </div>
+      {usage && (
+        <div className="flex flex-wrap justify-between gap-x-3">
+          <span>
+            {usage.tokens_used.toLocaleString()} / {usage.tokens_limit.toLocaleString()} tokens
+          </span>
+          <span>
+            session {usage.session_tokens.toLocaleString()} tokens · ${usage.session_cost_usd.toFixed(4)}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import type { SessionEvent } from "../../api/events";
+import { make, RECORDED_EVENTS, recordedOf, sseText } from "../../test/sessionEvents";
+import { useAgentStream } from "../useAgentStream";
+
+function wrapper({ children }: { children: ReactNode }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+function sse(events: readonly SessionEvent[]): Response {
+  return new Response(sseText(events), { status: 200, headers: { "Content-Type": "text/event-stream" } });
+}
+
+interface FakeServer {
+  log: SessionEvent[];
+  stream: SessionEvent[];
+  requests: { url: string; method: string; lastEventId: string | null; body: string | null }[];
+  onPost?: (url: string) => Response;
+}
+
+function installFetch(server: FakeServer) {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(String(new URL(String(input), "http://forge.test")), init);
+      const url = new URL(request.url, "http://forge.test");
+      const body = request.method === "POST" ? await request.clone().text() : null;
+      server.requests.push({ url: url.pathname, method: request.method, lastEventId: request.headers.get("Last-Event-ID"), body });
+      if (url.pathname.endsWith("/events")) {
+        const after = Number(url.searchParams.get("after") ?? 0);
+        const events = server.log.filter((e) => e.id > after);
+        return json({ events, next_after: events.at(-1)?.id ?? after, has_more: false });
+      }
+      if (url.pathname.endsWith("/stream")) {
+        const after = Number(request.headers.get("Last-Event-ID") ?? 0);
+        return sse(server.stream.filter((e) => e.id > after));
+      }
+      if (request.method === "POST" && server.onPost) return server.onPost(url.pathname);
+      return json({ detail: "not found" }, 404);
+    }),
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+const byType = (events: readonly SessionEvent[]) => events.map((e) => e.type);
+
+describe("useAgentStream", () => {
+  test("replays the log, then follows the stream from the last id and dispatches every event type", async () => {
+    const all = RECORDED_EVENTS.slice(0, 40);
+    const cut = 12;
+    const server: FakeServer = { log: all.slice(0, cut), stream: all, requests: [] };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
+    const streamCall = server.requests.find((r) => r.url.endsWith("/stream"));
+    expect(streamCall?.lastEventId).toBe(String(all[cut - 1]!.id));
+    const t = result.current.timeline;
+    const firstDone = all.findIndex((e) => e.type === "done");
+    expect(t.lastEventId).toBe(all[firstDone]!.id);
+    expect(t.pendingReview?.type).toBe("review_decompose");
+    expect(t.turn).toBe("awaiting_input");
+    expect(t.usage).not.toBeNull();
+    expect(new Set(t.activity.map((a) => a.kind))).toEqual(new Set(["phase", "tool_call", "tool_result", "text", "review"]));
+  });
+
+  test("does not open the stream when the session waits for a review", async () => {
+    const upToReview = RECORDED_EVENTS.slice(0, RECORDED_EVENTS.findIndex((e) => e.type === "done") + 1);
+    const server: FakeServer = { log: upToReview, stream: upToReview, requests: [] };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: (t) => t.turn !== "awaiting_input" }), { wrapper });
+    await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
+    expect(server.requests.some((r) => r.url.endsWith("/stream"))).toBe(false);
+    expect(result.current.timeline.pendingReview?.type).toBe("review_decompose");
+  });
+
+  test("a refused review rejects with the API's message and changes nothing", async () => {
+    const upToReview = RECORDED_EVENTS.slice(0, RECORDED_EVENTS.findIndex((e) => e.type === "done") + 1);
+    const server: FakeServer = {
+      log: upToReview,
+      stream: upToReview,
+      requests: [],
+      onPost: () => json({ detail: "decompose_review needs at least one reframing: select one of indices 0..3 or add your own." }, 422),
+    };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => false }), { wrapper });
+    await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
+    const before = result.current.timeline;
+    await expect(result.current.submitReview({ type: "decompose_review" })).rejects.toThrow(/at least one reframing/);
+    expect(result.current.timeline).toBe(before);
+  });
+
+  test("an accepted review streams on from its response", async () => {
+    const firstDone = RECORDED_EVENTS.findIndex((e) => e.type === "done");
+    const upToReview = RECORDED_EVENTS.slice(0, firstDone + 1);
+    const next = RECORDED_EVENTS.slice(firstDone + 1, RECORDED_EVENTS.findIndex((e, i) => i > firstDone && e.type === "done") + 1);
+    const server: FakeServer = { log: upToReview, stream: [], requests: [], onPost: () => sse(next) };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => false }), { wrapper });
+    await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
+    await act(() => result.current.submitReview({ type: "decompose_review", selected_reframings: [0] }));
+    await waitFor(() => expect(result.current.timeline.pendingReview?.type).toBe("review_explore"));
+    const post = server.requests.find((r) => r.method === "POST");
+    expect(post?.url).toBe("/api/v1/sessions/s1/user-input");
+    expect(JSON.parse(post!.body!)).toEqual({ type: "decompose_review", selected_reframings: [0] });
+    expect(byType(next)).toContain("user_input");
+    expect(result.current.timeline.activity.some((a) => a.kind === "user_input")).toBe(true);
+  });
+
+  test("the autopilot posts its settings and streams on", async () => {
+    const firstDone = RECORDED_EVENTS.findIndex((e) => e.type === "done");
+    const server: FakeServer = {
+      log: RECORDED_EVENTS.slice(0, firstDone + 1),
+      stream: [],
+      requests: [],
+      onPost: () => sse([make("user_input", 9999, { type: "decompose_review", summary: "autopilot: selected 4 reframing(s)" }), make("done", 10000, { error: false, awaiting_input: true })]),
+    };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => false }), { wrapper });
+    await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
+    await act(() => result.current.runAutopilot({ accept_threshold: 0.6, rounds: 1 }));
+    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(10000));
+    const post = server.requests.find((r) => r.method === "POST");
+    expect(post?.url).toBe("/api/v1/sessions/s1/autopilot");
+    expect(JSON.parse(post!.body!)).toEqual({ accept_threshold: 0.6, rounds: 1 });
+    expect(recordedOf("review_decompose").type).toBe("review_decompose");
+  });
+});

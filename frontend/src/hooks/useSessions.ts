@@ -1,0 +1,59 @@
+/** Session queries and mutations (TanStack Query over the generated client). */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap, type Session } from "../api/client";
+
+export const PAGE_SIZE = 10;
+
+export function useSessionList(offset: number) {
+  return useQuery({
+    queryKey: ["sessions", offset],
+    queryFn: async () => unwrap(await api.GET("/api/v1/sessions", { params: { query: { limit: PAGE_SIZE, offset } } })),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+}
+
+export function useSession(sessionId: string) {
+  return useQuery({
+    queryKey: ["session", sessionId],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/sessions/{session_id}", { params: { path: { session_id: sessionId } } })),
+  });
+}
+
+export interface NewSession {
+  readonly problem: string;
+  readonly constraints: readonly string[];
+}
+
+export function useCreateSession() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NewSession): Promise<Session> =>
+      unwrap(await api.POST("/api/v1/sessions", { body: { problem: input.problem, constraints: [...input.constraints] } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["sessions"] }),
+  });
+}
+
+export function useDeleteSession() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (sessionId: string) => {
+      const result = await api.DELETE("/api/v1/sessions/{session_id}", { params: { path: { session_id: sessionId } } });
+      if (!result.response.ok) unwrap(result);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: ["sessions"] }),
+  });
+}
+
+export function useCancelSession(sessionId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      unwrap(await api.POST("/api/v1/sessions/{session_id}/cancel", { params: { path: { session_id: sessionId } } })),
+    onSuccess: (session) => {
+      client.setQueryData(["session", sessionId], session);
+      void client.invalidateQueries({ queryKey: ["sessions"] });
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import { ProblemInput } from "../components/home/ProblemInput";
+import { SessionList } from "../components/home/SessionList";
+import { Card } from "../components/ui/Card";
+
+export function HomePage() {
+  return (
+    <div className="grid gap-6 lg:grid-cols-5">
+      <div className="space-y-3 lg:col-span-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Turn a hard problem into validated knowledge</h1>
+          <p className="mt-1 text-slate-600">
+            Six phases — decompose, explore, synthesize, validate, build, crystallize — with your review after each.
+          </p>
+        </div>
+        <Card>
+          <ProblemInput />
+        </Card>
+      </div>
+      <div className="lg:col-span-2">
+        <Card title="Your sessions">
+          <SessionList />
+        </Card>
+      </div>
+    </div>
+  );
+}
