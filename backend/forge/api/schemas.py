@@ -8,10 +8,12 @@ Invariants:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
+from forge.api.event_schemas import SessionEventOut
 from forge.core.domain_types import BuildDecision, VerdictType
 from forge.core.records import SessionDocument
 from forge.core.review_inputs import (
@@ -25,10 +27,30 @@ from forge.core.review_inputs import (
     VerdictsReview,
 )
 from forge.core.session_documents import MAX_TEXT_CHARS, MAX_TITLE_CHARS, MIN_TEXT_CHARS
-from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
+from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord
 
 MAX_LIST = 50
 ShortText = Field(min_length=1, max_length=4000)
+
+
+MAX_CONSTRAINTS = 10
+MAX_CONSTRAINT_CHARS = 300
+
+
+def _constraint_item(text: str) -> str:
+    item = text.strip()
+    if not item:
+        raise PydanticCustomError("blank_constraint", "a constraint must not be blank; remove the item or write it")
+    if len(item) > MAX_CONSTRAINT_CHARS:
+        raise PydanticCustomError(
+            "constraint_too_long",
+            "a constraint must be at most {limit} characters after trimming; this one has {length}",
+            {"limit": MAX_CONSTRAINT_CHARS, "length": len(item)},
+        )
+    return item
+
+
+ConstraintItem = Annotated[str, AfterValidator(_constraint_item)]
 
 
 class SessionCreate(BaseModel):
@@ -36,6 +58,28 @@ class SessionCreate(BaseModel):
         min_length=MIN_PROBLEM_CHARS,
         max_length=MAX_PROBLEM_CHARS,
         description="The problem to work on, in plain words.",
+    )
+    constraints: list[ConstraintItem] = Field(
+        default_factory=list,
+        max_length=MAX_CONSTRAINTS,
+        description=(
+            f"Up to {MAX_CONSTRAINTS} limits a solution must respect, each 1..{MAX_CONSTRAINT_CHARS} characters "
+            "(e.g. 'without more staff'). They are appended to the problem as a 'Constraints:' list; "
+            f"problem and list together must fit in {MAX_PROBLEM_CHARS} characters."
+        ),
+    )
+
+
+class AutopilotRequest(BaseModel):
+    """How the autopilot answers the review the session waits for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    accept_threshold: float = Field(
+        default=0.6, ge=0.0, le=1.0, description="Verdicts accept a claim whose mean score is at least this."
+    )
+    rounds: int = Field(
+        default=1, ge=1, le=5, description="The build decision resolves once this many rounds are done."
     )
 
 
@@ -95,19 +139,10 @@ class SessionListResponse(BaseModel):
         )
 
 
-class EventResponse(BaseModel):
-    id: int
-    type: str
-    data: Any
-    created_at: datetime
-
-    @classmethod
-    def of(cls, e: StoredEvent) -> EventResponse:
-        return cls(id=e.seq, type=e.type.value, data=e.data, created_at=e.created_at)
-
-
 class EventPage(BaseModel):
-    events: list[EventResponse]
+    """A page of the session's event log, oldest first; fetch the next page with `after=next_after`."""
+
+    events: list[SessionEventOut]
     next_after: int
     has_more: bool
 

@@ -5,18 +5,23 @@ Invariants:
       or a duplicate run leaves the session exactly as it was.
     - Failures are values (`ServiceFailure`), mapped to HTTP status codes at the edge.
     - Runs happen in background tasks (InProcessRuns); commands only start them.
+    - A review from the autopilot takes the same path as a person's (read -> pure policy and
+      `apply_review` -> write); its `user_input` summary starts with "autopilot: ".
+    - Constraints given at creation are stored in the problem text, as a trailing "Constraints:" list
+      every model reads as part of the problem; the whole text stays within MAX_PROBLEM_CHARS.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from uuid import UUID
 
 from forge.core import session_events as ev
 from forge.core.apply_review import ReviewApplied, apply_review
-from forge.core.domain_types import Phase, SessionId, SessionStatus
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.domain_types import Phase, ReviewType, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
 from forge.core.records import SessionDocument
@@ -44,6 +49,33 @@ class ServiceFailure:
 
 
 FINISHED = (SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED)
+CONSTRAINTS_HEADING = "Constraints:"  # the offline model's problem frame reads this list back
+AUTOPILOT_PREFIX = "autopilot: "
+
+
+def problem_with_constraints(problem: str, constraints: Sequence[str]) -> str | ServiceFailure:
+    """The problem followed by a "Constraints:" list of `- item` lines (unchanged without constraints),
+    or why it cannot be stored (a blank item, or more than MAX_PROBLEM_CHARS in all)."""
+    items = [" ".join(c.split()) for c in constraints]
+    if any(not item for item in items):
+        blank = next(i for i, item in enumerate(items) if not item)
+        return ServiceFailure(FailureKind.INVALID, f"constraints[{blank}] is blank; remove it or write the constraint.")
+    if not items:
+        return problem
+    text = "\n".join([problem, "", CONSTRAINTS_HEADING, *(f"- {item}" for item in items)])
+    if len(text) > MAX_PROBLEM_CHARS:
+        return ServiceFailure(
+            FailureKind.INVALID,
+            f"problem and constraints together take {len(text)} characters (with the '{CONSTRAINTS_HEADING}' list); "
+            f"the limit is {MAX_PROBLEM_CHARS}: cut {len(text) - MAX_PROBLEM_CHARS} characters.",
+        )
+    return text
+
+
+def _finished_message(status: SessionStatus) -> str:
+    if status == SessionStatus.CRYSTALLIZED:
+        return "The session is finished (crystallized, its knowledge document is ready); no review is expected."
+    return f"The session is {status.value}; no review is expected."
 
 
 def _not_found(session_id: SessionId) -> ServiceFailure:
@@ -144,13 +176,18 @@ class SessionService:
             await uow.commit()
         return document
 
-    async def create(self, problem: str) -> SessionRecord | ServiceFailure:
+    async def create(self, problem: str, constraints: Sequence[str] = ()) -> SessionRecord | ServiceFailure:
+        """A new session; `constraints` are appended to the problem as a "Constraints:" list."""
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
             return ServiceFailure(
                 FailureKind.INVALID,
                 f"problem must be {MIN_PROBLEM_CHARS}..{MAX_PROBLEM_CHARS} characters after trimming; got {len(text)}.",
             )
+        combined = problem_with_constraints(text, constraints)
+        if isinstance(combined, ServiceFailure):
+            return combined
+        text = combined
         record = SessionRecord(
             SessionId(self._new_id()),
             text,
@@ -210,26 +247,56 @@ class SessionService:
 
     async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:
         """Apply a review and start the next phase; returns the event cursor to stream from."""
+        return await self._submit(session_id, lambda _state: review, by_autopilot=False)
+
+    async def submit_autopilot_review(self, session_id: SessionId, policy: AutopilotPolicy) -> int | ServiceFailure:
+        """Answer the review the session waits for with the policy's review, then as `submit_review`.
+
+        Refused (conflict) unless the session waits for a review; the message says what it does instead."""
+
+        def choose(state: ForgeState) -> ReviewInput | ServiceFailure:
+            if not state.awaiting_user_input or state.awaiting_input_type is None:
+                return ServiceFailure(
+                    FailureKind.CONFLICT,
+                    f"The session is not waiting for a review: it is in {state.current_phase.value.upper()} with "
+                    "nothing running (not started yet, or interrupted); open its stream to start or resume it.",
+                )
+            return policy.review_for(state, state.awaiting_input_type)
+
+        return await self._submit(session_id, choose, by_autopilot=True)
+
+    async def _submit(
+        self,
+        session_id: SessionId,
+        choose: Callable[[ForgeState], ReviewInput | ServiceFailure],
+        *,
+        by_autopilot: bool,
+    ) -> int | ServiceFailure:
+        """Read -> choose the review from the state -> pure `apply_review` -> write; then publish and run."""
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
             if record is None:
                 return _not_found(session_id)
             if record.status in FINISHED:
-                return ServiceFailure(
-                    FailureKind.CONFLICT, f"The session is {record.status.value}; no review is expected."
-                )
+                return ServiceFailure(FailureKind.CONFLICT, _finished_message(record.status))
             if self._runs.is_running(session_id):
                 return ServiceFailure(
-                    FailureKind.CONFLICT, "The agent is still working on this phase; wait for its review."
+                    FailureKind.CONFLICT,
+                    f"The agent is still running the {record.current_phase.value.upper()} phase; wait for its review.",
                 )
-            outcome = apply_review(await uow.sessions.load_state(session_id), review, self._new_id)
+            state = await uow.sessions.load_state(session_id)
+            review = choose(state)
+            if isinstance(review, ServiceFailure):
+                return review
+            outcome = apply_review(state, review, self._new_id)
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
                 return ServiceFailure(kind, outcome.message)
             cursor = await uow.events.last_seq(session_id)
             await self._persist_review(uow, record, outcome)
             await uow.commit()
-        await self._after_review(session_id, review, outcome)
+        summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
+        await self._after_review(session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
         return cursor
 
     async def _persist_review(self, uow: UnitOfWork, record: SessionRecord, outcome: ReviewApplied) -> None:
@@ -247,8 +314,10 @@ class SessionService:
             )
         )
 
-    async def _after_review(self, session_id: SessionId, review: ReviewInput, outcome: ReviewApplied) -> None:
-        await self._feed.publish(session_id, ev.user_input(REVIEW_TYPE_OF[type(review)], outcome.summary))
+    async def _after_review(
+        self, session_id: SessionId, review_type: ReviewType, summary: str, outcome: ReviewApplied
+    ) -> None:
+        await self._feed.publish(session_id, ev.user_input(review_type, summary))
         if outcome.next_phase is None:
             waiting = outcome.state.awaiting_input_type
             if waiting is not None:

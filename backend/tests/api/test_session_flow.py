@@ -62,7 +62,7 @@ async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(cl
     assert download.status_code == 200 and download.text == document
     assert download.headers["content-type"].startswith("text/markdown")
     graph = (await client.get(f"/api/v1/sessions/{sid}/graph")).json()
-    assert graph["nodes"] and {"id", "type", "position", "data"} <= set(graph["nodes"][0])
+    assert graph["nodes"] and {"id", "type", "x", "y", "label", "status"} <= set(graph["nodes"][0])
 
 
 async def test_event_ids_increase_and_the_log_paginates(client: httpx.AsyncClient) -> None:

@@ -4,25 +4,36 @@ Invariants:
     - GET /stream starts (or resumes) the agent when the session has work and nothing runs it, then
       replays events after Last-Event-ID and follows live until the run pauses.
     - POST /user-input validates the review before anything changes (409/422 otherwise) and
-      streams from the review onwards.
+      streams from the review onwards; POST /autopilot does the same with the autopilot's review of
+      the current state (409 unless the session waits for a review).
+    - GET /events returns every event validated against its typed model (`SessionEventOut`).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Body, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 from sse_starlette import EventSourceResponse
 
 from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.event_schemas import event_out
 from forge.api.routes.sessions import ERRORS
-from forge.api.schemas import EventPage, EventResponse, UserInput
+from forge.api.schemas import AutopilotRequest, EventPage, UserInput
 from forge.api.sse_encoding import encode_sse, parse_last_event_id
+from forge.core.autopilot_policy import AutopilotPolicy
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
 SSE_DOC: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events"},
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": (
+            "Server-Sent Events. Each message has `event` = the event type, `id` = the event id and `data` = "
+            "the JSON of that event's `data` (see `SessionEventOut`, discriminated on `type`). The stream "
+            "ends after a `done` event when the run pauses or finishes."
+        ),
+    },
     **ERRORS,
 }
 PING_SECONDS = 3600  # our own heartbeat events carry ids; sse-starlette's comment pings are not needed
@@ -60,6 +71,19 @@ async def submit_user_input(session_id: str, body: UserInput, request: Request) 
     return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
 
 
+@router.post("/{session_id}/autopilot", responses=SSE_DOC)
+async def submit_autopilot_review(
+    session_id: str, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
+) -> EventSourceResponse:
+    """Answer the review the session waits for as the CLI's autopilot would, then stream like /user-input."""
+    sid = session_id_of(session_id)
+    options = body or AutopilotRequest()
+    policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=options.rounds)
+    service = service_of(request)
+    cursor = unwrap(await service.submit_autopilot_review(sid, policy))
+    return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
+
+
 @router.get("/{session_id}/events", response_model=EventPage, responses=ERRORS)
 async def list_events(
     session_id: str,
@@ -70,7 +94,7 @@ async def list_events(
     events = unwrap(await service_of(request).events(session_id_of(session_id), after, limit + 1))
     page = events[:limit]
     return EventPage(
-        events=[EventResponse.of(e) for e in page],
+        events=[event_out(e) for e in page],
         next_after=page[-1].seq if page else after,
         has_more=len(events) > limit,
     )

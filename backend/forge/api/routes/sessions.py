@@ -20,7 +20,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 @router.post("", status_code=201, response_model=SessionResponse, responses=ERRORS)
 async def create_session(body: SessionCreate, request: Request) -> SessionResponse:
-    return SessionResponse.of(unwrap(await service_of(request).create(body.problem)))
+    return SessionResponse.of(unwrap(await service_of(request).create(body.problem, body.constraints)))
 
 
 @router.get("", response_model=SessionListResponse)

@@ -7,6 +7,9 @@ Invariants:
     - `goal_direction` is one of "decrease", "increase", "achieve".
     - `levers` never repeat a target term and never include goal verbs or filler adjectives; there
       is always at least one lever and one actor (generic fallbacks are labelled as such).
+    - A trailing "Constraints:" list (a line "Constraints:" then "- item" lines, as the API writes a
+      session's constraints) is read as constraints, after those found in the sentence; the target
+      comes from the text above the list, and the heading itself is never a term.
 """
 
 from __future__ import annotations
@@ -216,9 +219,32 @@ def _target(problem: str) -> tuple[str, str, str]:
     return fallback, "", "achieve"
 
 
-def _constraints(problem: str) -> tuple[str, ...]:
-    lowered = problem.lower()
+_LIST_HEADING = re.compile(r"^\s*constraints\s*:\s*$", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*[-*\u2022]\s+(.*\S)\s*$")
+
+
+def split_constraint_list(problem: str) -> tuple[str, tuple[str, ...]]:
+    """(the statement, the items of its trailing "Constraints:" list); no list -> (problem, ())."""
+    lines = problem.rstrip().splitlines()
+    heading = next((i for i in range(len(lines) - 1, -1, -1) if _LIST_HEADING.match(lines[i])), None)
+    if heading is None:
+        return problem, ()
+    matches = [_LIST_ITEM.match(line) for line in lines[heading + 1 :] if line.strip()]
+    if not matches or any(m is None for m in matches):
+        return problem, ()
+    items = tuple(" ".join(m.group(1).split()) for m in matches if m is not None)
+    return "\n".join(lines[:heading]).strip(), items
+
+
+def _as_phrase(item: str) -> str:
+    """Lower-case the first letter ("Without more staff" -> "without more staff"), not acronyms ("GDPR")."""
+    return item[0].lower() + item[1:] if len(item) > 1 and not item[1].isupper() else item
+
+
+def _constraints(statement: str, listed: tuple[str, ...] = ()) -> tuple[str, ...]:
+    lowered = statement.lower()
     found = [" ".join(m.group(0).split()) for m in _CONSTRAINT.finditer(lowered)]
+    found += [_as_phrase(item.rstrip(".;,")) for item in listed]
     return tuple(dict.fromkeys(c for c in found if content_terms(c)))
 
 
@@ -277,15 +303,18 @@ def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
 
 
 def frame_problem(problem: str) -> ProblemFrame:
-    target, verb, direction = _target(problem)
-    actors = _actors(problem)
+    statement, listed = split_constraint_list(problem)
+    # Terms come from the statement and the listed constraints, as if the list were part of the sentence.
+    text = " ".join([statement, *(f"{item.rstrip('.;,')}." for item in listed)]) if listed else problem
+    target, verb, direction = _target(statement)
+    actors = _actors(text)
     return ProblemFrame(
         problem=problem.strip(),
         target=target,
         goal_verb=verb,
         goal_direction=direction,
-        constraints=_constraints(problem),
-        levers=_levers(problem, target, verb, actors),
+        constraints=_constraints(statement, listed),
+        levers=_levers(text, target, verb, actors),
         actors=actors,
-        key_terms=_key_terms(problem, verb),
+        key_terms=_key_terms(text, verb),
     )

@@ -1,0 +1,291 @@
+"""Response models of session events: one model per event type, a union discriminated on `type`.
+
+Invariants:
+    - Every `EventType` has exactly one event model here (`EVENT_MODELS`), whose `data` describes the
+      payload exactly as `core.session_events` builds it; payload models forbid unknown fields.
+    - `GET /sessions/{id}/events` validates every event through `SessionEventOut`, so the log and the
+      documented contract cannot drift apart silently; the SSE stream carries the same `data`
+      (as the message's `data`, with `event` = `type` and `id` = `id`).
+
+Design decisions:
+    - The union is a named type alias, so OpenAPI has one `SessionEventOut` component (a `oneOf`
+      with a `type` discriminator) that a generated client can narrow on.
+    - Error codes of run-level errors that are not rule codes are listed in `RunErrorCode`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypeAliasType
+
+from forge.api.review_payload_schemas import (
+    BuildReviewData,
+    ClaimsReviewData,
+    DecomposeReviewData,
+    ExploreReviewData,
+    Payload,
+    VerdictsReviewData,
+)
+from forge.core.domain_types import Phase, ReviewType
+from forge.core.rule_verdicts import ErrorCode
+from forge.core.session_events import EventType
+from forge.core.session_record import StoredEvent
+
+RunErrorCode = Literal["CANCELLED", "RUN_FAILED", "MAX_ITERATIONS", "CONTEXT_OVERFLOW", "MODEL_ERROR"]
+
+
+class ToolCallData(Payload):
+    """The agent called a tool; `input_preview` is its arguments as JSON, shortened."""
+
+    tool: str
+    input_preview: str
+
+
+class ToolResultData(Payload):
+    """A tool call succeeded; `summary` says what it did."""
+
+    tool: str
+    summary: str
+
+
+class ToolErrorData(Payload):
+    """A tool call was refused by a rule or failed; the agent sees the same message and may retry."""
+
+    tool: str
+    error_code: ErrorCode
+    message: str
+
+
+class PhaseChangeData(Payload):
+    """A phase starts (or resumes); `round` counts from 0."""
+
+    phase: Phase
+    round: int
+
+
+class ContextUsageData(Payload):
+    """After each model call: the context window's use, the call's cost, and the phase's and the
+    session's running totals (costs in USD, rounded to 6 places; `usage_percentage` to 2)."""
+
+    tokens_used: int
+    tokens_limit: int
+    tokens_remaining: int
+    usage_percentage: float
+    model: str
+    cost_usd: float
+    phase: Phase
+    phase_cost_usd: float
+    phase_tokens: int
+    session_cost_usd: float
+    session_tokens: int
+    cache_read_tokens: int
+    cache_creation_tokens: int
+
+
+class DoneData(Payload):
+    """The run paused: waiting for a review (`awaiting_input`), finished, or stopped on an error."""
+
+    error: bool
+    awaiting_input: bool
+
+
+class ErrorData(Payload):
+    """A run-level error or notice; `recoverable` means opening the stream again resumes the run."""
+
+    code: ErrorCode | RunErrorCode
+    message: str
+    severity: Literal["error", "warning", "info"]
+    recoverable: bool
+
+
+class KnowledgeDocumentData(Payload):
+    """The finished knowledge document (CRYSTALLIZE), as Markdown."""
+
+    markdown: str
+
+
+class UserInputData(Payload):
+    """A review was accepted; `summary` says what it changed ("autopilot: ..." when the autopilot chose it)."""
+
+    type: ReviewType
+    summary: str
+
+
+class HeartbeatData(Payload):
+    """Empty: a heartbeat carries no data."""
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: int = Field(description="The event's per-session sequence number (the SSE id; resume after it).")
+    created_at: datetime
+
+
+class AgentTextEvent(_Event):
+    """Text the agent wrote (its reasoning and summaries between tool calls)."""
+
+    type: Literal["agent_text"]
+    data: str
+
+
+class ToolCallEvent(_Event):
+    """The agent called a tool."""
+
+    type: Literal["tool_call"]
+    data: ToolCallData
+
+
+class ToolErrorEvent(_Event):
+    """A tool call was refused or failed."""
+
+    type: Literal["tool_error"]
+    data: ToolErrorData
+
+
+class ToolResultEvent(_Event):
+    """A tool call succeeded."""
+
+    type: Literal["tool_result"]
+    data: ToolResultData
+
+
+class ReviewDecomposeEvent(_Event):
+    """The session waits for the decompose review (answer with a `decompose_review` user input)."""
+
+    type: Literal["review_decompose"]
+    data: DecomposeReviewData
+
+
+class ReviewExploreEvent(_Event):
+    """The session waits for the explore review (answer with an `explore_review` user input)."""
+
+    type: Literal["review_explore"]
+    data: ExploreReviewData
+
+
+class ReviewClaimsEvent(_Event):
+    """The session waits for the claims review (answer with a `claims_review` user input)."""
+
+    type: Literal["review_claims"]
+    data: ClaimsReviewData
+
+
+class ReviewVerdictsEvent(_Event):
+    """The session waits for verdicts on the round's claims (answer with a `verdicts` user input)."""
+
+    type: Literal["review_verdicts"]
+    data: VerdictsReviewData
+
+
+class ReviewBuildEvent(_Event):
+    """The session waits for the build decision (answer with a `build_decision` user input)."""
+
+    type: Literal["review_build"]
+    data: BuildReviewData
+
+
+class KnowledgeDocumentEvent(_Event):
+    """The knowledge document is ready; the session is crystallized."""
+
+    type: Literal["knowledge_document"]
+    data: KnowledgeDocumentData
+
+
+class PhaseChangeEvent(_Event):
+    """A phase starts."""
+
+    type: Literal["phase_change"]
+    data: PhaseChangeData
+
+
+class ContextUsageEvent(_Event):
+    """Tokens and cost of one model call."""
+
+    type: Literal["context_usage"]
+    data: ContextUsageData
+
+
+class DoneEvent(_Event):
+    """The run paused or ended; the SSE stream closes after it."""
+
+    type: Literal["done"]
+    data: DoneData
+
+
+class ErrorEvent(_Event):
+    """A run-level error (or the notice that the session was cancelled)."""
+
+    type: Literal["error"]
+    data: ErrorData
+
+
+class UserInputEvent(_Event):
+    """A review was accepted and applied."""
+
+    type: Literal["user_input"]
+    data: UserInputData
+
+
+class HeartbeatEvent(_Event):
+    """Keeps an idle SSE stream open; only on the stream, never in the log. Its `id` repeats the last
+    event's id, so resuming from it loses nothing."""
+
+    type: Literal["heartbeat"]
+    data: HeartbeatData
+
+
+EVENT_MODELS: dict[EventType, type[_Event]] = {
+    EventType.AGENT_TEXT: AgentTextEvent,
+    EventType.TOOL_CALL: ToolCallEvent,
+    EventType.TOOL_ERROR: ToolErrorEvent,
+    EventType.TOOL_RESULT: ToolResultEvent,
+    EventType.REVIEW_DECOMPOSE: ReviewDecomposeEvent,
+    EventType.REVIEW_EXPLORE: ReviewExploreEvent,
+    EventType.REVIEW_CLAIMS: ReviewClaimsEvent,
+    EventType.REVIEW_VERDICTS: ReviewVerdictsEvent,
+    EventType.REVIEW_BUILD: ReviewBuildEvent,
+    EventType.KNOWLEDGE_DOCUMENT: KnowledgeDocumentEvent,
+    EventType.PHASE_CHANGE: PhaseChangeEvent,
+    EventType.CONTEXT_USAGE: ContextUsageEvent,
+    EventType.DONE: DoneEvent,
+    EventType.ERROR: ErrorEvent,
+    EventType.USER_INPUT: UserInputEvent,
+    EventType.HEARTBEAT: HeartbeatEvent,
+}
+
+SessionEventOut = TypeAliasType(
+    "SessionEventOut",
+    Annotated[
+        Union[  # noqa: UP007 — the members are listed one per line; `|` would need a parenthesised chain
+            AgentTextEvent,
+            ToolCallEvent,
+            ToolErrorEvent,
+            ToolResultEvent,
+            ReviewDecomposeEvent,
+            ReviewExploreEvent,
+            ReviewClaimsEvent,
+            ReviewVerdictsEvent,
+            ReviewBuildEvent,
+            KnowledgeDocumentEvent,
+            PhaseChangeEvent,
+            ContextUsageEvent,
+            DoneEvent,
+            ErrorEvent,
+            UserInputEvent,
+            HeartbeatEvent,
+        ],
+        Field(discriminator="type"),
+    ],
+)
+SESSION_EVENT: TypeAdapter[SessionEventOut] = TypeAdapter(SessionEventOut)
+
+
+def event_out(event: StoredEvent) -> SessionEventOut:
+    """The stored event as its typed model; a payload that does not match its model is a bug (raises)."""
+    return SESSION_EVENT.validate_python(
+        {"id": event.seq, "type": event.type.value, "data": event.data, "created_at": event.created_at}
+    )

@@ -1,0 +1,259 @@
+"""Response models of the five review payloads and of the knowledge graph (the OpenAPI contract).
+
+Invariants:
+    - Each model describes exactly what `core.review_payloads` emits — records encoded by
+      `state_codec.encode_value` (enums as their values, ids as UUID strings, datetimes as ISO 8601
+      via `isoformat()`), list items with their `index` — and forbids any other field, so a record
+      that gains a field fails the API tests until it is declared here.
+    - Re-serialising a validated payload gives back the emitted JSON: what `GET /events` returns
+      equals what the SSE stream sent.
+    - The graph of `review_build` and `GET /sessions/{id}/graph` share one model (`FlowGraphResponse`),
+      the projection of `core.project_graph_to_flow`.
+
+Design decisions:
+    - Core enums are the field types, so they appear as named enums in OpenAPI (and as string unions
+      in a generated TypeScript client).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, PlainSerializer, WithJsonSchema
+
+from forge.core.domain_types import (
+    ClaimConfidence,
+    ClaimStatus,
+    ClaimType,
+    Contributor,
+    EdgeType,
+    EvidenceType,
+    Phase,
+    ReframingType,
+    SemanticDistance,
+)
+
+# `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
+IsoDatetime = Annotated[
+    datetime,
+    PlainSerializer(datetime.isoformat, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+
+
+class Payload(BaseModel):
+    """Base of every event payload model: unknown fields are errors, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class EvidenceView(Payload):
+    """A piece of evidence: where it came from (a research source), what it says, and its role."""
+
+    id: UUID
+    source: str
+    title: str
+    summary: str
+    evidence_type: EvidenceType
+    contributed_by: Contributor
+    query: str | None
+    retrieved_at: IsoDatetime | None
+    claim_id: UUID | None
+
+
+class StateOfArtView(Payload):
+    """What research says about the problem today, with the evidence it cites."""
+
+    summary: str
+    evidence: list[EvidenceView]
+
+
+class AssumptionView(Payload):
+    """A hidden assumption of the problem; `confirmed` is null until the person reviews it."""
+
+    index: int
+    text: str
+    contributed_by: Contributor
+    confirmed: bool | None
+
+
+class ReframingView(Payload):
+    """Another way to pose the problem; `selected` ones steer the search for analogies."""
+
+    index: int
+    id: UUID
+    text: str
+    reframing_type: ReframingType
+    selected: bool
+    contributed_by: Contributor
+
+
+class MorphologicalParameterView(Payload):
+    """One dimension of the morphological box and its options."""
+
+    name: str
+    options: list[str]
+
+
+class MappingRowView(Payload):
+    """One row of an analogy's structural mapping: a source concept, its target, and how they relate."""
+
+    source_concept: str
+    target_concept: str
+    relation: str
+
+
+class AnalogyView(Payload):
+    """A cross-domain analogy: a mechanism from another field applied to the problem."""
+
+    index: int
+    id: UUID
+    source_domain: str
+    target_application: str
+    description: str
+    semantic_distance: SemanticDistance
+    mapping: list[MappingRowView]
+    observable: str
+    failure_mode: str
+    starred: bool
+    suggested_by_user: bool
+
+
+class ContradictionView(Payload):
+    """A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it."""
+
+    index: int
+    id: UUID
+    property_a: str
+    property_b: str
+    description: str
+    resolution_direction: str
+    principles: list[str]
+
+
+class ClaimScoresView(Payload):
+    """The verifier's four scores of a claim, each in 0..1."""
+
+    novelty: float
+    groundedness: float
+    falsifiability: float
+    significance: float
+
+
+class ClaimView(Payload):
+    """A claim of the current round with its dialectic, evidence and scores; `index` is what verdicts
+    and feedback refer to, `score_mean` the mean of `scores` (rounded to 3 places) or null."""
+
+    index: int
+    id: UUID
+    text: str
+    claim_type: ClaimType
+    round_created: int
+    phase_created: Phase
+    thesis_text: str
+    antithesis_text: str
+    status: ClaimStatus
+    confidence: ClaimConfidence
+    falsifiability_condition: str
+    scores: ClaimScoresView | None
+    evidence: list[EvidenceView]
+    builds_on: list[UUID]
+    cross_domain_source: str | None
+    falsification_summary: str | None
+    novelty_summary: str | None
+    rejection_reason: str | None
+    qualification: str | None
+    user_feedback: str | None
+    synthesized: bool
+    score_mean: float | None
+
+
+class NegativeKnowledgeView(Payload):
+    """A rejected claim kept as knowledge: what does not work, and why."""
+
+    claim_id: UUID
+    claim_text: str
+    reason: str
+    round: int
+
+
+class GraphNode(Payload):
+    """A claim in the knowledge graph, laid out in layers (`x` by depth, `y` by row); `id` is the claim id,
+    `label` its text, `score` its mean score (3 places) or null."""
+
+    id: str
+    type: Literal["claim"]
+    x: float
+    y: float
+    label: str
+    claim_type: ClaimType
+    status: ClaimStatus
+    confidence: ClaimConfidence
+    round: int
+    score: float | None
+
+
+class GraphEdge(Payload):
+    """A typed link between two claims of the graph; `label` is the edge type."""
+
+    id: str
+    source: str
+    target: str
+    label: EdgeType
+
+
+class FlowGraphResponse(Payload):
+    """The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
+    `position` is `{x, y}`) and typed links as edges. `review_build` carries the same object."""
+
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+
+
+class DecomposeReviewData(Payload):
+    """After DECOMPOSE: fundamentals, state of the art, assumptions and reframings to review."""
+
+    review: Literal["decompose_review"]
+    fundamentals: list[str]
+    state_of_art: StateOfArtView | None
+    assumptions: list[AssumptionView]
+    reframings: list[ReframingView]
+
+
+class ExploreReviewData(Payload):
+    """After EXPLORE: the morphological box, analogies (to star), contradictions and adjacent ideas."""
+
+    review: Literal["explore_review"]
+    morphological_box: list[MorphologicalParameterView]
+    analogies: list[AnalogyView]
+    contradictions: list[ContradictionView]
+    adjacent: list[str]
+
+
+class ClaimsReviewData(Payload):
+    """After SYNTHESIZE: the round's claims, for feedback before they are validated."""
+
+    review: Literal["claims_review"]
+    round: int
+    claims: list[ClaimView]
+
+
+class VerdictsReviewData(Payload):
+    """After VALIDATE: the round's claims with their scores, for a verdict on each."""
+
+    review: Literal["verdicts"]
+    round: int
+    claims: list[ClaimView]
+
+
+class BuildReviewData(Payload):
+    """After BUILD: the knowledge graph, gaps and negative knowledge, for the build decision."""
+
+    review: Literal["build_decision"]
+    graph: FlowGraphResponse
+    gaps: list[str]
+    negative_knowledge: list[NegativeKnowledgeView]
+    round: int
+    max_rounds_reached: bool
