@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { ClaimCard } from "./ClaimCard";
+import { ReviewForm, TextArea } from "./ReviewForm";
+import type { ReviewScreenProps } from "./reviewTypes";
+import { EMPTY_CLAIMS_DRAFT, MAX_TEXT_CHARS, validateClaims, type ClaimsDraft } from "./validateReviews";
+
+/** Review after SYNTHESIZE: read the round's claims and, optionally, give feedback on each before validation. */
+export function ClaimsReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_claims">) {
+  const payload = event.data;
+  const [draft, setDraft] = useState<ClaimsDraft>(EMPTY_CLAIMS_DRAFT);
+
+  return (
+    <ReviewForm
+      testId="review-claims"
+      title={`Review the claims of round ${payload.round + 1}`}
+      intro="Each claim comes with its thesis, antithesis and the test that would falsify it. Feedback is optional; the validator reads it when it scores the claim."
+      submitLabel="Send feedback and validate"
+      validate={() => validateClaims(draft, payload)}
+      onSubmit={onSubmit}
+      disabled={disabled}
+    >
+      {payload.claims.map((claim) => {
+        const n = claim.index + 1;
+        return (
+          <section key={claim.id} aria-labelledby={`claim-${claim.id}-title`} className="space-y-2">
+            <h3 id={`claim-${claim.id}-title`} className="text-base font-semibold text-slate-900">
+              Claim {n}
+            </h3>
+            <ClaimCard claim={claim}>
+              <TextArea
+                id={`claim-${claim.id}-feedback`}
+                label={`Feedback on claim ${n}`}
+                hint="Optional: what to check, what seems wrong, what is missing."
+                value={draft.feedback[claim.index] ?? ""}
+                onChange={(text) => setDraft((d) => ({ feedback: { ...d.feedback, [claim.index]: text } }))}
+                maxChars={MAX_TEXT_CHARS}
+              />
+            </ClaimCard>
+          </section>
+        );
+      })}
+      {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+    </ReviewForm>
+  );
+}

@@ -1,0 +1,167 @@
+import { useId, useState } from "react";
+import { Badge } from "../ui/Badge";
+import { TextListEditor } from "../ui/TextListEditor";
+import { EvidenceList } from "./EvidenceList";
+import { ReviewForm, ReviewSection } from "./ReviewForm";
+import type { DecomposePayload, ReviewScreenProps } from "./reviewTypes";
+import { EMPTY_DECOMPOSE_DRAFT, MAX_ADDED_ITEMS, validateDecompose, type DecomposeDraft } from "./validateReviews";
+
+type AssumptionChoice = "confirm" | "reject" | "none";
+
+const CHOICES: readonly { value: AssumptionChoice; label: string }[] = [
+  { value: "confirm", label: "Confirm" },
+  { value: "reject", label: "Reject" },
+  { value: "none", label: "No opinion" },
+];
+
+function choiceOf(draft: DecomposeDraft, index: number): AssumptionChoice {
+  if (draft.confirmedAssumptions.includes(index)) return "confirm";
+  if (draft.rejectedAssumptions.includes(index)) return "reject";
+  return "none";
+}
+
+function withChoice(draft: DecomposeDraft, index: number, choice: AssumptionChoice): DecomposeDraft {
+  const confirmed = draft.confirmedAssumptions.filter((i) => i !== index);
+  const rejected = draft.rejectedAssumptions.filter((i) => i !== index);
+  return {
+    ...draft,
+    confirmedAssumptions: choice === "confirm" ? [...confirmed, index] : confirmed,
+    rejectedAssumptions: choice === "reject" ? [...rejected, index] : rejected,
+  };
+}
+
+function AssumptionChoices({
+  assumption,
+  choice,
+  onChoose,
+}: {
+  assumption: DecomposePayload["assumptions"][number];
+  choice: AssumptionChoice;
+  onChoose: (choice: AssumptionChoice) => void;
+}) {
+  const name = useId();
+  const n = assumption.index + 1;
+  return (
+    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3">
+      <legend className="float-left mb-2 w-full text-sm text-slate-900">
+        <span className="font-medium">Assumption {n}: </span>
+        {assumption.text}
+      </legend>
+      <div className="clear-left flex flex-wrap gap-x-5 gap-y-2">
+        {CHOICES.map((c) => (
+          <label key={c.value} className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700">
+            <input
+              type="radio"
+              name={name}
+              value={c.value}
+              checked={choice === c.value}
+              onChange={() => onChoose(c.value)}
+              className="size-4 accent-indigo-600"
+            />
+            {c.label}
+            <span className="sr-only"> assumption {n}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Review after DECOMPOSE: read the fundamentals and state of the art, judge the assumptions, choose reframings. */
+export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_decompose">) {
+  const payload = event.data;
+  const [draft, setDraft] = useState<DecomposeDraft>(EMPTY_DECOMPOSE_DRAFT);
+  const toggleReframing = (index: number, on: boolean) =>
+    setDraft((d) => ({
+      ...d,
+      selectedReframings: on ? [...d.selectedReframings.filter((i) => i !== index), index] : d.selectedReframings.filter((i) => i !== index),
+    }));
+
+  return (
+    <ReviewForm
+      testId="review-decompose"
+      title="Review the decomposition"
+      intro="Check what the agent found, say which assumptions hold, and choose the reframings to explore. At least one reframing — chosen or your own — is needed."
+      submitLabel="Confirm and explore"
+      validate={() => validateDecompose(draft, payload)}
+      onSubmit={onSubmit}
+      disabled={disabled}
+    >
+      <ReviewSection title="Fundamentals">
+        {payload.fundamentals.length ? (
+          <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
+            {payload.fundamentals.map((f, i) => (
+              <li key={i}>{f}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-500">No fundamentals were recorded.</p>
+        )}
+      </ReviewSection>
+
+      <ReviewSection title="State of the art">
+        {payload.state_of_art ? (
+          <div className="space-y-3">
+            <p className="text-sm leading-relaxed text-slate-800">{payload.state_of_art.summary}</p>
+            <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Sources ({payload.state_of_art.evidence.length})</h4>
+            <EvidenceList evidence={payload.state_of_art.evidence} />
+          </div>
+        ) : (
+          <p className="text-sm text-slate-500">No state-of-the-art summary was recorded.</p>
+        )}
+      </ReviewSection>
+
+      <ReviewSection title="Assumptions" description="Confirm the ones that hold, reject the ones that don't; leave the rest at “No opinion”.">
+        <div className="space-y-3">
+          {payload.assumptions.map((a) => (
+            <AssumptionChoices
+              key={a.index}
+              assumption={a}
+              choice={choiceOf(draft, a.index)}
+              onChoose={(choice) => setDraft((d) => withChoice(d, a.index, choice))}
+            />
+          ))}
+          {payload.assumptions.length === 0 && <p className="text-sm text-slate-500">No assumptions were found.</p>}
+        </div>
+        <TextListEditor
+          label="Add an assumption the agent missed"
+          items={draft.addedAssumptions}
+          onChange={(items) => setDraft((d) => ({ ...d, addedAssumptions: items }))}
+          placeholder="e.g. Patients arrive at random"
+          maxItems={MAX_ADDED_ITEMS}
+        />
+      </ReviewSection>
+
+      <ReviewSection title="Reframings" description="Select the ways of posing the problem worth exploring, or add your own.">
+        <ul className="space-y-2">
+          {payload.reframings.map((r) => {
+            const id = `reframing-${event.id}-${r.index}`;
+            return (
+              <li key={r.index} className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 has-[:checked]:border-indigo-300 has-[:checked]:bg-indigo-50/50">
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={draft.selectedReframings.includes(r.index)}
+                  onChange={(e) => toggleReframing(r.index, e.target.checked)}
+                  className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+                />
+                <label htmlFor={id} className="min-w-0 cursor-pointer space-y-1 text-sm text-slate-800">
+                  <span className="block">{r.text}</span>
+                  <Badge tone="violet">{r.reframing_type.replace("_", " ")}</Badge>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+        {payload.reframings.length === 0 && <p className="text-sm text-slate-500">No reframings were proposed; add your own.</p>}
+        <TextListEditor
+          label="Add your own reframing"
+          items={draft.addedReframings}
+          onChange={(items) => setDraft((d) => ({ ...d, addedReframings: items }))}
+          placeholder="e.g. Treat the waiting room as a buffer to design, not a failure"
+          maxItems={MAX_ADDED_ITEMS}
+        />
+      </ReviewSection>
+    </ReviewForm>
+  );
+}

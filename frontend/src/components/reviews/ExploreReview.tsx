@@ -1,0 +1,201 @@
+import { useState } from "react";
+import { Badge, type BadgeTone } from "../ui/Badge";
+import { TextListEditor } from "../ui/TextListEditor";
+import { ReviewForm, ReviewSection } from "./ReviewForm";
+import type { AnalogyView, ExplorePayload, ReviewScreenProps } from "./reviewTypes";
+import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraft } from "./validateReviews";
+
+const DISTANCE_TONES: Record<AnalogyView["semantic_distance"], BadgeTone> = { near: "sky", medium: "amber", far: "violet" };
+
+function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] }) {
+  if (box.length === 0) return <p className="text-sm text-slate-500">No morphological box was built.</p>;
+  const columns = Math.max(...box.map((p) => p.options.length));
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200">
+      <table className="min-w-full border-collapse text-left text-sm">
+        <caption className="sr-only">Morphological box: each parameter (row) and its options</caption>
+        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Parameter
+            </th>
+            {Array.from({ length: columns }, (_, i) => (
+              <th key={i} scope="col" className="px-3 py-2 font-semibold">
+                Option {i + 1}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {box.map((parameter) => (
+            <tr key={parameter.name} className="border-t border-slate-100 align-top">
+              <th scope="row" className="min-w-40 px-3 py-2 font-medium text-slate-900">
+                {parameter.name}
+              </th>
+              {Array.from({ length: columns }, (_, i) => (
+                <td key={i} className="min-w-36 px-3 py-2 text-slate-700">
+                  {parameter.options[i] ?? <span className="text-slate-300" aria-label="none">—</span>}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; starred: boolean; onToggle: () => void }) {
+  const n = analogy.index + 1;
+  return (
+    <article
+      aria-labelledby={`analogy-${analogy.id}`}
+      className={`space-y-3 rounded-xl border p-4 shadow-sm transition ${starred ? "border-amber-300 bg-amber-50/40" : "border-slate-200 bg-white"}`}
+    >
+      <header className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0 space-y-1">
+          <h4 id={`analogy-${analogy.id}`} className="font-semibold text-slate-900">
+            Analogy {n}: {analogy.source_domain}
+          </h4>
+          <div className="flex flex-wrap gap-1.5">
+            <Badge tone={DISTANCE_TONES[analogy.semantic_distance]}>{analogy.semantic_distance} distance</Badge>
+            {analogy.suggested_by_user && <Badge tone="indigo">your suggestion</Badge>}
+          </div>
+        </div>
+        <button
+          type="button"
+          aria-pressed={starred}
+          onClick={onToggle}
+          className={`inline-flex shrink-0 items-center gap-1.5 rounded-lg border px-3 py-1.5 text-sm font-medium transition focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-400 disabled:cursor-not-allowed disabled:opacity-60 ${
+            starred ? "border-amber-400 bg-amber-100 text-amber-900" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
+          }`}
+        >
+          <span aria-hidden>{starred ? "★" : "☆"}</span>
+          Star
+          <span className="sr-only">
+            {" "}
+            analogy {n} ({analogy.source_domain})
+          </span>
+        </button>
+      </header>
+      <p className="text-sm leading-relaxed text-slate-800">{analogy.description}</p>
+      {analogy.mapping.length > 0 && (
+        <details className="rounded-lg bg-slate-50 px-3 py-2 text-sm">
+          <summary className="cursor-pointer font-medium text-slate-700">Mapping ({analogy.mapping.length} concepts)</summary>
+          <ul className="mt-2 space-y-1.5">
+            {analogy.mapping.map((row, i) => (
+              <li key={i} className="text-slate-700">
+                <span className="font-medium text-slate-900">{row.source_concept}</span> → <span className="font-medium text-slate-900">{row.target_concept}</span>
+                <span className="block text-xs text-slate-500">{row.relation}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <dl className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2">
+        {analogy.observable && (
+          <div>
+            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Observable</dt>
+            <dd className="text-slate-800">{analogy.observable}</dd>
+          </div>
+        )}
+        {analogy.failure_mode && (
+          <div>
+            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Fails when</dt>
+            <dd className="text-slate-800">{analogy.failure_mode}</dd>
+          </div>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+/** Review after EXPLORE: the morphological box, analogies to star, contradictions and the adjacent possible. */
+export function ExploreReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_explore">) {
+  const payload = event.data;
+  const [draft, setDraft] = useState<ExploreDraft>(EMPTY_EXPLORE_DRAFT);
+  const toggle = (index: number) =>
+    setDraft((d) => ({
+      ...d,
+      starredAnalogies: d.starredAnalogies.includes(index) ? d.starredAnalogies.filter((i) => i !== index) : [...d.starredAnalogies, index],
+    }));
+
+  return (
+    <ReviewForm
+      testId="review-explore"
+      title="Review the exploration"
+      intro="Star the analogies worth building claims on (at least one), and suggest other domains if you know some."
+      submitLabel="Continue to synthesis"
+      validate={() => validateExplore(draft, payload)}
+      onSubmit={onSubmit}
+      disabled={disabled}
+    >
+      <ReviewSection title="Morphological box" description="The problem's parameters and the options for each.">
+        <MorphologicalBox box={payload.morphological_box} />
+      </ReviewSection>
+
+      <ReviewSection title="Cross-domain analogies" description={`${draft.starredAnalogies.length} of ${payload.analogies.length} starred.`}>
+        <div className="space-y-3">
+          {payload.analogies.map((a) => (
+            <AnalogyCard key={a.index} analogy={a} starred={draft.starredAnalogies.includes(a.index)} onToggle={() => toggle(a.index)} />
+          ))}
+          {payload.analogies.length === 0 && <p className="text-sm text-slate-500">No analogies were found.</p>}
+        </div>
+      </ReviewSection>
+
+      <ReviewSection title="Contradictions">
+        {payload.contradictions.length ? (
+          <ul className="space-y-2">
+            {payload.contradictions.map((c) => (
+              <li key={c.index} className="space-y-1 rounded-lg border border-slate-200 p-3 text-sm">
+                <p className="font-medium text-slate-900">
+                  Improving “{c.property_a}” worsens “{c.property_b}”
+                </p>
+                <p className="text-slate-700">{c.description}</p>
+                {c.resolution_direction && (
+                  <p className="text-slate-700">
+                    <span className="font-medium text-slate-800">Direction: </span>
+                    {c.resolution_direction}
+                  </p>
+                )}
+                {c.principles.length > 0 && (
+                  <div className="flex flex-wrap gap-1.5 pt-1">
+                    {c.principles.map((p, i) => (
+                      <Badge key={`${i}-${p}`} tone="violet">
+                        {p}
+                      </Badge>
+                    ))}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-500">No contradictions were found.</p>
+        )}
+      </ReviewSection>
+
+      <ReviewSection title="Adjacent possible">
+        {payload.adjacent.length ? (
+          <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
+            {payload.adjacent.map((a, i) => (
+              <li key={i}>{a}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-500">Nothing adjacent was noted.</p>
+        )}
+      </ReviewSection>
+
+      <ReviewSection title="Other domains">
+        <TextListEditor
+          label="Suggest a domain to draw analogies from"
+          items={draft.suggestedDomains}
+          onChange={(items) => setDraft((d) => ({ ...d, suggestedDomains: items }))}
+          placeholder="e.g. Air traffic control"
+          maxItems={MAX_ADDED_ITEMS}
+        />
+      </ReviewSection>
+    </ReviewForm>
+  );
+}

@@ -1,0 +1,146 @@
+import { useId, useState } from "react";
+import { ClaimCard } from "./ClaimCard";
+import { ReviewForm, TextArea } from "./ReviewForm";
+import type { ClaimView, ReviewScreenProps, VerdictType } from "./reviewTypes";
+import { EMPTY_VERDICT, EMPTY_VERDICTS_DRAFT, MAX_TEXT_CHARS, validateVerdicts, type VerdictDraft, type VerdictsDraft } from "./validateReviews";
+
+const VERDICTS: readonly { value: VerdictType; label: string; help: string }[] = [
+  { value: "accept", label: "Accept", help: "it holds" },
+  { value: "reject", label: "Reject", help: "it becomes negative knowledge" },
+  { value: "qualify", label: "Qualify", help: "it holds under a condition you state" },
+  { value: "merge", label: "Merge", help: "it says the same as another claim" },
+];
+
+function shorten(text: string, max = 90): string {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
+function VerdictControls({
+  claim,
+  claims,
+  value,
+  onChange,
+}: {
+  claim: ClaimView;
+  claims: readonly ClaimView[];
+  value: VerdictDraft;
+  onChange: (next: VerdictDraft) => void;
+}) {
+  const name = useId();
+  const n = claim.index + 1;
+  const others = claims.filter((c) => c.index !== claim.index);
+  const base = `verdict-${claim.id}`;
+  return (
+    <div className="space-y-3">
+      <fieldset className="min-w-0">
+        <legend className="text-sm font-semibold text-slate-900">Verdict on claim {n}</legend>
+        <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
+          {VERDICTS.map((v) => {
+            const unavailable = v.value === "merge" && others.length === 0;
+            return (
+              <label
+                key={v.value}
+                className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm has-[:checked]:border-indigo-400 has-[:checked]:bg-indigo-50 ${
+                  unavailable ? "cursor-not-allowed border-slate-100 text-slate-400" : "cursor-pointer border-slate-200 text-slate-800"
+                }`}
+              >
+                <input
+                  type="radio"
+                  name={name}
+                  value={v.value}
+                  checked={value.verdict === v.value}
+                  disabled={unavailable}
+                  onChange={() => onChange({ ...value, verdict: v.value })}
+                  className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+                />
+                <span>
+                  <span className="font-medium">{v.label}</span>
+                  <span className="sr-only"> claim {n}</span>
+                  <span className="block text-xs text-slate-500" aria-hidden>
+                    {unavailable ? "needs another claim in this round" : v.help}
+                  </span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      {value.verdict === "qualify" && (
+        <TextArea
+          id={`${base}-qualification`}
+          label={`Qualification for claim ${n}`}
+          hint="When, where or for whom does the claim hold?"
+          required
+          value={value.qualification}
+          onChange={(qualification) => onChange({ ...value, qualification })}
+          maxChars={MAX_TEXT_CHARS}
+        />
+      )}
+      {value.verdict === "merge" && (
+        <div className="space-y-1">
+          <label htmlFor={`${base}-merge`} className="block text-sm font-medium text-slate-800">
+            Merge claim {n} with<span className="ml-1 text-rose-700" aria-hidden>*</span>
+          </label>
+          <select
+            id={`${base}-merge`}
+            required
+            value={value.mergeWith === null ? "" : String(value.mergeWith)}
+            onChange={(e) => onChange({ ...value, mergeWith: e.target.value === "" ? null : Number(e.target.value) })}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
+          >
+            <option value="">Choose a claim…</option>
+            {others.map((c) => (
+              <option key={c.index} value={String(c.index)}>
+                Claim {c.index + 1}: {shorten(c.text)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <TextArea
+        id={`${base}-reason`}
+        label={`Reason for claim ${n} (optional)`}
+        value={value.reason}
+        onChange={(reason) => onChange({ ...value, reason })}
+        maxChars={MAX_TEXT_CHARS}
+        rows={2}
+      />
+    </div>
+  );
+}
+
+/** Review after VALIDATE: one verdict per claim — accept, reject, qualify (with the condition) or merge (with another claim). */
+export function VerdictsReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_verdicts">) {
+  const payload = event.data;
+  const [draft, setDraft] = useState<VerdictsDraft>(EMPTY_VERDICTS_DRAFT);
+  const decided = payload.claims.filter((c) => (draft.verdicts[c.index] ?? EMPTY_VERDICT).verdict !== null).length;
+
+  return (
+    <ReviewForm
+      testId="review-verdicts"
+      title={`Verdicts for round ${payload.round + 1}`}
+      intro={`Give each claim a verdict; the scores are the validator's, the decision is yours. ${decided} of ${payload.claims.length} decided.`}
+      submitLabel="Record verdicts"
+      validate={() => validateVerdicts(draft, payload)}
+      onSubmit={onSubmit}
+      disabled={disabled}
+    >
+      {payload.claims.map((claim) => (
+        <section key={claim.id} aria-labelledby={`verdict-${claim.id}-title`} className="space-y-2">
+          <h3 id={`verdict-${claim.id}-title`} className="text-base font-semibold text-slate-900">
+            Claim {claim.index + 1}
+          </h3>
+          <ClaimCard claim={claim}>
+            <VerdictControls
+              claim={claim}
+              claims={payload.claims}
+              value={draft.verdicts[claim.index] ?? EMPTY_VERDICT}
+              onChange={(next) => setDraft((d) => ({ verdicts: { ...d.verdicts, [claim.index]: next } }))}
+            />
+          </ClaimCard>
+        </section>
+      ))}
+      {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+    </ReviewForm>
+  );
+}
