@@ -3,10 +3,14 @@ PYTHON ?= python3
 VENV   := backend/.venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+WEB    := frontend
+NPM_STAMP := $(WEB)/node_modules/.installed
+SPA_INDEX := backend/forge/api/spa/index.html
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run test lint fmt typecheck migrate setup bench clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(NPM_STAMP)
 
 $(STAMP): backend/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,29 +18,68 @@ $(STAMP): backend/pyproject.toml
 	$(BIN)/pip install --quiet -e 'backend[dev]'
 	touch $(STAMP)
 
-run: setup migrate
+# The browser app needs Node >= 20.19; without npm the API still runs (with a start page at /).
+# `npm install --no-save` installs exactly the locked versions without rewriting the lock. (`npm ci`
+# refuses this lock: registries that lack other platforms' optional binaries, like the one this was
+# locked against, leave those entries out, and `npm ci` treats the gap as a mismatch.)
+$(NPM_STAMP): $(WEB)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd $(WEB) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-save --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "warning: npm not found — the browser app will not be built (install Node.js 20.19+)"; fi
+
+build: $(SPA_INDEX)
+
+$(SPA_INDEX): $(NPM_STAMP) $(WEB_SOURCES)
+	@if [ -d $(WEB)/node_modules ]; then cd $(WEB) && npm run --silent build; fi
+
+run: setup build migrate
 	$(BIN)/forge serve
 
-migrate: setup
+# Backend on :8000 plus Vite's dev server on :5173 (hot reload; /api proxied to the backend).
+dev: setup migrate
+	@trap 'kill 0' INT TERM; $(BIN)/forge serve & (cd $(WEB) && npm run dev) & wait
+
+migrate: $(STAMP)
 	$(BIN)/forge migrate
 
 test: setup
 	bash scripts/ensure_postgres.sh
-	$(MAKE) lint typecheck
+	bash scripts/ensure_chromium.sh
+	$(MAKE) lint typecheck test-backend test-frontend e2e
+
+test-backend: $(STAMP)
 	cd backend && .venv/bin/python -m pytest -q
 
-lint: setup
+# Type-check, check that the generated API client matches the backend, then the unit tests.
+test-frontend: $(NPM_STAMP)
+	$(BIN)/python -m forge.api.export_openapi $(WEB)/openapi.check.json
+	cd $(WEB) && npx openapi-typescript openapi.check.json -o src/api/schema.check.d.ts >/dev/null
+	@if ! cmp -s $(WEB)/src/api/schema.check.d.ts $(WEB)/src/api/schema.d.ts; then \
+	  rm -f $(WEB)/openapi.check.json $(WEB)/src/api/schema.check.d.ts; \
+	  echo "ERROR: the generated API client is stale; run 'make api-client' and commit the result." >&2; exit 1; fi
+	rm -f $(WEB)/openapi.check.json $(WEB)/src/api/schema.check.d.ts
+	cd $(WEB) && npm run --silent typecheck && npm test --silent
+
+# Playwright against the real backend (offline model, fresh SQLite) in the system's Chromium.
+e2e: build
+	cd $(WEB) && npm run --silent e2e
+
+api-client: $(STAMP) $(NPM_STAMP)
+	$(BIN)/python -m forge.api.export_openapi $(WEB)/openapi.json
+	cd $(WEB) && npm run --silent api:generate
+
+lint: $(STAMP)
 	cd backend && .venv/bin/ruff check forge tests && .venv/bin/ruff format --check forge tests
 	cd backend && .venv/bin/lint-imports
 
-fmt: setup
+fmt: $(STAMP)
 	cd backend && .venv/bin/ruff format forge tests && .venv/bin/ruff check --fix forge tests
 
-typecheck: setup
+typecheck: $(STAMP)
 	cd backend && .venv/bin/mypy
 
-bench: setup
+bench: $(STAMP)
 	$(BIN)/python bench/bench_offline_session.py
 
 clean:
-	rm -rf $(VENV) var out
+	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa

@@ -39,7 +39,7 @@ export default defineConfig({
       FORGE_DATA_DIR: DATA_DIR,
       FORGE_MODEL: "offline",
       FORGE_VERIFIER_MODEL: "offline",
-      FORGE_OFFLINE_STEP_DELAY_MS: "120",
+      FORGE_OFFLINE_STEP_DELAY_MS: "800",
       DATABASE_URL: "",
       ANTHROPIC_API_KEY: "",
       OPENAI_API_KEY: "",

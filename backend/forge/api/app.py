@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
-from forge.api.start_page import START_PAGE
+from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.bootstrap import Container
 
 MAX_BODY_BYTES = 256 * 1024
@@ -54,7 +55,7 @@ async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable
     return await call_next(request)
 
 
-def create_app(container: Container) -> FastAPI:
+def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
@@ -80,8 +81,5 @@ def create_app(container: Container) -> FastAPI:
     for router in routers:
         app.include_router(router)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def start_page() -> str:
-        return START_PAGE.replace("{model}", container.model.label)
-
+    mount_spa(app, container.model.label, spa_dir)  # last: its catch-all must not shadow the API
     return app

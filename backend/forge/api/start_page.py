@@ -1,4 +1,4 @@
-"""The page served at `/` until the browser app replaces it: how to start a session."""
+"""The page served at `/` when the browser app has not been built: how to build it, or use the API."""
 
 START_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Knowledge Forge</title>
@@ -6,8 +6,9 @@ START_PAGE = """<!doctype html>
 code,pre{background:#f4f4f5;border-radius:4px}pre{padding:.75rem;overflow:auto}</style></head>
 <body>
 <h1>Knowledge Forge</h1>
-<p>The engine is running with the <strong>{model}</strong>. The browser app is not built yet; start a session
-through the API or the CLI.</p>
+<p>The engine is running with the <strong>{model}</strong>. The browser app is not built in this
+checkout: run <code>make run</code> (it builds it), or <code>cd frontend &amp;&amp; npm install &amp;&amp; npm run build</code>.
+Meanwhile, start a session through the API or the CLI.</p>
 <h2>From a terminal</h2>
 <pre>forge answer "How can a hospital cut emergency wait times without more staff?"</pre>
 <h2>Through the API</h2>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import type { Session, UserInput } from "../api/client";
+import type { Session } from "../api/client";
 import { AgentActivity } from "../components/session/AgentActivity";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ContextMeter } from "../components/session/ContextMeter";

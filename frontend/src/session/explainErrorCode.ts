@@ -1,5 +1,14 @@
-/** Plain-words explanations of the error codes the agent's tools return (the 15 rules and more). */
-const EXPLANATIONS: Record<string, string> = {
+/**
+ * Plain-words explanations of the error codes the agent's tools return (the 15 rules and more) and
+ * of the codes that end a run. Typed against the generated schema: a code the backend adds and this
+ * table lacks fails the type check instead of showing a vague fallback.
+ */
+import type { Schemas } from "../api/client";
+
+type ToolErrorCode = Schemas["ErrorCode"];
+type RunErrorCode = Exclude<Schemas["ErrorData"]["code"], ToolErrorCode>;
+
+const EXPLANATIONS: Record<ToolErrorCode | RunErrorCode, string> = {
   DECOMPOSE_INCOMPLETE: "Decomposition is not finished: exploring needs the fundamentals, a researched state of the art, at least 3 assumptions, at least 3 reframings and one reframing you selected.",
   EXPLORE_INCOMPLETE: "Exploration is not finished: synthesis needs a morphological box, at least 2 cross-domain searches, a contradiction and one analogy you starred.",
   ANTITHESIS_MISSING: "A synthesis was attempted before its antithesis: every claim needs its strongest counter-argument first.",
@@ -23,8 +32,13 @@ const EXPLANATIONS: Record<string, string> = {
   TOOL_FAILED: "A tool failed while running; the model was told and can try again.",
   PHASE_WORK_INCOMPLETE: "The model tried to end the phase early; it was told what work is still missing.",
   BUDGET_EXHAUSTED: "The session's token or cost budget is used up; raise the budget to go on.",
+  CANCELLED: "The run was cancelled; the session keeps everything done so far and can be resumed.",
+  RUN_FAILED: "The run stopped on an unexpected error; the session keeps everything done so far and can be resumed.",
+  MAX_ITERATIONS: "The phase took more model turns than allowed without finishing; resume to give it another try.",
+  CONTEXT_OVERFLOW: "The conversation grew past the model's context window even after compaction.",
+  MODEL_ERROR: "The language model could not be reached or answered with an error; check the provider settings and resume.",
 };
 
 export function explainErrorCode(code: string): string {
-  return EXPLANATIONS[code] ?? "The tool refused this call; the model was told why and can correct it.";
+  return (EXPLANATIONS as Record<string, string>)[code] ?? "The tool refused this call; the model was told why and can correct it.";
 }

@@ -51,7 +51,7 @@ export function ProblemInput() {
           value={problem}
           onChange={(e) => setProblem(e.target.value)}
           rows={4}
-          maxLength={4000}
+          maxLength={20000}
           placeholder={EXAMPLES[0]}
           className="w-full rounded-lg border border-slate-300 px-3 py-2 text-base shadow-inner"
         />

@@ -4,7 +4,7 @@ import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGra
 
 const graph: ApiGraph = {
   nodes: [
-    { id: "a", type: "claim", x: 0, y: 0, label: "Pool the triage nurses", claim_type: "synthesis", status: "validated", confidence: "moderate", round: 0, score: 0.72 },
+    { id: "a", type: "claim", x: 0, y: 0, label: "Pool the triage nurses", claim_type: "synthesis", status: "validated", confidence: "emerging", round: 0, score: 0.72 },
     { id: "b", type: "claim", x: 340, y: 0, label: "Only at night", claim_type: "synthesis", status: "rejected", confidence: "speculative", round: 1, score: null },
   ],
   edges: [

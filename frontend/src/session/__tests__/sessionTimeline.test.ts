@@ -41,7 +41,7 @@ describe("applyEvent dispatches each event type", () => {
   });
 
   test("phase_change sets phase and round and clears the last error", () => {
-    const failed = applyEvent(EMPTY_TIMELINE, make("error", 1, { code: "MODEL_UNAVAILABLE", message: "down", severity: "error", recoverable: true }));
+    const failed = applyEvent(EMPTY_TIMELINE, make("error", 1, { code: "MODEL_ERROR", message: "down", severity: "error", recoverable: true }));
     const t = applyEvent(failed, make("phase_change", 2, { phase: "explore", round: 1 }));
     expect(t).toMatchObject({ phase: "explore", round: 1, lastError: null, phasesReached: ["explore"] });
   });
@@ -72,10 +72,10 @@ describe("applyEvent dispatches each event type", () => {
 
   test("error is recorded and a done with error marks the turn failed", () => {
     const t = applyEvents(EMPTY_TIMELINE, [
-      make("error", 1, { code: "MODEL_UNAVAILABLE", message: "The model did not answer", severity: "error", recoverable: true }),
+      make("error", 1, { code: "MODEL_ERROR", message: "The model did not answer", severity: "error", recoverable: true }),
       make("done", 2, { error: true, awaiting_input: false }),
     ]);
-    expect(t.lastError).toEqual({ code: "MODEL_UNAVAILABLE", message: "The model did not answer", recoverable: true });
+    expect(t.lastError).toEqual({ code: "MODEL_ERROR", message: "The model did not answer", recoverable: true });
     expect(t.turn).toBe("failed");
   });
 

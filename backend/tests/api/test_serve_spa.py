@@ -1,0 +1,79 @@
+"""The backend serves the built browser app on the API's origin, and explains itself without a build."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from forge.api.app import create_app
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.db.migrate import upgrade_database
+
+
+async def _client(tmp_path: Path, spa_dir: Path) -> AsyncIterator[httpx.AsyncClient]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
+    await upgrade_database(url)
+    container = build_container(Settings(database_url=url))
+    app = create_app(container, spa_dir=spa_dir)
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://forge.test") as http:
+            yield http
+    finally:
+        await container.close()
+
+
+@pytest.fixture
+async def built(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    spa = tmp_path / "spa"
+    (spa / "assets").mkdir(parents=True)
+    (spa / "index.html").write_text("<!doctype html><div id=root></div>", encoding="utf-8")
+    (spa / "assets" / "app-1a2b.js").write_text("console.log('app')", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("not for you", encoding="utf-8")
+    async for client in _client(tmp_path, spa):
+        yield client
+
+
+async def test_serves_index_at_root_and_for_client_routes(built: httpx.AsyncClient) -> None:
+    for path in ("/", "/sessions/abc", "/sessions/abc/report"):
+        response = await built.get(path)
+        assert response.status_code == 200, path
+        assert "<div id=root>" in response.text
+        assert response.headers["cache-control"] == "no-cache"
+
+
+async def test_serves_hashed_assets_with_a_long_cache(built: httpx.AsyncClient) -> None:
+    response = await built.get("/assets/app-1a2b.js")
+    assert response.status_code == 200
+    assert response.text == "console.log('app')"
+    assert "immutable" in response.headers["cache-control"]
+
+
+async def test_a_missing_asset_is_404_not_the_app(built: httpx.AsyncClient) -> None:
+    response = await built.get("/assets/gone.js")
+    assert response.status_code == 404
+    assert "make build" in response.json()["detail"]
+
+
+async def test_paths_cannot_escape_the_build_directory(built: httpx.AsyncClient) -> None:
+    response = await built.get("/..%2Fsecret.txt")
+    assert "not for you" not in response.text
+
+
+async def test_the_api_is_not_shadowed_by_the_app(built: httpx.AsyncClient) -> None:
+    assert (await built.get("/api/v1/health/")).json() == {"status": "ok"}
+    missing = await built.get("/api/v1/nope")
+    assert missing.status_code == 404
+    assert "the API lives under /api/v1" in missing.json()["detail"]
+    assert (await built.get("/openapi.json")).status_code == 200
+
+
+async def test_without_a_build_the_root_explains_how_to_get_one(tmp_path: Path) -> None:
+    async for client in _client(tmp_path, tmp_path / "no-build"):
+        response = await client.get("/")
+        assert response.status_code == 200
+        assert "make run" in response.text
+        assert "offline model" in response.text
