@@ -20,6 +20,8 @@ test("a full session by clicking through all five reviews to the document", asyn
   await page.getByRole("button", { name: "Start forging" }).click();
   await expect(page).toHaveURL(/\/sessions\//);
   const sessionId = sessionIdFrom(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(PROBLEM);
+  await expect(page.getByRole("list", { name: "Constraints" })).toHaveText("keep the current triage protocol");
 
   // 1. DECOMPOSE → review: reject one assumption, confirm another, select a reframing.
   const decompose = page.getByTestId("review-decompose");
@@ -34,6 +36,9 @@ test("a full session by clicking through all five reviews to the document", asyn
   const explore = page.getByTestId("review-explore");
   await expect(explore).toBeVisible();
   await expect(explore.getByRole("table")).toBeVisible();
+  // The activity panel follows the newest entry while the agent works.
+  const activity = page.getByTestId("activity");
+  await expect.poll(() => activity.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(40);
   await shot(page, "02-explore-review");
   await explore.getByRole("button", { name: /star/i }).first().click();
   await explore.getByRole("button", { name: /continue to synthesis/i }).click();

@@ -15,6 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from forge.api.event_schemas import SessionEventOut
 from forge.core.domain_types import BuildDecision, VerdictType
+from forge.core.problem_constraints import split_constraints
 from forge.core.records import SessionDocument
 from forge.core.review_inputs import (
     BuildDecisionReview,
@@ -91,7 +92,9 @@ class PhaseSpendResponse(BaseModel):
 
 class SessionResponse(BaseModel):
     id: str
-    problem: str
+    problem: str = Field(description="The whole problem text every model reads, constraints list included.")
+    statement: str = Field(description="The problem without its trailing constraints list.")
+    constraints: list[str] = Field(description="The constraints listed at creation (read back from `problem`).")
     status: str
     current_phase: str
     current_phase_number: int
@@ -109,9 +112,12 @@ class SessionResponse(BaseModel):
 
     @classmethod
     def of(cls, r: SessionRecord) -> SessionResponse:
+        parts = split_constraints(r.problem)
         return cls(
             id=str(r.id),
             problem=r.problem,
+            statement=parts.statement,
+            constraints=list(parts.constraints),
             status=r.status.value,
             current_phase=r.current_phase.value,
             current_phase_number=r.current_phase.ordinal,

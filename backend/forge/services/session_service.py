@@ -23,6 +23,7 @@ from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import Phase, ReviewType, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
+from forge.core.problem_constraints import CONSTRAINTS_HEADING, join_constraints, normalise_constraint
 from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
 from forge.core.records import SessionDocument
 from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput
@@ -49,20 +50,16 @@ class ServiceFailure:
 
 
 FINISHED = (SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED)
-CONSTRAINTS_HEADING = "Constraints:"  # the offline model's problem frame reads this list back
 AUTOPILOT_PREFIX = "autopilot: "
 
 
 def problem_with_constraints(problem: str, constraints: Sequence[str]) -> str | ServiceFailure:
     """The problem followed by a "Constraints:" list of `- item` lines (unchanged without constraints),
     or why it cannot be stored (a blank item, or more than MAX_PROBLEM_CHARS in all)."""
-    items = [" ".join(c.split()) for c in constraints]
-    if any(not item for item in items):
-        blank = next(i for i, item in enumerate(items) if not item)
+    blank = next((i for i, c in enumerate(constraints) if not normalise_constraint(c)), None)
+    if blank is not None:
         return ServiceFailure(FailureKind.INVALID, f"constraints[{blank}] is blank; remove it or write the constraint.")
-    if not items:
-        return problem
-    text = "\n".join([problem, "", CONSTRAINTS_HEADING, *(f"- {item}" for item in items)])
+    text = join_constraints(problem, constraints)
     if len(text) > MAX_PROBLEM_CHARS:
         return ServiceFailure(
             FailureKind.INVALID,

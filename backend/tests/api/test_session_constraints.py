@@ -22,6 +22,9 @@ async def test_constraints_are_stored_with_the_problem_and_shape_the_decompositi
     assert created.status_code == 201, created.text
     session = created.json()
     assert session["problem"] == f"{PROBLEM}\n\nConstraints:\n- without more staff\n- GDPR compliance"
+    assert (session["statement"], session["constraints"]) == (PROBLEM, ["without more staff", "GDPR compliance"])
+    listed = (await client.get("/api/v1/sessions")).json()["items"][0]
+    assert (listed["statement"], listed["constraints"]) == (PROBLEM, ["without more staff", "GDPR compliance"])
     events = await read_stream(client, "GET", f"/api/v1/sessions/{session['id']}/stream")
     review = next(e for e in events if e.type == "review_decompose").data
     fundamentals = review["fundamentals"]
@@ -39,7 +42,12 @@ async def test_constraints_are_stored_with_the_problem_and_shape_the_decompositi
 
 async def test_without_constraints_the_problem_is_unchanged(client: httpx.AsyncClient) -> None:
     created = await client.post("/api/v1/sessions", json={"problem": PROBLEM, "constraints": []})
-    assert created.status_code == 201 and created.json()["problem"] == PROBLEM
+    assert created.status_code == 201
+    assert (created.json()["problem"], created.json()["statement"], created.json()["constraints"]) == (
+        PROBLEM,
+        PROBLEM,
+        [],
+    )
 
 
 @pytest.mark.parametrize(

@@ -1080,6 +1080,11 @@ export interface components {
             /** Awaiting Input Type */
             awaiting_input_type: string | null;
             /**
+             * Constraints
+             * @description The constraints listed at creation (read back from `problem`).
+             */
+            constraints: string[];
+            /**
              * Created At
              * Format: date-time
              */
@@ -1094,7 +1099,10 @@ export interface components {
             id: string;
             /** Model */
             model: string;
-            /** Problem */
+            /**
+             * Problem
+             * @description The whole problem text every model reads, constraints list included.
+             */
             problem: string;
             /** Resolved At */
             resolved_at: string | null;
@@ -1107,6 +1115,11 @@ export interface components {
             spend_by_phase?: {
                 [key: string]: components["schemas"]["PhaseSpendResponse"];
             } | null;
+            /**
+             * Statement
+             * @description The problem without its trailing constraints list.
+             */
+            statement: string;
             /** Status */
             status: string;
             /** Total Cost Usd */

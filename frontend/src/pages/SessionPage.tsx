@@ -2,14 +2,12 @@
  * One session: phase timeline, live activity, the pending review, the graph and the document.
  * The stream hook owns the event-derived view; the session query owns status and cost.
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Session } from "../api/client";
 import { AgentActivity } from "../components/session/AgentActivity";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ContextMeter } from "../components/session/ContextMeter";
-import { KnowledgeDocument } from "../components/session/KnowledgeDocument";
-import { KnowledgeGraph } from "../components/session/KnowledgeGraph";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
 import { ReviewPanel } from "../components/session/ReviewPanel";
 import { Alert } from "../components/ui/Alert";
@@ -22,6 +20,10 @@ import { useCancelSession, useSession } from "../hooks/useSessions";
 import { readAutopilot, writeAutopilot, type AutopilotPreference } from "../session/autopilotPreference";
 import { describeStatus, PHASE_LABELS } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
+
+// The graph library and the Markdown renderer load when their tab is first opened.
+const KnowledgeGraph = lazy(async () => ({ default: (await import("../components/session/KnowledgeGraph")).KnowledgeGraph }));
+const KnowledgeDocument = lazy(async () => ({ default: (await import("../components/session/KnowledgeDocument")).KnowledgeDocument }));
 
 export function SessionPage() {
   const { sessionId = "" } = useParams();
@@ -71,7 +73,16 @@ function LiveSession({ session }: { session: Session }) {
           <Badge tone={status.tone}>{status.label}</Badge>
           <span className="text-slate-500">{session.model}</span>
         </div>
-        <h1 className="whitespace-pre-line text-xl font-semibold leading-snug sm:text-2xl">{session.problem}</h1>
+        <h1 className="whitespace-pre-line text-xl font-semibold leading-snug sm:text-2xl">{session.statement}</h1>
+        {session.constraints.length > 0 && (
+          <ul aria-label="Constraints" className="flex flex-wrap gap-1.5">
+            {session.constraints.map((constraint) => (
+              <li key={constraint}>
+                <Badge tone="amber">{constraint}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
         <div className="no-print flex flex-wrap items-center gap-3">
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4" checked={autopilot.enabled} disabled={finished} onChange={(e) => toggleAutopilot(e.target.checked)} />
@@ -104,7 +115,11 @@ function LiveSession({ session }: { session: Session }) {
       </nav>
       {tab === "now" && <NowView session={session} stream={stream} autopilot={autopilot.enabled} working={working} />}
       {tab === "graph" && <GraphView sessionId={session.id} timeline={timeline} />}
-      {tab === "document" && timeline.document && <KnowledgeDocument sessionId={session.id} markdown={timeline.document} />}
+      {tab === "document" && timeline.document && (
+        <Suspense fallback={<p className="text-sm text-slate-500">Loading the document…</p>}>
+          <KnowledgeDocument sessionId={session.id} markdown={timeline.document} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -198,7 +213,9 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
   return (
     <div className="grid gap-4 lg:grid-cols-3">
       <div className="lg:col-span-2">
-        <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
+        <Suspense fallback={<p className="text-sm text-slate-500">Loading the graph…</p>}>
+          <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
+        </Suspense>
       </div>
       <div>
         {node ? (

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from forge.core.problem_constraints import split_constraints
 from forge.core.text_terms import content_terms, salient_terms
 from forge.providers.offline.phrasing import is_plural
 from forge.providers.offline.term_match import stem
@@ -219,23 +220,6 @@ def _target(problem: str) -> tuple[str, str, str]:
     return fallback, "", "achieve"
 
 
-_LIST_HEADING = re.compile(r"^\s*constraints\s*:\s*$", re.IGNORECASE)
-_LIST_ITEM = re.compile(r"^\s*[-*\u2022]\s+(.*\S)\s*$")
-
-
-def split_constraint_list(problem: str) -> tuple[str, tuple[str, ...]]:
-    """(the statement, the items of its trailing "Constraints:" list); no list -> (problem, ())."""
-    lines = problem.rstrip().splitlines()
-    heading = next((i for i in range(len(lines) - 1, -1, -1) if _LIST_HEADING.match(lines[i])), None)
-    if heading is None:
-        return problem, ()
-    matches = [_LIST_ITEM.match(line) for line in lines[heading + 1 :] if line.strip()]
-    if not matches or any(m is None for m in matches):
-        return problem, ()
-    items = tuple(" ".join(m.group(1).split()) for m in matches if m is not None)
-    return "\n".join(lines[:heading]).strip(), items
-
-
 def _as_phrase(item: str) -> str:
     """Lower-case the first letter ("Without more staff" -> "without more staff"), not acronyms ("GDPR")."""
     return item[0].lower() + item[1:] if len(item) > 1 and not item[1].isupper() else item
@@ -303,7 +287,8 @@ def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
 
 
 def frame_problem(problem: str) -> ProblemFrame:
-    statement, listed = split_constraint_list(problem)
+    parts = split_constraints(problem)
+    statement, listed = parts.statement, parts.constraints
     # Terms come from the statement and the listed constraints, as if the list were part of the sentence.
     text = " ".join([statement, *(f"{item.rstrip('.;,')}." for item in listed)]) if listed else problem
     target, verb, direction = _target(statement)

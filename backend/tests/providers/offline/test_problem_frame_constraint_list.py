@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from forge.providers.offline.problem_frame import frame_problem, split_constraint_list
+from forge.providers.offline.problem_frame import frame_problem
 
 LISTED = "How can a hospital cut emergency wait times?\n\nConstraints:\n- without more staff\n- GDPR compliance"
 
@@ -33,22 +31,3 @@ def test_a_constraint_in_both_places_is_kept_once() -> None:
         "How can a hospital cut emergency wait times without more staff?\nConstraints:\n- without more staff"
     )
     assert frame.constraints == ("without more staff",)
-
-
-@pytest.mark.parametrize(
-    "problem",
-    [
-        "How can a hospital cut emergency wait times?\nConstraints: none",
-        "Constraints:\nHow can a hospital cut emergency wait times?",
-        "How can a hospital cut emergency wait times?\nConstraints:\n- without more staff\nand then some prose",
-    ],
-)
-def test_text_that_is_not_a_trailing_list_is_left_to_the_sentence_heuristics(problem: str) -> None:
-    assert split_constraint_list(problem) == (problem, ())
-
-
-def test_split_returns_the_statement_and_the_items() -> None:
-    assert split_constraint_list(LISTED) == (
-        "How can a hospital cut emergency wait times?",
-        ("without more staff", "GDPR compliance"),
-    )

@@ -35,7 +35,7 @@ export function SessionList() {
       {confirming && (
         <div role="alertdialog" aria-labelledby="confirm-delete-title" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm">
           <p id="confirm-delete-title" className="font-medium text-rose-900">
-            Delete “{truncate(confirming.problem, 80)}” and everything it produced?
+            Delete “{truncate(confirming.statement, 80)}” and everything it produced?
           </p>
           <p className="text-rose-800">This cannot be undone.</p>
           <div className="mt-2 flex gap-2">
@@ -76,7 +76,7 @@ function SessionRow({ session, onDelete }: { session: Session; onDelete: () => v
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
       <div className="min-w-0">
         <Link to={`/sessions/${session.id}`} className="block truncate font-medium text-slate-900 hover:text-indigo-700">
-          {session.problem.split("\n")[0]}
+          {session.statement.split("\n")[0]}
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
           <Badge tone={status.tone}>{status.label}</Badge>
@@ -93,7 +93,7 @@ function SessionRow({ session, onDelete }: { session: Session; onDelete: () => v
         >
           {finished ? "Open" : "Resume"}
         </Link>
-        <Button variant="ghost" onClick={onDelete} aria-label={`Delete session: ${truncate(session.problem, 60)}`}>
+        <Button variant="ghost" onClick={onDelete} aria-label={`Delete session: ${truncate(session.statement, 60)}`}>
           Delete
         </Button>
       </div>

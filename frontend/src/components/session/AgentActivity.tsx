@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { explainErrorCode } from "../../session/explainErrorCode";
 import { PHASE_LABELS, REVIEW_LABELS } from "../../session/describeSession";
 import type { ActivityItem } from "../../session/sessionTimeline";
@@ -6,15 +6,17 @@ import type { ActivityItem } from "../../session/sessionTimeline";
 /**
  * What the agent did, as it happens: streamed text, tool calls and results (research with its
  * sources), tool errors explained in plain words, your reviews. Follows the newest entry unless
- * the reader has scrolled up.
+ * the reader has scrolled up: only a scroll *upwards* unpins (content growing or the browser's scroll
+ * anchoring moving the view must not), and reaching the bottom again pins.
  */
 export function AgentActivity({ items, working }: { items: readonly ActivityItem[]; working: boolean }) {
   const box = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
-  useEffect(() => {
+  const lastTop = useRef(0);
+  useLayoutEffect(() => {
     const el = box.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [items]);
+  }, [items, working]);
   if (!items.length)
     return <p className="text-sm text-slate-500">{working ? "Starting…" : "Nothing has happened in this session yet."}</p>;
   return (
@@ -25,9 +27,11 @@ export function AgentActivity({ items, working }: { items: readonly ActivityItem
       aria-relevant="additions"
       onScroll={(e) => {
         const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) pinned.current = true;
+        else if (el.scrollTop < lastTop.current) pinned.current = false;
+        lastTop.current = el.scrollTop;
       }}
-      className="max-h-[60vh] space-y-2 overflow-y-auto pr-1 text-sm"
+      className="max-h-[60vh] space-y-2 overflow-y-auto pr-1 text-sm [overflow-anchor:none]"
       data-testid="activity"
     >
       {items.map((item) => (

@@ -16,9 +16,14 @@ export function ClaimDetail({ node, claim, onClose }: { node: ApiNode; claim: Cl
           ✕
         </button>
       </div>
-      {claim ? <ClaimCard claim={claim} /> : <NodeSummary node={node} />}
+      {claim ? <ClaimCard claim={current(claim, node)} /> : <NodeSummary node={node} />}
     </aside>
   );
+}
+
+/** A review's snapshot of the claim, with the status and confidence the graph has now (verdicts change them). */
+function current(claim: ClaimView, node: ApiNode): ClaimView {
+  return { ...claim, status: node.status, confidence: node.confidence };
 }
 
 function NodeSummary({ node }: { node: ApiNode }) {

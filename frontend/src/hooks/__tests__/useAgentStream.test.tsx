@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import type { SessionEvent } from "../../api/events";
+import type { EventOf, EventType, SessionEvent } from "../../api/events";
 import { make, RECORDED_EVENTS, recordedOf, sseText } from "../../test/sessionEvents";
 import { useAgentStream } from "../useAgentStream";
 
@@ -53,6 +53,37 @@ afterEach(() => vi.unstubAllGlobals());
 
 const byType = (events: readonly SessionEvent[]) => events.map((e) => e.type);
 
+/** A recorded event of `type`, renumbered. */
+function again<T extends EventType>(type: T, id: number): EventOf<T> {
+  return { ...recordedOf(type), id };
+}
+
+/**
+ * One event of every type the API documents, in an order a session could produce them. Typed as a
+ * record over EventType: a type the backend adds fails the type check until this test covers it.
+ */
+function oneOfEachType(): SessionEvent[] {
+  const every: { [T in EventType]: EventOf<T> } = {
+    phase_change: again("phase_change", 1),
+    context_usage: again("context_usage", 2),
+    agent_text: again("agent_text", 3),
+    tool_call: again("tool_call", 4),
+    tool_result: again("tool_result", 5),
+    tool_error: make("tool_error", 6, { tool: "synthesize", error_code: "ANTITHESIS_MISSING", message: "Write the antithesis first." }),
+    heartbeat: make("heartbeat", 7, {}),
+    review_decompose: again("review_decompose", 8),
+    user_input: make("user_input", 9, { type: "decompose_review", summary: "selected 1 reframing(s)" }),
+    review_explore: again("review_explore", 10),
+    review_claims: again("review_claims", 11),
+    review_verdicts: again("review_verdicts", 12),
+    review_build: again("review_build", 13),
+    error: make("error", 14, { code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true, severity: "error" }),
+    knowledge_document: again("knowledge_document", 15),
+    done: make("done", 16, { error: false, awaiting_input: false }),
+  };
+  return Object.values(every).sort((a, b) => a.id - b.id);
+}
+
 describe("useAgentStream", () => {
   test("replays the log, then follows the stream from the last id and dispatches every event type", async () => {
     const all = RECORDED_EVENTS.slice(0, 40);
@@ -70,6 +101,24 @@ describe("useAgentStream", () => {
     expect(t.turn).toBe("awaiting_input");
     expect(t.usage).not.toBeNull();
     expect(new Set(t.activity.map((a) => a.kind))).toEqual(new Set(["phase", "tool_call", "tool_result", "text", "review"]));
+  });
+
+  test("dispatches one event of every type from the live stream to the view", async () => {
+    const events = oneOfEachType();
+    const server: FakeServer = { log: [], stream: events, requests: [] };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(16));
+    const t = result.current.timeline;
+    expect(t.eventCount).toBe(15); // a heartbeat only proves the connection is alive: not counted, not shown
+    expect(t.phase).toBe(recordedOf("phase_change").data.phase);
+    expect(t.usage).toEqual(recordedOf("context_usage").data);
+    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error"]);
+    expect(t.lastReviews.review_build?.id).toBe(13);
+    expect(Object.keys(t.claimsById).length).toBeGreaterThan(0);
+    expect(t.lastError).toEqual({ code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true });
+    expect(t.document).toBe(recordedOf("knowledge_document").data.markdown);
+    expect(t.turn).toBe("finished");
   });
 
   test("does not open the stream when the session waits for a review", async () => {

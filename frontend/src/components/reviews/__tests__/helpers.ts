@@ -1,12 +1,6 @@
-/**
- * Shared test helpers. Importing this registers Testing Library's cleanup after each test
- * (vitest runs without globals here, so it is not registered automatically).
- */
-import { cleanup } from "@testing-library/react";
-import { afterEach, vi } from "vitest";
+/** Shared test helpers for the review screens (cleanup after each test is registered in src/test/setup.ts). */
+import { vi } from "vitest";
 import type { UserInput } from "../../../api/client";
-
-afterEach(cleanup);
 
 /** An onSubmit that accepts every review. */
 export function acceptingSubmit() {
