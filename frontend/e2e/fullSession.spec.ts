@@ -27,6 +27,8 @@ test("a full session by clicking through all five reviews to the document", asyn
   const decompose = page.getByTestId("review-decompose");
   await expect(decompose).toBeVisible();
   await shot(page, "01-decompose-review");
+  // The research the agent did is listed with its sources.
+  await expect(page.getByTestId("activity").getByRole("list", { name: "Sources for research" }).first()).toBeVisible();
   await decompose.getByRole("button", { name: /confirm and explore/i }).click();
   await expect(decompose.getByRole("alert")).toContainText(/reframing/i); // validated before sending
   await decompose.getByRole("checkbox").first().check();

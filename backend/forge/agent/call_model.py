@@ -51,7 +51,8 @@ def record_server_research(ctx: ToolContext, response: ModelResponse, provider: 
             )
         )
         events.append(ev.tool_call("web_search", research.query))
-        events.append(ev.tool_result("web_search", f"{len(research.hits)} result(s) for “{research.query}”"))
+        summary = f"{len(research.hits)} result(s) for “{research.query}”"
+        events.append(ev.tool_result("web_search", summary, research.hits))
     return events
 
 

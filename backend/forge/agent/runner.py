@@ -219,7 +219,7 @@ class AgentRunner:
             if outcome.violation:
                 yield ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message)
             else:
-                yield ev.tool_result(call.name, outcome.summary)
+                yield ev.tool_result(call.name, outcome.summary, outcome.sources)
             paused = paused or outcome.pauses
         messages.append(Message(Role.USER, tuple(results)))
         yield Checkpoint(tuple(messages), response.usage)

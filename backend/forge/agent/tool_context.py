@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
+from forge.core.records import ResearchHit
 from forge.core.rule_verdicts import RuleViolation
 from forge.ports import Clock, ResearchProvider
 
@@ -35,6 +36,7 @@ class ToolContext:
 class ToolOutcome:
     payload: Mapping[str, Any] = field(default_factory=dict)
     summary: str = ""
+    sources: tuple[ResearchHit, ...] = ()  # what a research call found, shown with its result
     violation: RuleViolation | None = None
     pauses: bool = False
 

@@ -44,11 +44,19 @@ class ToolCallData(Payload):
     input_preview: str
 
 
+class SourceRef(Payload):
+    """A research result: where it is (a URL or a corpus reference) and its title."""
+
+    source: str
+    title: str
+
+
 class ToolResultData(Payload):
-    """A tool call succeeded; `summary` says what it did."""
+    """A tool call succeeded; `summary` says what it did, `sources` what a research call found."""
 
     tool: str
     summary: str
+    sources: list[SourceRef] = Field(default_factory=list)  # absent in logs written before it existed
 
 
 class ToolErrorData(Payload):

@@ -9,11 +9,13 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from forge.core.domain_types import Phase, ReviewType
+from forge.core.records import ResearchHit
 from forge.core.session_spend import PhaseSpend
 
 
@@ -65,8 +67,10 @@ def tool_error(tool: str, error_code: str, message: str) -> SessionEvent:
     return SessionEvent(EventType.TOOL_ERROR, {"tool": tool, "error_code": error_code, "message": message})
 
 
-def tool_result(tool: str, summary: str) -> SessionEvent:
-    return SessionEvent(EventType.TOOL_RESULT, {"tool": tool, "summary": summary})
+def tool_result(tool: str, summary: str, sources: Sequence[ResearchHit] = ()) -> SessionEvent:
+    """`sources`: what a research call found (source and title; snippets stay in the research log)."""
+    refs = [{"source": hit.source, "title": hit.title} for hit in sources]
+    return SessionEvent(EventType.TOOL_RESULT, {"tool": tool, "summary": summary, "sources": refs})
 
 
 def phase_change(phase: Phase, round_number: int) -> SessionEvent:

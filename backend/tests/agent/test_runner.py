@@ -83,6 +83,10 @@ async def test_decompose_phase_runs_the_tool_sequence_and_pauses_for_review() ->
         "extract_assumptions",
         "reframe_problem",
     ]
+    results = [e.data for e in events if e.type == EventType.TOOL_RESULT]
+    found = state.research_log[0].hits
+    assert found and results[0]["sources"] == [{"source": h.source, "title": h.title} for h in found]
+    assert all(r["sources"] == [] for r in results[1:])  # only research reports sources
     assert [e.type for e in events][-2:] == [EventType.REVIEW_DECOMPOSE, EventType.DONE]
     assert events[-1].data == {"error": False, "awaiting_input": True}
     assert state.awaiting_input_type is not None and state.awaiting_input_type.value == "decompose_review"

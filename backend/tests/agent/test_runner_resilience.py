@@ -115,8 +115,13 @@ async def test_server_side_web_search_is_recorded_as_research_and_unlocks_rule_1
     assert state.research_log[0].query == "hospital emergency wait times"
     assert state.research_log[0].provider == "replay:claude-sonnet-4-5 web search"
     assert state.state_of_art is not None and state.state_of_art.evidence[0].source == HIT.source
-    assert ("web_search", "tool_result") in [
-        (e.data.get("tool"), e.type.value) for e in events if e.type == EventType.TOOL_RESULT
+    web = [e.data for e in events if e.type == EventType.TOOL_RESULT and e.data["tool"] == "web_search"]
+    assert web == [
+        {
+            "tool": "web_search",
+            "summary": "1 result(s) for “hospital emergency wait times”",
+            "sources": [{"source": HIT.source, "title": HIT.title}],
+        }
     ]
     assert model.requests[0].server_research is True  # DECOMPOSE allows research
 

@@ -1133,6 +1133,16 @@ export interface components {
          */
         SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallized" | "cancelled";
         /**
+         * SourceRef
+         * @description A research result: where it is (a URL or a corpus reference) and its title.
+         */
+        SourceRef: {
+            /** Source */
+            source: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * StateOfArtView
          * @description What research says about the problem today, with the evidence it cites.
          */
@@ -1209,9 +1219,11 @@ export interface components {
         };
         /**
          * ToolResultData
-         * @description A tool call succeeded; `summary` says what it did.
+         * @description A tool call succeeded; `summary` says what it did, `sources` what a research call found.
          */
         ToolResultData: {
+            /** Sources */
+            sources?: components["schemas"]["SourceRef"][];
             /** Summary */
             summary: string;
             /** Tool */

@@ -33,7 +33,7 @@ async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
         "provider": ctx.research.name,
         "results": [{"source": h.source, "title": h.title, "snippet": h.snippet} for h in hits],
     }
-    return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”")
+    return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits)
 
 
 RESEARCH_TOOLS = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from forge.core.domain_types import Phase, ReviewType
+from forge.core.records import ResearchHit
 from forge.core.session_events import (
     REVIEW_EVENT,
     EventType,
@@ -42,7 +43,11 @@ def test_factories_build_the_spec_payloads() -> None:
     assert agent_text("hi").data == "hi"
     assert tool_call("research", "{...}").data == {"tool": "research", "input_preview": "{...}"}
     assert tool_error("t", "GRAPH_CYCLE", "m").data == {"tool": "t", "error_code": "GRAPH_CYCLE", "message": "m"}
-    assert tool_result("t", "ok").data == {"tool": "t", "summary": "ok"}
+    assert tool_result("t", "ok").data == {"tool": "t", "summary": "ok", "sources": []}
+    hit = ResearchHit("https://example.org/a", "A study", "long snippet that stays in the research log")
+    assert tool_result("research", "1 result(s)", (hit,)).data["sources"] == [
+        {"source": "https://example.org/a", "title": "A study"}
+    ]
     assert phase_change(Phase.EXPLORE, 0).data == {"phase": "explore", "round": 0}
     assert done(error=False, awaiting_input=True).data == {"error": False, "awaiting_input": True}
     assert error("X", "m", recoverable=True).data == {

@@ -102,7 +102,7 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
 
 function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {
   const data = item.event.data;
-  const sources = "sources" in data && Array.isArray(data.sources) ? data.sources : [];
+  const sources = data.sources ?? []; // absent in logs written before sources were reported
   return (
     <div className="px-2.5 text-slate-700">
       <span className="text-emerald-700" aria-hidden>
