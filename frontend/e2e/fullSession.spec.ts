@@ -87,6 +87,15 @@ test("a full session by clicking through all five reviews to the document", asyn
   expect(await graph.locator(".react-flow__edge").count()).toBeGreaterThan(0);
   await graph.locator(".react-flow__node").first().click();
   await expect(page.getByTestId("claim-detail")).toBeVisible();
+  // The same claims are reachable from the keyboard.
+  await page.getByRole("button", { name: "Close claim details" }).click();
+  await expect(page.getByTestId("claim-detail")).toHaveCount(0);
+  const listed = page.getByRole("list", { name: "Claims in the graph" }).getByRole("button");
+  expect(await listed.count()).toBe(await graph.locator(".react-flow__node").count());
+  await listed.last().focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("claim-detail")).toBeVisible();
+  await expect(listed.last()).toHaveAttribute("aria-pressed", "true");
   await shot(page, "07-graph");
 
   // The activity shows exactly the server's log.

@@ -43,7 +43,8 @@ export interface FlowEdgeOut {
   readonly markerEnd: { type: "arrowclosed"; color: string };
 }
 
-export const STATUS_COLORS: Record<string, StatusColors> = {
+// Typed over the API's enums: a status or edge type the backend adds fails the type check here.
+export const STATUS_COLORS: Record<ApiNode["status"], StatusColors> = {
   validated: { border: "#059669", background: "#ecfdf5", text: "#064e3b" },
   qualified: { border: "#d97706", background: "#fffbeb", text: "#78350f" },
   rejected: { border: "#e11d48", background: "#fff1f2", text: "#881337" },
@@ -51,7 +52,7 @@ export const STATUS_COLORS: Record<string, StatusColors> = {
   proposed: { border: "#4f46e5", background: "#eef2ff", text: "#312e81" },
 };
 
-export const EDGE_COLORS: Record<string, string> = {
+export const EDGE_COLORS: Record<ApiEdge["label"], string> = {
   supports: "#059669",
   contradicts: "#e11d48",
   extends: "#4f46e5",
@@ -59,8 +60,6 @@ export const EDGE_COLORS: Record<string, string> = {
   depends_on: "#0284c7",
   merged_from: "#a855f7",
 };
-
-const FALLBACK_EDGE = "#64748b";
 
 export function toFlowElements(graph: ApiGraph): { nodes: FlowNodeOut[]; edges: FlowEdgeOut[] } {
   const ids = new Set(graph.nodes.map((n) => n.id));
@@ -83,13 +82,13 @@ function toNode(node: ApiNode): FlowNodeOut {
       confidence: node.confidence,
       round: node.round,
       score: node.score ?? null,
-      colors: STATUS_COLORS[node.status] ?? STATUS_COLORS.proposed!,
+      colors: STATUS_COLORS[node.status],
     },
   };
 }
 
 function toEdge(edge: ApiEdge): FlowEdgeOut {
-  const color = EDGE_COLORS[edge.label] ?? FALLBACK_EDGE;
+  const color = EDGE_COLORS[edge.label];
   return {
     id: edge.id,
     source: edge.source,

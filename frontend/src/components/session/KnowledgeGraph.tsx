@@ -27,7 +27,10 @@ function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
 
 const NODE_TYPES = { claim: ClaimNodeView };
 
-/** The knowledge graph: claims as nodes coloured by status, typed coloured edges; click a claim for details. */
+/**
+ * The knowledge graph: claims as nodes coloured by status, typed coloured edges; click a claim for
+ * details. The same claims are listed as buttons under it, for keyboards, screen readers and phones.
+ */
 export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
   const { nodes, edges } = useMemo(() => {
     const flow = toFlowElements(graph);
@@ -59,7 +62,31 @@ export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGrap
         </ReactFlow>
       </div>
       <GraphLegend />
+      <ClaimButtons graph={graph} onSelect={onSelect} selectedId={selectedId} />
     </div>
+  );
+}
+
+function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  return (
+    <ul aria-label="Claims in the graph" className="space-y-1">
+      {graph.nodes.map((node) => (
+        <li key={node.id}>
+          <button
+            type="button"
+            aria-pressed={node.id === selectedId}
+            onClick={() => onSelect(node.id)}
+            className="flex w-full items-start gap-2 rounded-md px-2 py-1.5 text-left text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-pressed:bg-indigo-50"
+          >
+            <span className="mt-1 inline-block size-3 shrink-0 rounded border-2" style={{ borderColor: STATUS_COLORS[node.status].border, background: STATUS_COLORS[node.status].background }} aria-hidden />
+            <span className="line-clamp-2">
+              <span className="sr-only">{node.status} claim: </span>
+              {node.label}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 
