@@ -2,7 +2,8 @@
 
 Invariants:
     - Uses the same SessionService as the API (create -> run -> review -> ... -> document); the
-      AutopilotPolicy plays the person. Progress goes to stdout; files are written at the end.
+      AutopilotPolicy plays the person through `submit_autopilot_review`, as POST /autopilot does,
+      so the log marks its reviews "autopilot: " the same way. Progress goes to stdout; files are written at the end.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class _Progress:
         elif event.type == EventType.ERROR:
             self.say(f"  ! {data['code']}: {data['message']}")
         elif event.type == EventType.USER_INPUT:
-            self.say(f"  ↳ autopilot {data['type']}: {data['summary']}")
+            self.say(f"  ↳ {data['type']}: {data['summary']}")  # the summary says "autopilot: ..."
 
 
 async def _follow(
@@ -86,7 +87,7 @@ async def _drive(service: SessionService, sid: SessionId, policy: AutopilotPolic
         if state.knowledge_document_markdown is not None:
             return True
         if state.awaiting_input_type is not None and state.awaiting_user_input:
-            result = await service.submit_review(sid, policy.review_for(state, state.awaiting_input_type))
+            result = await service.submit_autopilot_review(sid, policy)
             if isinstance(result, ServiceFailure):
                 progress.say(f"  ! review refused: {result.message}")
                 return False

@@ -41,6 +41,9 @@ def test_answer_runs_six_phases_in_autopilot_and_writes_both_files(
     assert document.startswith("# Knowledge Document") and "offline model" in document
     assert session["finished"] is True and session["state"]["knowledge_document_markdown"] == document
     assert [e["id"] for e in session["events"]] == list(range(1, len(session["events"]) + 1))
+    reviews = [e["data"]["summary"] for e in session["events"] if e["type"] == "user_input"]
+    assert reviews and all(r.startswith("autopilot: ") for r in reviews)  # marked as the API marks them
+    assert "↳ decompose_review: autopilot: " in printed
     assert (data_dir / "var" / "forge.db").exists()
 
 
