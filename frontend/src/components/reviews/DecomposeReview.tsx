@@ -127,7 +127,7 @@ export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps
           label="Add an assumption the agent missed"
           items={draft.addedAssumptions}
           onChange={(items) => setDraft((d) => ({ ...d, addedAssumptions: items }))}
-          placeholder="e.g. Patients arrive at random"
+          placeholder="e.g. Demand arrives evenly through the day"
           maxItems={MAX_ADDED_ITEMS}
         />
       </ReviewSection>
@@ -158,7 +158,7 @@ export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps
           label="Add your own reframing"
           items={draft.addedReframings}
           onChange={(items) => setDraft((d) => ({ ...d, addedReframings: items }))}
-          placeholder="e.g. Treat the waiting room as a buffer to design, not a failure"
+          placeholder="e.g. Treat the backlog as a buffer to design, not a failure"
           maxItems={MAX_ADDED_ITEMS}
         />
       </ReviewSection>
