@@ -1,0 +1,114 @@
+"""Enumerate the hyperpaths of one exact length L in lexicographic order, pruned by the BFS balls.
+
+Works on the walk index (shared_subset_index), where consecutive hyperedges share a member.
+
+A hyperpath e1..eL (see k_shortest_hyperpaths) must satisfy, at every position i, conditions that
+depend only on e_i: e1 is the only hyperedge holding a start node, eL the only one holding an end
+node, and — since e_i..eL is a walk to the end hyperedges — db(e_i) <= L − i + 1. The depth-first
+search only steps onto hyperedges that pass the test for their position, so it rarely wanders off.
+
+Invariants:
+    - Exact: every pruning test is a necessary condition, and each step re-checks adjacency and that
+      the hyperedge is not already on the path; so the search yields exactly the valid hyperpaths of
+      length L, ascending by hyperedge sequence (candidates are tried in ascending order at every
+      depth), stopping after `wanted`.
+    - The backward labels db are exact up to the backward radius R_b. Positions i > a, with
+      a = max(0, L − R_b), use db directly (an unlabelled hyperedge has db > R_b >= L − i + 1).
+    - Positions i <= a lie in the forward ball (df(e_i) <= i <= R_f because R_f + R_b >= L). There a
+      hyperedge is admissible only if it shares a member with some admissible hyperedge of position
+      i + 1 ("reach" sets, computed from position a down to 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from forge.core.hkg.hyperpath_search_balls import BallPair
+from forge.core.hkg.incidence_index import EMPTY_POSITIONS, IncidenceIndex, Mask, PositionArray
+
+
+@dataclass(frozen=True, slots=True)
+class EndMasks:
+    """Over hyperedge positions: which hold a start node, which hold an end node."""
+
+    holds_start: Mask
+    holds_end: Mask
+
+
+class RoundRules:
+    """Which hyperedges may stand at each position of a length-L hyperpath."""
+
+    def __init__(self, index: IncidenceIndex, balls: BallPair, ends: EndMasks, length: int) -> None:
+        self._index = index
+        self._backward = balls.backward
+        self._ends = ends
+        self._length = length
+        self.split = max(0, length - balls.backward.radius)
+        self._reach: dict[int, Mask] = {}
+        self._build_reach_sets(balls)
+
+    def admissible(self, candidates: PositionArray, position: int) -> Mask:
+        if position <= self.split:
+            return self._reach[position][candidates]
+        levels = self._backward.edge_level[candidates]
+        return (levels >= 1) & (levels <= self._length - position + 1) & self._ends_ok(candidates, position)
+
+    def _ends_ok(self, candidates: PositionArray, position: int) -> Mask:
+        holds_start = self._ends.holds_start[candidates]
+        holds_end = self._ends.holds_end[candidates]
+        ok = holds_start if position == 1 else ~holds_start
+        return ok & (holds_end if position == self._length else ~holds_end)
+
+    def _suffix_set(self, position: int) -> PositionArray:
+        levels = self._backward.levels[: self._length - position + 1]
+        edges = np.concatenate(levels) if levels else EMPTY_POSITIONS
+        return edges[self.admissible(edges, position)]
+
+    def _build_reach_sets(self, balls: BallPair) -> None:
+        if self.split == 0:
+            return
+        following = self._suffix_set(self.split + 1) if self.split < self._length else None
+        for position in range(self.split, 0, -1):
+            levels = balls.forward.levels[:position]
+            edges = np.concatenate(levels) if levels else EMPTY_POSITIONS
+            edges = edges[self._ends_ok(edges, position)]
+            if following is not None:
+                near = np.zeros(self._index.node_count, dtype=np.bool_)
+                near[self._index.members(following)] = True
+                edges = edges[self._index.edges_touching(edges, near)]
+            mask = np.zeros(self._index.edge_count, dtype=np.bool_)
+            mask[edges] = True
+            self._reach[position] = mask
+            following = edges
+
+
+def enumerate_length(
+    index: IncidenceIndex, rules: RoundRules, first: PositionArray, length: int, wanted: int
+) -> list[tuple[int, ...]]:
+    """Up to `wanted` hyperpaths of exactly `length`, ascending; `first` = ascending start hyperedges."""
+    found: list[tuple[int, ...]] = []
+    stack = [first[rules.admissible(first, 1)]]
+    cursors = [0]
+    path: list[int] = []
+    while stack and len(found) < wanted:
+        if cursors[-1] == len(stack[-1]):
+            stack.pop()
+            cursors.pop()
+            if path:
+                path.pop()
+            continue
+        edge = int(stack[-1][cursors[-1]])
+        cursors[-1] += 1
+        if edge in path:
+            continue
+        path.append(edge)
+        if len(path) == length:
+            found.append(tuple(path))
+            path.pop()
+            continue
+        stack.append(index.adjacent_edges(edge, partial(rules.admissible, position=len(path) + 1)))
+        cursors.append(0)
+    return found

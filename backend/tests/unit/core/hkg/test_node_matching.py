@@ -1,0 +1,97 @@
+"""NodeMatcher: exact > alias > lexical/embedding, deterministic order, thresholds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from forge.core.hkg.hashed_text_vector import hashed_text_vector
+from forge.core.hkg.hypergraph_records import Hyperedge, HyperedgeId, HypergraphContents, HypergraphNode, NodeId
+from forge.core.hkg.hypergraph_store import HypergraphStore, build_hypergraph_store
+from forge.core.hkg.node_matching import (
+    ALIAS_CONFIDENCE,
+    EXACT_CONFIDENCE,
+    RERANK_CEILING,
+    MatchMethod,
+    NodeMatcher,
+    normalize_phrase,
+)
+
+
+@pytest.fixture
+def store() -> HypergraphStore:
+    nodes = (
+        HypergraphNode(NodeId("v:temp"), "temperature (T)", ("temperature",)),
+        HypergraphNode(NodeId("v:heat-flux"), "heat flux", ("thermal flow",)),
+        HypergraphNode(NodeId("t:queue"), "queue"),
+        HypergraphNode(NodeId("t:queueing"), "queueing theory"),
+        HypergraphNode(NodeId("t:entropy"), "entropy"),
+    )
+    edges = (Hyperedge(HyperedgeId("e"), "rel", tuple(n.id for n in nodes)),)
+    built = build_hypergraph_store(HypergraphContents(nodes, edges))
+    assert isinstance(built, HypergraphStore)
+    return built
+
+
+def _vectors(store: HypergraphStore) -> np.ndarray:
+    return np.array([hashed_text_vector(n.label) for n in store.nodes], dtype=np.float32)
+
+
+def test_normalisation_lowercases_strips_punctuation_and_folds_plurals() -> None:
+    assert normalize_phrase("Temperature (T)") == "temperature t"
+    assert normalize_phrase("  Queues!! ") == "queue"
+
+
+def test_an_exact_label_match_comes_first_with_full_confidence(store: HypergraphStore) -> None:
+    best = NodeMatcher(store).match("Queues").best
+    assert best is not None
+    assert (best.node_id, best.method, best.confidence) == ("t:queue", MatchMethod.EXACT, EXACT_CONFIDENCE)
+
+
+def test_an_alias_match_ranks_below_exact_but_above_any_reranked_candidate(store: HypergraphStore) -> None:
+    match = NodeMatcher(store).match("thermal flow")
+    assert match.best is not None
+    assert (match.best.node_id, match.best.method, match.best.confidence) == (
+        "v:heat-flux",
+        MatchMethod.ALIAS,
+        ALIAS_CONFIDENCE,
+    )
+    assert all(c.confidence <= RERANK_CEILING for c in match.candidates[1:])
+
+
+def test_a_shared_word_is_a_lexical_match_below_the_rerank_ceiling(store: HypergraphStore) -> None:
+    match = NodeMatcher(store).match("heat transfer")
+    assert match.best is not None
+    assert match.best.node_id == "v:heat-flux"
+    assert match.best.method is MatchMethod.LEXICAL
+    assert 0 < match.best.confidence <= RERANK_CEILING
+
+
+def test_embedding_recall_finds_a_node_that_shares_no_word(store: HypergraphStore) -> None:
+    without_vectors = NodeMatcher(store).match("queueing", limit=5, min_confidence=0.2)
+    assert "t:queue" not in {c.node_id for c in without_vectors.candidates}
+    with_vectors = NodeMatcher(store, _vectors(store)).match(
+        "queueing", hashed_text_vector("queueing"), limit=5, min_confidence=0.2
+    )
+    by_id = {c.node_id: c for c in with_vectors.candidates}
+    assert by_id["t:queue"].method is MatchMethod.EMBEDDING
+    assert by_id["t:queue"].cosine is not None and by_id["t:queue"].cosine > 0.3
+    assert by_id["t:queueing"].confidence > by_id["t:queue"].confidence  # word and vector beat vector alone
+
+
+def test_candidates_are_ordered_by_confidence_then_node_id_and_cut_at_the_limit(store: HypergraphStore) -> None:
+    matcher = NodeMatcher(store, _vectors(store))
+    match = matcher.match("temperature of heat", hashed_text_vector("temperature of heat"), limit=2, min_confidence=0.0)
+    keys = [(-c.confidence, c.node_id) for c in match.candidates]
+    assert keys == sorted(keys)
+    assert len(match.candidates) == 2
+
+
+def test_nothing_above_the_threshold_means_no_candidate(store: HypergraphStore) -> None:
+    assert NodeMatcher(store).match("banana bread").candidates == ()
+    assert NodeMatcher(store).match("!!!").best is None
+
+
+def test_node_vectors_must_have_one_row_per_node(store: HypergraphStore) -> None:
+    with pytest.raises(ValueError):
+        NodeMatcher(store, np.zeros((2, 8), dtype=np.float32))
