@@ -1,4 +1,4 @@
-"""The `forge` command: serve, answer (autopilot in the terminal), migrate.
+"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph).
 
 Invariants:
     - Every command builds its container from Settings through bootstrap; nothing at import time.
@@ -30,7 +30,37 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--accept-threshold", type=float, default=0.6, help="mean score needed to accept a claim")
     answer.add_argument("--out", type=Path, default=Path("out"), help="folder for the document and the JSON")
     answer.add_argument("--quiet", action="store_true", help="print only the paths written")
+    _add_hkg_parser(sub)
     return parser
+
+
+def _add_hkg_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hkg = sub.add_parser("hkg", help="the knowledge hypergraph: ingest a file, show stats, find hyperpaths")
+    hkg_sub = hkg.add_subparsers(dest="hkg_command", required=True)
+    ingest = hkg_sub.add_parser("ingest", help="validate FILE (JSONL, or .graphml) and make it the hypergraph")
+    ingest.add_argument("file", type=Path)
+    hkg_sub.add_parser("stats", help="sizes of the hypergraph in use (the demo when nothing was ingested)")
+    traverse = hkg_sub.add_parser("traverse", help="the k shortest hyperpaths between two sets of terms")
+    traverse.add_argument("--from", dest="start", required=True, help='start terms, comma-separated: "heat, flow"')
+    traverse.add_argument("--to", dest="end", required=True, help="end terms, comma-separated")
+    traverse.add_argument("--k", type=int, default=3, help="how many paths (default 3)")
+    traverse.add_argument(
+        "--is", dest="intersection_size", type=int, default=1, help="nodes consecutive hyperedges share"
+    )
+    traverse.add_argument("--max-len", type=int, default=6, help="most hyperedges in a path (default 6)")
+
+
+def _hkg(settings: Settings, args: argparse.Namespace) -> int:
+    from forge.run_hkg import TraverseOptions, run_ingest, run_stats, run_traverse, split_terms
+
+    if args.hkg_command == "ingest":
+        return run_ingest(settings, args.file)
+    if args.hkg_command == "stats":
+        return run_stats(settings)
+    options = TraverseOptions(
+        split_terms(args.start), split_terms(args.end), args.k, args.intersection_size, args.max_len
+    )
+    return run_traverse(settings, options)
 
 
 def _migrate(settings: Settings) -> None:
@@ -67,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if all(f.ok for f in findings) else 1
         elif args.command == "serve":
             _serve(settings, args.host, args.port)
+        elif args.command == "hkg":
+            return _hkg(settings, args)
         else:
             from forge.run_autopilot import AutopilotOptions, run_autopilot
 

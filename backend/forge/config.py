@@ -56,6 +56,12 @@ class Settings:
     budget_tokens: int | None = None
     budget_usd: float | None = None
     offline_step_delay_ms: int = 0
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+
+    @property
+    def hkg_path(self) -> Path:
+        """Where `forge hkg ingest` keeps the hypergraph (JSONL); absent = the shipped demo is used."""
+        return self.data_dir / "hkg" / "hypergraph.jsonl"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -83,6 +89,7 @@ class Settings:
             budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
             offline_step_delay_ms=max(0, int(env.get("FORGE_OFFLINE_STEP_DELAY_MS") or "0")),
+            data_dir=data_dir,
         )
 
     @property

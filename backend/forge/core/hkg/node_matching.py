@@ -113,6 +113,10 @@ class NodeMatcher:
             for word in frozenset().union(*words):
                 self._word_index[word].append(position)
 
+    @property
+    def has_vectors(self) -> bool:
+        return self._vectors is not None
+
     def match(
         self,
         term: str,
