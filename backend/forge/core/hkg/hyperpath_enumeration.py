@@ -25,42 +25,47 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+import numpy.typing as npt
 
 from forge.core.hkg.hyperpath_search_balls import BallPair
 from forge.core.hkg.incidence_index import EMPTY_POSITIONS, IncidenceIndex, Mask, PositionArray
 
+HOLDS_START, HOLDS_END = 1, 2
+
 
 @dataclass(frozen=True, slots=True)
-class EndMasks:
-    """Over hyperedge positions: which hold a start node, which hold an end node."""
+class EndClasses:
+    """Per hyperedge position: HOLDS_START | HOLDS_END bits (0 = an inner hyperedge)."""
 
-    holds_start: Mask
-    holds_end: Mask
+    bits: npt.NDArray[np.int8]
+
+    def required(self, position: int, length: int) -> int:
+        """The exact bits a hyperedge must have at `position` of a length-`length` hyperpath."""
+        return (HOLDS_START if position == 1 else 0) | (HOLDS_END if position == length else 0)
 
 
 class RoundRules:
     """Which hyperedges may stand at each position of a length-L hyperpath."""
 
-    def __init__(self, index: IncidenceIndex, balls: BallPair, ends: EndMasks, length: int) -> None:
+    def __init__(self, index: IncidenceIndex, balls: BallPair, ends: EndClasses, length: int) -> None:
         self._index = index
         self._backward = balls.backward
         self._ends = ends
         self._length = length
         self.split = max(0, length - balls.backward.radius)
-        self._reach: dict[int, Mask] = {}
+        self._reach_bits = np.zeros(index.edge_count if self.split else 0, dtype=np.uint16)
         self._build_reach_sets(balls)
 
     def admissible(self, candidates: PositionArray, position: int) -> Mask:
         if position <= self.split:
-            return self._reach[position][candidates]
+            reachable: Mask = (self._reach_bits[candidates] & np.uint16(1 << (position - 1))) != 0
+            return reachable
         levels = self._backward.edge_level[candidates]
         return (levels >= 1) & (levels <= self._length - position + 1) & self._ends_ok(candidates, position)
 
     def _ends_ok(self, candidates: PositionArray, position: int) -> Mask:
-        holds_start = self._ends.holds_start[candidates]
-        holds_end = self._ends.holds_end[candidates]
-        ok = holds_start if position == 1 else ~holds_start
-        return ok & (holds_end if position == self._length else ~holds_end)
+        ok: Mask = self._ends.bits[candidates] == self._ends.required(position, self._length)
+        return ok
 
     def _suffix_set(self, position: int) -> PositionArray:
         levels = self._backward.levels[: self._length - position + 1]
@@ -68,20 +73,22 @@ class RoundRules:
         return edges[self.admissible(edges, position)]
 
     def _build_reach_sets(self, balls: BallPair) -> None:
+        """Bit i−1 of `_reach_bits[e]` says e may stand at position i <= split (one array for all i)."""
         if self.split == 0:
             return
         following = self._suffix_set(self.split + 1) if self.split < self._length else None
+        levels = balls.forward.levels[: self.split]
+        forward_edges = np.concatenate(levels) if levels else EMPTY_POSITIONS
+        near = np.zeros(self._index.node_count, dtype=np.bool_)
         for position in range(self.split, 0, -1):
-            levels = balls.forward.levels[:position]
-            edges = np.concatenate(levels) if levels else EMPTY_POSITIONS
+            edges = forward_edges[balls.forward.edge_level[forward_edges] <= position]
             edges = edges[self._ends_ok(edges, position)]
             if following is not None:
-                near = np.zeros(self._index.node_count, dtype=np.bool_)
-                near[self._index.members(following)] = True
+                members = self._index.members(following)
+                near[members] = True
                 edges = edges[self._index.edges_touching(edges, near)]
-            mask = np.zeros(self._index.edge_count, dtype=np.bool_)
-            mask[edges] = True
-            self._reach[position] = mask
+                near[members] = False
+            self._reach_bits[edges] |= np.uint16(1 << (position - 1))
             following = edges
 
 

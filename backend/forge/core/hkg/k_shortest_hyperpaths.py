@@ -39,9 +39,9 @@ import numpy as np
 
 from forge.core.hkg.hypergraph_records import HyperedgeId, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
-from forge.core.hkg.hyperpath_enumeration import EndMasks, RoundRules, enumerate_length
+from forge.core.hkg.hyperpath_enumeration import HOLDS_END, HOLDS_START, EndClasses, RoundRules, enumerate_length
 from forge.core.hkg.hyperpath_search_balls import grow_to_total_radius, meet
-from forge.core.hkg.incidence_index import IncidenceIndex, Mask, PositionArray
+from forge.core.hkg.incidence_index import IncidenceIndex, PositionArray
 
 
 class TraversalStatus(str, Enum):
@@ -108,10 +108,11 @@ class HyperpathResult:
         return self.paths[0].length if self.paths else None
 
 
-def _edge_mask(index: IncidenceIndex, edges: PositionArray) -> Mask:
-    mask = np.zeros(index.edge_count, dtype=np.bool_)
-    mask[edges] = True
-    return mask
+def _end_classes(index: IncidenceIndex, start_edges: PositionArray, end_edges: PositionArray) -> EndClasses:
+    bits = np.zeros(index.edge_count, dtype=np.int8)
+    bits[start_edges] = HOLDS_START
+    bits[end_edges] |= HOLDS_END
+    return EndClasses(bits)
 
 
 def k_shortest_positions(
@@ -127,7 +128,7 @@ def k_shortest_positions(
     balls = meet(walk_index, start_edges, end_edges, max_len)
     if balls.shortest is None:
         return []
-    ends_masks = EndMasks(_edge_mask(index, start_edges), _edge_mask(index, end_edges))
+    ends_masks = _end_classes(index, start_edges, end_edges)
     found: list[tuple[int, ...]] = []
     for length in range(balls.shortest, max_len + 1):
         grow_to_total_radius(balls, length)
@@ -138,17 +139,17 @@ def k_shortest_positions(
     return found
 
 
-def _describe(store: HypergraphStore, positions: tuple[int, ...], starts: Mask, ends: Mask) -> Hyperpath:
+def _describe(store: HypergraphStore, positions: tuple[int, ...], starts: set[int], ends: set[int]) -> Hyperpath:
+    """Ids for a path of hyperedge positions (members are tiny: plain sets beat numpy calls here)."""
     index = store.index
-    first, last = index.members_of(positions[0]), index.members_of(positions[-1])
+    members = [index.members_of(p).tolist() for p in positions]
     joints = tuple(
-        tuple(store.node_at(int(p)).id for p in np.intersect1d(index.members_of(a), index.members_of(b)))
-        for a, b in pairwise(positions)
+        tuple(store.node_at(n).id for n in sorted(set(left) & set(right))) for left, right in pairwise(members)
     )
     return Hyperpath(
         hyperedges=tuple(store.hyperedge_at(p).id for p in positions),
-        start_node=store.node_at(int(first[starts[first]][0])).id,
-        end_node=store.node_at(int(last[ends[last]][0])).id,
+        start_node=store.node_at(min(n for n in members[0] if n in starts)).id,
+        end_node=store.node_at(min(n for n in members[-1] if n in ends)).id,
         joints=joints,
     )
 
@@ -163,11 +164,8 @@ def find_k_shortest_hyperpaths(store: HypergraphStore, query: HyperpathQuery) ->
     found = k_shortest_positions(index, walk_index, starts, ends, query.k, query.max_len)
     if not found:
         return HyperpathResult(query, TraversalStatus.PATH_NOT_FOUND)
-    start_mask = np.zeros(index.node_count, dtype=np.bool_)
-    start_mask[starts] = True
-    end_mask = np.zeros(index.node_count, dtype=np.bool_)
-    end_mask[ends] = True
-    paths = tuple(_describe(store, positions, start_mask, end_mask) for positions in found)
+    start_set, end_set = set(starts.tolist()), set(ends.tolist())
+    paths = tuple(_describe(store, positions, start_set, end_set) for positions in found)
     return HyperpathResult(query, TraversalStatus.FOUND, paths)
 
 
