@@ -62,14 +62,20 @@ def _defect_in(path: Path, defect: HypergraphDefect) -> HypergraphDefect:
     return HypergraphDefect(f"{path}: {defect.message}")
 
 
-def ingest_hypergraph_file(source: Path, target: Path) -> HypergraphStats | HypergraphDefect:
-    """Validate `source` and save it as the hypergraph at `target` (JSONL); the stats of what was saved."""
-    contents = read_hypergraph_file(source)
+def _store_from_file(path: Path) -> HypergraphStore | HypergraphDefect:
+    """Read and validate one hypergraph file; a store's defect names the file it came from."""
+    contents = read_hypergraph_file(path)
     if isinstance(contents, HypergraphDefect):
         return contents
     store = build_hypergraph_store(contents)
+    return _defect_in(path, store) if isinstance(store, HypergraphDefect) else store
+
+
+def ingest_hypergraph_file(source: Path, target: Path) -> HypergraphStats | HypergraphDefect:
+    """Validate `source` and save it as the hypergraph at `target` (JSONL); the stats of what was saved."""
+    store = _store_from_file(source)
     if isinstance(store, HypergraphDefect):
-        return _defect_in(source, store)
+        return store
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
@@ -97,12 +103,9 @@ def load_hypergraph(path: Path, knowledge_dir: Path) -> LoadedHypergraph | Hyper
     if not path.exists():
         demo = build_demo_store(knowledge_dir)
         return demo if isinstance(demo, HypergraphDefect) else LoadedHypergraph(demo, DEMO_ORIGIN)
-    contents = read_hypergraph_file(path)
-    if isinstance(contents, HypergraphDefect):
-        return contents
-    store = build_hypergraph_store(contents)
+    store = _store_from_file(path)
     if isinstance(store, HypergraphDefect):
-        return _defect_in(path, store)
+        return store
     return LoadedHypergraph(store, f"ingested hypergraph {path}")
 
 
