@@ -4,6 +4,7 @@ import { TextListEditor } from "../ui/TextListEditor";
 import { ReviewForm, ReviewSection, TextArea } from "./ReviewForm";
 import type { BuildDecisionType, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_BUILD_DRAFT, MAX_EVIDENCE_URLS, MAX_INSIGHT_CHARS, validateBuild, type BuildDraft } from "./validateReviews";
+import { RadioCard } from "../ui/RadioCard";
 
 function shorten(text: string, max = 110): string {
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
@@ -96,35 +97,18 @@ export function BuildDecision({ event, onSubmit, disabled }: ReviewScreenProps<"
         <fieldset className="min-w-0">
           <legend className="sr-only">What next?</legend>
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            {options.map((o) => {
-              const helpId = `${name}-${o.value}-help`;
-              const unavailable = o.unavailable !== null;
-              return (
-                <label
-                  key={o.value}
-                  className={`flex items-start gap-2 rounded-lg border px-3 py-2.5 text-sm has-[:checked]:border-indigo-400 has-[:checked]:bg-indigo-50 ${
-                    unavailable ? "cursor-not-allowed border-slate-100 bg-slate-50 text-slate-400" : "cursor-pointer border-slate-200 text-slate-800"
-                  }`}
-                >
-                  <input
-                    type="radio"
-                    name={name}
-                    value={o.value}
-                    checked={draft.decision === o.value}
-                    disabled={unavailable}
-                    aria-describedby={helpId}
-                    onChange={() => setDraft((d) => ({ ...d, decision: o.value }))}
-                    className="mt-0.5 size-4 shrink-0 accent-indigo-600"
-                  />
-                  <span>
-                    <span className="font-medium">{o.label}</span>
-                    <span id={helpId} aria-hidden className={`block text-xs ${unavailable ? "text-amber-800" : "text-slate-500"}`}>
-                      {o.unavailable ?? o.help}
-                    </span>
-                  </span>
-                </label>
-              );
-            })}
+            {options.map((o) => (
+              <RadioCard
+                key={o.value}
+                name={name}
+                value={o.value}
+                label={o.label}
+                help={o.help}
+                unavailable={o.unavailable}
+                checked={draft.decision === o.value}
+                onSelect={() => setDraft((d) => ({ ...d, decision: o.value }))}
+              />
+            ))}
           </div>
         </fieldset>
 

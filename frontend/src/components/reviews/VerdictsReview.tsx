@@ -3,6 +3,7 @@ import { ClaimCard } from "./ClaimCard";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ClaimView, ReviewScreenProps, VerdictType } from "./reviewTypes";
 import { EMPTY_VERDICT, EMPTY_VERDICTS_DRAFT, MAX_TEXT_CHARS, validateVerdicts, type VerdictDraft, type VerdictsDraft } from "./validateReviews";
+import { RadioCard } from "../ui/RadioCard";
 
 const VERDICTS: readonly { value: VerdictType; label: string; help: string }[] = [
   { value: "accept", label: "Accept", help: "it holds" },
@@ -35,34 +36,19 @@ function VerdictControls({
       <fieldset className="min-w-0">
         <legend className="text-sm font-semibold text-slate-900">Verdict on claim {n}</legend>
         <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
-          {VERDICTS.map((v) => {
-            const unavailable = v.value === "merge" && others.length === 0;
-            return (
-              <label
-                key={v.value}
-                className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm has-[:checked]:border-indigo-400 has-[:checked]:bg-indigo-50 ${
-                  unavailable ? "cursor-not-allowed border-slate-100 text-slate-400" : "cursor-pointer border-slate-200 text-slate-800"
-                }`}
-              >
-                <input
-                  type="radio"
-                  name={name}
-                  value={v.value}
-                  checked={value.verdict === v.value}
-                  disabled={unavailable}
-                  onChange={() => onChange({ ...value, verdict: v.value })}
-                  className="mt-0.5 size-4 shrink-0 accent-indigo-600"
-                />
-                <span>
-                  <span className="font-medium">{v.label}</span>
-                  <span className="sr-only"> claim {n}</span>
-                  <span className="block text-xs text-slate-500" aria-hidden>
-                    {unavailable ? "needs another claim in this round" : v.help}
-                  </span>
-                </span>
-              </label>
-            );
-          })}
+          {VERDICTS.map((v) => (
+            <RadioCard
+              key={v.value}
+              name={name}
+              value={v.value}
+              label={v.label}
+              help={v.help}
+              unavailable={v.value === "merge" && others.length === 0 ? "needs another claim in this round" : null}
+              checked={value.verdict === v.value}
+              onSelect={() => onChange({ ...value, verdict: v.value })}
+              srLabel={`claim ${n}`}
+            />
+          ))}
         </div>
       </fieldset>
       {value.verdict === "qualify" && (
