@@ -14,7 +14,7 @@ from typing import Protocol
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ModelRequest, ModelResponse, TextDelta
+from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import SessionPage, SessionRecord, StoredEvent, ToolCallEntry
@@ -25,7 +25,14 @@ class Clock(Protocol):
 
 
 class ModelUnavailableError(Exception):
-    """The provider could not answer (retries exhausted, bad key, outage). The run ends recoverably."""
+    """The provider could not answer (retries exhausted, bad key, outage). The run ends recoverably.
+
+    `usage` is what the failed attempts were charged (input counted from the stream's start event),
+    so a failed call still shows up in the session's cost."""
+
+    def __init__(self, message: str, *, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage or Usage()
 
 
 class ContextOverflowError(Exception):
@@ -47,9 +54,12 @@ class LanguageModel(Protocol):
 
 
 class StreamingLanguageModel(LanguageModel, Protocol):
-    """A model that can also stream: text deltas as they arrive, then exactly one final ModelResponse."""
+    """A model that can also stream: text deltas as they arrive, then exactly one final ModelResponse.
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]: ...
+    A `StreamReset` between deltas says the text so far is abandoned (the call restarted after a cut);
+    the final ModelResponse holds only the text of the attempt that completed."""
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]: ...
 
 
 class ResearchProvider(Protocol):

@@ -14,7 +14,7 @@ from typing import cast
 
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
-from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
+from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
 from forge.core.records import ResearchRecord
 from forge.core.session_spend import PhaseSpend, total_spend
@@ -32,6 +32,8 @@ async def call_model(model: LanguageModel, request: ModelRequest) -> AsyncIterat
         if isinstance(item, TextDelta):
             if item.text:
                 yield ev.agent_text(item.text)
+        elif isinstance(item, StreamReset):
+            continue
         else:
             yield item
 

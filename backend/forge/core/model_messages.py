@@ -133,6 +133,14 @@ class TextDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class StreamReset:
+    """The text streamed so far in this call is abandoned (the stream was cut and the call is retried
+    from the start): whoever shows deltas discards its draft. Only the final ModelResponse is kept."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ModelResponse:
     message: Message
     stop_reason: StopReason
