@@ -20,13 +20,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
 from forge.core.session_spend import SpendBudget
-from forge.db.engine import create_engine_for, create_session_factory
+from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
+from forge.db.postgres_event_notifications import PostgresEventListener
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
-from forge.services.drive_phase_run import PhaseRunDriver
-from forge.services.in_process_runs import InProcessRuns
-from forge.services.session_event_feed import EventNotifier, SessionEventFeed
+from forge.services.drive_phase_run import PhaseRunDriver, RunModels
+from forge.services.event_log_source import UnitOfWorkEventSource
+from forge.services.run_registry import RunRegistry
+from forge.services.session_broadcast import SessionBroadcaster
 from forge.services.session_service import SessionService
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
@@ -42,11 +44,18 @@ class Container:
     settings: Settings
     engine: AsyncEngine
     service: SessionService
-    runs: InProcessRuns
+    runs: RunRegistry
     model: LanguageModel
     research: ResearchProvider
     uow_factory: UnitOfWorkFactory
     verifier: LanguageModel
+    broadcaster: SessionBroadcaster
+    listener: PostgresEventListener | None = None
+
+    async def start(self) -> None:
+        """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
+        if self.listener is not None:
+            await self.listener.start()
 
     async def database_ready(self) -> bool:
         try:
@@ -58,6 +67,9 @@ class Container:
 
     async def close(self) -> None:
         await self.runs.shutdown()
+        if self.listener is not None:
+            await self.listener.stop()
+        await self.broadcaster.close()
         await self.engine.dispose()
 
 
@@ -123,18 +135,27 @@ def build_container(
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     research = research or build_research(settings)
     clock = clock or SystemClock()
-    engine = create_engine_for(settings.database_url)  # last: a configuration error leaves nothing open
+    # last: a configuration error leaves nothing open
+    engine = create_engine_for(
+        settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
+    )
     factory = create_session_factory(engine)
 
     def uow_factory() -> UnitOfWork:
         return SqlAlchemyUnitOfWork(factory)
 
-    notifier = EventNotifier()
-    feed = SessionEventFeed(uow_factory, notifier, clock)
-    runs = InProcessRuns(on_finish=notifier.notify)
-    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
-    driver = PhaseRunDriver(
-        uow_factory, feed, model, research, clock, new_id, settings.max_iterations, budget, verifier
+    single_process = is_sqlite(settings.database_url)
+    runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
+    broadcaster = SessionBroadcaster(UnitOfWorkEventSource(uow_factory))
+    listener = (
+        None
+        if single_process
+        else PostgresEventListener(settings.database_url, broadcaster.committed_elsewhere, broadcaster.refresh_all)
     )
-    service = SessionService(uow_factory, feed, runs, driver, clock, new_id, model.label)
-    return Container(settings, engine, service, runs, model, research, uow_factory, verifier)
+    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    models = RunModels(model, verifier, research)
+    driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)
+    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
+    return Container(
+        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, listener
+    )

@@ -57,6 +57,9 @@ class Settings:
     budget_usd: float | None = None
     offline_step_delay_ms: int = 0
     data_dir: Path = Path(DEFAULT_DATA_DIR)
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    run_lease_seconds: float = 60.0
 
     @property
     def hkg_path(self) -> Path:
@@ -90,6 +93,9 @@ class Settings:
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
             offline_step_delay_ms=max(0, int(env.get("FORGE_OFFLINE_STEP_DELAY_MS") or "0")),
             data_dir=data_dir,
+            db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "10")),
+            db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "20")),
+            run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "60")),
         )
 
     @property

@@ -21,7 +21,7 @@ from forge.core.domain_types import SessionId
 from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 from forge.core.state_codec import encode_state
-from forge.services.session_event_feed import Heartbeat
+from forge.services.broadcast_types import Heartbeat, LiveEvent, StreamClosed
 from forge.services.session_service import ServiceFailure, SessionService
 
 
@@ -71,8 +71,11 @@ async def _follow(
 ) -> tuple[int, StoredEvent | None]:
     last: StoredEvent | None = None
     async for item in service.follow(sid, after):
-        if isinstance(item, Heartbeat):
+        if isinstance(item, Heartbeat | LiveEvent):
             continue
+        if isinstance(item, StreamClosed):
+            progress.say(f"  ! {item.code}: {item.message}")
+            break
         progress.on_event(item)
         after, last = item.seq, item
     return after, last

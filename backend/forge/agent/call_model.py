@@ -1,40 +1,85 @@
 """One model call: streamed when the model can stream, with its cost accounted.
 
 Invariants:
-    - Text reaches the person as it arrives: each streamed delta becomes an `agent_text` event; a
-      non-streaming model's text becomes one `agent_text` event. The last item is the ModelResponse.
+    - While a model streams, its text reaches the person as LIVE `agent_text_delta` events,
+      coalesced (at most one per COALESCE_SECONDS unless COALESCE_CHARS accumulate), so a 300k
+      character reply is a few hundred events, not one per token. A `StreamReset` from the
+      provider becomes a live `agent_text_discarded`: the draft is dropped, never shown twice.
+    - Live events are not stored; the runner stores the final reply's text with its step.
     - Server-side research the provider ran is recorded in ForgeState (it satisfies the research
       gates and grounds evidence exactly like the `research` tool) and shown as tool events.
+    - Every call's usage is accounted, including the input a failed call was charged.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
 from typing import cast
 
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
-from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta
+from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
 from forge.core.records import ResearchRecord
 from forge.core.session_spend import PhaseSpend, total_spend
 from forge.ports import LanguageModel, StreamingLanguageModel
 
+COALESCE_SECONDS = 0.1
+COALESCE_CHARS = 4_000
 
-async def call_model(model: LanguageModel, request: ModelRequest) -> AsyncIterator[ev.SessionEvent | ModelResponse]:
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """A live-only event (never stored): text as it streams, or a discarded draft."""
+
+    event: ev.SessionEvent
+
+
+class _Coalescer:
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._parts: list[str] = []
+        self._size = 0
+        self._since = now()
+
+    def add(self, text: str) -> Live | None:
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= COALESCE_CHARS or self._now() - self._since >= COALESCE_SECONDS:
+            return self.flush()
+        return None
+
+    def flush(self) -> Live | None:
+        text = "".join(self._parts)
+        self._parts, self._size, self._since = [], 0, self._now()
+        return Live(ev.agent_text_delta(text)) if text else None
+
+    def discard(self) -> None:
+        self._parts, self._size = [], 0
+
+
+async def call_model(
+    model: LanguageModel, request: ModelRequest, now: Callable[[], float] = time.monotonic
+) -> AsyncIterator[Live | ModelResponse]:
+    """Live events while the model streams, then the ModelResponse (always last)."""
     if not callable(getattr(model, "stream", None)):
-        response = await model.complete(request)
-        if response.message.text.strip():
-            yield ev.agent_text(response.message.text)
-        yield response
+        yield await model.complete(request)
         return
+    coalescer = _Coalescer(now)
     async for item in cast(StreamingLanguageModel, model).stream(request):
         if isinstance(item, TextDelta):
-            if item.text:
-                yield ev.agent_text(item.text)
+            live = coalescer.add(item.text) if item.text else None
+            if live is not None:
+                yield live
         elif isinstance(item, StreamReset):
-            continue
+            coalescer.discard()
+            yield Live(ev.agent_text_discarded(item.reason))
         else:
+            rest = coalescer.flush()
+            if rest is not None:
+                yield rest
             yield item
 
 
@@ -61,18 +106,18 @@ def record_server_research(ctx: ToolContext, response: ModelResponse, provider: 
 def account_usage(
     ctx: ToolContext,
     model: LanguageModel,
-    response: ModelResponse,
+    usage: Usage,
+    model_name: str = "",
     prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
 ) -> ev.SessionEvent:
-    """Add the call's tokens and cost to the phase's spend; the context_usage event for the call."""
-    name = response.model or model.label
+    """Add a call's tokens and cost to the phase's spend; the context_usage event for the call."""
+    name = model_name or model.label
     # A local server may serve a model under a hosted model's name: it still costs nothing per token.
     local = model.label.startswith("local:")
-    cost = 0.0 if local else cost_of(response.usage, price_for(name, prices))
+    cost = 0.0 if local else cost_of(usage, price_for(name, prices))
     phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase
-    spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(response.usage, cost)
-    usage = response.usage
+    spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(usage, cost)
     context_tokens = usage.input_tokens + usage.cache_read_tokens + usage.cache_creation_tokens + usage.output_tokens
     report = ev.SpendReport(
         phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens

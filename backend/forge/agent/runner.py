@@ -1,29 +1,38 @@
-"""The agent loop: an async iterator of typed events around a LanguageModel.
+"""The agent loop: a plain step loop around a LanguageModel.
+
+A step is one model call and what follows from it (its tool calls and results, or a nudge, or the
+pause): the loop yields it as one `Step` — the messages it appended, its events, the tool calls it
+ran — which the caller commits in ONE transaction together with the state the step changed. Text a
+streaming model writes meanwhile is yielded as `Live` events that are never stored.
 
 Invariants:
     - Never crashes on a tool: dispatch turns every failure into a tool error returned to the model
       (and a `tool_error` event).
-    - After every model step whose tool results were appended, it yields a Checkpoint with the full
-      conversation, so the caller persists state + messages and a session can resume from there.
     - A phase ends only when its work gate passes (code-enforced): a model that stops early is told
-      what is missing (bounded nudges); then the loop pauses with the phase's review event.
-    - At most `max_iterations` model calls per run; then a recoverable error, never an endless loop.
-    - Every call's tokens and cost are added to the phase's spend; a run stops cleanly (with an
-      `error` event) once the session's budget is spent. A context overflow compacts old tool
-      results once and retries; a provider failure ends the run recoverably.
+      what is missing (bounded nudges; a turn that only ran server-side research is not counted);
+      then the step that pauses carries the review event and `done` — the review and `done` are
+      emitted here and nowhere else — and has `ends_run`.
+    - Every run ends with a step that has `ends_run` and whose last event is `done` (pause, the
+      document, a provider failure, the budget, MAX_ITERATIONS), unless the caller stops it.
+    - A history that ends with the model's own message (a run stopped after a reply) is continued
+      with a short "continue" message, so every call is answered from a user turn.
+    - One stable tool list for the whole session (every tool, fixed order): the phase is enforced
+      by dispatch (TOOL_NOT_IN_PHASE), and a provider's prompt cache survives phase changes.
+    - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
-from forge.agent.call_model import account_usage, call_model, record_server_research
+from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.dispatch_tool_call import dispatch_tool_call
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
-from forge.agent.tool_registry import tools_for_phase
+from forge.agent.tool_registry import ALL_TOOLS, definition_of
 from forge.core import session_events as ev
 from forge.core.compact_conversation import compact_conversation
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase
@@ -42,19 +51,22 @@ from forge.core.model_messages import (
     ModelResponse,
     Role,
     StopReason,
+    TextPart,
+    ToolCall,
+    ToolDefinition,
     ToolResult,
-    Usage,
     user_text,
 )
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
 from forge.core.review_payloads import build_review_payload
-from forge.core.rule_verdicts import RuleViolation
+from forge.core.rule_verdicts import ErrorCode, RuleViolation
 from forge.core.session_spend import SpendBudget, check_budget, total_spend
-from forge.ports import ContextOverflowError, LanguageModel
+from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
 
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
 PREVIEW_CHARS = 240
+MAX_REPLY_CHARS = 24_000
 
 WORK_GATES: dict[Phase, Callable[[ForgeState], RuleViolation | None]] = {
     Phase.DECOMPOSE: check_decompose_work_complete,
@@ -67,14 +79,6 @@ WORK_GATES: dict[Phase, Callable[[ForgeState], RuleViolation | None]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """Persist now: the conversation so far and the usage of the step that produced it."""
-
-    messages: tuple[Message, ...]
-    usage: Usage
-
-
-@dataclass(frozen=True, slots=True)
 class ToolExecuted:
     """For the tool-call log: what was called, with what, and what came back."""
 
@@ -84,11 +88,48 @@ class ToolExecuted:
     error_code: str | None
 
 
-RunnerOutput = ev.SessionEvent | Checkpoint | ToolExecuted
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Commit this as one transaction, with the state as the loop left it.
+
+    `replaced_history` (after a compaction) replaces the stored conversation before `appended`."""
+
+    appended: tuple[Message, ...] = ()
+    events: tuple[ev.SessionEvent, ...] = ()
+    tool_calls: tuple[ToolExecuted, ...] = ()
+    replaced_history: tuple[Message, ...] | None = None
+    ends_run: bool = False
 
 
-class _Pause:
-    """Internal marker yielded by `_execute_calls`: a tool asked the loop to pause."""
+@dataclass
+class _StepDraft:
+    appended: list[Message] = field(default_factory=list)
+    events: list[ev.SessionEvent] = field(default_factory=list)
+    tool_calls: list[ToolExecuted] = field(default_factory=list)
+    replaced_history: tuple[Message, ...] | None = None
+
+    def add_message(self, message: Message, messages: list[Message]) -> None:
+        messages.append(message)
+        self.appended.append(message)
+
+    def finish(self, *, ends_run: bool = False) -> Step:
+        return Step(tuple(self.appended), tuple(self.events), tuple(self.tool_calls), self.replaced_history, ends_run)
+
+
+RunnerOutput = Step | Live
+
+
+DEFAULT_MAX_OUTPUT_TOKENS = 4096
+
+
+def max_output_tokens(phase: Phase) -> int:
+    """The output bound of a phase's model calls (the phase definitions will refine it)."""
+    return DEFAULT_MAX_OUTPUT_TOKENS
+
+
+@cache
+def stable_tool_list() -> tuple[ToolDefinition, ...]:
+    return tuple(definition_of(ALL_TOOLS[name]) for name in sorted(ALL_TOOLS))
 
 
 def _preview(arguments: object) -> str:
@@ -110,8 +151,24 @@ def _executed(name: str, arguments: dict[str, object], outcome: ToolOutcome) -> 
     return ToolExecuted(name, arguments, dict(outcome.payload), None)
 
 
-def _phase_gate(state: ForgeState) -> RuleViolation | None:
-    return WORK_GATES[state.current_phase](state)
+def cap_reply(message: Message, limit: int = MAX_REPLY_CHARS) -> Message:
+    """The message with its text cut to `limit` characters (marked), tool calls untouched."""
+    text = message.text
+    if len(text) <= limit:
+        return message
+    marker = f"\n[… {len(text) - limit} more characters of this reply were cut]"
+    parts = tuple(p for p in message.parts if not isinstance(p, TextPart))
+    return Message(message.role, (TextPart(text[:limit] + marker), *parts))
+
+
+def _truncated_call(call: ToolCall, max_tokens: int) -> ToolOutcome:
+    return ToolOutcome.failed(
+        RuleViolation(
+            ErrorCode.INVALID_INPUT,
+            f"Your reply hit max_tokens ({max_tokens}) while writing the arguments of '{call.name}', so they "
+            "were cut off. Resend the call with shorter arguments (split long text across several calls).",
+        )
+    )
 
 
 class AgentRunner:
@@ -130,125 +187,161 @@ class AgentRunner:
         self._budget = budget
         self._prices = prices
 
-    def _request(self, ctx: ToolContext, messages: list[Message]) -> ModelRequest:
-        tools = tools_for_phase(ctx.state.current_phase)
-        research_allowed = any(t.name == "research" for t in tools)
-        return ModelRequest(SYSTEM_PROMPT, tuple(messages), tools, server_research=research_allowed)
+    def _request(self, state: ForgeState, messages: list[Message]) -> ModelRequest:
+        return ModelRequest(
+            SYSTEM_PROMPT,
+            tuple(messages),
+            stable_tool_list(),
+            max_tokens=max_output_tokens(state.current_phase),
+            server_research=True,
+        )
 
     async def run(self, ctx: ToolContext, history: list[Message]) -> AsyncIterator[RunnerOutput]:
-        """Continue the conversation in `history` (which ends with a user message) until a pause."""
+        """Continue the conversation in `history` until the run pauses, finishes or fails."""
         messages = list(history)
+        draft = _StepDraft()
+        if not messages or messages[-1].role == Role.ASSISTANT:
+            draft.add_message(user_text("Continue the phase where you left off."), messages)
         nudges = 0
         for _ in range(self._max_iterations):
             over_budget = check_budget(total_spend(ctx.state.spend_by_phase), self._budget)
             if over_budget:
-                yield ev.error(over_budget.code.value, over_budget.message, recoverable=True, severity="warning")
-                yield ev.done(error=True, awaiting_input=False)
+                draft.events += [
+                    ev.error(over_budget.code.value, over_budget.message, recoverable=True, severity="warning"),
+                    ev.done(error=True, awaiting_input=False),
+                ]
+                yield draft.finish(ends_run=True)
                 return
             response: ModelResponse | None = None
-            async for item in self._respond(ctx, messages):
-                if isinstance(item, ModelResponse):
-                    response = item
-                else:
+            async for item in self._respond(ctx, messages, draft):
+                if isinstance(item, Live):
                     yield item
+                else:
+                    response = item
             if response is None:
+                yield draft.finish(ends_run=True)
                 return
-            messages.append(response.message)
-            if response.stop_reason == StopReason.PAUSE_TURN and not response.message.tool_calls:
-                continue  # the provider paused a long server-side turn: call again to let it finish
-            if response.message.tool_calls:
-                paused = False
-                async for out in self._execute_calls(ctx, response, messages):
-                    if isinstance(out, _Pause):
-                        paused = True
-                    else:
-                        yield out
-                if paused:
-                    yield ev.knowledge_document(ctx.state.knowledge_document_markdown or "")
-                    yield ev.done(error=False, awaiting_input=False)
-                    return
-                continue
-            nudges += 1
-            async for out in self._end_turn(ctx.state, messages, response.usage, nudges):
-                yield out
-            finished = ctx.state.awaiting_user_input or ctx.state.knowledge_document_markdown is not None
-            if finished or nudges > self._max_nudges:
+            ends, counts_as_nudge = await self._after_reply(ctx, response, messages, draft, nudges)
+            nudges += counts_as_nudge
+            yield draft.finish(ends_run=ends)
+            if ends:
                 return
-        yield ev.error(
-            "MAX_ITERATIONS", f"Stopped after {self._max_iterations} model calls; resume to continue.", recoverable=True
-        )
-        yield ev.done(error=True, awaiting_input=False)
+            draft = _StepDraft()
+        draft.events += [
+            ev.error(
+                "MAX_ITERATIONS",
+                f"Stopped after {self._max_iterations} model calls; resume to continue.",
+                recoverable=True,
+            ),
+            ev.done(error=True, awaiting_input=False),
+        ]
+        yield draft.finish(ends_run=True)
 
-    async def _respond(self, ctx: ToolContext, messages: list[Message]) -> AsyncIterator[RunnerOutput | ModelResponse]:
+    async def _after_reply(
+        self, ctx: ToolContext, response: ModelResponse, messages: list[Message], draft: _StepDraft, nudges: int
+    ) -> tuple[bool, int]:
+        """Fold the reply into the step; (whether the run ends, 1 if the reply counts as a nudge)."""
+        reply = cap_reply(response.message)
+        draft.add_message(reply, messages)
+        if reply.text.strip():
+            draft.events.append(ev.agent_text(reply.text))
+        if response.stop_reason == StopReason.PAUSE_TURN and not reply.tool_calls:
+            return False, 0  # the provider paused a long server-side turn: call again to let it finish
+        if reply.tool_calls:
+            paused = await self._execute_calls(ctx, response, reply, messages, draft)
+            if paused:
+                draft.events += [
+                    ev.knowledge_document(ctx.state.knowledge_document_markdown or ""),
+                    ev.done(error=False, awaiting_input=False),
+                ]
+            return paused, 0
+        counted = 0 if response.server_research else 1
+        return self._end_turn(ctx.state, messages, draft, nudges + counted), counted
+
+    async def _respond(
+        self, ctx: ToolContext, messages: list[Message], draft: _StepDraft
+    ) -> AsyncIterator[Live | ModelResponse]:
         """One model call, compacting the conversation once if it overflows the context window.
 
-        Ends without a ModelResponse (after error + done events) when the model cannot answer."""
+        Ends without a ModelResponse (with error + done in the draft) when the model cannot answer."""
         for attempt in range(2):
             try:
-                async for item in call_model(self._model, self._request(ctx, messages)):
+                async for item in call_model(self._model, self._request(ctx.state, messages)):
                     if isinstance(item, ModelResponse):
-                        yield account_usage(ctx, self._model, item, self._prices)
-                        for event in record_server_research(ctx, item, self._model.label):
-                            yield event
+                        draft.events.append(account_usage(ctx, self._model, item.usage, item.model, self._prices))
+                        draft.events += record_server_research(ctx, item, self._model.label)
                     yield item
                 return
             except ContextOverflowError as error:
                 if attempt == 1:
-                    yield ev.error(
-                        "CONTEXT_OVERFLOW", f"The conversation does not fit even compacted: {error}", recoverable=True
+                    draft.events.append(
+                        ev.error(
+                            "CONTEXT_OVERFLOW",
+                            f"The conversation does not fit even compacted: {error}",
+                            recoverable=True,
+                        )
                     )
                     break
                 messages[:] = compact_conversation(tuple(messages))
-                yield ev.agent_text("[The conversation was compacted to fit the context window.]")
+                draft.replaced_history, draft.appended = tuple(messages), []
+                draft.events.append(ev.agent_text("[The conversation was compacted to fit the context window.]"))
             except Exception as error:  # provider failures end the run, recoverably
-                yield ev.error("MODEL_ERROR", f"The model call failed: {error}", recoverable=True)
+                if isinstance(error, ModelUnavailableError) and error.usage.total:
+                    draft.events.append(account_usage(ctx, self._model, error.usage, "", self._prices))
+                draft.events.append(ev.error("MODEL_ERROR", f"The model call failed: {error}", recoverable=True))
                 break
-        yield ev.done(error=True, awaiting_input=False)
+        draft.events.append(ev.done(error=True, awaiting_input=False))
 
     async def _execute_calls(
-        self, ctx: ToolContext, response: ModelResponse, messages: list[Message]
-    ) -> AsyncIterator[RunnerOutput | _Pause]:
-        """Run every tool call of one response; results go back to the model in one user message."""
+        self, ctx: ToolContext, response: ModelResponse, reply: Message, messages: list[Message], draft: _StepDraft
+    ) -> bool:
+        """Run every tool call of one reply; results go back to the model in one user message.
+
+        True when a tool asked the loop to pause (the document is written)."""
         results: list[ToolResult] = []
         paused = False
-        for call in response.message.tool_calls:
-            yield ev.tool_call(call.name, _preview(call.arguments))
-            outcome = await dispatch_tool_call(ctx, call)
-            results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
-            yield _executed(call.name, dict(call.arguments), outcome)
-            if outcome.violation:
-                yield ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message)
+        cut = response.stop_reason == StopReason.MAX_TOKENS
+        for call in reply.tool_calls:
+            draft.events.append(ev.tool_call(call.name, _preview(call.arguments)))
+            if cut and call.parse_error:
+                outcome = _truncated_call(call, max_output_tokens(ctx.state.current_phase))
             else:
-                yield ev.tool_result(call.name, outcome.summary, outcome.sources)
+                outcome = await dispatch_tool_call(ctx, call)
+            results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
+            draft.tool_calls.append(_executed(call.name, dict(call.arguments), outcome))
+            if outcome.violation:
+                draft.events.append(ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message))
+            else:
+                draft.events.append(ev.tool_result(call.name, outcome.summary, outcome.sources))
             paused = paused or outcome.pauses
-        messages.append(Message(Role.USER, tuple(results)))
-        yield Checkpoint(tuple(messages), response.usage)
-        if paused:
-            yield _Pause()
+        draft.add_message(Message(Role.USER, tuple(results)), messages)
+        return paused
 
-    async def _end_turn(
-        self, state: ForgeState, messages: list[Message], usage: Usage, nudges: int
-    ) -> AsyncIterator[RunnerOutput]:
-        """The model stopped calling tools: pause for review if the phase's gate passes, else nudge."""
-        violation = _phase_gate(state)
+    def _end_turn(self, state: ForgeState, messages: list[Message], draft: _StepDraft, nudges: int) -> bool:
+        """The model stopped calling tools: pause for review if the phase's gate passes, else nudge.
+
+        True when the run ends (paused, finished, or out of nudges)."""
+        violation = WORK_GATES[state.current_phase](state)
         if violation is None:
-            yield Checkpoint(tuple(messages), usage)
             review_type = REVIEW_AFTER_PHASE.get(state.current_phase)
             if review_type is None:  # CRYSTALLIZE with its document: the session is finished
-                yield ev.done(error=False, awaiting_input=False)
-                return
+                draft.events.append(ev.done(error=False, awaiting_input=False))
+                return True
             state.await_review(review_type)
-            yield ev.review(review_type, build_review_payload(state, review_type))
-            yield ev.done(error=False, awaiting_input=True)
-            return
+            draft.events += [
+                ev.review(review_type, build_review_payload(state, review_type)),
+                ev.done(error=False, awaiting_input=True),
+            ]
+            return True
         if nudges > self._max_nudges:
-            yield Checkpoint(tuple(messages), usage)
-            yield ev.error(
-                violation.code.value,
-                f"The model stopped with the phase incomplete: {violation.message}",
-                recoverable=True,
-            )
-            yield ev.done(error=True, awaiting_input=False)
-            return
-        messages.append(user_text(f"Not done yet ({violation.code.value}): {violation.message}"))
-        yield Checkpoint(tuple(messages), usage)
+            draft.events += [
+                ev.error(
+                    violation.code.value,
+                    f"The model stopped with the phase incomplete: {violation.message}",
+                    recoverable=True,
+                ),
+                ev.done(error=True, awaiting_input=False),
+            ]
+            return True
+        draft.add_message(user_text(f"Not done yet ({violation.code.value}): {violation.message}"), messages)
+        return False

@@ -58,8 +58,9 @@ async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable
 def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await container.start()
         yield
-        await container.runs.shutdown()
+        await container.close()
 
     app = FastAPI(
         title="Knowledge Forge",

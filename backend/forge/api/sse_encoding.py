@@ -1,8 +1,13 @@
 """Turning the event feed into Server-Sent Events.
 
 Invariants:
-    - Every SSE message has `id` = the event's per-session sequence number, so `Last-Event-ID`
-      resumes exactly after it; heartbeats repeat the last id (resuming from them loses nothing).
+    - Every stored event's SSE message has `id` = its per-session sequence number, so
+      `Last-Event-ID` resumes exactly after it; heartbeats repeat the last id (resuming from them
+      loses nothing).
+    - Live events (text as it streams, a discarded draft) carry no `id`: they are not in the log,
+      and a client resuming after them misses nothing the log holds.
+    - A stream the server must end (shutdown, session deleted) ends with an `error` event that
+      says why (no id), never silently.
 """
 
 from __future__ import annotations
@@ -12,18 +17,26 @@ from collections.abc import AsyncIterator
 
 from fastapi import Request
 
-from forge.core.session_record import StoredEvent
-from forge.services.session_event_feed import Heartbeat
+from forge.core import session_events as ev
+from forge.services.broadcast_types import FollowItem, Heartbeat, LiveEvent, StreamClosed
 
 
-async def encode_sse(request: Request, feed: AsyncIterator[StoredEvent | Heartbeat]) -> AsyncIterator[dict[str, str]]:
+def sse_message(item: FollowItem) -> dict[str, str]:
+    if isinstance(item, Heartbeat):
+        return {"event": "heartbeat", "id": str(item.last_seq), "data": "{}"}
+    if isinstance(item, LiveEvent):
+        return {"event": item.event.type.value, "data": json.dumps(item.event.data, ensure_ascii=False)}
+    if isinstance(item, StreamClosed):
+        closing = ev.error(item.code, item.message, recoverable=True, severity="warning")
+        return {"event": closing.type.value, "data": json.dumps(closing.data, ensure_ascii=False)}
+    return {"event": item.type.value, "id": str(item.seq), "data": json.dumps(item.data, ensure_ascii=False)}
+
+
+async def encode_sse(request: Request, feed: AsyncIterator[FollowItem]) -> AsyncIterator[dict[str, str]]:
     async for item in feed:
         if await request.is_disconnected():
             return
-        if isinstance(item, Heartbeat):
-            yield {"event": "heartbeat", "id": str(item.last_seq), "data": "{}"}
-        else:
-            yield {"event": item.type.value, "id": str(item.seq), "data": json.dumps(item.data, ensure_ascii=False)}
+        yield sse_message(item)
 
 
 def parse_last_event_id(header: str | None, query: str | None) -> int | str:

@@ -57,6 +57,7 @@ class SessionStatus(str, Enum):
     SYNTHESIZING = "synthesizing"
     VALIDATING = "validating"
     BUILDING = "building"
+    CRYSTALLIZING = "crystallizing"  # in CRYSTALLIZE, the document not written yet (resumable)
     CRYSTALLIZED = "crystallized"
     CANCELLED = "cancelled"
 
@@ -71,7 +72,7 @@ _STATUS_BY_PHASE = {
     Phase.SYNTHESIZE: SessionStatus.SYNTHESIZING,
     Phase.VALIDATE: SessionStatus.VALIDATING,
     Phase.BUILD: SessionStatus.BUILDING,
-    Phase.CRYSTALLIZE: SessionStatus.CRYSTALLIZED,
+    Phase.CRYSTALLIZE: SessionStatus.CRYSTALLIZING,
 }
 
 

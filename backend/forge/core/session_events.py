@@ -1,8 +1,12 @@
 """Typed events of a session: what the agent loop yields, the log stores and SSE carries.
 
 Invariants:
-    - Exactly the 15 event types of the spec plus `heartbeat`; each event knows its wire name and
-      its JSON payload (`data`), which is what is persisted in the event log.
+    - The 15 event types of the spec plus `heartbeat`; each event knows its wire name and its JSON
+      payload (`data`), which is what is persisted in the event log.
+    - Two more types are LIVE only (`LIVE_EVENT_TYPES`): `agent_text_delta` (the model's reply as it
+      streams, coalesced) and `agent_text_discarded` (the draft so far is abandoned: the stream was
+      cut and the call restarts). They are never stored and carry no id; the step's persisted
+      `agent_text` supersedes the draft, so the log holds each reply's text exactly once.
     - Review events carry the full review payload so a client that reconnects can render the
       review from the log alone.
 """
@@ -36,6 +40,11 @@ class EventType(str, Enum):
     ERROR = "error"
     USER_INPUT = "user_input"
     HEARTBEAT = "heartbeat"
+    AGENT_TEXT_DELTA = "agent_text_delta"
+    AGENT_TEXT_DISCARDED = "agent_text_discarded"
+
+
+LIVE_EVENT_TYPES = frozenset({EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED})
 
 
 REVIEW_EVENT: dict[ReviewType, EventType] = {
@@ -59,6 +68,14 @@ def agent_text(text: str) -> SessionEvent:
     return SessionEvent(EventType.AGENT_TEXT, text)
 
 
+def agent_text_delta(text: str) -> SessionEvent:
+    return SessionEvent(EventType.AGENT_TEXT_DELTA, {"text": text})
+
+
+def agent_text_discarded(reason: str) -> SessionEvent:
+    return SessionEvent(EventType.AGENT_TEXT_DISCARDED, {"reason": reason})
+
+
 def tool_call(tool: str, input_preview: str) -> SessionEvent:
     return SessionEvent(EventType.TOOL_CALL, {"tool": tool, "input_preview": input_preview})
 
@@ -73,8 +90,12 @@ def tool_result(tool: str, summary: str, sources: Sequence[ResearchHit] = ()) ->
     return SessionEvent(EventType.TOOL_RESULT, {"tool": tool, "summary": summary, "sources": refs})
 
 
-def phase_change(phase: Phase, round_number: int) -> SessionEvent:
-    return SessionEvent(EventType.PHASE_CHANGE, {"phase": phase.value, "round": round_number})
+def phase_change(phase: Phase, round_number: int, *, resumed: bool = False) -> SessionEvent:
+    """`resumed`: the phase's run restarts after an interruption (a crash, an error) — same phase."""
+    data: dict[str, Any] = {"phase": phase.value, "round": round_number}
+    if resumed:
+        data["resumed"] = True
+    return SessionEvent(EventType.PHASE_CHANGE, data)
 
 
 @dataclass(frozen=True, slots=True)

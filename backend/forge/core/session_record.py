@@ -1,8 +1,12 @@
 """The session row as the domain sees it (the aggregate root's scalar attributes).
 
 Invariants:
-    - `current_phase` and `status` move together: status follows the phase until the session is
-      crystallized or cancelled.
+    - `status`, `current_phase`, `current_round` and `awaiting_input_type` are the projection of the
+      state by `derive_session_position` (written by the repository with the state, never by hand).
+    - `cancelled` is the one status fact the state does not hold.
+    - `run_lease` says which run holds the session (owner token, expiry); `running` is not stored:
+      the service fills it from the lease and its run registry.
+    - `version` grows by one with every command or step that writes the session.
 """
 
 from __future__ import annotations
@@ -19,6 +23,18 @@ MIN_PROBLEM_CHARS = 10
 
 
 @dataclass(frozen=True, slots=True)
+class RunLease:
+    """A run's claim on a session: `owner` is '<process instance>/<run id>'."""
+
+    owner: str
+    expires_at: datetime
+
+    @property
+    def instance(self) -> str:
+        return self.owner.split("/", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
 class SessionRecord:
     id: SessionId
     problem: str
@@ -31,7 +47,10 @@ class SessionRecord:
     total_cost_usd: float = 0.0
     resolved_at: datetime | None = None
     awaiting_input_type: str | None = None
-    running: bool = False
+    cancelled: bool = False
+    version: int = 0
+    run_lease: RunLease | None = None
+    running: bool = False  # not stored: filled by the service from the lease and its registry
 
 
 @dataclass(frozen=True, slots=True)

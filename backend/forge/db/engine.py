@@ -66,15 +66,18 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def create_engine_for(url: str) -> AsyncEngine:
-    """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL."""
+def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
+    """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL.
+
+    The pool is sized from configuration (FORGE_DB_POOL_SIZE / FORGE_DB_MAX_OVERFLOW); SSE
+    listeners hold no connection while they wait, so it bounds concurrent requests and runs only."""
     parsed = async_url(url)
     if is_sqlite(parsed):
         ensure_sqlite_directory(parsed)
-        engine = create_async_engine(parsed)
+        engine = create_async_engine(parsed, pool_size=pool_size, max_overflow=max_overflow)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
-    return create_async_engine(parsed, pool_pre_ping=True)
+    return create_async_engine(parsed, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow)
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -5,16 +5,21 @@ Invariants:
       flush); durability is the unit of work's business.
     - Only domain records leave this module (SessionRecord, ForgeState, Message, StoredEvent,
       ToolCallEntry); ORM rows stay inside.
-    - `save_state` writes `sessions.forge_state` and, in the same transaction, replaces the
-      session's projection rows (claims, evidence, edges, reframings, analogies,
-      contradictions) with those of the new state. Projection rows never enter the identity
-      map: they are deleted and inserted with Core statements.
-    - Event seqs and tool-call seqs are 1, 2, 3, ... per session; the next one is max + 1 read
-      in the writing transaction, and the unique (session_id, seq) index turns a racing append
-      into an IntegrityError instead of a duplicate.
+    - `lock` is the session's write lock: `UPDATE sessions SET version = version + 1` as the
+      transaction's first statement takes PostgreSQL's row lock and SQLite's write lock (a
+      transaction that writes first never hits SQLite's stale-snapshot upgrade failure), so
+      commands and steps on one session run one after another, each seeing the last one's commit.
+    - The status columns are written only from the state (`position_columns`), in `save_state`.
+    - Event seqs are allocated by advancing `sessions.last_event_seq` in one UPDATE ... RETURNING,
+      which is atomic (and row-locking) on both backends: a seq is never read outside the
+      transaction that uses it. On PostgreSQL the same transaction sends a NOTIFY with the new
+      last seq, delivered at commit, so other API processes learn of the events.
+    - The conversation is append-only rows; `replace_messages` (a compaction) is the one rewrite.
+    - Projection rows (claims, evidence, edges, ...) are rebuilt only by `refresh_projection`,
+      which the services call when a run pauses or a review is applied, not on every step.
     - Deleting a session relies on ON DELETE CASCADE for everything it owns.
-    - Reading, updating or writing the state or messages of an unknown session raises
-      SessionNotFoundError; `get` returns None and `delete` returns False instead.
+    - Reading or writing the state or messages of an unknown session raises
+      SessionNotFoundError; `get`/`lock` return None and `delete` returns False instead.
 """
 
 from __future__ import annotations
@@ -24,29 +29,34 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select
+from sqlalchemy import Table, delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_events import SessionEvent
-from forge.core.session_record import SessionPage, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.state_codec import decode_state, encode_state, encode_value
+from forge.db.postgres_event_notifications import NOTIFY_SQL, encode_payload
 from forge.db.row_mapping import (
-    decode_messages,
-    encode_messages,
-    session_columns,
+    decode_message,
+    encode_message,
+    new_session_columns,
+    position_columns,
     session_record,
     stored_event,
     tool_call_entry,
 )
 from forge.db.state_projection import PROJECTED_TABLES_DELETE_ORDER, project_state
-from forge.db.tables import Base, EventRow, SessionRow, ToolCallRow
+from forge.db.tables import Base, EventRow, MessageRow, SessionRow, ToolCallRow
 
 
 def _table(model: type[Base]) -> Table:
     return cast(Table, model.__table__)
+
+
+SESSIONS = _table(SessionRow)
 
 
 class SessionNotFoundError(LookupError):
@@ -59,21 +69,26 @@ class SqlSessionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
 
-    async def _require(self, session_id: uuid.UUID) -> SessionRow:
-        row = await self._session.get(SessionRow, session_id)
-        if row is None:
+    async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
+        result = await self._session.execute(update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values))
+        if cast(Any, result).rowcount == 0:
             raise SessionNotFoundError(session_id)
-        return row
 
-    async def add(self, record: SessionRecord, state: ForgeState) -> None:
-        row = SessionRow(**session_columns(record), forge_state=encode_state(state), message_history=[])
-        self._session.add(row)
-        await self._session.flush()
-        await self._replace_projection(record.id, state)
+    async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None:
+        values = new_session_columns(record, state) | {"forge_state": encode_state(state)}
+        await self._session.execute(insert(SESSIONS).values(**values))
+        await self.append_messages(record.id, messages)
+        await self.refresh_projection(record.id, state)
 
     async def get(self, session_id: SessionId) -> SessionRecord | None:
-        row = await self._session.get(SessionRow, session_id)
+        row = await self._session.scalar(select(SessionRow).where(SessionRow.id == session_id))
         return session_record(row) if row is not None else None
+
+    async def lock(self, session_id: SessionId) -> SessionRecord | None:
+        bump = update(SESSIONS).where(SESSIONS.c.id == session_id).values(version=SESSIONS.c.version + 1)
+        if cast(Any, await self._session.execute(bump)).rowcount == 0:
+            return None
+        return await self.get(session_id)
 
     async def list_page(self, *, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
         filters = [SessionRow.status == status.value] if status is not None else []
@@ -83,35 +98,46 @@ class SqlSessionRepository:
         rows = await self._session.scalars(query)
         return SessionPage(tuple(session_record(r) for r in rows), total or 0, limit, offset)
 
-    async def update(self, record: SessionRecord) -> None:
-        row = await self._require(record.id)
-        for name, value in session_columns(record).items():
-            if name != "id":
-                setattr(row, name, value)
-        await self._session.flush()
-
     async def delete(self, session_id: SessionId) -> bool:
-        row = await self._session.get(SessionRow, session_id)
-        if row is None:
-            return False
-        await self._session.delete(row)
-        await self._session.flush()
-        return True
+        result = await self._session.execute(delete(SESSIONS).where(SESSIONS.c.id == session_id))
+        return bool(cast(Any, result).rowcount)
 
     async def load_state(self, session_id: SessionId) -> ForgeState:
-        result = await self._session.execute(select(SessionRow.forge_state).where(SessionRow.id == session_id))
-        found = result.first()
+        found = (await self._session.execute(select(SessionRow.forge_state).where(SessionRow.id == session_id))).first()
         if found is None:
             raise SessionNotFoundError(session_id)
         return decode_state(found[0])
 
-    async def save_state(self, session_id: SessionId, state: ForgeState) -> None:
-        row = await self._require(session_id)
-        row.forge_state = encode_state(state)
-        await self._session.flush()
-        await self._replace_projection(session_id, state)
+    async def save_state(self, session_id: SessionId, state: ForgeState, *, at: datetime) -> None:
+        """The state and the columns derived from it; `resolved_at` is set once, when finished."""
+        cancelled = await self._session.scalar(select(SessionRow.cancelled).where(SessionRow.id == session_id))
+        if cancelled is None:
+            raise SessionNotFoundError(session_id)
+        columns = position_columns(state, cancelled=cancelled)
+        if columns["status"] in (SessionStatus.CRYSTALLIZED.value, SessionStatus.CANCELLED.value):
+            columns["resolved_at"] = func.coalesce(SESSIONS.c.resolved_at, at)
+        await self._update(session_id, forge_state=encode_state(state), **columns)
 
-    async def _replace_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
+    async def set_cancelled(self, session_id: SessionId, at: datetime) -> None:
+        await self._update(
+            session_id,
+            cancelled=True,
+            status=SessionStatus.CANCELLED.value,
+            awaiting_input_type=None,
+            resolved_at=func.coalesce(SESSIONS.c.resolved_at, at),
+        )
+
+    async def set_run_lease(self, session_id: SessionId, lease: RunLease | None) -> None:
+        owner, until = (lease.owner, lease.expires_at) if lease else (None, None)
+        await self._update(session_id, run_owner=owner, run_lease_expires_at=until)
+
+    async def renew_run_lease(self, session_id: SessionId, lease: RunLease) -> bool:
+        """Extend the lease if `lease.owner` still holds it (one statement; no version bump)."""
+        held = (SESSIONS.c.id == session_id) & (SESSIONS.c.run_owner == lease.owner)
+        result = await self._session.execute(update(SESSIONS).where(held).values(run_lease_expires_at=lease.expires_at))
+        return bool(cast(Any, result).rowcount)
+
+    async def refresh_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
         for model in PROJECTED_TABLES_DELETE_ORDER:
             table = _table(model)
             await self._session.execute(delete(table).where(table.c.session_id == session_id))
@@ -120,21 +146,33 @@ class SqlSessionRepository:
                 await self._session.execute(insert(_table(model)), rows)
 
     async def load_messages(self, session_id: SessionId) -> list[Message]:
-        result = await self._session.execute(select(SessionRow.message_history).where(SessionRow.id == session_id))
-        found = result.first()
-        if found is None:
+        if await self._session.scalar(select(SessionRow.id).where(SessionRow.id == session_id)) is None:
             raise SessionNotFoundError(session_id)
-        return decode_messages(found[0])
+        query = select(MessageRow.message).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)
+        return [decode_message(raw) for raw in await self._session.scalars(query)]
 
-    async def save_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
-        row = await self._require(session_id)
-        row.message_history = encode_messages(messages)
-        await self._session.flush()
+    async def append_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
+        if not messages:
+            return
+        allocate = (
+            update(SESSIONS)
+            .where(SESSIONS.c.id == session_id)
+            .values(message_count=SESSIONS.c.message_count + len(messages))
+            .returning(SESSIONS.c.message_count)
+        )
+        last = (await self._session.execute(allocate)).scalar()
+        if last is None:
+            raise SessionNotFoundError(session_id)
+        first = last - len(messages) + 1
+        rows = [
+            {"session_id": session_id, "seq": first + i, "message": encode_message(m)} for i, m in enumerate(messages)
+        ]
+        await self._session.execute(insert(_table(MessageRow)), rows)
 
-
-async def _last_seq(session: AsyncSession, seq_column: Any, session_column: Any, session_id: uuid.UUID) -> int:
-    query = select(func.coalesce(func.max(seq_column), 0)).where(session_column == session_id)
-    return int(await session.scalar(query) or 0)
+    async def replace_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
+        await self._session.execute(delete(_table(MessageRow)).where(MessageRow.session_id == session_id))
+        await self._update(session_id, message_count=0)
+        await self.append_messages(session_id, messages)
 
 
 class SqlEventLog:
@@ -142,11 +180,33 @@ class SqlEventLog:
         self._session = session
 
     async def append(self, session_id: SessionId, event: SessionEvent, at: datetime) -> StoredEvent:
-        seq = await self.last_seq(session_id) + 1
-        data = encode_value(event.data)
-        values = {"session_id": session_id, "seq": seq, "type": event.type.value, "data": data, "created_at": at}
-        await self._session.execute(insert(_table(EventRow)).values(**values))
-        return StoredEvent(seq=EventSeq(seq), type=event.type, data=data, created_at=at)
+        return (await self.append_all(session_id, (event,), at))[0]
+
+    async def append_all(self, session_id: SessionId, events: Sequence[SessionEvent], at: datetime) -> list[StoredEvent]:
+        """Store `events` with the next seqs, in order; they become visible when the transaction commits."""
+        if not events:
+            return []
+        allocate = (
+            update(SESSIONS)
+            .where(SESSIONS.c.id == session_id)
+            .values(last_event_seq=SESSIONS.c.last_event_seq + len(events))
+            .returning(SESSIONS.c.last_event_seq)
+        )
+        last = (await self._session.execute(allocate)).scalar()
+        if last is None:
+            raise SessionNotFoundError(session_id)
+        stored = [
+            StoredEvent(EventSeq(last - len(events) + 1 + i), e.type, encode_value(e.data), at)
+            for i, e in enumerate(events)
+        ]
+        rows = [
+            {"session_id": session_id, "seq": s.seq, "type": s.type.value, "data": s.data, "created_at": at}
+            for s in stored
+        ]
+        await self._session.execute(insert(_table(EventRow)), rows)
+        if self._session.get_bind().dialect.name == "postgresql":
+            await self._session.execute(text(NOTIFY_SQL), {"payload": encode_payload(session_id, last)})
+        return stored
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:
         query = (
@@ -157,8 +217,14 @@ class SqlEventLog:
         )
         return [stored_event(row) for row in await self._session.scalars(query)]
 
+    async def last(self, session_id: SessionId) -> StoredEvent | None:
+        query = select(EventRow).where(EventRow.session_id == session_id).order_by(EventRow.seq.desc()).limit(1)
+        row = await self._session.scalar(query)
+        return stored_event(row) if row is not None else None
+
     async def last_seq(self, session_id: SessionId) -> EventSeq:
-        return EventSeq(await _last_seq(self._session, EventRow.seq, EventRow.session_id, session_id))
+        found = await self._session.scalar(select(SessionRow.last_event_seq).where(SessionRow.id == session_id))
+        return EventSeq(found or 0)
 
 
 class SqlToolCallLog:
@@ -166,19 +232,29 @@ class SqlToolCallLog:
         self._session = session
 
     async def record(self, session_id: SessionId, entry: ToolCallEntry) -> None:
-        seq = await _last_seq(self._session, ToolCallRow.seq, ToolCallRow.session_id, session_id) + 1
-        values = {
-            "id": uuid.uuid4(),
-            "session_id": session_id,
-            "seq": seq,
-            "tool_name": entry.tool_name,
-            "tool_input": encode_value(entry.tool_input),
-            "tool_output": encode_value(entry.tool_output),
-            "error_code": entry.error_code,
-            "phase": entry.phase.value,
-            "created_at": entry.created_at,
-        }
-        await self._session.execute(insert(_table(ToolCallRow)).values(**values))
+        await self.record_all(session_id, (entry,))
+
+    async def record_all(self, session_id: SessionId, entries: Sequence[ToolCallEntry]) -> None:
+        """Log the calls after the session's last one (callers hold the session's write lock)."""
+        if not entries:
+            return
+        query = select(func.coalesce(func.max(ToolCallRow.seq), 0)).where(ToolCallRow.session_id == session_id)
+        last = int(await self._session.scalar(query) or 0)
+        rows = [
+            {
+                "id": uuid.uuid4(),
+                "session_id": session_id,
+                "seq": last + i,
+                "tool_name": entry.tool_name,
+                "tool_input": encode_value(entry.tool_input),
+                "tool_output": encode_value(entry.tool_output),
+                "error_code": entry.error_code,
+                "phase": entry.phase.value,
+                "created_at": entry.created_at,
+            }
+            for i, entry in enumerate(entries, 1)
+        ]
+        await self._session.execute(insert(_table(ToolCallRow)), rows)
 
     async def list_for(self, session_id: SessionId) -> list[ToolCallEntry]:
         query = select(ToolCallRow).where(ToolCallRow.session_id == session_id).order_by(ToolCallRow.seq)

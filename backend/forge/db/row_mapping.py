@@ -15,28 +15,45 @@ from collections.abc import Sequence
 from typing import Any
 
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
+from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
 from forge.core.session_events import EventType
-from forge.core.session_record import SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session_position import derive_session_position
+from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session_spend import total_spend
 from forge.core.state_codec import encode_value
 from forge.db.tables import EventRow, SessionRow, ToolCallRow
 
 
-def session_columns(record: SessionRecord) -> dict[str, Any]:
-    """The scalar columns of the sessions row for `record` (not forge_state/message_history)."""
+def position_columns(state: ForgeState, *, cancelled: bool) -> dict[str, Any]:
+    """The sessions columns that project the state: status, phase, round, awaited review, spend."""
+    position = derive_session_position(state, cancelled=cancelled)
+    spent = total_spend(state.spend_by_phase)
+    return {
+        "status": position.status.value,
+        "current_phase": position.phase.ordinal,
+        "current_round": position.round,
+        "awaiting_input_type": position.awaiting.value if position.awaiting else None,
+        "total_tokens_used": spent.tokens,
+        "total_cost_usd": spent.cost_usd,
+    }
+
+
+def new_session_columns(record: SessionRecord, state: ForgeState) -> dict[str, Any]:
+    """Every column of a new sessions row but the state itself."""
     return {
         "id": record.id,
         "problem": record.problem,
-        "status": record.status.value,
-        "current_phase": record.current_phase.ordinal,
-        "current_round": record.current_round,
-        "total_tokens_used": record.total_tokens_used,
         "created_at": record.created_at,
-        "resolved_at": record.resolved_at,
+        "resolved_at": None,
         "model_label": record.model_label,
-        "total_cost_usd": record.total_cost_usd,
-        "awaiting_input_type": record.awaiting_input_type,
-        "running": record.running,
+        "cancelled": False,
+        "version": 0,
+        "last_event_seq": 0,
+        "message_count": 0,
+        "run_owner": None,
+        "run_lease_expires_at": None,
+        **position_columns(state, cancelled=False),
     }
 
 
@@ -53,8 +70,16 @@ def session_record(row: SessionRow) -> SessionRecord:
         total_cost_usd=row.total_cost_usd,
         resolved_at=row.resolved_at,
         awaiting_input_type=row.awaiting_input_type,
-        running=row.running,
+        cancelled=row.cancelled,
+        version=row.version,
+        run_lease=_lease(row),
     )
+
+
+def _lease(row: SessionRow) -> RunLease | None:
+    if row.run_owner is None or row.run_lease_expires_at is None:
+        return None
+    return RunLease(row.run_owner, row.run_lease_expires_at)
 
 
 def stored_event(row: EventRow) -> StoredEvent:
@@ -101,9 +126,17 @@ def _decode_part(raw: dict[str, Any]) -> MessagePart:
     raise ValueError(f"Unknown message part kind {kind!r}.")
 
 
+def encode_message(message: Message) -> dict[str, Any]:
+    return {"role": message.role.value, "parts": [_encode_part(p) for p in message.parts]}
+
+
+def decode_message(raw: dict[str, Any]) -> Message:
+    return Message(Role(raw["role"]), tuple(_decode_part(p) for p in raw["parts"]))
+
+
 def encode_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    return [{"role": m.role.value, "parts": [_encode_part(p) for p in m.parts]} for m in messages]
+    return [encode_message(m) for m in messages]
 
 
 def decode_messages(raw: list[dict[str, Any]] | None) -> list[Message]:
-    return [Message(Role(m["role"]), tuple(_decode_part(p) for p in m["parts"])) for m in raw or []]
+    return [decode_message(m) for m in raw or []]

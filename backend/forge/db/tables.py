@@ -10,14 +10,21 @@ Invariants:
       relationships use `passive_deletes=True` and never load children (`lazy="raise"`).
     - Timestamps are timezone-aware and come back as aware UTC datetimes on every backend;
       binding a naive datetime is refused.
-    - `(session_id, seq)` is unique in session_events and in tool_calls: a seq is never reused.
+    - `(session_id, seq)` is unique in session_events, session_messages and tool_calls: a seq is
+      never reused. Event seqs come from `sessions.last_event_seq`, advanced in the transaction that
+      holds the session's write lock (never max+1 read outside it).
+    - `sessions.status/current_phase/current_round/awaiting_input_type` are written only from
+      `derive_session_position(forge_state, cancelled)`; `version` grows with every write.
+    - Sequence columns are 64-bit (BIGINT; SQLite's INTEGER is 64-bit already).
 
 Design decisions:
     - Portable types only (`Uuid`, `JSON`, `DateTime(timezone=True)`), so the same models and the
       one migration serve SQLite and PostgreSQL.
     - tool_calls carries a per-session `seq` beyond the spec's columns so `list_for` returns calls
       in recording order even when two share a timestamp.
-    - The big JSON columns of sessions are deferred: listing sessions never loads them.
+    - The big JSON column of sessions is deferred: listing sessions never loads it.
+    - The conversation is append-only rows (`session_messages`), so a step appends its messages
+      instead of rewriting the whole history; only a compaction replaces them.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Dialect,
@@ -52,6 +60,8 @@ NAMING_CONVENTION = {
 }
 
 ENUM_LENGTH = 32
+# BIGINT on PostgreSQL; SQLite's INTEGER (64-bit already, and the only type that autoincrements a key).
+BIG_INT = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -95,7 +105,6 @@ class SessionRow(Base):
     status: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False, index=True)
     current_phase: Mapped[int] = mapped_column(Integer, nullable=False)
     current_round: Mapped[int] = mapped_column(Integer, nullable=False)
-    message_history: Mapped[Any] = mapped_column(JSON, nullable=False, deferred=True)
     total_tokens_used: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False, index=True)
     resolved_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
@@ -103,7 +112,12 @@ class SessionRow(Base):
     model_label: Mapped[str] = mapped_column(String(255), nullable=False)
     total_cost_usd: Mapped[float] = mapped_column(Float, nullable=False)
     awaiting_input_type: Mapped[str | None] = mapped_column(String(ENUM_LENGTH), nullable=True)
-    running: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    cancelled: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    version: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    last_event_seq: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    message_count: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    run_owner: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    run_lease_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
 
     claims: Mapped[list[ClaimRow]] = _owned()
     evidence: Mapped[list[EvidenceRow]] = _owned()
@@ -113,6 +127,7 @@ class SessionRow(Base):
     contradictions: Mapped[list[ContradictionRow]] = _owned()
     tool_calls: Mapped[list[ToolCallRow]] = _owned()
     events: Mapped[list[EventRow]] = _owned()
+    messages: Mapped[list[MessageRow]] = _owned()
 
 
 class ClaimRow(Base):
@@ -210,7 +225,7 @@ class ToolCallRow(Base):
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
     session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
-    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    seq: Mapped[int] = mapped_column(BIG_INT, nullable=False)
     tool_name: Mapped[str] = mapped_column(String(255), nullable=False)
     tool_input: Mapped[Any] = mapped_column(JSON, nullable=False)
     tool_output: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
@@ -225,12 +240,24 @@ class EventRow(Base):
     __tablename__ = "session_events"
     __table_args__ = (Index("uq_session_events_session_id_seq", "session_id", "seq", unique=True),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(BIG_INT, primary_key=True, autoincrement=True)
     session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
-    seq: Mapped[int] = mapped_column(Integer, nullable=False)
+    seq: Mapped[int] = mapped_column(BIG_INT, nullable=False)
     type: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
     data: Mapped[Any] = mapped_column(JSON, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
+class MessageRow(Base):
+    """One message of the session's conversation with the model, in order (`seq` from 1)."""
+
+    __tablename__ = "session_messages"
+    __table_args__ = (Index("uq_session_messages_session_id_seq", "session_id", "seq", unique=True),)
+
+    id: Mapped[int] = mapped_column(BIG_INT, primary_key=True, autoincrement=True)
+    session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
+    seq: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    message: Mapped[Any] = mapped_column(JSON, nullable=False)
 
 
 CHILD_TABLES = (
@@ -242,5 +269,6 @@ CHILD_TABLES = (
     ContradictionRow,
     ToolCallRow,
     EventRow,
+    MessageRow,
 )
 """Every table whose rows a session owns."""

@@ -1,166 +1,175 @@
-"""Driving one run of the agent for a session: load, run the loop, persist every step.
+"""Driving one run of the agent for a session: load, run the step loop, commit every step.
 
 Invariants:
+    - The run holds the session's lease (taken by the command that started it). Every step is ONE
+      transaction under the session's write lock: the messages it appended, its tool calls, the
+      state, its events (seqs allocated there) and the lease's renewal commit together or not at
+      all. A crash mid-step loses only that step: the next run redoes it from the last commit, so
+      no tool call is run-and-shown twice and no `tool_call` is left without its result.
+    - A step commits only while the run still holds the lease (not cancelled, deleted or taken
+      over); otherwise the run stops without writing.
+    - The last step of a run (pause, document, failure) clears the lease in its transaction; the
+      registry forgets the run right after that commit, before its events are published, so a
+      client that sees `done` can post its review at once and never reads "running".
+    - Committed events are published to the broadcaster after the commit; live text (never
+      stored) is published as it streams.
     - The generator runs every phase but VALIDATE, which the verifier runs (the same model unless
       configured otherwise).
-    - Read -> process -> write: state and conversation are loaded once, the loop mutates them in
-      memory, and every Checkpoint persists both (plus token totals) in one transaction.
-    - The state is persisted *before* a review or document event is published, so a client that
-      sees `done(awaiting_input=true)` can post its review at once.
-    - The session's `running` flag is cleared whatever happens (finally), so a crash leaves a
-      session that can be resumed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 from uuid import UUID
 
-from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
+from forge.agent.call_model import Live
+from forge.agent.runner import AgentRunner, Step, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
-from forge.core.domain_types import Phase, SessionId, SessionStatus
+from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
-from forge.core.session_events import EventType
-from forge.core.session_record import ToolCallEntry
-from forge.core.session_spend import SpendBudget, total_spend
+from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
+from forge.core.session_spend import SpendBudget
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
-from forge.services.session_event_feed import SessionEventFeed
+from forge.services.run_registry import RunRegistry
+from forge.services.session_broadcast import SessionBroadcaster
 
 log = logging.getLogger(__name__)
 
-PERSIST_STATE_BEFORE = frozenset({EventType.DONE, EventType.KNOWLEDGE_DOCUMENT, *ev.REVIEW_EVENT.values()})
+
+@dataclass(frozen=True, slots=True)
+class RunModels:
+    generator: LanguageModel
+    verifier: LanguageModel
+    research: ResearchProvider
+
+
+def _holds(record: SessionRecord | None, lease: RunLease) -> bool:
+    return (
+        record is not None
+        and not record.cancelled
+        and record.run_lease is not None
+        and record.run_lease.owner == lease.owner
+    )
 
 
 class PhaseRunDriver:
     def __init__(
         self,
         uow_factory: UnitOfWorkFactory,
-        feed: SessionEventFeed,
-        model: LanguageModel,
-        research: ResearchProvider,
+        broadcaster: SessionBroadcaster,
+        registry: RunRegistry,
+        models: RunModels,
         clock: Clock,
         new_id: Callable[[], UUID],
         max_iterations: int,
         budget: SpendBudget | None = None,
-        verifier: LanguageModel | None = None,
     ):
         self._uow_factory = uow_factory
-        self._feed = feed
-        self._model = model
-        self._research = research
+        self._broadcaster = broadcaster
+        self._registry = registry
+        self._models = models
         self._clock = clock
         self._new_id = new_id
-        self._runner = AgentRunner(model, max_iterations=max_iterations, budget=budget)
-        self._verifier = verifier or model
+        self._runner = AgentRunner(models.generator, max_iterations=max_iterations, budget=budget)
         self._verifier_runner = (
-            AgentRunner(verifier, max_iterations=max_iterations, budget=budget) if verifier else self._runner
+            self._runner
+            if models.verifier is models.generator
+            else AgentRunner(models.verifier, max_iterations=max_iterations, budget=budget)
         )
 
-    async def run(self, session_id: SessionId, *, kickoff: bool) -> None:
+    async def run(self, session_id: SessionId, lease: RunLease) -> None:
+        keeper = asyncio.get_running_loop().create_task(self._keep_lease(session_id, lease))
+        ended = False
         try:
-            state, messages = await self._load(session_id)
-            if kickoff:
-                # Persist the brief before the first model call: a run that fails on that call
-                # must resume with the brief, not with the previous phase's last message.
-                messages.append(phase_kickoff(state))
-                await self._save_messages(session_id, messages)
-                await self._feed.publish(session_id, ev.phase_change(state.current_phase, state.current_round))
-            await self._drive(session_id, state, messages)
+            loaded = await self._load(session_id, lease)
+            if loaded is None:
+                return
+            ended = await self._drive(session_id, lease, *loaded)
         except Exception as error:
             log.exception("run of session %s failed", session_id)
-            await self._feed.publish(session_id, ev.error("RUN_FAILED", str(error), recoverable=True))
-            await self._feed.publish(session_id, ev.done(error=True, awaiting_input=False))
+            failure = Step(
+                events=(ev.error("RUN_FAILED", str(error), recoverable=True), ev.done(error=True, awaiting_input=False)),
+                ends_run=True,
+            )
+            ended = await self._commit(session_id, lease, None, failure)
         finally:
-            await self._set_running(session_id, False)
+            keeper.cancel()
+            self._registry.release(lease.owner)
+        if not ended:
+            log.info("run %s of session %s stopped without its last step (lease lost)", lease.owner, session_id)
 
-    async def _load(self, session_id: SessionId) -> tuple[ForgeState, list[Message]]:
+    async def _load(self, session_id: SessionId, lease: RunLease) -> tuple[ForgeState, list[Message]] | None:
         async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
-            if record is None:
-                raise LookupError(f"session {session_id} does not exist")
-            await uow.sessions.update(replace(record, running=True))
-            state = await uow.sessions.load_state(session_id)
-            messages = await uow.sessions.load_messages(session_id)
-            await uow.commit()
-        return state, messages
+            if not _holds(await uow.sessions.get(session_id), lease):
+                return None
+            return await uow.sessions.load_state(session_id), await uow.sessions.load_messages(session_id)
 
-    async def _drive(self, session_id: SessionId, state: ForgeState, messages: list[Message]) -> None:
+    async def _drive(self, session_id: SessionId, lease: RunLease, state: ForgeState, messages: list[Message]) -> bool:
+        """Run the step loop; True once the run's last step is committed."""
         # VALIDATE is the verifier's phase: claims are falsified and scored by the verifier model,
         # which may be another model family than the generator that proposed them (000 §4.3).
         verifying = state.current_phase == Phase.VALIDATE
-        runner, model = (self._verifier_runner, self._verifier) if verifying else (self._runner, self._model)
-        ctx = ToolContext(session_id, state, self._research, self._clock, self._new_id, model.label)
-        executed: list[ToolCallEntry] = []
+        runner, model = (
+            (self._verifier_runner, self._models.verifier) if verifying else (self._runner, self._models.generator)
+        )
+        ctx = ToolContext(session_id, state, self._models.research, self._clock, self._new_id, model.label)
         async for output in runner.run(ctx, messages):
-            if isinstance(output, ToolExecuted):
-                executed.append(
-                    ToolCallEntry(
-                        output.name,
-                        output.arguments,
-                        output.output,
-                        output.error_code,
-                        state.current_phase,
-                        self._clock.now(),
-                    )
-                )
+            if isinstance(output, Live):
+                self._broadcaster.publish_live(session_id, output.event)
                 continue
-            if isinstance(output, Checkpoint):
-                await self._checkpoint(session_id, state, output, executed)
-                executed = []
-                continue
-            if output.type in PERSIST_STATE_BEFORE:
-                await self._save_state(session_id, state)
-            await self._feed.publish(session_id, output)
+            if not await self._commit(session_id, lease, state, output):
+                return False
+            if output.ends_run:
+                return True
+        unfinished = Step(
+            events=(
+                ev.error(
+                    "RUN_INCOMPLETE", "The run stopped without pausing; open the stream to resume.", recoverable=True
+                ),
+                ev.done(error=True, awaiting_input=False),
+            ),
+            ends_run=True,
+        )
+        return await self._commit(session_id, lease, state, unfinished)
 
-    async def _checkpoint(
-        self, session_id: SessionId, state: ForgeState, checkpoint: Checkpoint, executed: list[ToolCallEntry]
-    ) -> None:
+    def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:
+        now = self._clock.now()
+        return [ToolCallEntry(t.name, t.arguments, t.output, t.error_code, phase, now) for t in executed]
+
+    async def _commit(self, session_id: SessionId, lease: RunLease, state: ForgeState | None, step: Step) -> bool:
+        """Commit one step (the state is None after a crash: the in-memory state is not trusted)."""
+        now = self._clock.now()
         async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
-            if record is None:
-                return
-            for entry in executed:
-                await uow.tool_calls.record(session_id, entry)
-            await uow.sessions.save_state(session_id, state)
-            await uow.sessions.save_messages(session_id, checkpoint.messages)
-            spent = total_spend(state.spend_by_phase)
-            await uow.sessions.update(
-                replace(
-                    record,
-                    total_tokens_used=spent.tokens,
-                    total_cost_usd=spent.cost_usd,
-                    current_round=state.current_round,
-                )
-            )
+            if not _holds(await uow.sessions.lock(session_id), lease):
+                return False
+            if step.replaced_history is not None:
+                await uow.sessions.replace_messages(session_id, step.replaced_history)
+            await uow.sessions.append_messages(session_id, step.appended)
+            if state is not None:
+                await uow.tool_calls.record_all(session_id, self._tool_entries(state.current_phase, step.tool_calls))
+                await uow.sessions.save_state(session_id, state, at=now)
+                if step.ends_run:
+                    await uow.sessions.refresh_projection(session_id, state)
+            await uow.sessions.set_run_lease(session_id, None if step.ends_run else self._registry.renewed(lease))
+            stored = await uow.events.append_all(session_id, step.events, now)
             await uow.commit()
+        if step.ends_run:
+            self._registry.release(lease.owner)
+        self._broadcaster.published(session_id, stored)
+        return True
 
-    async def _save_state(self, session_id: SessionId, state: ForgeState) -> None:
-        async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
-            if record is None:
-                return
-            await uow.sessions.save_state(session_id, state)
-            awaiting = state.awaiting_input_type.value if state.awaiting_input_type else None
-            updated = replace(record, awaiting_input_type=awaiting)
-            if state.knowledge_document_markdown is not None and state.current_phase == Phase.CRYSTALLIZE:
-                resolved = record.resolved_at or self._clock.now()
-                updated = replace(updated, status=SessionStatus.CRYSTALLIZED, resolved_at=resolved)
-            await uow.sessions.update(updated)
-            await uow.commit()
-
-    async def _save_messages(self, session_id: SessionId, messages: list[Message]) -> None:
-        async with self._uow_factory() as uow:
-            await uow.sessions.save_messages(session_id, messages)
-            await uow.commit()
-
-    async def _set_running(self, session_id: SessionId, running: bool) -> None:
-        async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
-            if record is not None:
-                await uow.sessions.update(replace(record, running=running))
+    async def _keep_lease(self, session_id: SessionId, lease: RunLease) -> None:
+        """Renew the lease while a long model call runs (steps renew it too)."""
+        interval = max(0.05, self._registry.lease_seconds / 3)
+        while True:
+            await asyncio.sleep(interval)
+            async with self._uow_factory() as uow:
+                held = await uow.sessions.renew_run_lease(session_id, self._registry.renewed(lease))
                 await uow.commit()
+            if not held:
+                return

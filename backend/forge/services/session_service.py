@@ -1,10 +1,18 @@
 """Session commands and queries: what the API and the CLI call.
 
 Invariants:
+    - Every command on a session runs in one transaction that starts by taking the session's write
+      lock (`sessions.lock`), so commands on one session are serialised across requests and API
+      processes: the loser of a race sees the winner's commit and gets a conflict (never a 500),
+      and its effect is never applied. Event seqs are allocated inside that transaction.
     - Every command validates before it writes: a rejected review, a cancel of a finished session
       or a duplicate run leaves the session exactly as it was.
+    - A command that starts a run takes the run's lease in its own transaction (with the events and
+      the phase's brief), so a crash right after it leaves a session whose next stream open resumes
+      the phase; the run itself happens in a background task (RunRegistry).
+    - A review is accepted as soon as the pause is visible: the pause's step commits the awaited
+      review and clears the lease together, and a review needs only "awaiting" under the lock.
     - Failures are values (`ServiceFailure`), mapped to HTTP status codes at the edge.
-    - Runs happen in background tasks (InProcessRuns); commands only start them.
     - A review from the autopilot takes the same path as a person's (read -> pure policy and
       `apply_review` -> write); its `user_input` summary starts with "autopilot: ".
     - Constraints given at creation are stored in the problem text, as a trailing "Constraints:" list
@@ -18,6 +26,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from uuid import UUID
 
+from forge.agent.phase_briefs import phase_kickoff
 from forge.core import session_events as ev
 from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.autopilot_policy import AutopilotPolicy
@@ -30,11 +39,20 @@ from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput
 from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import RuleViolation
 from forge.core.session_documents import new_session_document
-from forge.core.session_record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, SessionPage, SessionRecord, StoredEvent
+from forge.core.session_events import EventType
+from forge.core.session_record import (
+    MAX_PROBLEM_CHARS,
+    MIN_PROBLEM_CHARS,
+    RunLease,
+    SessionPage,
+    SessionRecord,
+    StoredEvent,
+)
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver
-from forge.services.in_process_runs import InProcessRuns
-from forge.services.session_event_feed import Heartbeat, SessionEventFeed
+from forge.services.run_registry import RunRegistry
+from forge.services.broadcast_types import FollowItem
+from forge.services.session_broadcast import SessionBroadcaster
 
 
 class FailureKind(str, Enum):
@@ -83,30 +101,38 @@ class SessionService:
     def __init__(
         self,
         uow_factory: UnitOfWorkFactory,
-        feed: SessionEventFeed,
-        runs: InProcessRuns,
+        broadcaster: SessionBroadcaster,
+        registry: RunRegistry,
         driver: PhaseRunDriver,
         clock: Clock,
         new_id: Callable[[], UUID],
         model_label: str,
     ):
         self._uow_factory = uow_factory
-        self._feed = feed
-        self._runs = runs
+        self._broadcaster = broadcaster
+        self._registry = registry
         self._driver = driver
         self._clock = clock
         self._new_id = new_id
         self._model_label = model_label
 
+    def _with_running(self, record: SessionRecord) -> SessionRecord:
+        return replace(record, running=self._registry.is_live(record.run_lease))
+
+    def _needs_run(self, record: SessionRecord) -> bool:
+        has_work = record.status not in FINISHED and record.awaiting_input_type is None
+        return has_work and not self._registry.is_live(record.run_lease)
+
     # ---- queries ---------------------------------------------------------------------------
     async def get(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
-        return record or _not_found(session_id)
+        return self._with_running(record) if record else _not_found(session_id)
 
     async def list_page(self, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
         async with self._uow_factory() as uow:
-            return await uow.sessions.list_page(limit=limit, offset=offset, status=status)
+            page = await uow.sessions.list_page(limit=limit, offset=offset, status=status)
+        return replace(page, items=tuple(self._with_running(r) for r in page.items))
 
     async def describe(self, session_id: SessionId) -> tuple[SessionRecord, ForgeState] | ServiceFailure:
         """The session row and its state, read in one transaction."""
@@ -114,7 +140,7 @@ class SessionService:
             record = await uow.sessions.get(session_id)
             if record is None:
                 return _not_found(session_id)
-            return record, await uow.sessions.load_state(session_id)
+            return self._with_running(record), await uow.sessions.load_state(session_id)
 
     async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
         described = await self.describe(session_id)
@@ -139,42 +165,22 @@ class SessionService:
         return state.knowledge_document_markdown
 
     async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
-        found = await self.get(session_id)
-        if isinstance(found, ServiceFailure):
-            return found
-        return await self._feed.read_after(session_id, after, limit)
+        async with self._uow_factory() as uow:
+            if await uow.sessions.get(session_id) is None:
+                return _not_found(session_id)
+            return await uow.events.after(session_id, after, limit)
 
     async def documents(self, session_id: SessionId) -> list[SessionDocument] | ServiceFailure:
         state = await self.state(session_id)
         return state if isinstance(state, ServiceFailure) else list(state.session_documents)
 
-    # ---- commands --------------------------------------------------------------------------
-    async def add_document(self, session_id: SessionId, title: str, text: str) -> SessionDocument | ServiceFailure:
-        """Add the person's document to the session's research sources (not while the agent runs:
-        the run holds the state in memory and would overwrite the change at its next checkpoint)."""
-        async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
-            if record is None:
-                return _not_found(session_id)
-            if record.status in FINISHED:
-                return ServiceFailure(
-                    FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
-                )
-            if self._runs.is_running(session_id):
-                return ServiceFailure(
-                    FailureKind.CONFLICT, "The agent is working; add documents when it pauses for review."
-                )
-            state = await uow.sessions.load_state(session_id)
-            document = new_session_document(state.session_documents, session_id, title, text, self._clock.now())
-            if isinstance(document, RuleViolation):
-                return ServiceFailure(FailureKind.INVALID, document.message)
-            state.session_documents.append(document)
-            await uow.sessions.save_state(session_id, state)
-            await uow.commit()
-        return document
+    def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[FollowItem]:
+        """Committed events after `after_seq` (then live ones) until the run pauses or finishes."""
+        return self._broadcaster.follow(session_id, after_seq)
 
+    # ---- commands --------------------------------------------------------------------------
     async def create(self, problem: str, constraints: Sequence[str] = ()) -> SessionRecord | ServiceFailure:
-        """A new session; `constraints` are appended to the problem as a "Constraints:" list."""
+        """A new session, with DECOMPOSE's brief and `phase_change` stored; its stream starts the run."""
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
             return ServiceFailure(
@@ -184,83 +190,125 @@ class SessionService:
         combined = problem_with_constraints(text, constraints)
         if isinstance(combined, ServiceFailure):
             return combined
-        text = combined
+        state = ForgeState(problem=combined)
+        now = self._clock.now()
         record = SessionRecord(
-            SessionId(self._new_id()),
-            text,
-            SessionStatus.DECOMPOSING,
-            Phase.DECOMPOSE,
-            0,
-            self._clock.now(),
-            self._model_label,
+            SessionId(self._new_id()), combined, SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0, now, self._model_label
         )
         async with self._uow_factory() as uow:
-            await uow.sessions.add(record, ForgeState(problem=text))
+            await uow.sessions.add(record, state, [phase_kickoff(state)])
+            stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)
             await uow.commit()
+        self._broadcaster.published(record.id, stored)
         return record
 
-    async def delete(self, session_id: SessionId) -> ServiceFailure | None:
-        await self._runs.cancel(session_id)
+    async def add_document(self, session_id: SessionId, title: str, text: str) -> SessionDocument | ServiceFailure:
+        """Add the person's document to the session's research sources (not while a run holds the
+        state in memory: it would overwrite the change at its next step)."""
         async with self._uow_factory() as uow:
-            deleted = await uow.sessions.delete(session_id)
-            await uow.commit()
-        return None if deleted else _not_found(session_id)
-
-    async def cancel(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
-        record = await self.get(session_id)
-        if isinstance(record, ServiceFailure):
-            return record
-        if record.status in FINISHED:
-            return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
-        await self._runs.cancel(session_id)
-        async with self._uow_factory() as uow:
-            cancelled = replace(record, status=SessionStatus.CANCELLED, running=False, resolved_at=self._clock.now())
-            await uow.sessions.update(cancelled)
-            await uow.commit()
-        await self._feed.publish(
-            session_id, ev.error("CANCELLED", "The session was cancelled.", recoverable=False, severity="info")
-        )
-        await self._feed.publish(session_id, ev.done(error=False, awaiting_input=False))
-        return cancelled
-
-    def _needs_run(self, record: SessionRecord, state: ForgeState) -> bool:
-        if record.status in FINISHED or state.awaiting_user_input:
-            return False
-        return not self._runs.is_running(record.id)
-
-    async def start_or_resume(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
-        """Start the agent when the session has work to do and nothing runs it (new, or interrupted)."""
-        async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
+            record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
+            if record.status in FINISHED:
+                return ServiceFailure(
+                    FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
+                )
+            if self._registry.is_live(record.run_lease):
+                return ServiceFailure(
+                    FailureKind.CONFLICT, "The agent is working; add documents when it pauses for review."
+                )
             state = await uow.sessions.load_state(session_id)
-            # A phase's brief is persisted (and announced) before its first model call, so a session
-            # with events has a conversation to resume; only a brand-new one needs its first brief.
-            never_started = await uow.events.last_seq(session_id) == 0
-        if self._needs_run(record, state):
-            self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=never_started))
-        return record
+            document = new_session_document(state.session_documents, session_id, title, text, self._clock.now())
+            if isinstance(document, RuleViolation):
+                return ServiceFailure(FailureKind.INVALID, document.message)
+            state.session_documents.append(document)
+            await uow.sessions.save_state(session_id, state, at=self._clock.now())
+            await uow.commit()
+        return document
+
+    async def delete(self, session_id: SessionId) -> ServiceFailure | None:
+        async with self._uow_factory() as uow:
+            deleted = await uow.sessions.lock(session_id) is not None and await uow.sessions.delete(session_id)
+            await uow.commit()
+        if not deleted:
+            return _not_found(session_id)
+        self._broadcaster.session_deleted(session_id)
+        await self._registry.cancel(session_id)
+        return None
+
+    async def cancel(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+        now = self._clock.now()
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.lock(session_id)
+            if record is None:
+                return _not_found(session_id)
+            if record.status in FINISHED:
+                return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
+            await uow.sessions.set_cancelled(session_id, now)
+            await uow.sessions.set_run_lease(session_id, None)
+            cancelled_events = [
+                ev.error("CANCELLED", "The session was cancelled.", recoverable=False, severity="info"),
+                ev.done(error=False, awaiting_input=False),
+            ]
+            stored = await uow.events.append_all(session_id, cancelled_events, now)
+            await uow.commit()
+        self._broadcaster.published(session_id, stored)
+        await self._registry.cancel(session_id)
+        status = SessionStatus.CANCELLED
+        return replace(record, status=status, cancelled=True, run_lease=None, awaiting_input_type=None, resolved_at=now)
+
+    async def start_or_resume(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+        """Start the agent when the session has work to do and no live run holds it (new, or
+        interrupted by a crash or an error); otherwise change nothing."""
+        found = await self.get(session_id)
+        if isinstance(found, ServiceFailure) or not self._needs_run(found):
+            return found  # the common case for followers: no write at all
+        async with self._uow_factory() as uow:
+            record = await uow.sessions.lock(session_id)
+            if record is None:
+                return _not_found(session_id)
+            if not self._needs_run(record):
+                return self._with_running(record)
+            lease = self._registry.new_lease()
+            await uow.sessions.set_run_lease(session_id, lease)
+            last = await uow.events.last(session_id)
+            # A phase whose run started before (and stopped: a crash, an error) is marked as resumed,
+            # so the stream shows it and a follower at a `done` knows a new run is under way.
+            fresh = last is not None and last.type == EventType.PHASE_CHANGE
+            marker = [] if fresh else [ev.phase_change(record.current_phase, record.current_round, resumed=True)]
+            stored = await uow.events.append_all(session_id, marker, self._clock.now())
+            await uow.commit()
+        self._broadcaster.published(session_id, stored)
+        self._start(session_id, lease)
+        return replace(record, run_lease=lease, running=True)
+
+    def _start(self, session_id: SessionId, lease: RunLease) -> None:
+        self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
 
     async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:
         """Apply a review and start the next phase; returns the event cursor to stream from."""
         return await self._submit(session_id, lambda _state: review, by_autopilot=False)
 
     async def submit_autopilot_review(self, session_id: SessionId, policy: AutopilotPolicy) -> int | ServiceFailure:
-        """Answer the review the session waits for with the policy's review, then as `submit_review`.
-
-        Refused (conflict) unless the session waits for a review; the message says what it does instead."""
+        """Answer the review the session waits for with the policy's review, then as `submit_review`."""
 
         def choose(state: ForgeState) -> ReviewInput | ServiceFailure:
-            if not state.awaiting_user_input or state.awaiting_input_type is None:
-                return ServiceFailure(
-                    FailureKind.CONFLICT,
-                    f"The session is not waiting for a review: it is in {state.current_phase.value.upper()} with "
-                    "nothing running (not started yet, or interrupted); open its stream to start or resume it.",
-                )
+            assert state.awaiting_input_type is not None  # _submit checked that a review is awaited
             return policy.review_for(state, state.awaiting_input_type)
 
         return await self._submit(session_id, choose, by_autopilot=True)
+
+    def _not_awaiting(self, record: SessionRecord, state: ForgeState) -> ServiceFailure:
+        phase = state.current_phase.value.upper()
+        if self._registry.is_live(record.run_lease):
+            return ServiceFailure(
+                FailureKind.CONFLICT, f"The agent is still running the {phase} phase; wait for its review."
+            )
+        return ServiceFailure(
+            FailureKind.CONFLICT,
+            f"The session is not waiting for a review: it is in {phase} with nothing running (not started yet, "
+            "or interrupted); open its stream to start or resume it.",
+        )
 
     async def _submit(
         self,
@@ -269,19 +317,16 @@ class SessionService:
         *,
         by_autopilot: bool,
     ) -> int | ServiceFailure:
-        """Read -> choose the review from the state -> pure `apply_review` -> write; then publish and run."""
+        """Lock -> read -> choose the review -> pure `apply_review` -> write; then publish and run."""
         async with self._uow_factory() as uow:
-            record = await uow.sessions.get(session_id)
+            record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
             if record.status in FINISHED:
                 return ServiceFailure(FailureKind.CONFLICT, _finished_message(record.status))
-            if self._runs.is_running(session_id):
-                return ServiceFailure(
-                    FailureKind.CONFLICT,
-                    f"The agent is still running the {record.current_phase.value.upper()} phase; wait for its review.",
-                )
             state = await uow.sessions.load_state(session_id)
+            if not state.awaiting_user_input or state.awaiting_input_type is None:
+                return self._not_awaiting(record, state)
             review = choose(state)
             if isinstance(review, ServiceFailure):
                 return review
@@ -289,39 +334,33 @@ class SessionService:
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
                 return ServiceFailure(kind, outcome.message)
+            summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
             cursor = await uow.events.last_seq(session_id)
-            await self._persist_review(uow, record, outcome)
+            lease, stored = await self._persist_review(uow, session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
             await uow.commit()
-        summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
-        await self._after_review(session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
+        self._broadcaster.published(session_id, stored)
+        if lease is not None:
+            self._start(session_id, lease)
         return cursor
 
-    async def _persist_review(self, uow: UnitOfWork, record: SessionRecord, outcome: ReviewApplied) -> None:
-        state = outcome.state
-        status = SessionStatus.for_phase(state.current_phase)
-        awaiting = state.awaiting_input_type.value if state.awaiting_input_type else None
-        await uow.sessions.save_state(record.id, state)
-        await uow.sessions.update(
-            replace(
-                record,
-                status=status,
-                current_phase=state.current_phase,
-                current_round=state.current_round,
-                awaiting_input_type=awaiting,
-            )
-        )
-
-    async def _after_review(
-        self, session_id: SessionId, review_type: ReviewType, summary: str, outcome: ReviewApplied
-    ) -> None:
-        await self._feed.publish(session_id, ev.user_input(review_type, summary))
+    async def _persist_review(
+        self, uow: UnitOfWork, session_id: SessionId, review_type: ReviewType, summary: str, outcome: ReviewApplied
+    ) -> tuple[RunLease | None, list[StoredEvent]]:
+        """Write the reviewed state and its events; a review that opens a phase also stores the
+        phase's brief and takes the run's lease, so a crash after this commit resumes that phase."""
+        state, now = outcome.state, self._clock.now()
+        events = [ev.user_input(review_type, summary)]
+        lease: RunLease | None = None
         if outcome.next_phase is None:
-            waiting = outcome.state.awaiting_input_type
+            waiting = state.awaiting_input_type
             if waiting is not None:
-                await self._feed.publish(session_id, ev.review(waiting, build_review_payload(outcome.state, waiting)))
-            await self._feed.publish(session_id, ev.done(error=False, awaiting_input=True))
-            return
-        self._runs.start(session_id, lambda: self._driver.run(session_id, kickoff=True))
-
-    def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[StoredEvent | Heartbeat]:
-        return self._feed.follow(session_id, after_seq, lambda: self._runs.is_running(session_id))
+                events.append(ev.review(waiting, build_review_payload(state, waiting)))
+            events.append(ev.done(error=False, awaiting_input=True))
+        else:
+            lease = self._registry.new_lease()
+            await uow.sessions.append_messages(session_id, [phase_kickoff(state)])
+            await uow.sessions.set_run_lease(session_id, lease)
+            events.append(ev.phase_change(state.current_phase, state.current_round))
+        await uow.sessions.save_state(session_id, state, at=now)
+        await uow.sessions.refresh_projection(session_id, state)
+        return lease, await uow.events.append_all(session_id, events, now)

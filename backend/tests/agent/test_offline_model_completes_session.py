@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
+from support.agent_run import apply_step
 from support.fixed_clock import CountingIds, FixedClock
 
+from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.autopilot_policy import AutopilotPolicy
@@ -50,16 +52,16 @@ async def run_session(problem: str, model: OfflineModel, research: LocalCorpusRe
     for _ in range(MAX_RUNS):
         review: SessionEvent | None = None
         async for output in runner.run(ctx, history):
-            if isinstance(output, Checkpoint):
-                history = list(output.messages)
-            if not isinstance(output, SessionEvent):
+            if isinstance(output, Live):
                 continue
-            run.events.append(output)
-            if output.type == EventType.KNOWLEDGE_DOCUMENT:
-                run.state, run.document = ctx.state, output.data["markdown"]
-                return run
-            if output.type in REVIEW_EVENT.values():
-                review = output
+            history = apply_step(history, output)
+            for event in output.events:
+                run.events.append(event)
+                if event.type == EventType.KNOWLEDGE_DOCUMENT:
+                    run.state, run.document = ctx.state, event.data["markdown"]
+                    return run
+                if event.type in REVIEW_EVENT.values():
+                    review = event
         assert review is not None, [e for e in run.events if e.type == EventType.ERROR]
         waiting = ctx.state.awaiting_input_type
         assert waiting is not None

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 from support.scripted_model import call, turn
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
+from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
@@ -81,18 +82,17 @@ def _calls(message: Message, usage: Usage = Usage(1000, 200)) -> ModelResponse:
 async def _run(model: ReplayModel, state: ForgeState, **kwargs: object) -> list[SessionEvent]:
     ids = CountingIds()
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([HIT]), FixedClock(), ids, model.label)
-    events: list[SessionEvent] = []
-    async for out in AgentRunner(model, max_nudges=0, **kwargs).run(ctx, [phase_kickoff(state)]):  # type: ignore[arg-type]
-        if not isinstance(out, Checkpoint | ToolExecuted):
-            events.append(out)
-    return events
+    run = await record_run(AgentRunner(model, max_nudges=0, **kwargs), ctx, [phase_kickoff(state)])  # type: ignore[arg-type]
+    return run.events + run.live
 
 
-async def test_streamed_text_reaches_the_person_delta_by_delta() -> None:
+async def test_streamed_text_is_shown_live_and_stored_once_with_its_step() -> None:
     model = StreamingReplayModel([_text("Queues dominate emergency waits")])
     events = await _run(model, ForgeState(problem=PROBLEM))
-    texts = [e.data for e in events if e.type == EventType.AGENT_TEXT]
-    assert texts == ["Queues ", "dominate ", "emergency ", "waits "]
+    stored = [e.data for e in events if e.type == EventType.AGENT_TEXT]
+    live = "".join(e.data["text"] for e in events if e.type == EventType.AGENT_TEXT_DELTA)
+    assert stored == ["Queues dominate emergency waits"]
+    assert live.strip() == "Queues dominate emergency waits"
 
 
 async def test_server_side_web_search_is_recorded_as_research_and_unlocks_rule_12() -> None:
@@ -160,11 +160,7 @@ async def test_context_overflow_compacts_old_tool_results_and_retries_once() -> 
     model = ReplayModel([ContextOverflowError("prompt is too long"), _text("done")])
     ids = CountingIds()
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([HIT]), FixedClock(), ids, model.label)
-    events = [
-        o
-        async for o in AgentRunner(model, max_nudges=0).run(ctx, history)
-        if not isinstance(o, Checkpoint | ToolExecuted)
-    ]
+    events = (await record_run(AgentRunner(model, max_nudges=0), ctx, history)).events
     retried = model.requests[1].messages
     compacted = retried[2].parts[0]
     assert isinstance(compacted, ToolResult) and "compacted" in compacted.content and len(compacted.content) < 500

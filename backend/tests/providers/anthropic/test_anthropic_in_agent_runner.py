@@ -5,17 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from providers.anthropic.fake_anthropic_api import FakeAnthropicApi
+from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
+from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, ToolCall, ToolResult
+from forge.core.model_messages import Role, ToolCall, ToolResult
 from forge.core.records import ResearchHit
-from forge.core.session_events import EventType, SessionEvent
+from forge.core.session_events import EventType
 from forge.ports import StreamingLanguageModel
 from forge.providers.anthropic_model import AnthropicModel
 
@@ -33,16 +34,8 @@ async def test_runner_executes_the_models_tool_call_and_sends_the_result_back(
     ids = CountingIds()
     state = ForgeState(problem=PROBLEM)
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, model.label)
-    events: list[SessionEvent] = []
-    executed: list[ToolExecuted] = []
-    messages: list[Message] = [phase_kickoff(state)]
-    async for out in AgentRunner(model, max_iterations=2).run(ctx, messages):
-        if isinstance(out, Checkpoint):
-            messages = list(out.messages)
-        elif isinstance(out, ToolExecuted):
-            executed.append(out)
-        else:
-            events.append(out)
+    run = await record_run(AgentRunner(model, max_iterations=2), ctx, [phase_kickoff(state)])
+    events, executed, messages = run.events, run.tool_calls, run.messages
 
     assert [(e.name, e.arguments, e.error_code) for e in executed] == [
         ("research", {"query": "hospital emergency wait times"}, None)
@@ -50,7 +43,8 @@ async def test_runner_executes_the_models_tool_call_and_sends_the_result_back(
     errors = [e.data["code"] for e in events if e.type == EventType.ERROR]
     assert errors == ["MAX_ITERATIONS"] and len(api.requests) == 2  # no model error: both calls answered
     texts = [e.data for e in events if e.type == EventType.AGENT_TEXT]
-    assert texts[:2] == ["First, the state of the art.", "Waits grow"]
+    assert texts[:2] == ["First, the state of the art.", "Waits grow sharply as utilisation nears one."]
+    assert "".join(e.data["text"] for e in run.live if e.type == EventType.AGENT_TEXT_DELTA).startswith("First")
     usage = next(e.data for e in events if e.type == EventType.CONTEXT_USAGE)
     assert usage["cache_creation_tokens"] == 2900 and usage["model"] == "claude-sonnet-4-6"
     assert usage["tokens_limit"] == 200_000 and usage["cost_usd"] > 0

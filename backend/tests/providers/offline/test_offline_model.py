@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
@@ -259,11 +260,7 @@ def _round_two_state(*, deep_dive: bool) -> tuple[ForgeState, list[Claim], str]:
 async def _run_phase(state: ForgeState) -> list[SessionEvent]:
     ids = CountingIds()
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, OFFLINE_LABEL)
-    events = []
-    async for output in AgentRunner(OfflineModel()).run(ctx, [phase_kickoff(state)]):
-        if isinstance(output, SessionEvent):
-            events.append(output)
-    return events
+    return (await record_run(AgentRunner(OfflineModel()), ctx, [phase_kickoff(state)])).events
 
 
 class TestLaterRounds:
@@ -292,9 +289,7 @@ async def test_with_research_that_finds_nothing_the_run_ends_with_an_error_not_a
     state = ForgeState(problem=HOSPITAL)
     ids = CountingIds()
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL)
-    events = [
-        o async for o in AgentRunner(OfflineModel()).run(ctx, [phase_kickoff(state)]) if isinstance(o, SessionEvent)
-    ]
+    events = (await record_run(AgentRunner(OfflineModel()), ctx, [phase_kickoff(state)])).events
     errors = [e.data["code"] for e in events if e.type == EventType.ERROR]
     assert errors == ["DECOMPOSE_INCOMPLETE"]
     assert sum(1 for e in events if e.type == EventType.CONTEXT_USAGE) < 20

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from uuid import UUID
 
+from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
@@ -15,7 +16,7 @@ from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, P
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
 from forge.core.records import Claim, ClaimScores
-from forge.core.session_events import EventType, SessionEvent
+from forge.core.session_events import EventType
 from forge.providers.offline.offline_model import OFFLINE_LABEL, OfflineModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -89,7 +90,7 @@ async def test_build_adds_kept_claims_with_typed_edges_then_records_gaps() -> No
     ids = CountingIds(seed=900)
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL)
     history = [*_earlier_synthesis(), phase_kickoff(state)]
-    events = [o async for o in AgentRunner(OfflineModel()).run(ctx, history) if isinstance(o, SessionEvent)]
+    events = (await record_run(AgentRunner(OfflineModel()), ctx, history)).events
     assert not [e for e in events if e.type in (EventType.TOOL_ERROR, EventType.ERROR)]
     assert [c.id for c in state.knowledge_graph_nodes] == [EARLIER, MERGED, KEPT]
     edges = {(e.source, e.target, e.edge_type) for e in state.knowledge_graph_edges}

@@ -7,11 +7,12 @@ import json
 from collections.abc import Callable
 
 from providers.openai.fake_openai_api import USAGE, FakeOpenAIApi, chunk
+from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
+from forge.agent.runner import AgentRunner, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
@@ -32,17 +33,8 @@ async def _run(model: StreamingLanguageModel) -> tuple[list[SessionEvent], list[
     ids = CountingIds()
     state = ForgeState(problem=PROBLEM)
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, model.label)
-    events: list[SessionEvent] = []
-    executed: list[ToolExecuted] = []
-    messages: list[Message] = [phase_kickoff(state)]
-    async for out in AgentRunner(model, max_iterations=2).run(ctx, messages):
-        if isinstance(out, Checkpoint):
-            messages = list(out.messages)
-        elif isinstance(out, ToolExecuted):
-            executed.append(out)
-        else:
-            events.append(out)
-    return events, executed, messages
+    run = await record_run(AgentRunner(model, max_iterations=2), ctx, [phase_kickoff(state)])
+    return run.events, run.tool_calls, run.messages
 
 
 async def test_a_malformed_tool_call_goes_back_to_the_model_as_an_invalid_input_tool_error(
