@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 from sqlalchemy import text
@@ -21,12 +22,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from forge.config import Settings
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
-from forge.db.postgres_event_notifications import PostgresEventListener
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
-from forge.services.event_log_source import UnitOfWorkEventSource
+from forge.services.event_log_source import EventLogSource
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
 from forge.services.session_service import SessionService
@@ -50,7 +50,7 @@ class Container:
     uow_factory: UnitOfWorkFactory
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
-    listener: PostgresEventListener | None = None
+    listener: Any = None  # TODO(merge): PostgresEventListener
 
     async def start(self) -> None:
         """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
@@ -146,16 +146,10 @@ def build_container(
 
     single_process = is_sqlite(settings.database_url)
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
-    broadcaster = SessionBroadcaster(UnitOfWorkEventSource(uow_factory))
-    listener = (
-        None
-        if single_process
-        else PostgresEventListener(settings.database_url, broadcaster.committed_elsewhere, broadcaster.refresh_all)
-    )
+    broadcaster = SessionBroadcaster(EventLogSource(uow_factory))
+    listener = None
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
     models = RunModels(model, verifier, research)
     driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
-    return Container(
-        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, listener
-    )
+    return Container(settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, listener)

@@ -111,7 +111,8 @@ def account_usage(
     prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
 ) -> ev.SessionEvent:
     """Add a call's tokens and cost to the phase's spend; the context_usage event for the call."""
-    name = model_name or model.label
+    # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
+    name = model_name or model.label.partition(":")[2] or model.label
     # A local server may serve a model under a hosted model's name: it still costs nothing per token.
     local = model.label.startswith("local:")
     cost = 0.0 if local else cost_of(usage, price_for(name, prices))

@@ -34,7 +34,17 @@ from forge.core.rule_verdicts import ErrorCode
 from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 
-RunErrorCode = Literal["CANCELLED", "RUN_FAILED", "MAX_ITERATIONS", "CONTEXT_OVERFLOW", "MODEL_ERROR"]
+RunErrorCode = Literal[
+    "CANCELLED",
+    "RUN_FAILED",
+    "RUN_INCOMPLETE",
+    "MAX_ITERATIONS",
+    "CONTEXT_OVERFLOW",
+    "MODEL_ERROR",
+    "SERVER_SHUTDOWN",
+    "SESSION_DELETED",
+    "EVENTS_UNAVAILABLE",
+]
 
 
 class ToolCallData(Payload):
@@ -68,10 +78,12 @@ class ToolErrorData(Payload):
 
 
 class PhaseChangeData(Payload):
-    """A phase starts (or resumes); `round` counts from 0."""
+    """A phase starts; `round` counts from 0. `resumed`: the phase's run restarts after an
+    interruption (a crash, an error) — the same phase, not a new one."""
 
     phase: Phase
     round: int
+    resumed: bool = False
 
 
 class ContextUsageData(Payload):
@@ -124,6 +136,18 @@ class UserInputData(Payload):
 
 class HeartbeatData(Payload):
     """Empty: a heartbeat carries no data."""
+
+
+class AgentTextDeltaData(Payload):
+    """A piece of the reply the model is writing, while it streams (coalesced)."""
+
+    text: str
+
+
+class AgentTextDiscardedData(Payload):
+    """The draft shown so far is abandoned (the model's stream was cut and the call restarts)."""
+
+    reason: str
 
 
 class _Event(BaseModel):
@@ -246,7 +270,27 @@ class HeartbeatEvent(_Event):
     data: HeartbeatData
 
 
-EVENT_MODELS: dict[EventType, type[_Event]] = {
+class _LiveEvent(BaseModel):
+    """Only on the SSE stream, never in the log, and without an SSE id (resuming misses nothing)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class AgentTextDeltaEvent(_LiveEvent):
+    """Live text of the reply being written; the step's stored `agent_text` supersedes the draft."""
+
+    type: Literal["agent_text_delta"]
+    data: AgentTextDeltaData
+
+
+class AgentTextDiscardedEvent(_LiveEvent):
+    """Drop the live draft: the model's stream was cut and the call restarts."""
+
+    type: Literal["agent_text_discarded"]
+    data: AgentTextDiscardedData
+
+
+EVENT_MODELS: dict[EventType, type[_Event] | type[_LiveEvent]] = {
     EventType.AGENT_TEXT: AgentTextEvent,
     EventType.TOOL_CALL: ToolCallEvent,
     EventType.TOOL_ERROR: ToolErrorEvent,
@@ -263,6 +307,8 @@ EVENT_MODELS: dict[EventType, type[_Event]] = {
     EventType.ERROR: ErrorEvent,
     EventType.USER_INPUT: UserInputEvent,
     EventType.HEARTBEAT: HeartbeatEvent,
+    EventType.AGENT_TEXT_DELTA: AgentTextDeltaEvent,
+    EventType.AGENT_TEXT_DISCARDED: AgentTextDiscardedEvent,
 }
 
 SessionEventOut = TypeAliasType(
@@ -285,6 +331,8 @@ SessionEventOut = TypeAliasType(
             ErrorEvent,
             UserInputEvent,
             HeartbeatEvent,
+            AgentTextDeltaEvent,
+            AgentTextDiscardedEvent,
         ],
         Field(discriminator="type"),
     ],

@@ -74,7 +74,9 @@ def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) 
     parsed = async_url(url)
     if is_sqlite(parsed):
         ensure_sqlite_directory(parsed)
-        engine = create_async_engine(parsed, pool_size=pool_size, max_overflow=max_overflow)
+        in_memory = parsed.database in (None, "", ":memory:")  # one shared connection (StaticPool): no sizes
+        sizes = {} if in_memory else {"pool_size": pool_size, "max_overflow": max_overflow}
+        engine = create_async_engine(parsed, **sizes)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
     return create_async_engine(parsed, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow)

@@ -182,7 +182,9 @@ class SqlEventLog:
     async def append(self, session_id: SessionId, event: SessionEvent, at: datetime) -> StoredEvent:
         return (await self.append_all(session_id, (event,), at))[0]
 
-    async def append_all(self, session_id: SessionId, events: Sequence[SessionEvent], at: datetime) -> list[StoredEvent]:
+    async def append_all(
+        self, session_id: SessionId, events: Sequence[SessionEvent], at: datetime
+    ) -> list[StoredEvent]:
         """Store `events` with the next seqs, in order; they become visible when the transaction commits."""
         if not events:
             return []

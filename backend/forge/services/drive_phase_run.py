@@ -93,7 +93,10 @@ class PhaseRunDriver:
         except Exception as error:
             log.exception("run of session %s failed", session_id)
             failure = Step(
-                events=(ev.error("RUN_FAILED", str(error), recoverable=True), ev.done(error=True, awaiting_input=False)),
+                events=(
+                    ev.error("RUN_FAILED", str(error), recoverable=True),
+                    ev.done(error=True, awaiting_input=False),
+                ),
                 ends_run=True,
             )
             ended = await self._commit(session_id, lease, None, failure)

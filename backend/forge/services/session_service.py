@@ -49,9 +49,9 @@ from forge.core.session_record import (
     StoredEvent,
 )
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
+from forge.services.broadcast_types import FollowItem
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.run_registry import RunRegistry
-from forge.services.broadcast_types import FollowItem
 from forge.services.session_broadcast import SessionBroadcaster
 
 

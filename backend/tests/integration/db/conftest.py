@@ -7,6 +7,10 @@ Every test using `db` runs once per backend against a migrated schema:
       an outer transaction that is rolled back at the end; sessions join it with
       `join_transaction_mode="create_savepoint"`, so `uow.commit()` releases a savepoint and
       nothing leaks between tests. An unreachable server fails the run; it is never skipped.
+
+Tests that need real commits from several connections (locking, migrations, NOTIFY) use
+`fresh_database_url` instead: an empty SQLite file or a new PostgreSQL database on the same server,
+dropped at the end; they migrate it themselves.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -118,6 +122,40 @@ def postgres_url() -> str:
     return url
 
 
+async def _admin_execute(url: str, sql: str) -> None:
+    """Run `sql` on the server of `url`, connected to its `postgres` maintenance database."""
+    parsed = make_url(url)
+    connection = await asyncpg.connect(
+        host=parsed.host or "127.0.0.1",
+        port=parsed.port or 5432,
+        user=parsed.username or "postgres",
+        password=parsed.password,
+        database="postgres",
+        timeout=10,
+    )
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fresh_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty, unmigrated database of the parametrised backend that nobody else uses.
+
+    Synchronous on purpose: it runs before the test's event loop exists (as `postgres_url` must)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+        return
+    server: str = request.getfixturevalue("postgres_url")
+    name = f"forge_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin_execute(server, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin_execute(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
@@ -159,6 +197,18 @@ async def db(database_url: str) -> AsyncIterator[Database]:
     database = _sqlite_database if is_sqlite(database_url) else _postgres_database
     async with database(database_url) as opened:
         yield opened
+
+
+@pytest.fixture
+async def committed_db(fresh_database_url: str) -> AsyncIterator[Database]:
+    """A freshly migrated database of its own whose commits are real, seen by every connection."""
+    await upgrade_database(fresh_database_url)
+    engine = create_engine_for(fresh_database_url)
+    try:
+        backend = "sqlite" if is_sqlite(fresh_database_url) else "postgresql"
+        yield Database(backend, create_session_factory(engine))
+    finally:
+        await engine.dispose()
 
 
 @pytest.fixture
