@@ -1,0 +1,276 @@
+"""Committed session events go to SSE followers from memory; the database is read only to catch up.
+
+Invariants:
+    - `follow` yields every committed event with seq > after_seq exactly once, in order, without a
+      gap, whatever the order, duplication or gaps of the publish calls (see ChannelFollower).
+    - A follower holds a database connection only while one source page is read (one short
+      transaction); waiting is an asyncio.Event wait, so any number of followers cost no connection.
+    - Per process and channel, missing events are fetched from the source by ONE fill task (gaps,
+      other processes' commits, reconnects), never once per follower.
+    - A channel exists exactly while it has followers: publishing to a session nobody follows
+      stores nothing, and the last follower to leave drops the channel and cancels its tasks. Memory
+      is therefore bounded by followed sessions x (buffer_size + live_buffer_size), plus at most one
+      source page per follower.
+    - End rule: a follow returns once the latest committed event known for the session is a DONE at
+      or below its cursor (found on connect, or just yielded): the run paused or finished. A run
+      that starts again commits a new event before anyone follows it, so no "is running" query.
+    - After `close()`, and for a deleted session, every follower gets one StreamClosed and ends.
+
+Design decisions:
+    - A channel is started on its first follower from the source: `last` then the tail of up to
+      min(buffer_size, page_size) events, so followers that connect together replay recent events
+      from memory. Publishes that arrive while it starts wait in its reorder buffer.
+    - A source failure ends the follower's stream with StreamClosed(EVENTS_UNAVAILABLE) instead of
+      cutting it silently; the client reconnects with Last-Event-ID.
+    - Publishing is synchronous and never waits for anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from forge.core.domain_types import SessionId
+from forge.core.session_events import SessionEvent
+from forge.core.session_record import StoredEvent
+from forge.services.broadcast_channel import SessionChannel
+from forge.services.broadcast_follower import ChannelFollower
+from forge.services.broadcast_types import (
+    EVENTS_UNAVAILABLE,
+    SERVER_SHUTDOWN,
+    SESSION_DELETED,
+    BroadcastStats,
+    EventSource,
+    FollowItem,
+    Heartbeat,
+    LiveEvent,
+    StreamClosed,
+)
+
+__all__ = [
+    "BroadcastStats",
+    "EventSource",
+    "FollowItem",
+    "Heartbeat",
+    "LiveEvent",
+    "SessionBroadcaster",
+    "StreamClosed",
+]
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 15.0
+
+
+@dataclass(eq=False)
+class _Entry:
+    """A registered channel and the background work that feeds it (at most one start, one fill)."""
+
+    channel: SessionChannel
+    start: asyncio.Task[StreamClosed | None] | None = None
+    fill: asyncio.Task[None] | None = None
+    fill_again: bool = False
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+
+class SessionBroadcaster:
+    def __init__(
+        self, source: EventSource, *, buffer_size: int = 2048, page_size: int = 500, live_buffer_size: int = 1024
+    ) -> None:
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
+        self._source = source
+        self._buffer_size = buffer_size
+        self._page_size = page_size
+        self._live_buffer_size = live_buffer_size
+        self._entries: dict[SessionId, _Entry] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed: StreamClosed | None = None
+
+    # ---- the committing side --------------------------------------------------------------------
+
+    def published(self, session_id: SessionId, events: Sequence[StoredEvent]) -> None:
+        """This process committed `events` (ascending seq); call right after the commit."""
+        entry = self._entries.get(session_id)
+        if entry is None:
+            return
+        entry.channel.accept(events)
+        if entry.channel.has_gap():
+            self._request_fill(entry)
+
+    def publish_live(self, session_id: SessionId, event: SessionEvent) -> None:
+        """A transient event for caught-up followers; dropped when the next committed event arrives."""
+        entry = self._entries.get(session_id)
+        if entry is not None:
+            entry.channel.add_live(LiveEvent(event))
+
+    def committed_elsewhere(self, session_id: SessionId, last_seq: int) -> None:
+        """Another process committed events up to `last_seq`; fetched once for all followers here."""
+        entry = self._entries.get(session_id)
+        if entry is None:
+            return
+        entry.channel.note_committed(last_seq)
+        if entry.channel.has_gap():
+            self._request_fill(entry)
+
+    def resync(self) -> None:
+        """Notifications may have been missed (listener reconnected): every channel re-reads its tail."""
+        for entry in self._entries.values():
+            entry.fill_again = True
+            self._request_fill(entry)
+
+    def session_deleted(self, session_id: SessionId) -> None:
+        entry = self._entries.pop(session_id, None)
+        if entry is not None:
+            self._shut(entry, StreamClosed(SESSION_DELETED, "The session was deleted."))
+
+    async def close(self) -> None:
+        """Every follower gets StreamClosed(SERVER_SHUTDOWN) and ends; later follows end at once."""
+        self._closed = StreamClosed(SERVER_SHUTDOWN, "The server is shutting down.")
+        entries, self._entries = list(self._entries.values()), {}
+        for entry in entries:
+            self._shut(entry, self._closed)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def stats(self) -> BroadcastStats:
+        entries = self._entries.values()
+        return BroadcastStats(
+            channels=len(self._entries),
+            followers=sum(entry.channel.followers for entry in entries),
+            buffered_events=sum(entry.channel.buffered() for entry in entries),
+            background_tasks=sum(1 for task in self._tasks if not task.done()),
+        )
+
+    # ---- the following side ---------------------------------------------------------------------
+
+    async def follow(
+        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
+    ) -> AsyncIterator[FollowItem]:
+        """Committed events after `after_seq`, then live ones; see the module invariants."""
+        if self._closed is not None:
+            yield self._closed
+            return
+        entry = self._join(session_id)
+        try:
+            failure = await self._started(entry)
+            if failure is not None:
+                yield failure
+                return
+            follower = ChannelFollower(
+                entry.channel,
+                after_seq,
+                lambda cursor: self._read_page(session_id, cursor),
+                lambda: self._request_fill(entry),
+            )
+            while (item := await follower.next_item(heartbeat_seconds)) is not None:
+                yield item
+                if isinstance(item, StreamClosed):
+                    return
+        finally:
+            self._leave(session_id, entry)
+
+    def _join(self, session_id: SessionId) -> _Entry:
+        entry = self._entries.get(session_id)
+        if entry is None:
+            channel = SessionChannel(session_id, self._buffer_size, self._live_buffer_size)
+            entry = self._entries[session_id] = _Entry(channel)
+        entry.channel.followers += 1
+        return entry
+
+    def _leave(self, session_id: SessionId, entry: _Entry) -> None:
+        entry.channel.followers -= 1
+        if entry.channel.followers == 0 and self._entries.get(session_id) is entry:
+            del self._entries[session_id]
+            for task in list(entry.tasks):
+                task.cancel()
+
+    async def _started(self, entry: _Entry) -> StreamClosed | None:
+        """Wait until the channel is started from the source (one start per channel, shared)."""
+        if entry.channel.head is not None:
+            return None
+        if entry.start is None:
+            entry.start = self._spawn(entry, self._start(entry))
+        start = entry.start
+        try:
+            # Shielded: a follower that disconnects must not cancel the start the others wait for.
+            return await asyncio.shield(start)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if start.cancelled() and entry.channel.closed is not None and not (current and current.cancelling()):
+                return entry.channel.closed  # the start was cancelled by close() or session_deleted()
+            raise
+
+    async def _start(self, entry: _Entry) -> StreamClosed | None:
+        session_id = entry.channel.session_id
+        try:
+            tail = await self._tail(session_id)
+        except Exception as exc:
+            log.warning("could not start the event channel of session %s", session_id, exc_info=True)
+            entry.start = None  # the next follower tries again
+            return StreamClosed(EVENTS_UNAVAILABLE, f"The session's events cannot be read: {exc}")
+        entry.channel.start(tail)
+        if entry.channel.has_gap():
+            self._request_fill(entry)
+        return None
+
+    async def _tail(self, session_id: SessionId) -> list[StoredEvent]:
+        last = await self._source.last(session_id)
+        if last is None:
+            return []
+        warm = min(self._buffer_size, self._page_size)
+        if warm <= 1 or last.seq <= 1:
+            return [last]
+        tail = await self._source.after(session_id, max(0, last.seq - warm), warm)
+        contiguous = all(later.seq == earlier.seq + 1 for earlier, later in pairwise(tail))
+        return tail if tail and contiguous and tail[-1].seq >= last.seq else [last]  # commits since are fine
+
+    async def _read_page(self, session_id: SessionId, after_seq: int) -> list[StoredEvent] | StreamClosed:
+        try:
+            return await self._source.after(session_id, after_seq, self._page_size)
+        except Exception as exc:
+            log.warning("could not read the events of session %s", session_id, exc_info=True)
+            return StreamClosed(EVENTS_UNAVAILABLE, f"The session's events cannot be read: {exc}")
+
+    # ---- filling gaps from the source (once per channel) ----------------------------------------
+
+    def _request_fill(self, entry: _Entry) -> None:
+        if entry.channel.closed is not None or entry.channel.head is None:
+            return  # a channel that is still starting checks for a gap once started
+        if entry.fill is not None and not entry.fill.done():
+            entry.fill_again = True  # the running fill reads once more after its current read
+            return
+        entry.fill = self._spawn(entry, self._fill(entry))
+
+    async def _fill(self, entry: _Entry) -> None:
+        """Read the source after head until a short page that no newer request follows."""
+        channel = entry.channel
+        try:
+            while channel.closed is None and (channel.has_gap() or entry.fill_again):
+                entry.fill_again = False
+                assert channel.head is not None
+                page = await self._source.after(channel.session_id, channel.head, self._page_size)
+                channel.accept(page)
+                if len(page) == self._page_size:
+                    entry.fill_again = True
+                elif not entry.fill_again:
+                    return
+        except Exception:
+            log.warning("could not fill the event channel of session %s", channel.session_id, exc_info=True)
+
+    # ---- lifecycle --------------------------------------------------------------------------------
+
+    def _spawn(self, entry: _Entry, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        for owner in (entry.tasks, self._tasks):
+            owner.add(task)
+            task.add_done_callback(owner.discard)
+        return task
+
+    def _shut(self, entry: _Entry, reason: StreamClosed) -> None:
+        entry.channel.close(reason)
+        for task in list(entry.tasks):
+            task.cancel()
