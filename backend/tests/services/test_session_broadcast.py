@@ -1,12 +1,9 @@
 """SessionBroadcaster: every follower gets every committed event once, in order, from memory when it can.
 
 The in-memory event log is the source of truth: assertions compare what followers received with what
-it holds and count the reads it served. Nothing here asserts on time:
-    - `until_waiting` (with a tiny heartbeat interval) reads what a follower can get by itself,
-      from memory or its own source reads, until it has to wait.
-    - `take` reads a number of events that background work (a fill) must deliver, under a liveness
-      guard far above the time it takes; those followers use the default 15 s heartbeat, so a
-      heartbeat-paced retry can neither help a broken fill nor add a read to the counts.
+it holds and count the reads it served. Nothing here asserts on time (see support.broadcast_streams).
+Followers read with `take` use the default 15 s heartbeat, so a heartbeat-paced retry can neither
+rescue a broken fill within the liveness guard nor add a read to the counts.
 """
 
 from __future__ import annotations
@@ -14,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
+from support.broadcast_streams import LIVENESS, Stream, drain, seqs, take, take_each, until_waiting
 from support.memory_event_log import MemoryEventLog
 
 from forge.core import session_events as ev
@@ -34,44 +31,7 @@ from forge.services.session_broadcast import (
 SID = SessionId(uuid.UUID(int=1))
 OTHER = SessionId(uuid.UUID(int=2))
 QUICK = 0.005  # heartbeat interval: a heartbeat means "caught up and waiting"
-LIVENESS = 10.0  # a guard against hanging, not a measurement
 NOTHING = BroadcastStats(channels=0, followers=0, buffered_events=0, background_tasks=0)
-Stream = AsyncIterator[FollowItem]
-
-
-async def until_waiting(stream: Stream) -> list[FollowItem]:
-    """The items before the first heartbeat: the follower has caught up and found nothing more."""
-    items: list[FollowItem] = []
-    async for item in stream:
-        if isinstance(item, Heartbeat):
-            return items
-        items.append(item)
-    raise AssertionError(f"the stream ended without waiting, after {items}")
-
-
-async def take(stream: Stream, count: int) -> list[FollowItem]:
-    """The next `count` items that are not heartbeats."""
-    items: list[FollowItem] = []
-    async with asyncio.timeout(LIVENESS):
-        async for item in stream:
-            if not isinstance(item, Heartbeat):
-                items.append(item)
-            if len(items) == count:
-                return items
-    raise AssertionError(f"the stream ended after {items}")
-
-
-async def take_each(streams: list[Stream], count: int) -> list[list[FollowItem]]:
-    return await asyncio.gather(*(take(stream, count) for stream in streams))
-
-
-async def drain(stream: Stream) -> list[FollowItem]:
-    """Every item but heartbeats, until the stream ends by itself."""
-    return [item async for item in stream if not isinstance(item, Heartbeat)]
-
-
-def seqs(items: list[FollowItem]) -> list[int]:
-    return [item.seq for item in items if isinstance(item, StoredEvent)]
 
 
 async def settled(broadcaster: SessionBroadcaster) -> BroadcastStats:
