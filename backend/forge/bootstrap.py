@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 from sqlalchemy import text
@@ -22,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from forge.config import Settings
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
+from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
@@ -50,7 +50,7 @@ class Container:
     uow_factory: UnitOfWorkFactory
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
-    listener: Any = None  # TODO(merge): PostgresEventListener
+    listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
         """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
@@ -147,7 +147,14 @@ def build_container(
     single_process = is_sqlite(settings.database_url)
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
     broadcaster = SessionBroadcaster(EventLogSource(uow_factory))
-    listener = None
+    # Other API processes on the same PostgreSQL learn of this one's commits (and vice versa).
+    listener = (
+        None
+        if single_process
+        else PostgresEventListener(
+            asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
+        )
+    )
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
     models = RunModels(model, verifier, research)
     driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)

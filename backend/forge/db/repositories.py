@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, text, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
@@ -38,7 +38,7 @@ from forge.core.model_messages import Message
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.state_codec import decode_state, encode_state, encode_value
-from forge.db.postgres_event_notifications import NOTIFY_SQL, encode_payload
+from forge.db.postgres_event_notifications import notify_statement
 from forge.db.row_mapping import (
     decode_message,
     encode_message,
@@ -207,7 +207,7 @@ class SqlEventLog:
         ]
         await self._session.execute(insert(_table(EventRow)), rows)
         if self._session.get_bind().dialect.name == "postgresql":
-            await self._session.execute(text(NOTIFY_SQL), {"payload": encode_payload(session_id, last)})
+            await self._session.execute(notify_statement(session_id, last))
         return stored
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:

@@ -105,9 +105,12 @@ class SessionChannel:
         self._wake()
 
     def note_committed(self, last_seq: int) -> None:
-        """Events up to `last_seq` are committed (told by another process or seen in the source)."""
-        if self.closed is None and self._note(last_seq):
-            self._wake()
+        """Events up to `last_seq` are committed (told by another process or seen in the source).
+
+        No wake-up: a waiting follower can do nothing until head moves, which the fill's accept signals.
+        """
+        if self.closed is None:
+            self._note(last_seq)
 
     def add_live(self, live: LiveEvent) -> None:
         if self.closed is not None:
@@ -157,12 +160,10 @@ class SessionChannel:
         self._ring[stored.seq] = stored
         self._ring.pop(stored.seq - self._buffer_size, None)
 
-    def _note(self, seq: int) -> bool:
-        if seq <= self.known_last:
-            return False
-        self.known_last = seq
-        self._drop_live()
-        return True
+    def _note(self, seq: int) -> None:
+        if seq > self.known_last:
+            self.known_last = seq
+            self._drop_live()
 
     def _drop_live(self) -> None:
         self._live_first += len(self._live)

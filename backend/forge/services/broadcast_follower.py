@@ -82,7 +82,7 @@ class ChannelFollower:
         head = channel.head
         if head is not None and self._cursor < head:
             stored = channel.event_at(self._cursor + 1)
-            return _Next.WAIT if stored is None else self._take(stored)
+            return _Next.READ_SOURCE if stored is None else self._take(stored)
         if channel.caught_up(self._cursor):
             live, self._live_next = channel.live_from(self._live_next)
             if live is not None:

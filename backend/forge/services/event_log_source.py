@@ -3,10 +3,6 @@
 Invariants:
     - Every call opens a unit of work, reads, and leaves it (rollback + close), so the connection
       goes back to the pool before the caller sees the result; nothing is written.
-
-Design decisions:
-    - `last` uses the EventLog port as it is today (`last_seq`, then `after(last_seq - 1, 1)`, in one
-      transaction); a dedicated `EventLog.last` can replace the two queries without changing callers.
 """
 
 from __future__ import annotations
@@ -26,8 +22,4 @@ class EventLogSource:
 
     async def last(self, session_id: SessionId) -> StoredEvent | None:
         async with self._uow_factory() as uow:
-            last_seq = await uow.events.last_seq(session_id)
-            if last_seq <= 0:
-                return None
-            page = await uow.events.after(session_id, last_seq - 1, 1)
-        return page[0] if page else None
+            return await uow.events.last(session_id)

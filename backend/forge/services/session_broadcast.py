@@ -226,7 +226,7 @@ class SessionBroadcaster:
             return [last]
         tail = await self._source.after(session_id, max(0, last.seq - warm), warm)
         contiguous = all(later.seq == earlier.seq + 1 for earlier, later in pairwise(tail))
-        return tail if tail and contiguous and tail[-1].seq == last.seq else [last]
+        return tail if tail and contiguous and tail[-1].seq >= last.seq else [last]  # commits since are fine
 
     async def _read_page(self, session_id: SessionId, after_seq: int) -> list[StoredEvent] | StreamClosed:
         try:

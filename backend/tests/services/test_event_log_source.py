@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from support.broadcast_streams import drain, until_waiting
 from support.fixed_clock import FixedClock
 
 from forge.core import session_events as ev
@@ -20,7 +21,7 @@ from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.event_log_source import EventLogSource
-from forge.services.session_broadcast import FollowItem, Heartbeat, SessionBroadcaster
+from forge.services.session_broadcast import SessionBroadcaster
 
 SID = SessionId(uuid.UUID(int=11))
 CLOCK = FixedClock()
@@ -54,19 +55,6 @@ async def commit(factory: async_sessionmaker[AsyncSession], events: Sequence[Ses
 
 def texts(count: int) -> list[SessionEvent]:
     return [ev.agent_text(f"text {n}") for n in range(count)]
-
-
-async def until_waiting(stream: AsyncIterator[FollowItem]) -> list[FollowItem]:
-    items: list[FollowItem] = []
-    async for item in stream:
-        if isinstance(item, Heartbeat):
-            return items
-        items.append(item)
-    raise AssertionError("the stream ended without waiting")
-
-
-async def drain(stream: AsyncIterator[FollowItem]) -> list[FollowItem]:
-    return [item async for item in stream if not isinstance(item, Heartbeat)]
 
 
 async def test_last_is_none_for_an_empty_log_and_the_latest_event_otherwise(engine: AsyncEngine) -> None:

@@ -1,8 +1,9 @@
 """SessionBroadcaster: every follower gets every committed event once, in order, from memory when it can.
 
 The in-memory event log is the source of truth: assertions compare what followers received with what
-it holds and count the reads it served. Heartbeats (with a tiny interval) tell a test that a
-follower has caught up and is waiting; nothing here asserts on time.
+it holds and count the reads it served. Nothing here asserts on time (see support.broadcast_streams).
+Followers read with `take` use the default 15 s heartbeat, so a heartbeat-paced retry can neither
+rescue a broken fill within the liveness guard nor add a read to the counts.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator, Callable
 
 import pytest
+from support.broadcast_streams import LIVENESS, Stream, drain, seqs, take, take_each, until_waiting
 from support.memory_event_log import MemoryEventLog
 
 from forge.core import session_events as ev
@@ -31,34 +32,6 @@ SID = SessionId(uuid.UUID(int=1))
 OTHER = SessionId(uuid.UUID(int=2))
 QUICK = 0.005  # heartbeat interval: a heartbeat means "caught up and waiting"
 NOTHING = BroadcastStats(channels=0, followers=0, buffered_events=0, background_tasks=0)
-Stream = AsyncIterator[FollowItem]
-
-
-async def until_waiting(stream: Stream) -> list[FollowItem]:
-    """The items before the first heartbeat: the follower has caught up and found nothing more."""
-    items: list[FollowItem] = []
-    async for item in stream:
-        if isinstance(item, Heartbeat):
-            return items
-        items.append(item)
-    raise AssertionError(f"the stream ended without waiting, after {items}")
-
-
-async def next_item(stream: Stream) -> FollowItem:
-    """The next item that is not a heartbeat."""
-    async for item in stream:
-        if not isinstance(item, Heartbeat):
-            return item
-    raise AssertionError("the stream ended")
-
-
-async def drain(stream: Stream) -> list[FollowItem]:
-    """Every item but heartbeats, until the stream ends by itself."""
-    return [item async for item in stream if not isinstance(item, Heartbeat)]
-
-
-def seqs(items: list[FollowItem]) -> list[int]:
-    return [item.seq for item in items if isinstance(item, StoredEvent)]
 
 
 async def settled(broadcaster: SessionBroadcaster) -> BroadcastStats:
@@ -153,7 +126,7 @@ async def test_events_committed_while_a_follower_reads_the_source_are_yielded_on
     broadcaster = SessionBroadcaster(log, buffer_size=16, page_size=page_size)
     log.hold(lambda read: read.task == "replaying" and read.after_seq == 0)
     replaying = asyncio.create_task(drain(broadcaster.follow(SID, 0)), name="replaying")
-    await log.held.wait()
+    await log.held.wait()  # its first page ends at 10 or 100, whatever is committed meanwhile
     for _ in range(4):
         broadcaster.published(SID, log.commit_texts(SID, 10))
     finish(log, broadcaster)
@@ -161,15 +134,30 @@ async def test_events_committed_while_a_follower_reads_the_source_are_yielded_on
     assert await replaying == log.events(SID)
 
 
-async def test_events_published_while_the_channel_starts_are_kept_and_yielded_once() -> None:
+@pytest.mark.parametrize("held", ["last", "after"])
+async def test_events_published_while_the_channel_starts_are_kept_and_yielded_once(held: str) -> None:
     log = MemoryEventLog()
     log.commit_texts(SID, 10)
     broadcaster = SessionBroadcaster(log)
-    log.hold(lambda read: read.kind == "last")
+    log.hold(lambda read: read.kind == held)
     follower = asyncio.create_task(drain(broadcaster.follow(SID, 0)))
-    await log.held.wait()
+    await log.held.wait()  # the start has read the last event or the tail: both end at 10
     broadcaster.published(SID, log.commit_texts(SID, 2))
     finish(log, broadcaster)
+    log.release()
+    assert await follower == log.events(SID)
+    assert len(log.reads) == 2  # the last event and the tail: nothing else was read
+
+
+async def test_a_commit_announced_while_the_channel_starts_is_fetched_once_started() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 10)
+    broadcaster = SessionBroadcaster(log)
+    log.hold(lambda read: read.kind == "after")
+    follower = asyncio.create_task(take(broadcaster.follow(SID, 0), 12))
+    await log.held.wait()  # the tail ends at 10
+    log.commit_texts(SID, 2)
+    broadcaster.committed_elsewhere(SID, 12)
     log.release()
     assert await follower == log.events(SID)
 
@@ -189,59 +177,99 @@ async def test_publishes_out_of_order_reach_followers_in_order_without_reading_t
     assert len(log.reads) == reads
 
 
+async def _followers_at_seq_5(log: MemoryEventLog, broadcaster: SessionBroadcaster, count: int) -> list[Stream]:
+    """`count` followers that have received event 5, the latest; the channel is started."""
+    log.commit_texts(SID, 5)
+    streams = [broadcaster.follow(SID, 4) for _ in range(count)]
+    assert await take_each(streams, 1) == [log.events(SID)[4:]] * count
+    return streams
+
+
 async def test_a_gap_is_filled_from_the_source_once_for_all_followers() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 5)
     broadcaster = SessionBroadcaster(log)
-    streams = [broadcaster.follow(SID, 5, heartbeat_seconds=QUICK) for _ in range(100)]
-    await asyncio.gather(*(until_waiting(stream) for stream in streams))
+    streams = await _followers_at_seq_5(log, broadcaster, 100)
     reads = len(log.reads)
     missing = log.commit_texts(SID, 3)
     broadcaster.published(SID, missing[-1:])
-    assert await asyncio.gather(*(until_waiting(stream) for stream in streams)) == [missing] * len(streams)
+    assert await take_each(streams, 3) == [missing] * 100
     assert len(log.reads) == reads + 1
 
 
 async def test_a_commit_in_another_process_is_read_once_for_all_followers() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 5)
     broadcaster = SessionBroadcaster(log)
-    streams = [broadcaster.follow(SID, 5, heartbeat_seconds=QUICK) for _ in range(100)]
-    await asyncio.gather(*(until_waiting(stream) for stream in streams))
+    streams = await _followers_at_seq_5(log, broadcaster, 100)
     reads = len(log.reads)
     elsewhere = log.commit_texts(SID, 3)
     broadcaster.committed_elsewhere(SID, 8)
     broadcaster.committed_elsewhere(SID, 7)  # a stale notification changes nothing
-    assert await asyncio.gather(*(until_waiting(stream) for stream in streams)) == [elsewhere] * len(streams)
+    assert await take_each(streams, 3) == [elsewhere] * 100
     assert len(log.reads) == reads + 1
 
 
 async def test_resync_reads_each_channel_once_and_delivers_what_notifications_missed() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 5)
     broadcaster = SessionBroadcaster(log)
-    streams = [broadcaster.follow(SID, 5, heartbeat_seconds=QUICK) for _ in range(10)]
-    await asyncio.gather(*(until_waiting(stream) for stream in streams))
+    streams = await _followers_at_seq_5(log, broadcaster, 10)
     reads = len(log.reads)
     missed = log.commit_texts(SID, 2)  # committed while the listener was disconnected
     broadcaster.resync()
-    assert await asyncio.gather(*(until_waiting(stream) for stream in streams)) == [missed] * len(streams)
+    assert await take_each(streams, 2) == [missed] * 10
     assert len(log.reads) == reads + 1
+
+
+async def test_a_gap_that_opens_while_the_fill_reads_is_filled_without_waiting_for_a_heartbeat() -> None:
+    log = MemoryEventLog()
+    broadcaster = SessionBroadcaster(log)
+    (stream,) = await _followers_at_seq_5(log, broadcaster, 1)
+    log.hold(lambda read: read.kind == "after")
+    first = log.commit_texts(SID, 2)
+    broadcaster.published(SID, first[1:])  # 6 is missing: a fill starts
+    receiving = asyncio.create_task(take(stream, 4))
+    await log.held.wait()  # the fill's answer is 6 and 7
+    second = log.commit_texts(SID, 2)
+    broadcaster.published(SID, second[1:])  # 8 is missing too
+    log.release()
+    assert await receiving == first + second
+
+
+async def test_a_follower_that_finds_unannounced_commits_in_the_source_gets_them_fetched_for_all() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 10)
+    broadcaster = SessionBroadcaster(log, buffer_size=2)
+    waiting = broadcaster.follow(SID, 9)
+    assert seqs(await take(waiting, 1)) == [10]
+    unannounced = log.commit_texts(SID, 3)  # another process's notification was lost
+    assert await take(broadcaster.follow(SID, 0), 13) == log.events(SID)
+    assert await take(waiting, 3) == unannounced
+
+
+async def test_a_failed_fill_is_retried_at_the_pace_of_heartbeats() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 5)
+    broadcaster = SessionBroadcaster(log)
+    stream = broadcaster.follow(SID, 5, heartbeat_seconds=QUICK)
+    await until_waiting(stream)
+    failures = iter([True])
+    log.fail(lambda read: next(failures, False))  # the fill's first read fails, later reads succeed
+    elsewhere = log.commit_texts(SID, 2)
+    broadcaster.committed_elsewhere(SID, 7)
+    assert await take(stream, 2) == elsewhere
+    assert len(log.reads) == 4  # the start's two, the failed fill, the retry
 
 
 async def test_an_overflowing_reorder_buffer_is_refilled_from_the_source() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 5)
     broadcaster = SessionBroadcaster(log, buffer_size=8, page_size=4)
-    stream = broadcaster.follow(SID, 5, heartbeat_seconds=QUICK)
-    await until_waiting(stream)
-    log.hold(lambda read: read.kind == "after")  # the fill cannot read until everything is published
+    (stream,) = await _followers_at_seq_5(log, broadcaster, 1)
+    log.hold(lambda read: read.kind == "after")
     committed = log.commit_texts(SID, 35)
     for stored in committed[1:]:
         broadcaster.published(SID, [stored])  # seq 6 never arrives: 7..40 wait, then overflow
         assert broadcaster.stats().buffered_events <= 8 + 8
     log.release()
-    assert await until_waiting(stream) == committed
+    assert await take(stream, 35) == committed
 
 
 async def test_a_follower_slower_than_the_ring_reads_pages_from_the_source_and_memory_stays_bounded() -> None:
@@ -268,17 +296,18 @@ async def test_publishing_to_a_session_nobody_follows_keeps_nothing() -> None:
     broadcaster.published(SID, log.commit_texts(SID, 3))
     broadcaster.publish_live(SID, ev.agent_text("partial"))
     broadcaster.committed_elsewhere(SID, 3)
+    broadcaster.resync()
     assert broadcaster.stats() == NOTHING
     assert log.reads == []
 
 
-async def test_the_first_follower_after_commits_starts_the_channel_from_the_source() -> None:
+async def test_the_first_follower_starts_the_channel_with_the_logs_tail() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 10)
-    broadcaster = SessionBroadcaster(log)
-    stream = broadcaster.follow(SID, 3, heartbeat_seconds=QUICK)
-    assert await until_waiting(stream) == log.events(SID)[3:]
-    assert [read.kind for read in log.reads] == ["last", "after"]  # the tail, then memory only
+    log.commit_texts(SID, 20)
+    broadcaster = SessionBroadcaster(log, buffer_size=8)
+    stream = broadcaster.follow(SID, 14, heartbeat_seconds=QUICK)
+    assert await until_waiting(stream) == log.events(SID)[14:]
+    assert [(read.kind, read.after_seq) for read in log.reads] == [("last", -1), ("after", 12)]  # then memory
 
 
 async def test_the_channel_is_dropped_when_its_last_follower_leaves() -> None:
@@ -312,21 +341,18 @@ async def test_live_events_reach_caught_up_followers_until_the_next_commit() -> 
     assert await until_waiting(broadcaster.follow(SID, 0, heartbeat_seconds=QUICK)) == log.events(SID)
 
 
-async def test_a_follower_behind_the_head_gets_no_live_event_before_the_commits() -> None:
+async def test_live_events_wait_until_a_follower_has_every_known_commit() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 2)
     broadcaster = SessionBroadcaster(log)
-    stream = broadcaster.follow(SID, 2, heartbeat_seconds=QUICK)
-    await until_waiting(stream)
+    (stream,) = await _followers_at_seq_5(log, broadcaster, 1)
     log.hold(lambda read: read.kind == "after")
-    log.commit_texts(SID, 1)  # by another process
-    broadcaster.committed_elsewhere(SID, 3)  # known, not yet read
-    broadcaster.publish_live(SID, ev.agent_text("after 3"))
-    pending = asyncio.create_task(next_item(stream))
+    (six,) = log.commit_texts(SID, 1)  # by another process
+    broadcaster.committed_elsewhere(SID, 6)
+    broadcaster.publish_live(SID, ev.agent_text("after 6"))
+    receiving = asyncio.create_task(take(stream, 2))
     await log.held.wait()
     log.release()
-    assert await pending == log.events(SID)[2]
-    assert await until_waiting(stream) == [LiveEvent(ev.agent_text("after 3"))]
+    assert await receiving == [six, LiveEvent(ev.agent_text("after 6"))]
 
 
 # ---- the end rule -----------------------------------------------------------------------------------
@@ -359,13 +385,11 @@ async def test_follow_continues_past_a_done_that_a_later_commit_followed() -> No
 
 async def test_follow_does_not_end_at_a_done_when_a_later_commit_is_known() -> None:
     log = MemoryEventLog()
-    log.commit_texts(SID, 4)
-    broadcaster = SessionBroadcaster(log, page_size=1)
-    stream = broadcaster.follow(SID, 4, heartbeat_seconds=QUICK)
-    await until_waiting(stream)
+    broadcaster = SessionBroadcaster(log, page_size=1)  # the fill reads one event at a time
+    (stream,) = await _followers_at_seq_5(log, broadcaster, 1)
     log.commit(SID, ev.done(error=False, awaiting_input=True), ev.user_input(ReviewType.CLAIMS_REVIEW, "ok"))
-    broadcaster.committed_elsewhere(SID, 6)  # read one page (one event) at a time
-    assert await until_waiting(stream) == log.events(SID)[4:]
+    broadcaster.committed_elsewhere(SID, 7)
+    assert await take(stream, 2) == log.events(SID)[5:]
 
 
 async def test_a_live_follower_ends_when_the_run_commits_done() -> None:
@@ -389,20 +413,42 @@ async def test_a_waiting_follower_sends_heartbeats_carrying_its_cursor() -> None
 
 # ---- closing --------------------------------------------------------------------------------------
 
+SHUTDOWN = StreamClosed("SERVER_SHUTDOWN", "The server is shutting down.")
 
-async def test_close_ends_every_follower_with_server_shutdown() -> None:
+
+async def test_close_wakes_every_waiting_follower_with_server_shutdown() -> None:
+    log = MemoryEventLog()
+    (first,) = log.commit_texts(SID, 1)
+    broadcaster = SessionBroadcaster(log)
+    waiting = asyncio.Semaphore(0)
+
+    async def follow() -> list[FollowItem]:
+        items: list[FollowItem] = []
+        async for item in broadcaster.follow(SID, 0):
+            items.append(item)
+            waiting.release()  # then it waits again, before this task yields to the test
+        return items
+
+    followers = [asyncio.create_task(follow()) for _ in range(3)]
+    for _ in followers:
+        await waiting.acquire()
+    await broadcaster.close()
+    async with asyncio.timeout(LIVENESS):
+        assert await asyncio.gather(*followers) == [[first, SHUTDOWN]] * 3
+    assert await drain(broadcaster.follow(SID, 0)) == [SHUTDOWN]
+    assert await settled(broadcaster) == NOTHING
+
+
+async def test_close_ends_followers_that_are_still_starting() -> None:
     log = MemoryEventLog()
     log.commit_texts(SID, 1)
     broadcaster = SessionBroadcaster(log)
-    waiting = [broadcaster.follow(SID, 1, heartbeat_seconds=QUICK) for _ in range(3)]
-    for stream in waiting:
-        await until_waiting(stream)
-    in_a_task = asyncio.create_task(drain(broadcaster.follow(OTHER, 0)))
+    log.hold(lambda read: read.kind == "last")
+    starting = asyncio.create_task(drain(broadcaster.follow(SID, 0)))
+    await log.held.wait()
     await broadcaster.close()
-    for stream in waiting:
-        assert await drain(stream) == [StreamClosed("SERVER_SHUTDOWN", "The server is shutting down.")]
-    assert [item.code for item in await in_a_task if isinstance(item, StreamClosed)] == ["SERVER_SHUTDOWN"]
-    assert await drain(broadcaster.follow(SID, 0)) == [StreamClosed("SERVER_SHUTDOWN", "The server is shutting down.")]
+    assert await starting == [SHUTDOWN]
+    log.release()
     assert await settled(broadcaster) == NOTHING
 
 
@@ -424,18 +470,6 @@ async def test_deleting_a_session_ends_its_followers_only() -> None:
 # ---- cancellation and failures -----------------------------------------------------------------
 
 
-async def _cancel_when(
-    log: MemoryEventLog, broadcaster: SessionBroadcaster, ready: Callable[[], asyncio.Event]
-) -> None:
-    follower = asyncio.create_task(drain(broadcaster.follow(SID, 0, heartbeat_seconds=QUICK)), name="f")
-    await ready().wait()
-    follower.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await follower
-    log.release()
-    assert await settled(broadcaster) == NOTHING
-
-
 @pytest.mark.parametrize("held", ["while starting", "while reading a page"])
 async def test_a_follower_cancelled_during_a_source_read_leaves_nothing_behind(held: str) -> None:
     log = MemoryEventLog()
@@ -443,7 +477,13 @@ async def test_a_follower_cancelled_during_a_source_read_leaves_nothing_behind(h
     broadcaster = SessionBroadcaster(log, buffer_size=4)
     kind = "last" if held == "while starting" else "after"
     log.hold(lambda read: read.kind == kind and (kind == "last" or read.task == "f"))
-    await _cancel_when(log, broadcaster, lambda: log.held)
+    follower = asyncio.create_task(drain(broadcaster.follow(SID, 0)), name="f")
+    await log.held.wait()
+    follower.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await follower
+    log.release()
+    assert await settled(broadcaster) == NOTHING
     assert seqs(await until_waiting(broadcaster.follow(SID, 8, heartbeat_seconds=QUICK))) == [9, 10]
 
 

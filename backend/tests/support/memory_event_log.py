@@ -1,7 +1,8 @@
 """An in-memory event log that is the broadcaster's EventSource: the source of truth in broadcast tests.
 
-`commit` appends (seq = position), every read takes one loop turn like a database round trip and is
-recorded with the name of the task that made it, and reads can be held at a gate or made to fail.
+`commit` appends (seq = position). A read sees the log as it is when the call is made, then takes at
+least one loop turn to answer, like a database round trip; reads are recorded with the name of the
+task that made them, and can be held at a gate (their answer stays as it was) or made to fail.
 """
 
 from __future__ import annotations
@@ -66,15 +67,18 @@ class MemoryEventLog:
         return [read for read in self.reads if read.task.startswith(task_prefix)]
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int) -> list[StoredEvent]:
-        await self._read(Read("after", after_seq, _task_name()))
-        return self._events[session_id][max(0, after_seq) : max(0, after_seq) + limit]
+        snapshot = self._events[session_id][max(0, after_seq) : max(0, after_seq) + limit]
+        await self._respond(Read("after", after_seq, _task_name()))
+        return snapshot
 
     async def last(self, session_id: SessionId) -> StoredEvent | None:
-        await self._read(Read("last", -1, _task_name()))
         log = self._events[session_id]
-        return log[-1] if log else None
+        snapshot = log[-1] if log else None
+        await self._respond(Read("last", -1, _task_name()))
+        return snapshot
 
-    async def _read(self, read: Read) -> None:
+    async def _respond(self, read: Read) -> None:
+        """The answer travels back: it was read when the call was made, commits since are not in it."""
         self.reads.append(read)
         if self._hold is not None and self._hold(read):
             self.held.set()
