@@ -83,7 +83,7 @@ class PhaseChangeData(Payload):
 
     phase: Phase
     round: int
-    resumed: bool = False
+    resumed: bool = False  # absent in events logged before the field existed
 
 
 class ContextUsageData(Payload):

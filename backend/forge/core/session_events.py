@@ -92,10 +92,7 @@ def tool_result(tool: str, summary: str, sources: Sequence[ResearchHit] = ()) ->
 
 def phase_change(phase: Phase, round_number: int, *, resumed: bool = False) -> SessionEvent:
     """`resumed`: the phase's run restarts after an interruption (a crash, an error) — same phase."""
-    data: dict[str, Any] = {"phase": phase.value, "round": round_number}
-    if resumed:
-        data["resumed"] = True
-    return SessionEvent(EventType.PHASE_CHANGE, data)
+    return SessionEvent(EventType.PHASE_CHANGE, {"phase": phase.value, "round": round_number, "resumed": resumed})
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 Invariants:
     - Status, phase, round and the awaited review are a pure function of (ForgeState, cancelled);
-      nothing else decides them. The sessions table stores them only as a queryable projection,
+      nothing else decides them. A cancelled session awaits nothing. The sessions table stores them only as a queryable projection,
       written from this function whenever the state is saved.
     - A session is finished when it is cancelled or its knowledge document exists; a session in
       CRYSTALLIZE without a document is CRYSTALLIZING (it can be resumed, not only read).
@@ -36,7 +36,7 @@ class SessionPosition:
 
 
 def derive_session_position(state: ForgeState, *, cancelled: bool) -> SessionPosition:
-    awaiting = state.awaiting_input_type if state.awaiting_user_input else None
+    awaiting = state.awaiting_input_type if state.awaiting_user_input and not cancelled else None
     if cancelled:
         status = SessionStatus.CANCELLED
     elif state.current_phase == Phase.CRYSTALLIZE and state.knowledge_document_markdown is not None:

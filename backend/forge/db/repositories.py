@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
@@ -57,6 +57,11 @@ def _table(model: type[Base]) -> Table:
 
 
 SESSIONS = _table(SessionRow)
+
+
+def _first_resolved(at: datetime) -> Any:
+    """`resolved_at` keeps its first value; `at` is bound as the column's type (aware UTC, naive refused)."""
+    return func.coalesce(SESSIONS.c.resolved_at, literal(at, SESSIONS.c.resolved_at.type))
 
 
 class SessionNotFoundError(LookupError):
@@ -115,7 +120,7 @@ class SqlSessionRepository:
             raise SessionNotFoundError(session_id)
         columns = position_columns(state, cancelled=cancelled)
         if columns["status"] in (SessionStatus.CRYSTALLIZED.value, SessionStatus.CANCELLED.value):
-            columns["resolved_at"] = func.coalesce(SESSIONS.c.resolved_at, at)
+            columns["resolved_at"] = _first_resolved(at)
         await self._update(session_id, forge_state=encode_state(state), **columns)
 
     async def set_cancelled(self, session_id: SessionId, at: datetime) -> None:
@@ -124,7 +129,7 @@ class SqlSessionRepository:
             cancelled=True,
             status=SessionStatus.CANCELLED.value,
             awaiting_input_type=None,
-            resolved_at=func.coalesce(SESSIONS.c.resolved_at, at),
+            resolved_at=_first_resolved(at),
         )
 
     async def set_run_lease(self, session_id: SessionId, lease: RunLease | None) -> None:

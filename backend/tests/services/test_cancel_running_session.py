@@ -49,15 +49,17 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     assert not isinstance(record, ServiceFailure)
     await service.start_or_resume(record.id)
     await asyncio.wait_for(model.called.wait(), 2)
-    assert container.runs.is_running(record.id)
+    running = await service.get(record.id)
+    assert not isinstance(running, ServiceFailure) and running.running
 
     cancelled = await service.cancel(record.id)
     assert not isinstance(cancelled, ServiceFailure) and cancelled.status == SessionStatus.CANCELLED
-    assert not container.runs.is_running(record.id)
+    after = await service.get(record.id)
+    assert not isinstance(after, ServiceFailure) and not after.running and after.status == SessionStatus.CANCELLED
     events = await service.events(record.id, 0, 100)
     assert not isinstance(events, ServiceFailure)
     assert [e.type for e in events] == [EventType.PHASE_CHANGE, EventType.ERROR, EventType.DONE]
     assert events[1].data["code"] == "CANCELLED"
     again = await service.start_or_resume(record.id)  # a cancelled session does not restart
-    assert not isinstance(again, ServiceFailure) and not container.runs.is_running(record.id)
+    assert not isinstance(again, ServiceFailure) and not again.running
     await container.close()

@@ -69,7 +69,8 @@ async def test_interrupted_run_resumes_from_history_without_repeating_work(tmp_p
     types = await _run_until_idle(second.service, second, sid)
     await second.close()
 
-    assert types.count(EventType.PHASE_CHANGE) == 1  # no second kickoff: the run resumed
+    # The kickoff, then one resume marker for the same phase (no second brief).
+    assert types.count(EventType.PHASE_CHANGE) == 2
     assert types[-2:] == [EventType.REVIEW_DECOMPOSE, EventType.DONE]
     resumed = second_model.requests[0].messages
     # The resumed model saw the first run's tool results (research, fundamentals) in its history.
@@ -77,6 +78,12 @@ async def test_interrupted_run_resumes_from_history_without_repeating_work(tmp_p
     assert len(earlier) == 2 and "littles-law" in earlier[0].content
     third = _container(url, ScriptedModel([]), ids)
     state = await third.service.state(sid)
+    log = await third.service.events(sid, 0, 1000)
+    phases = [e.data for e in log if e.type == EventType.PHASE_CHANGE]  # type: ignore[union-attr]
+    assert phases == [
+        {"phase": "decompose", "round": 0, "resumed": False},
+        {"phase": "decompose", "round": 0, "resumed": True},
+    ]
     async with third.uow_factory() as uow:
         logged = [entry.tool_name for entry in await uow.tool_calls.list_for(sid)]
     await third.close()

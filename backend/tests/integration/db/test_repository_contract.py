@@ -452,7 +452,7 @@ async def test_events_after_a_seq_are_exactly_the_later_ones_in_order(uow_factor
     assert everything[0].data == "hello"
     assert later == stored[1:]
     assert [(e.seq, e.type) for e in later] == [(EventSeq(2), EventType.PHASE_CHANGE), (3, EventType.TOOL_ERROR)]
-    assert later[0].data == {"phase": "explore", "round": 0}
+    assert later[0].data == {"phase": "explore", "round": 0, "resumed": False}
     assert later[0].created_at.utcoffset() == timedelta(0)
     assert [e.seq for e in limited] == [1]
     assert none_left == []

@@ -7,6 +7,7 @@ import json
 from forge.core.domain_types import Phase, ReviewType
 from forge.core.records import ResearchHit
 from forge.core.session_events import (
+    LIVE_EVENT_TYPES,
     REVIEW_EVENT,
     EventType,
     agent_text,
@@ -23,9 +24,10 @@ from forge.core.session_events import (
 )
 
 
-def test_there_are_fifteen_event_types_plus_heartbeat() -> None:
-    assert len(EventType) == 16
+def test_there_are_fifteen_event_types_plus_heartbeat_and_two_live_only_ones() -> None:
+    assert len(EventType) == 18
     assert EventType.HEARTBEAT in EventType
+    assert {EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED} == LIVE_EVENT_TYPES
 
 
 def test_each_review_type_has_its_own_review_event() -> None:
@@ -48,7 +50,8 @@ def test_factories_build_the_spec_payloads() -> None:
     assert tool_result("research", "1 result(s)", (hit,)).data["sources"] == [
         {"source": "https://example.org/a", "title": "A study"}
     ]
-    assert phase_change(Phase.EXPLORE, 0).data == {"phase": "explore", "round": 0}
+    assert phase_change(Phase.EXPLORE, 0).data == {"phase": "explore", "round": 0, "resumed": False}
+    assert phase_change(Phase.EXPLORE, 0, resumed=True).data["resumed"] is True
     assert done(error=False, awaiting_input=True).data == {"error": False, "awaiting_input": True}
     assert error("X", "m", recoverable=True).data == {
         "code": "X",

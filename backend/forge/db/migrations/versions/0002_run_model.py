@@ -90,10 +90,12 @@ def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for table, column in WIDENED:
             op.alter_column(table, column, type_=sa.BigInteger(), existing_nullable=False)
+        op.execute("ALTER SEQUENCE session_events_id_seq AS bigint")  # 0001 made it AS integer
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
+        op.execute("ALTER SEQUENCE session_events_id_seq AS integer")
         for table, column in WIDENED:
             op.alter_column(table, column, type_=sa.Integer(), existing_nullable=False)
     with op.batch_alter_table("sessions") as batch:
