@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from uuid import UUID
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 from support.fixed_clock import CountingIds, FixedClock
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner, Checkpoint
 from forge.agent.tool_context import ToolContext
 from forge.core.apply_review import ReviewApplied, apply_review

@@ -9,7 +9,7 @@ from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 from support.scripted_model import call, turn
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId

@@ -3,7 +3,7 @@
 Invariants:
     - Listed by hand (no discovery), one entry per Phase, in pipeline order; each entry's own
       `phase` is its key.
-    - `phase_kickoff(state)` is the current phase's brief: the message that opens (or resumes) it.
+    - `phase_briefs.phase_kickoff(state)` is the current phase's brief, looked up here.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from forge.agent.phases import build, crystallize, decompose, explore, synthesize, validate
 from forge.agent.phases.phase_definition import PhaseDefinition
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
 
 PHASES: Mapping[Phase, PhaseDefinition] = {
     Phase.DECOMPOSE: decompose.DEFINITION,
@@ -28,7 +26,3 @@ PHASES: Mapping[Phase, PhaseDefinition] = {
 
 def phase_definition(phase: Phase) -> PhaseDefinition:
     return PHASES[phase]
-
-
-def phase_kickoff(state: ForgeState) -> Message:
-    return phase_definition(state.current_phase).brief(state)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from forge.agent.phases.registry import PHASES, phase_definition, phase_kickoff
+from forge.agent.phases.registry import PHASES, phase_definition
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase, ReviewType
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import ModelRequest
@@ -45,12 +45,6 @@ def test_each_brief_carries_the_problem_first_in_its_json_context(phase: Phase) 
     text = phase_definition(phase).brief(state_in(phase)).text
     context = json.loads(text.split("```json\n", 1)[1].rsplit("\n```", 1)[0])
     assert next(iter(context)) == "problem" and context["problem"] == PROBLEM
-
-
-@pytest.mark.parametrize("phase", list(Phase))
-def test_phase_kickoff_is_the_current_phases_brief(phase: Phase) -> None:
-    state = state_in(phase)
-    assert phase_kickoff(state) == phase_definition(phase).brief(state)
 
 
 def test_every_phase_but_crystallize_pauses_for_the_review_that_follows_it() -> None:

@@ -8,7 +8,7 @@ from uuid import UUID
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, Phase, SessionId, ToolCallId

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.core.domain_types import Phase, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text

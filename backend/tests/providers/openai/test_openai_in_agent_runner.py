@@ -10,7 +10,7 @@ from providers.openai.fake_openai_api import USAGE, FakeOpenAIApi, chunk
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
-from forge.agent.phases.registry import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner, Checkpoint, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
