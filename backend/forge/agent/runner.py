@@ -36,14 +36,6 @@ from forge.agent.tool_registry import ALL_TOOLS, definition_of
 from forge.core import session_events as ev
 from forge.core.compact_conversation import compact_conversation
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase
-from forge.core.enforce_phase_gates import (
-    check_build_work_complete,
-    check_crystallize_work_complete,
-    check_decompose_work_complete,
-    check_explore_work_complete,
-    check_synthesis_complete,
-    check_validate_work_complete,
-)
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import (
     Message,
@@ -58,6 +50,12 @@ from forge.core.model_messages import (
     user_text,
 )
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
+from forge.core.phases.close_build import check_build_work_complete
+from forge.core.phases.close_crystallize import check_crystallize_work_complete
+from forge.core.phases.close_decompose import check_decompose_work_complete
+from forge.core.phases.close_explore import check_explore_work_complete
+from forge.core.phases.close_synthesize import check_synthesis_complete
+from forge.core.phases.close_validate import check_validate_work_complete
 from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
 from forge.core.session_spend import SpendBudget, check_budget, total_spend

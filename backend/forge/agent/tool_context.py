@@ -48,6 +48,10 @@ class ToolOutcome:
 Handler = Callable[[ToolContext, Any], Awaitable[ToolOutcome]]
 
 
+class NoInput(BaseModel):  # a tool without arguments (no docstring: it would enter the JSON schema)
+    pass
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """One registered tool: its name, description, input model and handler."""

@@ -1,51 +1,29 @@
-"""The explicit registry of the 20 custom tools + research, and which phases offer which tools.
+"""The explicit registry of the 20 custom tools + research: every tool once, by name, in one order.
 
 Invariants:
-    - No auto-discovery: every tool is listed here by hand, once.
-    - `tools_for_phase` is the single source of which tools a model sees in a phase; a call to a
-      tool not offered in the current phase is refused by dispatch (TOOL_NOT_IN_PHASE).
+    - No auto-discovery: each tool is listed by hand in its phase's `phases/<phase>_tools.py`
+      (or `phases/shared_tools.py`); this registry takes them from the hand-listed `PHASES`,
+      in pipeline order, then the shared tools. A name listed twice is a bug (tested).
+    - `all_tool_definitions()` is the one stable tool list for a whole session (so a provider's
+      prompt cache survives phase changes); what a phase *offers* is its definition's
+      `tool_names`, and dispatch refuses any other tool (TOOL_NOT_IN_PHASE).
 """
 
 from __future__ import annotations
 
-from forge.agent.handlers.build import BUILD_TOOLS
-from forge.agent.handlers.crystallize import CROSS_CUTTING_TOOLS, CRYSTALLIZE_TOOLS
-from forge.agent.handlers.decompose import DECOMPOSE_TOOLS
-from forge.agent.handlers.explore import EXPLORE_TOOLS
-from forge.agent.handlers.research import RESEARCH_TOOLS
-from forge.agent.handlers.synthesize import SYNTHESIZE_TOOLS
-from forge.agent.handlers.validate import VALIDATE_TOOLS
+from forge.agent.phases.registry import PHASES, phase_definition
+from forge.agent.phases.shared_tools import SHARED_TOOLS
 from forge.agent.tool_context import ToolSpec
 from forge.core.domain_types import Phase
 from forge.core.model_messages import ToolDefinition
 
 ALL_TOOLS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for spec in (
-        *DECOMPOSE_TOOLS,
-        *EXPLORE_TOOLS,
-        *SYNTHESIZE_TOOLS,
-        *VALIDATE_TOOLS,
-        *BUILD_TOOLS,
-        *CRYSTALLIZE_TOOLS,
-        *CROSS_CUTTING_TOOLS,
-        *RESEARCH_TOOLS,
-    )
-}
-
-_CROSS = ("get_session_status", "submit_user_insight")
-_PHASE_TOOLS: dict[Phase, tuple[str, ...]] = {
-    Phase.DECOMPOSE: ("research", *(t.name for t in DECOMPOSE_TOOLS), *_CROSS),
-    Phase.EXPLORE: ("research", *(t.name for t in EXPLORE_TOOLS), *_CROSS),
-    Phase.SYNTHESIZE: ("research", "get_negative_knowledge", *(t.name for t in SYNTHESIZE_TOOLS), *_CROSS),
-    Phase.VALIDATE: ("research", *(t.name for t in VALIDATE_TOOLS), *_CROSS),
-    Phase.BUILD: (*(t.name for t in BUILD_TOOLS), *_CROSS),
-    Phase.CRYSTALLIZE: (*(t.name for t in CRYSTALLIZE_TOOLS), "get_session_status"),
+    spec.name: spec for spec in (*(spec for d in PHASES.values() for spec in d.tools), *SHARED_TOOLS)
 }
 
 
 def tool_names_for_phase(phase: Phase) -> tuple[str, ...]:
-    return _PHASE_TOOLS[phase]
+    return phase_definition(phase).tool_names
 
 
 def definition_of(spec: ToolSpec) -> ToolDefinition:
@@ -55,4 +33,9 @@ def definition_of(spec: ToolSpec) -> ToolDefinition:
 
 
 def tools_for_phase(phase: Phase) -> tuple[ToolDefinition, ...]:
-    return tuple(definition_of(ALL_TOOLS[name]) for name in _PHASE_TOOLS[phase])
+    return tuple(definition_of(ALL_TOOLS[name]) for name in tool_names_for_phase(phase))
+
+
+def all_tool_definitions() -> tuple[ToolDefinition, ...]:
+    """Every tool once, in registry order: the same tuple, equal by value, on every call."""
+    return tuple(definition_of(spec) for spec in ALL_TOOLS.values())

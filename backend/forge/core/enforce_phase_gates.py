@@ -1,4 +1,4 @@
-"""Phase gates and research gates: rules 1, 2, 4, 10, 11 and 12-15 of the product spec.
+"""Gates inside a phase: research gates (rules 12-15), negative knowledge (10) and the round limit (11).
 
 Invariants:
     - Every check is a pure function of ForgeState (and the tool's subject) returning
@@ -7,136 +7,16 @@ Invariants:
       content term with the subject: a search about something else does not unlock a tool.
 
 Design decisions:
-    - "Work complete" checks (the agent's share of a phase) are separate from the transition rules,
-      which also need the person's review (a selected reframing, a starred analogy). The runner uses
-      the former to decide when to pause for review; the review endpoint uses the latter.
+    - The gates that *close* a phase live with that phase in `phases/close_<phase>.py`: its work
+      gate (the agent's share, which decides when the runner pauses for review) and its transition
+      rule (rules 1, 2 and 4, which also need the person's review).
 """
 
 from __future__ import annotations
 
-from forge.core.domain_types import (
-    MIN_ASSUMPTIONS,
-    MIN_CONTRADICTIONS,
-    MIN_CROSS_DOMAIN_SEARCHES,
-    MIN_REFRAMINGS,
-    ClaimStatus,
-)
 from forge.core.forge_state import ForgeState
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
 from forge.core.text_terms import shares_terms
-
-
-def _missing(code: ErrorCode, phase: str, missing: list[str]) -> RuleViolation | None:
-    if not missing:
-        return None
-    return RuleViolation(code, f"{phase} is incomplete: still missing {'; '.join(missing)}.")
-
-
-def _decompose_work_missing(state: ForgeState) -> list[str]:
-    missing = []
-    if not state.fundamentals:
-        missing.append("fundamentals (call decompose_to_fundamentals)")
-    if state.state_of_art is None:
-        missing.append("state of the art (research, then map_state_of_art)")
-    if len(state.assumptions) < MIN_ASSUMPTIONS:
-        missing.append(f"at least {MIN_ASSUMPTIONS} assumptions (have {len(state.assumptions)})")
-    if len(state.reframings) < MIN_REFRAMINGS:
-        missing.append(f"at least {MIN_REFRAMINGS} reframings (have {len(state.reframings)})")
-    return missing
-
-
-def check_decompose_work_complete(state: ForgeState) -> RuleViolation | None:
-    return _missing(ErrorCode.DECOMPOSE_INCOMPLETE, "DECOMPOSE", _decompose_work_missing(state))
-
-
-def check_decompose_complete(state: ForgeState) -> RuleViolation | None:
-    """Rule 1: DECOMPOSE -> EXPLORE."""
-    missing = _decompose_work_missing(state)
-    if not state.selected_reframings:
-        missing.append("a reframing selected by the user (select at least one)")
-    return _missing(ErrorCode.DECOMPOSE_INCOMPLETE, "DECOMPOSE", missing)
-
-
-def _explore_work_missing(state: ForgeState) -> list[str]:
-    missing = []
-    if not state.morphological_box:
-        missing.append("a morphological box (call build_morphological_box)")
-    if state.cross_domain_search_count < MIN_CROSS_DOMAIN_SEARCHES:
-        missing.append(
-            f"at least {MIN_CROSS_DOMAIN_SEARCHES} cross-domain searches (have {state.cross_domain_search_count})"
-        )
-    if len(state.contradictions) < MIN_CONTRADICTIONS:
-        missing.append(f"at least {MIN_CONTRADICTIONS} contradiction (call identify_contradictions)")
-    return missing
-
-
-def check_explore_work_complete(state: ForgeState) -> RuleViolation | None:
-    return _missing(ErrorCode.EXPLORE_INCOMPLETE, "EXPLORE", _explore_work_missing(state))
-
-
-def check_explore_complete(state: ForgeState) -> RuleViolation | None:
-    """Rule 2: EXPLORE -> SYNTHESIZE."""
-    missing = _explore_work_missing(state)
-    if not state.starred_analogies:
-        missing.append("an analogy starred by the user (star at least one)")
-    return _missing(ErrorCode.EXPLORE_INCOMPLETE, "EXPLORE", missing)
-
-
-def check_synthesis_complete(state: ForgeState) -> RuleViolation | None:
-    """Rule 4: every claim of the round has an antithesis (and a synthesis) before VALIDATE."""
-    claims = state.current_round_claims
-    if not claims:
-        return RuleViolation(ErrorCode.SYNTHESIS_INCOMPLETE, "No claims this round: state a thesis first.")
-    lacking = [str(i) for i in range(len(claims)) if i not in state.antitheses_searched]
-    if lacking:
-        return RuleViolation(
-            ErrorCode.SYNTHESIS_INCOMPLETE,
-            f"Claims without antithesis (by index): {', '.join(lacking)}. Call find_antithesis for each.",
-        )
-    unsynthesized = [str(i) for i, c in enumerate(claims) if not c.synthesized]
-    if unsynthesized:
-        return RuleViolation(
-            ErrorCode.SYNTHESIS_INCOMPLETE,
-            f"Claims without synthesis (by index): {', '.join(unsynthesized)}. Call create_synthesis.",
-        )
-    return None
-
-
-def check_validate_work_complete(state: ForgeState) -> RuleViolation | None:
-    claims = state.current_round_claims
-    unscored = [str(i) for i, c in enumerate(claims) if c.scores is None]
-    if unscored:
-        return RuleViolation(
-            ErrorCode.PHASE_WORK_INCOMPLETE,
-            f"VALIDATE is incomplete: claims not yet scored (by index): {', '.join(unscored)}. "
-            "Attempt falsification, check novelty, then score_claim for each.",
-        )
-    return None
-
-
-def check_build_work_complete(state: ForgeState) -> RuleViolation | None:
-    in_graph = {c.id for c in state.knowledge_graph_nodes}
-    pending = [
-        str(i)
-        for i, c in enumerate(state.current_round_claims)
-        if c.status in (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED) and c.id not in in_graph
-    ]
-    if pending:
-        return RuleViolation(
-            ErrorCode.PHASE_WORK_INCOMPLETE,
-            f"BUILD is incomplete: accepted claims not in the graph (by index): {', '.join(pending)}. "
-            "Call add_to_knowledge_graph for each.",
-        )
-    return None
-
-
-def check_crystallize_work_complete(state: ForgeState) -> RuleViolation | None:
-    if state.knowledge_document_markdown is None:
-        return RuleViolation(
-            ErrorCode.PHASE_WORK_INCOMPLETE,
-            "CRYSTALLIZE is incomplete: call generate_knowledge_document to finish.",
-        )
-    return None
 
 
 def check_can_start_new_round(state: ForgeState) -> RuleViolation | None:

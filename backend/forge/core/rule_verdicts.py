@@ -71,3 +71,10 @@ class RuleViolation:
 def first_violation(*verdicts: RuleViolation | None) -> RuleViolation | None:
     """Return the first violation among already-evaluated verdicts (ordered by priority)."""
     return next((v for v in verdicts if v is not None), None)
+
+
+def missing_work(code: ErrorCode, phase: str, missing: list[str]) -> RuleViolation | None:
+    """A phase gate's verdict: None when nothing is missing, else one violation naming every gap."""
+    if not missing:
+        return None
+    return RuleViolation(code, f"{phase} is incomplete: still missing {'; '.join(missing)}.")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from forge.agent.tool_registry import ALL_TOOLS, tools_for_phase
+from collections import Counter
+
+from forge.agent.phases.registry import PHASES
+from forge.agent.phases.shared_tools import SHARED_TOOLS
+from forge.agent.tool_registry import ALL_TOOLS, all_tool_definitions, tool_names_for_phase, tools_for_phase
 from forge.core.domain_types import Phase
 
 SPEC_TOOLS = {
@@ -53,3 +57,36 @@ def test_each_phase_offers_its_own_tools_and_not_the_next_phases() -> None:
     offered = {phase: {d.name for d in tools_for_phase(phase)} for phase in Phase}
     assert "create_synthesis" not in offered[Phase.DECOMPOSE]
     assert "score_claim" in offered[Phase.VALIDATE] and "score_claim" not in offered[Phase.SYNTHESIZE]
+
+
+def test_every_tool_is_owned_by_exactly_one_phase_definition_or_the_shared_list() -> None:
+    owners = Counter(spec.name for d in PHASES.values() for spec in d.tools) + Counter(s.name for s in SHARED_TOOLS)
+    assert set(owners) == set(ALL_TOOLS)
+    assert [name for name, count in owners.items() if count != 1] == []
+
+
+def test_each_phase_offers_every_tool_it_owns_and_only_registered_tools() -> None:
+    for phase, definition in PHASES.items():
+        offered = tool_names_for_phase(phase)
+        assert offered == definition.tool_names
+        assert {spec.name for spec in definition.tools} <= set(offered), phase
+        assert set(offered) <= set(ALL_TOOLS) and len(set(offered)) == len(offered), phase
+
+
+def test_every_registered_tool_is_offered_by_some_phase() -> None:
+    offered = {name for d in PHASES.values() for name in d.tool_names}
+    assert offered == set(ALL_TOOLS)
+
+
+def test_all_tool_definitions_lists_every_tool_once_in_a_stable_order() -> None:
+    first, second = all_tool_definitions(), all_tool_definitions()
+    assert first == second
+    assert [d.name for d in first] == list(ALL_TOOLS)
+    assert len({d.name for d in first}) == len(first) == len(SPEC_TOOLS) + 1
+
+
+def test_all_tool_definitions_holds_each_phases_tools_exactly_as_the_phase_offers_them() -> None:
+    by_name = {d.name: d for d in all_tool_definitions()}
+    for phase in Phase:
+        for definition in tools_for_phase(phase):
+            assert by_name[definition.name] == definition

@@ -17,22 +17,20 @@ from forge.core.domain_types import (
     SemanticDistance,
 )
 from forge.core.enforce_phase_gates import (
-    check_build_work_complete,
     check_can_start_new_round,
-    check_crystallize_work_complete,
-    check_decompose_complete,
-    check_decompose_work_complete,
-    check_explore_complete,
-    check_explore_work_complete,
     check_negative_knowledge_consulted,
     check_research_before_antithesis,
     check_research_before_cross_domain,
     check_research_before_falsification,
     check_research_before_state_of_art,
-    check_synthesis_complete,
-    check_validate_work_complete,
 )
 from forge.core.forge_state import ForgeState
+from forge.core.phases.close_build import check_build_work_complete
+from forge.core.phases.close_crystallize import check_crystallize_work_complete
+from forge.core.phases.close_decompose import check_decompose_complete, check_decompose_work_complete
+from forge.core.phases.close_explore import check_explore_complete, check_explore_work_complete
+from forge.core.phases.close_synthesize import check_synthesis_complete
+from forge.core.phases.close_validate import check_validate_work_complete
 from forge.core.records import (
     Analogy,
     Assumption,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from forge.core.check_review import check_review
 from forge.core.domain_types import (
     AnalogyId,
     BuildDecision,
@@ -29,7 +30,6 @@ from forge.core.review_inputs import (
     RejectionKind,
     ReviewInput,
     VerdictsReview,
-    check_review,
 )
 
 

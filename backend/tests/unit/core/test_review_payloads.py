@@ -19,6 +19,7 @@ from forge.core.domain_types import (
     SemanticDistance,
 )
 from forge.core.forge_state import ForgeState
+from forge.core.phases.index_review_items import claim_view
 from forge.core.records import (
     Analogy,
     Assumption,
@@ -31,7 +32,7 @@ from forge.core.records import (
     Reframing,
     StateOfArt,
 )
-from forge.core.review_payloads import build_review_payload, claim_view
+from forge.core.review_payloads import build_review_payload
 
 
 def claim(n: int, scores: ClaimScores | None = None) -> Claim:

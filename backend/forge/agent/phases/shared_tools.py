@@ -1,21 +1,27 @@
-"""Phase 6 (CRYSTALLIZE) and the cross-cutting tools.
+"""The tools no single phase owns: `research` and the cross-cutting tools.
 
 Invariants:
-    - generate_knowledge_document renders with the pure renderer and pauses the loop.
+    - Every research call is recorded in ForgeState (query, hits, phase, round, time, provider) —
+      this is what the research gates (rules 12-15) and the provenance check of rule 7 read.
     - submit_user_insight adds a user-contributed claim to the graph, citing only researched sources.
+    - Which phase offers which of these is each phase definition's `tool_names`; they are listed
+      here once so the tool registry holds every tool exactly once.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from forge.agent.handlers.build import NoInput
-from forge.agent.handlers.evidence_from_research import evidence_for_sources
-from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
+from forge.agent.phases.evidence_from_research import evidence_for_sources
+from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EvidenceType
 from forge.core.enforce_claim_rules import check_sources_researched
-from forge.core.records import Claim
-from forge.core.render_knowledge_document import DocumentInput, render_knowledge_document
+from forge.core.records import Claim, ResearchRecord
+
+
+class ResearchInput(BaseModel):
+    query: str = Field(min_length=3, max_length=400, description="What to look for, in plain words.")
+    limit: int = Field(default=5, ge=1, le=10)
 
 
 class InsightInput(BaseModel):
@@ -23,11 +29,22 @@ class InsightInput(BaseModel):
     evidence_sources: list[str] = Field(default_factory=list)
 
 
-async def generate_knowledge_document(ctx: ToolContext, args: NoInput) -> ToolOutcome:
-    doc = DocumentInput(str(ctx.session_id), ctx.state, ctx.model_label, ctx.clock.now())
-    markdown = render_knowledge_document(doc)
-    ctx.state.knowledge_document_markdown = markdown
-    return ToolOutcome({"generated": True, "characters": len(markdown)}, "knowledge document generated", pauses=True)
+async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
+    hits = tuple(
+        await ctx.research.search(
+            args.query, session_id=ctx.session_id, limit=args.limit, session_documents=ctx.state.session_documents
+        )
+    )
+    s = ctx.state
+    s.record_research(
+        ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), ctx.research.name)
+    )
+    payload = {
+        "query": args.query,
+        "provider": ctx.research.name,
+        "results": [{"source": h.source, "title": h.title, "snippet": h.snippet} for h in hits],
+    }
+    return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits)
 
 
 async def get_session_status(ctx: ToolContext, args: NoInput) -> ToolOutcome:
@@ -69,21 +86,23 @@ async def submit_user_insight(ctx: ToolContext, args: InsightInput) -> ToolOutco
     return ToolOutcome({"claim_id": str(claim_id)}, "user insight added to the graph")
 
 
-CRYSTALLIZE_TOOLS = (
-    ToolSpec(
-        "generate_knowledge_document",
-        "Generate the final 10-section Knowledge Document. Ends the session.",
-        NoInput,
-        generate_knowledge_document,
-    ),
-)
+RESEARCH = "research"
+CROSS_CUTTING = ("get_session_status", "submit_user_insight")
 
-CROSS_CUTTING_TOOLS = (
+SHARED_TOOLS = (
     ToolSpec("get_session_status", "Current phase, round, claim counts and graph size.", NoInput, get_session_status),
     ToolSpec(
         "submit_user_insight",
         "Add an insight the user contributed to the knowledge graph.",
         InsightInput,
         submit_user_insight,
+    ),
+    ToolSpec(
+        RESEARCH,
+        "Search the research provider (web or local corpus). Required before map_state_of_art, "
+        "search_cross_domain, find_antithesis and attempt_falsification; the query must name the subject. "
+        "Cite only `source` values returned here.",
+        ResearchInput,
+        research,
     ),
 )

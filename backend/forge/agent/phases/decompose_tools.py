@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from forge.agent.handlers.evidence_from_research import evidence_for_sources
+from forge.agent.phases.evidence_from_research import evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType, ReframingId, ReframingType
 from forge.core.enforce_claim_rules import check_sources_researched

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
+from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimStatus, EdgeId, EdgeType
 from forge.core.enforce_claim_rules import check_claim_index
 from forge.core.knowledge_graph import check_edge_allowed
@@ -35,10 +35,6 @@ class AddToGraphInput(BaseModel):
 class GapsInput(BaseModel):
     gaps: list[str] = Field(min_length=1, max_length=12)
     convergence_locks: list[str] = Field(default_factory=list, max_length=6)
-
-
-class NoInput(BaseModel):
-    pass
 
 
 def _edge_violation(ctx: ToolContext, source: ClaimId, item: EdgeItem) -> RuleViolation | Edge:

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from forge.agent.handlers.evidence_from_research import evidence_for_sources
+from forge.agent.phases.evidence_from_research import evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
 from forge.core.enforce_claim_rules import (

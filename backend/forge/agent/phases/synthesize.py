@@ -1,0 +1,55 @@
+"""SYNTHESIZE, defined in one place: up to three claims by thesis -> antithesis -> synthesis.
+
+Invariants:
+    - Its brief carries the person's choices (selected reframings, starred analogies, suggested
+      domains), the contradictions, the graph so far, the negative knowledge and the deep-dive
+      target, so rounds 2+ can build on earlier claims (rule 9) and avoid rejected ones (rule 10).
+    - It also offers BUILD's get_negative_knowledge: rule 10 must be satisfiable in rounds 2+.
+    - It pauses for the claims review once rule 4 passes (`forge.core.phases.close_synthesize`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forge.agent.phases.compose_brief import compose_brief, graph_view
+from forge.agent.phases.phase_definition import PhaseDefinition, names_of
+from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
+from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
+from forge.core.domain_types import Phase
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message
+from forge.core.phases import close_synthesize
+from forge.core.state_codec import encode_value
+
+INSTRUCTION = "Synthesize up to 3 claims by thesis -> antithesis -> synthesis, grounded in research."
+
+
+def _context(state: ForgeState) -> dict[str, Any]:
+    target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
+    return {
+        "selected_reframings": [r.text for r in state.selected_reframings],
+        "starred_analogies": encode_value(state.starred_analogies),
+        "contradictions": encode_value(state.contradictions),
+        "graph_claims": graph_view(state),
+        "negative_knowledge": encode_value(state.negative_knowledge),
+        "suggested_domains": state.suggested_domains,
+        "deep_dive": {"id": str(target.id), "text": target.text} if target else None,
+    }
+
+
+def brief(state: ForgeState) -> Message:
+    return compose_brief(Phase.SYNTHESIZE, state, INSTRUCTION, _context(state))
+
+
+DEFINITION = PhaseDefinition(
+    phase=Phase.SYNTHESIZE,
+    tools=SYNTHESIZE_TOOLS,
+    tool_names=(RESEARCH, "get_negative_knowledge", *names_of(SYNTHESIZE_TOOLS), *CROSS_CUTTING),
+    work_gate=close_synthesize.check_synthesis_complete,
+    brief=brief,
+    review=close_synthesize.REVIEW,
+    # Its largest call (create_synthesis: claim text + falsifiability condition) is ~3,000
+    # characters; 4096 tokens holds a few such calls in one turn.
+    max_tokens=4096,
+)

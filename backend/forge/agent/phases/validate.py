@@ -1,0 +1,36 @@
+"""VALIDATE, defined in one place: falsification, novelty and a score for every claim of the round.
+
+Invariants:
+    - Its brief carries the round's claims (by index, as the tools address them) and the graph.
+    - It pauses for the verdicts once every claim is scored (`forge.core.phases.close_validate`).
+"""
+
+from __future__ import annotations
+
+from forge.agent.phases.compose_brief import claims_view, compose_brief, graph_view
+from forge.agent.phases.phase_definition import PhaseDefinition, names_of
+from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
+from forge.agent.phases.validate_tools import VALIDATE_TOOLS
+from forge.core.domain_types import Phase
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message
+from forge.core.phases import close_validate
+
+INSTRUCTION = "Validate every claim: research to disprove it, attempt_falsification, check_novelty, score_claim."
+
+
+def brief(state: ForgeState) -> Message:
+    context = {"claims": claims_view(state), "graph_claims": graph_view(state)}
+    return compose_brief(Phase.VALIDATE, state, INSTRUCTION, context)
+
+
+DEFINITION = PhaseDefinition(
+    phase=Phase.VALIDATE,
+    tools=VALIDATE_TOOLS,
+    tool_names=(RESEARCH, *names_of(VALIDATE_TOOLS), *CROSS_CUTTING),
+    work_gate=close_validate.check_validate_work_complete,
+    brief=brief,
+    review=close_validate.REVIEW,
+    # Its largest call (attempt_falsification: approach + result) is ~4,000 characters, ~1k tokens.
+    max_tokens=4096,
+)

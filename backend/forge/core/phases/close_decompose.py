@@ -1,0 +1,108 @@
+"""Closing DECOMPOSE: its work gate, the decompose review, and rule 1 (DECOMPOSE -> EXPLORE).
+
+Invariants:
+    - The work gate (the agent's share) and rule 1 share one list of what is missing; rule 1 adds
+      the person's part: at least one selected reframing.
+    - The review selects reframings (or adds one), confirms or rejects assumptions by index, and
+      may add assumptions and reframings as the user's; indices are checked before anything changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from forge.core.domain_types import (
+    MIN_ASSUMPTIONS,
+    MIN_REFRAMINGS,
+    Contributor,
+    Phase,
+    ReframingId,
+    ReframingType,
+    ReviewType,
+)
+from forge.core.forge_state import ForgeState
+from forge.core.phases.index_review_items import indexed
+from forge.core.phases.phase_review import NewId, PhaseReview
+from forge.core.records import Assumption, Reframing
+from forge.core.review_inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
+from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
+from forge.core.state_codec import encode_value
+
+
+def _work_missing(state: ForgeState) -> list[str]:
+    missing = []
+    if not state.fundamentals:
+        missing.append("fundamentals (call decompose_to_fundamentals)")
+    if state.state_of_art is None:
+        missing.append("state of the art (research, then map_state_of_art)")
+    if len(state.assumptions) < MIN_ASSUMPTIONS:
+        missing.append(f"at least {MIN_ASSUMPTIONS} assumptions (have {len(state.assumptions)})")
+    if len(state.reframings) < MIN_REFRAMINGS:
+        missing.append(f"at least {MIN_REFRAMINGS} reframings (have {len(state.reframings)})")
+    return missing
+
+
+def check_decompose_work_complete(state: ForgeState) -> RuleViolation | None:
+    return missing_work(ErrorCode.DECOMPOSE_INCOMPLETE, "DECOMPOSE", _work_missing(state))
+
+
+def check_decompose_complete(state: ForgeState) -> RuleViolation | None:
+    """Rule 1: DECOMPOSE -> EXPLORE."""
+    missing = _work_missing(state)
+    if not state.selected_reframings:
+        missing.append("a reframing selected by the user (select at least one)")
+    return missing_work(ErrorCode.DECOMPOSE_INCOMPLETE, "DECOMPOSE", missing)
+
+
+def decompose_review_payload(state: ForgeState) -> dict[str, Any]:
+    return {
+        "fundamentals": list(state.fundamentals),
+        "state_of_art": encode_value(state.state_of_art),
+        "assumptions": indexed(state.assumptions),
+        "reframings": indexed(state.reframings),
+    }
+
+
+def check_decompose_review(state: ForgeState, review: DecomposeReview) -> ReviewRejection | None:
+    if not review.selected_reframings and not review.added_reframings:
+        choices = f"indices 0..{len(state.reframings) - 1}" if state.reframings else "there are none yet"
+        return invalid_review(
+            f"selected_reframings must select at least one reframing ({choices}), or added_reframings must add one."
+        )
+    both = sorted(set(review.confirmed_assumptions) & set(review.rejected_assumptions))
+    if both:
+        return invalid_review(f"assumptions {both} are both confirmed and rejected; choose one for each.")
+    return indices_out_of_range("selected_reframings", review.selected_reframings, len(state.reframings)) or (
+        indices_out_of_range(
+            "confirmed_assumptions/rejected_assumptions",
+            review.confirmed_assumptions + review.rejected_assumptions,
+            len(state.assumptions),
+        )
+    )
+
+
+def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> tuple[Phase | None, str]:
+    for i, a in enumerate(s.assumptions):
+        if i in r.confirmed_assumptions:
+            s.assumptions[i] = replace(a, confirmed=True)
+        elif i in r.rejected_assumptions:
+            s.assumptions[i] = replace(a, confirmed=False)
+    s.assumptions.extend(Assumption(t.strip(), Contributor.USER, True) for t in r.added_assumptions if t.strip())
+    s.reframings = [replace(f, selected=i in r.selected_reframings) for i, f in enumerate(s.reframings)]
+    s.reframings.extend(
+        Reframing(ReframingId(new_id()), t.strip(), ReframingType.SCOPE_CHANGE, True, Contributor.USER)
+        for t in r.added_reframings
+        if t.strip()
+    )
+    selected, confirmed = len(s.selected_reframings), len(s.confirmed_assumptions)
+    return Phase.EXPLORE, f"selected {selected} reframing(s), confirmed {confirmed} assumption(s)"
+
+
+REVIEW: PhaseReview[DecomposeReview] = PhaseReview(
+    ReviewType.DECOMPOSE_REVIEW,
+    payload=decompose_review_payload,
+    check=check_decompose_review,
+    apply=apply_decompose_review,
+    transition_rule=check_decompose_complete,
+)

@@ -1,0 +1,79 @@
+"""Closing EXPLORE: its work gate, the explore review, and rule 2 (EXPLORE -> SYNTHESIZE).
+
+Invariants:
+    - The work gate (the agent's share) and rule 2 share one list of what is missing; rule 2 adds
+      the person's part: at least one starred analogy.
+    - The review stars analogies by index (at least one) and may suggest domains for later rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from forge.core.domain_types import MIN_CONTRADICTIONS, MIN_CROSS_DOMAIN_SEARCHES, Phase, ReviewType
+from forge.core.forge_state import ForgeState
+from forge.core.phases.index_review_items import indexed
+from forge.core.phases.phase_review import NewId, PhaseReview
+from forge.core.review_inputs import ExploreReview, ReviewRejection, indices_out_of_range, invalid_review
+from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
+from forge.core.state_codec import encode_value
+
+
+def _work_missing(state: ForgeState) -> list[str]:
+    missing = []
+    if not state.morphological_box:
+        missing.append("a morphological box (call build_morphological_box)")
+    if state.cross_domain_search_count < MIN_CROSS_DOMAIN_SEARCHES:
+        missing.append(
+            f"at least {MIN_CROSS_DOMAIN_SEARCHES} cross-domain searches (have {state.cross_domain_search_count})"
+        )
+    if len(state.contradictions) < MIN_CONTRADICTIONS:
+        missing.append(f"at least {MIN_CONTRADICTIONS} contradiction (call identify_contradictions)")
+    return missing
+
+
+def check_explore_work_complete(state: ForgeState) -> RuleViolation | None:
+    return missing_work(ErrorCode.EXPLORE_INCOMPLETE, "EXPLORE", _work_missing(state))
+
+
+def check_explore_complete(state: ForgeState) -> RuleViolation | None:
+    """Rule 2: EXPLORE -> SYNTHESIZE."""
+    missing = _work_missing(state)
+    if not state.starred_analogies:
+        missing.append("an analogy starred by the user (star at least one)")
+    return missing_work(ErrorCode.EXPLORE_INCOMPLETE, "EXPLORE", missing)
+
+
+def explore_review_payload(state: ForgeState) -> dict[str, Any]:
+    return {
+        "morphological_box": encode_value(state.morphological_box),
+        "analogies": indexed(state.cross_domain_analogies),
+        "contradictions": indexed(state.contradictions),
+        "adjacent": list(state.adjacent_possible),
+    }
+
+
+def check_explore_review(state: ForgeState, review: ExploreReview) -> ReviewRejection | None:
+    if not review.starred_analogies:
+        return invalid_review(
+            f"starred_analogies must star at least one analogy (indices 0..{len(state.cross_domain_analogies) - 1})."
+        )
+    return indices_out_of_range("starred_analogies", review.starred_analogies, len(state.cross_domain_analogies))
+
+
+def apply_explore_review(s: ForgeState, r: ExploreReview, new_id: NewId) -> tuple[Phase | None, str]:
+    s.cross_domain_analogies = [
+        replace(a, starred=i in r.starred_analogies) for i, a in enumerate(s.cross_domain_analogies)
+    ]
+    s.suggested_domains.extend(d.strip() for d in r.suggested_domains if d.strip())
+    return Phase.SYNTHESIZE, f"starred {len(s.starred_analogies)} analogy(ies)"
+
+
+REVIEW: PhaseReview[ExploreReview] = PhaseReview(
+    ReviewType.EXPLORE_REVIEW,
+    payload=explore_review_payload,
+    check=check_explore_review,
+    apply=apply_explore_review,
+    transition_rule=check_explore_complete,
+)
