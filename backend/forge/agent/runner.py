@@ -24,18 +24,18 @@ Invariants:
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.dispatch_tool_call import dispatch_tool_call
+from forge.agent.phases.registry import phase_definition
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
-from forge.agent.tool_registry import ALL_TOOLS, definition_of
+from forge.agent.tool_registry import all_tool_definitions
 from forge.core import session_events as ev
 from forge.core.compact_conversation import compact_conversation
-from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import (
     Message,
@@ -50,13 +50,6 @@ from forge.core.model_messages import (
     user_text,
 )
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
-from forge.core.phases.close_build import check_build_work_complete
-from forge.core.phases.close_crystallize import check_crystallize_work_complete
-from forge.core.phases.close_decompose import check_decompose_work_complete
-from forge.core.phases.close_explore import check_explore_work_complete
-from forge.core.phases.close_synthesize import check_synthesis_complete
-from forge.core.phases.close_validate import check_validate_work_complete
-from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
 from forge.core.session_spend import SpendBudget, check_budget, total_spend
 from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
@@ -65,15 +58,6 @@ MAX_ITERATIONS = 50
 MAX_NUDGES = 3
 PREVIEW_CHARS = 240
 MAX_REPLY_CHARS = 24_000
-
-WORK_GATES: dict[Phase, Callable[[ForgeState], RuleViolation | None]] = {
-    Phase.DECOMPOSE: check_decompose_work_complete,
-    Phase.EXPLORE: check_explore_work_complete,
-    Phase.SYNTHESIZE: check_synthesis_complete,
-    Phase.VALIDATE: check_validate_work_complete,
-    Phase.BUILD: check_build_work_complete,
-    Phase.CRYSTALLIZE: check_crystallize_work_complete,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,17 +101,9 @@ class _StepDraft:
 RunnerOutput = Step | Live
 
 
-DEFAULT_MAX_OUTPUT_TOKENS = 4096
-
-
-def max_output_tokens(phase: Phase) -> int:
-    """The output bound of a phase's model calls (the phase definitions will refine it)."""
-    return DEFAULT_MAX_OUTPUT_TOKENS
-
-
 @cache
 def stable_tool_list() -> tuple[ToolDefinition, ...]:
-    return tuple(definition_of(ALL_TOOLS[name]) for name in sorted(ALL_TOOLS))
+    return all_tool_definitions()
 
 
 def _preview(arguments: object) -> str:
@@ -190,7 +166,7 @@ class AgentRunner:
             SYSTEM_PROMPT,
             tuple(messages),
             stable_tool_list(),
-            max_tokens=max_output_tokens(state.current_phase),
+            max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
         )
 
@@ -302,7 +278,7 @@ class AgentRunner:
         for call in reply.tool_calls:
             draft.events.append(ev.tool_call(call.name, _preview(call.arguments)))
             if cut and call.parse_error:
-                outcome = _truncated_call(call, max_output_tokens(ctx.state.current_phase))
+                outcome = _truncated_call(call, phase_definition(ctx.state.current_phase).max_tokens)
             else:
                 outcome = await dispatch_tool_call(ctx, call)
             results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
@@ -319,15 +295,15 @@ class AgentRunner:
         """The model stopped calling tools: pause for review if the phase's gate passes, else nudge.
 
         True when the run ends (paused, finished, or out of nudges)."""
-        violation = WORK_GATES[state.current_phase](state)
+        phase = phase_definition(state.current_phase)
+        violation = phase.work_gate(state)
         if violation is None:
-            review_type = REVIEW_AFTER_PHASE.get(state.current_phase)
-            if review_type is None:  # CRYSTALLIZE with its document: the session is finished
+            if phase.review is None:  # CRYSTALLIZE with its document: the session is finished
                 draft.events.append(ev.done(error=False, awaiting_input=False))
                 return True
-            state.await_review(review_type)
+            state.await_review(phase.review.review_type)
             draft.events += [
-                ev.review(review_type, build_review_payload(state, review_type)),
+                ev.review(phase.review.review_type, phase.review.present(state)),
                 ev.done(error=False, awaiting_input=True),
             ]
             return True

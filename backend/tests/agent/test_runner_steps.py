@@ -10,9 +10,10 @@ from support.memory_research import MemoryResearch
 from support.scripted_model import call, turn
 
 from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.phases.registry import phase_definition
 from forge.agent.runner import MAX_REPLY_CHARS, AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.domain_types import SessionId, ToolCallId
+from forge.core.domain_types import Phase, SessionId, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import (
     Message,
@@ -143,7 +144,9 @@ async def test_a_tool_call_cut_at_max_tokens_is_told_that_the_reply_hit_max_toke
     state = ForgeState(problem=PROBLEM)
     run = await record_run(AgentRunner(model, max_iterations=1), _ctx(state), [phase_kickoff(state)])
     error = next(e.data for e in run.events if e.type == EventType.TOOL_ERROR)
-    assert "max_tokens (4096)" in error["message"] and "shorter" in error["message"]
+    bound = phase_definition(Phase.DECOMPOSE).max_tokens
+    assert f"max_tokens ({bound})" in error["message"] and "shorter" in error["message"]
+    assert model.requests[0].max_tokens == bound  # the phase's own output bound is what was asked for
     result = run.messages[2].tool_results[0]
     assert result.is_error and "max_tokens" in result.content
 
