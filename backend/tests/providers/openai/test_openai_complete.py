@@ -23,8 +23,8 @@ from forge.core.model_messages import (
     Usage,
     user_text,
 )
+from forge.providers.max_tokens_cut import cut_at_max_tokens
 from forge.providers.openai_compatible_model import OpenAICompatibleModel, openai_compatible_model_from_settings
-from forge.providers.openai_wire import CUT_AT_MAX_TOKENS
 
 ModelFactory = Callable[..., OpenAICompatibleModel]
 RESEARCH = ToolDefinition(
@@ -189,7 +189,9 @@ async def test_a_tool_call_cut_at_max_tokens_is_not_run_with_half_its_arguments(
     api.json(completion(None, [tool_call("research", '{"query": "ER wai')], finish_reason="length"))
     response = await make_model().complete(_request())
 
-    assert response.message.tool_calls == (ToolCall(ToolCallId("call_abc123"), "research", {}, CUT_AT_MAX_TOKENS),)
+    assert response.message.tool_calls == (
+        ToolCall(ToolCallId("call_abc123"), "research", {}, cut_at_max_tokens(None)),
+    )
     assert response.stop_reason == StopReason.MAX_TOKENS
 
 
