@@ -3,13 +3,19 @@
 Invariants:
     - Callers see ModelUnavailableError / ContextOverflowError, never SDK exceptions. 429 (after
       its `retry-after`), 529 / `overloaded_error`, 5xx, timeouts, dropped connections and streams
-      cut before `message_stop` are retried by `call_with_retries`; the SDK's own retries are off.
+      cut before their end are retried (`sdk_retries`); the SDK's own retries are off.
     - A `pause_turn` (the server paused its own tool loop) is continued inside one call: the partial
       assistant content is sent back as the last assistant message, at most `max_continuations`
       times; the caller gets one ModelResponse with every part, search and token of the turn.
-    - Streaming yields each text delta as it arrives, then exactly one ModelResponse. One HTTP call
-      is retried only while none of its text has been yielded; after that a failure is final
-      (ModelUnavailableError), so the person never sees text twice (see `sdk_retries`).
+    - Streaming yields each text delta as it arrives, then exactly one ModelResponse. A stream cut
+      at any point (after text too) is retried from its start; if text was shown, a StreamReset
+      comes first, followed by the text of the turn's already completed continuations, so the
+      deltas after the last reset are exactly the text of the final ModelResponse.
+    - Every attempt is charged: the usage a failed stream reported (`message_start`: input and
+      cache tokens) is added to the final ModelResponse.usage, or carried by the
+      ModelUnavailableError when the call fails for good.
+    - A stream that ends with its stop reason and every block closed but no `message_stop` is
+      complete (nothing was lost, and a retry would be paid twice); one that ends earlier is cut.
     - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta.
 
 Design decisions:
@@ -28,13 +34,15 @@ import contextlib
 import functools
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import anthropic
 import httpx2
 
 from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
+from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
+from forge.ports import ModelUnavailableError
 from forge.providers.anthropic_wire import (
     StreamAccumulator,
     StreamCutError,
@@ -44,7 +52,14 @@ from forge.providers.anthropic_wire import (
     turn_from_message,
 )
 from forge.providers.call_with_retries import FailureKind
-from forge.providers.sdk_retries import call_with_retries_explained, retry_after_s, stream_with_retries
+from forge.providers.sdk_retries import (
+    Completed,
+    RetryRules,
+    call_with_retries_explained,
+    charged,
+    retry_after_s,
+    stream_with_retries,
+)
 
 T = TypeVar("T")
 
@@ -124,10 +139,9 @@ class AnthropicModel:
         self._max_tokens = max_tokens
         self._web_search_max_uses = web_search_max_uses
         self._context_1m = context_1m
-        self._policy = retry_policy
-        self._sleep = sleep
-        self._draw = draw
         self._max_continuations = max_continuations
+        explain = functools.partial(explain_failure, model=model, context_1m=context_1m)
+        self._rules = RetryRules(classify_failure, explain, retry_policy, sleep, draw)
 
     @property
     def label(self) -> str:
@@ -143,18 +157,28 @@ class AnthropicModel:
         turns: list[WireTurn] = []
         while self._should_call(turns):
             turns.append(await self._retrying(functools.partial(self._create, self._params(request, turns))))
-        return response_from_turns(turns)
+        return response_from_turns(turns, self._output_budget(request))
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]:
         turns: list[WireTurn] = []
-        while self._should_call(turns):
-            async with contextlib.aclosing(self._stream_turn(self._params(request, turns))) as items:
-                async for item in items:
-                    if isinstance(item, WireTurn):
-                        turns.append(item)
-                    else:
-                        yield TextDelta(item)
-        yield response_from_turns(turns)
+        wasted = Usage()
+        try:
+            while self._should_call(turns):
+                async with contextlib.aclosing(self._stream_turn(self._params(request, turns))) as items:
+                    async for item in items:
+                        if isinstance(item, Completed):
+                            turns.append(item.result)
+                            wasted += item.wasted
+                        elif isinstance(item, StreamReset):
+                            yield item
+                            if shown := _text_of(turns):
+                                yield TextDelta(shown)  # the continued turn's text so far, kept
+                        else:
+                            yield TextDelta(item)
+        except ModelUnavailableError as error:
+            raise charged(error, sum((t.usage for t in turns), wasted)) from error.__cause__
+        response = response_from_turns(turns, self._output_budget(request))
+        yield replace(response, usage=response.usage + wasted)
 
     # -- one call --
 
@@ -188,29 +212,31 @@ class AnthropicModel:
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
         """`operation` under the retry policy; a failure for good names what to fix."""
-        explain = functools.partial(explain_failure, model=self._model, context_1m=self._context_1m)
-        return await call_with_retries_explained(
-            operation, classify_failure, explain, self._policy, self._sleep, self._draw
-        )
+        return await call_with_retries_explained(operation, self._rules)
 
-    def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | WireTurn, None]:
-        """One streamed HTTP call: its text pieces, then its WireTurn."""
+    def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | StreamReset | Completed[WireTurn], None]:
+        """One streamed HTTP call, retried from its start: its text pieces, then its WireTurn."""
         return stream_with_retries(
             lambda: self._messages_api().create(**params, stream=True),
             StreamAccumulator,
-            StreamAccumulator.turn,  # StreamCutError (retryable) if the stream ended before message_stop
-            retrying=self._retrying,
+            StreamAccumulator.turn,  # StreamCutError (retryable) if the stream ended before the reply did
+            rules=self._rules,
             stream_name="The Anthropic stream",
         )
 
     @staticmethod
-    async def _drain(items: AsyncIterator[TextDelta | ModelResponse]) -> ModelResponse:
+    async def _drain(items: AsyncIterator[TextDelta | StreamReset | ModelResponse]) -> ModelResponse:
         response: ModelResponse | None = None
         async for item in items:
             if isinstance(item, ModelResponse):
                 response = item
         assert response is not None, "stream() always ends with a ModelResponse"
         return response
+
+
+def _text_of(turns: Sequence[WireTurn]) -> str:
+    """The text of completed turns, as it was streamed."""
+    return "".join(str(b.get("text") or "") for t in turns for b in t.blocks if b.get("type") == "text")
 
 
 def anthropic_model_from_settings(

@@ -12,7 +12,8 @@ Invariants:
       user message's tool_result blocks come before its other blocks, as the API requires.
     - A tool call the model did not finish (its JSON does not parse, or it is the last block of a
       turn cut at max_tokens) becomes a ToolCall with `parse_error` set: never dropped, never run
-      with half its arguments.
+      with half its arguments. A call cut by the output limit says so (naming max_tokens and its
+      value), whatever its JSON looks like, so the agent can ask for a shorter call.
     - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
       the snippet is text the model quoted from that page (its citations), else the title and page
       age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
@@ -53,12 +54,12 @@ from forge.core.model_messages import (
     Usage,
 )
 from forge.core.records import ResearchHit
+from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tokens
 
 PROVIDER = "anthropic"
 EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 WEB_SEARCH_TOOL_TYPE = "web_search_20250305"
 WEB_SEARCH_TOOL_NAME = "web_search"
-CUT_AT_MAX_TOKENS = "the reply hit max_tokens inside this tool call, so its arguments are incomplete"
 
 Block = dict[str, Any]
 
@@ -201,18 +202,26 @@ def _tool_call(block: Mapping[str, Any], error: tuple[str, str] | None) -> ToolC
     return ToolCall(call_id, name, copy.deepcopy(arguments))
 
 
-def _turn_parts(turn: WireTurn) -> list[MessagePart]:
+def _cut_error(turn: WireTurn, index: int, max_tokens: int | None) -> tuple[str, str] | None:
+    """Why the tool call at `index` is incomplete because the reply was cut there, if it was:
+    the last block of a turn stopped by the output limit (its raw JSON kept, when streamed)."""
+    if index != len(turn.blocks) - 1 or stop_reason_from(turn.stop_reason) != StopReason.MAX_TOKENS:
+        return None
+    raw = turn.input_errors.get(index, ("", ""))[1]
+    if turn.stop_reason == "model_context_window_exceeded":
+        return cut_at_context_window(), raw
+    return cut_at_max_tokens(max_tokens), raw
+
+
+def _turn_parts(turn: WireTurn, max_tokens: int | None) -> list[MessagePart]:
     parts: list[MessagePart] = []
-    last = len(turn.blocks) - 1
     for index, block in enumerate(turn.blocks):
         kind = block.get("type")
         if kind == "text":
             if block.get("text"):
                 parts.append(TextPart(str(block["text"])))
         elif kind == "tool_use":
-            error = turn.input_errors.get(index)
-            if error is None and index == last and turn.stop_reason == "max_tokens":
-                error = (CUT_AT_MAX_TOKENS, "")
+            error = _cut_error(turn, index, max_tokens) or turn.input_errors.get(index)
             parts.append(_tool_call(block, error))
         else:
             parts.append(ProviderPart(PROVIDER, copy.deepcopy(block)))
@@ -256,9 +265,11 @@ def server_research(blocks: Sequence[Mapping[str, Any]]) -> tuple[ServerResearch
     return tuple(found)
 
 
-def response_from_turns(turns: Sequence[WireTurn]) -> ModelResponse:
-    """One ModelResponse for a turn that may have been paused and continued several times."""
-    parts = [part for turn in turns for part in _turn_parts(turn)]
+def response_from_turns(turns: Sequence[WireTurn], max_tokens: int | None = None) -> ModelResponse:
+    """One ModelResponse for a turn that may have been paused and continued several times.
+
+    `max_tokens` is the output budget the calls were given, named in a cut tool call's parse_error."""
+    parts = [part for turn in turns for part in _turn_parts(turn, max_tokens)]
     usage = sum((t.usage for t in turns), Usage())
     model = next((t.model for t in reversed(turns) if t.model), "")
     research = server_research([b for t in turns for b in t.blocks])
@@ -270,20 +281,29 @@ def response_from_turns(turns: Sequence[WireTurn]) -> ModelResponse:
 
 
 class StreamCutError(ConnectionError):
-    """The event stream ended before `message_stop`: the reply is incomplete (retryable)."""
+    """The event stream ended before the reply was complete (retryable)."""
 
 
 class StreamAccumulator:
     """Builds one WireTurn from raw stream events (as dicts).
 
     Keeps each tool input's raw JSON and parses it strictly when its block stops: the SDK's
-    partial-mode parser would turn a cut-off input into a plausible but partial dict."""
+    partial-mode parser would turn a cut-off input into a plausible but partial dict. Text,
+    thinking and JSON deltas are kept as lists of pieces and joined once, so a long reply costs
+    time linear in its length. `usage` is what the stream has reported so far (`message_start`,
+    then each `message_delta`), so a failed attempt is still charged."""
 
     def __init__(self) -> None:
         self._message: Block | None = None
-        self._json: dict[int, str] = {}
+        self._pieces: dict[tuple[int, str], list[str]] = {}
+        self._json: dict[int, list[str]] = {}
         self._errors: dict[int, tuple[str, str]] = {}
+        self._open: set[int] = set()
         self._stopped = False
+
+    @property
+    def usage(self) -> Usage:
+        return usage_from(self._message.get("usage")) if self._message is not None else Usage()
 
     def apply(self, event: Mapping[str, Any]) -> str:
         """Fold one event in; returns the text it added ("" if none)."""
@@ -296,6 +316,7 @@ class StreamAccumulator:
         elif self._message is None:
             raise StreamCutError(f"stream event {kind!r} arrived before message_start")
         elif kind == "content_block_start":
+            self._open.add(len(self._message["content"]))
             self._message["content"].append(copy.deepcopy(dict(event["content_block"])))
         elif kind == "content_block_delta":
             return self._delta(int(event["index"]), event["delta"])
@@ -312,23 +333,25 @@ class StreamAccumulator:
         block = self._message["content"][index]
         kind = delta.get("type")
         if kind == "text_delta":
-            block["text"] = block.get("text", "") + delta["text"]
+            self._pieces.setdefault((index, "text"), []).append(delta["text"])
             return str(delta["text"])
         if kind == "input_json_delta":
-            self._json[index] = self._json.get(index, "") + delta.get("partial_json", "")
+            self._json.setdefault(index, []).append(delta.get("partial_json", ""))
         elif kind == "citations_delta":
             block.setdefault("citations", []).append(copy.deepcopy(delta["citation"]))
         elif kind == "thinking_delta":
-            block["thinking"] = block.get("thinking", "") + delta["thinking"]
+            self._pieces.setdefault((index, "thinking"), []).append(delta["thinking"])
         elif kind == "signature_delta":
             block["signature"] = delta["signature"]
         return ""
 
     def _close(self, index: int) -> None:
         assert self._message is not None
-        raw = self._json.pop(index, None)
-        if raw is None:
+        self._open.discard(index)
+        pieces = self._json.pop(index, None)
+        if pieces is None:
             return
+        raw = "".join(pieces)
         block = self._message["content"][index]
         try:
             value = json.loads(raw) if raw.strip() else {}
@@ -338,16 +361,26 @@ class StreamAccumulator:
             value, self._errors[index] = {}, ("the arguments are not a JSON object", raw)
         block["input"] = value
 
+    def _complete(self) -> bool:
+        """Ended properly: `message_stop` arrived, or only it is missing (the stop reason came in a
+        `message_delta` and every block was closed), so nothing of the reply was lost."""
+        assert self._message is not None
+        return self._stopped or (self._message.get("stop_reason") is not None and not self._open)
+
     def turn(self) -> WireTurn:
-        """The finished turn; StreamCutError if the stream ended before `message_stop`."""
-        if self._message is None or not self._stopped:
+        """The finished turn; StreamCutError if the stream ended before the reply was complete."""
+        if self._message is None or not self._complete():
             raise StreamCutError("the response stream ended before message_stop")
         for index in list(self._json):
             self._close(index)
+        content = self._message["content"]
+        for (index, key), pieces in self._pieces.items():
+            content[index][key] = str(content[index].get(key) or "") + "".join(pieces)
+        self._pieces.clear()
         return WireTurn(
-            tuple(self._message["content"]),
+            tuple(content),
             self._message.get("stop_reason"),
-            usage_from(self._message.get("usage")),
+            self.usage,
             str(self._message.get("model", "")),
             dict(self._errors),
         )

@@ -4,6 +4,9 @@ Invariants:
     - At most `policy.max_attempts` attempts; then ModelUnavailableError naming the last failure.
     - Only failures the provider's classifier calls retryable are retried (429, 529/overloaded,
       5xx, timeouts, dropped connections); anything else fails at once.
+    - `retry_delay` is the one decision "wait, then try again, or give up": `call_with_retries`
+      and the streaming retries (`sdk_retries`) both use it, so they give up the same way. The
+      ModelUnavailableError it raises carries the `usage` the failed attempts were charged.
     - Sleeping and randomness are injected, so tests run instantly and deterministically.
 """
 
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from forge.core.backoff_schedule import RetryPolicy, backoff_delay
+from forge.core.model_messages import Usage
 from forge.ports import ContextOverflowError, ModelUnavailableError
 
 T = TypeVar("T")
@@ -35,6 +39,29 @@ class FailureKind:
 Classifier = Callable[[Exception], FailureKind]
 
 
+def retry_delay(
+    error: Exception,
+    attempt: int,
+    classify: Classifier,
+    policy: RetryPolicy,
+    draw: Callable[[], float],
+    usage: Usage = Usage(),
+) -> float:
+    """How long to wait before attempt `attempt + 1` after `error` ended attempt `attempt`.
+
+    Raises instead when there is no next attempt: ContextOverflowError for a prompt that does not
+    fit, else ModelUnavailableError (with `usage`, what the failed attempts were charged)."""
+    kind = classify(error)
+    if kind.context_overflow:
+        raise ContextOverflowError(str(error)) from error
+    if not kind.retryable or attempt >= policy.max_attempts:
+        tried = f" after {attempt} attempt(s)" if kind.retryable else ""
+        raise ModelUnavailableError(f"{type(error).__name__}{tried}: {error}", usage=usage) from error
+    delay = backoff_delay(policy, attempt, draw(), kind.retry_after_s)
+    log.warning("model call failed (%s); retry %d in %.1fs", type(error).__name__, attempt, delay)
+    return delay
+
+
 async def call_with_retries(
     operation: Callable[[], Awaitable[T]],
     classify: Classifier,
@@ -48,13 +75,5 @@ async def call_with_retries(
         except (ModelUnavailableError, ContextOverflowError):
             raise
         except Exception as error:
-            kind = classify(error)
-            if kind.context_overflow:
-                raise ContextOverflowError(str(error)) from error
-            if not kind.retryable or attempt == policy.max_attempts:
-                tried = f" after {attempt} attempt(s)" if kind.retryable else ""
-                raise ModelUnavailableError(f"{type(error).__name__}{tried}: {error}") from error
-            delay = backoff_delay(policy, attempt, draw(), kind.retry_after_s)
-            log.warning("model call failed (%s); retry %d in %.1fs", type(error).__name__, attempt, delay)
-            await sleep(delay)
+            await sleep(retry_delay(error, attempt, classify, policy, draw))
     raise AssertionError("unreachable: the loop returns or raises")

@@ -4,13 +4,17 @@ local llama.cpp server, vLLM or Ollama reached through `base_url`.
 Invariants:
     - Callers see ModelUnavailableError / ContextOverflowError, never SDK exceptions. 429 (after its
       `retry-after`), 408, 5xx, timeouts, dropped connections, error events and streams cut before
-      a finish_reason are retried by `call_with_retries`; the SDK's own retries are off. A request
+      a finish_reason are retried (`sdk_retries`); the SDK's own retries are off. A request
       that does not fit the context window (OpenAI's `context_length_exceeded`, vLLM's "maximum
       context length", llama.cpp's `exceed_context_size_error`) is a ContextOverflowError. Other
       4xx fail at once with a message naming what to fix: the key, the model, the base_url.
-    - Streaming yields each text delta as it arrives, then exactly one ModelResponse. The HTTP
-      call is retried only while none of its text has been yielded; after that a failure is final
-      (ModelUnavailableError), so the person never sees text twice (see `sdk_retries`).
+    - Streaming yields each text delta as it arrives, then exactly one ModelResponse. A stream cut
+      at any point (after text too) is retried from its start, with a StreamReset first if text was
+      shown, so the deltas after the last reset are the completed attempt's (see `sdk_retries`).
+    - Streams ask for usage (`stream_options.include_usage`); whatever usage a failed attempt's
+      stream reported is added to the final ModelResponse.usage, or carried by the
+      ModelUnavailableError when the call fails for good. A stream cut before its usage chunk
+      reported none, and is charged nothing: we do not guess.
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
@@ -30,6 +34,7 @@ import contextlib
 import functools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -38,11 +43,17 @@ import httpx2
 import openai
 
 from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import ModelRequest, ModelResponse, TextDelta
+from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta
 from forge.ports import ModelUnavailableError
 from forge.providers.call_with_retries import FailureKind
 from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion
-from forge.providers.sdk_retries import call_with_retries_explained, retry_after_s, stream_with_retries
+from forge.providers.sdk_retries import (
+    Completed,
+    RetryRules,
+    call_with_retries_explained,
+    retry_after_s,
+    stream_with_retries,
+)
 
 T = TypeVar("T")
 
@@ -147,11 +158,10 @@ class OpenAICompatibleModel:
         self._label_prefix = label_prefix
         self._context_window = context_window
         self._max_tokens = max_tokens
-        self._policy = retry_policy
-        self._sleep = sleep
-        self._draw = draw
         self._base_url = str(client.base_url)
         self._on_openai = is_openai_url(self._base_url)
+        explain = functools.partial(explain_failure, model=model, endpoint=self._endpoint, local=not self._on_openai)
+        self._rules = RetryRules(classify_failure, explain, retry_policy, sleep, draw)
 
     @property
     def label(self) -> str:
@@ -167,31 +177,47 @@ class OpenAICompatibleModel:
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         completion = await self._retrying(functools.partial(self._create, self._params(request)))
-        return response_from_completion(completion, tool_names=_tool_names(request), fallback_model=self._model)
+        return response_from_completion(
+            completion, tool_names=_tool_names(request), fallback_model=self._model, max_tokens=self._budget(request)
+        )
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]:
         params = {**self._params(request), "stream": True, "stream_options": {"include_usage": True}}
         items = stream_with_retries(
             lambda: self._client.chat.completions.create(**params),
             StreamAccumulator,
             _finished,
-            retrying=self._retrying,
+            rules=self._rules,
             stream_name=f"The stream from {self._endpoint}",
         )
-        async with contextlib.aclosing(items):
-            async for item in items:
-                if isinstance(item, str):
-                    yield TextDelta(item)
-                else:
-                    yield item.response(tool_names=_tool_names(request), fallback_model=self._model)
+        try:
+            async with contextlib.aclosing(items):
+                async for item in items:
+                    if isinstance(item, str):
+                        yield TextDelta(item)
+                    elif isinstance(item, StreamReset):
+                        yield item
+                    else:
+                        yield self._response(request, item)
+        except ModelUnavailableError as error:
+            raise self._with_server_hint(error) from error.__cause__
+
+    def _response(self, request: ModelRequest, completed: Completed[StreamAccumulator]) -> ModelResponse:
+        response = completed.result.response(
+            tool_names=_tool_names(request), fallback_model=self._model, max_tokens=self._budget(request)
+        )
+        return replace(response, usage=response.usage + completed.wasted)
 
     # -- one call --
+
+    def _budget(self, request: ModelRequest) -> int:
+        return max(request.max_tokens, self._max_tokens)
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         return request_params(
             request,
             model=self._model,
-            max_tokens=max(request.max_tokens, self._max_tokens),
+            max_tokens=self._budget(request),
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
         )
 
@@ -201,19 +227,18 @@ class OpenAICompatibleModel:
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
         """`operation` under the retry policy; a failure for good names what to fix."""
-        explain = functools.partial(
-            explain_failure, model=self._model, endpoint=self._endpoint, local=not self._on_openai
-        )
         try:
-            return await call_with_retries_explained(
-                operation, classify_failure, explain, self._policy, self._sleep, self._draw
-            )
+            return await call_with_retries_explained(operation, self._rules)
         except ModelUnavailableError as error:
-            cause = error.__cause__
-            if isinstance(cause, openai.APIConnectionError) and not isinstance(cause, openai.APITimeoutError):
-                hint = f"{error}; is the server at {self._base_url} running? (check OPENAI_BASE_URL)"
-                raise ModelUnavailableError(hint) from cause
-            raise
+            raise self._with_server_hint(error) from error.__cause__
+
+    def _with_server_hint(self, error: ModelUnavailableError) -> ModelUnavailableError:
+        """A refused connection (not a timeout) most likely means no server at the base_url: say so."""
+        cause = error.__cause__
+        if isinstance(cause, openai.APIConnectionError) and not isinstance(cause, openai.APITimeoutError):
+            hint = f"{error}; is the server at {self._base_url} running? (check OPENAI_BASE_URL)"
+            return ModelUnavailableError(hint, usage=error.usage)
+        return error
 
 
 def _finished(accumulator: StreamAccumulator) -> StreamAccumulator:

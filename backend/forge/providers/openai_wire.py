@@ -16,8 +16,8 @@ Invariants:
       synthesised as `call_<index>`; arguments go through `parse_tool_arguments`, and arguments
       that cannot be read give `arguments={}` with `parse_error`, so the loop answers with a tool
       error. In a reply cut at max_tokens (`finish_reason: length`) the last call is incomplete
-      unless it parses strictly: parse_error, never run with half its arguments (the truncation
-      repair is for small models that stop early, not for a cut reply).
+      unless it parses strictly: parse_error naming max_tokens and its value, never run with half
+      its arguments (the truncation repair is for small models that stop early, not a cut reply).
     - A small model that writes its tool call as JSON text (bare, fenced or in <tool_call> tags)
       instead of `tool_calls`: when there are no native calls, the reply was not cut, and the name
       is an offered tool, the JSON becomes ToolCalls and the rest stays text.
@@ -50,9 +50,9 @@ from forge.core.model_messages import (
     Usage,
 )
 from forge.core.repair_tool_json import ParsedArguments, find_text_tool_calls, parse_tool_arguments
+from forge.providers.max_tokens_cut import cut_at_max_tokens
 
 ERROR_PREFIX = "ERROR: "
-CUT_AT_MAX_TOKENS = "the reply hit max_tokens inside this tool call, so its arguments are incomplete"
 
 WireMessage = dict[str, Any]
 
@@ -169,7 +169,7 @@ def _raw_call(wire: Mapping[str, Any]) -> RawToolCall:
     )
 
 
-def _tool_call(raw: RawToolCall, index: int, cut: bool) -> ToolCall:
+def _tool_call(raw: RawToolCall, index: int, cut: bool, max_tokens: int | None = None) -> ToolCall:
     call_id = ToolCallId(raw.id or f"call_{index}")
     if cut:
         try:
@@ -178,7 +178,7 @@ def _tool_call(raw: RawToolCall, index: int, cut: bool) -> ToolCall:
             arguments = None
         if isinstance(arguments, dict):
             return ToolCall(call_id, raw.name, arguments)
-        return ToolCall(call_id, raw.name, {}, CUT_AT_MAX_TOKENS)
+        return ToolCall(call_id, raw.name, {}, cut_at_max_tokens(max_tokens))
     parsed = parse_tool_arguments(raw.arguments)
     if isinstance(parsed, ParsedArguments):
         return ToolCall(call_id, raw.name, parsed.arguments)
@@ -213,11 +213,12 @@ class WireReply:
     model: str
 
 
-def response_from_reply(reply: WireReply, tool_names: Collection[str]) -> ModelResponse:
+def response_from_reply(reply: WireReply, tool_names: Collection[str], max_tokens: int | None = None) -> ModelResponse:
+    """`max_tokens` is the output budget the call was given, named in a cut tool call's parse_error."""
     cut = reply.finish_reason == "length"
     last = len(reply.calls) - 1
     text = reply.text
-    calls = [_tool_call(raw, i, cut and i == last) for i, raw in enumerate(reply.calls)]
+    calls = [_tool_call(raw, i, cut and i == last, max_tokens) for i, raw in enumerate(reply.calls)]
     found = None if calls or cut else find_text_tool_calls(text, tool_names)
     if found is not None:
         text = found.remaining_text
@@ -234,7 +235,7 @@ def response_from_reply(reply: WireReply, tool_names: Collection[str]) -> ModelR
 
 
 def response_from_completion(
-    completion: Mapping[str, Any], *, tool_names: Collection[str], fallback_model: str
+    completion: Mapping[str, Any], *, tool_names: Collection[str], fallback_model: str, max_tokens: int | None = None
 ) -> ModelResponse:
     """A ModelResponse from a `chat.completion` dict (its first choice; none means an empty reply)."""
     choices = [_mapping(c) for c in _items(completion.get("choices"))]
@@ -252,7 +253,7 @@ def response_from_completion(
         _mapping(completion.get("usage")),
         str(completion.get("model") or fallback_model),
     )
-    return response_from_reply(reply, tool_names)
+    return response_from_reply(reply, tool_names, max_tokens)
 
 
 # --- streaming -----------------------------------------------------------------------------------
@@ -260,23 +261,32 @@ def response_from_completion(
 
 @dataclass
 class StreamAccumulator:
-    """Folds `chat.completion.chunk` dicts into one reply; `apply` returns each chunk's new text."""
+    """Folds `chat.completion.chunk` dicts into one reply; `apply` returns each chunk's new text.
+
+    Text and argument fragments are kept as lists of pieces and joined once, so a long reply costs
+    time linear in its length. `usage` is the last usage the server sent: the final chunk's with
+    `include_usage`, or every chunk's on servers that report it continuously (vLLM)."""
 
     text: list[str] = field(default_factory=list)
     calls: list[RawToolCall] = field(default_factory=list)
     finish_reason: str | None = None
-    usage: Mapping[str, Any] = field(default_factory=dict)
+    wire_usage: Mapping[str, Any] = field(default_factory=dict)
     model: str = ""
     _slot_of_index: dict[int, int] = field(default_factory=dict)
+    _arguments: list[list[str]] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
         return self.finish_reason is not None
 
+    @property
+    def usage(self) -> Usage:
+        return usage_from(self.wire_usage)
+
     def apply(self, chunk: Mapping[str, Any]) -> str:
         self.model = str(chunk.get("model") or self.model)
         if usage := _mapping(chunk.get("usage")):
-            self.usage = usage
+            self.wire_usage = usage
         added: list[str] = []
         for choice in (_mapping(c) for c in _items(chunk.get("choices"))):
             if _int(choice.get("index")) != 0:
@@ -300,6 +310,7 @@ class StreamAccumulator:
         slot = self._slot_of_index.get(index)
         if slot is None or (fragment_id and self.calls[slot].id not in (None, fragment_id)):
             self.calls.append(RawToolCall())
+            self._arguments.append([])
             slot = self._slot_of_index[index] = len(self.calls) - 1
         call = self.calls[slot]
         call.id = call.id or fragment_id or None
@@ -307,8 +318,11 @@ class StreamAccumulator:
         name = function.get("name")
         if isinstance(name, str) and name and not call.name:
             call.name = name
-        call.arguments += _arguments_text(function.get("arguments"))
+        self._arguments[slot].append(_arguments_text(function.get("arguments")))
 
-    def response(self, *, tool_names: Collection[str], fallback_model: str) -> ModelResponse:
-        reply = WireReply("".join(self.text), self.calls, self.finish_reason, self.usage, self.model or fallback_model)
-        return response_from_reply(reply, tool_names)
+    def response(
+        self, *, tool_names: Collection[str], fallback_model: str, max_tokens: int | None = None
+    ) -> ModelResponse:
+        calls = [RawToolCall(c.id, c.name, "".join(a)) for c, a in zip(self.calls, self._arguments, strict=True)]
+        reply = WireReply("".join(self.text), calls, self.finish_reason, self.wire_usage, self.model or fallback_model)
+        return response_from_reply(reply, tool_names, max_tokens)

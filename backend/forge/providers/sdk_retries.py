@@ -1,21 +1,23 @@
-"""Retrying SDK calls of the real-model providers: plain calls, streams until their first text.
+"""Retrying SDK calls of the real-model providers: plain calls, and streams restarted after a cut.
 
 The layer the Anthropic and OpenAI-compatible providers share above `call_with_retries`; each
-brings its SDK-specific parts: how to open the event stream, an accumulator that folds the events,
-how to classify and explain a failure.
+brings its SDK-specific parts (`RetryRules`: how to classify and explain a failure; for a stream:
+how to open it, an accumulator that folds its events, and what the accumulator says was charged).
 
 Invariants:
-    - `stream_with_retries` yields each text piece as it arrives, then exactly one result:
-      `finish(accumulator)`.
-    - One HTTP call is retried only while none of its text has been yielded: opening the stream and
-      reading it up to its first text (or its end, which `finish` checks) is the retried part.
-      After the first piece a failure is final (ModelUnavailableError), so the person never sees
-      text twice.
-    - The SDK stream is closed on every path: a failed attempt, a failure after text, the end, and
-      a consumer that leaves early (close the generator, e.g. with `contextlib.aclosing`).
-    - `call_with_retries_explained` leaves retryable failures and context overflows to
-      `call_with_retries`; any other failure is final at once, as a ModelUnavailableError whose
-      message is `explain(error)`: what a person must fix.
+    - `stream_with_retries` yields each text piece as it arrives, then exactly one `Completed`:
+      `finish(accumulator)` of the attempt that completed, with `wasted`, the usage of every
+      failed attempt before it (as far as each stream reported it before failing).
+    - A retryable failure is retried at any point of a stream, under the same policy as a plain
+      call. If the failed attempt had shown text, a `StreamReset` is yielded before the next
+      attempt: the consumer discards its draft, and the pieces after the last reset are the
+      completed attempt's text. A failure for good raises ModelUnavailableError whose `usage` is
+      every failed attempt's (ContextOverflowError is raised as such).
+    - The SDK stream is closed on every path: a failed attempt, the end, and a consumer that
+      leaves early (close the generator, e.g. with `contextlib.aclosing`).
+    - `call_with_retries_explained` and the streams leave retryable failures and context
+      overflows to `retry_delay`; any other failure is final at once, as a ModelUnavailableError
+      whose message is `explain(error)`: what a person must fix.
     - `retry_after_s` reads `retry-after-ms`, then `retry-after`, as seconds; an HTTP date or a
       missing header is None (our own backoff applies).
 """
@@ -23,15 +25,16 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import functools
+import itertools
 import random
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from forge.core.backoff_schedule import RetryPolicy
-from forge.ports import ModelUnavailableError
-from forge.providers.call_with_retries import Classifier, call_with_retries
+from forge.core.model_messages import StreamReset, Usage
+from forge.ports import ContextOverflowError, ModelUnavailableError
+from forge.providers.call_with_retries import Classifier, call_with_retries, retry_delay
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,6 +53,46 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class RetryRules:
+    """How one provider's calls are retried and how a failure for good is explained."""
+
+    classify: Classifier
+    explain: Callable[[Exception], str]
+    policy: RetryPolicy = RetryPolicy()
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    draw: Callable[[], float] = random.random
+
+    def delay_after(self, error: Exception, attempt: int, wasted: Usage = Usage()) -> float:
+        """The wait before the next attempt; raises the final error (charged `wasted`) if there is none."""
+        if isinstance(error, ModelUnavailableError | ContextOverflowError):
+            raise error
+        kind = self.classify(error)
+        if not kind.retryable and not kind.context_overflow:
+            raise ModelUnavailableError(self.explain(error), usage=wasted) from error
+        return retry_delay(error, attempt, self.classify, self.policy, self.draw, wasted)
+
+
+def charged(error: ModelUnavailableError, usage: Usage) -> ModelUnavailableError:
+    """The same failure, also charged `usage` (e.g. the completed parts of a call that then failed)."""
+    return ModelUnavailableError(str(error), usage=error.usage + usage)
+
+
+async def call_with_retries_explained(operation: Callable[[], Awaitable[T]], rules: RetryRules) -> T:
+    """`operation` under the retry policy; a failure for good names what to fix."""
+
+    async def attempt() -> T:
+        try:
+            return await operation()
+        except Exception as error:
+            kind = rules.classify(error)
+            if kind.retryable or kind.context_overflow:
+                raise
+            raise ModelUnavailableError(rules.explain(error)) from error
+
+    return await call_with_retries(attempt, rules.classify, rules.policy, rules.sleep, rules.draw)
+
+
 class EventAccumulator(Protocol):
     """Folds a stream's events (as dicts) into one reply."""
 
@@ -57,76 +100,50 @@ class EventAccumulator(Protocol):
         """Fold one event in; returns the text it added (empty or None if none)."""
         ...
 
+    @property
+    def usage(self) -> Usage:
+        """What the stream has reported it charged so far (zero before it says)."""
+        ...
+
 
 A = TypeVar("A", bound=EventAccumulator)
 
 
-class Retrying(Protocol):
-    """Runs one operation under a provider's retries (its wrapper around `call_with_retries_explained`)."""
+@dataclass(frozen=True, slots=True)
+class Completed(Generic[R]):
+    """The result of the attempt that completed, and what the failed attempts before it cost."""
 
-    def __call__(self, operation: Callable[[], Awaitable[T]], /) -> Awaitable[T]: ...
-
-
-async def call_with_retries_explained(
-    operation: Callable[[], Awaitable[T]],
-    classify: Classifier,
-    explain: Callable[[Exception], str],
-    policy: RetryPolicy = RetryPolicy(),
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    draw: Callable[[], float] = random.random,
-) -> T:
-    """`operation` under the retry policy; a failure for good names what to fix."""
-
-    async def attempt() -> T:
-        try:
-            return await operation()
-        except Exception as error:
-            kind = classify(error)
-            if kind.retryable or kind.context_overflow:
-                raise
-            raise ModelUnavailableError(explain(error)) from error
-
-    return await call_with_retries(attempt, classify, policy, sleep, draw)
+    result: R
+    wasted: Usage = field(default_factory=Usage)
 
 
 @dataclass
-class _LiveStream(Generic[A]):
-    """An open SDK event stream and the reply it is building."""
+class _Attempt(Generic[A, R]):
+    """One HTTP call of a stream: opened on the first step, read one text piece per step."""
 
-    events: Any  # an SDK AsyncStream: its items have `to_dict(exclude_none=True)`; it has `close()`
+    open_events: Callable[[], Awaitable[Any]]
     accumulator: A
-    ended: bool = False
+    finish: Callable[[A], R]
+    events: Any = None  # an SDK AsyncStream: its items have `to_dict(exclude_none=True)`; it has `close()`
+    shown: bool = False
 
-    async def next_text(self) -> str | None:
-        """Read events until one adds text (returned) or the stream ends (None)."""
-        while not self.ended:
+    async def step(self) -> str | Completed[R]:
+        """The next text piece, or the finished result when the stream ends (raising if it was cut)."""
+        if self.events is None:
+            self.events = await self.open_events()
+        while True:
             try:
                 event = await anext(self.events)
             except StopAsyncIteration:
-                self.ended = True
-                break
+                return Completed(self.finish(self.accumulator))
             text = self.accumulator.apply(event.to_dict(exclude_none=True))
             if text:
+                self.shown = True
                 return text
-        return None
 
     async def close(self) -> None:
-        await self.events.close()
-
-
-async def _open_live_stream(
-    open_events: Callable[[], Awaitable[Any]], new_accumulator: Callable[[], A], finish: Callable[[A], object]
-) -> tuple[_LiveStream[A], str | None]:
-    """Open a stream and read it up to its first text (or its end), so this part can be retried."""
-    live = _LiveStream(await open_events(), new_accumulator())
-    try:
-        first = await live.next_text()
-        if first is None:
-            finish(live.accumulator)  # a stream cut before its end fails here, retryably
-    except BaseException:
-        await live.close()
-        raise
-    return live, first
+        if self.events is not None:
+            await self.events.close()
 
 
 async def stream_with_retries(
@@ -134,23 +151,33 @@ async def stream_with_retries(
     new_accumulator: Callable[[], A],
     finish: Callable[[A], R],
     *,
-    retrying: Retrying,
+    rules: RetryRules,
     stream_name: str,
-) -> AsyncGenerator[str | R, None]:
-    """One streamed HTTP call: its text pieces, then `finish(accumulator)`.
+) -> AsyncGenerator[str | StreamReset | Completed[R], None]:
+    """One streamed call, retried from the start after a retryable failure: text pieces, a
+    `StreamReset` before a retry that abandons shown text, then one `Completed`.
 
     `open_events` opens the SDK stream (called once per attempt, each with a `new_accumulator()`);
     `finish` returns the result, raising a retryable error if the stream was cut before its end.
-    `stream_name` starts the message of a failure after text ("The Anthropic stream")."""
-    opening = functools.partial(_open_live_stream, open_events, new_accumulator, finish)
-    live, text = await retrying(opening)
-    try:
-        while text is not None:
-            yield text
-            text = await live.next_text()
-        result = finish(live.accumulator)
-    except Exception as error:
-        raise ModelUnavailableError(f"{stream_name} failed after text was shown: {error}") from error
-    finally:
-        await live.close()
-    yield result
+    `stream_name` starts a reset's reason ("The Anthropic stream")."""
+    wasted = Usage()
+    for attempt in itertools.count(1):
+        current: _Attempt[A, R] = _Attempt(open_events, new_accumulator(), finish)
+        try:
+            while True:
+                try:
+                    item = await current.step()
+                except Exception as error:
+                    wasted += current.accumulator.usage
+                    delay, failure = rules.delay_after(error, attempt, wasted), error
+                    break
+                if isinstance(item, Completed):
+                    yield Completed(item.result, wasted)
+                    return
+                yield item
+        finally:
+            await current.close()
+        if current.shown:
+            yield StreamReset(f"{stream_name} was cut ({type(failure).__name__}: {failure}); it restarts")
+        await rules.sleep(delay)
+    raise AssertionError("unreachable: the loop returns or raises")

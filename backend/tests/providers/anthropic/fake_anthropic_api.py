@@ -55,7 +55,11 @@ class FakeAnthropicApi:
         return self
 
     def sse(self, name: str) -> FakeAnthropicApi:
-        body = recording(name).encode()
+        return self.sse_text(recording(name))
+
+    def sse_text(self, text: str) -> FakeAnthropicApi:
+        """A stream given as its SSE text (for streams built in a test, e.g. a very long reply)."""
+        body = text.encode()
         self.replies.append(lambda _: httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"}))
         return self
 
@@ -89,3 +93,22 @@ def build_model(
     return anthropic_model_from_settings(
         API_KEY, options.pop("model", MODEL), None, http_client, retry_policy=policy, sleep=sleep, **options
     )
+
+
+def sse_event(data: dict[str, Any]) -> str:
+    """One SSE event of the Messages API stream: its `event:` line names the data's type."""
+    return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+
+def text_stream(pieces: list[str], *, usage: dict[str, int], output_tokens: int) -> str:
+    """A complete streamed text reply made of `pieces`, as the API sends it."""
+    message = {"id": "msg_01Built", "type": "message", "role": "assistant", "model": MODEL, "content": []}
+    events = [
+        {"type": "message_start", "message": {**message, "stop_reason": None, "usage": usage}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}} for p in pieces),
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": output_tokens}},
+        {"type": "message_stop"},
+    ]
+    return "".join(sse_event(e) for e in events)

@@ -25,7 +25,6 @@ from forge.core.model_messages import (
 )
 from forge.core.records import ResearchHit
 from forge.providers.anthropic_wire import (
-    CUT_AT_MAX_TOKENS,
     StreamAccumulator,
     StreamCutError,
     request_params,
@@ -188,10 +187,29 @@ def test_stop_reasons(wire: str, ours: StopReason) -> None:
     assert response_from_turns([turn_from_message(message)]).stop_reason == ours
 
 
-def test_a_complete_tool_use_last_in_a_max_tokens_turn_is_flagged_as_cut() -> None:
+def test_a_complete_tool_use_last_in_a_max_tokens_turn_is_flagged_as_cut_naming_the_budget() -> None:
     message = recorded_json("tool_use_reply.json") | {"stop_reason": "max_tokens"}
-    call = response_from_turns([turn_from_message(message)]).message.tool_calls[0]
-    assert call.parse_error == CUT_AT_MAX_TOKENS
+    call = response_from_turns([turn_from_message(message)], max_tokens=4096).message.tool_calls[0]
+    assert (
+        call.parse_error
+        == "the reply hit max_tokens (4096) while writing this call's arguments, so they are incomplete"
+    )
+    assert call.arguments == {}
+
+
+def test_a_tool_use_cut_by_the_context_window_says_so() -> None:
+    message = recorded_json("tool_use_reply.json") | {"stop_reason": "model_context_window_exceeded"}
+    response = response_from_turns([turn_from_message(message)], max_tokens=4096)
+    assert response.stop_reason == StopReason.MAX_TOKENS
+    parse_error = response.message.tool_calls[0].parse_error
+    assert parse_error is not None and "context window" in parse_error
+
+
+def test_a_tool_use_before_the_last_block_of_a_max_tokens_turn_is_not_flagged() -> None:
+    message = recorded_json("tool_use_reply.json") | {"stop_reason": "max_tokens"}
+    message["content"] = [*message["content"], {"type": "text", "text": "and then I was cut"}]
+    call = response_from_turns([turn_from_message(message)], max_tokens=4096).message.tool_calls[0]
+    assert call.parse_error is None
 
 
 def _events(name: str) -> list[dict[str, object]]:
@@ -213,9 +231,14 @@ def test_stream_accumulator_keeps_a_cut_tool_input_as_a_parse_error() -> None:
     accumulator = StreamAccumulator()
     for event in _events("tool_use_cut_at_max_tokens.sse"):
         accumulator.apply(event)
-    call = response_from_turns([accumulator.turn()]).message.tool_calls[0]
-    assert call.name == "extract_assumptions" and call.parse_error is not None
-    assert "invalid JSON" in call.parse_error
+    response = response_from_turns([accumulator.turn()], max_tokens=2048)
+    call = response.message.tool_calls[0]
+    assert response.stop_reason == StopReason.MAX_TOKENS
+    assert call.name == "extract_assumptions"
+    assert (
+        call.parse_error
+        == "the reply hit max_tokens (2048) while writing this call's arguments, so they are incomplete"
+    )
     assert call.arguments == {"raw": '{"assumptions": ["demand is fixed", "staff is the bott'}
 
 
@@ -225,6 +248,32 @@ def test_stream_accumulator_refuses_a_stream_without_message_stop() -> None:
         accumulator.apply(event)
     with pytest.raises(StreamCutError):
         accumulator.turn()
+
+
+def test_stream_accumulator_accepts_a_stream_missing_only_message_stop() -> None:
+    accumulator = StreamAccumulator()
+    for event in _events("text_stream_without_message_stop.sse"):
+        accumulator.apply(event)
+    turn = accumulator.turn()
+    assert turn.stop_reason == "end_turn" and turn.usage == Usage(25, 12, 0, 4096)
+    assert turn.blocks[0]["text"] == "Waits grow sharply as utilisation nears one."
+
+
+def test_stream_accumulator_refuses_a_stream_cut_inside_a_block_even_after_its_stop_reason() -> None:
+    accumulator = StreamAccumulator()
+    events = [e for e in _events("text_stream.sse") if e["type"] not in ("content_block_stop", "message_stop")]
+    for event in events:
+        accumulator.apply(event)
+    with pytest.raises(StreamCutError):
+        accumulator.turn()
+
+
+def test_stream_accumulator_reports_usage_from_message_start_before_the_end() -> None:
+    accumulator = StreamAccumulator()
+    assert accumulator.usage == Usage()
+    for event in _events("cut_after_text.sse"):
+        accumulator.apply(event)
+    assert accumulator.usage == Usage(25, 1, 0, 0)
 
 
 def test_roles_alternate_and_tool_results_open_the_user_turn() -> None:

@@ -24,7 +24,6 @@ from forge.core.model_messages import (
     user_text,
 )
 from forge.providers.openai_compatible_model import OpenAICompatibleModel, openai_compatible_model_from_settings
-from forge.providers.openai_wire import CUT_AT_MAX_TOKENS
 
 ModelFactory = Callable[..., OpenAICompatibleModel]
 RESEARCH = ToolDefinition(
@@ -187,10 +186,12 @@ async def test_a_tool_call_cut_at_max_tokens_is_not_run_with_half_its_arguments(
     api: FakeOpenAIApi, make_model: ModelFactory
 ) -> None:
     api.json(completion(None, [tool_call("research", '{"query": "ER wai')], finish_reason="length"))
-    response = await make_model().complete(_request())
+    response = await make_model(max_tokens=6000).complete(_request())
 
-    assert response.message.tool_calls == (ToolCall(ToolCallId("call_abc123"), "research", {}, CUT_AT_MAX_TOKENS),)
+    cut = "the reply hit max_tokens (6000) while writing this call's arguments, so they are incomplete"
+    assert response.message.tool_calls == (ToolCall(ToolCallId("call_abc123"), "research", {}, cut),)
     assert response.stop_reason == StopReason.MAX_TOKENS
+    assert api.bodies[0]["max_completion_tokens"] == 6000
 
 
 async def test_a_tool_call_a_small_model_wrote_as_json_text_becomes_a_tool_call(

@@ -1,18 +1,19 @@
-"""OpenAICompatibleModel.stream through the real SDK: deltas in order, fragments assembled, usage,
-and retries only while no text has been shown."""
+"""OpenAICompatibleModel.stream through the real SDK: deltas in order, fragments assembled, usage
+(of failed attempts too), and retries after a cut, with a StreamReset when text was shown."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
-from providers.openai.fake_openai_api import MODEL, USAGE, FakeOpenAIApi, Sleeps, chunk, error_body
+from providers.openai.fake_openai_api import LOCAL_URL, MODEL, USAGE, FakeOpenAIApi, Sleeps, chunk, error_body
 
 from forge.core.domain_types import ToolCallId
 from forge.core.model_messages import (
     ModelRequest,
     ModelResponse,
     StopReason,
+    StreamReset,
     TextDelta,
     TextPart,
     ToolCall,
@@ -153,18 +154,80 @@ async def test_a_stream_that_fails_before_any_text_is_retried(
     assert len(api.requests) == 3 and sleeps.delays == [1.0, 2.0]
 
 
-async def test_a_stream_cut_after_text_was_shown_fails_without_a_retry(
+async def test_a_stream_cut_after_text_is_reset_and_retried_keeping_only_the_completed_text(
     api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
 ) -> None:
-    api.sse(chunk({"content": "Queues grow"}), done=False)
-    deltas: list[str] = []
-    with pytest.raises(ModelUnavailableError, match="after text was shown"):
-        async for item in make_model().stream(REQUEST):
-            assert isinstance(item, TextDelta)
-            deltas.append(item.text)
+    api.sse(chunk({"content": "Queues grow"}), done=False)  # cut: no finish_reason
+    api.sse(chunk({"content": "Queues"}), chunk({"content": " grow."}), chunk({}, finish_reason="stop"))
+    items = [item async for item in make_model().stream(REQUEST)]
 
-    assert deltas == ["Queues grow"]
-    assert len(api.requests) == 1 and sleeps.delays == []
+    assert items[0] == TextDelta("Queues grow")
+    assert isinstance(items[1], StreamReset) and "StreamCutError" in items[1].reason
+    assert items[2:4] == [TextDelta("Queues"), TextDelta(" grow.")]
+    final = items[-1]
+    assert isinstance(final, ModelResponse) and final.message.parts == (TextPart("Queues grow."),)
+    assert len(items) == 5 and len(api.requests) == 2 and sleeps.delays == [1.0]
+
+
+async def test_usage_a_cut_stream_reported_is_added_to_the_response(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    running = {"prompt_tokens": 900, "completion_tokens": 3, "prompt_tokens_details": {"cached_tokens": 512}}
+    api.sse(chunk({"content": "Queues"}, usage=running), done=False)  # vLLM: usage on every chunk
+    api.sse(chunk({"content": "Queues grow."}), chunk({}, finish_reason="stop"), chunk(usage=USAGE))
+    items = [item async for item in make_model().stream(REQUEST)]
+
+    final = items[-1]
+    assert isinstance(final, ModelResponse)
+    cut = Usage(input_tokens=388, output_tokens=3, cache_read_tokens=512)
+    assert final.usage == cut + Usage(input_tokens=176, output_tokens=80, cache_read_tokens=1024)
+
+
+async def test_when_every_attempt_is_cut_the_error_carries_the_usage_they_reported(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    running = {"prompt_tokens": 900, "completion_tokens": 3}
+    for _ in range(3):
+        api.sse(chunk({"content": "Queues"}, usage=running), done=False)
+    with pytest.raises(ModelUnavailableError, match="after 3 attempt") as failure:
+        _ = [item async for item in make_model().stream(REQUEST)]
+
+    assert failure.value.usage == Usage(input_tokens=2700, output_tokens=9)
+    assert len(api.requests) == 3 and sleeps.delays == [1.0, 2.0]
+
+
+async def test_a_refused_connection_while_streaming_still_names_the_server(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    for _ in range(3):
+        api.refuse_connection()
+    with pytest.raises(ModelUnavailableError, match=r"is the server at http://127\.0\.0\.1:8080/v1/ running"):
+        _ = [item async for item in make_model(base_url=LOCAL_URL).stream(REQUEST)]
+
+
+async def test_a_streamed_tool_call_cut_at_length_is_max_tokens_with_the_budget_named(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    api.sse(
+        chunk(_fragment(0, "", "call_A", "research")),
+        chunk(_fragment(0, '{"query": "ER wa')),
+        chunk({}, finish_reason="length"),
+        chunk(usage=USAGE),
+    )
+    _, response = await _collect(make_model(max_tokens=5000))
+
+    cut = "the reply hit max_tokens (5000) while writing this call's arguments, so they are incomplete"
+    assert response.message.tool_calls == (ToolCall(ToolCallId("call_A"), "research", {}, cut),)
+    assert response.stop_reason == StopReason.MAX_TOKENS
+
+
+async def test_a_300_000_character_reply_streams_whole(api: FakeOpenAIApi, make_model: ModelFactory) -> None:
+    pieces = [f"{i:05d}" + "y" * 25 for i in range(10_000)]
+    api.sse(*(chunk({"content": p}) for p in pieces), chunk({}, finish_reason="stop"), chunk(usage=USAGE))
+    deltas, response = await _collect(make_model())
+
+    assert deltas == pieces
+    assert len(response.message.text) == 300_000 and response.message.text == "".join(pieces)
 
 
 async def test_an_error_event_before_any_text_is_retried(

@@ -8,7 +8,7 @@ from forge.core.rule_verdicts import ErrorCode
 from forge.core.session_spend import PhaseSpend, SpendBudget, check_budget, total_spend
 
 
-def test_longest_prefix_wins_so_dated_model_ids_are_priced() -> None:
+def test_dated_model_ids_are_priced() -> None:
     price = price_for("claude-sonnet-4-5-20250929")
     assert price is not None and price.input == 3.0 and price.cache_read == pytest.approx(0.3)
     mini = price_for("gpt-4o-mini-2024-07-18")
@@ -21,7 +21,7 @@ def test_unknown_models_are_unpriced_not_guessed() -> None:
 
 
 def test_cost_counts_input_output_and_both_cache_kinds() -> None:
-    price = price_for("claude-sonnet-4")
+    price = price_for("claude-sonnet-4-0")
     cost = cost_of(Usage(1_000_000, 100_000, cache_creation_tokens=200_000, cache_read_tokens=1_000_000), price)
     assert cost == pytest.approx(3.0 + 1.5 + 0.75 + 0.3)
 

@@ -1,0 +1,156 @@
+"""Benchmark: the share of input tokens Anthropic's prompt cache would serve over one full session,
+with a tool list per phase (today) versus one stable tool list for the whole session.
+
+A whole session runs in process with the offline model in autopilot (the agent loop of
+tests/agent/test_offline_model_completes_session.py, reviews answered by AutopilotPolicy); every
+ModelRequest it sends is recorded. Each request is then turned into the Messages API body that
+AnthropicModel sends (`anthropic_wire.request_params`, with its cache_control breakpoints), once
+as recorded ("before": `tools_for_phase`) and once with every tool of `ALL_TOOLS` in registry
+order ("after"; server web search then stays on too, since `research` is always offered). The
+bodies go through `simulate_prompt_cache` (Anthropic's documented rules: prefix order tools ->
+system -> messages, exact-prefix hits at breakpoints written earlier with a 20-block look-back,
+1,024-token minimum, TTL ignored). Tokens are estimated at 4 characters per token of each block's
+JSON. The share is cache-read tokens / all input tokens.
+
+Prints one row per phase, then:
+    RESULT cache_read_share_before=<float> cache_read_share_after=<float>
+Run: backend/.venv/bin/python bench/bench_prompt_cache.py [--problem "..."] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.tool_context import ToolContext
+from forge.agent.tool_registry import ALL_TOOLS, definition_of
+from forge.core.apply_review import ReviewApplied, apply_review
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.domain_types import SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message, ModelRequest, ModelResponse
+from forge.core.session_events import REVIEW_EVENT, EventType, SessionEvent
+from forge.providers.anthropic_wire import request_params
+from forge.providers.offline.offline_model import OfflineModel
+from forge.providers.simulate_prompt_cache import CacheUsage, PromptCacheSimulator
+from forge.research.local_corpus import LocalCorpusResearch
+
+DEFAULT_PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+WIRE_MODEL = "claude-sonnet-4-6"
+MAX_RUNS = 40
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self._now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        self._now += timedelta(seconds=1)
+        return self._now
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self._n = 0
+
+    def __call__(self) -> uuid.UUID:
+        self._n += 1
+        return uuid.UUID(int=self._n)
+
+
+@dataclass
+class RecordingModel:
+    """The offline model, keeping every request it was sent (with the phase it was sent in)."""
+
+    inner: OfflineModel
+    requests: list[tuple[str, ModelRequest]] = field(default_factory=list)
+    phase: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.inner.label
+
+    @property
+    def context_window(self) -> int:
+        return self.inner.context_window
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        self.requests.append((self.phase, request))
+        return await self.inner.complete(request)
+
+
+async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequest]]:
+    """Every request of one whole autopilot session, in order."""
+    ids, model = _Ids(), RecordingModel(OfflineModel())
+    ctx = ToolContext(
+        SessionId(ids()), ForgeState(problem=problem), LocalCorpusResearch.from_directory(), _Clock(), ids, model.label
+    )
+    runner, policy = AgentRunner(model), AutopilotPolicy(rounds=rounds)
+    history: list[Message] = [phase_kickoff(ctx.state)]
+    for _ in range(MAX_RUNS):
+        model.phase, review = ctx.state.current_phase.value, None
+        async for output in runner.run(ctx, history):
+            if isinstance(output, Checkpoint):
+                history = list(output.messages)
+            elif isinstance(output, SessionEvent) and output.type == EventType.KNOWLEDGE_DOCUMENT:
+                return model.requests
+            elif isinstance(output, SessionEvent) and output.type in REVIEW_EVENT.values():
+                review = output
+        waiting = ctx.state.awaiting_input_type
+        if review is None or waiting is None:
+            raise SystemExit(f"the session stopped in {model.phase} without asking for a review")
+        applied = apply_review(ctx.state, policy.review_for(ctx.state, waiting), ids)
+        if not isinstance(applied, ReviewApplied):
+            raise SystemExit(f"autopilot review refused: {applied}")
+        ctx.state = applied.state
+        history = [*history, phase_kickoff(ctx.state)]
+    raise SystemExit("the session did not reach the knowledge document")
+
+
+def stable_tools(request: ModelRequest) -> ModelRequest:
+    """The request as a runner with one session-wide tool list would send it."""
+    tools = tuple(definition_of(spec) for spec in ALL_TOOLS.values())
+    return replace(request, tools=tools, server_research=any(t.name == "research" for t in tools))
+
+
+def wire_body(request: ModelRequest) -> dict[str, Any]:
+    return request_params(request, model=WIRE_MODEL, max_tokens=8192, web_search_max_uses=5)
+
+
+def simulate(requests: list[tuple[str, ModelRequest]]) -> dict[str, CacheUsage]:
+    """Usage per phase (in order of first appearance) of the requests sent through one cache."""
+    cache, by_phase = PromptCacheSimulator(), dict[str, CacheUsage]()
+    for phase, request in requests:
+        by_phase[phase] = by_phase.get(phase, CacheUsage()) + cache.send(wire_body(request))
+    return by_phase
+
+
+def share(usage: CacheUsage) -> float:
+    return usage.cache_read / usage.total if usage.total else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problem", default=DEFAULT_PROBLEM)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    requests = asyncio.run(record_session(args.problem, args.rounds))
+    before = simulate(requests)
+    after = simulate([(phase, stable_tools(request)) for phase, request in requests])
+    print(f"{len(requests)} model requests; tokens ~ JSON characters / 4; cache rules: {PromptCacheSimulator().rules}")
+    print(f"{'phase':<12} {'input before':>13} {'share before':>13} {'input after':>12} {'share after':>12}")
+    total_before, total_after = sum(before.values(), CacheUsage()), sum(after.values(), CacheUsage())
+    for phase, b, a in [*((p, before[p], after[p]) for p in before), ("session", total_before, total_after)]:
+        print(f"{phase:<12} {b.total:>13,} {share(b):>13.3f} {a.total:>12,} {share(a):>12.3f}")
+    print(f"cache writes: before {total_before.cache_write:,} tokens, after {total_after.cache_write:,} tokens")
+    print(f"RESULT cache_read_share_before={share(total_before):.4f} cache_read_share_after={share(total_after):.4f}")
+
+
+if __name__ == "__main__":
+    main()
