@@ -2,57 +2,40 @@
 
 Invariants:
     - `create_app` only wires routes to an already-built Container; it opens nothing at import time.
-    - Every error response is JSON `{"detail": "<what to fix>"}` (validation errors flattened into
-      one readable sentence, with the raw list under `errors`); bodies over MAX_BODY_BYTES get 413.
+    - Every error response is JSON `ErrorResponse` (`error_handlers`), and the OpenAPI document says
+      so for every status a route declares (`error_responses`).
+    - Request bodies over MAX_BODY_BYTES get 413, declared or chunked (`limit_request_body`); the
+      limit sits inside CORS, so a browser can read the 413 too.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI, Request, Response
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
 
+from forge.api.error_handlers import install_error_handlers
+from forge.api.error_responses import errors_as_json
+from forge.api.limit_request_body import LimitRequestBody
+from forge.api.request_limits import MAX_BODY_BYTES
 from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.bootstrap import Container
 
-MAX_BODY_BYTES = 256 * 1024
 
+def _openapi_with_json_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    generate = app.openapi
 
-def _readable(error: RequestValidationError) -> str:
-    parts = []
-    for item in error.errors()[:5]:
-        loc = tuple(item.get("loc", ()))
-        if item.get("type") == "json_invalid":
-            position = loc[1] if len(loc) > 1 else "?"
-            parts.append(f"the body is not valid JSON (error at character {position}); send a JSON object")
-            continue
-        if item.get("type") == "model_attributes_type" and loc == ("body",):
-            parts.append("the body must be a JSON object (Content-Type: application/json)")
-            continue
-        where = ".".join(str(p) for p in loc if p != "body") or "body"
-        parts.append(f"{where}: {item.get('msg', 'invalid')}")
-    return "Invalid request — " + "; ".join(parts)
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = errors_as_json(generate())
+        return app.openapi_schema
 
-
-async def _validation_handler(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, RequestValidationError)
-    errors = [{k: v for k, v in e.items() if k in ("loc", "msg", "type")} for e in error.errors()]
-    return JSONResponse({"detail": _readable(error), "errors": errors}, status_code=422)
-
-
-async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-        return JSONResponse(
-            {"detail": f"Request body too large: {length} bytes; the limit is {MAX_BODY_BYTES}."}, status_code=413
-        )
-    return await call_next(request)
+    return openapi
 
 
 def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
@@ -69,8 +52,8 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         description="Turns a hard problem into validated, traceable knowledge.",
     )
     app.state.container = container
-    app.add_exception_handler(RequestValidationError, _validation_handler)
-    app.middleware("http")(_limit_body)
+    install_error_handlers(app)
+    app.add_middleware(LimitRequestBody, max_bytes=MAX_BODY_BYTES)
     if container.settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -83,4 +66,5 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         app.include_router(router)
 
     mount_spa(app, container.model.label, spa_dir)  # last: its catch-all must not shadow the API
+    app.openapi = _openapi_with_json_errors(app)  # type: ignore[method-assign]
     return app

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from fastapi import HTTPException, Request
 
+from forge.api.request_limits import quote_input
 from forge.core.domain_types import SessionId
 from forge.services.session_service import FailureKind, ServiceFailure, SessionService
 
@@ -24,7 +25,7 @@ def session_id_of(raw: str) -> SessionId:
     try:
         return SessionId(UUID(raw))
     except ValueError:
-        raise HTTPException(404, f"Session {raw} does not exist (not a valid session id).") from None
+        raise HTTPException(404, f"Session {quote_input(raw)} does not exist (not a valid session id).") from None
 
 
 def unwrap(result: T | ServiceFailure) -> T:

@@ -2,6 +2,7 @@
 
 Invariants:
     - Request models reject what the domain would reject anyway, with messages that name the field.
+    - Every free-text field of a request body is `FreeText` (no NUL character, on every database).
     - Conversion to the core's review inputs happens here, once; routes pass domain values on.
 """
 
@@ -14,6 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from forge.api.event_schemas import SessionEventOut
+from forge.api.text_fields import FreeText
 from forge.core.domain_types import BuildDecision, VerdictType
 from forge.core.problem_constraints import split_constraints
 from forge.core.records import SessionDocument
@@ -51,11 +53,11 @@ def _constraint_item(text: str) -> str:
     return item
 
 
-ConstraintItem = Annotated[str, AfterValidator(_constraint_item)]
+ConstraintItem = Annotated[FreeText, AfterValidator(_constraint_item)]
 
 
 class SessionCreate(BaseModel):
-    problem: str = Field(
+    problem: FreeText = Field(
         min_length=MIN_PROBLEM_CHARS,
         max_length=MAX_PROBLEM_CHARS,
         description="The problem to work on, in plain words.",
@@ -155,14 +157,14 @@ class EventPage(BaseModel):
 
 class ClaimFeedbackIn(BaseModel):
     claim_index: int = Field(ge=0)
-    feedback: str = ShortText
+    feedback: FreeText = ShortText
 
 
 class ClaimVerdictIn(BaseModel):
     claim_index: int = Field(ge=0)
     verdict: VerdictType
-    reason: str | None = Field(default=None, max_length=4000)
-    qualification: str | None = Field(default=None, max_length=4000)
+    reason: FreeText | None = Field(default=None, max_length=4000)
+    qualification: FreeText | None = Field(default=None, max_length=4000)
     merge_with_index: int | None = Field(default=None, ge=0)
 
 
@@ -172,17 +174,17 @@ class UserInput(BaseModel):
     type: Literal["decompose_review", "explore_review", "claims_review", "verdicts", "build_decision"]
     confirmed_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
     rejected_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    added_assumptions: list[str] | None = Field(default=None, max_length=10)
+    added_assumptions: list[FreeText] | None = Field(default=None, max_length=10)
     selected_reframings: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    added_reframings: list[str] | None = Field(default=None, max_length=10)
+    added_reframings: list[FreeText] | None = Field(default=None, max_length=10)
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    suggested_domains: list[str] | None = Field(default=None, max_length=10)
+    suggested_domains: list[FreeText] | None = Field(default=None, max_length=10)
     claim_feedback: list[ClaimFeedbackIn] | None = Field(default=None, max_length=10)
     verdicts: list[ClaimVerdictIn] | None = Field(default=None, max_length=10)
     decision: BuildDecision | None = None
-    deep_dive_claim_id: str | None = Field(default=None, max_length=64)
-    user_insight: str | None = Field(default=None, max_length=8000)
-    user_evidence_urls: list[str] | None = Field(default=None, max_length=10)
+    deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
+    user_insight: FreeText | None = Field(default=None, max_length=8000)
+    user_evidence_urls: list[FreeText] | None = Field(default=None, max_length=10)
 
     def to_review(self) -> ReviewInput | str:
         """The domain review, or a message saying what is missing."""
@@ -213,13 +215,9 @@ class UserInput(BaseModel):
         )
 
 
-class ErrorResponse(BaseModel):
-    detail: str
-
-
 class DocumentCreate(BaseModel):
-    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
-    text: str = Field(min_length=MIN_TEXT_CHARS, max_length=MAX_TEXT_CHARS)
+    title: FreeText = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    text: FreeText = Field(min_length=MIN_TEXT_CHARS, max_length=MAX_TEXT_CHARS)
 
 
 class DocumentResponse(BaseModel):

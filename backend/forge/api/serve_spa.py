@@ -5,6 +5,8 @@ Invariants:
       year, `index.html` never (so a new build is picked up on reload).
     - Any other GET outside `/api`, `/docs`, `/redoc` and `/openapi.json` answers with
       `index.html`, so client-side routes (`/sessions/<id>`) survive a reload.
+    - A GET under those prefixes that no other route answers is a 404, or a 405 naming the allowed
+      methods when the path exists for other methods (`/api/v1/sessions/{id}/cancel` is POST only).
     - Without a build (a checkout where `npm run build` has not run), `/` explains how to get
       one, and the API keeps working.
     - Paths are resolved and must stay inside the build directory (no `..` escapes).
@@ -14,14 +16,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from forge.api.allowed_methods import allowed_methods
+from forge.api.request_limits import quote_input
 from forge.api.start_page import START_PAGE
 
 SPA_DIR = Path(__file__).resolve().parent / "spa"
 RESERVED_PREFIXES = ("api/", "docs", "redoc", "openapi.json")
+CATCH_ALL_PATH = "/{path:path}"
 IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def is_reserved(url_path: str) -> bool:
+    """Whether the path (with its leading slash) belongs to the API or its docs, not the browser app."""
+    return url_path.removeprefix("/").startswith(RESERVED_PREFIXES)
+
+
+def _not_here(request: Request, path: str) -> HTTPException:
+    methods = allowed_methods(request.app.routes, request.scope, frozenset({CATCH_ALL_PATH}))
+    if methods:
+        return HTTPException(405, headers={"Allow": ", ".join(methods)})
+    return HTTPException(404, f"No route for {quote_input('/' + path)}; the API lives under /api/v1 (see /docs).")
 
 
 def _file_in(build: Path, relative: str) -> Path | None:
@@ -35,10 +52,10 @@ def mount_spa(app: FastAPI, model_label: str, build_dir: Path = SPA_DIR) -> None
     build = build_dir.resolve()
     index = build / "index.html"
 
-    @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    async def spa(path: str) -> Response:
-        if path.startswith(RESERVED_PREFIXES):
-            raise HTTPException(404, f"No route for /{path}; the API lives under /api/v1 (see /docs).")
+    @app.get(CATCH_ALL_PATH, include_in_schema=False, response_model=None)
+    async def spa(path: str, request: Request) -> Response:
+        if is_reserved(path):
+            raise _not_here(request, path)
         if not index.is_file():
             return HTMLResponse(START_PAGE.replace("{model}", model_label))
         asset = _file_in(build, path) if path else None

@@ -8,17 +8,56 @@ Invariants:
       and a client resuming after them misses nothing the log holds.
     - A stream the server must end (shutdown, session deleted) ends with an `error` event that
       says why (no id), never silently.
+    - `SSE_EVENT_SCHEMA` describes one SSE message as OpenAPI 3.1 reads a `text/event-stream` schema
+      (one event): `event` is an event type, `id` its sequence number (absent for live events), and
+      `data` the JSON of that type's data model (`contentSchema`), built from `EVENT_MODELS` so it
+      cannot miss a type.
+    - A cursor is ASCII digits with a value in 0..MAX_INT64; the message for anything else names the
+      source (`?last_event_id=` or the `Last-Event-ID` header) and quotes at most MAX_ECHO_CHARS of it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import Request
+from pydantic import BaseModel
 
+from forge.api.event_schemas import EVENT_MODELS
+from forge.api.request_limits import MAX_INT64, quote_input
 from forge.core import session_events as ev
 from forge.services.broadcast_types import FollowItem, Heartbeat, LiveEvent, StreamClosed
+
+
+def _data_schema(event_model: type[BaseModel]) -> dict[str, Any]:
+    data = event_model.model_fields["data"].annotation
+    if isinstance(data, type) and issubclass(data, BaseModel):
+        return {"$ref": f"#/components/schemas/{data.__name__}"}
+    return {"type": "string"}
+
+
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {
+            "type": "object",
+            # Stored events always have an id; live events and a closing `error` (the server ends the
+            # stream) have none.
+            "required": ["event", "data"],
+            "properties": {
+                "event": {"const": event_type.value},
+                "id": {"type": "string", "pattern": "^[0-9]+$"},
+                "data": {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": _data_schema(model),
+                },
+            },
+        }
+        for event_type, model in EVENT_MODELS.items()
+    ]
+}
 
 
 def sse_message(item: FollowItem) -> dict[str, str]:
@@ -44,8 +83,9 @@ def parse_last_event_id(header: str | None, query: str | None) -> int | str:
     raw = query if query is not None else header
     if raw is None or raw == "":
         return 0
-    try:
-        value = int(raw)
-    except ValueError:
-        return f"Last-Event-ID must be a non-negative integer event id; got {raw!r}."
-    return value if value >= 0 else f"Last-Event-ID must be non-negative; got {value}."
+    name = "last_event_id" if query is not None else "Last-Event-ID"
+    if not (raw.isascii() and raw.isdigit()):
+        return f"{name} must be a non-negative integer event id; got {quote_input(raw)}."
+    if len(raw.lstrip("0")) > len(str(MAX_INT64)) or int(raw) > MAX_INT64:
+        return f"{name} must be at most {MAX_INT64} (a 64-bit event id); got {quote_input(raw)}."
+    return int(raw)

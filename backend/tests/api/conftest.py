@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
 import pytest
+from support.sse_client import read_stream
 
 from forge.api.app import create_app
 from forge.bootstrap import build_container
@@ -58,3 +60,28 @@ async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
             yield http
     finally:
         await container.close()
+
+
+Snapshot = Callable[[str], Awaitable[tuple[Any, Any]]]
+
+
+@pytest.fixture
+async def paused_session(client: httpx.AsyncClient) -> str:
+    """A session whose agent ran DECOMPOSE and now waits for the decompose review."""
+    created = await client.post("/api/v1/sessions", json={"problem": "How can a city keep heat-wave deaths down?"})
+    sid = str(created.json()["id"])
+    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    assert events[-2].type == "review_decompose"
+    return sid
+
+
+@pytest.fixture
+def snapshot(client: httpx.AsyncClient) -> Snapshot:
+    """Everything a refused request must leave unchanged: the session resource and its event log."""
+
+    async def take(sid: str) -> tuple[Any, Any]:
+        session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+        events = (await client.get(f"/api/v1/sessions/{sid}/events", params={"limit": 500})).json()["events"]
+        return session, events
+
+    return take

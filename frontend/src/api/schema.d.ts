@@ -641,10 +641,21 @@ export interface components {
              */
             type: "error";
         };
-        /** ErrorResponse */
+        /**
+         * ErrorResponse
+         * @description What went wrong and how to fix it.
+         */
         ErrorResponse: {
-            /** Detail */
+            /**
+             * Detail
+             * @description What is wrong and what to fix, in one sentence.
+             */
             detail: string;
+            /**
+             * Errors
+             * @description For request validation errors (422): one entry per invalid field.
+             */
+            errors?: components["schemas"]["FieldError"][];
         };
         /**
          * EventPage
@@ -708,6 +719,18 @@ export interface components {
             review: "explore_review";
         };
         /**
+         * FieldError
+         * @description One invalid field: where it is (`loc`, e.g. `["body", "problem"]`), what is wrong and its kind.
+         */
+        FieldError: {
+            /** Loc */
+            loc: (string | number)[];
+            /** Msg */
+            msg: string;
+            /** Type */
+            type: string;
+        };
+        /**
          * FlowGraphResponse
          * @description The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
          *     `position` is `{x, y}`) and typed links as edges. `review_build` carries the same object.
@@ -757,11 +780,6 @@ export interface components {
             x: number;
             /** Y */
             y: number;
-        };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
         };
         /**
          * HeartbeatData
@@ -904,6 +922,19 @@ export interface components {
             cost_usd: number;
             /** Tokens */
             tokens: number;
+        };
+        /** Readiness */
+        Readiness: {
+            /**
+             * Database
+             * @enum {string}
+             */
+            database: "reachable" | "unreachable";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "unavailable";
         };
         /**
          * ReframingType
@@ -1318,19 +1349,6 @@ export interface components {
              */
             type: "user_input";
         };
-        /** ValidationError */
-        ValidationError: {
-            /** Context */
-            ctx?: Record<string, never>;
-            /** Input */
-            input?: unknown;
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
-        };
         /**
          * VerdictType
          * @enum {string}
@@ -1397,7 +1415,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The database is not reachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -1424,13 +1451,13 @@ export interface operations {
                     "application/json": components["schemas"]["SessionListResponse"];
                 };
             };
-            /** @description Validation Error */
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1457,8 +1484,8 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description Not Found */
-            404: {
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1466,8 +1493,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
-            409: {
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1475,7 +1502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unprocessable Entity */
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1506,26 +1533,8 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1553,26 +1562,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1603,11 +1594,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
-                    "text/event-stream": unknown;
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_call";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_result";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_decompose";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_explore";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_claims";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_verdicts";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_build";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "knowledge_document";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "phase_change";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "context_usage";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "done";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "user_input";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "heartbeat";
+                        id: string;
+                    };
                 };
             };
-            /** @description Not Found */
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1616,7 +1695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1625,7 +1704,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unprocessable Entity */
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1656,7 +1744,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1665,17 +1753,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1696,40 +1775,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description The knowledge document (Markdown), as an attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "text/markdown": string;
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1754,26 +1824,8 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"][];
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1807,7 +1859,16 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
-            /** @description Not Found */
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1816,7 +1877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1825,7 +1886,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unprocessable Entity */
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1860,7 +1930,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1869,16 +1939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1909,26 +1970,8 @@ export interface operations {
                     "application/json": components["schemas"]["FlowGraphResponse"];
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1960,11 +2003,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
-                    "text/event-stream": unknown;
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_call";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_result";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_decompose";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_explore";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_claims";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_verdicts";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_build";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "knowledge_document";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "phase_change";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "context_usage";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "done";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "user_input";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "heartbeat";
+                        id: string;
+                    };
                 };
             };
-            /** @description Not Found */
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1973,16 +2095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unprocessable Entity */
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2014,11 +2127,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
-                    "text/event-stream": unknown;
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_call";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "tool_result";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_decompose";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_explore";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_claims";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_verdicts";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "review_build";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "knowledge_document";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "phase_change";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "context_usage";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "done";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "error";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "user_input";
+                        id: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "heartbeat";
+                        id: string;
+                    };
                 };
             };
-            /** @description Not Found */
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2027,7 +2228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2237,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unprocessable Entity */
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -12,13 +12,13 @@ from dataclasses import asdict
 from fastapi import APIRouter, Request
 
 from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.error_responses import error_responses
 from forge.api.review_payload_schemas import FlowGraphResponse
-from forge.api.routes.sessions import ERRORS
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["graph"])
 
 
-@router.get("/{session_id}/graph", response_model=FlowGraphResponse, responses=ERRORS)
+@router.get("/{session_id}/graph", response_model=FlowGraphResponse, responses=error_responses(404))
 async def get_graph(session_id: str, request: Request) -> FlowGraphResponse:
     flow = unwrap(await service_of(request).graph(session_id_of(session_id)))
     return FlowGraphResponse.model_validate(

@@ -7,6 +7,9 @@ Invariants:
       streams from the review onwards; POST /autopilot does the same with the autopilot's review of
       the current state (409 unless the session waits for a review).
     - GET /events returns every event validated against its typed model (`SessionEventOut`).
+    - Cursors (`after`, `Last-Event-ID`, `?last_event_id=`) are integers in 0..MAX_INT64; anything
+      else is a 422 that says so, before the database is asked.
+    - GET /document answers text/markdown; its errors, like every error, are JSON.
 """
 
 from __future__ import annotations
@@ -18,24 +21,33 @@ from fastapi.responses import PlainTextResponse
 from sse_starlette import EventSourceResponse
 
 from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.event_schemas import event_out
-from forge.api.routes.sessions import ERRORS
+from forge.api.request_limits import MAX_INT64
 from forge.api.schemas import AutopilotRequest, EventPage, UserInput
-from forge.api.sse_encoding import encode_sse, parse_last_event_id
+from forge.api.sse_encoding import SSE_EVENT_SCHEMA, encode_sse, parse_last_event_id
 from forge.core.autopilot_policy import AutopilotPolicy
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
-SSE_DOC: dict[int | str, dict[str, Any]] = {
+SSE_OK: dict[int | str, dict[str, Any]] = {
     200: {
-        "content": {"text/event-stream": {}},
+        "content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
         "description": (
             "Server-Sent Events. Each message has `event` = the event type, `id` = the event id and `data` = "
             "the JSON of that event's `data` (see `SessionEventOut`, discriminated on `type`). The stream "
             "ends after a `done` event when the run pauses or finishes."
         ),
     },
-    **ERRORS,
 }
+MARKDOWN_OK: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The knowledge document (Markdown), as an attachment."},
+}
+
+
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
+
 PING_SECONDS = 3600  # our own heartbeat events carry ids; sse-starlette's comment pings are not needed
 
 
@@ -46,7 +58,9 @@ def _cursor(header: str | None, query: str | None) -> int:
     return cursor
 
 
-@router.get("/{session_id}/stream", responses=SSE_DOC)
+@router.get(
+    "/{session_id}/stream", response_class=EventSourceResponse, responses={**SSE_OK, **error_responses(404, 422)}
+)
 async def stream_session(
     session_id: str,
     request: Request,
@@ -60,7 +74,11 @@ async def stream_session(
     return EventSourceResponse(encode_sse(request, service.follow(sid, after)), ping=PING_SECONDS)
 
 
-@router.post("/{session_id}/user-input", responses=SSE_DOC)
+@router.post(
+    "/{session_id}/user-input",
+    response_class=EventSourceResponse,
+    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
+)
 async def submit_user_input(session_id: str, body: UserInput, request: Request) -> EventSourceResponse:
     sid = session_id_of(session_id)
     review = body.to_review()
@@ -71,7 +89,11 @@ async def submit_user_input(session_id: str, body: UserInput, request: Request) 
     return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
 
 
-@router.post("/{session_id}/autopilot", responses=SSE_DOC)
+@router.post(
+    "/{session_id}/autopilot",
+    response_class=EventSourceResponse,
+    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
+)
 async def submit_autopilot_review(
     session_id: str, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
 ) -> EventSourceResponse:
@@ -84,11 +106,11 @@ async def submit_autopilot_review(
     return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
 
 
-@router.get("/{session_id}/events", response_model=EventPage, responses=ERRORS)
+@router.get("/{session_id}/events", response_model=EventPage, responses=error_responses(404, 422))
 async def list_events(
     session_id: str,
     request: Request,
-    after: Annotated[int, Query(ge=0, description="Return events with id > after.")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INT64, description="Return events with id > after.")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventPage:
     events = unwrap(await service_of(request).events(session_id_of(session_id), after, limit + 1))
@@ -100,12 +122,10 @@ async def list_events(
     )
 
 
-@router.get("/{session_id}/document", response_class=PlainTextResponse, responses=ERRORS)
-async def download_document(session_id: str, request: Request) -> PlainTextResponse:
+@router.get(
+    "/{session_id}/document", response_class=MarkdownResponse, responses={**MARKDOWN_OK, **error_responses(404, 409)}
+)
+async def download_document(session_id: str, request: Request) -> MarkdownResponse:
     markdown = unwrap(await service_of(request).document(session_id_of(session_id)))
     filename = f"knowledge-document-{session_id}.md"
-    return PlainTextResponse(
-        markdown,
-        media_type="text/markdown; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    return MarkdownResponse(markdown, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

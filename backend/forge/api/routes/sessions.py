@@ -2,38 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
 from forge.api.deps import service_of, session_id_of, unwrap
-from forge.api.schemas import ErrorResponse, PhaseSpendResponse, SessionCreate, SessionListResponse, SessionResponse
+from forge.api.error_responses import BODY_ERRORS, error_responses
+from forge.api.request_limits import MAX_INT64
+from forge.api.schemas import PhaseSpendResponse, SessionCreate, SessionListResponse, SessionResponse
 from forge.core.domain_types import SessionStatus
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorResponse},
-    409: {"model": ErrorResponse},
-    422: {"model": ErrorResponse},
-}
 
 
-@router.post("", status_code=201, response_model=SessionResponse, responses=ERRORS)
+@router.post("", status_code=201, response_model=SessionResponse, responses=error_responses(*BODY_ERRORS))
 async def create_session(body: SessionCreate, request: Request) -> SessionResponse:
     return SessionResponse.of(unwrap(await service_of(request).create(body.problem, body.constraints)))
 
 
-@router.get("", response_model=SessionListResponse)
+@router.get("", response_model=SessionListResponse, responses=error_responses(422))
 async def list_sessions(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT64)] = 0,
     status: SessionStatus | None = None,
 ) -> SessionListResponse:
     return SessionListResponse.of(await service_of(request).list_page(limit, offset, status))
 
 
-@router.get("/{session_id}", response_model=SessionResponse, responses=ERRORS)
+@router.get("/{session_id}", response_model=SessionResponse, responses=error_responses(404))
 async def get_session(session_id: str, request: Request) -> SessionResponse:
     record, state = unwrap(await service_of(request).describe(session_id_of(session_id)))
     response = SessionResponse.of(record)
@@ -44,12 +41,12 @@ async def get_session(session_id: str, request: Request) -> SessionResponse:
     return response
 
 
-@router.delete("/{session_id}", status_code=204, responses=ERRORS)
+@router.delete("/{session_id}", status_code=204, responses=error_responses(404))
 async def delete_session(session_id: str, request: Request) -> Response:
     unwrap(await service_of(request).delete(session_id_of(session_id)))
     return Response(status_code=204)
 
 
-@router.post("/{session_id}/cancel", response_model=SessionResponse, responses=ERRORS)
+@router.post("/{session_id}/cancel", response_model=SessionResponse, responses=error_responses(404, 409))
 async def cancel_session(session_id: str, request: Request) -> SessionResponse:
     return SessionResponse.of(unwrap(await service_of(request).cancel(session_id_of(session_id))))
