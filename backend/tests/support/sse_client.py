@@ -24,3 +24,19 @@ async def read_stream(client: httpx.AsyncClient, method: str, url: str, **kwargs
         async for sse in source.aiter_sse():
             received.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
     return received
+
+
+def parse_sse_body(text: str) -> list[Received]:
+    """The events of a whole SSE body (a buffered response); heartbeats and comments left out."""
+    received: list[Received] = []
+    fields: dict[str, list[str]] = {}
+    for line in [*text.splitlines(), ""]:
+        if line == "":
+            if "event" in fields and fields["event"][0] != "heartbeat":
+                data = "\n".join(fields.get("data", []))
+                received.append(Received(int(fields["id"][0]), fields["event"][0], json.loads(data)))
+            fields = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields.setdefault(name, []).append(value.removeprefix(" "))
+    return received
