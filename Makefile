@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -84,6 +84,11 @@ bench: $(STAMP)
 # HKG at the paper's scale vs networkx (and HyperNetX when HYPERNETX_PYTHON names a venv that has it).
 bench-hkg: $(STAMP)
 	$(BIN)/python bench/bench_hkg.py
+
+# 20 concurrent autopilot sessions, and one live phase fanned out to 1/300/1000 SSE listeners, on
+# SQLite and PostgreSQL (127.0.0.1:5432, a throwaway database per server). See the script's docstring.
+bench-load: $(STAMP)
+	$(BIN)/python bench/bench_load.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa
