@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -89,6 +89,10 @@ bench-hkg: $(STAMP)
 # SQLite and PostgreSQL (127.0.0.1:5432, a throwaway database per server). See the script's docstring.
 bench-load: $(STAMP)
 	$(BIN)/python bench/bench_load.py
+
+# Share of input tokens a full session would read from Anthropic's prompt cache (simulated, no network).
+bench-prompt-cache: $(STAMP)
+	$(BIN)/python bench/bench_prompt_cache.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa

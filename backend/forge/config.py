@@ -59,7 +59,7 @@ class Settings:
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     db_pool_size: int = 10
     db_max_overflow: int = 20
-    run_lease_seconds: float = 60.0
+    run_lease_seconds: float = 15.0
 
     @property
     def hkg_path(self) -> Path:
@@ -95,7 +95,7 @@ class Settings:
             data_dir=data_dir,
             db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "10")),
             db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "20")),
-            run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "60")),
+            run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
         )
 
     @property

@@ -49,7 +49,7 @@ from forge.core.session_record import (
     StoredEvent,
 )
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
-from forge.services.broadcast_types import FollowItem
+from forge.services.broadcast_types import FollowItem, Heartbeat
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -174,9 +174,16 @@ class SessionService:
         state = await self.state(session_id)
         return state if isinstance(state, ServiceFailure) else list(state.session_documents)
 
-    def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[FollowItem]:
-        """Committed events after `after_seq` (then live ones) until the run pauses or finishes."""
-        return self._broadcaster.follow(session_id, after_seq)
+    async def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[FollowItem]:
+        """Committed events after `after_seq` (then live ones) until the run pauses or finishes.
+
+        At every heartbeat (a quiet stream) it checks whether the session has work that no live run
+        holds — a run whose process died, once its lease expires — and resumes it, so a follower is
+        never left waiting on a run that will not come back."""
+        async for item in self._broadcaster.follow(session_id, after_seq):
+            yield item
+            if isinstance(item, Heartbeat):
+                await self.start_or_resume(session_id)
 
     # ---- commands --------------------------------------------------------------------------
     async def create(self, problem: str, constraints: Sequence[str] = ()) -> SessionRecord | ServiceFailure:

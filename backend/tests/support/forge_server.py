@@ -31,6 +31,11 @@ INHERITED_PREFIXES_DROPPED = ("FORGE_", "ANTHROPIC_", "OPENAI_")
 INHERITED_DROPPED = ("DATABASE_URL", "HOST", "PORT", "LOG_LEVEL")
 
 
+# A short run lease, so that on PostgreSQL (where a restarted process cannot tell a dead process's
+# run from another live replica's) a killed server's claim on its session expires quickly.
+RUN_LEASE_SECONDS = 3
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -68,6 +73,7 @@ class ForgeProcess:
             "DATABASE_URL": database_url,
             "FORGE_DATA_DIR": str(data_dir),
             "FORGE_OFFLINE_STEP_DELAY_MS": str(step_delay_ms),
+            "FORGE_RUN_LEASE_SECONDS": str(RUN_LEASE_SECONDS),
             "HOST": "127.0.0.1",
             "PORT": str(port),
             "LOG_LEVEL": "warning",

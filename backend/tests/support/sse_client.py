@@ -12,7 +12,7 @@ from httpx_sse import aconnect_sse
 
 @dataclass(frozen=True)
 class Received:
-    id: int
+    id: int | None  # None: a frame without an id (a live event, or the error that closes a stream)
     type: str
     data: Any
 
@@ -34,7 +34,8 @@ def parse_sse_body(text: str) -> list[Received]:
         if line == "":
             if "event" in fields and fields["event"][0] != "heartbeat":
                 data = "\n".join(fields.get("data", []))
-                received.append(Received(int(fields["id"][0]), fields["event"][0], json.loads(data)))
+                sse_id = fields.get("id", [""])[0]
+                received.append(Received(int(sse_id) if sse_id else None, fields["event"][0], json.loads(data)))
             fields = {}
         elif not line.startswith(":"):
             name, _, value = line.partition(":")

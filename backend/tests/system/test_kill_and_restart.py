@@ -19,7 +19,7 @@ import httpx
 import pytest
 from httpx_sse import aconnect_sse
 from support.event_log import describe, log_problems, read_event_log, tail
-from support.forge_server import ForgeProcess
+from support.forge_server import RUN_LEASE_SECONDS, ForgeProcess
 from support.sse_client import Received
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -138,13 +138,28 @@ async def _check_not_running(http: httpx.AsyncClient, client: Client, when: str)
         client.problems.append(f"GET /sessions/{{id}} says running: true {when}")
 
 
-async def _drive_after_restart(server: ForgeProcess, client: Client) -> None:
+async def _wait_lease_expiry(http: httpx.AsyncClient, client: Client, postgresql: bool) -> None:
+    """SQLite is one process: a restarted server knows at once that nothing runs. On PostgreSQL the
+    dead process's run lease reads as a live run (it could be another replica's) until it expires."""
+    if not postgresql:
+        return
+    deadline = asyncio.get_running_loop().time() + RUN_LEASE_SECONDS + 5
+    while asyncio.get_running_loop().time() < deadline:
+        if (await http.get(f"/api/v1/sessions/{client.sid}")).json()["running"] is False:
+            return
+        await asyncio.sleep(0.2)
+
+
+async def _drive_after_restart(server: ForgeProcess, client: Client, postgresql: bool) -> None:
     """Reopen the stream after the last event seen, then answer each review with /autopilot until the
     document; a stream that ends in anything else is recorded as a problem and ends the drive."""
     cursor = client.before[-1].id
     base = f"/api/v1/sessions/{client.sid}"
     async with httpx.AsyncClient(base_url=server.base_url, timeout=TIMEOUT) as http:
-        await _check_not_running(http, client, "after the restart, before anything reopened the stream")
+        await _wait_lease_expiry(http, client, postgresql)
+        await _check_not_running(
+            http, client, "after the restart (and the lease's expiry), before anything reopened the stream"
+        )
         headers = {"Last-Event-ID": str(cursor)}
         if not await _stream(http, client, client.after, "GET", f"{base}/stream", headers=headers):
             return
@@ -199,7 +214,7 @@ async def test_a_session_killed_with_sigkill_resumes_to_its_document_with_its_lo
     try:
         try:
             async with asyncio.timeout(DRIVE_SECONDS):
-                await _drive_after_restart(second, client)
+                await _drive_after_restart(second, client, database_url.startswith("postgresql"))
         except TimeoutError:
             client.problems.append(f"no document {DRIVE_SECONDS:.0f} s after the restart: {tail(client.after)}")
         async with httpx.AsyncClient(base_url=second.base_url, timeout=TIMEOUT) as http:
