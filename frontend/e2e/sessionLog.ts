@@ -1,8 +1,9 @@
 /**
  * Checks that what the activity panel shows is exactly the server's event log: every visible
- * event once, none missing, in order. The mapping mirrors the timeline reducer: streamed text
- * deltas in a row form one block (keyed by the first delta's id); usage, done, heartbeat and the
- * document have no activity entry.
+ * event once, none missing, in order. The mapping mirrors the timeline reducer: each stored
+ * `agent_text` is one whole reply (one entry; the live draft it replaced has no id and is not
+ * compared), a resumed phase is a note with its id; usage, done, heartbeat and the document have
+ * no activity entry.
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
@@ -27,15 +28,7 @@ export async function eventLog(request: APIRequestContext, sessionId: string): P
 }
 
 export function expectedActivityIds(events: readonly LoggedEvent[]): number[] {
-  const ids: number[] = [];
-  let previousWasText = false;
-  for (const e of events) {
-    if (HIDDEN.has(e.type)) continue;
-    if (e.type === "agent_text" && previousWasText) continue;
-    previousWasText = e.type === "agent_text";
-    ids.push(e.id);
-  }
-  return ids;
+  return events.filter((e) => !HIDDEN.has(e.type)).map((e) => e.id);
 }
 
 export async function shownActivityIds(page: Page): Promise<number[]> {

@@ -1,13 +1,43 @@
 /**
- * Session events as the API documents them: one discriminated union on `type`, taken from the
- * generated OpenAPI types (the `/events` page and the SSE stream carry the same objects).
+ * Session events as the API documents them, taken from the generated OpenAPI types.
+ *
+ * Invariants:
+ *   - A STORED event (`SessionEvent`) has an id: it is in the log (`GET /events`) and arrives on
+ *     the SSE stream with an `id:` line. Ids increase strictly per session.
+ *   - A LIVE event (`LiveEvent`: a piece of the reply being written, a discarded draft) arrives on
+ *     the stream WITHOUT an `id:` line: never stored, never replayed, never moves the cursor.
+ *   - An `error` frame without an id is the server ending the stream (`StreamClosed`): shutdown,
+ *     session deleted, events unreadable. It is not a session event either.
  */
 import type { Schemas } from "./client";
 
-export type SessionEvent = Schemas["EventPage"]["events"][number];
+type EventOut = Schemas["SessionEventOut"];
+
+export type SessionEvent = Extract<EventOut, { id: number }>;
 export type EventType = SessionEvent["type"];
 export type EventOf<T extends EventType> = Extract<SessionEvent, { type: T }>;
 export type PayloadOf<T extends EventType> = EventOf<T>["data"];
+
+export type LiveEvent = Exclude<EventOut, { id: number }>;
+export type LiveEventType = LiveEvent["type"];
+
+/** Every live type, checked both ways against the generated union. */
+const LIVE_TYPES: { readonly [T in LiveEventType]: true } = { agent_text_delta: true, agent_text_discarded: true };
+
+export type ErrorCode = PayloadOf<"error">["code"];
+
+/** The server ended the stream and said why (an `error` frame without an id). */
+export interface StreamClosed {
+  readonly code: ErrorCode | (string & {});
+  readonly message: string;
+  readonly recoverable: boolean;
+}
+
+/** What one SSE frame carries, once read. */
+export type StreamItem =
+  | { readonly kind: "stored"; readonly event: SessionEvent }
+  | { readonly kind: "live"; readonly event: LiveEvent }
+  | { readonly kind: "closed"; readonly closed: StreamClosed };
 
 export const REVIEW_EVENT_TYPES = [
   "review_decompose",
@@ -23,14 +53,38 @@ export function isReviewEvent(event: SessionEvent): event is ReviewEvent {
   return (REVIEW_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
-/** Builds a typed event from one SSE frame; null for frames that are not session events. */
-export function eventFromFrame(frame: { id: string | null; event: string; data: string }): SessionEvent | null {
-  if (frame.id === null || !/^\d+$/.test(frame.id)) return null;
+/** A log page's entry is a stored event (the page's schema shares the union with live events). */
+export function isStoredEvent(event: EventOut): event is SessionEvent {
+  return "id" in event && typeof event.id === "number";
+}
+
+/**
+ * Reads one SSE frame: a stored event (it has a numeric id), a live event or the server's closing
+ * `error` (no id), or null for anything else (unknown types, malformed JSON).
+ */
+export function itemFromFrame(frame: { id: string | null; event: string; data: string }): StreamItem | null {
   let data: unknown;
   try {
     data = JSON.parse(frame.data);
   } catch {
     return null;
   }
-  return { id: Number(frame.id), type: frame.event, data, created_at: "" } as SessionEvent;
+  if (frame.id !== null) {
+    if (!/^\d+$/.test(frame.id)) return null;
+    const event = { id: Number(frame.id), type: frame.event, data, created_at: "" } as SessionEvent;
+    return { kind: "stored", event };
+  }
+  if (Object.hasOwn(LIVE_TYPES, frame.event)) return { kind: "live", event: { type: frame.event, data } as LiveEvent };
+  if (frame.event === "error" && data && typeof data === "object") {
+    const d = data as { code?: unknown; message?: unknown; recoverable?: unknown };
+    return {
+      kind: "closed",
+      closed: {
+        code: typeof d.code === "string" ? d.code : "STREAM_CLOSED",
+        message: typeof d.message === "string" ? d.message : "The server ended the stream.",
+        recoverable: d.recoverable === true,
+      },
+    };
+  }
+  return null;
 }

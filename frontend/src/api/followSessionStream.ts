@@ -2,18 +2,23 @@
  * Follows a session's SSE stream until the agent's turn ends, reconnecting by itself.
  *
  * Invariants:
- *   - Every (re)connection sends `Last-Event-ID` = the last event id delivered, so the server
- *     replays exactly what was missed; ids at or below it are never delivered twice.
+ *   - Every (re)connection sends `Last-Event-ID` = the last STORED event id delivered, so the
+ *     server replays exactly what was missed; ids at or below it are never delivered twice. Frames
+ *     without an id (live text, the server's closing `error`) never move that cursor.
+ *   - Live events go to `onLive` as they come; each accepted (re)connection calls `onConnected`
+ *     first, because anything live from an earlier connection (a draft) is void after a cut.
  *   - A `done` event ends the follow ("done"). A stream the server closes cleanly without one
  *     means nothing runs (the session is paused or finished): the follow ends ("ended").
  *   - A stream that breaks (network error, truncated body) or stays silent past the stall limit
  *     — the server sends heartbeats — is a cut: reconnect after a growing delay, which resets
- *     once events flow again.
+ *     once events flow again. So is a closing `error` the server sends when it shuts down or
+ *     cannot read the events (SERVER_SHUTDOWN, EVENTS_UNAVAILABLE: recoverable).
  *   - A 4xx answer is final (the session cannot be streamed: deleted, cancelled...); it is thrown
- *     with the API's message. Network errors and 5xx are retried.
+ *     with the API's message. So is a closing SESSION_DELETED (or any closing error that is not
+ *     recoverable), thrown as a StreamClosedError. Network errors and 5xx are retried.
  */
 import { ApiError, ensureOk } from "./client";
-import { eventFromFrame, type SessionEvent } from "./events";
+import { itemFromFrame, type LiveEvent, type SessionEvent, type StreamClosed } from "./events";
 import { SseFrameParser } from "./parseSseFrames";
 
 export type StreamStatus = "connecting" | "live" | "reconnecting";
@@ -22,8 +27,14 @@ export interface FollowOptions {
   /** Opens a stream that resumes after `lastEventId` (0 = from the start). */
   readonly open: (lastEventId: number, signal: AbortSignal) => Promise<Response>;
   readonly lastEventId: number;
+  /** Stored events, each once, in id order. */
   readonly onEvent: (event: SessionEvent) => void;
-  readonly onStatus?: (status: StreamStatus) => void;
+  /** Live events (no id): text being written, a discarded draft. */
+  readonly onLive?: (event: LiveEvent) => void;
+  /** A (re)connection was accepted; whatever was live before it is void. */
+  readonly onConnected?: () => void;
+  /** `reason` says why a reconnect is needed when the server said so (its closing message). */
+  readonly onStatus?: (status: StreamStatus, reason?: string) => void;
   readonly signal: AbortSignal;
   /** Delays before successive reconnects, in ms; the last one repeats. */
   readonly retryDelaysMs?: readonly number[];
@@ -36,6 +47,23 @@ export interface FollowOptions {
 
 export type FollowOutcome = "done" | "ended";
 
+/** The server ended the stream for good (SESSION_DELETED, or a closing error that is not recoverable). */
+export class StreamClosedError extends Error {
+  readonly code: string;
+
+  constructor(closed: StreamClosed) {
+    super(closed.code === "SESSION_DELETED" ? "This session was deleted." : closed.message);
+    this.name = "StreamClosedError";
+    this.code = closed.code;
+  }
+}
+
+/** Closing codes after which reconnecting cannot help, even though the server marks them recoverable. */
+const FINAL_CLOSE_CODES: ReadonlySet<string> = new Set(["SESSION_DELETED"]);
+
+/** The server closed the stream but the session can be followed again: retry like a cut. */
+class RetryableClose extends Error {}
+
 const DEFAULT_DELAYS = [250, 500, 1000, 2000, 4000] as const;
 
 export async function followSessionStream(options: FollowOptions, first?: Response): Promise<FollowOutcome> {
@@ -44,37 +72,45 @@ export async function followSessionStream(options: FollowOptions, first?: Respon
   let lastId = options.lastEventId;
   let failures = 0;
   let pending = first;
+  let reason: string | undefined;
   for (;;) {
-    options.onStatus?.(failures === 0 ? "connecting" : "reconnecting");
+    options.onStatus?.(failures === 0 ? "connecting" : "reconnecting", reason);
+    reason = undefined;
     try {
       const response = pending ?? (await options.open(lastId, options.signal));
       pending = undefined;
       await ensureOk(response);
+      options.onConnected?.();
       options.onStatus?.("live");
-      return await readUntilDone(response, lastId, options.stallMs ?? 45_000, (event) => {
-        lastId = event.id;
-        failures = 0;
-        options.onEvent(event);
+      return await readUntilDone(response, lastId, options.stallMs ?? 45_000, {
+        stored: (event) => {
+          lastId = event.id;
+          failures = 0;
+          options.onEvent(event);
+        },
+        live: (event) => options.onLive?.(event),
       });
     } catch (error) {
       if (options.signal.aborted) throw error;
       if (error instanceof ApiError && error.status >= 400 && error.status < 500) throw error;
+      if (error instanceof StreamClosedError) throw error;
+      if (error instanceof RetryableClose) reason = error.message;
     }
     failures += 1;
     if (options.maxAttempts !== undefined && failures >= options.maxAttempts) {
       throw new ApiError(0, "Lost the connection to the server and could not get it back.");
     }
-    options.onStatus?.("reconnecting");
+    options.onStatus?.("reconnecting", reason);
     await sleep(delays[Math.min(failures - 1, delays.length - 1)] ?? 1000, options.signal);
   }
 }
 
-async function readUntilDone(
-  response: Response,
-  afterId: number,
-  stallMs: number,
-  deliver: (event: SessionEvent) => void,
-): Promise<FollowOutcome> {
+interface Deliver {
+  readonly stored: (event: SessionEvent) => void;
+  readonly live: (event: LiveEvent) => void;
+}
+
+async function readUntilDone(response: Response, afterId: number, stallMs: number, deliver: Deliver): Promise<FollowOutcome> {
   if (!response.body) return "ended";
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseFrameParser();
@@ -84,10 +120,20 @@ async function readUntilDone(
       const { value, done } = await readWithin(reader, stallMs);
       if (done) return "ended";
       for (const frame of parser.push(value)) {
-        const event = eventFromFrame(frame);
-        if (!event || event.id <= lastId) continue;
+        const item = itemFromFrame(frame);
+        if (!item) continue;
+        if (item.kind === "live") {
+          deliver.live(item.event);
+          continue;
+        }
+        if (item.kind === "closed") {
+          if (item.closed.recoverable && !FINAL_CLOSE_CODES.has(item.closed.code)) throw new RetryableClose(item.closed.message);
+          throw new StreamClosedError(item.closed);
+        }
+        const event = item.event;
+        if (event.id <= lastId) continue;
         lastId = event.id;
-        deliver(event);
+        deliver.stored(event);
         if (event.type === "done") return "done";
       }
     }

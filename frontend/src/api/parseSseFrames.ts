@@ -2,8 +2,13 @@
  * An incremental Server-Sent Events parser (WHATWG rules): feed it text chunks as they arrive,
  * get back complete frames. Chunks may split anywhere, even inside a line or a CRLF pair.
  * Comment lines (`:`) are ignored; a frame without data is dropped, as browsers do.
+ *
+ * Unlike EventSource's `lastEventId` (which an id-less frame inherits), a frame's `id` here is the
+ * `id:` line of THAT frame, or null: the server sends live events without one, and they must not
+ * be mistaken for the stored event before them nor move the resume cursor.
  */
 export interface SseFrame {
+  /** This frame's own `id:` field; null when the frame has none (or an empty one). */
   readonly id: string | null;
   readonly event: string;
   readonly data: string;
@@ -45,9 +50,10 @@ export class SseFrameParser {
   }
 
   private dispatch(): SseFrame | null {
-    const frame = this.data.length ? { id: this.id, event: this.event || "message", data: this.data.join("\n") } : null;
+    const frame = this.data.length ? { id: this.id || null, event: this.event || "message", data: this.data.join("\n") } : null;
     this.event = "";
     this.data = [];
+    this.id = null;
     return frame;
   }
 }

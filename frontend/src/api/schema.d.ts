@@ -219,6 +219,46 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AgentTextDeltaData
+         * @description A piece of the reply the model is writing, while it streams (coalesced).
+         */
+        AgentTextDeltaData: {
+            /** Text */
+            text: string;
+        };
+        /**
+         * AgentTextDeltaEvent
+         * @description Live text of the reply being written; the step's stored `agent_text` supersedes the draft.
+         */
+        AgentTextDeltaEvent: {
+            data: components["schemas"]["AgentTextDeltaData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "agent_text_delta";
+        };
+        /**
+         * AgentTextDiscardedData
+         * @description The draft shown so far is abandoned (the model's stream was cut and the call restarts).
+         */
+        AgentTextDiscardedData: {
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * AgentTextDiscardedEvent
+         * @description Drop the live draft: the model's stream was cut and the call restarts.
+         */
+        AgentTextDiscardedEvent: {
+            data: components["schemas"]["AgentTextDiscardedData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "agent_text_discarded";
+        };
+        /**
          * AgentTextEvent
          * @description Text the agent wrote (its reasoning and summaries between tool calls).
          */
@@ -608,7 +648,7 @@ export interface components {
          */
         ErrorData: {
             /** Code */
-            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR");
+            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE");
             /** Message */
             message: string;
             /** Recoverable */
@@ -885,10 +925,16 @@ export interface components {
         Phase: "decompose" | "explore" | "synthesize" | "validate" | "build" | "crystallize";
         /**
          * PhaseChangeData
-         * @description A phase starts (or resumes); `round` counts from 0.
+         * @description A phase starts; `round` counts from 0. `resumed`: the phase's run restarts after an
+         *     interruption (a crash, an error) — the same phase, not a new one.
          */
         PhaseChangeData: {
             phase: components["schemas"]["Phase"];
+            /**
+             * Resumed
+             * @default false
+             */
+            resumed: boolean;
             /** Round */
             round: number;
         };
@@ -1094,7 +1140,7 @@ export interface components {
              */
             problem: string;
         };
-        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"];
+        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"];
         /** SessionListResponse */
         SessionListResponse: {
             /** Items */
@@ -1162,7 +1208,7 @@ export interface components {
          * SessionStatus
          * @enum {string}
          */
-        SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallized" | "cancelled";
+        SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallizing" | "crystallized" | "cancelled";
         /**
          * SourceRef
          * @description A research result: where it is (a URL or a corpus reference) and its title.
@@ -1598,82 +1644,92 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "agent_text";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_call";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_result";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_decompose";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_explore";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_claims";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_verdicts";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_build";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "knowledge_document";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "phase_change";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "context_usage";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "done";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "user_input";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "heartbeat";
-                        id: string;
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_delta";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_discarded";
+                        id?: string;
                     };
                 };
             };
@@ -2007,82 +2063,92 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "agent_text";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_call";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_result";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_decompose";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_explore";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_claims";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_verdicts";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_build";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "knowledge_document";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "phase_change";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "context_usage";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "done";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "user_input";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "heartbeat";
-                        id: string;
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_delta";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_discarded";
+                        id?: string;
                     };
                 };
             };
@@ -2131,82 +2197,92 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "agent_text";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_call";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "tool_result";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_decompose";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_explore";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_claims";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_verdicts";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "review_build";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "knowledge_document";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "phase_change";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "context_usage";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "done";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "error";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "user_input";
-                        id: string;
+                        id?: string;
                     } | {
                         data: string;
                         /** @constant */
                         event: "heartbeat";
-                        id: string;
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_delta";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "agent_text_discarded";
+                        id?: string;
                     };
                 };
             };

@@ -5,12 +5,12 @@
  */
 import type { UserInput } from "./client";
 import { ensureOk, fetchOrExplain, unwrap, api } from "./client";
-import type { SessionEvent } from "./events";
+import { isStoredEvent, type SessionEvent } from "./events";
 
 const base = (sessionId: string) => `/api/v1/sessions/${encodeURIComponent(sessionId)}`;
 const SSE_HEADERS = { Accept: "text/event-stream" };
 
-/** Every event after `after`, following the log's pages. */
+/** Every stored event after `after`, following the log's pages (the log holds no live events). */
 export async function loadEventLog(sessionId: string, after = 0): Promise<SessionEvent[]> {
   const events: SessionEvent[] = [];
   let cursor = after;
@@ -20,7 +20,7 @@ export async function loadEventLog(sessionId: string, after = 0): Promise<Sessio
         params: { path: { session_id: sessionId }, query: { after: cursor, limit: 500 } },
       }),
     );
-    events.push(...page.events);
+    events.push(...page.events.filter(isStoredEvent));
     if (!page.has_more || page.next_after === cursor) return events;
     cursor = page.next_after;
   }

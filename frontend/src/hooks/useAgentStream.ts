@@ -5,29 +5,55 @@
  *
  * Invariants:
  *   - One stream at a time: starting another (a review's response) aborts the previous one.
- *   - Events are applied through the timeline reducer, which drops ids already applied.
- *   - After a turn ends, the session query is refreshed so status, phase and cost agree.
+ *   - Events are applied through the timeline reducer, which drops ids already applied. Live
+ *     events (the reply being written) only touch the draft; every (re)connection and the end
+ *     of a follow drop it.
+ *   - The session query (status, `running`, `awaiting_input_type`, cost) is refreshed when a stream
+ *     is accepted, at each phase change or review answer, and when a turn ends, so the status badge
+ *     can rely on the server's `running` instead of guessing from the connection.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { UserInput } from "../api/client";
-import type { SessionEvent } from "../api/events";
-import { followSessionStream, type StreamStatus } from "../api/followSessionStream";
+import type { EventType, LiveEvent, SessionEvent } from "../api/events";
+import { followSessionStream, StreamClosedError, type StreamStatus } from "../api/followSessionStream";
 import { loadEventLog, openStream, postAutopilot, postReview, type AutopilotSettings } from "../api/sessionStreams";
-import { applyEvents, EMPTY_TIMELINE, type SessionTimeline } from "../session/sessionTimeline";
+import { applyEvents, applyLiveEvent, dropDraft, EMPTY_TIMELINE, type SessionTimeline } from "../session/sessionTimeline";
 
 export type ConnectionState = "loading" | "idle" | StreamStatus | "failed";
 
-type Action = { type: "events"; events: readonly SessionEvent[] } | { type: "reset" };
+type Action =
+  | { type: "events"; events: readonly SessionEvent[] }
+  | { type: "live"; event: LiveEvent }
+  /** A (re)connection was accepted, or the follow ended: the draft is void. */
+  | { type: "drop-draft" }
+  | { type: "reset" };
 
 function reducer(state: SessionTimeline, action: Action): SessionTimeline {
-  return action.type === "reset" ? EMPTY_TIMELINE : applyEvents(state, action.events);
+  switch (action.type) {
+    case "reset":
+      return EMPTY_TIMELINE;
+    case "events":
+      return applyEvents(state, action.events);
+    case "live":
+      return applyLiveEvent(state, action.event);
+    case "drop-draft":
+      return dropDraft(state);
+  }
 }
+
+/** Stored events after which the session resource (status, phase, awaiting input) has changed; a
+ * turn's end refreshes it anyway. */
+const REFRESHES_SESSION: ReadonlySet<EventType> = new Set(["phase_change", "user_input", "knowledge_document"]);
 
 export interface AgentStream {
   readonly timeline: SessionTimeline;
   readonly connection: ConnectionState;
   readonly streamError: string | null;
+  /** The server deleted the session while it was followed (the stream ended with SESSION_DELETED). */
+  readonly sessionDeleted: boolean;
+  /** Why the view is reconnecting, when the server said so (e.g. it is shutting down). */
+  readonly reconnectReason: string | null;
   /** Opens the stream (starts or resumes the agent when the session has work). */
   readonly follow: () => void;
   /** Sends a review; rejects with the API's message (nothing changes) when it is refused. */
@@ -44,11 +70,18 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
   const [timeline, dispatch] = useReducer(reducer, EMPTY_TIMELINE);
   const [connection, setConnection] = useState<ConnectionState>("loading");
   const [streamError, setStreamError] = useState<string | null>(null);
+  const [sessionDeleted, setSessionDeleted] = useState(false);
+  const [reconnectReason, setReconnectReason] = useState<string | null>(null);
   const lastId = useRef(0);
   const current = useRef<AbortController | null>(null);
   const queryClient = useQueryClient();
   const followOnLoad = useRef(options.followOnLoad);
   followOnLoad.current = options.followOnLoad;
+
+  const refreshSession = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ["session", sessionId] });
+    void queryClient.invalidateQueries({ queryKey: ["sessions"] });
+  }, [queryClient, sessionId]);
 
   const deliver = useCallback((events: readonly SessionEvent[]) => {
     const fresh = events.filter((e) => e.id > lastId.current);
@@ -62,14 +95,29 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
       if (current.current !== controller) current.current?.abort();
       current.current = controller;
       setStreamError(null);
+      setReconnectReason(null);
       const signal = controller.signal;
+      let deleted = false;
       try {
         await followSessionStream(
           {
             open: (after, s) => openStream(sessionId, after, s),
             lastEventId: lastId.current,
-            onEvent: (event) => deliver([event]),
-            onStatus: (status) => !signal.aborted && setConnection(status),
+            onEvent: (event) => {
+              deliver([event]);
+              if (REFRESHES_SESSION.has(event.type)) refreshSession();
+            },
+            onLive: (event) => !signal.aborted && dispatch({ type: "live", event }),
+            onConnected: () => {
+              if (signal.aborted) return;
+              dispatch({ type: "drop-draft" });
+              refreshSession(); // the run's lease is taken before the stream is answered
+            },
+            onStatus: (status, reason) => {
+              if (signal.aborted) return;
+              setConnection(status);
+              setReconnectReason(status === "reconnecting" ? (reason ?? null) : null);
+            },
             signal,
           },
           initial,
@@ -77,16 +125,19 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
         if (!signal.aborted) setConnection("idle");
       } catch (error) {
         if (signal.aborted) return;
+        deleted = error instanceof StreamClosedError && error.code === "SESSION_DELETED";
+        setSessionDeleted(deleted);
         setConnection("failed");
         setStreamError(error instanceof Error ? error.message : String(error));
       } finally {
         if (!signal.aborted) {
-          void queryClient.invalidateQueries({ queryKey: ["session", sessionId] });
-          void queryClient.invalidateQueries({ queryKey: ["sessions"] });
+          dispatch({ type: "drop-draft" }); // nothing follows a draft once the follow has ended
+          // A deleted session has no resource to refresh: keep the page and say what happened.
+          if (!deleted) refreshSession();
         }
       }
     },
-    [deliver, queryClient, sessionId],
+    [deliver, refreshSession, sessionId],
   );
 
   useEffect(() => {
@@ -94,6 +145,7 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
     lastId.current = 0;
     dispatch({ type: "reset" });
     setConnection("loading");
+    setSessionDeleted(false);
     loadEventLog(sessionId)
       .then((events) => {
         if (cancelled) return;
@@ -134,5 +186,5 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
     [run, sessionId],
   );
 
-  return { timeline, connection, streamError, follow, submitReview, runAutopilot };
+  return { timeline, connection, streamError, sessionDeleted, reconnectReason, follow, submitReview, runAutopilot };
 }

@@ -57,7 +57,9 @@ function LiveSession({ session }: { session: Session }) {
     if (timeline.document) setTab("document");
   }, [timeline.document]);
 
-  const status = describeStatus({ ...session, running: stream.connection === "live" || session.running });
+  // The server's own `running` (its run lease) and `awaiting_input_type`; the stream hook refreshes
+  // the session when a run starts, changes phase or ends.
+  const status = describeStatus(session);
   const working = stream.connection === "live" || stream.connection === "connecting";
   const finished = session.status === "crystallized" || timeline.document !== null;
   const toggleAutopilot = (enabled: boolean) => {
@@ -142,7 +144,19 @@ function ConnectionNotice({ stream }: { stream: AgentStream }) {
   if (stream.connection === "reconnecting")
     return (
       <Alert tone="warning" title="Connection lost — reconnecting">
-        The agent keeps working on the server; nothing is lost.
+        {stream.reconnectReason ? `${stream.reconnectReason} ` : ""}
+        The run resumes on the server; nothing that was recorded is lost.
+      </Alert>
+    );
+  if (stream.connection === "failed" && stream.sessionDeleted)
+    return (
+      <Alert title="This session was deleted">
+        <p>
+          It no longer exists on the server, so there is nothing more to follow.{" "}
+          <Link to="/" className="underline">
+            Back to your sessions
+          </Link>
+        </p>
       </Alert>
     );
   if (stream.connection === "failed" && stream.streamError)
@@ -196,7 +210,7 @@ function NowView({ session, stream, autopilot, working }: { session: Session; st
           <ContextMeter usage={timeline.usage} model={session.model} />
         </Card>
         <Card title="Agent activity">
-          <AgentActivity items={timeline.activity} working={working} />
+          <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} />
         </Card>
       </div>
     </div>

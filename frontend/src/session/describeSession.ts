@@ -1,5 +1,8 @@
 /** Words and colours for a session's status and phase, shared by the list and the session page. */
+import type { Schemas } from "../api/client";
 import type { BadgeTone } from "../components/ui/Badge";
+
+type SessionStatus = Schemas["SessionStatus"];
 
 export const PHASE_LABELS: Record<string, string> = {
   decompose: "Decompose",
@@ -23,16 +26,37 @@ export interface StatusView {
   readonly tone: BadgeTone;
 }
 
+/**
+ * What a session is doing, from the server's own fields: `running` (the server holds a run lease)
+ * and `awaiting_input_type` first, then the stored status. Typed over the generated status enum: a
+ * status the backend adds fails the type check until it has words here.
+ */
+const AT_REST: Record<SessionStatus, StatusView> = {
+  decomposing: { label: "Paused", tone: "violet" },
+  exploring: { label: "Paused", tone: "violet" },
+  synthesizing: { label: "Paused", tone: "violet" },
+  validating: { label: "Paused", tone: "violet" },
+  building: { label: "Paused", tone: "violet" },
+  // In CRYSTALLIZE with no document yet (interrupted): resuming writes it.
+  crystallizing: { label: "Crystallizing · paused", tone: "violet" },
+  crystallized: { label: "Crystallized", tone: "emerald" },
+  cancelled: { label: "Cancelled", tone: "slate" },
+};
+
+const RUNNING: Partial<Record<SessionStatus, StatusView>> = {
+  crystallizing: { label: "Writing the document", tone: "sky" },
+};
+
 export function describeStatus(session: {
   status: string;
   running: boolean;
   awaiting_input_type: string | null;
 }): StatusView {
-  if (session.status === "cancelled") return { label: "Cancelled", tone: "slate" };
-  if (session.status === "crystallized") return { label: "Crystallized", tone: "emerald" };
-  if (session.running) return { label: "Working", tone: "sky" };
+  const status = session.status as SessionStatus;
+  if (status === "cancelled" || status === "crystallized") return AT_REST[status];
+  if (session.running) return RUNNING[status] ?? { label: "Working", tone: "sky" };
   if (session.awaiting_input_type) return { label: "Needs your review", tone: "amber" };
-  return { label: "Paused", tone: "violet" };
+  return AT_REST[status] ?? { label: "Paused", tone: "violet" };
 }
 
 export function formatWhen(iso: string, now: Date = new Date()): string {

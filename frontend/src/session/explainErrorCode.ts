@@ -1,6 +1,6 @@
 /**
  * Plain-words explanations of the error codes the agent's tools return (the 15 rules and more) and
- * of the codes that end a run. Typed against the generated schema: a code the backend adds and this
+ * of the codes that end a run or a live stream. Typed against the generated schema: a code the backend adds and this
  * table lacks fails the type check instead of showing a vague fallback.
  */
 import type { Schemas } from "../api/client";
@@ -34,9 +34,13 @@ const EXPLANATIONS: Record<ToolErrorCode | RunErrorCode, string> = {
   BUDGET_EXHAUSTED: "The session's token or cost budget is used up; raise the budget to go on.",
   CANCELLED: "The run was cancelled; the session keeps everything done so far and can be resumed.",
   RUN_FAILED: "The run stopped on an unexpected error; the session keeps everything done so far and can be resumed.",
+  RUN_INCOMPLETE: "The run stopped before reaching a review or the document; resume the session to let it finish the phase.",
   MAX_ITERATIONS: "The phase took more model turns than allowed without finishing; resume to give it another try.",
   CONTEXT_OVERFLOW: "The conversation grew past the model's context window even after compaction.",
   MODEL_ERROR: "The language model could not be reached or answered with an error; check the provider settings and resume.",
+  SERVER_SHUTDOWN: "The server is shutting down; the live view reconnects by itself once it is back, and the run resumes where it stopped.",
+  SESSION_DELETED: "This session was deleted; there is nothing left to follow.",
+  EVENTS_UNAVAILABLE: "The server could not read the session's events for a moment; the live view reconnects by itself.",
 };
 
 export function explainErrorCode(code: string): string {

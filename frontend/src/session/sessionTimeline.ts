@@ -5,10 +5,17 @@
  * Invariants:
  *   - Event ids are strictly increasing per session; an event whose id is not above the last one
  *     applied is ignored. That is what makes a reconnect with Last-Event-ID free of duplicates.
- *   - Consecutive `agent_text` events (streamed deltas) merge into one text block.
+ *   - Each stored `agent_text` is one whole reply of a model step: one text block each.
+ *   - The reply being written is a `draft`, built from live `agent_text_delta` events (no id, never
+ *     in the log). It is not activity: the stored `agent_text` that commits the step supersedes it
+ *     (the text is never shown twice); `agent_text_discarded`, a reconnect (`dropDraft`) or an event
+ *     that ends the step without text (error, done, a phase change, a review...) drops it. Live
+ *     events never touch `lastEventId`, `eventCount` or anything the log alone decides.
+ *   - A `phase_change` with `resumed: true` restarts the same phase after an interruption: it is a
+ *     "resumed" note in the activity, not a new phase (`phasesReached` does not grow).
  *   - A review is pending from its review event until the next `user_input` event.
  */
-import type { EventOf, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
+import type { EventOf, EventType, LiveEvent, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
 import { isReviewEvent } from "../api/events";
 
 export const PHASES = ["decompose", "explore", "synthesize", "validate", "build", "crystallize"] as const;
@@ -22,6 +29,7 @@ export type ActivityItem =
   | { kind: "error"; id: number; code: string; message: string; recoverable: boolean }
   | { kind: "user_input"; id: number; reviewType: string; summary: string }
   | { kind: "phase"; id: number; phase: PhaseName; round: number }
+  | { kind: "resumed"; id: number; phase: PhaseName; round: number }
   | { kind: "review"; id: number; reviewType: ReviewEvent["type"] };
 
 export type ClaimView = PayloadOf<"review_claims">["claims"][number];
@@ -33,9 +41,11 @@ export interface SessionTimeline {
   readonly eventCount: number;
   readonly phase: PhaseName | null;
   readonly round: number;
-  /** Phases reached so far, in order, for the timeline (a phase may repeat across rounds). */
+  /** Phases reached so far, in order (a phase repeats across rounds, never for a resumed run). */
   readonly phasesReached: readonly PhaseName[];
   readonly activity: readonly ActivityItem[];
+  /** The reply the model is writing right now (live only), or null. */
+  readonly draft: string | null;
   readonly pendingReview: ReviewEvent | null;
   readonly lastReviews: Partial<Record<ReviewEvent["type"], ReviewEvent>>;
   /** The latest view of every claim seen in a claims or verdicts review, by claim id. */
@@ -53,6 +63,7 @@ export const EMPTY_TIMELINE: SessionTimeline = {
   round: 0,
   phasesReached: [],
   activity: [],
+  draft: null,
   pendingReview: null,
   lastReviews: {},
   claimsById: {},
@@ -66,9 +77,13 @@ export function applyEvents(timeline: SessionTimeline, events: readonly SessionE
   return events.reduce(applyEvent, timeline);
 }
 
+/** Stored events during which a reply being written stays on screen (a step commits them before its text). */
+const KEEP_DRAFT: ReadonlySet<EventType> = new Set(["heartbeat", "context_usage", "tool_call", "tool_result", "tool_error"]);
+
 export function applyEvent(timeline: SessionTimeline, event: SessionEvent): SessionTimeline {
   if (event.id <= timeline.lastEventId) return timeline;
-  const next = { ...timeline, lastEventId: event.id, eventCount: timeline.eventCount + 1 };
+  const draft = KEEP_DRAFT.has(event.type) ? timeline.draft : null;
+  const next = { ...timeline, lastEventId: event.id, eventCount: timeline.eventCount + 1, draft };
   if (event.type === "heartbeat") return { ...next, eventCount: timeline.eventCount };
   if (isReviewEvent(event)) {
     const item: ActivityItem = { kind: "review", id: event.id, reviewType: event.type };
@@ -86,7 +101,7 @@ export function applyEvent(timeline: SessionTimeline, event: SessionEvent): Sess
 function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
   switch (event.type) {
     case "agent_text":
-      return { ...t, turn: "running", activity: appendText(t.activity, event.id, event.data) };
+      return withItem({ ...t, turn: "running" }, { kind: "text", id: event.id, text: event.data });
     case "tool_call":
       return withItem({ ...t, turn: "running" }, { kind: "tool_call", id: event.id, tool: event.data.tool, preview: event.data.input_preview });
     case "tool_result":
@@ -115,11 +130,29 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
   }
 }
 
+/** A live event: the draft of the reply being written grows, or is dropped. */
+export function applyLiveEvent(timeline: SessionTimeline, event: LiveEvent): SessionTimeline {
+  switch (event.type) {
+    case "agent_text_delta":
+      return event.data.text ? { ...timeline, draft: (timeline.draft ?? "") + event.data.text } : timeline;
+    case "agent_text_discarded":
+      return dropDraft(timeline);
+  }
+}
+
+/** Forgets the draft (after a reconnect: its deltas from before the cut are not coming back). */
+export function dropDraft(timeline: SessionTimeline): SessionTimeline {
+  return timeline.draft === null ? timeline : { ...timeline, draft: null };
+}
+
 function applyPhaseChange(t: SessionTimeline, event: EventOf<"phase_change">): SessionTimeline {
-  const phase = event.data.phase as PhaseName;
+  const phase = event.data.phase;
+  const { round } = event.data;
+  if (event.data.resumed === true)
+    return withItem({ ...t, phase, round, turn: "running", lastError: null }, { kind: "resumed", id: event.id, phase, round });
   return withItem(
-    { ...t, phase, round: event.data.round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null },
-    { kind: "phase", id: event.id, phase, round: event.data.round },
+    { ...t, phase, round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null },
+    { kind: "phase", id: event.id, phase, round },
   );
 }
 
@@ -138,10 +171,4 @@ function withClaims(byId: Readonly<Record<string, ClaimView>>, event: ReviewEven
 
 function withItem(t: SessionTimeline, item: ActivityItem): SessionTimeline {
   return { ...t, activity: [...t.activity, item] };
-}
-
-function appendText(activity: readonly ActivityItem[], id: number, text: string): ActivityItem[] {
-  const last = activity[activity.length - 1];
-  if (last?.kind === "text") return [...activity.slice(0, -1), { kind: "text", id: last.id, text: last.text + text }];
-  return [...activity, { kind: "text", id, text }];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
-import { make, sseText } from "../../test/sessionEvents";
-import type { SessionEvent } from "../events";
-import { followSessionStream } from "../followSessionStream";
+import { closingError, delta, make, sseText } from "../../test/sessionEvents";
+import type { LiveEvent, SessionEvent } from "../events";
+import { followSessionStream, StreamClosedError } from "../followSessionStream";
 
 function sseResponse(text: string, { breakAfter = false } = {}): Response {
   let sent = false;
@@ -21,7 +21,7 @@ const noSleep = async () => undefined;
 
 describe("followSessionStream", () => {
   test("reconnects after a cut with Last-Event-ID and delivers each event once", async () => {
-    const first = [make("phase_change", 1, { phase: "decompose", round: 0 }), make("tool_call", 2, { tool: "research", input_preview: "{}" })];
+    const first = [make("phase_change", 1, { phase: "decompose", round: 0, resumed: false }), make("tool_call", 2, { tool: "research", input_preview: "{}" })];
     const replay = [first[1]!, make("tool_result", 3, { tool: "research", summary: "5" }), make("done", 4, { error: false, awaiting_input: true })];
     const opened: number[] = [];
     const open = vi.fn(async (after: number) => {
@@ -91,5 +91,63 @@ describe("followSessionStream", () => {
     const outcome = await followSessionStream({ open, lastEventId: 0, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep, stallMs: 20 });
     expect(outcome).toBe("done");
     expect(calls).toBe(2);
+  });
+
+  test("frames without an id go to onLive and never move the resume cursor", async () => {
+    const first = sseText([make("tool_call", 1, { tool: "research", input_preview: "{}" }), delta("The answer "), delta("is")]);
+    const replay = sseText([make("agent_text", 2, "The answer is 42."), make("done", 3, { error: false, awaiting_input: true })]);
+    const opened: number[] = [];
+    const open = vi.fn(async (after: number) => {
+      opened.push(after);
+      return opened.length === 1 ? sseResponse(first, { breakAfter: true }) : sseResponse(replay);
+    });
+    const seen: (SessionEvent | LiveEvent)[] = [];
+    const log: string[] = [];
+    const outcome = await followSessionStream({
+      open,
+      lastEventId: 0,
+      onEvent: (e) => seen.push(e),
+      onLive: (e) => seen.push(e),
+      onConnected: () => log.push("connected"),
+      signal: new AbortController().signal,
+      sleep: noSleep,
+    });
+    expect(outcome).toBe("done");
+    expect(opened).toEqual([0, 1]); // resumed after the last stored id, not after the live frames
+    expect(seen.map((e) => ("id" in e ? e.id : e.type))).toEqual([1, "agent_text_delta", "agent_text_delta", 2, 3]);
+    expect(log).toEqual(["connected", "connected"]); // each accepted connection voids the draft
+  });
+
+  test.each(["SERVER_SHUTDOWN", "EVENTS_UNAVAILABLE"] as const)("a closing %s reconnects with backoff after the last id", async (code) => {
+    const opened: number[] = [];
+    const statuses: [string, string | undefined][] = [];
+    const delays: number[] = [];
+    const open = vi.fn(async (after: number) => {
+      opened.push(after);
+      if (opened.length === 1) return sseResponse(sseText([make("tool_call", 4, { tool: "research", input_preview: "{}" })]) + closingError(code, "The server is shutting down."));
+      if (opened.length === 2) throw new TypeError("Failed to fetch"); // still down
+      return sseResponse(sseText([make("done", 5, { error: false, awaiting_input: true })]));
+    });
+    const outcome = await followSessionStream({
+      open,
+      lastEventId: 3,
+      onEvent: () => undefined,
+      onStatus: (status, reason) => statuses.push([status, reason]),
+      signal: new AbortController().signal,
+      retryDelaysMs: [10, 20, 40],
+      sleep: async (ms) => void delays.push(ms),
+    });
+    expect(outcome).toBe("done");
+    expect(opened).toEqual([3, 4, 4]);
+    expect(delays).toEqual([10, 20]);
+    expect(statuses).toContainEqual(["reconnecting", "The server is shutting down."]);
+  });
+
+  test("a closing SESSION_DELETED is final and says the session was deleted", async () => {
+    const open = vi.fn(async () => sseResponse(closingError("SESSION_DELETED", "The session was deleted.")));
+    const follow = followSessionStream({ open, lastEventId: 2, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep });
+    await expect(follow).rejects.toBeInstanceOf(StreamClosedError);
+    await expect(follow).rejects.toMatchObject({ code: "SESSION_DELETED", message: "This session was deleted." });
+    expect(open).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { itemFromFrame } from "../events";
 import { SseFrameParser } from "../parseSseFrames";
 
 describe("SseFrameParser", () => {
@@ -32,5 +33,43 @@ describe("SseFrameParser", () => {
     const parser = new SseFrameParser();
     expect(parser.push("id: 3\nevent: done\ndata: {}\n")).toEqual([]);
     expect(parser.push("\n")).toHaveLength(1);
+  });
+
+  test("a frame's id is its own id line: a frame without one has none (it does not inherit)", () => {
+    const parser = new SseFrameParser();
+    const frames = parser.push('id: 7\nevent: agent_text\ndata: "a"\n\nevent: agent_text_delta\ndata: {"text":"b"}\n\nid:\nevent: x\ndata: {}\n\n');
+    expect(frames.map((f) => f.id)).toEqual(["7", null, null]);
+  });
+});
+
+describe("itemFromFrame", () => {
+  test("a frame with a numeric id is a stored event", () => {
+    expect(itemFromFrame({ id: "3", event: "agent_text", data: '"Hello"' })).toEqual({
+      kind: "stored",
+      event: { id: 3, type: "agent_text", data: "Hello", created_at: "" },
+    });
+  });
+
+  test("a live type without an id is a live event", () => {
+    expect(itemFromFrame({ id: null, event: "agent_text_delta", data: '{"text":"Hel"}' })).toEqual({
+      kind: "live",
+      event: { type: "agent_text_delta", data: { text: "Hel" } },
+    });
+    expect(itemFromFrame({ id: null, event: "agent_text_discarded", data: '{"reason":"cut"}' })?.kind).toBe("live");
+  });
+
+  test("an error without an id is the server closing the stream", () => {
+    const data = JSON.stringify({ code: "SERVER_SHUTDOWN", message: "The server is shutting down.", recoverable: true, severity: "warning" });
+    expect(itemFromFrame({ id: null, event: "error", data })).toEqual({
+      kind: "closed",
+      closed: { code: "SERVER_SHUTDOWN", message: "The server is shutting down.", recoverable: true },
+    });
+  });
+
+  test("anything else is ignored: unknown id-less types, inherited names, bad ids, bad JSON", () => {
+    expect(itemFromFrame({ id: null, event: "tool_call", data: "{}" })).toBeNull();
+    expect(itemFromFrame({ id: null, event: "toString", data: "{}" })).toBeNull();
+    expect(itemFromFrame({ id: "x1", event: "tool_call", data: "{}" })).toBeNull();
+    expect(itemFromFrame({ id: "1", event: "tool_call", data: "{" })).toBeNull();
   });
 });

@@ -4,20 +4,31 @@ import { PHASE_LABELS, REVIEW_LABELS } from "../../session/describeSession";
 import type { ActivityItem } from "../../session/sessionTimeline";
 
 /**
- * What the agent did, as it happens: streamed text, tool calls and results (research with its
- * sources), tool errors explained in plain words, your reviews. Follows the newest entry unless
+ * What the agent did, as it happens: its replies, tool calls and results (research with its
+ * sources), tool errors explained in plain words, your reviews, phases and resumed runs. The reply
+ * the model is writing right now (`draft`, live only) is shown last, marked as in progress, until
+ * the stored reply replaces it. Follows the newest entry unless
  * the reader has scrolled up: only a scroll *upwards* unpins (content growing or the browser's scroll
  * anchoring moving the view must not), and reaching the bottom again pins.
  */
-export function AgentActivity({ items, working }: { items: readonly ActivityItem[]; working: boolean }) {
+export function AgentActivity({
+  items,
+  working,
+  draft = null,
+}: {
+  items: readonly ActivityItem[];
+  working: boolean;
+  draft?: string | null;
+}) {
   const box = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   const lastTop = useRef(0);
   useLayoutEffect(() => {
     const el = box.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [items, working]);
-  if (!items.length)
+  }, [items, working, draft]);
+  const writing = draft !== null && draft.trim() !== "";
+  if (!items.length && !writing)
     return <p className="text-sm text-slate-500">{working ? "Starting…" : "Nothing has happened in this session yet."}</p>;
   return (
     <ol
@@ -39,6 +50,15 @@ export function AgentActivity({ items, working }: { items: readonly ActivityItem
           <ActivityEntry item={item} />
         </li>
       ))}
+      {writing && (
+        <li key="draft" data-kind="draft" aria-busy="true">
+          <p className="whitespace-pre-wrap rounded-lg border border-dashed border-slate-300 bg-white p-2.5 leading-relaxed text-slate-700">
+            {draft}
+            <span className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-indigo-400 align-middle" aria-hidden />
+          </p>
+          <span className="sr-only">The agent is still writing this.</span>
+        </li>
+      )}
       {working && (
         <li className="flex items-center gap-2 text-slate-500" aria-hidden>
           <span className="size-2 animate-pulse rounded-full bg-indigo-500" /> working…
@@ -54,6 +74,12 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
       return (
         <div className="mt-3 border-t border-slate-200 pt-2 text-xs font-semibold uppercase tracking-wide text-indigo-700">
           {PHASE_LABELS[item.phase]} · round {item.round + 1}
+        </div>
+      );
+    case "resumed":
+      return (
+        <div className="text-xs text-slate-500" title="The run of this phase restarted after an interruption (a crash or an error); nothing recorded was lost.">
+          <span aria-hidden>↻ </span>Resumed · {PHASE_LABELS[item.phase]} · round {item.round + 1}
         </div>
       );
     case "text":

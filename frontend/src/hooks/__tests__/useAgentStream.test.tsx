@@ -3,7 +3,7 @@ import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import type { EventOf, EventType, SessionEvent } from "../../api/events";
-import { make, RECORDED_EVENTS, recordedOf, sseText } from "../../test/sessionEvents";
+import { closingError, delta, make, RECORDED_EVENTS, recordedOf, sseText } from "../../test/sessionEvents";
 import { useAgentStream } from "../useAgentStream";
 
 function wrapper({ children }: { children: ReactNode }) {
@@ -24,6 +24,8 @@ interface FakeServer {
   stream: SessionEvent[];
   requests: { url: string; method: string; lastEventId: string | null; body: string | null }[];
   onPost?: (url: string) => Response;
+  /** Answers the stream itself instead of replaying `stream`. */
+  onStream?: (after: number) => Response;
 }
 
 function installFetch(server: FakeServer) {
@@ -41,6 +43,7 @@ function installFetch(server: FakeServer) {
       }
       if (url.pathname.endsWith("/stream")) {
         const after = Number(request.headers.get("Last-Event-ID") ?? 0);
+        if (server.onStream) return server.onStream(after);
         return sse(server.stream.filter((e) => e.id > after));
       }
       if (request.method === "POST" && server.onPost) return server.onPost(url.pathname);
@@ -181,5 +184,66 @@ describe("useAgentStream", () => {
     expect(post?.url).toBe("/api/v1/sessions/s1/autopilot");
     expect(JSON.parse(post!.body!)).toEqual({ accept_threshold: 0.6, rounds: 1 });
     expect(recordedOf("review_decompose").type).toBe("review_decompose");
+  });
+
+  test("shows the reply being written as a draft, then the stored reply in its place", async () => {
+    const encoder = new TextEncoder();
+    let push: (text: string) => void = () => undefined;
+    let end: () => void = () => undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => controller.enqueue(encoder.encode(text));
+        end = () => controller.close();
+      },
+    });
+    const server: FakeServer = {
+      log: [make("phase_change", 1, { phase: "decompose", round: 0, resumed: false })],
+      stream: [],
+      requests: [],
+      onStream: () => new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }),
+    };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect(result.current.connection).toBe("live"));
+    act(() => push(sseText([delta("The fundamentals "), delta("are")])));
+    await waitFor(() => expect(result.current.timeline.draft).toBe("The fundamentals are"));
+    expect(result.current.timeline.lastEventId).toBe(1);
+    act(() => {
+      push(sseText([make("agent_text", 2, "The fundamentals are clear."), make("done", 3, { error: false, awaiting_input: true })]));
+      end();
+    });
+    await waitFor(() => expect(result.current.connection).toBe("idle"));
+    const t = result.current.timeline;
+    expect(t.draft).toBeNull();
+    expect(t.activity.filter((a) => a.kind === "text")).toEqual([{ kind: "text", id: 2, text: "The fundamentals are clear." }]);
+  });
+
+  test("a stream the server ends with SESSION_DELETED says the session was deleted", async () => {
+    const server: FakeServer = {
+      log: [make("phase_change", 1, { phase: "decompose", round: 0, resumed: false })],
+      stream: [],
+      requests: [],
+      onStream: () => new Response(closingError("SESSION_DELETED", "The session was deleted."), { status: 200, headers: { "Content-Type": "text/event-stream" } }),
+    };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect(result.current.connection).toBe("failed"));
+    expect(result.current.sessionDeleted).toBe(true);
+    expect(result.current.streamError).toBe("This session was deleted.");
+    expect(server.requests.filter((r) => r.url.endsWith("/stream"))).toHaveLength(1);
+  });
+
+  test("a draft left when the stream ends without its reply is dropped", async () => {
+    const server: FakeServer = {
+      log: [make("phase_change", 1, { phase: "decompose", round: 0, resumed: false })],
+      stream: [],
+      requests: [],
+      onStream: () => new Response(sseText([delta("Half a thought")]), { status: 200, headers: { "Content-Type": "text/event-stream" } }),
+    };
+    installFetch(server);
+    const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect(result.current.connection).toBe("idle"));
+    expect(result.current.timeline.draft).toBeNull();
+    expect(result.current.timeline.activity.map((a) => a.kind)).toEqual(["phase"]);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { make, recordedOf, RECORDED_EVENTS } from "../../test/sessionEvents";
-import { applyEvent, applyEvents, EMPTY_TIMELINE } from "../sessionTimeline";
+import { delta, discarded, make, recordedOf, RECORDED_EVENTS } from "../../test/sessionEvents";
+import { applyEvent, applyEvents, applyLiveEvent, dropDraft, EMPTY_TIMELINE, type SessionTimeline } from "../sessionTimeline";
+import type { LiveEvent } from "../../api/events";
+
+const live = (t: SessionTimeline, ...events: LiveEvent[]) => events.reduce(applyLiveEvent, t);
 
 describe("applyEvents over a whole recorded offline session", () => {
   const timeline = applyEvents(EMPTY_TIMELINE, RECORDED_EVENTS);
@@ -24,9 +27,12 @@ describe("applyEvents over a whole recorded offline session", () => {
 });
 
 describe("applyEvent dispatches each event type", () => {
-  test("agent_text deltas in a row merge into one block keyed by the first id", () => {
-    const t = applyEvents(EMPTY_TIMELINE, [make("agent_text", 1, "Hel"), make("agent_text", 2, "lo")]);
-    expect(t.activity).toEqual([{ kind: "text", id: 1, text: "Hello" }]);
+  test("each stored agent_text is one whole reply: one block each", () => {
+    const t = applyEvents(EMPTY_TIMELINE, [make("agent_text", 1, "First reply."), make("agent_text", 2, "Second reply.")]);
+    expect(t.activity).toEqual([
+      { kind: "text", id: 1, text: "First reply." },
+      { kind: "text", id: 2, text: "Second reply." },
+    ]);
     expect(t.turn).toBe("running");
   });
 
@@ -40,9 +46,24 @@ describe("applyEvent dispatches each event type", () => {
     expect(t.activity[2]).toMatchObject({ code: "ANTITHESIS_MISSING", tool: "create_synthesis" });
   });
 
+  test("a resumed phase_change is a note, not a new phase", () => {
+    const started = applyEvents(EMPTY_TIMELINE, [
+      make("phase_change", 1, { phase: "explore", round: 0, resumed: false }),
+      make("tool_call", 2, { tool: "research", input_preview: "{}" }),
+      make("error", 3, { code: "RUN_INCOMPLETE", message: "stopped", severity: "error", recoverable: true }),
+      make("done", 4, { error: true, awaiting_input: false }),
+    ]);
+    expect(started.turn).toBe("failed");
+    const t = applyEvent(started, make("phase_change", 5, { phase: "explore", round: 0, resumed: true }));
+    expect(t.phasesReached).toEqual(["explore"]);
+    expect(t.activity.filter((a) => a.kind === "phase")).toHaveLength(1);
+    expect(t.activity.at(-1)).toEqual({ kind: "resumed", id: 5, phase: "explore", round: 0 });
+    expect(t).toMatchObject({ phase: "explore", round: 0, turn: "running", lastError: null });
+  });
+
   test("phase_change sets phase and round and clears the last error", () => {
     const failed = applyEvent(EMPTY_TIMELINE, make("error", 1, { code: "MODEL_ERROR", message: "down", severity: "error", recoverable: true }));
-    const t = applyEvent(failed, make("phase_change", 2, { phase: "explore", round: 1 }));
+    const t = applyEvent(failed, make("phase_change", 2, { phase: "explore", round: 1, resumed: false }));
     expect(t).toMatchObject({ phase: "explore", round: 1, lastError: null, phasesReached: ["explore"] });
   });
 
@@ -89,5 +110,62 @@ describe("applyEvent dispatches each event type", () => {
     const once = applyEvents(EMPTY_TIMELINE, [make("tool_call", 1, { tool: "a", input_preview: "" }), make("tool_call", 2, { tool: "b", input_preview: "" })]);
     const again = applyEvents(once, [make("tool_call", 2, { tool: "b", input_preview: "" }), make("tool_call", 3, { tool: "c", input_preview: "" })]);
     expect(again.activity.map((a) => a.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("the live draft of the reply being written", () => {
+  const base = applyEvents(EMPTY_TIMELINE, [make("phase_change", 1, { phase: "decompose", round: 0, resumed: false })]);
+
+  test("grows from deltas without touching the log's cursor or the activity", () => {
+    const t = live(base, delta("The fund"), delta("amentals are"), delta(" clear."));
+    expect(t.draft).toBe("The fundamentals are clear.");
+    expect(t.lastEventId).toBe(1);
+    expect(t.eventCount).toBe(1);
+    expect(t.activity).toBe(base.activity);
+  });
+
+  test("is replaced by the stored agent_text: the text is shown once", () => {
+    const writing = live(base, delta("The fund"), delta("amentals"));
+    const t = applyEvents(writing, [
+      make("context_usage", 2, recordedOf("context_usage").data),
+      make("agent_text", 3, "The fundamentals are clear."),
+      make("tool_call", 4, { tool: "research", input_preview: "{}" }),
+    ]);
+    expect(t.draft).toBeNull();
+    expect(t.activity.filter((a) => a.kind === "text")).toEqual([{ kind: "text", id: 3, text: "The fundamentals are clear." }]);
+  });
+
+  test("stays on screen while the step commits its usage and tool events, before its text", () => {
+    const writing = live(base, delta("Searching"));
+    const t = applyEvents(writing, [
+      make("context_usage", 2, recordedOf("context_usage").data),
+      make("tool_call", 3, { tool: "web_search", input_preview: "queues" }),
+      make("tool_result", 4, { tool: "web_search", summary: "3 result(s)" }),
+    ]);
+    expect(t.draft).toBe("Searching");
+  });
+
+  test("is dropped by agent_text_discarded, and a new draft starts from nothing", () => {
+    const t = live(base, delta("A first attempt"), discarded());
+    expect(t.draft).toBeNull();
+    expect(live(t, delta("Second")).draft).toBe("Second");
+  });
+
+  test("is dropped by a reconnect and by an event that ends the step without text", () => {
+    const writing = live(base, delta("Half a"));
+    expect(dropDraft(writing).draft).toBeNull();
+    expect(dropDraft(base)).toBe(base);
+    const failed = applyEvents(writing, [
+      make("error", 2, { code: "MODEL_ERROR", message: "down", severity: "error", recoverable: true }),
+      make("done", 3, { error: true, awaiting_input: false }),
+    ]);
+    expect(failed.draft).toBeNull();
+  });
+
+  test("a reload (the log alone) gives the same view as live deltas plus the stored reply", () => {
+    const stored = [make("agent_text", 2, "Whole reply."), make("done", 3, { error: false, awaiting_input: true })];
+    const viaLive = applyEvents(live(base, delta("Whole "), delta("reply.")), stored);
+    const viaLog = applyEvents(base, stored);
+    expect(viaLive).toEqual(viaLog);
   });
 });

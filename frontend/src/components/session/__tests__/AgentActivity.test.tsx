@@ -5,7 +5,7 @@ import { make } from "../../../test/sessionEvents";
 import { AgentActivity } from "../AgentActivity";
 
 const activity = applyEvents(EMPTY_TIMELINE, [
-  make("phase_change", 1, { phase: "explore", round: 0 }),
+  make("phase_change", 1, { phase: "explore", round: 0, resumed: false }),
   make("tool_call", 2, { tool: "research", input_preview: '{"query": "queue pooling"}' }),
   make("tool_result", 3, {
     tool: "research",
@@ -39,5 +39,32 @@ describe("AgentActivity", () => {
     expect(screen.getByText("Starting…")).toBeInTheDocument();
     rerender(<AgentActivity items={[]} working={false} />);
     expect(screen.getByText("Nothing has happened in this session yet.")).toBeInTheDocument();
+  });
+
+  it("shows the reply being written last, as in progress, without an event id", () => {
+    const { container } = render(<AgentActivity items={activity} working draft={"Looking at the queue\u2026"} />);
+    const draft = container.querySelector('[data-kind="draft"]')!;
+    expect(draft).toHaveTextContent("Looking at the queue…");
+    expect(draft).toHaveAttribute("aria-busy", "true");
+    expect(draft).not.toHaveAttribute("data-event-id");
+    const entries = [...container.querySelectorAll("li[data-kind]")].map((li) => li.getAttribute("data-kind"));
+    expect(entries.at(-1)).toBe("draft");
+  });
+
+  it("shows nothing for an empty draft, and the draft alone when nothing else happened yet", () => {
+    const { container, rerender } = render(<AgentActivity items={activity} working draft={"  "} />);
+    expect(container.querySelector('[data-kind="draft"]')).toBeNull();
+    rerender(<AgentActivity items={[]} working draft="First words" />);
+    expect(screen.getByText("First words")).toBeInTheDocument();
+  });
+
+  it("shows a resumed run as a small note, not as a new phase", () => {
+    const items = applyEvents(EMPTY_TIMELINE, [
+      make("phase_change", 1, { phase: "validate", round: 1, resumed: false }),
+      make("phase_change", 2, { phase: "validate", round: 1, resumed: true }),
+    ]).activity;
+    const { container } = render(<AgentActivity items={items} working={false} />);
+    expect(container.querySelector('[data-kind="resumed"]')).toHaveTextContent("Resumed · Validate · round 2");
+    expect(container.querySelectorAll('[data-kind="phase"]')).toHaveLength(1);
   });
 });
