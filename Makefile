@@ -62,6 +62,7 @@ test-frontend: $(NPM_STAMP)
 
 # Playwright against the real backend (offline model, fresh SQLite) in the system's Chromium.
 e2e: build
+	bash scripts/ensure_chromium.sh
 	cd $(WEB) && npm run --silent e2e
 
 api-client: $(STAMP) $(NPM_STAMP)
