@@ -24,6 +24,7 @@ from forge.api.limit_request_body import LimitRequestBody
 from forge.api.request_limits import MAX_BODY_BYTES
 from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
 from forge.api.serve_spa import SPA_DIR, mount_spa
+from forge.api.sse_encoding import SseFrameCache
 from forge.bootstrap import Container
 
 
@@ -52,6 +53,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         description="Turns a hard problem into validated, traceable knowledge.",
     )
     app.state.container = container
+    app.state.sse_frames = SseFrameCache()
     install_error_handlers(app)
     app.add_middleware(LimitRequestBody, max_bytes=MAX_BODY_BYTES)
     if container.settings.cors_origins:

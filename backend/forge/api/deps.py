@@ -8,6 +8,7 @@ from uuid import UUID
 from fastapi import HTTPException, Request
 
 from forge.api.request_limits import quote_input
+from forge.api.sse_encoding import SseFrameCache
 from forge.core.domain_types import SessionId
 from forge.services.session_service import FailureKind, ServiceFailure, SessionService
 
@@ -19,6 +20,11 @@ STATUS_OF = {FailureKind.NOT_FOUND: 404, FailureKind.CONFLICT: 409, FailureKind.
 def service_of(request: Request) -> SessionService:
     service: SessionService = request.app.state.container.service
     return service
+
+
+def frames_of(request: Request) -> SseFrameCache:
+    frames: SseFrameCache = request.app.state.sse_frames
+    return frames
 
 
 def session_id_of(raw: str) -> SessionId:

@@ -19,15 +19,18 @@ Invariants:
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import Request
 from pydantic import BaseModel
+from sse_starlette import ServerSentEvent
 
 from forge.api.event_schemas import EVENT_MODELS
 from forge.api.request_limits import MAX_INT64, quote_input
 from forge.core import session_events as ev
+from forge.core.domain_types import SessionId
+from forge.core.session_record import StoredEvent
 from forge.services.broadcast_types import FollowItem, Heartbeat, LiveEvent, StreamClosed
 
 
@@ -71,11 +74,38 @@ def sse_message(item: FollowItem) -> dict[str, str]:
     return {"event": item.type.value, "id": str(item.seq), "data": json.dumps(item.data, ensure_ascii=False)}
 
 
-async def encode_sse(request: Request, feed: AsyncIterator[FollowItem]) -> AsyncIterator[dict[str, str]]:
+def _encoded(message: dict[str, str]) -> bytes:
+    return ServerSentEvent(data=message["data"], event=message["event"], id=message.get("id")).encode()
+
+
+class SseFrameCache:
+    """The encoded SSE frame of each recently sent stored event, shared by every stream of the process.
+
+    One event watched by N listeners is JSON-encoded once, not N times (fan-out is CPU-bound on the
+    encoding). Bounded: the oldest frames are dropped first."""
+
+    def __init__(self, max_frames: int = 8192) -> None:
+        self._frames: OrderedDict[tuple[SessionId, int], bytes] = OrderedDict()
+        self._max = max_frames
+
+    def frame(self, session_id: SessionId, item: FollowItem) -> bytes:
+        if not isinstance(item, StoredEvent):
+            return _encoded(sse_message(item))
+        key = (session_id, item.seq)
+        cached = self._frames.get(key)
+        if cached is None:
+            cached = self._frames[key] = _encoded(sse_message(item))
+            if len(self._frames) > self._max:
+                self._frames.popitem(last=False)
+        return cached
+
+
+async def encode_sse(
+    frames: SseFrameCache, session_id: SessionId, feed: AsyncIterator[FollowItem]
+) -> AsyncIterator[bytes]:
+    # No per-event disconnect poll: sse-starlette watches for `http.disconnect` and ends the stream.
     async for item in feed:
-        if await request.is_disconnected():
-            return
-        yield sse_message(item)
+        yield frames.frame(session_id, item)
 
 
 def parse_last_event_id(header: str | None, query: str | None) -> int | str:

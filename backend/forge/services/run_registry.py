@@ -46,6 +46,10 @@ class RunRegistry:
     def is_live(self, lease: RunLease | None) -> bool:
         return lease_is_live(lease, self._policy, self._owners, self._clock.now())
 
+    def runs_here(self, session_id: SessionId) -> bool:
+        """A run of this process holds the session right now (no database read needed)."""
+        return session_id in self._owners.values()
+
     def start(self, session_id: SessionId, lease: RunLease, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self._owners[lease.owner] = session_id
         task = asyncio.get_running_loop().create_task(self._run(lease.owner, work), name=f"forge-run-{session_id}")

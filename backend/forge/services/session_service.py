@@ -264,18 +264,22 @@ class SessionService:
         status = SessionStatus.CANCELLED
         return replace(record, status=status, cancelled=True, run_lease=None, awaiting_input_type=None, resolved_at=now)
 
-    async def start_or_resume(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
+    async def start_or_resume(self, session_id: SessionId) -> ServiceFailure | None:
         """Start the agent when the session has work to do and no live run holds it (new, or
-        interrupted by a crash or an error); otherwise change nothing."""
+        interrupted by a crash or an error); otherwise change nothing. Not found: a failure."""
+        if self._registry.runs_here(session_id):
+            return None  # the common case for followers of a live run: no database read at all
         found = await self.get(session_id)
-        if isinstance(found, ServiceFailure) or not self._needs_run(found):
-            return found  # the common case for followers: no write at all
+        if isinstance(found, ServiceFailure):
+            return found
+        if not self._needs_run(found):
+            return None  # no write
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
             if not self._needs_run(record):
-                return self._with_running(record)
+                return None
             lease = self._registry.new_lease()
             await uow.sessions.set_run_lease(session_id, lease)
             last = await uow.events.last(session_id)
@@ -287,7 +291,7 @@ class SessionService:
             await uow.commit()
         self._broadcaster.published(session_id, stored)
         self._start(session_id, lease)
-        return replace(record, run_lease=lease, running=True)
+        return None
 
     def _start(self, session_id: SessionId, lease: RunLease) -> None:
         self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))

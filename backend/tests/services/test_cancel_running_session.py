@@ -60,6 +60,7 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     assert not isinstance(events, ServiceFailure)
     assert [e.type for e in events] == [EventType.PHASE_CHANGE, EventType.ERROR, EventType.DONE]
     assert events[1].data["code"] == "CANCELLED"
-    again = await service.start_or_resume(record.id)  # a cancelled session does not restart
+    assert await service.start_or_resume(record.id) is None  # a cancelled session does not restart
+    again = await service.get(record.id)
     assert not isinstance(again, ServiceFailure) and not again.running
     await container.close()

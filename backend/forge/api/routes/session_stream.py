@@ -20,7 +20,7 @@ from fastapi import APIRouter, Body, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 from sse_starlette import EventSourceResponse
 
-from forge.api.deps import service_of, session_id_of, unwrap
+from forge.api.deps import frames_of, service_of, session_id_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.event_schemas import event_out
 from forge.api.request_limits import MAX_INT64
@@ -71,7 +71,7 @@ async def stream_session(
     after = _cursor(last_event_id_header, last_event_id)
     service = service_of(request)
     unwrap(await service.start_or_resume(sid))
-    return EventSourceResponse(encode_sse(request, service.follow(sid, after)), ping=PING_SECONDS)
+    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, after)), ping=PING_SECONDS)
 
 
 @router.post(
@@ -86,7 +86,7 @@ async def submit_user_input(session_id: str, body: UserInput, request: Request) 
         raise HTTPException(422, review)
     service = service_of(request)
     cursor = unwrap(await service.submit_review(sid, review))
-    return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
+    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, cursor)), ping=PING_SECONDS)
 
 
 @router.post(
@@ -103,7 +103,7 @@ async def submit_autopilot_review(
     policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=options.rounds)
     service = service_of(request)
     cursor = unwrap(await service.submit_autopilot_review(sid, policy))
-    return EventSourceResponse(encode_sse(request, service.follow(sid, cursor)), ping=PING_SECONDS)
+    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, cursor)), ping=PING_SECONDS)
 
 
 @router.get("/{session_id}/events", response_model=EventPage, responses=error_responses(404, 422))
