@@ -23,6 +23,7 @@ from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
+from forge.db.write_gate import WriteGate
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
@@ -141,10 +142,12 @@ def build_container(
     )
     factory = create_session_factory(engine)
 
-    def uow_factory() -> UnitOfWork:
-        return SqlAlchemyUnitOfWork(factory)
-
     single_process = is_sqlite(settings.database_url)
+    gate = WriteGate() if single_process else None
+
+    def uow_factory() -> UnitOfWork:
+        return SqlAlchemyUnitOfWork(factory, gate)
+
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
     broadcaster = SessionBroadcaster(EventLogSource(uow_factory))
     # Other API processes on the same PostgreSQL learn of this one's commits (and vice versa).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Protocol
+from typing import Literal, Protocol
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
@@ -99,8 +99,17 @@ class SessionRepository(Protocol):
 
     async def load_state(self, session_id: SessionId) -> ForgeState: ...
 
-    async def save_state(self, session_id: SessionId, state: ForgeState, *, at: datetime) -> None:
-        """Persist the state and the status columns derived from it (`derive_session_position`)."""
+    async def save_state(
+        self,
+        session_id: SessionId,
+        state: ForgeState,
+        *,
+        at: datetime,
+        cancelled: bool | None = None,
+        run_lease: RunLease | Literal["keep"] | None = "keep",
+    ) -> None:
+        """Persist the state and the status columns derived from it (`derive_session_position`);
+        `cancelled` as read under the lock (None: read it), and optionally the run lease, in one write."""
         ...
 
     async def set_cancelled(self, session_id: SessionId, at: datetime) -> None: ...

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from forge.core.text_terms import content_terms
 
@@ -111,15 +112,22 @@ def _window(sentence: str, anchor: int, max_chars: int) -> str:
     return prefix + piece + suffix
 
 
+@lru_cache(maxsize=65_536)
+def _term_of_word(word: str) -> str | None:
+    """The content term of one word, if it has one (memoised: snippets scan the same corpus often)."""
+    terms = content_terms(word)
+    return terms[0] if terms else None
+
+
 def _first_match(sentence: str, wanted: Iterable[str]) -> tuple[frozenset[str], int]:
     """The query terms present in `sentence`, and the offset of the first one (-1 if none)."""
     wanted_set = set(wanted)
     found: set[str] = set()
     first = -1
     for match in _WORD.finditer(sentence.lower()):
-        terms = content_terms(match.group())
-        if terms and terms[0] in wanted_set:
-            found.add(terms[0])
+        term = _term_of_word(match.group())
+        if term is not None and term in wanted_set:
+            found.add(term)
             if first == -1:
                 first = match.start()
     return frozenset(found), first

@@ -17,6 +17,8 @@ Invariants:
     - The conversation is append-only rows; `replace_messages` (a compaction) is the one rewrite.
     - Projection rows (claims, evidence, edges, ...) are rebuilt only by `refresh_projection`,
       which the services call when a run pauses or a review is applied, not on every step.
+    - Every writing method first enters the unit of work's write gate (a no-op on PostgreSQL; one
+      writer at a time per SQLite database, queued in the process — see write_gate).
     - Deleting a session relies on ON DELETE CASCADE for everything it owns.
     - Reading or writing the state or messages of an unknown session raises
       SessionNotFoundError; `get`/`lock` return None and `delete` returns False instead.
@@ -27,7 +29,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from sqlalchemy import Table, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -50,6 +52,7 @@ from forge.db.row_mapping import (
 )
 from forge.db.state_projection import PROJECTED_TABLES_DELETE_ORDER, project_state
 from forge.db.tables import Base, EventRow, MessageRow, SessionRow, ToolCallRow
+from forge.db.write_gate import NO_GATE, WriteTicket
 
 
 def _table(model: type[Base]) -> Table:
@@ -57,6 +60,8 @@ def _table(model: type[Base]) -> Table:
 
 
 SESSIONS = _table(SessionRow)
+SCALAR_COLUMNS = tuple(c for c in SESSIONS.c if c.name != "forge_state")
+KEEP_LEASE: Literal["keep"] = "keep"
 
 
 def _first_resolved(at: datetime) -> Any:
@@ -71,15 +76,18 @@ class SessionNotFoundError(LookupError):
 
 
 class SqlSessionRepository:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
         self._session = session
+        self._gate = gate
 
     async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
+        await self._gate.enter()
         result = await self._session.execute(update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values))
         if cast(Any, result).rowcount == 0:
             raise SessionNotFoundError(session_id)
 
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None:
+        await self._gate.enter()
         values = new_session_columns(record, state) | {"forge_state": encode_state(state)}
         await self._session.execute(insert(SESSIONS).values(**values))
         await self.append_messages(record.id, messages)
@@ -90,10 +98,16 @@ class SqlSessionRepository:
         return session_record(row) if row is not None else None
 
     async def lock(self, session_id: SessionId) -> SessionRecord | None:
-        bump = update(SESSIONS).where(SESSIONS.c.id == session_id).values(version=SESSIONS.c.version + 1)
-        if cast(Any, await self._session.execute(bump)).rowcount == 0:
-            return None
-        return await self.get(session_id)
+        await self._gate.enter()
+        # One round trip: the version bump takes the lock and returns the row (without the state).
+        bump = (
+            update(SESSIONS)
+            .where(SESSIONS.c.id == session_id)
+            .values(version=SESSIONS.c.version + 1)
+            .returning(*SCALAR_COLUMNS)
+        )
+        row = (await self._session.execute(bump)).first()
+        return session_record(row) if row is not None else None
 
     async def list_page(self, *, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
         filters = [SessionRow.status == status.value] if status is not None else []
@@ -104,6 +118,7 @@ class SqlSessionRepository:
         return SessionPage(tuple(session_record(r) for r in rows), total or 0, limit, offset)
 
     async def delete(self, session_id: SessionId) -> bool:
+        await self._gate.enter()
         result = await self._session.execute(delete(SESSIONS).where(SESSIONS.c.id == session_id))
         return bool(cast(Any, result).rowcount)
 
@@ -113,14 +128,31 @@ class SqlSessionRepository:
             raise SessionNotFoundError(session_id)
         return decode_state(found[0])
 
-    async def save_state(self, session_id: SessionId, state: ForgeState, *, at: datetime) -> None:
-        """The state and the columns derived from it; `resolved_at` is set once, when finished."""
-        cancelled = await self._session.scalar(select(SessionRow.cancelled).where(SessionRow.id == session_id))
+    async def save_state(
+        self,
+        session_id: SessionId,
+        state: ForgeState,
+        *,
+        at: datetime,
+        cancelled: bool | None = None,
+        run_lease: RunLease | Literal["keep"] | None = KEEP_LEASE,
+    ) -> None:
+        """The state and the columns derived from it, in one UPDATE; `resolved_at` is set once, when
+        finished. A caller holding the lock passes what it read (`cancelled`) and may set the run
+        lease in the same statement."""
         if cancelled is None:
-            raise SessionNotFoundError(session_id)
+            cancelled = await self._session.scalar(select(SessionRow.cancelled).where(SessionRow.id == session_id))
+            if cancelled is None:
+                raise SessionNotFoundError(session_id)
         columns = position_columns(state, cancelled=cancelled)
         if columns["status"] in (SessionStatus.CRYSTALLIZED.value, SessionStatus.CANCELLED.value):
             columns["resolved_at"] = _first_resolved(at)
+        if run_lease != KEEP_LEASE:
+            lease = run_lease
+            columns |= {
+                "run_owner": lease.owner if lease else None,
+                "run_lease_expires_at": lease.expires_at if lease else None,
+            }
         await self._update(session_id, forge_state=encode_state(state), **columns)
 
     async def set_cancelled(self, session_id: SessionId, at: datetime) -> None:
@@ -138,11 +170,13 @@ class SqlSessionRepository:
 
     async def renew_run_lease(self, session_id: SessionId, lease: RunLease) -> bool:
         """Extend the lease if `lease.owner` still holds it (one statement; no version bump)."""
+        await self._gate.enter()
         held = (SESSIONS.c.id == session_id) & (SESSIONS.c.run_owner == lease.owner)
         result = await self._session.execute(update(SESSIONS).where(held).values(run_lease_expires_at=lease.expires_at))
         return bool(cast(Any, result).rowcount)
 
     async def refresh_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
+        await self._gate.enter()
         for model in PROJECTED_TABLES_DELETE_ORDER:
             table = _table(model)
             await self._session.execute(delete(table).where(table.c.session_id == session_id))
@@ -157,6 +191,7 @@ class SqlSessionRepository:
         return [decode_message(raw) for raw in await self._session.scalars(query)]
 
     async def append_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
+        await self._gate.enter()
         if not messages:
             return
         allocate = (
@@ -175,14 +210,16 @@ class SqlSessionRepository:
         await self._session.execute(insert(_table(MessageRow)), rows)
 
     async def replace_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
+        await self._gate.enter()
         await self._session.execute(delete(_table(MessageRow)).where(MessageRow.session_id == session_id))
         await self._update(session_id, message_count=0)
         await self.append_messages(session_id, messages)
 
 
 class SqlEventLog:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
         self._session = session
+        self._gate = gate
 
     async def append(self, session_id: SessionId, event: SessionEvent, at: datetime) -> StoredEvent:
         return (await self.append_all(session_id, (event,), at))[0]
@@ -191,6 +228,7 @@ class SqlEventLog:
         self, session_id: SessionId, events: Sequence[SessionEvent], at: datetime
     ) -> list[StoredEvent]:
         """Store `events` with the next seqs, in order; they become visible when the transaction commits."""
+        await self._gate.enter()
         if not events:
             return []
         allocate = (
@@ -235,14 +273,16 @@ class SqlEventLog:
 
 
 class SqlToolCallLog:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
         self._session = session
+        self._gate = gate
 
     async def record(self, session_id: SessionId, entry: ToolCallEntry) -> None:
         await self.record_all(session_id, (entry,))
 
     async def record_all(self, session_id: SessionId, entries: Sequence[ToolCallEntry]) -> None:
         """Log the calls after the session's last one (callers hold the session's write lock)."""
+        await self._gate.enter()
         if not entries:
             return
         query = select(func.coalesce(func.max(ToolCallRow.seq), 0)).where(ToolCallRow.session_id == session_id)

@@ -57,7 +57,8 @@ def new_session_columns(record: SessionRecord, state: ForgeState) -> dict[str, A
     }
 
 
-def session_record(row: SessionRow) -> SessionRecord:
+def session_record(row: SessionRow | Any) -> SessionRecord:
+    """From an ORM row or a Core row with the same column names."""
     return SessionRecord(
         id=SessionId(row.id),
         problem=row.problem,
@@ -76,7 +77,7 @@ def session_record(row: SessionRow) -> SessionRecord:
     )
 
 
-def _lease(row: SessionRow) -> RunLease | None:
+def _lease(row: SessionRow | Any) -> RunLease | None:
     if row.run_owner is None or row.run_lease_expires_at is None:
         return None
     return RunLease(row.run_owner, row.run_lease_expires_at)

@@ -16,6 +16,7 @@ from types import TracebackType
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
+from forge.db.write_gate import NO_GATE, WriteGate
 from forge.ports import EventLog, SessionRepository, ToolCallLog
 
 
@@ -25,9 +26,11 @@ class SqlAlchemyUnitOfWork:
     events: EventLog
     tool_calls: ToolCallLog
 
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
         self._session: AsyncSession | None = None
+        self._gate = gate
+        self._ticket = NO_GATE
 
     def _active(self) -> AsyncSession:
         if self._session is None:
@@ -39,9 +42,10 @@ class SqlAlchemyUnitOfWork:
             raise RuntimeError("The unit of work is already active.")
         session = self._session_factory()
         self._session = session
-        self.sessions = SqlSessionRepository(session)
-        self.events = SqlEventLog(session)
-        self.tool_calls = SqlToolCallLog(session)
+        self._ticket = self._gate.ticket() if self._gate is not None else NO_GATE
+        self.sessions = SqlSessionRepository(session, self._ticket)
+        self.events = SqlEventLog(session, self._ticket)
+        self.tool_calls = SqlToolCallLog(session, self._ticket)
         return self
 
     async def __aexit__(
@@ -51,7 +55,10 @@ class SqlAlchemyUnitOfWork:
         self._session = None
         # Shielded: a request cancelled here (a client that disconnects) must still end its
         # transaction and return the connection, or it would hold database locks indefinitely.
-        await asyncio.shield(_end(session))
+        try:
+            await asyncio.shield(_end(session))
+        finally:
+            self._ticket.leave()  # only once the transaction has ended
 
     async def commit(self) -> None:
         await self._active().commit()

@@ -153,12 +153,14 @@ class PhaseRunDriver:
             if step.replaced_history is not None:
                 await uow.sessions.replace_messages(session_id, step.replaced_history)
             await uow.sessions.append_messages(session_id, step.appended)
+            lease_after = None if step.ends_run else self._registry.renewed(lease)
             if state is not None:
                 await uow.tool_calls.record_all(session_id, self._tool_entries(state.current_phase, step.tool_calls))
-                await uow.sessions.save_state(session_id, state, at=now)
+                await uow.sessions.save_state(session_id, state, at=now, cancelled=False, run_lease=lease_after)
                 if step.ends_run:
                     await uow.sessions.refresh_projection(session_id, state)
-            await uow.sessions.set_run_lease(session_id, None if step.ends_run else self._registry.renewed(lease))
+            else:
+                await uow.sessions.set_run_lease(session_id, lease_after)
             stored = await uow.events.append_all(session_id, step.events, now)
             await uow.commit()
         if step.ends_run:

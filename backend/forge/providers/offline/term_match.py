@@ -10,6 +10,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from forge.core.text_terms import content_terms
 
@@ -18,6 +19,9 @@ _MIN_STEM = 4
 _ELLIPSIS = "…"
 
 
+# The offline model stems the same problem, domain and corpus texts on every call of every session:
+# memoised (pure functions of immutable strings; bounded).
+@lru_cache(maxsize=65_536)
 def stem(term: str) -> str:
     """A light suffix-stripping stem that keeps at least four characters ("reducing", "reduce" -> "reduc")."""
     for suffix in _SUFFIXES:
@@ -37,11 +41,13 @@ def _with_parts(term: str) -> list[str]:
     return [term, *parts]
 
 
+@lru_cache(maxsize=8_192)
 def stems(text: str) -> tuple[str, ...]:
     """Distinct stems of the content terms of `text` (hyphenated terms also by part), first seen first."""
     return tuple(dict.fromkeys(stem(p) for t in content_terms(text) for p in _with_parts(t)))
 
 
+@lru_cache(maxsize=8_192)
 def stem_set(text: str) -> frozenset[str]:
     return frozenset(stems(text))
 
