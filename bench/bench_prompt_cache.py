@@ -5,8 +5,9 @@ A whole session runs in process with the offline model in autopilot (the agent l
 tests/agent/test_offline_model_completes_session.py, reviews answered by AutopilotPolicy); every
 ModelRequest it sends is recorded. Each request is then turned into the Messages API body that
 AnthropicModel sends (`anthropic_wire.request_params`, with its cache_control breakpoints), once
-as recorded ("before": `tools_for_phase`) and once with every tool of `ALL_TOOLS` in registry
-order ("after"; server web search then stays on too, since `research` is always offered). The
+as the runner sends it now ("after": one stable tool list for the whole session, server web search
+always on) and once with the tool list of its phase ("before": `tools_for_phase`, web search only
+in phases that offer research — what the runner sent before issue #10). The
 bodies go through `simulate_prompt_cache` (Anthropic's documented rules: prefix order tools ->
 system -> messages, exact-prefix hits at breakpoints written earlier with a 20-block look-back,
 1,024-token minimum, TTL ignored). Tokens are estimated at 4 characters per token of each block's
@@ -26,16 +27,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
-from forge.agent.runner import AgentRunner, Checkpoint
+from forge.agent.phases.registry import phase_definition
+from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.agent.tool_registry import ALL_TOOLS, definition_of
+from forge.agent.tool_registry import tools_for_phase
 from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.autopilot_policy import AutopilotPolicy
-from forge.core.domain_types import SessionId
+from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse
-from forge.core.session_events import REVIEW_EVENT, EventType, SessionEvent
+from forge.core.session_events import REVIEW_EVENT, EventType
 from forge.providers.anthropic_wire import request_params
 from forge.providers.offline.offline_model import OfflineModel
 from forge.providers.simulate_prompt_cache import CacheUsage, PromptCacheSimulator
@@ -96,12 +99,15 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
     for _ in range(MAX_RUNS):
         model.phase, review = ctx.state.current_phase.value, None
         async for output in runner.run(ctx, history):
-            if isinstance(output, Checkpoint):
-                history = list(output.messages)
-            elif isinstance(output, SessionEvent) and output.type == EventType.KNOWLEDGE_DOCUMENT:
-                return model.requests
-            elif isinstance(output, SessionEvent) and output.type in REVIEW_EVENT.values():
-                review = output
+            if isinstance(output, Live):
+                continue
+            base = list(output.replaced_history) if output.replaced_history is not None else history
+            history = [*base, *output.appended]
+            for event in output.events:
+                if event.type == EventType.KNOWLEDGE_DOCUMENT:
+                    return model.requests
+                if event.type in REVIEW_EVENT.values():
+                    review = event
         waiting = ctx.state.awaiting_input_type
         if review is None or waiting is None:
             raise SystemExit(f"the session stopped in {model.phase} without asking for a review")
@@ -113,10 +119,10 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
     raise SystemExit("the session did not reach the knowledge document")
 
 
-def stable_tools(request: ModelRequest) -> ModelRequest:
-    """The request as a runner with one session-wide tool list would send it."""
-    tools = tuple(definition_of(spec) for spec in ALL_TOOLS.values())
-    return replace(request, tools=tools, server_research=any(t.name == "research" for t in tools))
+def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
+    """The request as the runner sent it before: only its phase's tools, web search where research is."""
+    definition = phase_definition(Phase(phase))
+    return replace(request, tools=tools_for_phase(Phase(phase)), server_research=definition.offers_research)
 
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
@@ -141,8 +147,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     requests = asyncio.run(record_session(args.problem, args.rounds))
-    before = simulate(requests)
-    after = simulate([(phase, stable_tools(request)) for phase, request in requests])
+    before = simulate([(phase, per_phase_tools(phase, request)) for phase, request in requests])
+    after = simulate(requests)
     print(f"{len(requests)} model requests; tokens ~ JSON characters / 4; cache rules: {PromptCacheSimulator().rules}")
     print(f"{'phase':<12} {'input before':>13} {'share before':>13} {'input after':>12} {'share after':>12}")
     total_before, total_after = sum(before.values(), CacheUsage()), sum(after.values(), CacheUsage())
