@@ -73,7 +73,9 @@ import httpx
 
 FORGE = Path(sys.executable).parent / "forge"
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
-KEEP_DATA = frozenset({"done", "error"})  # frames whose data the bench reads; others keep only type/id/time
+KEEP_DATA = frozenset(
+    {"done", "error"}
+)  # frames whose data the bench reads; others keep only type/id/time
 MAX_STREAMS_PER_SESSION = 40
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -98,7 +100,9 @@ class SSEConnection(asyncio.Protocol):
         self.request = request
         self.status = 0
         self.frames: list[Frame] = []
-        self.body = bytearray()  # the body when it is not an event stream (error responses)
+        self.body = (
+            bytearray()
+        )  # the body when it is not an event stream (error responses)
         self.error: str | None = None
         self.complete = False  # the response ended properly (chunk terminator / full content-length)
         self.t_sent = 0.0
@@ -148,7 +152,11 @@ class SSEConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.complete and self.error is None:
-            self.error = f"connection lost ({exc!r})" if exc else "connection closed before the response ended"
+            self.error = (
+                f"connection lost ({exc!r})"
+                if exc
+                else "connection closed before the response ended"
+            )
         self._finish(close=False)
 
     # parsing
@@ -163,7 +171,9 @@ class SSEConnection(asyncio.Protocol):
         self._chunked = "chunked" in headers.get("transfer-encoding", "").lower()
         if "content-length" in headers:
             self._length = int(headers["content-length"])
-        self._sse = self.status == 200 and headers.get("content-type", "").startswith("text/event-stream")
+        self._sse = self.status == 200 and headers.get("content-type", "").startswith(
+            "text/event-stream"
+        )
         self._head_done = True
         self.t_headers = time.time()
         if not self.headers_received.done():
@@ -274,9 +284,16 @@ class SSEConnection(asyncio.Protocol):
         return None
 
 
-async def open_sse(host: str, port: int, method: str, path: str, body: bytes | None = None) -> SSEConnection:
+async def open_sse(
+    host: str, port: int, method: str, path: str, body: bytes | None = None
+) -> SSEConnection:
     loop = asyncio.get_running_loop()
-    head = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Accept: text/event-stream", "Connection: close"]
+    head = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {host}:{port}",
+        "Accept: text/event-stream",
+        "Connection: close",
+    ]
     if body is not None:
         head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
     request = ("\r\n".join(head) + "\r\n\r\n").encode() + (body or b"")
@@ -295,7 +312,10 @@ async def open_sse(host: str, port: int, method: str, path: str, body: bytes | N
 def _raise_nofile() -> None:
     """Soft RLIMIT_NOFILE up to the hard limit (this process; the server gets it again in preexec_fn)."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (1 << 20 if hard == resource.RLIM_INFINITY else hard, hard))
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE,
+        (1 << 20 if hard == resource.RLIM_INFINITY else hard, hard),
+    )
 
 
 def _free_port() -> int:
@@ -393,7 +413,8 @@ class Server:
         env = {
             k: v
             for k, v in os.environ.items()
-            if not k.startswith(("FORGE_", "ANTHROPIC_", "OPENAI_")) and k not in ("DATABASE_URL", "PORT", "HOST")
+            if not k.startswith(("FORGE_", "ANTHROPIC_", "OPENAI_"))
+            and k not in ("DATABASE_URL", "PORT", "HOST")
         }
         env.update(
             FORGE_DATA_DIR=str(self.data_dir),
@@ -403,13 +424,24 @@ class Server:
         )
         if self.backend == "postgresql":
             self.db_name = f"forge_bench_{uuid.uuid4().hex[:12]}"
-            asyncio.run(_pg_execute(f"{self.pg}/postgres", f'CREATE DATABASE "{self.db_name}"'))
-            env["DATABASE_URL"] = f"{self.pg.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{self.db_name}"
+            asyncio.run(
+                _pg_execute(f"{self.pg}/postgres", f'CREATE DATABASE "{self.db_name}"')
+            )
+            env["DATABASE_URL"] = (
+                f"{self.pg.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{self.db_name}"
+            )
         migrated = subprocess.run(
-            [str(FORGE), "migrate"], env=env, cwd=self.data_dir, capture_output=True, timeout=180, check=False
+            [str(FORGE), "migrate"],
+            env=env,
+            cwd=self.data_dir,
+            capture_output=True,
+            timeout=180,
+            check=False,
         )
         if migrated.returncode != 0:
-            raise RuntimeError(f"forge migrate failed: {migrated.stderr.decode(errors='replace')[-2000:]}")
+            raise RuntimeError(
+                f"forge migrate failed: {migrated.stderr.decode(errors='replace')[-2000:]}"
+            )
         log = open(self.data_dir / "server.log", "wb")  # noqa: SIM115 - closed with the server
         self._log = log
         self.proc = subprocess.Popen(
@@ -425,7 +457,10 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"forge serve exited early: {self.log_tail()}")
             try:
-                if httpx.get(f"{self.base}/api/v1/health/ready", timeout=1).status_code == 200:
+                if (
+                    httpx.get(f"{self.base}/api/v1/health/ready", timeout=1).status_code
+                    == 200
+                ):
                     return
             except httpx.HTTPError:
                 pass
@@ -459,19 +494,29 @@ class Server:
         if self.db_name is not None:
             try:
                 asyncio.run(
-                    _pg_execute(f"{self.pg}/postgres", f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+                    _pg_execute(
+                        f"{self.pg}/postgres",
+                        f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)',
+                    )
                 )
             except Exception as exc:
-                print(f"  warning: could not drop database {self.db_name}: {exc!r}", flush=True)
+                print(
+                    f"  warning: could not drop database {self.db_name}: {exc!r}",
+                    flush=True,
+                )
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
-async def _count_events(client: httpx.AsyncClient, sid: str) -> tuple[int, dict[int, float], int]:
+async def _count_events(
+    client: httpx.AsyncClient, sid: str
+) -> tuple[int, dict[int, float], int]:
     """(events persisted, {id: created_at epoch}, non-2xx pages) from GET /events pages."""
     after, bad = 0, 0
     times: dict[int, float] = {}
     while True:
-        r = await client.get(f"/api/v1/sessions/{sid}/events", params={"after": after, "limit": 500})
+        r = await client.get(
+            f"/api/v1/sessions/{sid}/events", params={"after": after, "limit": 500}
+        )
         if r.status_code // 100 != 2:
             return len(times), times, bad + 1
         page = r.json()
@@ -495,7 +540,9 @@ class SessionsStats:
     finished: int = 0
 
 
-async def _one_autopilot_session(srv: Server, client: httpx.AsyncClient, stats: SessionsStats) -> None:
+async def _one_autopilot_session(
+    srv: Server, client: httpx.AsyncClient, stats: SessionsStats
+) -> None:
     r = await client.post("/api/v1/sessions", json={"problem": PROBLEM})
     if r.status_code // 100 != 2:
         stats.http_errors.append(f"POST /sessions -> {r.status_code}")
@@ -514,7 +561,9 @@ async def _one_autopilot_session(srv: Server, client: httpx.AsyncClient, stats: 
                 conn.close()
             if conn.status // 100 != 2:
                 detail = conn.error or bytes(conn.body[:200]).decode(errors="replace")
-                stats.http_errors.append(f"{method} {path.rsplit('/', 1)[-1]} -> {conn.status} {detail}")
+                stats.http_errors.append(
+                    f"{method} {path.rsplit('/', 1)[-1]} -> {conn.status} {detail}"
+                )
                 break
             for f in conn.event_frames():
                 last_id = max(last_id, f.id or 0)
@@ -525,10 +574,18 @@ async def _one_autopilot_session(srv: Server, client: httpx.AsyncClient, stats: 
             done = conn.last("done")
             if done is None:  # cut before `done`: resume after the last event seen
                 stats.cuts += 1
-                method, path, body = "GET", f"/api/v1/sessions/{sid}/stream?last_event_id={last_id}", None
+                method, path, body = (
+                    "GET",
+                    f"/api/v1/sessions/{sid}/stream?last_event_id={last_id}",
+                    None,
+                )
                 continue
             if json.loads(done.data or "{}").get("awaiting_input"):
-                method, path, body = "POST", f"/api/v1/sessions/{sid}/autopilot", b'{"rounds": 1}'
+                method, path, body = (
+                    "POST",
+                    f"/api/v1/sessions/{sid}/autopilot",
+                    b'{"rounds": 1}',
+                )
                 continue
             break
     finally:
@@ -540,13 +597,21 @@ async def _one_autopilot_session(srv: Server, client: httpx.AsyncClient, stats: 
 async def run_sessions(srv: Server, n: int, limit_s: float) -> dict[str, Any]:
     stats = SessionsStats()
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=50)
-    async with httpx.AsyncClient(base_url=srv.base, timeout=120, limits=limits) as client:
+    async with httpx.AsyncClient(
+        base_url=srv.base, timeout=120, limits=limits
+    ) as client:
         cpu0 = (_proc_cpu_seconds(srv.pid), _machine_cpu_seconds())
         started = time.perf_counter()
-        tasks = [asyncio.create_task(_one_autopilot_session(srv, client, stats)) for _ in range(n)]
+        tasks = [
+            asyncio.create_task(_one_autopilot_session(srv, client, stats))
+            for _ in range(n)
+        ]
         _, pending = await asyncio.wait(tasks, timeout=limit_s)
         wall = time.perf_counter() - started
-        cpu = ((_proc_cpu_seconds(srv.pid) - cpu0[0]) / wall, (_machine_cpu_seconds() - cpu0[1]) / wall)
+        cpu = (
+            (_proc_cpu_seconds(srv.pid) - cpu0[0]) / wall,
+            (_machine_cpu_seconds() - cpu0[1]) / wall,
+        )
         for t in pending:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -574,9 +639,13 @@ def print_sessions(res: dict[str, Any]) -> float:
     rate = res["events"] / res["wall"] if res["wall"] > 0 else math.nan
     errors = len(s.http_errors) + len(s.error_events) + s.without_document
     print(f"  A. {res['n']} concurrent autopilot sessions (step delay 0)")
-    timeout_note = f"  TIMEOUT: {res['timed_out']} sessions unfinished" if res["timed_out"] else ""
+    timeout_note = (
+        f"  TIMEOUT: {res['timed_out']} sessions unfinished" if res["timed_out"] else ""
+    )
     print(f"     wall time            {res['wall']:.2f} s{timeout_note}")
-    print(f"     events persisted     {res['events']}  ({res['events'] / max(1, len(s.sids)):.0f} per session)")
+    print(
+        f"     events persisted     {res['events']}  ({res['events'] / max(1, len(s.sids)):.0f} per session)"
+    )
     print(f"     events/s             {rate:.1f}")
     print(
         f"     errors               {errors}  (non-2xx {len(s.http_errors)}, error events {len(s.error_events)}, "
@@ -628,7 +697,11 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
             asyncio.create_task(_loop_stall_probe(stop, stall)),
             asyncio.create_task(_rss_sampler(srv.pid, stop, rss_samples)),
         ]
-        cpu_server0, cpu_client0, t0 = _proc_cpu_seconds(srv.pid), time.process_time(), time.perf_counter()
+        cpu_server0, cpu_client0, t0 = (
+            _proc_cpu_seconds(srv.pid),
+            time.process_time(),
+            time.perf_counter(),
+        )
         cpu_machine0 = _machine_cpu_seconds()
         t0_wall = time.time()
         deadline = t0 + phase_timeout
@@ -637,8 +710,12 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
         await asyncio.wait([first.headers_received], timeout=phase_timeout)
         conns = [first]
         if n > 1:
-            conns += await asyncio.gather(*(open_sse(srv.host, srv.port, "GET", path) for _ in range(n - 1)))
-        await asyncio.wait([c.ended for c in conns], timeout=max(0.0, deadline - time.perf_counter()))
+            conns += await asyncio.gather(
+                *(open_sse(srv.host, srv.port, "GET", path) for _ in range(n - 1))
+            )
+        await asyncio.wait(
+            [c.ended for c in conns], timeout=max(0.0, deadline - time.perf_counter())
+        )
         window = time.perf_counter() - t0
         cpu_server = _proc_cpu_seconds(srv.pid) - cpu_server0
         cpu_client = time.process_time() - cpu_client0
@@ -671,7 +748,9 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
             if at >= c.t_sent:
                 lags_live.append(lag)
         per_listener.append(got)
-        if id(c) in open_at_cutoff:  # timed out: an event it never got counts with lag >= cutoff - commit
+        if (
+            id(c) in open_at_cutoff
+        ):  # timed out: an event it never got counts with lag >= cutoff - commit
             seen = {f.id for f in c.event_frames()}
             for seq, at in created.items():
                 if seq not in seen and at <= cutoff:
@@ -689,11 +768,15 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
             cut_no_done += 1
     lags_all.sort()
     lags_live.sort()
-    connect = sorted(c.t_headers - c.t_sent for c in conns if c.t_headers is not None and c.status)
+    connect = sorted(
+        c.t_headers - c.t_sent for c in conns if c.t_headers is not None and c.status
+    )
     first_events = list(first.event_frames())
     done = first.last("done")
     timed_out = done is None and (still_open > 0 or window >= phase_timeout)
-    if not first_events:  # nothing at all: since listener 1's request (a lower bound when timed out)
+    if (
+        not first_events
+    ):  # nothing at all: since listener 1's request (a lower bound when timed out)
         phase = cutoff - first.t_sent if timed_out else math.nan
     elif done is not None:
         phase = done.t - first_events[0].t
@@ -716,7 +799,9 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
             for c in conns
             if c.status != 200 and id(c) not in open_at_cutoff
         ][:3],
-        "per_listener": (min(per_listener), max(per_listener)) if per_listener else (0, 0),
+        "per_listener": (min(per_listener), max(per_listener))
+        if per_listener
+        else (0, 0),
         "rss_before": rss_before,
         "rss_now": status.get("VmRSS"),
         "rss_peak": status.get("VmHWM"),
@@ -738,7 +823,9 @@ def print_fanout(res: dict[str, Any], base_phase: float | None) -> None:
     la, ll, cn = res["lags_all"], res["lags_live"], res["connect"]
     slowdown = res["phase"] / base_phase if base_phase else math.nan
     http, no_done, err, still = res["cut_detail"]
-    print(f"  B. N={res['n']} listeners, one DECOMPOSE phase (step delay 100 ms), {res['events']} events persisted")
+    print(
+        f"  B. N={res['n']} listeners, one DECOMPOSE phase (step delay 100 ms), {res['events']} events persisted"
+    )
     print(
         f"     lag all    p50 {ms(_percentile(la, 50))} ms  p99 {ms(_percentile(la, 99))} ms  "
         f"max {ms(la[-1]) if la else 'nan'} ms  ({len(la)} frames)"
@@ -762,7 +849,11 @@ def print_fanout(res: dict[str, Any], base_phase: float | None) -> None:
     print(
         f"     cuts       {res['cuts']}  (no 200: {http}, ended without done: {no_done}, error event: {err}, "
         f"still open at the timeout: {still}); events received per listener {lo}..{hi}"
-        + (f"; {res['unknown_ids']} frames with unknown ids" if res["unknown_ids"] else "")
+        + (
+            f"; {res['unknown_ids']} frames with unknown ids"
+            if res["unknown_ids"]
+            else ""
+        )
     )
     for msg in res["errors_sample"]:
         print(f"       - {msg}")
@@ -787,7 +878,9 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, f
     rate = p99 = slowdown = math.nan
     try:
         with Server(backend, 0, args.pg) as srv:
-            rate = print_sessions(asyncio.run(run_sessions(srv, args.sessions, args.sessions_timeout)))
+            rate = print_sessions(
+                asyncio.run(run_sessions(srv, args.sessions, args.sessions_timeout))
+            )
     except Exception as exc:  # a failed part is reported, the run goes on
         print(f"  A. failed: {exc!r}")
     sys.stdout.flush()
@@ -808,7 +901,10 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, f
         if n == args.listeners[-1]:
             p99 = _percentile(res["lags_all"], 99) * 1000
             slowdown = res["phase"] / base_phase if base_phase else math.nan
-    print(f"  ({backend} took {time.perf_counter() - started:.1f} s; loadavg {os.getloadavg()[0]:.2f})", flush=True)
+    print(
+        f"  ({backend} took {time.perf_counter() - started:.1f} s; loadavg {os.getloadavg()[0]:.2f})",
+        flush=True,
+    )
     return rate, p99, slowdown
 
 
@@ -817,14 +913,37 @@ def _worse(values: list[float], pick: Any) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--sessions", type=int, help="concurrent autopilot sessions (20; --quick: 5)")
-    parser.add_argument("--listeners", help="comma-separated N values (1,300,1000; --quick: 1,100); 1 is always run")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--backend", choices=("sqlite", "postgresql", "both"), default="both"
+    )
+    parser.add_argument(
+        "--sessions", type=int, help="concurrent autopilot sessions (20; --quick: 5)"
+    )
+    parser.add_argument(
+        "--listeners",
+        help="comma-separated N values (1,300,1000; --quick: 1,100); 1 is always run",
+    )
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--phase-timeout", type=float, default=300.0, help="seconds before a phase is reported TIMEOUT")
-    parser.add_argument("--sessions-timeout", type=float, default=600.0, help="seconds before part A stops")
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432", help="PostgreSQL server (no database)")
+    parser.add_argument(
+        "--phase-timeout",
+        type=float,
+        default=300.0,
+        help="seconds before a phase is reported TIMEOUT",
+    )
+    parser.add_argument(
+        "--sessions-timeout",
+        type=float,
+        default=600.0,
+        help="seconds before part A stops",
+    )
+    parser.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432",
+        help="PostgreSQL server (no database)",
+    )
     args = parser.parse_args()
     args.sessions = args.sessions or (5 if args.quick else 20)
     listeners = args.listeners or ("1,100" if args.quick else "1,300,1000")
@@ -841,7 +960,9 @@ def main() -> None:
     results = {b: run_backend(b, args) for b in backends}
     print(f"total {time.perf_counter() - started:.1f} s")
     for b, (rate, p99, slowdown) in results.items():
-        print(f"RESULT backend={b} events_per_s={rate:.1f} fanout1000_p99_ms={p99:.1f} fanout_slowdown={slowdown:.2f}")
+        print(
+            f"RESULT backend={b} events_per_s={rate:.1f} fanout1000_p99_ms={p99:.1f} fanout_slowdown={slowdown:.2f}"
+        )
     rates, p99s, slows = zip(*results.values(), strict=True)
     print(
         f"RESULT events_per_s={_worse(list(rates), min):.1f} fanout1000_p99_ms={_worse(list(p99s), max):.1f} "

@@ -41,11 +41,18 @@ def _review(event_type: str, data: dict[str, Any]) -> dict[str, Any]:
     if event_type == "review_claims":
         return {"type": "claims_review"}
     if event_type == "review_verdicts":
-        return {"type": "verdicts", "verdicts": [{"claim_index": c["index"], "verdict": "accept"} for c in data["claims"]]}
+        return {
+            "type": "verdicts",
+            "verdicts": [
+                {"claim_index": c["index"], "verdict": "accept"} for c in data["claims"]
+            ],
+        }
     return {"type": "build_decision", "decision": "resolve"}
 
 
-async def _consume(client: httpx.AsyncClient, method: str, url: str, stats: dict[str, Any], **kw: Any) -> tuple[str, Any]:
+async def _consume(
+    client: httpx.AsyncClient, method: str, url: str, stats: dict[str, Any], **kw: Any
+) -> tuple[str, Any]:
     opened = time.perf_counter()
     last_review: tuple[str, Any] = ("", None)
     async with aconnect_sse(client, method, url, **kw) as source:
@@ -62,11 +69,20 @@ async def _session(base: str, problem: str) -> dict[str, Any]:
     stats: dict[str, Any] = {"first_event_ms": None, "events": 0}
     async with httpx.AsyncClient(base_url=base, timeout=120) as client:
         started = time.perf_counter()
-        sid = (await client.post("/api/v1/sessions", json={"problem": problem})).json()["id"]
-        kind, data = await _consume(client, "GET", f"/api/v1/sessions/{sid}/stream", stats)
+        sid = (await client.post("/api/v1/sessions", json={"problem": problem})).json()[
+            "id"
+        ]
+        kind, data = await _consume(
+            client, "GET", f"/api/v1/sessions/{sid}/stream", stats
+        )
         while kind != "knowledge_document":
-            kind, data = await _consume(client, "POST", f"/api/v1/sessions/{sid}/user-input", stats,
-                                        json=_review(kind, data))
+            kind, data = await _consume(
+                client,
+                "POST",
+                f"/api/v1/sessions/{sid}/user-input",
+                stats,
+                json=_review(kind, data),
+            )
             if not kind:
                 raise SystemExit("the session stopped without a review or a document")
         stats["session_s"] = time.perf_counter() - started
@@ -92,9 +108,16 @@ def main() -> None:
     args = parser.parse_args()
     port = _free_port()
     with tempfile.TemporaryDirectory() as data_dir:
-        env = {**os.environ, "FORGE_DATA_DIR": data_dir, "PORT": str(port), "LOG_LEVEL": "warning"}
+        env = {
+            **os.environ,
+            "FORGE_DATA_DIR": data_dir,
+            "PORT": str(port),
+            "LOG_LEVEL": "warning",
+        }
         env.pop("DATABASE_URL", None)
-        server = subprocess.Popen([str(FORGE), "serve"], env=env, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [str(FORGE), "serve"], env=env, stdout=subprocess.DEVNULL
+        )
         try:
             base = f"http://127.0.0.1:{port}"
             _wait_ready(base, server)
@@ -104,9 +127,13 @@ def main() -> None:
             server.wait(timeout=10)
     rate = stats["events"] / stats["session_s"]
     print(f"session wall time   {stats['session_s']:.3f} s")
-    print(f"first SSE event     {stats['first_event_ms']:.1f} ms after the stream opened")
+    print(
+        f"first SSE event     {stats['first_event_ms']:.1f} ms after the stream opened"
+    )
     print(f"events              {stats['events']} ({rate:.1f} events/s)")
-    print(f"RESULT session_s={stats['session_s']:.3f} first_event_ms={stats['first_event_ms']:.1f} events_per_s={rate:.1f}")
+    print(
+        f"RESULT session_s={stats['session_s']:.3f} first_event_ms={stats['first_event_ms']:.1f} events_per_s={rate:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -92,7 +92,12 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
     """Every request of one whole autopilot session, in order."""
     ids, model = _Ids(), RecordingModel(OfflineModel())
     ctx = ToolContext(
-        SessionId(ids()), ForgeState(problem=problem), LocalCorpusResearch.from_directory(), _Clock(), ids, model.label
+        SessionId(ids()),
+        ForgeState(problem=problem),
+        LocalCorpusResearch.from_directory(),
+        _Clock(),
+        ids,
+        model.label,
     )
     runner, policy = AgentRunner(model), AutopilotPolicy(rounds=rounds)
     history: list[Message] = [phase_kickoff(ctx.state)]
@@ -101,7 +106,11 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
         async for output in runner.run(ctx, history):
             if isinstance(output, Live):
                 continue
-            base = list(output.replaced_history) if output.replaced_history is not None else history
+            base = (
+                list(output.replaced_history)
+                if output.replaced_history is not None
+                else history
+            )
             history = [*base, *output.appended]
             for event in output.events:
                 if event.type == EventType.KNOWLEDGE_DOCUMENT:
@@ -110,7 +119,9 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
                     review = event
         waiting = ctx.state.awaiting_input_type
         if review is None or waiting is None:
-            raise SystemExit(f"the session stopped in {model.phase} without asking for a review")
+            raise SystemExit(
+                f"the session stopped in {model.phase} without asking for a review"
+            )
         applied = apply_review(ctx.state, policy.review_for(ctx.state, waiting), ids)
         if not isinstance(applied, ReviewApplied):
             raise SystemExit(f"autopilot review refused: {applied}")
@@ -122,18 +133,26 @@ async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequ
 def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
     """The request as the runner sent it before: only its phase's tools, web search where research is."""
     definition = phase_definition(Phase(phase))
-    return replace(request, tools=tools_for_phase(Phase(phase)), server_research=definition.offers_research)
+    return replace(
+        request,
+        tools=tools_for_phase(Phase(phase)),
+        server_research=definition.offers_research,
+    )
 
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
-    return request_params(request, model=WIRE_MODEL, max_tokens=8192, web_search_max_uses=5)
+    return request_params(
+        request, model=WIRE_MODEL, max_tokens=8192, web_search_max_uses=5
+    )
 
 
 def simulate(requests: list[tuple[str, ModelRequest]]) -> dict[str, CacheUsage]:
     """Usage per phase (in order of first appearance) of the requests sent through one cache."""
     cache, by_phase = PromptCacheSimulator(), dict[str, CacheUsage]()
     for phase, request in requests:
-        by_phase[phase] = by_phase.get(phase, CacheUsage()) + cache.send(wire_body(request))
+        by_phase[phase] = by_phase.get(phase, CacheUsage()) + cache.send(
+            wire_body(request)
+        )
     return by_phase
 
 
@@ -147,15 +166,33 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     requests = asyncio.run(record_session(args.problem, args.rounds))
-    before = simulate([(phase, per_phase_tools(phase, request)) for phase, request in requests])
+    before = simulate(
+        [(phase, per_phase_tools(phase, request)) for phase, request in requests]
+    )
     after = simulate(requests)
-    print(f"{len(requests)} model requests; tokens ~ JSON characters / 4; cache rules: {PromptCacheSimulator().rules}")
-    print(f"{'phase':<12} {'input before':>13} {'share before':>13} {'input after':>12} {'share after':>12}")
-    total_before, total_after = sum(before.values(), CacheUsage()), sum(after.values(), CacheUsage())
-    for phase, b, a in [*((p, before[p], after[p]) for p in before), ("session", total_before, total_after)]:
-        print(f"{phase:<12} {b.total:>13,} {share(b):>13.3f} {a.total:>12,} {share(a):>12.3f}")
-    print(f"cache writes: before {total_before.cache_write:,} tokens, after {total_after.cache_write:,} tokens")
-    print(f"RESULT cache_read_share_before={share(total_before):.4f} cache_read_share_after={share(total_after):.4f}")
+    print(
+        f"{len(requests)} model requests; tokens ~ JSON characters / 4; cache rules: {PromptCacheSimulator().rules}"
+    )
+    print(
+        f"{'phase':<12} {'input before':>13} {'share before':>13} {'input after':>12} {'share after':>12}"
+    )
+    total_before, total_after = (
+        sum(before.values(), CacheUsage()),
+        sum(after.values(), CacheUsage()),
+    )
+    for phase, b, a in [
+        *((p, before[p], after[p]) for p in before),
+        ("session", total_before, total_after),
+    ]:
+        print(
+            f"{phase:<12} {b.total:>13,} {share(b):>13.3f} {a.total:>12,} {share(a):>12.3f}"
+        )
+    print(
+        f"cache writes: before {total_before.cache_write:,} tokens, after {total_after.cache_write:,} tokens"
+    )
+    print(
+        f"RESULT cache_read_share_before={share(total_before):.4f} cache_read_share_after={share(total_after):.4f}"
+    )
 
 
 if __name__ == "__main__":
