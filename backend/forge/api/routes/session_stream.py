@@ -48,7 +48,7 @@ class MarkdownResponse(PlainTextResponse):
     media_type = "text/markdown"
 
 
-PING_SECONDS = 3600  # our own heartbeat events carry ids; sse-starlette's comment pings are not needed
+PING_SECONDS = 0  # no ping task per stream: our own heartbeat events (with ids) keep streams alive
 
 
 def _cursor(header: str | None, query: str | None) -> int:
