@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from forge.core.domain_types import Phase, ReviewType, SessionStatus
 from forge.core.forge_state import ForgeState
 
+FINISHED_STATUSES = frozenset({SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED})
+"""A session in one of these takes no more reviews, runs or documents."""
+
 
 @dataclass(frozen=True, slots=True)
 class SessionPosition:
@@ -27,12 +30,7 @@ class SessionPosition:
 
     @property
     def finished(self) -> bool:
-        return self.status in (SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED)
-
-    @property
-    def has_work(self) -> bool:
-        """The agent has something to do: not finished and not waiting for the person."""
-        return not self.finished and self.awaiting is None
+        return self.status in FINISHED_STATUSES
 
 
 def derive_session_position(state: ForgeState, *, cancelled: bool) -> SessionPosition:

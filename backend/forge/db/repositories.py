@@ -38,6 +38,7 @@ from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_events import SessionEvent
+from forge.core.session_position import FINISHED_STATUSES
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.state_codec import decode_state, encode_state, encode_value
 from forge.db.postgres_event_notifications import notify_statement
@@ -145,7 +146,7 @@ class SqlSessionRepository:
             if cancelled is None:
                 raise SessionNotFoundError(session_id)
         columns = position_columns(state, cancelled=cancelled)
-        if columns["status"] in (SessionStatus.CRYSTALLIZED.value, SessionStatus.CANCELLED.value):
+        if SessionStatus(columns["status"]) in FINISHED_STATUSES:
             columns["resolved_at"] = _first_resolved(at)
         if run_lease != KEEP_LEASE:
             lease = run_lease
@@ -276,9 +277,6 @@ class SqlToolCallLog:
     def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
         self._session = session
         self._gate = gate
-
-    async def record(self, session_id: SessionId, entry: ToolCallEntry) -> None:
-        await self.record_all(session_id, (entry,))
 
     async def record_all(self, session_id: SessionId, entries: Sequence[ToolCallEntry]) -> None:
         """Log the calls after the session's last one (callers hold the session's write lock)."""

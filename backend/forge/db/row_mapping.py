@@ -2,7 +2,7 @@
 
 Invariants:
     - No ORM object leaves the db package: repositories return what these functions build.
-    - `decode_messages(encode_messages(m)) == m`; every message part is stored with a "kind"
+    - `decode_message(encode_message(m)) == m`; every message part is stored with a "kind"
       discriminator ("text" / "tool_call" / "tool_result").
     - `SessionRecord.current_phase` is stored as its ordinal (1..6), as the spec's schema says.
     - Event payloads and tool inputs/outputs are stored as their JSON encoding (`encode_value`),
@@ -11,7 +11,6 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
@@ -133,11 +132,3 @@ def encode_message(message: Message) -> dict[str, Any]:
 
 def decode_message(raw: dict[str, Any]) -> Message:
     return Message(Role(raw["role"]), tuple(_decode_part(p) for p in raw["parts"]))
-
-
-def encode_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    return [encode_message(m) for m in messages]
-
-
-def decode_messages(raw: list[dict[str, Any]] | None) -> list[Message]:
-    return [decode_message(m) for m in raw or []]

@@ -40,6 +40,7 @@ from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import RuleViolation
 from forge.core.session_documents import new_session_document
 from forge.core.session_events import EventType
+from forge.core.session_position import FINISHED_STATUSES
 from forge.core.session_record import (
     MAX_PROBLEM_CHARS,
     MIN_PROBLEM_CHARS,
@@ -67,7 +68,6 @@ class ServiceFailure:
     message: str
 
 
-FINISHED = (SessionStatus.CRYSTALLIZED, SessionStatus.CANCELLED)
 AUTOPILOT_PREFIX = "autopilot: "
 
 
@@ -120,7 +120,7 @@ class SessionService:
         return replace(record, running=self._registry.is_live(record.run_lease))
 
     def _needs_run(self, record: SessionRecord) -> bool:
-        has_work = record.status not in FINISHED and record.awaiting_input_type is None
+        has_work = record.status not in FINISHED_STATUSES and record.awaiting_input_type is None
         return has_work and not self._registry.is_live(record.run_lease)
 
     # ---- queries ---------------------------------------------------------------------------
@@ -216,7 +216,7 @@ class SessionService:
             record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
-            if record.status in FINISHED:
+            if record.status in FINISHED_STATUSES:
                 return ServiceFailure(
                     FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
                 )
@@ -249,7 +249,7 @@ class SessionService:
             record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
-            if record.status in FINISHED:
+            if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
             await uow.sessions.set_cancelled(session_id, now)
             await uow.sessions.set_run_lease(session_id, None)
@@ -333,7 +333,7 @@ class SessionService:
             record = await uow.sessions.lock(session_id)
             if record is None:
                 return _not_found(session_id)
-            if record.status in FINISHED:
+            if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, _finished_message(record.status))
             state = await uow.sessions.load_state(session_id)
             if not state.awaiting_user_input or state.awaiting_input_type is None:

@@ -24,7 +24,7 @@ from forge.core.session_record import SessionRecord
 from forge.core.state_codec import encode_state
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import alembic_config
-from forge.db.row_mapping import encode_messages
+from forge.db.row_mapping import encode_message
 from forge.db.tables import Base, MessageRow, SessionRow, UtcDateTime
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 
@@ -85,7 +85,7 @@ def session_row(session_id: uuid.UUID, status: SessionStatus, history: list[Mess
         "status": status.value,
         "current_phase": Phase.BUILD.ordinal,
         "current_round": 1,
-        "message_history": encode_messages(history),
+        "message_history": [encode_message(m) for m in history],
         "total_tokens_used": 5,
         "created_at": AT,
         "resolved_at": AT if status == SessionStatus.CANCELLED else None,
@@ -137,7 +137,7 @@ async def test_0002_moves_history_to_rows_counts_events_and_round_trips(fresh_da
     building, cancelled = await seed_at_0001(url)
 
     await alembic("upgrade", url, "head")
-    assert await message_rows(url, building) == list(enumerate(encode_messages(HISTORY), 1))
+    assert await message_rows(url, building) == list(enumerate([encode_message(m) for m in HISTORY], 1))
     assert await columns(url, SESSIONS_HEAD, building, "message_count", "last_event_seq", "cancelled", "version") == (
         2,
         3,
@@ -165,7 +165,7 @@ async def test_0002_moves_history_to_rows_counts_events_and_round_trips(fresh_da
 
     await alembic("downgrade", url, "0001")
     history, running = await columns(url, SESSIONS_0001, building, "message_history", "running")
-    assert (history, running) == (encode_messages([*HISTORY, LATER]), False)
+    assert (history, running) == ([encode_message(m) for m in (*HISTORY, LATER)], False)
     assert await columns(url, SESSIONS_0001, cancelled, "message_history") == ([],)
 
     await alembic("upgrade", url, "head")

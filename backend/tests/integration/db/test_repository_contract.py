@@ -557,7 +557,7 @@ async def test_tool_call_log_lists_entries_in_recording_order(uow_factory: UowFa
     batch = [ToolCallEntry(f"tool_{n}", {"n": n}, [n], None, Phase.BUILD, T0) for n in range(3)]
     async with uow_factory() as uow:
         for entry in entries:
-            await uow.tool_calls.record(record.id, entry)
+            await uow.tool_calls.record_all(record.id, (entry,))
         await uow.commit()
     async with uow_factory() as uow:
         await uow.tool_calls.record_all(record.id, batch)
@@ -577,7 +577,7 @@ async def test_delete_removes_the_session_and_every_row_it_owns(
             await uow.sessions.refresh_projection(sid, rich_state())
             await uow.sessions.append_messages(sid, [text_message(Role.USER, "hi")])
             await uow.events.append(sid, agent_text("x"), T0)
-            await uow.tool_calls.record(sid, ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0))
+            await uow.tool_calls.record_all(sid, (ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0),))
         await uow.commit()
     assert all([await db.count(model, session_id=doomed.id) > 0 for model in CHILD_TABLES])
     async with uow_factory() as uow:
@@ -647,7 +647,7 @@ async def test_explicit_rollback_discards_work_since_the_last_commit(uow_factory
 async def test_foreign_keys_are_enforced(uow_factory: UowFactory) -> None:
     async with uow_factory() as uow:
         with pytest.raises(IntegrityError):
-            await uow.tool_calls.record(SessionId(new_id()), ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0))
+            await uow.tool_calls.record_all(SessionId(new_id()), (ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0),))
 
 
 async def test_projecting_onto_an_unknown_session_violates_the_foreign_keys(
