@@ -83,7 +83,13 @@ class PhaseRunDriver:
         )
 
     async def run(self, session_id: SessionId, lease: RunLease) -> None:
-        keeper = asyncio.get_running_loop().create_task(self._keep_lease(session_id, lease))
+        # Renewing between steps only matters where another process judges the lease by its expiry;
+        # in a single-process (SQLite) deployment it would be a write per run for nothing.
+        keeper = (
+            asyncio.get_running_loop().create_task(self._keep_lease(session_id, lease))
+            if self._registry.other_processes_read_leases
+            else None
+        )
         ended = False
         try:
             loaded = await self._load(session_id, lease)
@@ -101,7 +107,8 @@ class PhaseRunDriver:
             )
             ended = await self._commit(session_id, lease, None, failure)
         finally:
-            keeper.cancel()
+            if keeper is not None:
+                keeper.cancel()
             self._registry.release(lease.owner)
         if not ended:
             log.info("run %s of session %s stopped without its last step (lease lost)", lease.owner, session_id)

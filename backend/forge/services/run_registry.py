@@ -34,6 +34,11 @@ class RunRegistry:
         self._owners: dict[str, SessionId] = {}
         self._tasks: dict[str, tuple[SessionId, asyncio.Task[None]]] = {}
 
+    @property
+    def other_processes_read_leases(self) -> bool:
+        """Whether a lease's expiry means anything: only where other processes may judge it."""
+        return self._policy.trust_other_processes
+
     def new_lease(self) -> RunLease:
         return RunLease(f"{self._policy.instance}/{uuid.uuid4().hex}", self.lease_until())
 
