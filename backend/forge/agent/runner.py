@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.dispatch_tool_call import dispatch_tool_call
@@ -45,7 +44,6 @@ from forge.core.model_messages import (
     StopReason,
     TextPart,
     ToolCall,
-    ToolDefinition,
     ToolResult,
     user_text,
 )
@@ -99,11 +97,6 @@ class _StepDraft:
 
 
 RunnerOutput = Step | Live
-
-
-@cache
-def stable_tool_list() -> tuple[ToolDefinition, ...]:
-    return all_tool_definitions()
 
 
 def _preview(arguments: object) -> str:
@@ -165,7 +158,7 @@ class AgentRunner:
         return ModelRequest(
             SYSTEM_PROMPT,
             tuple(messages),
-            stable_tool_list(),
+            all_tool_definitions(),
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
         )

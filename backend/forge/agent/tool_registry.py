@@ -11,6 +11,8 @@ Invariants:
 
 from __future__ import annotations
 
+from functools import cache
+
 from forge.agent.phases.registry import PHASES, phase_definition
 from forge.agent.phases.shared_tools import SHARED_TOOLS
 from forge.agent.tool_context import ToolSpec
@@ -36,6 +38,8 @@ def tools_for_phase(phase: Phase) -> tuple[ToolDefinition, ...]:
     return tuple(definition_of(ALL_TOOLS[name]) for name in tool_names_for_phase(phase))
 
 
+@cache
 def all_tool_definitions() -> tuple[ToolDefinition, ...]:
-    """Every tool once, in registry order: the same tuple, equal by value, on every call."""
+    """Every tool once, in registry order: the same tuple on every call (built once: the runner sends
+    it with every model request, and a provider's prompt cache needs it byte-identical)."""
     return tuple(definition_of(spec) for spec in ALL_TOOLS.values())
