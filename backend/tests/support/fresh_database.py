@@ -32,12 +32,12 @@ async def _admin(sql: str) -> None:
 
 
 @asynccontextmanager
-async def fresh_database_url(backend: str, directory: Path) -> AsyncIterator[str]:
+async def fresh_database_url(backend: str, directory: Path, prefix: str = "forge_test") -> AsyncIterator[str]:
     """The SQLAlchemy URL of an empty database of `backend` ("sqlite" or "postgresql")."""
     if backend == "sqlite":
         yield f"sqlite+aiosqlite:///{directory / 'forge.db'}"
         return
-    name = f"forge_sys_{uuid.uuid4().hex[:12]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     await _admin(f'CREATE DATABASE "{name}"')
     try:
         yield f"{PG_BASE}/{name}"

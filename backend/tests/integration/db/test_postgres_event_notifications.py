@@ -8,9 +8,9 @@ guard, never on time.
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from support.broadcast_streams import LIVENESS, take_each
 from support.fixed_clock import FixedClock
+from support.fresh_database import PG_ADMIN, fresh_database_url
 
 from forge.core import session_events as ev
 from forge.core.backoff_schedule import RetryPolicy
@@ -40,8 +41,6 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.event_log_source import EventLogSource
 from forge.services.session_broadcast import SessionBroadcaster
 
-PG_ADMIN = os.environ.get("FORGE_TEST_POSTGRES_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
-PG_BASE = os.environ.get("FORGE_TEST_POSTGRES_BASE", "postgresql+asyncpg://postgres@127.0.0.1:5432")
 SID = SessionId(uuid.UUID(int=21))
 FAST_RECONNECT = RetryPolicy(base_delay_s=0.05, max_delay_s=0.2)
 CLOCK = FixedClock()
@@ -97,13 +96,9 @@ async def _admin(sql: str, *args: object) -> object:
 
 
 @pytest.fixture
-async def pg_url() -> AsyncIterator[str]:
-    name = f"forge_notify_{uuid.uuid4().hex[:12]}"
-    await _admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{PG_BASE}/{name}"
-    finally:
-        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+async def pg_url(tmp_path: Path) -> AsyncIterator[str]:
+    async with fresh_database_url("postgresql", tmp_path, prefix="forge_notify") as url:
+        yield url
 
 
 @pytest.fixture
