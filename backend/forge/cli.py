@@ -73,13 +73,16 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     import uvicorn
 
     from forge.api.app import create_app
+    from forge.api.serve_app import ForgeServer
     from forge.bootstrap import build_container
 
     _migrate(settings)
-    app = create_app(build_container(settings))
+    container = build_container(settings)
+    app = create_app(container)
     bind_host, bind_port = host or settings.host, port or settings.port
     print(f"Knowledge Forge on http://{bind_host}:{bind_port}  (database: {settings.database_kind})", flush=True)
-    uvicorn.run(app, host=bind_host, port=bind_port, log_level=settings.log_level)
+    config = uvicorn.Config(app, host=bind_host, port=bind_port, log_level=settings.log_level)
+    ForgeServer(config, before_shutdown=container.broadcaster.close).run()
 
 
 def main(argv: list[str] | None = None) -> int:

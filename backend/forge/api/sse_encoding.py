@@ -101,11 +101,12 @@ class SseFrameCache:
 
 
 async def encode_sse(
-    frames: SseFrameCache, session_id: SessionId, feed: AsyncIterator[FollowItem]
+    frames: SseFrameCache, session_id: SessionId, feed: AsyncIterator[list[FollowItem]]
 ) -> AsyncIterator[bytes]:
-    # No per-event disconnect poll: sse-starlette watches for `http.disconnect` and ends the stream.
-    async for item in feed:
-        yield frames.frame(session_id, item)
+    """One chunk per batch: the frames of the items that were ready together, in order."""
+    # No per-event disconnect poll: the response watches for `http.disconnect` and ends the stream.
+    async for batch in feed:
+        yield b"".join(frames.frame(session_id, item) for item in batch)
 
 
 def parse_last_event_id(header: str | None, query: str | None) -> int | str:

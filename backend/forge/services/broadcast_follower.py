@@ -17,6 +17,9 @@ Design decisions:
       async `next_item` performs that action. The state machine is therefore testable by reading.
     - A follower that sees the source ahead of the channel tells the channel (`note_committed`),
       so a missed notification turns into one gap fill by the owner instead of a stuck stream.
+    - `next_batch` returns every item that is ready without waiting (up to a limit) after the first:
+      events committed together reach a listener in one write, so fan-out costs one send per
+      listener per wake-up, not one per event.
 """
 
 from __future__ import annotations
@@ -70,6 +73,20 @@ class ChannelFollower:
                 if self._channel.has_gap():
                     self._request_fill()  # a fill that failed earlier is retried at heartbeat pace
                 return Heartbeat(self._cursor)
+
+    async def next_batch(self, heartbeat_seconds: float, limit: int = 64) -> list[FollowItem]:
+        """The next item and every item ready after it without waiting (at most `limit`); an empty
+        list when the stream ends by the end rule. A Heartbeat or StreamClosed is always alone or last."""
+        first = await self.next_item(heartbeat_seconds)
+        if first is None:
+            return []
+        batch = [first]
+        while len(batch) < limit and not isinstance(batch[-1], (Heartbeat, StreamClosed)):
+            step = self._step()
+            if isinstance(step, _Next):
+                break  # END, or a source read / a wait: left to the next call
+            batch.append(step)
+        return batch
 
     def _step(self) -> FollowItem | _Next:
         channel = self._channel

@@ -1,7 +1,7 @@
 """Committed session events go to SSE followers from memory; the database is read only to catch up.
 
 Invariants:
-    - `follow` yields every committed event with seq > after_seq exactly once, in order, without a
+    - `follow` (and `follow_batches`, the same items grouped per wake-up) yields every committed event with seq > after_seq exactly once, in order, without a
       gap, whatever the order, duplication or gaps of the publish calls (see ChannelFollower).
     - A follower holds a database connection only while one source page is read (one short
       transaction); waiting is an asyncio.Event wait, so any number of followers cost no connection.
@@ -151,14 +151,22 @@ class SessionBroadcaster:
         self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
     ) -> AsyncIterator[FollowItem]:
         """Committed events after `after_seq`, then live ones; see the module invariants."""
+        async for batch in self.follow_batches(session_id, after_seq, heartbeat_seconds=heartbeat_seconds):
+            for item in batch:
+                yield item
+
+    async def follow_batches(
+        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
+    ) -> AsyncIterator[list[FollowItem]]:
+        """As `follow`, in non-empty batches of the items ready at each wake-up (one write per batch)."""
         if self._closed is not None:
-            yield self._closed
+            yield [self._closed]
             return
         entry = self._join(session_id)
         try:
             failure = await self._started(entry)
             if failure is not None:
-                yield failure
+                yield [failure]
                 return
             follower = ChannelFollower(
                 entry.channel,
@@ -166,9 +174,9 @@ class SessionBroadcaster:
                 lambda cursor: self._read_page(session_id, cursor),
                 lambda: self._request_fill(entry),
             )
-            while (item := await follower.next_item(heartbeat_seconds)) is not None:
-                yield item
-                if isinstance(item, StreamClosed):
+            while batch := await follower.next_batch(heartbeat_seconds):
+                yield batch
+                if isinstance(batch[-1], StreamClosed):
                     return
         finally:
             self._leave(session_id, entry)

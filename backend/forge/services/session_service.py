@@ -180,9 +180,15 @@ class SessionService:
         At every heartbeat (a quiet stream) it checks whether the session has work that no live run
         holds — a run whose process died, once its lease expires — and resumes it, so a follower is
         never left waiting on a run that will not come back."""
-        async for item in self._broadcaster.follow(session_id, after_seq):
-            yield item
-            if isinstance(item, Heartbeat):
+        async for batch in self.follow_batches(session_id, after_seq):
+            for item in batch:
+                yield item
+
+    async def follow_batches(self, session_id: SessionId, after_seq: int) -> AsyncIterator[list[FollowItem]]:
+        """As `follow`, grouped per wake-up (a stream writes each batch at once)."""
+        async for batch in self._broadcaster.follow_batches(session_id, after_seq):
+            yield batch
+            if isinstance(batch[-1], Heartbeat):
                 await self.start_or_resume(session_id)
 
     # ---- commands --------------------------------------------------------------------------

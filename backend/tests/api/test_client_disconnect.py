@@ -16,6 +16,7 @@ import uvicorn
 from support.sse_client import read_stream
 
 from forge.api.app import create_app
+from forge.api.serve_app import ForgeServer
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
@@ -33,7 +34,8 @@ async def base_url(tmp_path: Path) -> AsyncIterator[str]:
     await upgrade_database(url)
     container = build_container(Settings(database_url=url))
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(container), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(create_app(container), host="127.0.0.1", port=port, log_level="warning")
+    server = ForgeServer(config, before_shutdown=container.broadcaster.close)
     task = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110 - uvicorn offers no startup event to await
         await asyncio.sleep(0.02)

@@ -20,6 +20,7 @@ import pytest
 import uvicorn
 
 from forge.api.app import create_app
+from forge.api.serve_app import ForgeServer
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
@@ -110,9 +111,8 @@ async def serve_in_process(database_url: str) -> AsyncIterator[str]:
     """The app under a real uvicorn in this event loop (responses really stream); yields its base URL."""
     await upgrade_database(database_url)
     container = build_container(Settings(database_url=database_url))
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
-    )
+    config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
+    server = ForgeServer(config, before_shutdown=container.broadcaster.close)
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -18,11 +18,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
-from sse_starlette import EventSourceResponse
 
 from forge.api.deps import frames_of, service_of, session_id_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.event_schemas import event_out
+from forge.api.event_stream_response import EventStreamResponse
 from forge.api.request_limits import MAX_INT64
 from forge.api.schemas import AutopilotRequest, EventPage, UserInput
 from forge.api.sse_encoding import SSE_EVENT_SCHEMA, encode_sse, parse_last_event_id
@@ -48,9 +48,6 @@ class MarkdownResponse(PlainTextResponse):
     media_type = "text/markdown"
 
 
-PING_SECONDS = 0  # no ping task per stream: our own heartbeat events (with ids) keep streams alive
-
-
 def _cursor(header: str | None, query: str | None) -> int:
     cursor = parse_last_event_id(header, query)
     if isinstance(cursor, str):
@@ -59,51 +56,51 @@ def _cursor(header: str | None, query: str | None) -> int:
 
 
 @router.get(
-    "/{session_id}/stream", response_class=EventSourceResponse, responses={**SSE_OK, **error_responses(404, 422)}
+    "/{session_id}/stream", response_class=EventStreamResponse, responses={**SSE_OK, **error_responses(404, 422)}
 )
 async def stream_session(
     session_id: str,
     request: Request,
     last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
-) -> EventSourceResponse:
+) -> EventStreamResponse:
     sid = session_id_of(session_id)
     after = _cursor(last_event_id_header, last_event_id)
     service = service_of(request)
     unwrap(await service.start_or_resume(sid))
-    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, after)), ping=PING_SECONDS)
+    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, after)))
 
 
 @router.post(
     "/{session_id}/user-input",
-    response_class=EventSourceResponse,
+    response_class=EventStreamResponse,
     responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
 )
-async def submit_user_input(session_id: str, body: UserInput, request: Request) -> EventSourceResponse:
+async def submit_user_input(session_id: str, body: UserInput, request: Request) -> EventStreamResponse:
     sid = session_id_of(session_id)
     review = body.to_review()
     if isinstance(review, str):
         raise HTTPException(422, review)
     service = service_of(request)
     cursor = unwrap(await service.submit_review(sid, review))
-    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, cursor)), ping=PING_SECONDS)
+    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, cursor)))
 
 
 @router.post(
     "/{session_id}/autopilot",
-    response_class=EventSourceResponse,
+    response_class=EventStreamResponse,
     responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
 )
 async def submit_autopilot_review(
     session_id: str, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
-) -> EventSourceResponse:
+) -> EventStreamResponse:
     """Answer the review the session waits for as the CLI's autopilot would, then stream like /user-input."""
     sid = session_id_of(session_id)
     options = body or AutopilotRequest()
     policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=options.rounds)
     service = service_of(request)
     cursor = unwrap(await service.submit_autopilot_review(sid, policy))
-    return EventSourceResponse(encode_sse(frames_of(request), sid, service.follow(sid, cursor)), ping=PING_SECONDS)
+    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, cursor)))
 
 
 @router.get("/{session_id}/events", response_model=EventPage, responses=error_responses(404, 422))
