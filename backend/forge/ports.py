@@ -8,9 +8,12 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
@@ -60,6 +63,52 @@ class StreamingLanguageModel(LanguageModel, Protocol):
     the final ModelResponse holds only the text of the attempt that completed."""
 
     def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]: ...
+
+
+OutputT = TypeVar("OutputT", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredRequest(Generic[OutputT]):
+    """Ask for one value of `output`: `instructions` say what to produce and how, `input` is the
+    material to work on. `name` names the result (a tool name: letters, digits, `_`), `purpose` is a
+    one-sentence description of it for the model."""
+
+    name: str
+    purpose: str
+    instructions: str
+    input: str
+    output: type[OutputT]
+    max_tokens: int = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredResult(Generic[OutputT]):
+    value: OutputT
+    usage: Usage
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredFailure:
+    """No valid value: the model kept answering outside the schema, or cannot produce this output."""
+
+    message: str
+    usage: Usage
+    attempts: int
+
+
+class StructuredModel(Protocol):
+    """A model that turns a StructuredRequest into a validated value of its output type.
+
+    Invalid output is retried with the validation errors as feedback; what is still invalid after
+    the retries is a StructuredFailure (a value, not an exception). Outages raise
+    ModelUnavailableError as `LanguageModel.complete` does."""
+
+    @property
+    def label(self) -> str: ...
+
+    async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure: ...
 
 
 class ResearchProvider(Protocol):

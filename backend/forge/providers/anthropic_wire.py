@@ -153,6 +153,8 @@ def request_params(
     tools = tool_params(request.tools, web_search_max_uses if searching else None)
     if tools:
         params["tools"] = tools
+    if request.required_tool is not None:
+        params["tool_choice"] = {"type": "tool", "name": request.required_tool}
     return params
 
 

@@ -138,6 +138,8 @@ def request_params(
     }
     if request.tools:
         params["tools"] = wire_tools(request.tools)
+    if request.required_tool is not None:
+        params["tool_choice"] = {"type": "function", "function": {"name": request.required_tool}}
     return params
 
 

@@ -54,6 +54,13 @@ class FakeAnthropicApi:
         self.replies.append(lambda _: httpx2.Response(status, content=body, headers=hdrs))
         return self
 
+    def json_body(self, body: dict[str, Any], status: int = 200) -> FakeAnthropicApi:
+        """A reply given as its JSON (for replies built in a test, e.g. a structured output)."""
+        content = json.dumps(body).encode()
+        hdrs = {"content-type": "application/json", "request-id": "req_011CSHoTest"}
+        self.replies.append(lambda _: httpx2.Response(status, content=content, headers=hdrs))
+        return self
+
     def sse(self, name: str) -> FakeAnthropicApi:
         return self.sse_text(recording(name))
 
