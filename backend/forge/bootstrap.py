@@ -19,11 +19,13 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
+from forge.core.knowledge_records import ShippedKnowledge
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
+from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
@@ -51,6 +53,7 @@ class Container:
     uow_factory: UnitOfWorkFactory
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
+    knowledge: ShippedKnowledge
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -136,6 +139,7 @@ def build_container(
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     research = research or build_research(settings)
     clock = clock or SystemClock()
+    knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # a malformed file fails before anything is opened
     # last: a configuration error leaves nothing open
     engine = create_engine_for(
         settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
@@ -162,4 +166,6 @@ def build_container(
     models = RunModels(model, verifier, research)
     driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
-    return Container(settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, listener)
+    return Container(
+        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, knowledge, listener
+    )

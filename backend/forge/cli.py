@@ -1,4 +1,4 @@
-"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph).
+"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge.
 
 Invariants:
     - Every command builds its container from Settings through bootstrap; nothing at import time.
@@ -31,7 +31,18 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--out", type=Path, default=Path("out"), help="folder for the document and the JSON")
     answer.add_argument("--quiet", action="store_true", help="print only the paths written")
     _add_hkg_parser(sub)
+    _add_knowledge_parser(sub)
     return parser
+
+
+def _add_knowledge_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    knowledge = sub.add_parser("knowledge", help="the shipped source domains and the classic TRIZ matrix")
+    knowledge_sub = knowledge.add_subparsers(dest="knowledge_command", required=True)
+    domains = knowledge_sub.add_parser("domains", help="list the source domains (with --structures, their structures)")
+    domains.add_argument("--structures", action="store_true", help="also list each domain's structures")
+    triz = knowledge_sub.add_parser("triz", help="the matrix cell for improving parameter I against worsening W")
+    triz.add_argument("improving", type=int, help="parameter to improve, 1..39")
+    triz.add_argument("worsening", type=int, help="parameter that gets worse, 1..39")
 
 
 def _add_hkg_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,6 +113,12 @@ def main(argv: list[str] | None = None) -> int:
             _serve(settings, args.host, args.port)
         elif args.command == "hkg":
             return _hkg(settings, args)
+        elif args.command == "knowledge":
+            from forge.run_knowledge import run_domains, run_triz
+
+            if args.knowledge_command == "domains":
+                return run_domains(args.structures)
+            return run_triz(args.improving, args.worsening)
         else:
             from forge.run_autopilot import AutopilotOptions, run_autopilot
 

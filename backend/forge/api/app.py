@@ -22,7 +22,7 @@ from forge.api.error_handlers import install_error_handlers
 from forge.api.error_responses import errors_as_json
 from forge.api.limit_request_body import LimitRequestBody
 from forge.api.request_limits import MAX_BODY_BYTES
-from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
+from forge.api.routes import health, knowledge, knowledge_graph, session_documents, session_stream, sessions
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
 from forge.bootstrap import Container
@@ -63,7 +63,14 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
-    routers = (health.router, sessions.router, session_stream.router, session_documents.router, knowledge_graph.router)
+    routers = (
+        health.router,
+        sessions.router,
+        session_stream.router,
+        session_documents.router,
+        knowledge_graph.router,
+        knowledge.router,
+    )
     for router in routers:
         app.include_router(router)
 

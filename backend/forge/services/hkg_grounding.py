@@ -17,7 +17,6 @@ Invariants:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore, bu
 from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.hkg.structural_grounding import GroundingRequest, HyperpathEvidence, ground_terms
 from forge.core.hkg.traversal_cache import TraversalCache
+from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import Embedder
 
 EMBEDDED_NODE_LIMIT = 20_000
@@ -88,11 +88,8 @@ def ingest_hypergraph_file(source: Path, target: Path) -> HypergraphStats | Hype
 
 def build_demo_store(knowledge_dir: Path) -> HypergraphStore | HypergraphDefect:
     try:
-        loaded = [
-            json.loads((knowledge_dir / f"{name}.json").read_text(encoding="utf-8"))
-            for name in ("source_domains", "triz_principles", "triz_parameters")
-        ]
-        contents = build_demo_hypergraph(*loaded)
+        knowledge = load_shipped_knowledge(knowledge_dir)
+        contents = build_demo_hypergraph(knowledge.domains, knowledge.triz.principles, knowledge.triz.parameters)
     except (OSError, ValueError, KeyError, TypeError) as error:
         return HypergraphDefect(f"cannot build the demo hypergraph from {knowledge_dir}: {error}")
     return build_hypergraph_store(contents)

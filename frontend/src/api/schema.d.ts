@@ -38,6 +38,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Domains */
+        get: operations["list_domains_api_v1_knowledge_domains_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/triz/matrix/{improving}/{worsening}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Matrix Cell */
+        get: operations["matrix_cell_api_v1_knowledge_triz_matrix__improving___worsening__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/triz/parameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Triz Parameters */
+        get: operations["list_triz_parameters_api_v1_knowledge_triz_parameters_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge/triz/principles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Triz Principles */
+        get: operations["list_triz_principles_api_v1_knowledge_triz_principles_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -600,6 +668,13 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** DomainVariableOut */
+        DomainVariableOut: {
+            /** Meaning */
+            meaning: string;
+            /** Name */
+            name: string;
+        };
         /**
          * DoneData
          * @description The run paused: waiting for a review (`awaiting_input`), finished, or stopped on an error.
@@ -891,6 +966,16 @@ export interface components {
             /** Target Concept */
             target_concept: string;
         };
+        /** MatrixCellResponse */
+        MatrixCellResponse: {
+            improving: components["schemas"]["TrizParameterOut"];
+            /**
+             * Principles
+             * @description The cell's inventive principles in classic matrix order; empty where the classic matrix is empty.
+             */
+            principles: components["schemas"]["TrizPrincipleRef"][];
+            worsening: components["schemas"]["TrizParameterOut"];
+        };
         /**
          * MorphologicalParameterView
          * @description One dimension of the morphological box and its options.
@@ -1123,6 +1208,11 @@ export interface components {
             type: "review_verdicts";
         };
         /**
+         * ScienceField
+         * @enum {string}
+         */
+        ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
+        /**
          * SemanticDistance
          * @enum {string}
          */
@@ -1209,6 +1299,27 @@ export interface components {
          * @enum {string}
          */
         SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallizing" | "crystallized" | "cancelled";
+        /** SourceDomainOut */
+        SourceDomainOut: {
+            /** Cue Terms */
+            cue_terms: string[];
+            field: components["schemas"]["ScienceField"];
+            /** Id */
+            id: string;
+            /** Key Variables */
+            key_variables: components["schemas"]["DomainVariableOut"][];
+            /** Name */
+            name: string;
+            /** Structures */
+            structures: components["schemas"]["StructureOut"][];
+            /** Summary */
+            summary: string;
+        };
+        /** SourceDomainsResponse */
+        SourceDomainsResponse: {
+            /** Domains */
+            domains: components["schemas"]["SourceDomainOut"][];
+        };
         /**
          * SourceRef
          * @description A research result: where it is (a URL or a corpus reference) and its title.
@@ -1228,6 +1339,31 @@ export interface components {
             evidence: components["schemas"]["EvidenceView"][];
             /** Summary */
             summary: string;
+        };
+        /** StructureOut */
+        StructureOut: {
+            /** Dynamics */
+            dynamics: string;
+            /**
+             * Failure Modes
+             * @description Where the structure stops holding in its own domain.
+             */
+            failure_modes: string[];
+            /** Key Variables */
+            key_variables: string[];
+            /** Mechanism */
+            mechanism: string;
+            /** Name */
+            name: string;
+            /** References */
+            references: string[];
+            /**
+             * Source Relation
+             * @description The relation the structure states, in one sentence.
+             */
+            source_relation: string;
+            /** Typical Observables */
+            typical_observables: string[];
         };
         /**
          * ToolCallData
@@ -1327,6 +1463,41 @@ export interface components {
              * @enum {string}
              */
             type: "tool_result";
+        };
+        /** TrizParameterOut */
+        TrizParameterOut: {
+            /** Name */
+            name: string;
+            /** Number */
+            number: number;
+        };
+        /** TrizParametersResponse */
+        TrizParametersResponse: {
+            /** Parameters */
+            parameters: components["schemas"]["TrizParameterOut"][];
+        };
+        /** TrizPrincipleOut */
+        TrizPrincipleOut: {
+            /** Description */
+            description: string;
+            /** Name */
+            name: string;
+            /** Number */
+            number: number;
+            /** Sub Principles */
+            sub_principles: string[];
+        };
+        /** TrizPrincipleRef */
+        TrizPrincipleRef: {
+            /** Name */
+            name: string;
+            /** Number */
+            number: number;
+        };
+        /** TrizPrinciplesResponse */
+        TrizPrinciplesResponse: {
+            /** Principles */
+            principles: components["schemas"]["TrizPrincipleOut"][];
         };
         /**
          * UserInput
@@ -1471,6 +1642,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    list_domains_api_v1_knowledge_domains_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceDomainsResponse"];
+                };
+            };
+        };
+    };
+    matrix_cell_api_v1_knowledge_triz_matrix__improving___worsening__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The parameter to improve, 1..39. */
+                improving: number;
+                /** @description The parameter that gets worse, 1..39 and not equal to improving. */
+                worsening: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatrixCellResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_triz_parameters_api_v1_knowledge_triz_parameters_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrizParametersResponse"];
+                };
+            };
+        };
+    };
+    list_triz_principles_api_v1_knowledge_triz_principles_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrizPrinciplesResponse"];
                 };
             };
         };

@@ -3,7 +3,7 @@
 Nodes:
     domain:<id>                       a source domain (label: its name; alias: its id in words)
     variable:<domain>:<slug>          a key variable ("temperature (T)"; alias "temperature")
-    mechanism:<domain>:<slug>         a structural pattern ("Carnot ceiling")
+    mechanism:<domain>:<slug>         a structure ("Carnot ceiling")
     term:<word>                       a cue term, folded to its singular, shared by every entry using it
     triz-principle:<nn> / triz-parameter:<nn>   the 40 principles / 39 parameters
 Hyperedges (relation — members):
@@ -15,16 +15,15 @@ Cue terms are the joints: "gradient" links thermodynamics, a fluid-dynamics mech
 parameter. Every hyperedge's provenance names the knowledge file and a locator; a mechanism's text is
 kept in the store (never copied into evidence).
 
-Invariant: deterministic — the same knowledge files give equal contents (and byte-identical JSONL).
-The shell builds it at run time from the shipped knowledge files whenever no hypergraph was ingested,
-so it can never drift from the library it describes.
+Invariant: deterministic — the same knowledge records give equal contents (and byte-identical JSONL).
+The shell builds it at run time from the typed records of `forge.knowledge` (the same records every
+model reads) whenever no hypergraph was ingested, so it can never drift from the library it describes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from forge.core.hkg.hypergraph_records import (
     Hyperedge,
@@ -34,6 +33,7 @@ from forge.core.hkg.hypergraph_records import (
     NodeId,
     Provenance,
 )
+from forge.core.knowledge_records import DomainVariable, SourceDomain, TrizParameter, TrizPrinciple
 from forge.core.text_terms import content_terms, fold
 
 DOMAINS_SOURCE = "knowledge/source_domains.json"
@@ -56,10 +56,10 @@ def _term_nodes(words: Iterable[str]) -> list[HypergraphNode]:
     return [HypergraphNode(_term_id(w), fold(w.lower())) for w in words]
 
 
-def _variable_nodes(domain_id: str, variables: Sequence[Mapping[str, Any]]) -> list[HypergraphNode]:
+def _variable_nodes(domain_id: str, variables: Sequence[DomainVariable]) -> list[HypergraphNode]:
     nodes = []
     for variable in variables:
-        name = str(variable["name"])
+        name = variable.name
         plain = _PARENTHESIS.sub("", name).strip()
         aliases = (plain,) if plain and plain != name else ()
         nodes.append(HypergraphNode(NodeId(f"variable:{domain_id}:{_slug(plain or name)}"), name, aliases))
@@ -73,11 +73,11 @@ def _mentioned(text: str, vocabulary: set[str], variables: Sequence[HypergraphNo
     return named + terms
 
 
-def _domain_records(domain: Mapping[str, Any], vocabulary: set[str]) -> tuple[list[HypergraphNode], list[Hyperedge]]:
-    domain_id = str(domain["id"])
-    node = HypergraphNode(NodeId(f"domain:{domain_id}"), str(domain["name"]), (domain_id.replace("_", " "),))
-    variables = _variable_nodes(domain_id, domain["key_variables"])
-    cues = sorted({_term_id(c) for c in domain["cue_terms"]})
+def _domain_records(domain: SourceDomain, vocabulary: set[str]) -> tuple[list[HypergraphNode], list[Hyperedge]]:
+    domain_id = domain.id
+    node = HypergraphNode(NodeId(f"domain:{domain_id}"), domain.name, (domain_id.replace("_", " "),))
+    variables = _variable_nodes(domain_id, domain.key_variables)
+    cues = sorted({_term_id(c) for c in domain.cue_terms})
     edges = [
         Hyperedge(
             HyperedgeId(f"domain:{domain_id}:variables"),
@@ -92,12 +92,12 @@ def _domain_records(domain: Mapping[str, Any], vocabulary: set[str]) -> tuple[li
             (Provenance(DOMAINS_SOURCE, f"{domain_id}/cue_terms"),),
         ),
     ]
-    nodes = [node, *variables, *_term_nodes(domain["cue_terms"])]
-    for number, pattern in enumerate(domain["structural_patterns"]):
-        mechanism = HypergraphNode(NodeId(f"mechanism:{domain_id}:{_slug(str(pattern['name']))}"), str(pattern["name"]))
-        text = f"{pattern['source_relation']} {pattern['mechanism']}"
+    nodes = [node, *variables, *_term_nodes(domain.cue_terms)]
+    for number, structure in enumerate(domain.structures):
+        mechanism = HypergraphNode(NodeId(f"mechanism:{domain_id}:{_slug(structure.name)}"), structure.name)
+        text = f"{structure.source_relation} {structure.mechanism}"
         members = (node.id, mechanism.id, *_mentioned(text, vocabulary, variables))
-        provenance = Provenance(DOMAINS_SOURCE, f"{domain_id}/structural_patterns/{number}", str(pattern["mechanism"]))
+        provenance = Provenance(DOMAINS_SOURCE, f"{domain_id}/structures/{number}", structure.mechanism)
         edges.append(
             Hyperedge(HyperedgeId(f"domain:{domain_id}:pattern:{number}"), "mechanism", members, (provenance,))
         )
@@ -106,14 +106,14 @@ def _domain_records(domain: Mapping[str, Any], vocabulary: set[str]) -> tuple[li
 
 
 def _triz_records(
-    entries: Sequence[Mapping[str, Any]], kind: str, source: str
+    entries: Sequence[TrizPrinciple | TrizParameter], kind: str, source: str
 ) -> tuple[list[HypergraphNode], list[Hyperedge]]:
     nodes: list[HypergraphNode] = []
     edges: list[Hyperedge] = []
     for entry in entries:
-        number = int(entry["number"])
-        node = HypergraphNode(NodeId(f"triz-{kind}:{number:02d}"), str(entry["name"]), (f"TRIZ {kind} {number}",))
-        cues = sorted({_term_id(c) for c in entry["cue_terms"]})
+        number = entry.number
+        node = HypergraphNode(NodeId(f"triz-{kind}:{number:02d}"), entry.name, (f"TRIZ {kind} {number}",))
+        cues = sorted({_term_id(c) for c in entry.cue_terms})
         edges.append(
             Hyperedge(
                 HyperedgeId(f"triz-{kind}:{number:02d}:cues"),
@@ -122,7 +122,7 @@ def _triz_records(
                 (Provenance(source, f"{number}/cue_terms"),),
             )
         )
-        nodes += [node, *_term_nodes(entry["cue_terms"])]
+        nodes += [node, *_term_nodes(entry.cue_terms)]
     return nodes, edges
 
 
@@ -134,22 +134,23 @@ def _unique_nodes(nodes: Iterable[HypergraphNode]) -> tuple[HypergraphNode, ...]
 
 
 def build_demo_hypergraph(
-    domains: Sequence[Mapping[str, Any]],
-    principles: Sequence[Mapping[str, Any]],
-    parameters: Sequence[Mapping[str, Any]],
+    domains: Sequence[SourceDomain],
+    principles: Sequence[TrizPrinciple],
+    parameters: Sequence[TrizParameter],
 ) -> HypergraphContents:
-    everything = [*domains, *principles, *parameters]
-    vocabulary = {fold(str(c).lower()) for entry in everything for c in entry["cue_terms"]}
+    everything: list[SourceDomain | TrizPrinciple | TrizParameter] = [*domains, *principles, *parameters]
+    vocabulary = {fold(c.lower()) for entry in everything for c in entry.cue_terms}
     nodes: list[HypergraphNode] = []
     edges: list[Hyperedge] = []
     for domain in domains:
         more_nodes, more_edges = _domain_records(domain, vocabulary)
         nodes += more_nodes
         edges += more_edges
-    for entries, kind, source in (
+    triz: tuple[tuple[Sequence[TrizPrinciple | TrizParameter], str, str], ...] = (
         (principles, "principle", PRINCIPLES_SOURCE),
         (parameters, "parameter", PARAMETERS_SOURCE),
-    ):
+    )
+    for entries, kind, source in triz:
         more_nodes, more_edges = _triz_records(entries, kind, source)
         nodes += more_nodes
         edges += more_edges

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from forge.core.knowledge_records import DomainVariable, SourceDomain
 from forge.providers.offline.problem_frame import ProblemFrame
-from forge.providers.offline.source_domain_library import KeyVariable, SourceDomain
 from forge.providers.offline.term_match import shorten, stem_set
 
 MAX_ROWS = 6
@@ -69,7 +69,7 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
     return roles
 
 
-def _pairs(variables: list[KeyVariable], roles: list[Role]) -> dict[int, int]:
+def _pairs(variables: list[DomainVariable], roles: list[Role]) -> dict[int, int]:
     """variable index -> role index: best-scoring free pairs first, then leftovers in order."""
     scored = sorted(
         (-len(stem_set(f"{v.name} {v.meaning}") & stem_set(f"{r.label} {r.looks_like}")), i, j)

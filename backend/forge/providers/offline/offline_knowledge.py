@@ -1,27 +1,20 @@
-"""The shipped knowledge the offline model reasons with, loaded together from one directory.
+"""The shipped knowledge the offline model reasons with: the same typed records every model uses.
 
 Invariants:
-    - `DEFAULT_KNOWLEDGE_DIR` is the package's `forge/knowledge`, found via `Path(__file__)`;
-      nothing is read at import time — `load_offline_knowledge` reads when it is called.
+    - Loading goes through `forge.knowledge.load_knowledge` (one loader for every reader); nothing is
+      read at import time — `load_offline_knowledge` reads when it is called.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from forge.providers.offline.source_domain_library import SourceDomain, load_source_domains
-from forge.providers.offline.triz_library import TrizLibrary, load_triz
+from forge.core.knowledge_records import ShippedKnowledge
+from forge.knowledge.load_knowledge import KNOWLEDGE_DIR, load_shipped_knowledge
 
-DEFAULT_KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent.parent / "knowledge"
-
-
-@dataclass(frozen=True, slots=True)
-class OfflineKnowledge:
-    domains: tuple[SourceDomain, ...]
-    triz: TrizLibrary
+OfflineKnowledge = ShippedKnowledge
+DEFAULT_KNOWLEDGE_DIR = KNOWLEDGE_DIR
 
 
-def load_offline_knowledge(knowledge_dir: Path | None = None) -> OfflineKnowledge:
-    directory = knowledge_dir or DEFAULT_KNOWLEDGE_DIR
-    return OfflineKnowledge(load_source_domains(directory), load_triz(directory))
+def load_offline_knowledge(knowledge_dir: Path | None = None) -> ShippedKnowledge:
+    return load_shipped_knowledge(knowledge_dir or DEFAULT_KNOWLEDGE_DIR)

@@ -28,7 +28,7 @@ from forge.providers.offline.planning import (
 )
 from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
 from forge.providers.offline.read_conversation import ConversationView
-from forge.providers.offline.source_domain_library import DomainChoice, best_lever, fill, select_domains
+from forge.providers.offline.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
 from forge.providers.offline.synthesis_directions import sentence
 from forge.providers.offline.term_match import first_sentence, key_terms, shorten
 from forge.providers.offline.triz_library import choose_principles, detect_parameters
@@ -109,18 +109,18 @@ def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> d
     p = choice.pattern
     text = (
         f"{p.name} ({choice.domain.name}): {sentence(fill(p.source_relation, frame, lever))} "
-        f"Applied here: {fill(p.mapping_template, frame, lever)} Mechanism: {fill(p.mechanism, frame, lever)}"
+        f"Applied here: {fill(p.transfer.mapping, frame, lever)} Mechanism: {fill(p.mechanism, frame, lever)}"
     )
     if hits:
         text += f" Research: '{hits[0].title}' — {first_sentence(hits[0].snippet, 220)}"
-    distance = choice.domain.semantic_distance if choice.domain.semantic_distance in DISTANCES else "medium"
+    distance = distance_of(choice.domain, frame).value
     return {
         "target_application": frame.goal,
         "analogy_description": text[:4000],
         "semantic_distance": distance,
         "mapping": mapping_rows(choice.domain, frame, lever),
-        "observable": fill(p.observable_template, frame, lever)[:1000],
-        "failure_mode": fill(p.failure_mode, frame, lever)[:1000],
+        "observable": fill(p.transfer.observable, frame, lever)[:1000],
+        "failure_mode": fill(p.transfer.failure, frame, lever)[:1000],
     }
 
 
@@ -152,7 +152,7 @@ def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], prin
         first = choices[0]
         items.append(
             f"Pilot '{first.pattern.name}' ({first.domain.name}) on one segment of {frame.target} "
-            f"and watch: {shorten(fill(first.pattern.observable_template, frame), 160)}"
+            f"and watch: {shorten(fill(first.pattern.transfer.observable, frame), 160)}"
         )
     if len(choices) >= 2:
         a, b = choices[0], choices[1]

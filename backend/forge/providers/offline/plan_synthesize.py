@@ -29,7 +29,7 @@ from forge.providers.offline.planning import (
 )
 from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
 from forge.providers.offline.read_conversation import ConversationView
-from forge.providers.offline.source_domain_library import find_domain
+from forge.providers.offline.source_domain_library import distance_of, find_domain
 from forge.providers.offline.synthesis_directions import (
     Direction,
     claim_text,
@@ -161,7 +161,9 @@ def synthesize_tasks(view: ConversationView, frame: ProblemFrame, knowledge: Off
     return tasks
 
 
-def _claims_with_distance(view: ConversationView, knowledge: OfflineKnowledge) -> list[tuple[int, str]]:
+def _claims_with_distance(
+    view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge
+) -> list[tuple[int, str]]:
     """(distance rank of the claim's source domain, claim text) for each synthesis of this phase."""
     sources_by_index = {
         o.payload.get("claim_index"): str(o.call.arguments.get("cross_domain_source") or "")
@@ -172,13 +174,13 @@ def _claims_with_distance(view: ConversationView, knowledge: OfflineKnowledge) -
     for o in view.outcomes:
         if o.ok and o.call.name == "create_synthesis":
             domain = find_domain(knowledge.domains, sources_by_index.get(o.call.arguments.get("claim_index"), ""))
-            rank = DISTANCE_RANK.get(domain.semantic_distance if domain else "", 1)
+            rank = DISTANCE_RANK[distance_of(domain, frame).value] if domain else 1
             found.append((rank, str(o.call.arguments["claim_text"])))
     return found
 
 
 def _summary(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> str:
-    claims = _claims_with_distance(view, knowledge)
+    claims = _claims_with_distance(view, frame, knowledge)
     if not claims:
         return "No claim could be synthesized this round (see the tool errors above). " + OFFLINE_NOTE
     boldest = max(enumerate(claims), key=lambda ic: (ic[1][0], -ic[0]))[1][1]

@@ -27,7 +27,7 @@ from forge.providers.offline.planning import (
 )
 from forge.providers.offline.problem_frame import ProblemFrame, frame_problem
 from forge.providers.offline.read_conversation import ConversationView
-from forge.providers.offline.source_domain_library import find_domain, score_domain
+from forge.providers.offline.source_domain_library import distance_of, find_domain, score_domain
 from forge.providers.offline.term_match import cue_hits, key_terms, relevance, shorten, stem_set
 from forge.providers.offline.triz_library import principles_named
 from forge.providers.offline.validation_rules import (
@@ -99,7 +99,9 @@ def cue_strength(claim: Mapping[str, Any], frame: ProblemFrame, knowledge: Offli
     """(problem terms that call for the claim's source, that source's semantic distance)."""
     domain = find_domain(knowledge.domains, str(claim.get("cross_domain_source") or ""))
     if domain is not None:
-        return len({s for cue in score_domain(domain, frame)[1] for s in stem_set(cue)}), domain.semantic_distance
+        return len({s for cue in score_domain(domain, frame)[1] for s in stem_set(cue)}), distance_of(
+            domain, frame
+        ).value
     principles = principles_named(knowledge.triz, [str(claim.get("text", ""))])
     problem = stem_set(frame.problem)
     hits = {s for p in principles[:1] for cue in cue_hits(p.cue_terms, problem) for s in stem_set(cue)}

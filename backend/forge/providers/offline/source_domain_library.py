@@ -1,11 +1,12 @@
-"""The shipped source-domain library: loading it and choosing distant domains for a problem.
+"""Choosing source domains of the shipped library (typed records from `forge.knowledge`) for a problem.
 
 Invariants:
-    - Loading reads `<knowledge_dir>/source_domains.json` once, when called (never at import time)
-      and fails loudly (ValueError naming the file) on a malformed entry.
+    - The records are loaded by `forge.knowledge.load_knowledge`; nothing here reads a file.
+    - A domain's distance to the problem is computed from the problem's words
+      (`forge.core.source_domain_distance`), never a fixed tag.
     - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
       fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
-      the distance bonus and the user's suggestions; ties break on the domain id; no two chosen
+      the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
       domains share their best structural pattern's name (diversity).
     - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
       text (including other braces) is left as written.
@@ -13,12 +14,12 @@ Invariants:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
+from forge.core.domain_types import SemanticDistance
+from forge.core.knowledge_records import SourceDomain, Structure
+from forge.core.source_domain_distance import measure_proximity
 from forge.providers.offline.phrasing import agree
 from forge.providers.offline.problem_frame import ProblemFrame
 from forge.providers.offline.term_match import cue_hits, jaccard, stem_set
@@ -33,80 +34,16 @@ SUGGESTED_BONUS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
-class KeyVariable:
-    name: str
-    meaning: str
-
-
-@dataclass(frozen=True, slots=True)
-class StructuralPattern:
-    name: str
-    source_relation: str
-    mechanism: str
-    mapping_template: str
-    observable_template: str
-    failure_mode: str
-
-    @property
-    def text(self) -> str:
-        return f"{self.name} {self.source_relation} {self.mechanism}"
-
-
-@dataclass(frozen=True, slots=True)
-class SourceDomain:
-    id: str
-    name: str
-    summary: str
-    cue_terms: tuple[str, ...]
-    key_variables: tuple[KeyVariable, ...]
-    structural_patterns: tuple[StructuralPattern, ...]
-    semantic_distance: str
-
-
-@dataclass(frozen=True, slots=True)
 class DomainChoice:
     domain: SourceDomain
-    pattern: StructuralPattern
+    pattern: Structure
     score: float
     cue_hits: tuple[str, ...]
 
 
-def _domain(raw: Mapping[str, Any]) -> SourceDomain:
-    patterns = tuple(
-        StructuralPattern(
-            str(p["name"]),
-            str(p["source_relation"]),
-            str(p["mechanism"]),
-            str(p["mapping_template"]),
-            str(p["observable_template"]),
-            str(p["failure_mode"]),
-        )
-        for p in raw["structural_patterns"]
-    )
-    if not patterns:
-        raise KeyError("structural_patterns is empty")
-    return SourceDomain(
-        id=str(raw["id"]),
-        name=str(raw["name"]),
-        summary=str(raw.get("summary", "")),
-        cue_terms=tuple(str(c) for c in raw.get("cue_terms", ())),
-        key_variables=tuple(KeyVariable(str(v["name"]), str(v["meaning"])) for v in raw.get("key_variables", ())),
-        structural_patterns=patterns,
-        semantic_distance=str(raw.get("semantic_distance", "medium")).lower(),
-    )
-
-
-def load_source_domains(knowledge_dir: Path) -> tuple[SourceDomain, ...]:
-    path = knowledge_dir / "source_domains.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    items = raw.get("domains", raw) if isinstance(raw, dict) else raw
-    domains = []
-    for i, item in enumerate(items):
-        try:
-            domains.append(_domain(item))
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"{path}: domain #{i} is malformed ({error})") from error
-    return tuple(domains)
+def distance_of(domain: SourceDomain, frame: ProblemFrame) -> SemanticDistance:
+    """How far the domain is from this problem, computed from the problem's words (never a fixed tag)."""
+    return measure_proximity(f"{frame.problem} {frame.target}", domain).band
 
 
 def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
@@ -119,14 +56,14 @@ def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
     return agree(text, frame.target)
 
 
-def best_pattern(domain: SourceDomain, text: str) -> StructuralPattern:
+def best_pattern(domain: SourceDomain, text: str) -> Structure:
     """The pattern sharing the most stems with `text`; the first pattern on a tie."""
     wanted = stem_set(text)
-    scored = [(len(stem_set(p.text) & wanted), -i, p) for i, p in enumerate(domain.structural_patterns)]
+    scored = [(len(stem_set(p.text) & wanted), -i, p) for i, p in enumerate(domain.structures)]
     return max(scored, key=lambda item: (item[0], item[1]))[2]
 
 
-def best_lever(frame: ProblemFrame, pattern: StructuralPattern) -> str:
+def best_lever(frame: ProblemFrame, pattern: Structure) -> str:
     """The lever that the pattern's text mentions most; the frame's first lever otherwise."""
     wanted = stem_set(pattern.text)
     ranked = sorted(enumerate(frame.levers), key=lambda il: (-len(stem_set(il[1]) & wanted), il[0]))
@@ -145,7 +82,7 @@ def _distinct(cues: Sequence[str]) -> int:
 
 def _domain_text(domain: SourceDomain) -> str:
     variables = " ".join(f"{v.name} {v.meaning}" for v in domain.key_variables)
-    return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structural_patterns)}"
+    return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structures)}"
 
 
 def score_domain(
@@ -162,7 +99,7 @@ def score_domain(
         CUE_WEIGHT * _distinct(hits)
         + CONTEXT_WEIGHT * _distinct(indirect)
         + AFFINITY_WEIGHT * affinity
-        + DISTANCE_BONUS.get(domain.semantic_distance, 0.0)
+        + DISTANCE_BONUS[distance_of(domain, frame).value]
         + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0)
     )
     return score, hits + tuple(indirect)

@@ -16,12 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from forge.core.knowledge_records import TrizPrinciple
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
 from forge.providers.offline.phrasing import agree, if_condition, imperative_action, lower_first
 from forge.providers.offline.problem_frame import ProblemFrame
 from forge.providers.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.providers.offline.term_match import coverage, first_sentence, jaccard, shorten
-from forge.providers.offline.triz_library import TrizPrinciple, principles_named
+from forge.providers.offline.triz_library import principles_named
 
 MAX_CLAIMS = 3
 REPEAT_COVERAGE = 0.6
@@ -86,10 +87,10 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
         return _unknown_domain(analogy, frame)
     description = str(analogy.get("description", ""))
     pattern = next(
-        (p for p in domain.structural_patterns if description.startswith(p.name)), best_pattern(domain, frame.problem)
+        (p for p in domain.structures if description.startswith(p.name)), best_pattern(domain, frame.problem)
     )
     lever = best_lever(frame, pattern)
-    application = fill(pattern.mapping_template, frame, lever)
+    application = fill(pattern.transfer.mapping, frame, lever)
     # Only a condition the mapping itself states; the mechanism is named by the claim's origin tag.
     condition = if_condition(application) or ""
     return Direction(
@@ -101,8 +102,8 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
         application=application,
         action=imperative_action(application) or f"applying '{pattern.name}' through {lever}",
         condition=condition,
-        failure=fill(pattern.failure_mode, frame, lever),
-        observable=fill(pattern.observable_template, frame, lever),
+        failure=fill(pattern.transfer.failure, frame, lever),
+        observable=fill(pattern.transfer.observable, frame, lever),
     )
 
 

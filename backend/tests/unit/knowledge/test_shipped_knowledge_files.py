@@ -1,4 +1,4 @@
-"""Validates the knowledge data shipped with the offline model (forge/knowledge)."""
+"""Validates the shipped knowledge files (forge/knowledge) as written, before any loader reads them."""
 
 from __future__ import annotations
 
@@ -25,29 +25,28 @@ REQUIRED_DOMAIN_IDS = {
     "game_theory",
     "fluid_dynamics",
 }
-DOMAIN_KEYS = {
-    "id",
-    "name",
-    "summary",
-    "cue_terms",
-    "key_variables",
-    "structural_patterns",
-    "semantic_distance",
-}
-PATTERN_KEYS = {
+DOMAIN_KEYS = {"id", "name", "field", "summary", "cue_terms", "key_variables", "structures"}
+STRUCTURE_KEYS = {
     "name",
     "source_relation",
     "mechanism",
-    "mapping_template",
-    "observable_template",
-    "failure_mode",
+    "key_variables",
+    "dynamics",
+    "typical_observables",
+    "failure_modes",
+    "references",
+    "transfer",
 }
-TEMPLATE_KEYS = ("mapping_template", "observable_template", "failure_mode")
+LIST_KEYS = ("key_variables", "typical_observables", "failure_modes", "references")
+TEXT_KEYS = ("name", "source_relation", "mechanism", "dynamics")
+TEMPLATE_KEYS = ("mapping", "observable", "failure")
 ALLOWED_PLACEHOLDERS = {"target", "lever", "constraint"}
-SEMANTIC_DISTANCES = {"near", "medium", "far"}
+FIELDS = {"physical", "biological", "social", "formal", "engineering"}
 SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 CUE_WORD = re.compile(r"^[a-z]{3,}$")
 CORPUS_URI = re.compile(r"^corpus://[a-z0-9][a-z0-9\-]*/[a-z0-9][a-z0-9\-]*$")
+# A reference names its author(s) and a year in parentheses: "Shannon, C. E. (1948). ..."
+REFERENCE = re.compile(r"^[A-Za-z][^()]*\((?:1[6-9]|20)\d\d[a-z]?\)\. .{10,}")
 
 
 def _load(name: str) -> Any:
@@ -75,11 +74,18 @@ def _front_matter(path: Path) -> tuple[dict[str, str], str]:
     return fields, "\n".join(lines[close + 1 :]).strip()
 
 
-def test_at_least_sixteen_source_domains_including_the_required_ones() -> None:
+def _structures() -> list[tuple[str, dict[str, Any]]]:
+    return [(d["id"], st) for d in _load("source_domains.json") for st in d["structures"]]
+
+
+def test_at_least_thirty_six_domains_covering_every_field() -> None:
     domains = _load("source_domains.json")
     assert isinstance(domains, list)
-    assert len(domains) >= 16
+    assert len(domains) >= 36
     assert {d["id"] for d in domains} >= REQUIRED_DOMAIN_IDS
+    fields = [d["field"] for d in domains]
+    assert set(fields) == FIELDS
+    assert min(fields.count(f) for f in FIELDS) >= 5, fields
 
 
 def test_source_domain_ids_are_unique_snake_case() -> None:
@@ -92,15 +98,34 @@ def test_every_source_domain_has_exactly_the_expected_fields() -> None:
     for d in _load("source_domains.json"):
         assert set(d) == DOMAIN_KEYS, d.get("id")
         assert _non_empty_str(d["name"]) and _non_empty_str(d["summary"]), d["id"]
-        assert d["semantic_distance"] in SEMANTIC_DISTANCES, d["id"]
         assert 4 <= len(d["key_variables"]) <= 8, d["id"]
         for variable in d["key_variables"]:
             assert set(variable) == {"name", "meaning"}, d["id"]
             assert _non_empty_str(variable["name"]) and _non_empty_str(variable["meaning"]), d["id"]
-        assert 3 <= len(d["structural_patterns"]) <= 5, d["id"]
-        for pattern in d["structural_patterns"]:
-            assert set(pattern) == PATTERN_KEYS, (d["id"], pattern.get("name"))
-            assert all(_non_empty_str(pattern[key]) for key in PATTERN_KEYS), (d["id"], pattern["name"])
+        assert len(d["structures"]) >= 5, d["id"]
+
+
+def test_every_structure_has_its_science_written_out() -> None:
+    for domain_id, st in _structures():
+        where = (domain_id, st.get("name"))
+        assert set(st) == STRUCTURE_KEYS, where
+        assert all(_non_empty_str(st[key]) for key in TEXT_KEYS), where
+        for key in LIST_KEYS:
+            assert st[key] and all(_non_empty_str(item) for item in st[key]), (*where, key)
+        assert len(st["mechanism"]) >= 80 and len(st["dynamics"]) >= 50, where
+
+
+def test_structure_names_are_unique_within_a_domain() -> None:
+    for d in _load("source_domains.json"):
+        names = [st["name"].lower() for st in d["structures"]]
+        assert len(names) == len(set(names)), d["id"]
+
+
+def test_every_structure_cites_dated_references() -> None:
+    for domain_id, st in _structures():
+        assert 1 <= len(st["references"]) <= 4, (domain_id, st["name"])
+        for reference in st["references"]:
+            assert REFERENCE.match(reference), (domain_id, st["name"], reference)
 
 
 def test_source_domain_cue_terms_are_distinct_lowercase_single_words() -> None:
@@ -111,54 +136,45 @@ def test_source_domain_cue_terms_are_distinct_lowercase_single_words() -> None:
         assert all(isinstance(c, str) and CUE_WORD.match(c) for c in cues), d["id"]
 
 
-def test_most_source_domains_are_medium_or_far_from_everyday_problems() -> None:
-    distances = [d["semantic_distance"] for d in _load("source_domains.json")]
-    assert sum(1 for x in distances if x in {"medium", "far"}) > len(distances) / 2
-
-
-def test_every_source_domain_maps_target_and_lever() -> None:
-    for d in _load("source_domains.json"):
-        for pattern in d["structural_patterns"]:
-            where = (d["id"], pattern["name"])
-            for key in TEMPLATE_KEYS:
-                assert "target" in _placeholders(pattern[key]), (*where, key)
-            assert "lever" in _placeholders(pattern["mapping_template"]), where
+def test_every_transfer_maps_target_and_lever() -> None:
+    for domain_id, st in _structures():
+        transfer = st["transfer"]
+        assert set(transfer) == set(TEMPLATE_KEYS), (domain_id, st["name"])
+        for key in TEMPLATE_KEYS:
+            assert "target" in _placeholders(transfer[key]), (domain_id, st["name"], key)
+        assert "lever" in _placeholders(transfer["mapping"]), (domain_id, st["name"])
 
 
 def test_templates_use_only_allowed_placeholders() -> None:
-    for d in _load("source_domains.json"):
-        for pattern in d["structural_patterns"]:
-            for key in TEMPLATE_KEYS:
-                fields = _placeholders(pattern[key])
-                assert fields <= ALLOWED_PLACEHOLDERS, (d["id"], pattern["name"], key, fields)
-                assert all(name for name in fields), (d["id"], pattern["name"], key)
+    for domain_id, st in _structures():
+        for key in TEMPLATE_KEYS:
+            fields = _placeholders(st["transfer"][key])
+            assert fields <= ALLOWED_PLACEHOLDERS, (domain_id, st["name"], key, fields)
+            assert all(name for name in fields), (domain_id, st["name"], key)
 
 
 def test_templates_can_be_filled_with_plain_values() -> None:
     values = {"target": "emergency wait times", "lever": "staff rosters", "constraint": "no extra budget"}
-    for d in _load("source_domains.json"):
-        for pattern in d["structural_patterns"]:
-            for key in TEMPLATE_KEYS:
-                filled = pattern[key].format(**values)
-                assert "{" not in filled and "}" not in filled, (d["id"], pattern["name"], key)
+    for domain_id, st in _structures():
+        for key in TEMPLATE_KEYS:
+            filled = st["transfer"][key].format(**values)
+            assert "{" not in filled and "}" not in filled, (domain_id, st["name"], key)
 
 
 def test_non_template_domain_text_has_no_braces() -> None:
     for d in _load("source_domains.json"):
         texts = [d["name"], d["summary"], *(v["name"] + v["meaning"] for v in d["key_variables"])]
-        texts += [p[k] for p in d["structural_patterns"] for k in ("name", "source_relation", "mechanism")]
+        for st in d["structures"]:
+            texts += [st[k] for k in TEXT_KEYS] + [item for k in LIST_KEYS for item in st[k]]
         assert not any("{" in t or "}" in t for t in texts), d["id"]
 
 
-def test_triz_principles_are_the_forty_in_standard_order() -> None:
+def test_triz_principle_cues_are_the_forty_in_standard_order() -> None:
     principles = _load("triz_principles.json")
     assert [p["number"] for p in principles] == list(range(1, 41))
-    assert principles[0]["name"].startswith("Segmentation")
-    assert principles[22]["name"].startswith("Feedback")
-    assert principles[39]["name"].startswith("Composite")
     for p in principles:
-        assert set(p) == {"number", "name", "description", "abstract_form", "cue_terms"}, p["number"]
-        assert _non_empty_str(p["name"]) and _non_empty_str(p["description"]), p["number"]
+        assert set(p) == {"number", "description", "abstract_form", "cue_terms"}, p["number"]
+        assert _non_empty_str(p["description"]), p["number"]
         assert 5 <= len(p["cue_terms"]) <= 12, p["number"]
         assert all(CUE_WORD.match(c) for c in p["cue_terms"]), p["number"]
 
@@ -168,18 +184,23 @@ def test_every_triz_principle_abstract_form_mentions_only_the_target() -> None:
         assert _placeholders(p["abstract_form"]) == {"target"}, p["number"]
 
 
-def test_triz_parameters_are_the_thirty_nine_in_standard_order() -> None:
+def test_triz_parameter_cues_are_the_thirty_nine_in_standard_order() -> None:
     parameters = _load("triz_parameters.json")
     assert [p["number"] for p in parameters] == list(range(1, 40))
-    assert parameters[0]["name"].startswith("Weight of moving")
-    assert parameters[8]["name"] == "Speed"
-    assert parameters[26]["name"] == "Reliability"
-    assert parameters[38]["name"] == "Productivity"
     for p in parameters:
-        assert set(p) == {"number", "name", "cue_terms"}, p["number"]
+        assert set(p) == {"number", "cue_terms"}, p["number"]
         assert 5 <= len(p["cue_terms"]) <= 15, p["number"]
         assert len(p["cue_terms"]) == len(set(p["cue_terms"])), p["number"]
         assert all(CUE_WORD.match(c) for c in p["cue_terms"]), p["number"]
+
+
+def test_the_classic_matrix_file_names_the_parameters_and_principles_in_order() -> None:
+    classic = _load("triz_matrix.json")
+    names = [p["name"] for p in classic["parameters"]]
+    assert names[0] == "Weight of moving object" and names[8] == "Speed" and names[38] == "Productivity"
+    principles = [p["name"] for p in classic["principles"]]
+    assert principles[0] == "Segmentation" and principles[22] == "Feedback" and principles[39].startswith("Composite")
+    assert all(p["sub_principles_en"] for p in classic["principles"])
 
 
 def test_corpus_has_enough_documents_with_front_matter() -> None:

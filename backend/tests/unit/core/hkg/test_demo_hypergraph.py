@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 from forge.core.hkg.demo_hypergraph import build_demo_hypergraph
 from forge.core.hkg.hypergraph_jsonl import dump_hypergraph_jsonl
 from forge.core.hkg.hypergraph_records import HypergraphContents, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore, build_hypergraph_store
 from forge.core.hkg.k_shortest_hyperpaths import HyperpathQuery, TraversalStatus, find_k_shortest_hyperpaths
+from forge.knowledge.load_knowledge import load_shipped_knowledge
 
-KNOWLEDGE_DIR = Path(__file__).resolve().parents[4] / "forge" / "knowledge"
-
-
-def _load(name: str) -> Any:
-    return json.loads((KNOWLEDGE_DIR / f"{name}.json").read_text(encoding="utf-8"))
+KNOWLEDGE = load_shipped_knowledge()
 
 
 def _demo() -> HypergraphContents:
-    return build_demo_hypergraph(_load("source_domains"), _load("triz_principles"), _load("triz_parameters"))
+    return build_demo_hypergraph(KNOWLEDGE.domains, KNOWLEDGE.triz.principles, KNOWLEDGE.triz.parameters)
 
 
 def test_the_demo_is_a_valid_store_with_every_domain_and_triz_entry() -> None:
     store = build_hypergraph_store(_demo())
     assert isinstance(store, HypergraphStore)
     ids = {node.id for node in store.nodes}
-    assert {f"domain:{d['id']}" for d in _load("source_domains")} <= ids
+    assert {f"domain:{d.id}" for d in KNOWLEDGE.domains} <= ids
     assert {f"triz-principle:{n:02d}" for n in range(1, 41)} <= ids
     assert all(edge.provenance and edge.provenance[0].source.startswith("knowledge/") for edge in store.hyperedges)
 
