@@ -80,6 +80,9 @@ class StructuredRequest(Generic[OutputT]):
     input: str
     output: type[OutputT]
     max_tokens: int = 4096
+    # What a deterministic (offline) generator works from, e.g. the source-domain record; providers
+    # that call a real model never send it (the model reads `input`).
+    offline_context: object | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,118 @@
+"""The hypothesis pool (seed 000 §4.1–4.2): every candidate idea with its lineage, mapping table and
+gate result — the graph that SEARCH grows and the person stars from.
+
+Invariants:
+    - A Hypothesis is immutable; a change is a new hypothesis whose `parents` name the old ones and
+      whose `operator` says how it was made ("biso" for the first generation).
+    - Its `gate` is the rule layer of the mapping-quality gate run on its own table against its own
+      statement, observable and failure modes; a failed gate caps `mapping_score` at 4.0.
+    - `merge_near_duplicates` keeps, of two hypotheses whose statements overlap by Jaccard ≥
+      NEAR_DUPLICATE_JACCARD, the better one (gate passed, then higher mapping score, then the
+      earlier) and records which ids it absorbed; the pool's order is otherwise kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import NewType
+
+from forge.core.mapping_quality_gate import (
+    FAILED_SCORE_CAP,
+    MIN_EFFECTIVE_ROWS,
+    MIN_MAPPING_TYPES,
+    GateRule,
+    MappingGateVerdict,
+    MappingTable,
+    check_mapping_table,
+)
+from forge.core.text_terms import term_set
+
+HypothesisId = NewType("HypothesisId", str)
+NEAR_DUPLICATE_JACCARD = 0.6
+
+
+class GateStatus(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class GateSummary:
+    status: GateStatus
+    failed_rules: tuple[GateRule, ...]
+    effective_rows: int
+    mapping_score: float  # 0..10, the rule layer's score (capped at 4.0 when a rule failed)
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    id: HypothesisId
+    domain_id: str
+    domain_name: str
+    structure: str
+    title: str
+    statement: str
+    mechanism: str
+    mapping: MappingTable
+    observable: str
+    failure_modes: tuple[str, ...]
+    gate: GateSummary
+    operator: str = "biso"
+    parents: tuple[HypothesisId, ...] = ()
+    round: int = 0
+    absorbed: tuple[HypothesisId, ...] = ()  # near-duplicates merged into this one
+
+    @property
+    def downstream_text(self) -> str:
+        """What the mapping table must support: the statement, observable and failure modes."""
+        return " ".join((self.statement, self.observable, *self.failure_modes))
+
+
+def rule_layer_score(verdict: MappingGateVerdict, mapping_types: int) -> float:
+    """6 for a table that passes every rule, up to +2 for effective rows beyond the minimum and up
+    to +2 for mapping types beyond the minimum; a failed table gets 4.0 x the share of rules passed."""
+    passed = sum(1 for o in verdict.outcomes if o.passed)
+    if not verdict.passed:
+        return round(FAILED_SCORE_CAP * passed / len(verdict.outcomes), 2)
+    extra_rows = min(2.0, 0.5 * (len(verdict.effective_rows) - MIN_EFFECTIVE_ROWS))
+    extra_types = min(2.0, float(mapping_types - MIN_MAPPING_TYPES))
+    return round(6.0 + extra_rows + extra_types, 2)
+
+
+def gate_summary(mapping: MappingTable, downstream_text: str) -> GateSummary:
+    verdict = check_mapping_table(mapping, downstream_text)
+    effective = verdict.effective_rows
+    types = {mapping.rows[i].mapping_type for i in effective}
+    return GateSummary(
+        GateStatus.PASSED if verdict.passed else GateStatus.FAILED,
+        verdict.failed_rules,
+        len(effective),
+        rule_layer_score(verdict, len(types)),
+    )
+
+
+def _rank(h: Hypothesis) -> tuple[bool, float]:
+    return (h.gate.status is GateStatus.PASSED, h.gate.mapping_score)
+
+
+def merge_near_duplicates(pool: Sequence[Hypothesis]) -> list[Hypothesis]:
+    kept: list[Hypothesis] = []
+    terms: list[frozenset[str]] = []
+    for hypothesis in pool:
+        mine = term_set(hypothesis.statement)
+        twin = next((i for i, other in enumerate(terms) if _jaccard(mine, other) >= NEAR_DUPLICATE_JACCARD), None)
+        if twin is None:
+            kept.append(hypothesis)
+            terms.append(mine)
+            continue
+        winner, loser = (hypothesis, kept[twin]) if _rank(hypothesis) > _rank(kept[twin]) else (kept[twin], hypothesis)
+        kept[twin] = replace(winner, absorbed=(*winner.absorbed, loser.id, *loser.absorbed))
+        terms[twin] = term_set(winner.statement)
+    return kept
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    union = a | b
+    return len(a & b) / len(union) if union else 0.0
