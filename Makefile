@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -92,6 +92,10 @@ bench-load: $(STAMP)
 	$(BIN)/python bench/bench_load.py
 
 # Share of input tokens a full session would read from Anthropic's prompt cache (simulated, no network).
+# BISO fan-out: 24 domains x 3 hypotheses through the structured path with 1.5 s model latency.
+bench-biso: $(STAMP)
+	$(BIN)/python bench/bench_biso.py
+
 bench-prompt-cache: $(STAMP)
 	$(BIN)/python bench/bench_prompt_cache.py
 
