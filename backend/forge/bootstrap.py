@@ -27,9 +27,10 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
-from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
+from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
+from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
 from forge.services.session_service import SessionService
@@ -113,6 +114,22 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     )
 
 
+def build_structured_model(route: ModelRoute, model: LanguageModel) -> StructuredModel:
+    """Structured generation for the generator's route: the offline generators, or the model's
+    forced tool use (Anthropic, OpenAI-compatible)."""
+    if route.provider == Provider.OFFLINE:
+        from forge.engine.frame_problem import FrameOutput
+        from forge.engine.run_biso import BisoOutput
+        from forge.providers.offline.biso_offline import offline_biso
+        from forge.providers.offline.frame_offline import offline_frame
+        from forge.providers.offline.offline_structured_model import OfflineStructuredModel
+
+        return OfflineStructuredModel({FrameOutput: offline_frame, BisoOutput: offline_biso}, label=model.label)
+    from forge.providers.structured_via_tools import ToolCallingStructuredModel
+
+    return ToolCallingStructuredModel(model)
+
+
 def build_research(settings: Settings) -> ResearchProvider:
     if settings.research in ("local", "web"):
         from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
@@ -129,13 +146,18 @@ def build_container(
     clock: Clock | None = None,
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
+    structured: StructuredModel | None = None,
 ) -> Container:
+    """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
+    given too: a scripted conversation must not be consumed by the engine's calls."""
     routes = resolve_routes(settings)
     if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
             "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
         )
-    model = model or build_model(routes.generator, settings)
+    if model is None:
+        model = build_model(routes.generator, settings)
+        structured = structured or build_structured_model(routes.generator, model)
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     research = research or build_research(settings)
     clock = clock or SystemClock()
@@ -164,7 +186,19 @@ def build_container(
     )
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
     models = RunModels(model, verifier, research)
-    driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)
+    stages = (
+        EngineStages(
+            structured,
+            model,
+            knowledge.domains,
+            EngineConfig(settings.engine_concurrency, settings.hypotheses_per_domain),
+        )
+        if structured is not None
+        else None
+    )
+    driver = PhaseRunDriver(
+        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, stages
+    )
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
     return Container(
         settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, knowledge, listener

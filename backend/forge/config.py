@@ -60,6 +60,8 @@ class Settings:
     db_pool_size: int = 10
     db_max_overflow: int = 20
     run_lease_seconds: float = 15.0
+    engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
+    hypotheses_per_domain: int = 3
 
     @property
     def hkg_path(self) -> Path:
@@ -96,6 +98,8 @@ class Settings:
             db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "10")),
             db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "20")),
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
+            engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
+            hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
         )
 
     @property

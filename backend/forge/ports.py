@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
 from forge.core.session_events import SessionEvent
@@ -201,10 +202,33 @@ class ToolCallLog(Protocol):
     async def list_for(self, session_id: SessionId) -> list[ToolCallEntry]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class HypothesisFilter:
+    domain_id: str | None = None
+    gate_status: GateStatus | None = None
+    min_score: float | None = None
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HypothesisPage:
+    items: list[Hypothesis]
+    total: int  # matching the filter, over all pages
+
+
+class HypothesisRepository(Protocol):
+    async def add_all(self, session_id: SessionId, hypotheses: Sequence[Hypothesis], at: datetime) -> None: ...
+
+    async def page(self, session_id: SessionId, where: HypothesisFilter, *, limit: int, offset: int) -> HypothesisPage:
+        """Best first: mapping score descending, then the order they were added."""
+        ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
     tool_calls: ToolCallLog
+    hypotheses: HypothesisRepository
 
     async def __aenter__(self) -> UnitOfWork: ...
 

@@ -22,7 +22,15 @@ from forge.api.error_handlers import install_error_handlers
 from forge.api.error_responses import errors_as_json
 from forge.api.limit_request_body import LimitRequestBody
 from forge.api.request_limits import MAX_BODY_BYTES
-from forge.api.routes import health, knowledge, knowledge_graph, session_documents, session_stream, sessions
+from forge.api.routes import (
+    health,
+    hypotheses,
+    knowledge,
+    knowledge_graph,
+    session_documents,
+    session_stream,
+    sessions,
+)
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
 from forge.bootstrap import Container
@@ -70,6 +78,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         session_documents.router,
         knowledge_graph.router,
         knowledge.router,
+        hypotheses.router,
     )
     for router in routers:
         app.include_router(router)

@@ -150,6 +150,23 @@ class AgentTextDiscardedData(Payload):
     reason: str
 
 
+class EngineProgressData(Payload):
+    """How far an engine stage is: model calls done of total (failed ones included in done)."""
+
+    stage: str = Field(description="The engine stage, e.g. `frame`, `biso`.")
+    done: int = Field(ge=0)
+    total: int = Field(ge=0)
+    failed: int = Field(ge=0)
+
+
+class EngineStageData(Payload):
+    """An engine stage finished: what it produced, in words and counts."""
+
+    stage: str
+    summary: str
+    counts: dict[str, int]
+
+
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -248,6 +265,13 @@ class DoneEvent(_Event):
     data: DoneData
 
 
+class EngineStageEvent(_Event):
+    """An engine stage (the problem frame, BISO over the chosen source domains) finished."""
+
+    type: Literal["engine_stage"]
+    data: EngineStageData
+
+
 class ErrorEvent(_Event):
     """A run-level error (or the notice that the session was cancelled)."""
 
@@ -290,6 +314,14 @@ class AgentTextDiscardedEvent(_LiveEvent):
     data: AgentTextDiscardedData
 
 
+class EngineProgressEvent(_LiveEvent):
+    """Progress of an engine stage's model calls (draw it as a bar); the stage's stored
+    `engine_stage` event reports the result."""
+
+    type: Literal["engine_progress"]
+    data: EngineProgressData
+
+
 EVENT_MODELS: dict[EventType, type[_Event] | type[_LiveEvent]] = {
     EventType.AGENT_TEXT: AgentTextEvent,
     EventType.TOOL_CALL: ToolCallEvent,
@@ -309,6 +341,8 @@ EVENT_MODELS: dict[EventType, type[_Event] | type[_LiveEvent]] = {
     EventType.HEARTBEAT: HeartbeatEvent,
     EventType.AGENT_TEXT_DELTA: AgentTextDeltaEvent,
     EventType.AGENT_TEXT_DISCARDED: AgentTextDiscardedEvent,
+    EventType.ENGINE_PROGRESS: EngineProgressEvent,
+    EventType.ENGINE_STAGE: EngineStageEvent,
 }
 
 SessionEventOut = TypeAliasType(
@@ -333,6 +367,8 @@ SessionEventOut = TypeAliasType(
             HeartbeatEvent,
             AgentTextDeltaEvent,
             AgentTextDiscardedEvent,
+            EngineProgressEvent,
+            EngineStageEvent,
         ],
         Field(discriminator="type"),
     ],

@@ -22,6 +22,8 @@ from forge.core.domain_types import (
     Phase,
     ReviewType,
 )
+from forge.core.hypothesis_pool import BisoSummary
+from forge.core.problem_frame import AuditedFrame
 from forge.core.records import (
     Analogy,
     Assumption,
@@ -35,6 +37,7 @@ from forge.core.records import (
     SessionDocument,
     StateOfArt,
 )
+from forge.core.select_source_domains import DomainSelection
 from forge.core.session_spend import PhaseSpend
 
 
@@ -48,11 +51,14 @@ class ForgeState:
     spend_by_phase: dict[str, PhaseSpend] = field(default_factory=dict)
     web_searches_this_phase: list[ResearchRecord] = field(default_factory=list)
     # Phase 1: DECOMPOSE
+    problem_frame: AuditedFrame | None = None  # stage 1 of the engine, with its CP-1 findings
     fundamentals: list[str] = field(default_factory=list)
     state_of_art: StateOfArt | None = None
     assumptions: list[Assumption] = field(default_factory=list)
     reframings: list[Reframing] = field(default_factory=list)
     # Phase 2: EXPLORE
+    domain_selection: DomainSelection | None = None  # the source domains BISO explores this round
+    biso: BisoSummary | None = None  # what BISO put in the pool this round (the pool is its own table)
     morphological_box: list[MorphologicalParameter] = field(default_factory=list)
     cross_domain_analogies: list[Analogy] = field(default_factory=list)
     cross_domain_search_count: int = 0

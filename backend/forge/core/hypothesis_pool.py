@@ -70,6 +70,44 @@ class Hypothesis:
         return " ".join((self.statement, self.observable, *self.failure_modes))
 
 
+@dataclass(frozen=True, slots=True)
+class DomainYield:
+    domain_id: str
+    domain_name: str
+    hypotheses: int
+    passed: int
+    failure: str = ""  # why the domain gave nothing (its call failed), else empty
+
+
+@dataclass(frozen=True, slots=True)
+class BisoSummary:
+    """One BISO stage as the state keeps it: counts per domain; the hypotheses are in the pool."""
+
+    round: int
+    generated: int
+    kept: int
+    passed: int
+    domains: tuple[DomainYield, ...]
+
+
+def summarize_pool(
+    round_: int, generated: int, kept: Sequence[Hypothesis], failures: dict[str, str], names: dict[str, str]
+) -> BisoSummary:
+    """Per domain (in `names` order): kept hypotheses, how many passed the gate, and any failure."""
+    yields = tuple(
+        DomainYield(
+            domain_id,
+            name,
+            sum(1 for h in kept if h.domain_id == domain_id),
+            sum(1 for h in kept if h.domain_id == domain_id and h.gate.status is GateStatus.PASSED),
+            failures.get(domain_id, ""),
+        )
+        for domain_id, name in names.items()
+    )
+    passed = sum(1 for h in kept if h.gate.status is GateStatus.PASSED)
+    return BisoSummary(round_, generated, len(kept), passed, yields)
+
+
 def rule_layer_score(verdict: MappingGateVerdict, mapping_types: int) -> float:
     """6 for a table that passes every rule, up to +2 for effective rows beyond the minimum and up
     to +2 for mapping types beyond the minimum; a failed table gets 4.0 x the share of rules passed."""

@@ -42,9 +42,11 @@ class EventType(str, Enum):
     HEARTBEAT = "heartbeat"
     AGENT_TEXT_DELTA = "agent_text_delta"
     AGENT_TEXT_DISCARDED = "agent_text_discarded"
+    ENGINE_PROGRESS = "engine_progress"
+    ENGINE_STAGE = "engine_stage"
 
 
-LIVE_EVENT_TYPES = frozenset({EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED})
+LIVE_EVENT_TYPES = frozenset({EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS})
 
 
 REVIEW_EVENT: dict[ReviewType, EventType] = {
@@ -74,6 +76,16 @@ def agent_text_delta(text: str) -> SessionEvent:
 
 def agent_text_discarded(reason: str) -> SessionEvent:
     return SessionEvent(EventType.AGENT_TEXT_DISCARDED, {"reason": reason})
+
+
+def engine_progress(stage: str, done: int, total: int, failed: int) -> SessionEvent:
+    """Live: how far an engine stage is (calls done of total); never stored."""
+    return SessionEvent(EventType.ENGINE_PROGRESS, {"stage": stage, "done": done, "total": total, "failed": failed})
+
+
+def engine_stage(stage: str, summary: str, counts: dict[str, int]) -> SessionEvent:
+    """Stored: an engine stage finished (e.g. the frame, BISO) with what it produced."""
+    return SessionEvent(EventType.ENGINE_STAGE, {"stage": stage, "summary": summary, "counts": counts})
 
 
 def tool_call(tool: str, input_preview: str) -> SessionEvent:

@@ -260,6 +260,26 @@ class MessageRow(Base):
     message: Mapped[Any] = mapped_column(JSON, nullable=False)
 
 
+class HypothesisRow(Base):
+    """One hypothesis of the session's pool (engine BISO / SEARCH), with its mapping table and gate."""
+
+    __tablename__ = "hypotheses"
+    __table_args__ = (
+        Index("uq_hypotheses_session_id_hypothesis_id", "session_id", "hypothesis_id", unique=True),
+        Index("ix_hypotheses_session_id_domain_id", "session_id", "domain_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BIG_INT, primary_key=True, autoincrement=True)
+    session_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False)
+    hypothesis_id: Mapped[str] = mapped_column(String(255), nullable=False)
+    round: Mapped[int] = mapped_column(Integer, nullable=False)
+    domain_id: Mapped[str] = mapped_column(String(255), nullable=False)
+    gate_status: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    mapping_score: Mapped[float] = mapped_column(Float, nullable=False)
+    record: Mapped[Any] = mapped_column(JSON, nullable=False)  # the whole Hypothesis, encoded
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
 CHILD_TABLES = (
     ClaimRow,
     EvidenceRow,
@@ -270,5 +290,6 @@ CHILD_TABLES = (
     ToolCallRow,
     EventRow,
     MessageRow,
+    HypothesisRow,
 )
 """Every table whose rows a session owns."""

@@ -1,4 +1,4 @@
-"""SqlAlchemyUnitOfWork: one AsyncSession, its three repositories, and the only commit.
+"""SqlAlchemyUnitOfWork: one AsyncSession, its four repositories, and the only commit.
 
 Invariants:
     - `commit` here is the only place in the codebase that commits a database transaction.
@@ -15,9 +15,10 @@ from types import TracebackType
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
 from forge.db.write_gate import NO_GATE, WriteGate
-from forge.ports import EventLog, SessionRepository, ToolCallLog
+from forge.ports import EventLog, HypothesisRepository, SessionRepository, ToolCallLog
 
 
 class SqlAlchemyUnitOfWork:
@@ -25,6 +26,7 @@ class SqlAlchemyUnitOfWork:
     sessions: SessionRepository
     events: EventLog
     tool_calls: ToolCallLog
+    hypotheses: HypothesisRepository
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
@@ -46,6 +48,7 @@ class SqlAlchemyUnitOfWork:
         self.sessions = SqlSessionRepository(session, self._ticket)
         self.events = SqlEventLog(session, self._ticket)
         self.tool_calls = SqlToolCallLog(session, self._ticket)
+        self.hypotheses = SqlHypothesisRepository(session, self._ticket)
         return self
 
     async def __aexit__(

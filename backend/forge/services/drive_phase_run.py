@@ -31,10 +31,12 @@ from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
 from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_pool import Hypothesis
 from forge.core.model_messages import Message
 from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
 from forge.core.session_spend import SpendBudget
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
+from forge.services.run_engine_stages import EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
 
@@ -68,6 +70,7 @@ class PhaseRunDriver:
         new_id: Callable[[], UUID],
         max_iterations: int,
         budget: SpendBudget | None = None,
+        stages: EngineStages | None = None,
     ):
         self._uow_factory = uow_factory
         self._broadcaster = broadcaster
@@ -75,6 +78,7 @@ class PhaseRunDriver:
         self._models = models
         self._clock = clock
         self._new_id = new_id
+        self._stages = stages
         self._runner = AgentRunner(models.generator, max_iterations=max_iterations, budget=budget)
         self._verifier_runner = (
             self._runner
@@ -128,6 +132,8 @@ class PhaseRunDriver:
             (self._verifier_runner, self._models.verifier) if verifying else (self._runner, self._models.generator)
         )
         ctx = ToolContext(session_id, state, self._models.research, self._clock, self._new_id, model.label)
+        if not await self._run_stage(session_id, lease, ctx):
+            return False
         async for output in runner.run(ctx, messages):
             if isinstance(output, Live):
                 self._broadcaster.publish_live(session_id, output.event)
@@ -147,16 +153,34 @@ class PhaseRunDriver:
         )
         return await self._commit(session_id, lease, state, unfinished)
 
+    async def _run_stage(self, session_id: SessionId, lease: RunLease, ctx: ToolContext) -> bool:
+        """The engine stage that opens this phase, if it has not run yet, committed as one step;
+        False when the lease was lost meanwhile."""
+        if self._stages is None:
+            return True
+        output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
+        if output is None:
+            return True
+        return await self._commit(session_id, lease, ctx.state, Step(events=output.events), output.hypotheses)
+
     def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:
         now = self._clock.now()
         return [ToolCallEntry(t.name, t.arguments, t.output, t.error_code, phase, now) for t in executed]
 
-    async def _commit(self, session_id: SessionId, lease: RunLease, state: ForgeState | None, step: Step) -> bool:
+    async def _commit(
+        self,
+        session_id: SessionId,
+        lease: RunLease,
+        state: ForgeState | None,
+        step: Step,
+        hypotheses: tuple[Hypothesis, ...] = (),
+    ) -> bool:
         """Commit one step (the state is None after a crash: the in-memory state is not trusted)."""
         now = self._clock.now()
         async with self._uow_factory() as uow:
             if not _holds(await uow.sessions.lock(session_id), lease):
                 return False
+            await uow.hypotheses.add_all(session_id, hypotheses, now)
             if step.replaced_history is not None:
                 await uow.sessions.replace_messages(session_id, step.replaced_history)
             await uow.sessions.append_messages(session_id, step.appended)

@@ -114,12 +114,14 @@ CONSTRUCTED: dict[EventType, SessionEvent] = {
     EventType.HEARTBEAT: SessionEvent(EventType.HEARTBEAT, {}),
     EventType.AGENT_TEXT_DELTA: ev.agent_text_delta("Queues dom"),  # live only: the offline model does not stream
     EventType.AGENT_TEXT_DISCARDED: ev.agent_text_discarded("connection reset"),
+    EventType.ENGINE_PROGRESS: ev.engine_progress("biso", 3, 18, 0),  # live only: checked on the stream below
 }
 
 
 async def test_events_of_a_whole_session_validate_and_equal_what_the_stream_sent(client: httpx.AsyncClient) -> None:
     sid, streamed = await _two_round_session(client)
     log = await _whole_log(client, sid)
+    assert not any(e["type"] == "engine_progress" for e in log)  # progress is never stored
     assert [(e["id"], e["type"], e["data"]) for e in log] == [(e.id, e.type, e.data) for e in streamed]
     seen = {e["type"] for e in log}
     assert seen | {t.value for t in CONSTRUCTED} == {t.value for t in EventType}, "an event type is not covered"

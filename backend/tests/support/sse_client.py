@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
+from forge.core.session_events import LIVE_EVENT_TYPES
+
 
 @dataclass(frozen=True)
 class Received:
@@ -17,11 +19,22 @@ class Received:
     data: Any
 
 
-async def read_stream(client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> list[Received]:
+LIVE_TYPES = frozenset(t.value for t in LIVE_EVENT_TYPES)
+
+
+async def read_stream(
+    client: httpx.AsyncClient, method: str, url: str, *, live: bool = False, **kwargs: Any
+) -> list[Received]:
+    """The stream's events; live-only ones (no id: text deltas, engine progress) only with `live`,
+    with id None (httpx-sse repeats the last id on a frame without one)."""
     received: list[Received] = []
     async with aconnect_sse(client, method, url, **kwargs) as source:
         assert source.response.status_code == 200, source.response.text
         async for sse in source.aiter_sse():
+            if sse.event in LIVE_TYPES:
+                if live:
+                    received.append(Received(None, sse.event, json.loads(sse.data)))
+                continue
             received.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
     return received
 

@@ -20,7 +20,7 @@ import pytest
 from httpx_sse import aconnect_sse
 from support.event_log import describe, log_problems, read_event_log, tail
 from support.forge_server import RUN_LEASE_SECONDS, ForgeProcess
-from support.sse_client import Received
+from support.sse_client import LIVE_TYPES, Received
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 STEP_DELAY_MS = 100  # each model step waits this long, so a phase lasts long enough to be killed mid-way
@@ -97,8 +97,8 @@ async def _stream(
             client.problems.append(f"{method} {url} -> {response.status_code} {response.text}")
             return False
         async for sse in source.aiter_sse():
-            if sse.event == "heartbeat":
-                continue
+            if sse.event == "heartbeat" or sse.event in LIVE_TYPES:
+                continue  # live frames carry no id (httpx-sse repeats the last one) and are never stored
             into.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
             if kill():
                 return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -15,6 +16,8 @@ from sqlalchemy.exc import IntegrityError, StatementError
 
 from forge.core.domain_types import EventSeq, Phase, ReviewType, SessionId, SessionStatus, ToolCallId
 from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_pool import GateStatus, GateSummary, Hypothesis, HypothesisId
+from forge.core.mapping_quality_gate import GateRule, MappingRow, MappingTable, MappingType
 from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 from forge.core.session_events import EventType, agent_text, phase_change, tool_error
 from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
@@ -33,6 +36,7 @@ from forge.db.tables import (
     SessionRow,
 )
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
+from forge.ports import HypothesisFilter, HypothesisPage
 
 UowFactory = Callable[[], SqlAlchemyUnitOfWork]
 StateBuilder = Callable[[], ForgeState]
@@ -568,6 +572,44 @@ async def test_tool_call_log_lists_entries_in_recording_order(uow_factory: UowFa
         assert await uow.tool_calls.list_for(SessionId(new_id())) == []
 
 
+POOLED = Hypothesis(
+    HypothesisId("biso-0-queueing-1"),
+    "queueing",
+    "Queueing",
+    "Little's law",
+    "Buffer arrivals",
+    "Buffer the evening arrivals in the waiting room.",
+    "Arrivals above capacity accumulate.",
+    MappingTable(
+        (MappingRow("customer", "arrives", "patient", "walks in", MappingType.ENTITY, "flow", "arrivals per hour"),)
+    ),
+    "waiting minutes",
+    ("Breaks when beds block.",),
+    GateSummary(GateStatus.FAILED, (GateRule.EFFECTIVE_ROWS,), 1, 0.57),
+)
+
+
+async def test_the_pool_round_trips_and_filters_by_domain_gate_and_score(uow_factory: UowFactory) -> None:
+    session = await add_session(uow_factory)
+    better = replace(POOLED, id=HypothesisId("b"), domain_id="ecology", gate=GateSummary(GateStatus.PASSED, (), 7, 7.5))
+    async with uow_factory() as uow:
+        await uow.hypotheses.add_all(session.id, [POOLED, better], T0)
+        await uow.commit()
+    async with uow_factory() as uow:
+        everything = await uow.hypotheses.page(session.id, HypothesisFilter(), limit=10, offset=0)
+        assert everything == HypothesisPage([better, POOLED], 2)  # best first, records intact
+        passed = await uow.hypotheses.page(
+            session.id, HypothesisFilter(gate_status=GateStatus.PASSED), limit=10, offset=0
+        )
+        assert passed.items == [better]
+        queueing = await uow.hypotheses.page(session.id, HypothesisFilter(domain_id="queueing"), limit=10, offset=0)
+        assert queueing.items == [POOLED]
+        high = await uow.hypotheses.page(session.id, HypothesisFilter(min_score=5.0), limit=10, offset=0)
+        assert high.total == 1
+        second = await uow.hypotheses.page(session.id, HypothesisFilter(), limit=1, offset=1)
+        assert second == HypothesisPage([POOLED], 2)
+
+
 async def test_delete_removes_the_session_and_every_row_it_owns(
     db: Any, uow_factory: UowFactory, rich_state: StateBuilder
 ) -> None:
@@ -578,6 +620,7 @@ async def test_delete_removes_the_session_and_every_row_it_owns(
             await uow.sessions.append_messages(sid, [text_message(Role.USER, "hi")])
             await uow.events.append(sid, agent_text("x"), T0)
             await uow.tool_calls.record_all(sid, (ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0),))
+            await uow.hypotheses.add_all(sid, [POOLED], T0)
         await uow.commit()
     assert all([await db.count(model, session_id=doomed.id) > 0 for model in CHILD_TABLES])
     async with uow_factory() as uow:

@@ -24,10 +24,10 @@ from forge.core.session_events import (
 )
 
 
-def test_there_are_fifteen_event_types_plus_heartbeat_and_two_live_only_ones() -> None:
-    assert len(EventType) == 18
-    assert EventType.HEARTBEAT in EventType
-    assert {EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED} == LIVE_EVENT_TYPES
+def test_the_specs_fifteen_event_types_plus_heartbeat_engine_stage_and_three_live_only_ones() -> None:
+    assert len(EventType) == 20
+    assert EventType.HEARTBEAT in EventType and EventType.ENGINE_STAGE not in LIVE_EVENT_TYPES
+    assert {EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS} == LIVE_EVENT_TYPES
 
 
 def test_each_review_type_has_its_own_review_event() -> None:

@@ -1,0 +1,69 @@
+"""SqlHypothesisRepository: the session's hypothesis pool as rows, each holding its whole record.
+
+Invariants:
+    - A row's `record` is the encoded Hypothesis (state_codec); the other columns copy what the
+      pool is filtered and sorted by, written from the same record, never edited apart from it.
+    - Writes enter the unit of work's write gate first, like every repository; nothing commits here.
+    - Pages are ordered by mapping score (best first), then insertion order: stable under paging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, func, insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from forge.core.domain_types import SessionId
+from forge.core.hypothesis_pool import Hypothesis
+from forge.core.state_codec import decode_dataclass, encode_value
+from forge.db.tables import HypothesisRow
+from forge.db.write_gate import NO_GATE, WriteTicket
+from forge.ports import HypothesisFilter, HypothesisPage
+
+
+class SqlHypothesisRepository:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+        self._session = session
+        self._gate = gate
+
+    async def add_all(self, session_id: SessionId, hypotheses: Sequence[Hypothesis], at: datetime) -> None:
+        await self._gate.enter()
+        if not hypotheses:
+            return
+        rows = [
+            {
+                "session_id": session_id,
+                "hypothesis_id": h.id,
+                "round": h.round,
+                "domain_id": h.domain_id,
+                "gate_status": h.gate.status.value,
+                "mapping_score": h.gate.mapping_score,
+                "record": encode_value(h),
+                "created_at": at,
+            }
+            for h in hypotheses
+        ]
+        await self._session.execute(insert(HypothesisRow), rows)
+
+    async def page(self, session_id: SessionId, where: HypothesisFilter, *, limit: int, offset: int) -> HypothesisPage:
+        matching = _filtered(select(HypothesisRow.record), session_id, where)
+        total = await self._session.scalar(_filtered(select(func.count()), session_id, where)) or 0
+        ordered = matching.order_by(HypothesisRow.mapping_score.desc(), HypothesisRow.id).limit(limit).offset(offset)
+        records = await self._session.scalars(ordered)
+        return HypothesisPage([decode_dataclass(r, Hypothesis) for r in records], int(total))
+
+
+def _filtered(query: Select[Any], session_id: SessionId, where: HypothesisFilter) -> Select[Any]:
+    query = query.select_from(HypothesisRow).where(HypothesisRow.session_id == session_id)
+    if where.domain_id is not None:
+        query = query.where(HypothesisRow.domain_id == where.domain_id)
+    if where.gate_status is not None:
+        query = query.where(HypothesisRow.gate_status == where.gate_status.value)
+    if where.min_score is not None:
+        query = query.where(HypothesisRow.mapping_score >= where.min_score)
+    if where.round is not None:
+        query = query.where(HypothesisRow.round == where.round)
+    return query

@@ -1,0 +1,53 @@
+"""Stages 2–3: rank the shipped source domains against the framed problem, drop the ones too near
+to map anything new (Stage-B filter), and pick a diverse 18–30 (seed 000 §7).
+
+Invariants:
+    - Pure composition of the core's measures (proximity, feasibility, similarity, the greedy
+      selector); deterministic for the same problem, frame, library and suggestions.
+    - A domain the person suggested by name (or id, any case) is chosen first; a suggestion that
+      names no shipped domain is returned in `unknown_suggestions` so the caller can say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from forge.core.knowledge_records import SourceDomain
+from forge.core.problem_frame import ProblemFrame
+from forge.core.select_source_domains import DomainSelection, estimate_feasibility, select_source_domains
+from forge.core.source_domain_distance import domain_similarity, measure_proximity
+
+
+@dataclass(frozen=True, slots=True)
+class DomainChoice:
+    selection: DomainSelection
+    unknown_suggestions: tuple[str, ...]
+
+
+def problem_text(problem: str, frame: ProblemFrame | None) -> str:
+    if frame is None:
+        return problem
+    return " ".join((problem, frame.objective, frame.target_object, frame.target_outcome, *frame.domain_tags))
+
+
+def _match(suggestion: str, domains: Sequence[SourceDomain]) -> str | None:
+    wanted = " ".join(suggestion.lower().split())
+    return next((d.id for d in domains if wanted in (d.id.lower(), d.name.lower())), None)
+
+
+def choose_source_domains(
+    problem: str, frame: ProblemFrame | None, domains: Sequence[SourceDomain], suggested: Sequence[str] = ()
+) -> DomainChoice:
+    text = problem_text(problem, frame)
+    proximities = {d.id: measure_proximity(text, d) for d in domains}
+    verdicts = {domain_id: estimate_feasibility(p) for domain_id, p in proximities.items()}
+    matched = [(s, _match(s, domains)) for s in suggested if s.strip()]
+    selection = select_source_domains(
+        domains,
+        proximities,
+        verdicts,
+        domain_similarity,
+        suggested=[domain_id for _, domain_id in matched if domain_id is not None],
+    )
+    return DomainChoice(selection, tuple(s for s, domain_id in matched if domain_id is None))

@@ -1,0 +1,143 @@
+"""The engine's stages that open a phase, run before the agent's step loop: the problem frame at
+DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4).
+
+Invariants:
+    - A stage runs only when the state lacks its result for the current round (`problem_frame`;
+      `biso.round`), so a run resumed after a crash redoes at most the stage that had not committed.
+    - A stage changes the state in memory and returns what the driver commits with it in ONE step
+      transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
+      hypotheses for the pool. Progress is published live while it works, never stored.
+    - A stage that cannot produce its result (the model gives no valid frame; every domain failed)
+      does not stop the phase: it records an `engine_stage` event saying so, and the agent works on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from forge.agent.call_model import account_usage
+from forge.agent.tool_context import ToolContext
+from forge.core import session_events as ev
+from forge.core.domain_types import Phase
+from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_pool import Hypothesis, summarize_pool
+from forge.core.knowledge_records import SourceDomain
+from forge.core.model_messages import Usage
+from forge.core.problem_frame import ProblemFrame
+from forge.core.session_events import SessionEvent
+from forge.engine.choose_source_domains import choose_source_domains
+from forge.engine.frame_problem import Framed, frame_problem
+from forge.engine.run_biso import run_biso
+from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress
+from forge.ports import LanguageModel, StructuredModel
+
+LiveSink = Callable[[SessionEvent], None]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    concurrency: int = DEFAULT_CONCURRENCY
+    hypotheses_per_domain: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class StageOutput:
+    events: tuple[SessionEvent, ...]
+    hypotheses: tuple[Hypothesis, ...] = field(default=())
+
+
+class EngineStages:
+    def __init__(
+        self,
+        structured: StructuredModel,
+        priced_as: LanguageModel,
+        domains: tuple[SourceDomain, ...],
+        config: EngineConfig = EngineConfig(),
+    ) -> None:
+        self._structured = structured
+        self._priced_as = priced_as  # the model whose label and prices account the stage's calls
+        self._domains = domains
+        self._config = config
+
+    def pending(self, state: ForgeState) -> bool:
+        if state.current_phase is Phase.DECOMPOSE:
+            return state.problem_frame is None
+        if state.current_phase is Phase.EXPLORE:
+            return state.biso is None or state.biso.round != state.current_round
+        return False
+
+    async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
+        """The pending stage's output (the state in `ctx` is updated), or None when nothing is pending."""
+        if not self.pending(ctx.state):
+            return None
+        if ctx.state.current_phase is Phase.DECOMPOSE:
+            return await self._frame(ctx)
+        return await self._biso(ctx, live)
+
+    async def _frame(self, ctx: ToolContext) -> StageOutput:
+        framed = await frame_problem(self._structured, ctx.state.problem)
+        usage_events = self._account(ctx, framed.usage)
+        if not isinstance(framed, Framed):
+            return StageOutput((*usage_events, ev.engine_stage("frame", f"No problem frame: {framed.message}", {})))
+        ctx.state.problem_frame = framed.audited
+        frame, findings = framed.audited.frame, framed.audited.audit.findings
+        counts = {"hard_constraints": len(frame.hard_constraints), "findings": len(findings)}
+        summary = f"Framed: {frame.objective}. {len(frame.hard_constraints)} hard constraint(s), {len(findings)} audit finding(s)."
+        return StageOutput((*usage_events, ev.engine_stage("frame", summary, counts)))
+
+    async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        state = ctx.state
+        frame = await self._frame_for_biso(ctx)
+        choice = choose_source_domains(state.problem, frame, self._domains, state.suggested_domains)
+        by_id = {d.id: d for d in self._domains}
+        chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
+
+        def progress(p: EngineProgress) -> None:
+            live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
+
+        run = await run_biso(
+            self._structured,
+            state.problem,
+            frame,
+            chosen,
+            per_domain=self._config.hypotheses_per_domain,
+            round_=state.current_round,
+            concurrency=self._config.concurrency,
+            progress=progress,
+        )
+        failures = {f.domain_id: f.message for f in run.failed_domains}
+        state.domain_selection = choice.selection
+        state.biso = summarize_pool(
+            state.current_round, run.generated, run.hypotheses, failures, {d.id: d.name for d in chosen}
+        )
+        summary = (
+            f"BISO over {len(chosen)} source domains: {run.generated} hypotheses, {len(run.hypotheses)} kept after "
+            f"merging near-duplicates, {state.biso.passed} passed the mapping gate"
+            + (f"; {len(failures)} domain(s) failed" if failures else "")
+            + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
+            + "."
+        )
+        counts = {
+            "domains": len(chosen),
+            "generated": run.generated,
+            "kept": len(run.hypotheses),
+            "passed": state.biso.passed,
+        }
+        events = (*self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
+        return StageOutput(events, run.hypotheses)
+
+    async def _frame_for_biso(self, ctx: ToolContext) -> ProblemFrame:
+        """The session's frame; a session framed before the engine existed is framed now."""
+        if ctx.state.problem_frame is None:
+            framed = await frame_problem(self._structured, ctx.state.problem)
+            if isinstance(framed, Framed):
+                ctx.state.problem_frame = framed.audited
+        if ctx.state.problem_frame is not None:
+            return ctx.state.problem_frame.frame
+        return ProblemFrame(objective=ctx.state.problem.splitlines()[0], target_object="", target_outcome="")
+
+    def _account(self, ctx: ToolContext, usage: Usage) -> tuple[SessionEvent, ...]:
+        if not usage.total:
+            return ()
+        return (account_usage(ctx, self._priced_as, usage),)
