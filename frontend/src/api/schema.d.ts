@@ -248,6 +248,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/hypotheses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Hypotheses */
+        get: operations["list_hypotheses_api_v1_sessions__session_id__hypotheses_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/stream": {
         parameters: {
             query?: never;
@@ -713,6 +730,72 @@ export interface components {
          */
         EdgeType: "supports" | "contradicts" | "extends" | "supersedes" | "depends_on" | "merged_from";
         /**
+         * EngineProgressData
+         * @description How far an engine stage is: model calls done of total (failed ones included in done).
+         */
+        EngineProgressData: {
+            /** Done */
+            done: number;
+            /** Failed */
+            failed: number;
+            /**
+             * Stage
+             * @description The engine stage, e.g. `frame`, `biso`.
+             */
+            stage: string;
+            /** Total */
+            total: number;
+        };
+        /**
+         * EngineProgressEvent
+         * @description Progress of an engine stage's model calls (draw it as a bar); the stage's stored
+         *     `engine_stage` event reports the result.
+         */
+        EngineProgressEvent: {
+            data: components["schemas"]["EngineProgressData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "engine_progress";
+        };
+        /**
+         * EngineStageData
+         * @description An engine stage finished: what it produced, in words and counts.
+         */
+        EngineStageData: {
+            /** Counts */
+            counts: {
+                [key: string]: number;
+            };
+            /** Stage */
+            stage: string;
+            /** Summary */
+            summary: string;
+        };
+        /**
+         * EngineStageEvent
+         * @description An engine stage (the problem frame, BISO over the chosen source domains) finished.
+         */
+        EngineStageEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["EngineStageData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "engine_stage";
+        };
+        /**
          * ErrorCode
          * @enum {string}
          */
@@ -856,6 +939,32 @@ export interface components {
             /** Nodes */
             nodes: components["schemas"]["GraphNode"][];
         };
+        /** GateOut */
+        GateOut: {
+            /** Effective Rows */
+            effective_rows: number;
+            /**
+             * Failed Rules
+             * @description The mapping-quality rules this table failed (none when passed).
+             */
+            failed_rules: components["schemas"]["GateRule"][];
+            /**
+             * Mapping Score
+             * @description 0..10; at most 4.0 when a rule failed.
+             */
+            mapping_score: number;
+            status: components["schemas"]["GateStatus"];
+        };
+        /**
+         * GateRule
+         * @enum {string}
+         */
+        GateRule: "effective_rows" | "relation_completeness" | "duplicate_ratio" | "row_usage" | "type_coverage" | "systematicity_group" | "observable_link";
+        /**
+         * GateStatus
+         * @enum {string}
+         */
+        GateStatus: "passed" | "failed";
         /**
          * GraphEdge
          * @description A typed link between two claims of the graph; `label` is the edge type.
@@ -924,6 +1033,55 @@ export interface components {
              */
             type: "heartbeat";
         };
+        /** HypothesisOut */
+        HypothesisOut: {
+            /**
+             * Absorbed
+             * @description Near-duplicates merged into this one.
+             */
+            absorbed: string[];
+            /** Domain Id */
+            domain_id: string;
+            /** Domain Name */
+            domain_name: string;
+            /** Failure Modes */
+            failure_modes: string[];
+            gate: components["schemas"]["GateOut"];
+            /** Id */
+            id: string;
+            /** Mapping */
+            mapping: components["schemas"]["MappingRowOut"][];
+            /** Mechanism */
+            mechanism: string;
+            /** Observable */
+            observable: string;
+            /**
+             * Operator
+             * @description How it was made: `biso` for the first generation.
+             */
+            operator: string;
+            /** Parents */
+            parents: string[];
+            /** Round */
+            round: number;
+            /** Statement */
+            statement: string;
+            /** Structure */
+            structure: string;
+            /** Title */
+            title: string;
+        };
+        /** HypothesisPageOut */
+        HypothesisPageOut: {
+            /** Items */
+            items: components["schemas"]["HypothesisOut"][];
+            /** Limit */
+            limit: number;
+            /** Offset */
+            offset: number;
+            /** Total */
+            total: number;
+        };
         /**
          * KnowledgeDocumentData
          * @description The finished knowledge document (CRYSTALLIZE), as Markdown.
@@ -954,6 +1112,22 @@ export interface components {
              */
             type: "knowledge_document";
         };
+        /** MappingRowOut */
+        MappingRowOut: {
+            mapping_type: components["schemas"]["MappingType"];
+            /** Observable Link */
+            observable_link: string;
+            /** Source Concept */
+            source_concept: string;
+            /** Source Relation */
+            source_relation: string;
+            /** Systematicity Group */
+            systematicity_group: string;
+            /** Target Concept */
+            target_concept: string;
+            /** Target Relation */
+            target_relation: string;
+        };
         /**
          * MappingRowView
          * @description One row of an analogy's structural mapping: a source concept, its target, and how they relate.
@@ -966,6 +1140,11 @@ export interface components {
             /** Target Concept */
             target_concept: string;
         };
+        /**
+         * MappingType
+         * @enum {string}
+         */
+        MappingType: "entity" | "attribute" | "relation" | "higher_order";
         /** MatrixCellResponse */
         MatrixCellResponse: {
             improving: components["schemas"]["TrizParameterOut"];
@@ -1230,7 +1409,7 @@ export interface components {
              */
             problem: string;
         };
-        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"];
+        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"] | components["schemas"]["EngineProgressEvent"] | components["schemas"]["EngineStageEvent"];
         /** SessionListResponse */
         SessionListResponse: {
             /** Items */
@@ -1995,6 +2174,16 @@ export interface operations {
                         /** @constant */
                         event: "agent_text_discarded";
                         id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_progress";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_stage";
+                        id?: string;
                     };
                 };
             };
@@ -2302,6 +2491,57 @@ export interface operations {
             };
         };
     };
+    list_hypotheses_api_v1_sessions__session_id__hypotheses_get: {
+        parameters: {
+            query?: {
+                /** @description Only this source domain (its id). */
+                domain?: string | null;
+                /** @description Only hypotheses whose mapping gate passed or failed. */
+                gate?: components["schemas"]["GateStatus"] | null;
+                /** @description Only mapping scores at or above this. */
+                min_score?: number | null;
+                /** @description Only this round (0 is the first). */
+                round?: number | null;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HypothesisPageOut"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     stream_session_api_v1_sessions__session_id__stream_get: {
         parameters: {
             query?: {
@@ -2413,6 +2653,16 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "agent_text_discarded";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_progress";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_stage";
                         id?: string;
                     };
                 };
@@ -2547,6 +2797,16 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "agent_text_discarded";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_progress";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "engine_stage";
                         id?: string;
                     };
                 };
