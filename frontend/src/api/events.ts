@@ -4,7 +4,8 @@
  * Invariants:
  *   - A STORED event (`SessionEvent`) has an id: it is in the log (`GET /events`) and arrives on
  *     the SSE stream with an `id:` line. Ids increase strictly per session.
- *   - A LIVE event (`LiveEvent`: a piece of the reply being written, a discarded draft) arrives on
+ *   - A LIVE event (`LiveEvent`: a piece of the reply being written, a discarded draft, engine
+ *     progress) arrives on
  *     the stream WITHOUT an `id:` line: never stored, never replayed, never moves the cursor.
  *   - An `error` frame without an id is the server ending the stream (`StreamClosed`): shutdown,
  *     session deleted, events unreadable. It is not a session event either.
@@ -22,7 +23,11 @@ export type LiveEvent = Exclude<EventOut, { id: number }>;
 export type LiveEventType = LiveEvent["type"];
 
 /** Every live type, checked both ways against the generated union. */
-const LIVE_TYPES: { readonly [T in LiveEventType]: true } = { agent_text_delta: true, agent_text_discarded: true };
+const LIVE_TYPES: { readonly [T in LiveEventType]: true } = {
+  agent_text_delta: true,
+  agent_text_discarded: true,
+  engine_progress: true,
+};
 
 export type ErrorCode = PayloadOf<"error">["code"];
 

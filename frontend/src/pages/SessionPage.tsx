@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import type { Session } from "../api/client";
 import { AgentActivity } from "../components/session/AgentActivity";
+import { EngineProgressBar } from "../components/session/EngineProgressBar";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ContextMeter } from "../components/session/ContextMeter";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
@@ -210,6 +211,7 @@ function NowView({ session, stream, autopilot, working }: { session: Session; st
           <ContextMeter usage={timeline.usage} model={session.model} />
         </Card>
         <Card title="Agent activity">
+          <EngineProgressBar progress={timeline.engineProgress} />
           <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} />
         </Card>
       </div>

@@ -14,6 +14,9 @@
  *   - A `phase_change` with `resumed: true` restarts the same phase after an interruption: it is a
  *     "resumed" note in the activity, not a new phase (`phasesReached` does not grow).
  *   - A review is pending from its review event until the next `user_input` event.
+ *   - `engineProgress` (live `engine_progress`: model calls done of total in an engine stage such as
+ *     BISO) shows a bar while the stage works; the stored `engine_stage` that reports the stage's
+ *     result, a phase change or a `done` clears it.
  */
 import type { EventOf, EventType, LiveEvent, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
 import { isReviewEvent } from "../api/events";
@@ -30,7 +33,10 @@ export type ActivityItem =
   | { kind: "user_input"; id: number; reviewType: string; summary: string }
   | { kind: "phase"; id: number; phase: PhaseName; round: number }
   | { kind: "resumed"; id: number; phase: PhaseName; round: number }
-  | { kind: "review"; id: number; reviewType: ReviewEvent["type"] };
+  | { kind: "review"; id: number; reviewType: ReviewEvent["type"] }
+  | { kind: "engine_stage"; id: number; stage: string; summary: string };
+
+export type EngineProgress = Extract<LiveEvent, { type: "engine_progress" }>["data"];
 
 export type ClaimView = PayloadOf<"review_claims">["claims"][number];
 
@@ -54,6 +60,8 @@ export interface SessionTimeline {
   readonly usage: PayloadOf<"context_usage"> | null;
   readonly turn: TurnState;
   readonly lastError: { code: string; message: string; recoverable: boolean } | null;
+  /** The engine stage at work right now (live only), or null. */
+  readonly engineProgress: EngineProgress | null;
 }
 
 export const EMPTY_TIMELINE: SessionTimeline = {
@@ -71,6 +79,7 @@ export const EMPTY_TIMELINE: SessionTimeline = {
   usage: null,
   turn: "idle",
   lastError: null,
+  engineProgress: null,
 };
 
 export function applyEvents(timeline: SessionTimeline, events: readonly SessionEvent[]): SessionTimeline {
@@ -124,7 +133,12 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
       return withItem({ ...t, lastError }, { kind: "error", id: event.id, ...lastError });
     }
     case "done":
-      return { ...t, turn: turnAfterDone(t, event.data) };
+      return { ...t, turn: turnAfterDone(t, event.data), engineProgress: null };
+    case "engine_stage":
+      return withItem(
+        { ...t, engineProgress: null },
+        { kind: "engine_stage", id: event.id, stage: event.data.stage, summary: event.data.summary },
+      );
     default:
       return t;
   }
@@ -137,6 +151,8 @@ export function applyLiveEvent(timeline: SessionTimeline, event: LiveEvent): Ses
       return event.data.text ? { ...timeline, draft: (timeline.draft ?? "") + event.data.text } : timeline;
     case "agent_text_discarded":
       return dropDraft(timeline);
+    case "engine_progress":
+      return { ...timeline, engineProgress: event.data };
   }
 }
 
@@ -149,9 +165,12 @@ function applyPhaseChange(t: SessionTimeline, event: EventOf<"phase_change">): S
   const phase = event.data.phase;
   const { round } = event.data;
   if (event.data.resumed === true)
-    return withItem({ ...t, phase, round, turn: "running", lastError: null }, { kind: "resumed", id: event.id, phase, round });
+    return withItem(
+      { ...t, phase, round, turn: "running", lastError: null, engineProgress: null },
+      { kind: "resumed", id: event.id, phase, round },
+    );
   return withItem(
-    { ...t, phase, round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null },
+    { ...t, phase, round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null, engineProgress: null },
     { kind: "phase", id: event.id, phase, round },
   );
 }

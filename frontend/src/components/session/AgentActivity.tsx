@@ -123,8 +123,20 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
       );
     case "review":
       return <div className="text-xs font-medium text-amber-800">⏸ Waiting for your review</div>;
+    case "engine_stage":
+      return (
+        <div className="rounded-md border border-violet-200 bg-violet-50 px-2.5 py-1.5 text-violet-900">
+          <span aria-hidden>✦ </span>
+          <strong className="font-semibold">{ENGINE_STAGE_LABELS[item.stage] ?? item.stage}</strong> — {item.summary}
+        </div>
+      );
   }
 }
+
+const ENGINE_STAGE_LABELS: Readonly<Record<string, string>> = {
+  frame: "Problem frame",
+  biso: "Cross-domain hypotheses",
+};
 
 function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {
   const data = item.event.data;

@@ -82,7 +82,8 @@ function oneOfEachType(): SessionEvent[] {
     review_build: again("review_build", 13),
     error: make("error", 14, { code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true, severity: "error" }),
     knowledge_document: again("knowledge_document", 15),
-    done: make("done", 16, { error: false, awaiting_input: false }),
+    engine_stage: make("engine_stage", 16, { stage: "biso", summary: "BISO over 18 source domains.", counts: { domains: 18 } }),
+    done: make("done", 17, { error: false, awaiting_input: false }),
   };
   return Object.values(every).sort((a, b) => a.id - b.id);
 }
@@ -111,12 +112,12 @@ describe("useAgentStream", () => {
     const server: FakeServer = { log: [], stream: events, requests: [] };
     installFetch(server);
     const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
-    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(16));
+    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(17));
     const t = result.current.timeline;
-    expect(t.eventCount).toBe(15); // a heartbeat only proves the connection is alive: not counted, not shown
+    expect(t.eventCount).toBe(16); // a heartbeat only proves the connection is alive: not counted, not shown
     expect(t.phase).toBe(recordedOf("phase_change").data.phase);
     expect(t.usage).toEqual(recordedOf("context_usage").data);
-    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error"]);
+    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error", "engine_stage"]);
     expect(t.lastReviews.review_build?.id).toBe(13);
     expect(Object.keys(t.claimsById).length).toBeGreaterThan(0);
     expect(t.lastError).toEqual({ code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true });

@@ -169,3 +169,29 @@ describe("the live draft of the reply being written", () => {
     expect(viaLive).toEqual(viaLog);
   });
 });
+
+describe("engine stages", () => {
+  const progress = (done: number, total = 18, failed = 0): LiveEvent => ({
+    type: "engine_progress",
+    data: { stage: "biso", done, total, failed },
+  });
+
+  test("live progress shows the stage at work without touching the log's cursor", () => {
+    const t = live(applyEvent(EMPTY_TIMELINE, make("phase_change", 1, { phase: "explore", round: 0, resumed: false })), progress(0), progress(5));
+    expect(t.engineProgress).toEqual({ stage: "biso", done: 5, total: 18, failed: 0 });
+    expect([t.lastEventId, t.eventCount]).toEqual([1, 1]);
+  });
+
+  test("the stored engine_stage clears the bar and is an activity entry with its summary", () => {
+    const working = live(EMPTY_TIMELINE, progress(17));
+    const t = applyEvent(working, make("engine_stage", 4, { stage: "biso", summary: "54 hypotheses.", counts: { kept: 54 } }));
+    expect(t.engineProgress).toBeNull();
+    expect(t.activity.at(-1)).toEqual({ kind: "engine_stage", id: 4, stage: "biso", summary: "54 hypotheses." });
+  });
+
+  test("a done or a phase change clears a bar whose stage never reported (a crash, a cut)", () => {
+    const working = live(EMPTY_TIMELINE, progress(3));
+    expect(applyEvent(working, make("done", 2, { error: true, awaiting_input: false })).engineProgress).toBeNull();
+    expect(applyEvent(working, make("phase_change", 2, { phase: "explore", round: 0, resumed: true })).engineProgress).toBeNull();
+  });
+});
