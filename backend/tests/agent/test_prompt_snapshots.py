@@ -1,0 +1,64 @@
+"""Prompt regression harness: what a whole session sends each provider's SDK, compared with snapshots.
+
+Any change to the system prompt, a tool, a brief, a tool result or the request parameters shows up
+as a diff of `tests/agent/prompt_snapshots/` in review. After an intended change, update them:
+
+    cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider \\
+        tests/agent/test_prompt_snapshots.py        # or: make prompt-snapshots
+
+and commit the changed files. The invariants below hold whatever the snapshots say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.prompt_session import SentRequest, record_prompt_session
+from support.prompt_snapshots import (
+    anthropic_bodies,
+    build_snapshot,
+    openai_bodies,
+    readable_prompts,
+)
+
+SNAPSHOTS = Path(__file__).parent / "prompt_snapshots"
+UPDATE = os.environ.get("FORGE_UPDATE_PROMPT_SNAPSHOTS") == "1"
+
+
+async def _snapshots() -> dict[str, dict[str, Any]]:
+    sent: list[SentRequest] = await record_prompt_session()
+    return {
+        "anthropic": build_snapshot("anthropic", sent, await anthropic_bodies(sent)),
+        "openai": build_snapshot("openai", sent, await openai_bodies(sent)),
+    }
+
+
+@pytest.fixture(scope="module")
+def snapshots() -> dict[str, dict[str, Any]]:
+    return asyncio.run(_snapshots())
+
+
+def _compare_or_update(path: Path, text: str) -> None:
+    if UPDATE:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path.name} is missing: run with FORGE_UPDATE_PROMPT_SNAPSHOTS=1"
+    assert path.read_text(encoding="utf-8") == text, (
+        f"{path.name} differs from what the session sends now; review the change, then update the "
+        "snapshots with FORGE_UPDATE_PROMPT_SNAPSHOTS=1 (see this module's docstring)"
+    )
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_request_bodies_match_the_snapshot(snapshots: dict[str, dict[str, Any]], provider: str) -> None:
+    text = json.dumps(snapshots[provider], ensure_ascii=False, indent=1) + "\n"
+    _compare_or_update(SNAPSHOTS / f"{provider}_session.json", text)
+
+
+def test_readable_prompts_match_the_snapshot(snapshots: dict[str, dict[str, Any]]) -> None:
+    _compare_or_update(SNAPSHOTS / "prompts.md", readable_prompts(snapshots["anthropic"]) + "\n")
