@@ -28,6 +28,7 @@ from support.prompt_snapshots import (
 
 SNAPSHOTS = Path(__file__).parent / "prompt_snapshots"
 UPDATE = os.environ.get("FORGE_UPDATE_PROMPT_SNAPSHOTS") == "1"
+PERSON_ONLY_TOOLS = {"submit_user_insight"}
 
 
 async def _snapshots() -> dict[str, dict[str, Any]]:
@@ -62,3 +63,37 @@ def test_request_bodies_match_the_snapshot(snapshots: dict[str, dict[str, Any]],
 
 def test_readable_prompts_match_the_snapshot(snapshots: dict[str, dict[str, Any]]) -> None:
     _compare_or_update(SNAPSHOTS / "prompts.md", readable_prompts(snapshots["anthropic"]) + "\n")
+
+
+def _undescribed_fields(schema: dict[str, Any], path: str) -> list[str]:
+    defs = schema.get("$defs", {})
+    missing: list[str] = []
+
+    def walk(node: dict[str, Any], where: str) -> None:
+        if "$ref" in node:
+            node = defs[node["$ref"].rsplit("/", 1)[-1]]
+        for name, field in node.get("properties", {}).items():
+            target = defs[field["$ref"].rsplit("/", 1)[-1]] if "$ref" in field else field
+            if "description" not in field and "description" not in target:
+                missing.append(f"{where}.{name}")
+            walk(target, f"{where}.{name}")
+            if "items" in target:
+                walk(target["items"], f"{where}.{name}[]")
+
+    walk(schema, path)
+    return missing
+
+
+def test_every_tool_and_field_is_described(snapshots: dict[str, dict[str, Any]]) -> None:
+    missing: list[str] = []
+    for tool in snapshots["anthropic"]["tools"]:
+        if "input_schema" in tool:
+            assert len(tool["description"]) >= 120, f"{tool['name']}: describe when to use it and when not"
+            missing += _undescribed_fields(tool["input_schema"], tool["name"])
+    assert missing == []
+
+
+def test_no_person_only_tool_is_offered(snapshots: dict[str, dict[str, Any]]) -> None:
+    for provider, snapshot in snapshots.items():
+        names = {t.get("name") or t["function"]["name"] for t in snapshot["tools"]}
+        assert names & PERSON_ONLY_TOOLS == set(), provider

@@ -167,8 +167,17 @@ async def test_create_synthesis_before_find_antithesis_returns_antithesis_missin
 
 async def test_a_fourth_thesis_is_refused_with_claim_limit_exceeded() -> None:
     state = _synthesize_state()
-    theses = [call("state_thesis", {"thesis": f"Thesis number {i} about queues"}) for i in range(4)]
-    model = ScriptedModel([turn(*theses), turn(text="done"), turn(text="done"), turn(text="done"), turn(text="done")])
+    cited = {"evidence_sources": [HITS[0].source]}
+    theses = [call("state_thesis", {"thesis": f"Thesis number {i} about queues", **cited}) for i in range(4)]
+    model = ScriptedModel(
+        [
+            turn(call("research", {"query": "queues"}), *theses),
+            turn(text="done"),
+            turn(text="done"),
+            turn(text="done"),
+            turn(text="done"),
+        ]
+    )
     events, _ = await _run(model, state)
     codes = [e.data["error_code"] for e in events if e.type == EventType.TOOL_ERROR]
     assert codes == ["CLAIM_LIMIT_EXCEEDED"]

@@ -21,7 +21,10 @@ async def generate_knowledge_document(ctx: ToolContext, args: NoInput) -> ToolOu
 CRYSTALLIZE_TOOLS = (
     ToolSpec(
         "generate_knowledge_document",
-        "Generate the final 10-section Knowledge Document. Ends the session.",
+        "Render the final 10-section Knowledge Document from the session's state: the graph's claims with "
+        "their evidence, verdicts, negative knowledge and gaps. Call it once, when the brief says the session "
+        "is resolved; the document is built by code from what is recorded, so it takes no arguments. It ends "
+        "the session.",
         NoInput,
         generate_knowledge_document,
     ),
