@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.prompt_session import SentRequest, record_prompt_session
+from support.prompt_session import FEEDBACK, QUALIFICATION, SUGGESTED_DOMAIN, SentRequest, record_prompt_session
 from support.prompt_snapshots import (
     anthropic_bodies,
+    briefs_of,
     build_snapshot,
     openai_bodies,
     readable_prompts,
@@ -97,3 +98,17 @@ def test_no_person_only_tool_is_offered(snapshots: dict[str, dict[str, Any]]) ->
     for provider, snapshot in snapshots.items():
         names = {t.get("name") or t["function"]["name"] for t in snapshot["tools"]}
         assert names & PERSON_ONLY_TOOLS == set(), provider
+
+
+def test_the_persons_decisions_reach_later_briefs(snapshots: dict[str, dict[str, Any]]) -> None:
+    briefs = briefs_of(snapshots["anthropic"])
+    after_verdicts = [b for b in briefs if b.startswith(("[forge phase=build", "[forge phase=synthesize round=2"))]
+    assert after_verdicts and all(QUALIFICATION in b for b in after_verdicts)
+    assert any(FEEDBACK in b for b in briefs)
+    assert any(SUGGESTED_DOMAIN in b for b in briefs if b.startswith("[forge phase=synthesize"))
+    assert all("override" in b for b in briefs[1:])
+
+
+def test_the_language_rule_is_in_the_system_prompt(snapshots: dict[str, dict[str, Any]]) -> None:
+    system = "\n".join(block["text"] for block in snapshots["anthropic"]["system"])
+    assert "language of the problem" in system

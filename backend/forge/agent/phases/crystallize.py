@@ -16,7 +16,10 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_crystallize
 
-INSTRUCTION = "Crystallize: generate the knowledge document."
+INSTRUCTION = """GOAL: the person resolved the session; hand over the knowledge.
+DO: call generate_knowledge_document once: it renders the document from what was recorded (claims, evidence, \
+verdicts, negative knowledge, gaps). Then write a closing summary of at most 3 sentences: the strongest \
+claim, its evidence, and the first thing to test."""
 
 
 def brief(state: ForgeState) -> Message:

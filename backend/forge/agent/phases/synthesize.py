@@ -22,7 +22,29 @@ from forge.core.model_messages import Message
 from forge.core.phases import close_synthesize
 from forge.core.state_codec import encode_value
 
-INSTRUCTION = "Synthesize up to 3 claims by thesis -> antithesis -> synthesis, grounded in research."
+FIRST_ROUND = """GOAL: turn what was explored into at most 3 claims that are new, grounded and testable; two \
+excellent claims beat three average ones.
+DO for each claim: state_thesis (a mechanism with its expected effect, citing >= 1 source; start from the \
+starred analogies, the selected reframings and the contradictions) -> research counter-evidence on the \
+thesis' own terms -> find_antithesis (the strongest objection, not a weak one) -> create_synthesis (the claim \
+scoped to where it survives the objection, with a falsifiability condition: metric, baseline, threshold, \
+time window)."""
+LATER_ROUND = """GOAL: round {round} makes the knowledge cumulative: extend, sharpen or overturn what earlier \
+rounds found, never repeat it; at most 3 claims.
+DO: call get_negative_knowledge first (rule 10) and read what was rejected and why; then for each claim: \
+state_thesis -> research counter-evidence on the thesis' own terms -> find_antithesis -> create_synthesis \
+with builds_on_claim_id of the earlier claim it builds on (rule 9) and a falsifiability condition (metric, \
+baseline, threshold, time window). A qualified claim keeps its qualification in everything built on it."""
+DEEP_DIVE = """DEEP DIVE: every claim this round goes deeper into the target claim (its mechanism, its boundary \
+conditions, or a sharper test of it) and passes its id as builds_on_claim_id."""
+DONE = """DONE WHEN: every claim has a thesis, an antithesis and a synthesis. Then stop and summarise; the \
+person comments on the claims before VALIDATE."""
+
+
+def instruction(state: ForgeState) -> str:
+    lead = FIRST_ROUND if state.current_round == 0 else LATER_ROUND.format(round=state.current_round + 1)
+    deep = DEEP_DIVE if state.deep_dive_target_claim_id else ""
+    return "\n".join(p for p in (lead, deep, DONE) if p)
 
 
 def _context(state: ForgeState) -> dict[str, Any]:
@@ -39,7 +61,7 @@ def _context(state: ForgeState) -> dict[str, Any]:
 
 
 def brief(state: ForgeState) -> Message:
-    return compose_brief(Phase.SYNTHESIZE, state, INSTRUCTION, _context(state))
+    return compose_brief(Phase.SYNTHESIZE, state, instruction(state), _context(state))
 
 
 DEFINITION = PhaseDefinition(

@@ -225,7 +225,9 @@ def test_rejects_sources_no_research_returned_and_names_them() -> None:
     assert violation.code == ErrorCode.UNGROUNDED_CLAIM
     assert violation.rule_number == 7
     assert "https://m.example, https://z.example" in violation.message
-    assert violation.message.index("https://a.example") > violation.message.index("research returned")  # listed as known
+    assert violation.message.index("https://a.example") > violation.message.index(
+        "research returned"
+    )  # listed as known
 
 
 def test_sources_researched_in_an_earlier_phase_still_count() -> None:
