@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-session-tokens prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -94,6 +94,10 @@ bench-load: $(STAMP)
 # Share of input tokens a full session would read from Anthropic's prompt cache (simulated, no network).
 bench-prompt-cache: $(STAMP)
 	$(BIN)/python bench/bench_prompt_cache.py
+
+# Tokens (input, cache read/write, output) and cost per phase of one session, as Anthropic would bill it.
+bench-session-tokens: $(STAMP)
+	$(BIN)/python bench/bench_session_tokens.py
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)

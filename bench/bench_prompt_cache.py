@@ -88,9 +88,11 @@ class RecordingModel:
         return await self.inner.complete(request)
 
 
-async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequest]]:
-    """Every request of one whole autopilot session, in order."""
-    ids, model = _Ids(), RecordingModel(OfflineModel())
+async def record_session(
+    problem: str, rounds: int, model: RecordingModel | None = None
+) -> list[tuple[str, ModelRequest]]:
+    """Every request of one whole autopilot session, in order (kept by `model`, a fresh one by default)."""
+    ids, model = _Ids(), model or RecordingModel(OfflineModel())
     ctx = ToolContext(
         SessionId(ids()),
         ForgeState(problem=problem),

@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from forge.agent.phases.reviewer_decisions import VERDICT_WORDS, reviewer_decided
@@ -23,7 +24,7 @@ from forge.core.domain_types import Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, user_text
 from forge.core.problem_constraints import split_constraints
-from forge.core.records import Claim
+from forge.core.records import Analogy, Claim
 
 MARKER = "[forge phase={phase} round={round}]"
 
@@ -38,7 +39,7 @@ def hard_constraints(state: ForgeState) -> str:
 
 def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: dict[str, Any]) -> Message:
     marker = MARKER.format(phase=phase.value, round=state.current_round + 1)
-    block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, indent=1)
+    block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, separators=(",", ":"))
     parts = [marker, instruction.strip(), hard_constraints(state), reviewer_decided(state), f"```json\n{block}\n```"]
     return user_text("\n\n".join(p for p in parts if p).replace(f"{marker}\n\n", f"{marker}\n", 1))
 
@@ -47,25 +48,47 @@ def verdict_of(claim: Claim) -> str:
     return VERDICT_WORDS.get(claim.status, "not reviewed yet")
 
 
+def _present(view: dict[str, Any]) -> dict[str, Any]:
+    """The view without empty fields (None, "", []): they cost tokens in every later request and say nothing."""
+    return {k: v for k, v in view.items() if v not in (None, "", [])}
+
+
+def analogies_view(analogies: Iterable[Analogy]) -> list[dict[str, Any]]:
+    """Analogies as a brief shows them: what a thesis builds on, mapping rows as one line each."""
+    return [
+        {
+            "source_domain": a.source_domain,
+            "target_application": a.target_application,
+            "description": a.description,
+            "mapping": [f"{m.source_concept} -> {m.target_concept}: {m.relation}" for m in a.mapping],
+            "observable": a.observable,
+            "failure_mode": a.failure_mode,
+        }
+        for a in analogies
+    ]
+
+
 def claims_view(state: ForgeState) -> list[dict[str, Any]]:
     """The round's claims as VALIDATE and BUILD see them, with the index a tool call refers to."""
     return [
-        {
-            "index": i,
-            "id": str(c.id),
-            "text": c.text,
-            "thesis": c.thesis_text,
-            "antithesis": c.antithesis_text,
-            "status": c.status.value,
-            "verdict": verdict_of(c),
-            "qualification": c.qualification,
-            "falsifiability_condition": c.falsifiability_condition,
-            "evidence_sources": [e.source for e in c.evidence],
-            "cross_domain_source": c.cross_domain_source,
-            "builds_on": [str(b) for b in c.builds_on],
-            "user_feedback": c.user_feedback,
-            "rejection_reason": c.rejection_reason,
-        }
+        _present(
+            {
+                "index": i,
+                "id": str(c.id),
+                "text": c.text,
+                "thesis": c.thesis_text,
+                "antithesis": c.antithesis_text,
+                "status": c.status.value,
+                "verdict": verdict_of(c),
+                "qualification": c.qualification,
+                "falsifiability_condition": c.falsifiability_condition,
+                "evidence_sources": [e.source for e in c.evidence],
+                "cross_domain_source": c.cross_domain_source,
+                "builds_on": [str(b) for b in c.builds_on],
+                "user_feedback": c.user_feedback,
+                "rejection_reason": c.rejection_reason,
+            }
+        )
         for i, c in enumerate(state.current_round_claims)
     ]
 

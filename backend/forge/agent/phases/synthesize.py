@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.agent.phases.compose_brief import compose_brief, graph_view
+from forge.agent.phases.compose_brief import analogies_view, compose_brief, graph_view
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
@@ -51,7 +51,7 @@ def _context(state: ForgeState) -> dict[str, Any]:
     target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
     return {
         "selected_reframings": [r.text for r in state.selected_reframings],
-        "starred_analogies": encode_value(state.starred_analogies),
+        "starred_analogies": analogies_view(state.starred_analogies),
         "contradictions": encode_value(state.contradictions),
         "graph_claims": graph_view(state),
         "negative_knowledge": encode_value(state.negative_knowledge),
