@@ -144,7 +144,11 @@ def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
     return request_params(
-        request, model=WIRE_MODEL, max_tokens=8192, web_search_max_uses=5
+        request,
+        model=WIRE_MODEL,
+        max_tokens=max(request.max_tokens, 8192),  # as AnthropicModel bounds it
+        web_search_max_uses=5,
+        thinking=True,
     )
 
 

@@ -39,6 +39,6 @@ DEFINITION = PhaseDefinition(
     work_gate=close_build.check_build_work_complete,
     brief=brief,
     review=close_build.REVIEW,
-    # Graph edges and short gap lists: small calls.
-    max_tokens=4096,
+    # Graph edges and short gap lists are small calls; the bound leaves room for THINKING_BUDGET.
+    max_tokens=16_384,
 )

@@ -35,6 +35,7 @@ DEFINITION = PhaseDefinition(
     brief=brief,
     review=None,
     # The document is rendered by code from the state (generate_knowledge_document takes no
-    # arguments), so the model writes no more here than elsewhere: one call and a closing line.
-    max_tokens=4096,
+    # arguments), so the model writes one call and a closing line; the bound leaves room for
+    # THINKING_BUDGET.
+    max_tokens=16_384,
 )

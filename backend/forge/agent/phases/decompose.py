@@ -42,5 +42,6 @@ DEFINITION = PhaseDefinition(
     review=close_decompose.REVIEW,
     # One reframe_problem call may carry 8 reframings of up to 2,000 characters (~4k tokens):
     # the bound must hold the largest call the schemas allow, or the call is cut and re-sent.
-    max_tokens=8192,
+    # 16k leaves room for several such calls in one turn (parallel tool calls are encouraged).
+    max_tokens=16_384,
 )

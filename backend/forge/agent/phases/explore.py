@@ -50,5 +50,6 @@ DEFINITION = PhaseDefinition(
     review=close_explore.REVIEW,
     # One search_cross_domain call may reach ~20,000 characters (a 4,000-character description and
     # a 12-row mapping table), ~5k tokens: the largest single call of any phase.
-    max_tokens=8192,
+    # 16k holds two such analogies in one turn.
+    max_tokens=16_384,
 )

@@ -37,6 +37,8 @@ with builds_on_claim_id of the earlier claim it builds on (rule 9) and a falsifi
 baseline, threshold, time window). A qualified claim keeps its qualification in everything built on it."""
 DEEP_DIVE = """DEEP DIVE: every claim this round goes deeper into the target claim (its mechanism, its boundary \
 conditions, or a sharper test of it) and passes its id as builds_on_claim_id."""
+THINK = """THINK FIRST: before the first thesis, weigh the candidate directions against each other and keep \
+the ones whose mechanisms differ; before each synthesis, ask where the claim would fail."""
 DONE = """DONE WHEN: every claim has a thesis, an antithesis and a synthesis. Then stop and summarise; the \
 person comments on the claims before VALIDATE."""
 
@@ -44,7 +46,7 @@ person comments on the claims before VALIDATE."""
 def instruction(state: ForgeState) -> str:
     lead = FIRST_ROUND if state.current_round == 0 else LATER_ROUND.format(round=state.current_round + 1)
     deep = DEEP_DIVE if state.deep_dive_target_claim_id else ""
-    return "\n".join(p for p in (lead, deep, DONE) if p)
+    return "\n".join(p for p in (lead, deep, THINK, DONE) if p)
 
 
 def _context(state: ForgeState) -> dict[str, Any]:
@@ -71,7 +73,7 @@ DEFINITION = PhaseDefinition(
     work_gate=close_synthesize.check_synthesis_complete,
     brief=brief,
     review=close_synthesize.REVIEW,
-    # Its largest call (create_synthesis: claim text + falsifiability condition) is ~3,000
-    # characters; 4096 tokens holds a few such calls in one turn.
-    max_tokens=4096,
+    # Room to think (THINKING_BUDGET, where the provider supports it) plus a turn of several calls
+    # (create_synthesis is ~3,000 characters).
+    max_tokens=16_384,
 )

@@ -22,6 +22,8 @@ DO for each claim (claims are independent: work on them in parallel): research a
 (counter-examples, failed trials, boundary cases) -> attempt_falsification, testing it also against every \
 hard constraint, with survived=false when the evidence breaks it; research prior art -> check_novelty naming \
 the closest prior work and its sources; then score_claim on the anchored scales with a rationale.
+THINK FIRST: before each verdict, find the claim's weakest link (the step with the least evidence or the \
+assumption a hard constraint or a rejected assumption would break) and aim the attempt there.
 EXCELLENT: an attempt that could really have failed; prior art searched by mechanism, not by the claim's \
 wording; scores that differ between claims, 0.8+ only where the anchor is met.
 DONE WHEN: every claim is falsification-tested, novelty-checked and scored. Then stop and summarise; the \
@@ -40,6 +42,7 @@ DEFINITION = PhaseDefinition(
     work_gate=close_validate.check_validate_work_complete,
     brief=brief,
     review=close_validate.REVIEW,
-    # Its largest call (attempt_falsification: approach + result) is ~4,000 characters, ~1k tokens.
-    max_tokens=4096,
+    # The verifier reasons before it judges (THINKING_BUDGET, where the provider supports it), then
+    # parallel falsification/novelty/score calls (~1k tokens each).
+    max_tokens=16_384,
 )
