@@ -14,7 +14,7 @@ from forge.agent.runner import AgentRunner, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, ReframingType, SessionId
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, ToolResult
+from forge.core.model_messages import Message, Role, TextPart, ToolResult, user_text
 from forge.core.records import ResearchHit
 from forge.core.session_events import EventType, SessionEvent
 
@@ -215,11 +215,33 @@ async def test_model_failure_ends_the_run_recoverably() -> None:
     assert events[0].data["code"] == "MODEL_ERROR" and events[0].data["recoverable"] is True
 
 
+NARRATIVE = {
+    "executive_summary": "Pooling the triage queues is the strongest claim; it held under falsification.",
+    "recommendations": ["Pilot pooled triage for 8 weeks; stop if median wait does not fall 10%."],
+    "open_questions": ["Which patients wait longest?"],
+}
+
+
 async def test_crystallize_nudges_a_model_that_stops_before_the_document_then_finishes() -> None:
     state = ForgeState(problem=PROBLEM)
     state.enter_phase(Phase.CRYSTALLIZE)
-    model = ScriptedModel([turn(text="All done."), turn(call("generate_knowledge_document"))])
+    model = ScriptedModel([turn(text="All done."), turn(call("generate_knowledge_document", NARRATIVE))])
     events, _ = await _run(model, state)
     assert "PHASE_WORK_INCOMPLETE" in model.requests[1].messages[-1].text
     assert [e.type for e in events][-2:] == [EventType.KNOWLEDGE_DOCUMENT, EventType.DONE]
     assert events[-1].data == {"error": False, "awaiting_input": False}
+    document = state.knowledge_document_markdown or ""
+    assert document.index("## Summary") < document.index("## 1. Problem and Framing")
+    assert NARRATIVE["executive_summary"] in document and "1. Pilot pooled triage" in document
+
+
+async def test_crystallize_sends_its_brief_not_the_sessions_conversation() -> None:
+    state = ForgeState(problem=PROBLEM)
+    state.enter_phase(Phase.CRYSTALLIZE)
+    earlier = [user_text("[forge phase=build round=1]\nbuild brief"), Message(Role.ASSISTANT, (TextPart("built"),))]
+    model = ScriptedModel([turn(call("generate_knowledge_document", NARRATIVE))])
+    ids = CountingIds()
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, "scripted model")
+    await record_run(AgentRunner(model), ctx, [*earlier, phase_kickoff(state)])
+    sent = model.requests[0].messages
+    assert len(sent) == 1 and sent[0].text.startswith("[forge phase=crystallize round=1]")

@@ -41,6 +41,9 @@ class PhaseDefinition:
     brief: Callable[[ForgeState], Message]
     review: PhaseReview[Any] | None
     max_tokens: int  # the output bound of one model call in this phase; above THINKING_BUDGET
+    # The phase's requests carry only its brief and what followed it, not the session's history: its
+    # brief, built from the state, holds all it needs (CRYSTALLIZE: no full-context call at the end).
+    own_context: bool = False
 
     @property
     def review_type(self) -> ReviewType | None:

@@ -88,7 +88,8 @@ def _claim_lines(s: ForgeState) -> list[str]:
         for c in s.knowledge_graph_nodes
         if c.claim_type == ClaimType.USER_CONTRIBUTED
     ]
-    target = s.graph_node(s.deep_dive_target_claim_id) if s.deep_dive_target_claim_id else None
+    diving = s.deep_dive_target_claim_id and s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE)
+    target = s.graph_node(s.deep_dive_target_claim_id) if diving and s.deep_dive_target_claim_id else None
     deep_dive = (
         [f"- Deep dive: this round goes deeper into claim {target.id} “{short(target.text)}”; build on it."]
         if target
