@@ -94,6 +94,19 @@ async def test_decompose_phase_runs_the_tool_sequence_and_pauses_for_review() ->
     assert messages[-1].role == Role.ASSISTANT and "queueing" in messages[-1].text
 
 
+async def test_each_successful_result_carries_the_phase_progress_and_says_when_the_work_is_done() -> None:
+    state = ForgeState(problem=PROBLEM)
+    model = ScriptedModel(_decompose_script())
+    await _run(model, state)
+    results = [p for r in model.requests for m in r.messages for p in m.parts if isinstance(p, ToolResult)]
+    progress = [json.loads(r.content)["progress"] for r in dict.fromkeys(results)]
+    assert progress[0] == (
+        "DECOMPOSE round 1: fundamentals missing, state of the art missing, assumptions 0/3, reframings 0/3"
+    )
+    assert "work is complete: stop calling tools" in progress[-1]
+    assert not any("work is complete" in p for p in progress[:-1])
+
+
 async def test_state_of_art_before_research_returns_rule_12_error_to_the_model() -> None:
     state = ForgeState(problem=PROBLEM)
     script = [
