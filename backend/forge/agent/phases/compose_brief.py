@@ -40,8 +40,8 @@ def hard_constraints(state: ForgeState) -> str:
 def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: dict[str, Any]) -> Message:
     marker = MARKER.format(phase=phase.value, round=state.current_round + 1)
     block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, separators=(",", ":"))
-    parts = [marker, instruction.strip(), hard_constraints(state), reviewer_decided(state), f"```json\n{block}\n```"]
-    return user_text("\n\n".join(p for p in parts if p).replace(f"{marker}\n\n", f"{marker}\n", 1))
+    parts = [instruction.strip(), hard_constraints(state), reviewer_decided(state), f"```json\n{block}\n```"]
+    return user_text(marker + "\n" + "\n\n".join(p for p in parts if p))
 
 
 def verdict_of(claim: Claim) -> str:
