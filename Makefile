@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso bench-session-tokens prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -98,6 +98,14 @@ bench-biso: $(STAMP)
 
 bench-prompt-cache: $(STAMP)
 	$(BIN)/python bench/bench_prompt_cache.py
+
+# Tokens (input, cache read/write, output) and cost per phase of one session, as Anthropic would bill it.
+bench-session-tokens: $(STAMP)
+	$(BIN)/python bench/bench_session_tokens.py
+
+# Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
+prompt-snapshots: $(STAMP)
+	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa

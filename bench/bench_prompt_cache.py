@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -88,9 +89,11 @@ class RecordingModel:
         return await self.inner.complete(request)
 
 
-async def record_session(problem: str, rounds: int) -> list[tuple[str, ModelRequest]]:
-    """Every request of one whole autopilot session, in order."""
-    ids, model = _Ids(), RecordingModel(OfflineModel())
+async def record_session(
+    problem: str, rounds: int, model: RecordingModel | None = None
+) -> list[tuple[str, ModelRequest]]:
+    """Every request of one whole autopilot session, in order (kept by `model`, a fresh one by default)."""
+    ids, model = _Ids(), model or RecordingModel(OfflineModel())
     ctx = ToolContext(
         SessionId(ids()),
         ForgeState(problem=problem),
@@ -141,8 +144,14 @@ def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
 
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
+    # `thinking` only where request_params knows it, so the bench also runs against older commits.
+    thinking = {"thinking": True} if "thinking" in inspect.signature(request_params).parameters else {}
     return request_params(
-        request, model=WIRE_MODEL, max_tokens=8192, web_search_max_uses=5
+        request,
+        model=WIRE_MODEL,
+        max_tokens=max(request.max_tokens, 8192),  # as AnthropicModel bounds it
+        web_search_max_uses=5,
+        **thinking,
     )
 
 

@@ -4,17 +4,24 @@ Invariants:
     - Every outcome is a ToolOutcome: unknown tool, tool not offered in this phase, malformed JSON
       arguments, schema violations, rule violations and unexpected handler exceptions all come
       back as a violation the loop returns to the model as a tool error.
+    - Every successful result carries `progress`: one line of the phase's progress and, once the
+      phase's work gate passes, what to do next (stop and summarise), so the model never has to
+      call get_session_status to know where it stands.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from pydantic import ValidationError
 
+from forge.agent.phases.registry import phase_definition
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import ALL_TOOLS, tool_names_for_phase
+from forge.core.forge_state import ForgeState
 from forge.core.model_messages import ToolCall
+from forge.core.phases.phase_progress import phase_progress
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
 
 log = logging.getLogger(__name__)
@@ -25,7 +32,21 @@ def _validation_message(error: ValidationError) -> str:
     return "Invalid input — " + "; ".join(parts)
 
 
+def progress_line(state: ForgeState) -> str:
+    line = phase_progress(state)
+    if phase_definition(state.current_phase).work_gate(state) is None:
+        return f"{line}. The phase's work is complete: stop calling tools and write your summary for the person."
+    return line
+
+
 async def dispatch_tool_call(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
+    outcome = await _dispatch(ctx, call)
+    if outcome.violation or outcome.pauses:
+        return outcome
+    return replace(outcome, payload={**outcome.payload, "progress": progress_line(ctx.state)})
+
+
+async def _dispatch(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
     spec = ALL_TOOLS.get(call.name)
     if spec is None:
         return ToolOutcome.failed(RuleViolation(ErrorCode.UNKNOWN_TOOL, f"There is no tool named '{call.name}'."))

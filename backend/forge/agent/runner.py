@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.dispatch_tool_call import dispatch_tool_call
+from forge.agent.phase_briefs import messages_to_send
+from forge.agent.phases.phase_definition import THINKING_BUDGET
 from forge.agent.phases.registry import phase_definition
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
@@ -157,10 +159,11 @@ class AgentRunner:
     def _request(self, state: ForgeState, messages: list[Message]) -> ModelRequest:
         return ModelRequest(
             SYSTEM_PROMPT,
-            tuple(messages),
+            messages_to_send(state, messages),
             all_tool_definitions(),
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
+            thinking_budget=THINKING_BUDGET,
         )
 
     async def run(self, ctx: ToolContext, history: list[Message]) -> AsyncIterator[RunnerOutput]:

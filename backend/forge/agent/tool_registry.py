@@ -12,6 +12,7 @@ Invariants:
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from forge.agent.phases.registry import PHASES, phase_definition
 from forge.agent.phases.shared_tools import SHARED_TOOLS
@@ -28,10 +29,18 @@ def tool_names_for_phase(phase: Phase) -> tuple[str, ...]:
     return phase_definition(phase).tool_names
 
 
+def _without_titles(node: Any) -> Any:
+    """The schema without pydantic's generated `title`s (they repeat each field's name; a field that
+    is itself named "title" is a dict in `properties` and stays)."""
+    if isinstance(node, dict):
+        return {k: _without_titles(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
+    if isinstance(node, list):
+        return [_without_titles(v) for v in node]
+    return node
+
+
 def definition_of(spec: ToolSpec) -> ToolDefinition:
-    schema = spec.input_model.model_json_schema()
-    schema.pop("title", None)
-    return ToolDefinition(spec.name, spec.description, schema)
+    return ToolDefinition(spec.name, spec.description, _without_titles(spec.input_model.model_json_schema()))
 
 
 def tools_for_phase(phase: Phase) -> tuple[ToolDefinition, ...]:

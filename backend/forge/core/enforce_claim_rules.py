@@ -68,25 +68,41 @@ def researched_sources(state: ForgeState) -> frozenset[str]:
     return frozenset(hit.source for record in state.research_log for hit in record.hits)
 
 
+KNOWN_SOURCES_SHOWN = 12
+
+
+def _recent_sources(state: ForgeState) -> list[str]:
+    """Researched sources, most recent research first, without repeats."""
+    found = (hit.source for record in reversed(state.research_log) for hit in record.hits)
+    return list(dict.fromkeys(found))
+
+
 def check_sources_researched(state: ForgeState, sources: Iterable[str]) -> RuleViolation | None:
     """Rule 7 (provenance half): cited sources must have been returned by research."""
-    known = researched_sources(state)
-    unknown = sorted(set(sources) - known)
-    if unknown:
-        return RuleViolation(
-            ErrorCode.UNGROUNDED_CLAIM,
-            f"These sources were not returned by any research call: {', '.join(unknown)}. "
-            "Cite only sources from research results.",
-        )
-    return None
+    unknown = sorted(set(sources) - researched_sources(state))
+    if not unknown:
+        return None
+    recent = _recent_sources(state)
+    shown = ", ".join(recent[:KNOWN_SOURCES_SHOWN]) or "none yet: call research first"
+    more = f" (and {len(recent) - KNOWN_SOURCES_SHOWN} more)" if len(recent) > KNOWN_SOURCES_SHOWN else ""
+    return RuleViolation(
+        ErrorCode.UNGROUNDED_CLAIM,
+        f"These sources were not returned by any research call: {', '.join(unknown)}. Copy `source` strings "
+        f"exactly from research results. Sources research returned, most recent first: {shown}{more}.",
+    )
 
 
 def check_claim_grounded(claim: Claim) -> RuleViolation | None:
-    """Rule 7: a claim needs at least one piece of external evidence."""
+    """Rule 7: a claim needs at least one piece of external evidence.
+
+    The message names what VALIDATE offers (research, then attempt_falsification with
+    evidence_sources), since score_claim is the tool that asks and thesis tools are not offered there.
+    """
     if not claim.evidence:
         return RuleViolation(
             ErrorCode.UNGROUNDED_CLAIM,
-            "The claim has no external evidence: cite research results when stating the thesis or antithesis.",
+            "The claim has no external evidence. Call research on the claim, then attempt_falsification again "
+            "for it with the results' `source` strings in evidence_sources, then score_claim.",
         )
     return None
 

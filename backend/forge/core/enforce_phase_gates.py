@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from forge.core.forge_state import ForgeState
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
-from forge.core.text_terms import shares_terms
+from forge.core.text_terms import salient_terms, shares_terms
 
 
 def check_can_start_new_round(state: ForgeState) -> RuleViolation | None:
@@ -43,12 +43,21 @@ def _researched(state: ForgeState, subject: str) -> bool:
     return any(shares_terms(record.query, subject) for record in state.web_searches_this_phase)
 
 
+def _terms_hint(state: ForgeState, subject: str) -> str:
+    """Which terms a query must share with the subject, and which queries this phase did not."""
+    terms = ", ".join(salient_terms(subject, 6)) or subject[:80]
+    tried = [record.query for record in state.web_searches_this_phase][-3:]
+    missed = f" Queries so far this phase share none of them: {'; '.join(tried)}." if tried else ""
+    return f" The query must contain at least one of these terms: {terms}.{missed}"
+
+
 def check_research_before_state_of_art(state: ForgeState) -> RuleViolation | None:
     """Rule 12: map_state_of_art requires research about the problem in this phase."""
     if not _researched(state, state.problem):
         return RuleViolation(
             ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
-            "Research the problem first (call research with a query about it), then map_state_of_art.",
+            "Call research with a query about the problem first, then map_state_of_art."
+            + _terms_hint(state, state.problem),
         )
     return None
 
@@ -58,7 +67,8 @@ def check_research_before_cross_domain(state: ForgeState, source_domain: str) ->
     if not _researched(state, source_domain):
         return RuleViolation(
             ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
-            f"Research '{source_domain}' first (a research query naming the domain), then search_cross_domain.",
+            f"Call research with a query naming '{source_domain}' first, then search_cross_domain."
+            + _terms_hint(state, source_domain),
         )
     return None
 
@@ -68,7 +78,8 @@ def check_research_before_antithesis(state: ForgeState, thesis_text: str) -> Rul
     if not _researched(state, thesis_text):
         return RuleViolation(
             ErrorCode.ANTITHESIS_NOT_SEARCHED,
-            "Search for counter-evidence first: a research query on the thesis' terms, then find_antithesis.",
+            "Call research for counter-evidence on the thesis first, then find_antithesis."
+            + _terms_hint(state, thesis_text),
         )
     return None
 
@@ -78,6 +89,7 @@ def check_research_before_falsification(state: ForgeState, claim_text: str) -> R
     if not _researched(state, claim_text):
         return RuleViolation(
             ErrorCode.FALSIFICATION_NOT_SEARCHED,
-            "Research to disprove the claim first (a query on the claim's terms), then attempt_falsification.",
+            "Call research aimed at disproving the claim first, then attempt_falsification."
+            + _terms_hint(state, claim_text),
         )
     return None

@@ -29,6 +29,7 @@ from forge.core.records import (
     Assumption,
     Claim,
     Contradiction,
+    DocumentNarrative,
     Edge,
     MorphologicalParameter,
     NegativeKnowledge,
@@ -83,6 +84,7 @@ class ForgeState:
     user_insights: list[str] = field(default_factory=list)
     # Phase 6: CRYSTALLIZE
     knowledge_document_markdown: str | None = None
+    document_narrative: DocumentNarrative | None = None
     # Deep-dive
     deep_dive_active: bool = False
     deep_dive_target_claim_id: ClaimId | None = None

@@ -115,6 +115,7 @@ class ModelRequest:
     tools: tuple[ToolDefinition, ...]
     max_tokens: int = 4096
     server_research: bool = False  # the provider may run its own search tool (e.g. web search) this turn
+    thinking_budget: int = 0  # tokens the model may think before answering, where the provider can; 0: none
     required_tool: str | None = None  # the reply must be a call of this tool (structured output)
 
 

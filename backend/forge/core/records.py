@@ -181,3 +181,13 @@ class NegativeKnowledge:
     claim_text: str
     reason: str
     round: int
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentNarrative:
+    """What the model writes for the knowledge document (CRYSTALLIZE); rendered before the sections."""
+
+    executive_summary: str
+    recommendations: tuple[str, ...]
+    open_questions: tuple[str, ...]
+    written_by: str

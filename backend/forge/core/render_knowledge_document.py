@@ -4,6 +4,8 @@ Invariants:
     - Pure function of (DocumentInput); the same input always renders the same bytes.
     - Exactly the ten sections of `DOCUMENT_SECTIONS`, in order, each present even when empty
       (an empty section says so rather than disappearing).
+    - When the model wrote a narrative (executive summary, recommendations, open questions), it comes
+      first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
       labelled as such); the renderer never invents a citation.
 """
@@ -15,7 +17,7 @@ from datetime import datetime
 
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
-from forge.core.records import Claim, Evidence
+from forge.core.records import Claim, DocumentNarrative, Evidence
 
 DOCUMENT_SECTIONS: tuple[str, ...] = (
     "1. Problem and Framing",
@@ -166,6 +168,28 @@ def _sources(s: ForgeState) -> list[str]:
     return rows or ["_No sources._"]
 
 
+def _narrative(n: DocumentNarrative | None) -> list[str]:
+    if n is None:
+        return []
+    numbered = [f"{i}. {r}" for i, r in enumerate(n.recommendations, 1)]
+    return [
+        "## Summary",
+        "",
+        f"_Written by {n.written_by} from the session's recorded work._",
+        "",
+        n.executive_summary,
+        "",
+        "**Recommendations**",
+        "",
+        *numbered,
+        "",
+        "**Open questions**",
+        "",
+        *_bullets(list(n.open_questions), "None."),
+        "",
+    ]
+
+
 def render_knowledge_document(doc: DocumentInput) -> str:
     s = doc.state
     sections = [
@@ -188,6 +212,7 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         f"- Model: {doc.model_label}",
         f"- Rounds: {s.current_round + 1}",
         "",
+        *_narrative(s.document_narrative),
     ]
     for title, render in zip(DOCUMENT_SECTIONS, sections, strict=True):
         lines += [f"## {title}", "", *render(s), ""]

@@ -2,16 +2,46 @@
 
 Invariants:
     - Deterministic: the same text always yields the same ordered terms.
-    - Terms are lowercase alphanumeric words of >= 3 characters that are not stopwords, with a
-      light plural fold ("queues" -> "queue") so "queue" research covers "queues" claims.
+    - Text is NFKC-normalised and lowercased first (full-width "ＡＩ" is "ai").
+    - Words of alphabetic scripts (Latin, Greek, Cyrillic, Arabic, Hebrew, Indic, ...) are terms of
+      >= 3 characters that are not stopwords, with a light English plural fold ("queues" -> "queue");
+      a hyphenated word stays whole ("ant-colony").
+    - Scripts written without spaces give character bigrams per run of one script: Han
+      ("急诊等待" -> 急诊, 诊等, 等待), Katakana and Hangul; a run of one character is itself a term.
+      Hiragana runs are dropped: in Japanese they are mostly particles and inflections.
+    - `shares_terms` compares *match keys*: a hyphenated term also matches by its parts
+      ("ant-colony" ~ "ant colony"), British and American spellings fold ("optimisation" ~
+      "optimization"), and common suffixes are stripped ("optimizing" ~ "optimization").
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-]*[a-z0-9]|[a-z0-9]")
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3007\U00020000-\U0002ffff"
+_KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
+_HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+_HIRAGANA = "\u3040-\u309f"
+_SPACELESS = _HAN + _KATAKANA + _HANGUL + _HIRAGANA
+# Combining marks Python's \w leaves out (Indic vowel signs, Hebrew and Arabic points): without them
+# "हिन्दी" would split into single letters. Danda (U+0964/5) is punctuation and stays out.
+_MARKS = "\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0963\u0966-\u0dff\u0e00-\u0eff"
+_LETTER = f"(?:(?![{_SPACELESS}])[^\\W_]|[{_MARKS}])"
+_TOKEN = re.compile(
+    f"(?P<han>[{_HAN}]+)|(?P<katakana>[{_KATAKANA}]+)|(?P<hangul>[{_HANGUL}]+)|[{_HIRAGANA}]+"
+    f"|(?P<word>{_LETTER}+(?:-{_LETTER}+)*)"
+)
+_ASCII_WORD = re.compile(r"[a-z0-9\-]+")
+
+# Bigrams that say how or who, not what (Chinese question words, pronouns, connectives).
+SPACELESS_STOP_BIGRAMS = frozenset(
+    "如何 怎么 怎样 什么 为什 为何 可以 我们 他们 你们 一个 没有 不是 这个 那个 这些 以及 或者 因为 所以 如果 需要 "
+    "是否 能否 进行 通过 情况 况下".split()
+)
+# Chinese particles: a bigram holding one straddles a word boundary ("手的", "何在").
+SPACELESS_STOP_CHARACTERS = frozenset("的了在是和与及吗呢把被也都就而之")
 
 STOPWORDS = frozenset(
     [
@@ -220,26 +250,62 @@ def fold(word: str) -> str:
     return word
 
 
-def _match_key(term: str) -> str:
-    # "caches" folds to "cach" but "cache" stays: ignore a final 'e' when comparing (not when showing).
-    return term[:-1] if len(term) > 4 and term.endswith("e") else term
+def _bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    pairs = (run[i : i + 2] for i in range(len(run) - 1))
+    return [p for p in pairs if p not in SPACELESS_STOP_BIGRAMS and not SPACELESS_STOP_CHARACTERS & set(p)]
+
+
+def _word_term(word: str) -> str | None:
+    if len(word) < 3 or word in STOPWORDS or word.isdigit():
+        return None
+    return fold(word) if _ASCII_WORD.fullmatch(word) else word
 
 
 def content_terms(text: str) -> list[str]:
     """All content terms of `text`, in order of appearance, duplicates kept."""
-    words = _WORD.findall(text.lower())
-    return [fold(w) for w in words if len(w) >= 3 and w not in STOPWORDS and not w.isdigit()]
+    terms: list[str] = []
+    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
+        if match["word"]:
+            term = _word_term(match["word"])
+            terms.extend([term] if term else [])
+        else:
+            run = match["han"] or match["katakana"] or match["hangul"]
+            terms.extend(_bigrams(run) if run else [])
+    return terms
 
 
 def term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 
 
+_BRITISH = re.compile(r"(?<=[a-z]{3})([iy])s(e|es|ed|ing|ation|ations|er|ers)$")
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ed", "ly")
+
+
+def match_key(term: str) -> str:
+    """The form two terms are compared in: American spelling, common suffixes off, no final 'e'."""
+    key = _BRITISH.sub(r"\1z\2", term)
+    for suffix in _SUFFIXES:
+        if key.endswith(suffix) and len(key) - len(suffix) >= 4:
+            return key[: -len(suffix)]
+    # "caches" folds to "cach" but "cache" stays: ignore a final 'e' when comparing (not when showing).
+    return key[:-1] if len(key) > 4 and key.endswith("e") else key
+
+
+def match_keys(text: str) -> frozenset[str]:
+    """The match keys of every content term of `text`, a hyphenated term also by its parts."""
+    keys: set[str] = set()
+    for term in term_set(text):
+        parts = [p for p in term.split("-") if len(p) >= 3] if "-" in term else []
+        keys.update(match_key(t) for t in (term, *parts))
+    return frozenset(keys)
+
+
 def shares_terms(a: str, b: str, minimum: int = 1) -> bool:
-    """True when the two texts share at least `minimum` content terms."""
-    keys_a = {_match_key(t) for t in term_set(a)}
-    keys_b = {_match_key(t) for t in term_set(b)}
-    return len(keys_a & keys_b) >= minimum
+    """True when the two texts share at least `minimum` content terms (compared by match key)."""
+    return len(match_keys(a) & match_keys(b)) >= minimum
 
 
 def salient_terms(text: str, limit: int = 8) -> list[str]:

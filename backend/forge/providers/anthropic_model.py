@@ -49,6 +49,7 @@ from forge.providers.anthropic_wire import (
     WireTurn,
     request_params,
     response_from_turns,
+    supports_extended_thinking,
     turn_from_message,
 )
 from forge.providers.call_with_retries import FailureKind
@@ -198,6 +199,7 @@ class AnthropicModel:
             max_tokens=self._output_budget(request),
             web_search_max_uses=self._web_search_max_uses,
             continuation=[block for turn in turns for block in turn.blocks],
+            thinking=supports_extended_thinking(self._model),
         )
         if self._context_1m:
             params["betas"] = [CONTEXT_1M_BETA]

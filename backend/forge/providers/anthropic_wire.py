@@ -5,7 +5,10 @@ Pure: plain dicts in and out, no SDK and no IO. Responses are read as the dicts 
 
 Invariants:
     - Anthropic ProviderParts (`server_tool_use`, `web_search_tool_result`, thinking, ...) go back
-      verbatim, as copies that are never mutated; other providers' ProviderParts are dropped.
+      verbatim, as copies that are never mutated; other providers' ProviderParts are dropped. Thinking
+      blocks with their signatures are what the API requires back within a tool-use loop.
+    - Extended thinking follows the request (phases that reason ask for a budget); it changes only at
+      a phase's brief, a new user turn, never inside a tool-use loop, as the API requires.
     - A ToolCall whose arguments did not parse goes back with `input: {}`; blank text never goes on
       the wire (the API rejects empty text blocks) and a message left with no block is dropped.
     - Roles alternate on the wire (same-role neighbours are merged, as the API itself would) and a
@@ -58,6 +61,7 @@ from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tok
 
 PROVIDER = "anthropic"
 EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
+MIN_THINKING_BUDGET = 1024  # the API's smallest thinking budget
 WEB_SEARCH_TOOL_TYPE = "web_search_20250305"
 WEB_SEARCH_TOOL_NAME = "web_search"
 
@@ -140,8 +144,12 @@ def request_params(
     max_tokens: int,
     web_search_max_uses: int,
     continuation: Sequence[Mapping[str, Any]] = (),
+    thinking: bool = False,
 ) -> dict[str, Any]:
-    """The body of one Messages API call; `continuation` is a paused turn's content so far."""
+    """The body of one Messages API call; `continuation` is a paused turn's content so far.
+
+    With `thinking` (the model supports extended thinking) and a request that asks for it, the body
+    enables it with the request's budget, kept below max_tokens and at least the API's 1,024."""
     messages = message_params(request.messages)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
@@ -154,8 +162,18 @@ def request_params(
     if tools:
         params["tools"] = tools
     if request.required_tool is not None:
+        # A forced tool call cannot be combined with extended thinking (the API refuses both).
         params["tool_choice"] = {"type": "tool", "name": request.required_tool}
+        return params
+    budget = min(request.thinking_budget, max_tokens - MIN_THINKING_BUDGET)
+    if thinking and budget >= MIN_THINKING_BUDGET:
+        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
     return params
+
+
+def supports_extended_thinking(model: str) -> bool:
+    """Claude 3.7 and every Claude 4+ model think; older ones reject the parameter."""
+    return not model.startswith(("claude-3-5", "claude-3-haiku", "claude-3-opus", "claude-3-sonnet", "claude-2"))
 
 
 # --- response ------------------------------------------------------------------------------------

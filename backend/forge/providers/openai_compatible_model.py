@@ -19,7 +19,9 @@ Invariants:
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
 Design decisions:
-    - The output budget is max(request.max_tokens, the configured max_tokens), as for Anthropic.
+    - The output budget is max(request.max_tokens, the configured max_tokens), as for Anthropic, but
+      at most half the context window unless the configured max_tokens is larger: a phase asking for
+      16k must not make a small local model's server refuse every request.
       api.openai.com gets it as `max_completion_tokens` (reasoning models refuse `max_tokens`);
       other servers as `max_tokens`, which llama.cpp, vLLM and Ollama all read.
     - A local server needs no key: the SDK still sends one ("not-needed"), which such servers ignore.
@@ -211,7 +213,7 @@ class OpenAICompatibleModel:
     # -- one call --
 
     def _budget(self, request: ModelRequest) -> int:
-        return max(request.max_tokens, self._max_tokens)
+        return min(max(request.max_tokens, self._max_tokens), max(self._max_tokens, self._context_window // 2))
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         return request_params(

@@ -11,6 +11,8 @@ documented rules of prompt caching:
       match counts, so any change (a different tool list) misses everything after it.
     - A request writes the prefix at each of its breakpoints past the point it read, if that prefix
       is at least `min_cacheable_tokens` long (shorter prefixes are never cached).
+    - Changing the thinking settings (on/off, budget) invalidates the cached messages; tools and
+      system stay cached.
     - Input tokens are then: cache read (up to the read point), cache write (from there to the
       last prefix written) and uncached (the rest). The TTL is ignored: nothing expires.
 
@@ -72,6 +74,8 @@ class CacheUsage:
 
 
 def _blocks_in_order(params: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    # A change of the thinking settings invalidates cached messages (tools and system stay cached).
+    thinking = json.dumps(params.get("thinking"), sort_keys=True)
     for tool in params.get("tools") or ():
         yield "tool", tool
     system = params.get("system") or ()
@@ -80,7 +84,7 @@ def _blocks_in_order(params: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[s
     for position, message in enumerate(params.get("messages") or ()):
         content = message["content"]
         for block in [{"type": "text", "text": content}] if isinstance(content, str) else content:
-            yield f"message {position} {message['role']}", block
+            yield f"message {position} {message['role']} thinking={thinking}", block
 
 
 def prefix_blocks(params: Mapping[str, Any], rules: CacheRules = CacheRules()) -> list[PrefixBlock]:

@@ -14,7 +14,7 @@ from forge.agent.runner import AgentRunner, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, ReframingType, SessionId
 from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, ToolResult
+from forge.core.model_messages import Message, Role, TextPart, ToolResult, user_text
 from forge.core.records import ResearchHit
 from forge.core.session_events import EventType, SessionEvent
 
@@ -94,6 +94,19 @@ async def test_decompose_phase_runs_the_tool_sequence_and_pauses_for_review() ->
     assert messages[-1].role == Role.ASSISTANT and "queueing" in messages[-1].text
 
 
+async def test_each_successful_result_carries_the_phase_progress_and_says_when_the_work_is_done() -> None:
+    state = ForgeState(problem=PROBLEM)
+    model = ScriptedModel(_decompose_script())
+    await _run(model, state)
+    results = [p for r in model.requests for m in r.messages for p in m.parts if isinstance(p, ToolResult)]
+    progress = [json.loads(r.content)["progress"] for r in dict.fromkeys(results)]
+    assert progress[0] == (
+        "DECOMPOSE round 1: fundamentals missing, state of the art missing, assumptions 0/3, reframings 0/3"
+    )
+    assert "work is complete: stop calling tools" in progress[-1]
+    assert not any("work is complete" in p for p in progress[:-1])
+
+
 async def test_state_of_art_before_research_returns_rule_12_error_to_the_model() -> None:
     state = ForgeState(problem=PROBLEM)
     script = [
@@ -167,8 +180,17 @@ async def test_create_synthesis_before_find_antithesis_returns_antithesis_missin
 
 async def test_a_fourth_thesis_is_refused_with_claim_limit_exceeded() -> None:
     state = _synthesize_state()
-    theses = [call("state_thesis", {"thesis": f"Thesis number {i} about queues"}) for i in range(4)]
-    model = ScriptedModel([turn(*theses), turn(text="done"), turn(text="done"), turn(text="done"), turn(text="done")])
+    cited = {"evidence_sources": [HITS[0].source]}
+    theses = [call("state_thesis", {"thesis": f"Thesis number {i} about queues", **cited}) for i in range(4)]
+    model = ScriptedModel(
+        [
+            turn(call("research", {"query": "queues"}), *theses),
+            turn(text="done"),
+            turn(text="done"),
+            turn(text="done"),
+            turn(text="done"),
+        ]
+    )
     events, _ = await _run(model, state)
     codes = [e.data["error_code"] for e in events if e.type == EventType.TOOL_ERROR]
     assert codes == ["CLAIM_LIMIT_EXCEEDED"]
@@ -206,11 +228,33 @@ async def test_model_failure_ends_the_run_recoverably() -> None:
     assert events[0].data["code"] == "MODEL_ERROR" and events[0].data["recoverable"] is True
 
 
+NARRATIVE = {
+    "executive_summary": "Pooling the triage queues is the strongest claim; it held under falsification.",
+    "recommendations": ["Pilot pooled triage for 8 weeks; stop if median wait does not fall 10%."],
+    "open_questions": ["Which patients wait longest?"],
+}
+
+
 async def test_crystallize_nudges_a_model_that_stops_before_the_document_then_finishes() -> None:
     state = ForgeState(problem=PROBLEM)
     state.enter_phase(Phase.CRYSTALLIZE)
-    model = ScriptedModel([turn(text="All done."), turn(call("generate_knowledge_document"))])
+    model = ScriptedModel([turn(text="All done."), turn(call("generate_knowledge_document", NARRATIVE))])
     events, _ = await _run(model, state)
     assert "PHASE_WORK_INCOMPLETE" in model.requests[1].messages[-1].text
     assert [e.type for e in events][-2:] == [EventType.KNOWLEDGE_DOCUMENT, EventType.DONE]
     assert events[-1].data == {"error": False, "awaiting_input": False}
+    document = state.knowledge_document_markdown or ""
+    assert document.index("## Summary") < document.index("## 1. Problem and Framing")
+    assert NARRATIVE["executive_summary"] in document and "1. Pilot pooled triage" in document
+
+
+async def test_crystallize_sends_its_brief_not_the_sessions_conversation() -> None:
+    state = ForgeState(problem=PROBLEM)
+    state.enter_phase(Phase.CRYSTALLIZE)
+    earlier = [user_text("[forge phase=build round=1]\nbuild brief"), Message(Role.ASSISTANT, (TextPart("built"),))]
+    model = ScriptedModel([turn(call("generate_knowledge_document", NARRATIVE))])
+    ids = CountingIds()
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, "scripted model")
+    await record_run(AgentRunner(model), ctx, [*earlier, phase_kickoff(state)])
+    sent = model.requests[0].messages
+    assert len(sent) == 1 and sent[0].text.startswith("[forge phase=crystallize round=1]")

@@ -1,4 +1,8 @@
-"""The explicit tool registry: 20 custom tools + research, exposed per phase with JSON schemas."""
+"""The explicit tool registry: 19 custom tools + research, exposed per phase with JSON schemas.
+
+003 lists 20 custom tools; its `submit_user_insight` is person-only (issue 17): a model tool that adds a
+validated claim would skip validation, so the person's insight enters through the build decision.
+"""
 
 from __future__ import annotations
 
@@ -29,12 +33,13 @@ SPEC_TOOLS = {
     "get_negative_knowledge",
     "generate_knowledge_document",
     "get_session_status",
-    "submit_user_insight",
 }
+PERSON_ONLY = {"submit_user_insight"}
 
 
-def test_registry_holds_the_twenty_spec_tools_and_research() -> None:
+def test_registry_holds_the_spec_tools_and_research_but_no_person_only_tool() -> None:
     assert set(ALL_TOOLS) == SPEC_TOOLS | {"research"}
+    assert not PERSON_ONLY & {d.name for d in all_tool_definitions()}
 
 
 def test_every_tool_has_an_object_json_schema_and_a_description() -> None:

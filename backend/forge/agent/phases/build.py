@@ -18,10 +18,13 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_build
 
-INSTRUCTION = (
-    "Build the knowledge graph from the person's verdicts: add accepted/qualified/merged claims with "
-    "typed edges, then analyze gaps."
-)
+INSTRUCTION = """GOAL: make this round's kept knowledge cumulative and show what is still unknown.
+DO: add_to_knowledge_graph for every claim your reviewer accepted, qualified or merged (see each claim's \
+verdict), with typed edges to graph claims where a relation really holds (read an edge as 'this claim \
+<edge_type> that claim'); then analyze_gaps: questions the graph cannot answer yet, specific enough to \
+research next round, and any convergence lock (every claim leaning on one assumption or source).
+DONE WHEN: every kept claim is in the graph and the gaps are recorded. Then stop and summarise; the person \
+decides on another round, a deep dive, an insight of their own, or resolving the session."""
 
 
 def brief(state: ForgeState) -> Message:
@@ -36,6 +39,6 @@ DEFINITION = PhaseDefinition(
     work_gate=close_build.check_build_work_complete,
     brief=brief,
     review=close_build.REVIEW,
-    # Graph edges and short gap lists: small calls.
-    max_tokens=4096,
+    # Graph edges and short gap lists are small calls; the bound leaves room for THINKING_BUDGET.
+    max_tokens=16_384,
 )

@@ -23,18 +23,34 @@ GRAPH_STATUSES = (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED, ClaimStatus.SUPE
 
 
 class EdgeItem(BaseModel):
-    to_claim_id: str = Field(description="Id of a claim already in the graph.")
-    edge_type: EdgeType
+    to_claim_id: str = Field(description="Id of a claim already in the graph (from graph_claims in the brief).")
+    edge_type: EdgeType = Field(
+        description="Read as 'this claim <edge_type> that claim': supports = gives evidence for it; contradicts = "
+        "is incompatible with it; extends = widens or deepens it; supersedes = replaces it (it is outdated); "
+        "depends_on = holds only if it holds; merged_from = was merged from it."
+    )
 
 
 class AddToGraphInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    edges: list[EdgeItem] = Field(default_factory=list, max_length=8)
+    claim_index: int = Field(ge=0, le=2, description="Index of the claim in this round, as in the brief's claims.")
+    edges: list[EdgeItem] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Edges from this claim to claims already in the graph; the graph must stay acyclic.",
+    )
 
 
 class GapsInput(BaseModel):
-    gaps: list[str] = Field(min_length=1, max_length=12)
-    convergence_locks: list[str] = Field(default_factory=list, max_length=6)
+    gaps: list[str] = Field(
+        min_length=1,
+        max_length=12,
+        description="Questions the graph cannot answer yet, each specific enough to research next.",
+    )
+    convergence_locks: list[str] = Field(
+        default_factory=list,
+        max_length=6,
+        description="Places where every claim leans on the same assumption or source, so the graph may be stuck.",
+    )
 
 
 def _edge_violation(ctx: ToolContext, source: ClaimId, item: EdgeItem) -> RuleViolation | Edge:
@@ -101,15 +117,24 @@ async def get_negative_knowledge(ctx: ToolContext, args: NoInput) -> ToolOutcome
 BUILD_TOOLS = (
     ToolSpec(
         "add_to_knowledge_graph",
-        "Add an accepted/qualified/merged claim of this round to the knowledge graph "
-        "with typed edges to claims already in it (the graph must stay acyclic).",
+        "Add a claim the person accepted, qualified or merged in this round to the knowledge graph, with typed "
+        "edges to claims already in it. Rejected claims cannot enter: they are negative knowledge. Every kept "
+        "claim must be added before the phase can close; an edge that would close a cycle is refused.",
         AddToGraphInput,
         add_to_knowledge_graph,
     ),
-    ToolSpec("analyze_gaps", "Record gaps and convergence locks in the knowledge graph.", GapsInput, analyze_gaps),
+    ToolSpec(
+        "analyze_gaps",
+        "Record the gaps in the knowledge graph and any convergence locks. Use it after the kept claims are in "
+        "the graph; calls accumulate. Gaps steer the next round and close the knowledge document.",
+        GapsInput,
+        analyze_gaps,
+    ),
     ToolSpec(
         "get_negative_knowledge",
-        "Get rejected claims and the graph's claims. Must be called before synthesis in rounds 2+ (rule 10).",
+        "Read the claims the person rejected (with their reasons) and the claims in the graph. In rounds 2+ it "
+        "must be called before state_thesis or create_synthesis (rule 10), so rejected directions are not "
+        "repeated. It takes no arguments and changes nothing else.",
         NoInput,
         get_negative_knowledge,
     ),

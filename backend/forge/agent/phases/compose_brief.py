@@ -1,50 +1,101 @@
-"""The shape of the user message that opens a phase: a marker line, an instruction, a JSON context.
+"""The shape of the user message that opens a phase: marker, guide, hard constraints, the person's
+decisions, then a JSON context.
 
 Invariants:
     - The first line is always `[forge phase=<phase> round=<n>]` (n counts from 1), so any model —
       including the offline one, which parses it — can tell which phase a conversation is in.
+    - Then the phase's guide (goal, what excellent looks like, definition of done; round-aware),
+      the problem's hard constraints when it has any, and the "YOUR REVIEWER DECIDED" block
+      (`reviewer_decisions`) when the person has decided anything.
     - The context block starts with the problem and holds only what the person decided and what
       earlier phases produced; it is derived from the state, never from the model's own memory.
+    - The claims and graph views carry the person's verdict in the product's words (accepted,
+      qualified, merged, rejected) and a qualification's exact text.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
+from forge.agent.phases.reviewer_decisions import VERDICT_WORDS, reviewer_decided
 from forge.core.domain_types import Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, user_text
+from forge.core.problem_constraints import split_constraints
+from forge.core.records import Analogy, Claim
 
 MARKER = "[forge phase={phase} round={round}]"
 
 
+def hard_constraints(state: ForgeState) -> str:
+    constraints = split_constraints(state.problem).constraints
+    if not constraints:
+        return ""
+    items = "\n".join(f"- {c}" for c in constraints)
+    return f"HARD CONSTRAINTS (limits, not preferences: a claim that breaks one is wrong):\n{items}"
+
+
 def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: dict[str, Any]) -> Message:
     marker = MARKER.format(phase=phase.value, round=state.current_round + 1)
-    block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, indent=1)
-    return user_text(f"{marker}\n{instruction}\n```json\n{block}\n```")
+    block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, separators=(",", ":"))
+    parts = [instruction.strip(), hard_constraints(state), reviewer_decided(state), f"```json\n{block}\n```"]
+    return user_text(marker + "\n" + "\n\n".join(p for p in parts if p))
+
+
+def verdict_of(claim: Claim) -> str:
+    return VERDICT_WORDS.get(claim.status, "not reviewed yet")
+
+
+def _present(view: dict[str, Any]) -> dict[str, Any]:
+    """The view without empty fields (None, "", []): they cost tokens in every later request and say nothing."""
+    return {k: v for k, v in view.items() if v not in (None, "", [])}
+
+
+def analogies_view(analogies: Iterable[Analogy]) -> list[dict[str, Any]]:
+    """Analogies as a brief shows them: what a thesis builds on, mapping rows as one line each."""
+    return [
+        {
+            "source_domain": a.source_domain,
+            "target_application": a.target_application,
+            "description": a.description,
+            "mapping": [f"{m.source_concept} -> {m.target_concept}: {m.relation}" for m in a.mapping],
+            "observable": a.observable,
+            "failure_mode": a.failure_mode,
+        }
+        for a in analogies
+    ]
 
 
 def claims_view(state: ForgeState) -> list[dict[str, Any]]:
     """The round's claims as VALIDATE and BUILD see them, with the index a tool call refers to."""
     return [
-        {
-            "index": i,
-            "id": str(c.id),
-            "text": c.text,
-            "thesis": c.thesis_text,
-            "antithesis": c.antithesis_text,
-            "status": c.status.value,
-            "falsifiability_condition": c.falsifiability_condition,
-            "evidence_sources": [e.source for e in c.evidence],
-            "cross_domain_source": c.cross_domain_source,
-            "builds_on": [str(b) for b in c.builds_on],
-            "user_feedback": c.user_feedback,
-            "rejection_reason": c.rejection_reason,
-        }
+        _present(
+            {
+                "index": i,
+                "id": str(c.id),
+                "text": c.text,
+                "thesis": c.thesis_text,
+                "antithesis": c.antithesis_text,
+                "status": c.status.value,
+                "verdict": verdict_of(c),
+                "qualification": c.qualification,
+                "falsifiability_condition": c.falsifiability_condition,
+                "evidence_sources": [e.source for e in c.evidence],
+                "cross_domain_source": c.cross_domain_source,
+                "builds_on": [str(b) for b in c.builds_on],
+                "user_feedback": c.user_feedback,
+                "rejection_reason": c.rejection_reason,
+            }
+        )
         for i, c in enumerate(state.current_round_claims)
     ]
 
 
 def graph_view(state: ForgeState) -> list[dict[str, Any]]:
-    return [{"id": str(c.id), "text": c.text, "status": c.status.value} for c in state.knowledge_graph_nodes]
+    return [
+        {"id": str(c.id), "text": c.text, "status": c.status.value, "verdict": verdict_of(c)}
+        | ({"qualification": c.qualification} if c.qualification else {})
+        for c in state.knowledge_graph_nodes
+    ]

@@ -1,14 +1,19 @@
 """CRYSTALLIZE, defined in one place: the knowledge document, which ends the session.
 
 Invariants:
-    - Its brief carries the graph's claims and gaps.
+    - Its brief is built from the state and holds everything the model needs to write the narrative:
+      the graph's claims (verdict, qualification, falsifiability condition, mean score, confidence,
+      sources), the negative knowledge and the gaps; the phase is `own_context`, so its requests send
+      this brief instead of the whole session's conversation.
     - No review follows: once the document exists (`forge.core.phases.close_crystallize`) the
       session is finished.
 """
 
 from __future__ import annotations
 
-from forge.agent.phases.compose_brief import compose_brief, graph_view
+from typing import Any
+
+from forge.agent.phases.compose_brief import compose_brief, verdict_of
 from forge.agent.phases.crystallize_tools import CRYSTALLIZE_TOOLS
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.core.domain_types import Phase
@@ -16,11 +21,37 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_crystallize
 
-INSTRUCTION = "Crystallize: generate the knowledge document."
+INSTRUCTION = """GOAL: the person resolved the session; hand over the knowledge to someone who will act on it.
+DO: call generate_knowledge_document once, writing the executive summary, the recommendations and the open \
+questions from this brief alone (it holds every claim the person kept, with its verdict and qualification, \
+the rejected directions and the gaps). The ten sections that follow your text are built by code from the \
+record. Then write a closing line for the person.
+EXCELLENT: the summary leads with the strongest claim and its qualification, says how it survived \
+falsification and how novel it is, and never claims more than the graph holds; each recommendation names \
+what to try, where, and the result that would stop it; open questions are the ones that block action."""
+
+
+def _claims(state: ForgeState) -> list[dict[str, Any]]:
+    return [
+        {
+            "text": c.text,
+            "verdict": verdict_of(c),
+            "qualification": c.qualification,
+            "falsifiability_condition": c.falsifiability_condition,
+            "mean_score": round(c.scores.mean, 2) if c.scores else None,
+            "confidence": c.confidence.value,
+            "sources": [e.source for e in c.evidence],
+        }
+        for c in state.knowledge_graph_nodes
+    ]
 
 
 def brief(state: ForgeState) -> Message:
-    context = {"graph_claims": graph_view(state), "gaps": state.gaps}
+    context = {
+        "graph_claims": _claims(state),
+        "negative_knowledge": [{"claim": n.claim_text, "reason": n.reason} for n in state.negative_knowledge],
+        "gaps": state.gaps,
+    }
     return compose_brief(Phase.CRYSTALLIZE, state, INSTRUCTION, context)
 
 
@@ -31,7 +62,7 @@ DEFINITION = PhaseDefinition(
     work_gate=close_crystallize.check_crystallize_work_complete,
     brief=brief,
     review=None,
-    # The document is rendered by code from the state (generate_knowledge_document takes no
-    # arguments), so the model writes no more here than elsewhere: one call and a closing line.
-    max_tokens=4096,
+    # One call with a few paragraphs; the bound leaves room for THINKING_BUDGET.
+    max_tokens=16_384,
+    own_context=True,
 )

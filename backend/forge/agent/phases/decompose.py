@@ -17,9 +17,16 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_decompose
 
-INSTRUCTION = (
-    "Decompose the problem: research it, then fundamentals, state of the art, >= 3 assumptions, >= 3 reframings."
-)
+INSTRUCTION = """GOAL: understand the problem well enough that an expert would recognise its real difficulty, \
+before proposing anything.
+DO: research the problem first (2-3 independent queries in one turn: its mechanisms, measured numbers, \
+what has been tried); decompose_to_fundamentals; map_state_of_art citing what research returned; \
+extract_assumptions (>= 3); reframe_problem (>= 3, ideally one of each type).
+EXCELLENT: fundamentals name quantities and mechanisms, not topics; the state of the art gives numbers and \
+says where current practice falls short; each assumption would change the answer if it were false; each \
+reframing opens a different solution space instead of paraphrasing the question.
+DONE WHEN: fundamentals, a cited state of the art, >= 3 assumptions and >= 3 reframings are recorded. Then \
+stop and summarise; the person selects reframings and confirms or rejects assumptions."""
 
 
 def brief(state: ForgeState) -> Message:
@@ -35,5 +42,6 @@ DEFINITION = PhaseDefinition(
     review=close_decompose.REVIEW,
     # One reframe_problem call may carry 8 reframings of up to 2,000 characters (~4k tokens):
     # the bound must hold the largest call the schemas allow, or the call is cut and re-sent.
-    max_tokens=8192,
+    # 16k leaves room for several such calls in one turn (parallel tool calls are encouraged).
+    max_tokens=16_384,
 )

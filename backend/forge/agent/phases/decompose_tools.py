@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType, ReframingId, ReframingType
 from forge.core.enforce_claim_rules import check_sources_researched
@@ -17,29 +17,49 @@ from forge.core.enforce_phase_gates import check_research_before_state_of_art
 from forge.core.records import Assumption, Reframing, StateOfArt
 from forge.core.rule_verdicts import first_violation
 
-Text = Field(min_length=3, max_length=2000)
-
 
 class FundamentalsInput(BaseModel):
-    fundamentals: list[str] = Field(min_length=1, max_length=12, description="Irreducible elements of the problem.")
+    fundamentals: list[str] = Field(
+        min_length=1,
+        max_length=12,
+        description="Irreducible elements, one per item, each a full sentence naming a quantity, mechanism or "
+        "constraint (good: 'Wait time grows non-linearly as utilisation nears 100%'; bad: 'staffing').",
+    )
 
 
 class StateOfArtInput(BaseModel):
-    summary: str = Field(min_length=10, max_length=4000)
-    sources: list[str] = Field(min_length=1, description="`source` values returned by research.")
+    summary: str = Field(
+        min_length=10,
+        max_length=4000,
+        description="What is known and tried today, with numbers where research gave them, and where it falls "
+        "short; every statement traceable to one of `sources`.",
+    )
+    sources: list[str] = Field(min_length=1, description=CITED_SOURCES)
 
 
 class AssumptionsInput(BaseModel):
-    assumptions: list[str] = Field(min_length=1, max_length=10)
+    assumptions: list[str] = Field(
+        min_length=1,
+        max_length=10,
+        description="Hidden assumptions in how the problem is posed, each one a testable sentence "
+        "(good: 'Demand cannot be shifted in time'; bad: 'resources are limited').",
+    )
 
 
 class ReframingItem(BaseModel):
-    text: str = Text
-    reframing_type: ReframingType
+    text: str = Field(
+        min_length=3, max_length=2000, description="The problem restated as a question, in the problem's language."
+    )
+    reframing_type: ReframingType = Field(
+        description="scope_change: widen or narrow the system; entity_question: ask about a different actor or "
+        "object; variable_change: optimise a different quantity; domain_change: pose it as a problem of another field."
+    )
 
 
 class ReframeInput(BaseModel):
-    reframings: list[ReframingItem] = Field(min_length=1, max_length=8)
+    reframings: list[ReframingItem] = Field(
+        min_length=1, max_length=8, description="New formulations; ideally one of each type."
+    )
 
 
 async def decompose_to_fundamentals(ctx: ToolContext, args: FundamentalsInput) -> ToolOutcome:
@@ -82,26 +102,33 @@ async def reframe_problem(ctx: ToolContext, args: ReframeInput) -> ToolOutcome:
 DECOMPOSE_TOOLS = (
     ToolSpec(
         "decompose_to_fundamentals",
-        "Break the problem into irreducible elements.",
+        "Record the problem's irreducible elements: the quantities, mechanisms and constraints any solution "
+        "must deal with. Use it once you understand the problem, before mapping the state of the art; calls "
+        "accumulate and exact duplicates are ignored. It only records what you write; it does not search.",
         FundamentalsInput,
         decompose_to_fundamentals,
     ),
     ToolSpec(
         "map_state_of_art",
-        "Record the current state of the art, citing research sources. Requires research "
-        "about the problem first (rule 12).",
+        "Record what is known and tried today, citing research. Call research with a query about the problem "
+        "in this phase first (rule 12), then pass the `source` strings of the results you relied on. A later "
+        "call replaces the earlier summary. It does not search; cite only what research returned (rule 7).",
         StateOfArtInput,
         map_state_of_art,
     ),
     ToolSpec(
         "extract_assumptions",
-        "Identify hidden assumptions (at least 3 in total).",
+        "Record hidden assumptions in the problem as posed: what everyone takes for granted that might be "
+        "false. At least 3 in total are needed; calls accumulate. The person confirms or rejects each one at "
+        "the review, and rejected assumptions must not shape later work.",
         AssumptionsInput,
         extract_assumptions,
     ),
     ToolSpec(
         "reframe_problem",
-        "Generate alternative formulations of the problem (at least 3 in total; the user selects at least one).",
+        "Record alternative formulations of the problem that open different solution spaces. At least 3 in "
+        "total are needed, ideally one of each type; calls accumulate. The person selects at least one, and "
+        "the selected ones guide every later phase.",
         ReframeInput,
         reframe_problem,
     ),

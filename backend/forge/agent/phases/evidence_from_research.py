@@ -14,6 +14,11 @@ from forge.core.domain_types import ClaimId, Contributor, EvidenceId, EvidenceTy
 from forge.core.forge_state import ForgeState
 from forge.core.records import Evidence
 
+CITED_SOURCES = (
+    "`source` strings copied exactly from results of research calls (a URL or corpus:// id); "
+    "never a title, never a source no research call returned."
+)
+
 
 def evidence_for_sources(
     state: ForgeState,

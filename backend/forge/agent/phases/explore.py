@@ -19,10 +19,16 @@ from forge.core.model_messages import Message
 from forge.core.phases import close_explore
 from forge.core.state_codec import encode_value
 
-INSTRUCTION = (
-    "Explore the solution space: morphological box, >= 2 distant-domain analogies (research each "
-    "domain first), >= 1 TRIZ contradiction, the adjacent possible."
-)
+INSTRUCTION = """GOAL: widen the solution space beyond the obvious before converging on claims.
+DO: build_morphological_box; pick >= 2 source domains far from the problem's own field (far beats near when \
+the structure holds), including every domain your reviewer suggested; for each, research naming the domain, \
+then search_cross_domain with >= 2 mapping rows, an observable and a failure mode; identify_contradictions \
+(what improves, what worsens, how to get both, which TRIZ principles); map_adjacent_possible.
+EXCELLENT: analogies share a mechanism, not a surface likeness; the observable could be measured in the \
+problem next month; the failure mode names the difference between the domains that would break the \
+transfer; a contradiction is resolved by separation (time, space, scale, condition), not by a compromise.
+DONE WHEN: the box, >= 2 analogies from different domains and >= 1 contradiction are recorded. Then stop and \
+summarise; the person stars the analogies worth building on."""
 
 
 def brief(state: ForgeState) -> Message:
@@ -44,5 +50,6 @@ DEFINITION = PhaseDefinition(
     review=close_explore.REVIEW,
     # One search_cross_domain call may reach ~20,000 characters (a 4,000-character description and
     # a 12-row mapping table), ~5k tokens: the largest single call of any phase.
-    max_tokens=8192,
+    # 16k holds two such analogies in one turn.
+    max_tokens=16_384,
 )

@@ -16,40 +16,92 @@ from forge.core.records import Analogy, Contradiction, MappingRow, Morphological
 
 
 class ParameterItem(BaseModel):
-    name: str = Field(min_length=2, max_length=200)
-    options: list[str] = Field(min_length=2, max_length=10)
+    name: str = Field(
+        min_length=2, max_length=200, description="A design dimension of a solution (e.g. 'triage rule')."
+    )
+    options: list[str] = Field(
+        min_length=2,
+        max_length=10,
+        description="Distinct values that dimension can take (e.g. 'by arrival', 'by acuity').",
+    )
 
 
 class MorphologicalBoxInput(BaseModel):
-    parameters: list[ParameterItem] = Field(min_length=2, max_length=10)
+    parameters: list[ParameterItem] = Field(
+        min_length=2, max_length=10, description="Independent dimensions; together they span the solution space."
+    )
 
 
 class MappingItem(BaseModel):
-    source_concept: str = Field(min_length=1, max_length=300)
-    target_concept: str = Field(min_length=1, max_length=300)
-    relation: str = Field(min_length=1, max_length=500)
+    source_concept: str = Field(min_length=1, max_length=300, description="An element of the source domain.")
+    target_concept: str = Field(min_length=1, max_length=300, description="The element of the problem it maps to.")
+    relation: str = Field(
+        min_length=1,
+        max_length=500,
+        description="The shared structure or mechanism: why the two play the same role (not a surface likeness).",
+    )
 
 
 class CrossDomainInput(BaseModel):
-    source_domain: str = Field(min_length=2, max_length=200)
-    target_application: str = Field(min_length=3, max_length=1000)
-    analogy_description: str = Field(min_length=10, max_length=4000)
-    semantic_distance: SemanticDistance
-    mapping: list[MappingItem] = Field(default_factory=list, max_length=12)
-    observable: str = Field(default="", max_length=1000)
-    failure_mode: str = Field(default="", max_length=1000)
+    source_domain: str = Field(
+        min_length=2,
+        max_length=200,
+        description="The distant field the analogy comes from, named as in your research query (e.g. 'ant colony foraging').",
+    )
+    target_application: str = Field(
+        min_length=3, max_length=1000, description="Where in the problem the mechanism would be applied."
+    )
+    analogy_description: str = Field(
+        min_length=10,
+        max_length=4000,
+        description="The mechanism in the source domain and how it would work in the problem, citing what research found.",
+    )
+    semantic_distance: SemanticDistance = Field(
+        description="How far the source domain is from the problem's own field: near (adjacent field), medium, "
+        "far (a different kind of system altogether; the most valuable when the structure still holds)."
+    )
+    mapping: list[MappingItem] = Field(
+        min_length=2,
+        max_length=12,
+        description="The mapping table: at least 2 rows pairing source elements with problem elements.",
+    )
+    observable: str = Field(
+        min_length=10,
+        max_length=1000,
+        description="What one would measure in the problem to see whether the analogy holds (metric and setting).",
+    )
+    failure_mode: str = Field(
+        min_length=10,
+        max_length=1000,
+        description="Where the analogy breaks: a difference between the domains that would make the transfer fail.",
+    )
 
 
 class ContradictionInput(BaseModel):
-    property_a: str = Field(min_length=2, max_length=300)
-    property_b: str = Field(min_length=2, max_length=300)
-    description: str = Field(min_length=5, max_length=2000)
-    resolution_direction: str = Field(min_length=5, max_length=2000)
-    principles: list[str] = Field(default_factory=list, max_length=6, description="TRIZ inventive principles.")
+    property_a: str = Field(min_length=2, max_length=300, description="The property to improve.")
+    property_b: str = Field(min_length=2, max_length=300, description="The property that gets worse when A improves.")
+    description: str = Field(
+        min_length=5, max_length=2000, description="Why improving A worsens B in this problem, concretely."
+    )
+    resolution_direction: str = Field(
+        min_length=5,
+        max_length=2000,
+        description="How to get both (separate in time, space, scale or condition), not a compromise between them.",
+    )
+    principles: list[str] = Field(
+        default_factory=list,
+        max_length=6,
+        description="TRIZ inventive principles that resolve it, as 'number name' from the 40 principles "
+        "(e.g. '1 Segmentation', '15 Dynamics', '35 Parameter changes').",
+    )
 
 
 class AdjacentPossibleInput(BaseModel):
-    items: list[str] = Field(min_length=1, max_length=10)
+    items: list[str] = Field(
+        min_length=1,
+        max_length=10,
+        description="Steps just beyond what exists today that current parts and knowledge make reachable, one per item.",
+    )
 
 
 async def build_morphological_box(ctx: ToolContext, args: MorphologicalBoxInput) -> ToolOutcome:
@@ -104,27 +156,33 @@ async def map_adjacent_possible(ctx: ToolContext, args: AdjacentPossibleInput) -
 EXPLORE_TOOLS = (
     ToolSpec(
         "build_morphological_box",
-        "Build the parameter space (parameters x options) of possible solutions.",
+        "Record the solution space as a morphological box: independent design dimensions, each with its "
+        "options. Use it early in EXPLORE so analogies and contradictions can be placed in it; a later call "
+        "replaces the box. It only records what you write; it does not search.",
         MorphologicalBoxInput,
         build_morphological_box,
     ),
     ToolSpec(
         "search_cross_domain",
-        "Record a structural analogy from a distant domain, with a mapping table, an "
-        "observable and a failure mode. Requires research naming the source domain first (rule 13); at least "
-        "2 are needed.",
+        "Record a structural analogy from a distant domain: a mechanism that solves the same structural problem "
+        "there. Call research with a query naming the source domain in this phase first (rule 13); this tool "
+        "records, it does not search. At least 2 analogies from different domains are needed; each needs a "
+        "mapping table of at least 2 rows, an observable and a failure mode.",
         CrossDomainInput,
         search_cross_domain,
     ),
     ToolSpec(
         "identify_contradictions",
-        "Record a TRIZ-style contradiction (two requirements that fight) and the direction for resolving it.",
+        "Record a TRIZ contradiction: improving one property of the system worsens another, plus the direction "
+        "that resolves it without a compromise and the inventive principles behind it. At least 1 is needed. "
+        "Name principles from the 40 classic ones by number and name.",
         ContradictionInput,
         identify_contradictions,
     ),
     ToolSpec(
         "map_adjacent_possible",
-        "List what lies just beyond current capabilities.",
+        "Record what lies just beyond current capabilities: combinations that existing parts and knowledge "
+        "make reachable next. Calls accumulate. Optional for the phase gate, but it feeds SYNTHESIZE.",
         AdjacentPossibleInput,
         map_adjacent_possible,
     ),

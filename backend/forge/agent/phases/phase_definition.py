@@ -8,6 +8,7 @@ Invariants:
       offers BUILD's get_negative_knowledge). Dispatch refuses any other tool (TOOL_NOT_IN_PHASE).
     - `brief` opens the phase with a message whose first line is `[forge phase=<phase> round=<n>]`.
     - `review` is None exactly for CRYSTALLIZE, which ends the session instead of pausing.
+    - Every phase's `max_tokens` exceeds THINKING_BUDGET, so thinking fits with room for an answer.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from forge.core.model_messages import Message
 from forge.core.phases.phase_review import PhaseReview
 from forge.core.rule_verdicts import RuleViolation
 
+# Extended-thinking tokens a model may spend per call, where its provider supports thinking. One
+# value for the whole session, every phase: Anthropic drops the cached conversation whenever the
+# thinking settings change, so a per-phase budget would rewrite the whole history into the cache at
+# every phase switch. The budget is a ceiling: SYNTHESIZE and VALIDATE briefs ask for the reasoning.
+THINKING_BUDGET = 8192
+
 
 @dataclass(frozen=True, slots=True)
 class PhaseDefinition:
@@ -33,7 +40,10 @@ class PhaseDefinition:
     work_gate: Callable[[ForgeState], RuleViolation | None]
     brief: Callable[[ForgeState], Message]
     review: PhaseReview[Any] | None
-    max_tokens: int  # the output bound of one model call in this phase
+    max_tokens: int  # the output bound of one model call in this phase; above THINKING_BUDGET
+    # The phase's requests carry only its brief and what followed it, not the session's history: its
+    # brief, built from the state, holds all it needs (CRYSTALLIZE: no full-context call at the end).
+    own_context: bool = False
 
     @property
     def review_type(self) -> ReviewType | None:

@@ -3,7 +3,8 @@
 Invariants:
     - Every research call is recorded in ForgeState (query, hits, phase, round, time, provider) —
       this is what the research gates (rules 12-15) and the provenance check of rule 7 read.
-    - submit_user_insight adds a user-contributed claim to the graph, citing only researched sources.
+    - The person's own insights enter through the build decision (`add_insight`), never through a
+      model tool: a model tool that adds a validated claim would skip validation.
     - Which phase offers which of these is each phase definition's `tool_names`; they are listed
       here once so the tool registry holds every tool exactly once.
 """
@@ -12,21 +13,18 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import evidence_for_sources
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
-from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EvidenceType
-from forge.core.enforce_claim_rules import check_sources_researched
-from forge.core.records import Claim, ResearchRecord
+from forge.core.records import ResearchRecord
 
 
 class ResearchInput(BaseModel):
-    query: str = Field(min_length=3, max_length=400, description="What to look for, in plain words.")
-    limit: int = Field(default=5, ge=1, le=10)
-
-
-class InsightInput(BaseModel):
-    insight: str = Field(min_length=5, max_length=4000)
-    evidence_sources: list[str] = Field(default_factory=list)
+    query: str = Field(
+        min_length=3,
+        max_length=400,
+        description="Plain words naming the subject, in the problem's language; it must share terms with what "
+        "it unlocks (the problem, the source domain, the thesis or the claim).",
+    )
+    limit: int = Field(default=5, ge=1, le=10, description="How many results to return (1-10).")
 
 
 async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
@@ -64,44 +62,24 @@ async def get_session_status(ctx: ToolContext, args: NoInput) -> ToolOutcome:
     )
 
 
-async def submit_user_insight(ctx: ToolContext, args: InsightInput) -> ToolOutcome:
-    s = ctx.state
-    violation = check_sources_researched(s, args.evidence_sources)
-    if violation:
-        return ToolOutcome.failed(violation)
-    claim_id = ClaimId(ctx.new_id())
-    evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id)
-    s.knowledge_graph_nodes.append(
-        Claim(
-            claim_id,
-            args.insight,
-            ClaimType.USER_CONTRIBUTED,
-            s.current_round,
-            s.current_phase,
-            status=ClaimStatus.VALIDATED,
-            evidence=evidence,
-        )
-    )
-    s.user_insights.append(args.insight)
-    return ToolOutcome({"claim_id": str(claim_id)}, "user insight added to the graph")
-
-
 RESEARCH = "research"
-CROSS_CUTTING = ("get_session_status", "submit_user_insight")
+CROSS_CUTTING = ("get_session_status",)
 
 SHARED_TOOLS = (
-    ToolSpec("get_session_status", "Current phase, round, claim counts and graph size.", NoInput, get_session_status),
     ToolSpec(
-        "submit_user_insight",
-        "Add an insight the user contributed to the knowledge graph.",
-        InsightInput,
-        submit_user_insight,
+        "get_session_status",
+        "Read where the session stands: phase, round, claim counts, graph size and research calls this phase. "
+        "Every tool result already carries a one-line `progress`, so call this only when unsure. It takes no "
+        "arguments and changes nothing.",
+        NoInput,
+        get_session_status,
     ),
     ToolSpec(
         RESEARCH,
-        "Search the research provider (web or local corpus). Required before map_state_of_art, "
-        "search_cross_domain, find_antithesis and attempt_falsification; the query must name the subject. "
-        "Cite only `source` values returned here.",
+        "Search the local corpus: the shipped primers and the documents the person attached to this session. "
+        "Use it to find evidence to cite and to unlock the tools that require research first (rules 12-15): "
+        "its query must share terms with the subject. Cite only `source` strings it returned, copied exactly. "
+        "Results are ranked by word overlap, so check that a hit is really about your subject before citing it.",
         ResearchInput,
         research,
     ),

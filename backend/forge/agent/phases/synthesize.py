@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.agent.phases.compose_brief import compose_brief, graph_view
+from forge.agent.phases.compose_brief import analogies_view, compose_brief, graph_view
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
@@ -22,14 +22,38 @@ from forge.core.model_messages import Message
 from forge.core.phases import close_synthesize
 from forge.core.state_codec import encode_value
 
-INSTRUCTION = "Synthesize up to 3 claims by thesis -> antithesis -> synthesis, grounded in research."
+FIRST_ROUND = """GOAL: turn what was explored into at most 3 claims that are new, grounded and testable; two \
+excellent claims beat three average ones.
+DO for each claim: state_thesis (a mechanism with its expected effect, citing >= 1 source; start from the \
+starred analogies, the selected reframings and the contradictions) -> research counter-evidence on the \
+thesis' own terms -> find_antithesis (the strongest objection, not a weak one) -> create_synthesis (the claim \
+scoped to where it survives the objection, with a falsifiability condition: metric, baseline, threshold, \
+time window)."""
+LATER_ROUND = """GOAL: round {round} makes the knowledge cumulative: extend, sharpen or overturn what earlier \
+rounds found, never repeat it; at most 3 claims.
+DO: call get_negative_knowledge first (rule 10) and read what was rejected and why; then for each claim: \
+state_thesis -> research counter-evidence on the thesis' own terms -> find_antithesis -> create_synthesis \
+with builds_on_claim_id of the earlier claim it builds on (rule 9) and a falsifiability condition (metric, \
+baseline, threshold, time window). A qualified claim keeps its qualification in everything built on it."""
+DEEP_DIVE = """DEEP DIVE: every claim this round goes deeper into the target claim (its mechanism, its boundary \
+conditions, or a sharper test of it) and passes its id as builds_on_claim_id."""
+THINK = """THINK FIRST: before the first thesis, weigh the candidate directions against each other and keep \
+the ones whose mechanisms differ; before each synthesis, ask where the claim would fail."""
+DONE = """DONE WHEN: every claim has a thesis, an antithesis and a synthesis. Then stop and summarise; the \
+person comments on the claims before VALIDATE."""
+
+
+def instruction(state: ForgeState) -> str:
+    lead = FIRST_ROUND if state.current_round == 0 else LATER_ROUND.format(round=state.current_round + 1)
+    deep = DEEP_DIVE if state.deep_dive_target_claim_id else ""
+    return "\n".join(p for p in (lead, deep, THINK, DONE) if p)
 
 
 def _context(state: ForgeState) -> dict[str, Any]:
     target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
     return {
         "selected_reframings": [r.text for r in state.selected_reframings],
-        "starred_analogies": encode_value(state.starred_analogies),
+        "starred_analogies": analogies_view(state.starred_analogies),
         "contradictions": encode_value(state.contradictions),
         "graph_claims": graph_view(state),
         "negative_knowledge": encode_value(state.negative_knowledge),
@@ -39,7 +63,7 @@ def _context(state: ForgeState) -> dict[str, Any]:
 
 
 def brief(state: ForgeState) -> Message:
-    return compose_brief(Phase.SYNTHESIZE, state, INSTRUCTION, _context(state))
+    return compose_brief(Phase.SYNTHESIZE, state, instruction(state), _context(state))
 
 
 DEFINITION = PhaseDefinition(
@@ -49,7 +73,7 @@ DEFINITION = PhaseDefinition(
     work_gate=close_synthesize.check_synthesis_complete,
     brief=brief,
     review=close_synthesize.REVIEW,
-    # Its largest call (create_synthesis: claim text + falsifiability condition) is ~3,000
-    # characters; 4096 tokens holds a few such calls in one turn.
-    max_tokens=4096,
+    # Room to think (THINKING_BUDGET, where the provider supports it) plus a turn of several calls
+    # (create_synthesis is ~3,000 characters).
+    max_tokens=16_384,
 )

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
 from forge.core.enforce_claim_rules import (
@@ -27,24 +27,54 @@ from forge.core.enforce_phase_gates import check_negative_knowledge_consulted, c
 from forge.core.records import Claim
 from forge.core.rule_verdicts import first_violation
 
+CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as state_thesis returned it."
+
 
 class ThesisInput(BaseModel):
-    thesis: str = Field(min_length=10, max_length=2000)
-    evidence_sources: list[str] = Field(default_factory=list, description="Research `source` values.")
-    cross_domain_source: str | None = Field(default=None, description="The analogy's source domain, if any.")
+    thesis: str = Field(
+        min_length=10,
+        max_length=2000,
+        description="A knowledge direction that answers the problem, stated as a mechanism with its expected effect.",
+    )
+    evidence_sources: list[str] = Field(min_length=1, description="At least one; " + CITED_SOURCES)
+    cross_domain_source: str | None = Field(
+        default=None, description="The source domain of the analogy this thesis transfers, if it comes from one."
+    )
 
 
 class AntithesisInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    antithesis: str = Field(min_length=10, max_length=2000)
-    evidence_sources: list[str] = Field(default_factory=list)
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    antithesis: str = Field(
+        min_length=10,
+        max_length=2000,
+        description="The strongest case against the thesis: the evidence or mechanism that makes it fail or "
+        "reverse, not a weak objection.",
+    )
+    evidence_sources: list[str] = Field(
+        default_factory=list, description="Counter-evidence found by research; " + CITED_SOURCES
+    )
 
 
 class SynthesisInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    claim_text: str = Field(min_length=10, max_length=2000)
-    falsifiability_condition: str = Field(min_length=10, max_length=1000)
-    builds_on_claim_id: str | None = Field(default=None, description="Required in rounds 2+ (rule 9).")
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    claim_text: str = Field(
+        min_length=10,
+        max_length=2000,
+        description="The claim that survives the antithesis: scoped to where it holds, with a mechanism and an "
+        "effect size (good: 'Pooling the two triage queues cuts median door-to-doctor time by 15-25% in EDs "
+        "above 85% utilisation, because...'; bad: 'Better triage reduces waits').",
+    )
+    falsifiability_condition: str = Field(
+        min_length=10,
+        max_length=1000,
+        description="The observation that would show the claim wrong: metric, baseline, threshold and time window "
+        "(good: 'If median door-to-doctor time does not fall >= 10% below the 3-month baseline within 8 weeks "
+        "of pooling, the claim is false').",
+    )
+    builds_on_claim_id: str | None = Field(
+        default=None,
+        description="Id of an earlier round's claim this one builds on; required in rounds 2+ (rule 9).",
+    )
 
 
 def _parse_claim_id(raw: str | None) -> tuple[ClaimId, ...]:
@@ -134,23 +164,27 @@ async def create_synthesis(ctx: ToolContext, args: SynthesisInput) -> ToolOutcom
 SYNTHESIZE_TOOLS = (
     ToolSpec(
         "state_thesis",
-        "State a knowledge direction (a thesis) citing research sources. At most 3 per round "
-        "(rule 8); in rounds 2+ call get_negative_knowledge first (rule 10).",
+        "State a knowledge direction (a thesis) that would answer the problem, citing at least one research "
+        "source. At most 3 per round (rule 8): choose directions that differ in mechanism, not wording. In "
+        "rounds 2+ call get_negative_knowledge first (rule 10) and do not restate a rejected direction. Returns "
+        "the claim_index the next tools use.",
         ThesisInput,
         state_thesis,
     ),
     ToolSpec(
         "find_antithesis",
-        "Record the strongest counter-position to a thesis. Requires research for "
-        "counter-evidence on the thesis' terms first (rule 14).",
+        "Record the strongest counter-position to a thesis. First call research for counter-evidence with a query "
+        "on the thesis' own terms (rule 14); this tool records, it does not search. A weak antithesis makes a "
+        "weak synthesis: look for the case where the mechanism fails or reverses.",
         AntithesisInput,
         find_antithesis,
     ),
     ToolSpec(
         "create_synthesis",
-        "Create the claim that transcends thesis and antithesis, with a concrete "
-        "falsifiability condition. Requires find_antithesis for that claim (rule 3); rounds 2+ must pass "
-        "builds_on_claim_id (rule 9).",
+        "Record the claim that survives both thesis and antithesis, scoped to where it holds, with a "
+        "falsifiability condition naming metric, baseline, threshold and time window. Requires find_antithesis "
+        "for that claim first (rule 3); in rounds 2+ pass builds_on_claim_id of an earlier claim (rule 9). "
+        "Calling it again for the same claim_index replaces the claim text.",
         SynthesisInput,
         create_synthesis,
     ),

@@ -16,7 +16,18 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_validate
 
-INSTRUCTION = "Validate every claim: research to disprove it, attempt_falsification, check_novelty, score_claim."
+INSTRUCTION = """GOAL: you are now an independent verifier, not the author of these claims. Find out which \
+claims are wrong before the person relies on them: assume each is false until the evidence says otherwise.
+DO for each claim (claims are independent: work on them in parallel): research aimed at disproving it \
+(counter-examples, failed trials, boundary cases) -> attempt_falsification, testing it also against every \
+hard constraint, with survived=false when the evidence breaks it; research prior art -> check_novelty naming \
+the closest prior work and its sources; then score_claim on the anchored scales with a rationale.
+THINK FIRST: before each verdict, find the claim's weakest link (the step with the least evidence or the \
+assumption a hard constraint or a rejected assumption would break) and aim the attempt there.
+EXCELLENT: an attempt that could really have failed; prior art searched by mechanism, not by the claim's \
+wording; scores that differ between claims, 0.8+ only where the anchor is met.
+DONE WHEN: every claim is falsification-tested, novelty-checked and scored. Then stop and summarise; the \
+person accepts, qualifies, merges or rejects each claim."""
 
 
 def brief(state: ForgeState) -> Message:
@@ -31,6 +42,7 @@ DEFINITION = PhaseDefinition(
     work_gate=close_validate.check_validate_work_complete,
     brief=brief,
     review=close_validate.REVIEW,
-    # Its largest call (attempt_falsification: approach + result) is ~4,000 characters, ~1k tokens.
-    max_tokens=4096,
+    # The verifier reasons before it judges (THINKING_BUDGET, where the provider supports it), then
+    # parallel falsification/novelty/score calls (~1k tokens each).
+    max_tokens=16_384,
 )

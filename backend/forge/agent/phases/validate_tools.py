@@ -8,10 +8,11 @@ Invariants:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType
 from forge.core.enforce_claim_rules import (
@@ -25,29 +26,76 @@ from forge.core.enforce_phase_gates import check_research_before_falsification
 from forge.core.records import ClaimScores
 from forge.core.rule_verdicts import first_violation
 
-Score = Field(ge=0.0, le=1.0)
+CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as in the claims of the brief."
+
+
+def _scale(what: str, low: str, mid: str, high: str) -> Any:
+    return Field(ge=0.0, le=1.0, description=f"{what} 0.0-1.0. 0.2: {low}; 0.5: {mid}; 0.8+: {high}.")
 
 
 class FalsificationInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    approach: str = Field(min_length=5, max_length=2000)
-    result: str = Field(min_length=5, max_length=2000)
-    survived: bool
-    evidence_sources: list[str] = Field(default_factory=list)
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    approach: str = Field(
+        min_length=5,
+        max_length=2000,
+        description="How you tried to break the claim: the counter-case, data or mechanism you tested it against.",
+    )
+    result: str = Field(
+        min_length=5, max_length=2000, description="What the attempt found, quoting the research it relied on."
+    )
+    survived: bool = Field(description="True if the claim withstood the attempt; false if the attempt broke it.")
+    evidence_sources: list[str] = Field(
+        default_factory=list, description="Sources the attempt relied on; " + CITED_SOURCES
+    )
+    evidence_role: EvidenceType | None = Field(
+        default=None,
+        description="What these sources do to the claim: supporting, contradicting or contextual. "
+        "Default: contextual if it survived, contradicting if not.",
+    )
 
 
 class NoveltyInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    assessment: str = Field(min_length=5, max_length=2000)
-    is_novel: bool
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    closest_prior_work: str = Field(
+        min_length=5,
+        max_length=1000,
+        description="The closest existing work you found (method, paper, product or practice) and how the claim differs.",
+    )
+    prior_work_sources: list[str] = Field(
+        default_factory=list, description="Sources of that prior work; " + CITED_SOURCES
+    )
+    assessment: str = Field(
+        min_length=5, max_length=2000, description="Why the claim is or is not new beyond that prior work."
+    )
+    is_novel: bool = Field(description="True only if no prior work already states the claim's mechanism and scope.")
 
 
 class ScoreInput(BaseModel):
-    claim_index: int = Field(ge=0, le=2)
-    novelty: float = Score
-    groundedness: float = Score
-    falsifiability: float = Score
-    significance: float = Score
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    novelty: float = _scale(
+        "Novelty", "restates known practice", "known parts in a new combination", "no prior work found for it"
+    )
+    groundedness: float = _scale(
+        "Groundedness",
+        "plausible but unsupported",
+        "one relevant source supports the mechanism",
+        "several independent sources support mechanism and effect",
+    )
+    falsifiability: float = _scale(
+        "Falsifiability",
+        "vague, no test named",
+        "a test without a threshold or time window",
+        "metric, baseline, threshold and window all stated",
+    )
+    significance: float = _scale(
+        "Significance", "a marginal gain", "a clear gain for part of the problem", "changes how the problem is solved"
+    )
+    rationale: str = Field(
+        min_length=20,
+        max_length=2000,
+        description="One or two sentences per score saying why, citing the falsification and novelty results. "
+        "Score honestly: a verifier is not generous.",
+    )
 
 
 async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> ToolOutcome:
@@ -61,7 +109,7 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     )
     if violation:
         return ToolOutcome.failed(violation)
-    kind = EvidenceType.CONTEXTUAL if args.survived else EvidenceType.CONTRADICTING
+    kind = args.evidence_role or (EvidenceType.CONTEXTUAL if args.survived else EvidenceType.CONTRADICTING)
     evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id)
     verdict = "survived" if args.survived else "did not survive"
     s.current_round_claims[args.claim_index] = replace(
@@ -78,9 +126,13 @@ async def check_novelty(ctx: ToolContext, args: NoveltyInput) -> ToolOutcome:
     violation = check_claim_index(s, args.claim_index)
     if violation:
         return ToolOutcome.failed(violation)
+    violation = check_sources_researched(s, args.prior_work_sources)
+    if violation:
+        return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
     label = "novel" if args.is_novel else "known"
-    s.current_round_claims[args.claim_index] = replace(claim, novelty_summary=f"{label}: {args.assessment}")
+    summary = f"{label}: {args.assessment} Closest prior work: {args.closest_prior_work}"
+    s.current_round_claims[args.claim_index] = replace(claim, novelty_summary=summary)
     s.novelty_checked.add(args.claim_index)
     return ToolOutcome(
         {"claim_index": args.claim_index, "is_novel": args.is_novel}, f"claim {args.claim_index}: {label}"
@@ -111,21 +163,26 @@ async def score_claim(ctx: ToolContext, args: ScoreInput) -> ToolOutcome:
 VALIDATE_TOOLS = (
     ToolSpec(
         "attempt_falsification",
-        "Try to disprove a claim. Requires research aimed at disproving it first "
-        "(rule 15); required before score_claim (rule 5).",
+        "Record a serious attempt to break a claim. First call research aimed at disproving it, with a query on "
+        "the claim's own terms (rule 15); this tool records, it does not search. Required before score_claim "
+        "(rule 5). Report survived=false when the evidence breaks the claim: a claim that fails here is useful "
+        "negative knowledge.",
         FalsificationInput,
         attempt_falsification,
     ),
     ToolSpec(
         "check_novelty",
-        "Assess whether the claim is already known. Required before score_claim (rule 6).",
+        "Record whether the claim is already known, naming the closest prior work and its sources. Search for "
+        "prior art with research first (e.g. the mechanism plus 'study' or 'trial'). Required before score_claim "
+        "(rule 6).",
         NoveltyInput,
         check_novelty,
     ),
     ToolSpec(
         "score_claim",
-        "Score a claim 0-1 on novelty, groundedness, falsifiability and significance. The claim "
-        "must have external evidence (rule 7).",
+        "Score a claim on four anchored 0-1 scales with a rationale, after attempt_falsification and check_novelty "
+        "for it (rules 5 and 6). The claim must carry research evidence (rule 7). Scores are read by the person "
+        "and the autopilot to accept or reject: inflated scores waste their review.",
         ScoreInput,
         score_claim,
     ),

@@ -38,6 +38,7 @@ from forge.providers.offline.validation_rules import (
     claim_parts,
     falsify,
     novelty,
+    score_rationale,
     scores,
 )
 
@@ -83,7 +84,12 @@ def _falsification_builder(claim: Mapping[str, Any], frame: ProblemFrame) -> Bui
 def _novelty_builder(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFrame) -> Builder:
     def build(_: Researched) -> Mapping[str, Any]:
         verdict = novelty(str(claim["text"]), frame, all_research_hits(view))
-        return {"assessment": verdict.assessment, "is_novel": verdict.is_novel}
+        return {
+            "closest_prior_work": verdict.closest_work,
+            "prior_work_sources": list(verdict.sources),
+            "assessment": verdict.assessment,
+            "is_novel": verdict.is_novel,
+        }
 
     return build
 
@@ -129,7 +135,7 @@ def _score_builder(
             survived=bool(falsified.call.arguments.get("survived", False)),
             cue_strength=strength,
         )
-        return scores(inputs, frame)
+        return {**scores(inputs, frame), "rationale": score_rationale(inputs)}
 
     return build
 

@@ -68,6 +68,8 @@ class NoveltyVerdict:
     is_novel: bool
     closest_overlap: float
     assessment: str
+    closest_work: str = "No researched source to compare with."
+    sources: tuple[str, ...] = ()
 
 
 def claim_parts(text: str) -> tuple[str, str]:
@@ -147,7 +149,8 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
         f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
         f"combination is {'not' if is_novel else 'largely'} already stated there."
     )
-    return NoveltyVerdict(is_novel, share, assessment[:2000])
+    closest_work = f"'{closest.title}', covering {share:.0%} of the claim's terms"
+    return NoveltyVerdict(is_novel, share, assessment[:2000], closest_work[:1000], (closest.source,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,3 +198,13 @@ def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
         "significance": significance,
     }
     return {k: round(min(1.0, max(0.0, v)), 2) for k, v in values.items()}
+
+
+def score_rationale(inputs: ScoreInputs) -> str:
+    """The features the scores were computed from, in words (score_claim requires a rationale)."""
+    return (
+        f"Novelty from the source domain's distance ({inputs.distance or 'none'}) and the closest source's "
+        f"overlap ({inputs.closest_overlap:.0%}); groundedness from {inputs.relevant_sources} relevant cited "
+        f"source(s), {'survived' if inputs.survived else 'did not survive'} falsification; falsifiability from the "
+        "condition's metric, relation, threshold and time window; significance from coverage of the target."
+    )

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from forge.agent.phases.phase_definition import THINKING_BUDGET
 from forge.agent.phases.registry import PHASES, phase_definition
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase, ReviewType
 from forge.core.forge_state import ForgeState
@@ -81,3 +82,8 @@ def test_max_tokens_never_undercuts_todays_default_nor_exceeds_a_non_streaming_c
 def test_the_phases_with_the_largest_tool_inputs_get_the_larger_output_bound() -> None:
     bounds = {phase: d.max_tokens for phase, d in PHASES.items()}
     assert bounds[Phase.EXPLORE] == bounds[Phase.DECOMPOSE] == max(bounds.values())
+
+
+def test_every_phase_has_room_for_the_session_thinking_budget_and_an_answer() -> None:
+    for definition in PHASES.values():
+        assert definition.max_tokens >= 16_384 > THINKING_BUDGET

@@ -29,6 +29,7 @@ from forge.providers.anthropic_wire import (
     StreamCutError,
     request_params,
     response_from_turns,
+    supports_extended_thinking,
     turn_from_message,
 )
 
@@ -294,3 +295,26 @@ def test_no_web_search_tool_when_its_max_uses_is_zero() -> None:
     request = ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True)
     params = request_params(request, model="m", max_tokens=10, web_search_max_uses=0)
     assert [t["name"] for t in params["tools"]] == ["research"]
+
+
+def _thinking_body(budget: int, max_tokens: int, *, thinking: bool = True) -> dict[str, Any]:
+    request = ModelRequest("system", (user_text("hi"),), (RESEARCH,), thinking_budget=budget)
+    return request_params(
+        request, model="claude-sonnet-4-6", max_tokens=max_tokens, web_search_max_uses=0, thinking=thinking
+    )
+
+
+def test_a_request_with_a_thinking_budget_enables_extended_thinking_below_max_tokens() -> None:
+    assert _thinking_body(8192, 16_384)["thinking"] == {"type": "enabled", "budget_tokens": 8192}
+    assert _thinking_body(8192, 8192)["thinking"] == {"type": "enabled", "budget_tokens": 7168}
+
+
+def test_no_thinking_without_a_budget_a_supporting_model_or_room_for_the_minimum() -> None:
+    assert "thinking" not in _thinking_body(0, 16_384)
+    assert "thinking" not in _thinking_body(8192, 16_384, thinking=False)
+    assert "thinking" not in _thinking_body(8192, 1500)
+
+
+def test_claude_3_7_and_4_think_and_older_models_do_not() -> None:
+    assert supports_extended_thinking("claude-sonnet-4-6") and supports_extended_thinking("claude-3-7-sonnet-latest")
+    assert not supports_extended_thinking("claude-3-5-haiku-latest")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -246,6 +247,21 @@ async def test_a_local_server_gets_requests_at_its_base_url_and_no_real_key(
     assert "max_completion_tokens" not in body
     assert response.message.text == "Hello from llama.cpp." and response.usage == Usage()
     assert response.model == "qwen2.5-7b-instruct-q4_k_m.gguf"
+
+
+async def test_a_phase_budget_is_capped_at_half_a_small_local_context_window(
+    api: FakeOpenAIApi, http_client: httpx.AsyncClient
+) -> None:
+    api.json(completion("ok", usage={})).json(completion("ok", usage={}))
+    small = openai_compatible_model_from_settings(
+        None, "qwen2.5-7b-instruct", base_url=LOCAL_URL, http_client=http_client, context_window=8192
+    )
+    large = openai_compatible_model_from_settings(
+        None, "qwen2.5-7b-instruct", base_url=LOCAL_URL, http_client=http_client, context_window=131_072
+    )
+    await small.complete(replace(_request(), max_tokens=16_384))
+    await large.complete(replace(_request(), max_tokens=16_384))
+    assert [body["max_tokens"] for body in api.bodies] == [4096, 16_384]
 
 
 async def test_the_factory_labels_openai_and_refuses_to_build_without_a_key_or_a_server(

@@ -225,7 +225,9 @@ def test_rejects_sources_no_research_returned_and_names_them() -> None:
     assert violation.code == ErrorCode.UNGROUNDED_CLAIM
     assert violation.rule_number == 7
     assert "https://m.example, https://z.example" in violation.message
-    assert "https://a.example" not in violation.message
+    assert violation.message.index("https://a.example") > violation.message.index(
+        "research returned"
+    )  # listed as known
 
 
 def test_sources_researched_in_an_earlier_phase_still_count() -> None:
@@ -295,3 +297,26 @@ def test_round_two_passes_once_previous_claims_were_referenced() -> None:
 def test_one_earlier_reference_among_several_is_enough() -> None:
     s = ForgeState(current_round=2, past_round_claims=[claim(1)])
     assert check_cumulative(s, [cid(99), cid(1)]) is None
+
+
+def test_an_unknown_source_error_lists_the_sources_research_returned() -> None:
+    s = ForgeState(problem="p")
+    s.record_research(
+        ResearchRecord(
+            "q",
+            (ResearchHit("corpus://a", "A", "a"), ResearchHit("corpus://b", "B", "b")),
+            Phase.DECOMPOSE,
+            0,
+            _NOW,
+            "fake",
+        )
+    )
+    violation = check_sources_researched(s, ["https://made.up"])
+    assert violation is not None
+    assert "https://made.up" in violation.message and "corpus://a, corpus://b" in violation.message
+
+
+def test_an_ungrounded_claim_error_names_tools_validate_offers() -> None:
+    violation = check_claim_grounded(Claim(ClaimId(UUID(int=1)), "c", ClaimType.SYNTHESIS, 0, Phase.SYNTHESIZE))
+    assert violation is not None
+    assert "attempt_falsification" in violation.message and "state_thesis" not in violation.message

@@ -508,3 +508,54 @@ def test_crystallize_is_incomplete_until_the_document_exists() -> None:
     assert "generate_knowledge_document" in violation.message
     state.knowledge_document_markdown = "# Knowledge Document"
     assert check_crystallize_work_complete(state) is None
+
+
+ZH_PROBLEM = "如何在不增加人手的情况下缩短急诊等待时间？"
+JA_PROBLEM = "人手を増やさずに救急外来の待ち時間を短縮するには？"
+
+
+def _in_phase(problem: str, phase: Phase, *queries: str) -> ForgeState:
+    s = ForgeState(problem=problem, current_phase=phase)
+    for query in queries:
+        s.record_research(research(query, phase))
+    return s
+
+
+def test_a_chinese_problem_passes_every_research_gate_after_research_in_chinese() -> None:
+    thesis = "把急诊分诊改为按到达率动态排班可以缩短等待时间"
+    assert check_research_before_state_of_art(_in_phase(ZH_PROBLEM, Phase.DECOMPOSE, "急诊 等待时间 研究")) is None
+    assert (
+        check_research_before_cross_domain(_in_phase(ZH_PROBLEM, Phase.EXPLORE, "蚁群 觅食 路径"), "蚁群算法") is None
+    )
+    assert check_research_before_antithesis(_in_phase(ZH_PROBLEM, Phase.SYNTHESIZE, "动态排班 失败"), thesis) is None
+    assert check_research_before_falsification(_in_phase(ZH_PROBLEM, Phase.VALIDATE, "分诊 反例"), thesis) is None
+
+
+def test_a_japanese_problem_passes_every_research_gate_after_research_in_japanese() -> None:
+    thesis = "到着率に合わせたトリアージの動的配置で待ち時間を短縮できる"
+    assert check_research_before_state_of_art(_in_phase(JA_PROBLEM, Phase.DECOMPOSE, "救急外来 待ち時間")) is None
+    assert (
+        check_research_before_cross_domain(_in_phase(JA_PROBLEM, Phase.EXPLORE, "アリコロニー 採餌"), "アリコロニー")
+        is None
+    )
+    assert (
+        check_research_before_antithesis(_in_phase(JA_PROBLEM, Phase.SYNTHESIZE, "トリアージ 失敗例"), thesis) is None
+    )
+    assert check_research_before_falsification(_in_phase(JA_PROBLEM, Phase.VALIDATE, "動的配置 反証"), thesis) is None
+
+
+def test_a_chinese_gate_stays_closed_for_research_on_another_subject() -> None:
+    assert check_research_before_state_of_art(_in_phase(ZH_PROBLEM, Phase.DECOMPOSE, "蜜蜂 觅食")) is not None
+
+
+def test_a_research_gate_error_names_the_terms_to_match_and_the_queries_that_missed() -> None:
+    s = _in_phase(PROBLEM, Phase.EXPLORE, "best chocolate cake recipe")
+    violation = check_research_before_cross_domain(s, "Ant-colony optimisation")
+    assert violation is not None
+    assert "ant-colony, optimisation" in violation.message and "best chocolate cake recipe" in violation.message
+    assert (
+        check_research_before_cross_domain(
+            _in_phase(PROBLEM, Phase.EXPLORE, "ant colony foraging"), "Ant-colony optimisation"
+        )
+        is None
+    )

@@ -30,6 +30,7 @@ from forge.core.records import (
     Claim,
     ClaimScores,
     Contradiction,
+    DocumentNarrative,
     Edge,
     Evidence,
     MappingRow,
@@ -353,3 +354,18 @@ def test_state_of_art_section_cites_its_evidence() -> None:
     body = section_body(render(rich_state()), DOCUMENT_SECTIONS[2])
     assert "Fast tracks and triage are common." in body
     assert "[Agent source 3](https://agent3.example)" in body
+
+
+def test_the_models_narrative_comes_first_labelled_with_its_author() -> None:
+    state = rich_state()
+    state.document_narrative = DocumentNarrative(
+        "Pooling triage queues is the strongest claim.", ("Pilot pooling for 8 weeks.",), ("Who waits longest?",), "m-1"
+    )
+    document = render(state)
+    assert section_titles(document) == ["Summary", *DOCUMENT_SECTIONS]
+    summary = section_body(document, "Summary")
+    assert (
+        "_Written by m-1" in summary
+        and "1. Pilot pooling for 8 weeks." in summary
+        and "- Who waits longest?" in summary
+    )

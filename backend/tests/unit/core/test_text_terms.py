@@ -101,3 +101,45 @@ def test_shares_terms_matches_plurals_whose_singular_ends_in_e() -> None:
     assert shares_terms("cache eviction", "CPU caches")
     assert shares_terms("viruses spread", "a virus")
     assert not shares_terms("cache eviction", "queue length")
+
+
+def test_chinese_text_gives_character_bigrams_without_particles_or_question_words() -> None:
+    terms = content_terms("如何在不增加人手的情况下缩短急诊等待时间？")
+    assert {"急诊", "等待", "时间", "缩短", "人手"} <= set(terms)
+    assert not {"如何", "何在", "手的", "情况"} & set(terms)
+
+
+def test_japanese_text_gives_kanji_and_katakana_bigrams_and_drops_hiragana() -> None:
+    terms = content_terms("救急外来の待ち時間をアリコロニーで短縮する")
+    assert {"救急", "時間", "短縮", "アリ", "コロ"} <= set(terms)
+    assert "待" in terms  # a kanji between kana is a term of its own
+    assert not [t for t in terms if any("\u3040" <= ch <= "\u309f" for ch in t)]
+
+
+def test_korean_text_gives_hangul_bigrams() -> None:
+    assert {"응급", "대기", "시간"} <= set(content_terms("응급실 대기 시간"))
+
+
+def test_words_of_other_alphabets_are_kept_whole_with_their_marks() -> None:
+    assert content_terms("Очереди в больнице; हिन्दी भाषा; café") == ["очереди", "больнице", "हिन्दी", "भाषा", "café"]
+
+
+def test_full_width_letters_are_normalised() -> None:
+    assert content_terms("ＡＩ triage ＱＵＥＵＥＳ") == ["triage", "queue"]
+
+
+def test_shares_terms_matches_hyphenated_terms_by_their_parts() -> None:
+    assert shares_terms("Ant-colony optimisation", "ant colony foraging")
+    assert shares_terms("heat wave deaths", "heat-wave")
+
+
+def test_shares_terms_folds_british_spelling_and_inflection() -> None:
+    assert shares_terms("route optimisation", "optimizing schedules")
+    assert shares_terms("analysing queues", "queue analyzer")
+    assert not shares_terms("route optimisation", "bee foraging")
+
+
+def test_shares_terms_matches_chinese_and_japanese_on_shared_bigrams() -> None:
+    assert shares_terms("急诊 等待时间 排队论", "如何在不增加人手的情况下缩短急诊等待时间？")
+    assert shares_terms("救急外来 待ち時間", "人手を増やさずに救急外来の待ち時間を短縮するには？")
+    assert not shares_terms("蜜蜂 觅食", "如何缩短急诊等待时间")

@@ -1,0 +1,115 @@
+"""The person's decisions, in words: the "YOUR REVIEWER DECIDED" block of every brief after the first.
+
+Invariants:
+    - A pure function of ForgeState: selected and added reframings, confirmed, rejected and added
+      assumptions, starred analogies, suggested domains, feedback per claim, verdicts (accepted,
+      qualified with the qualification's exact words, merged, rejected with the reason), the
+      deep-dive target and the person's insights with their sources. Empty parts are left out; with
+      nothing decided the block is empty (the first brief).
+    - The block states that these decisions override the model's own judgement and earlier output:
+      the state already applies them, but a model reads instructions, not diffs of state.
+    - Each phase shows only the decisions it acts on (`SECTIONS`): BUILD needs the verdicts, not the
+      reframings. Claim texts are shortened, so the block stays a few hundred tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from forge.core.domain_types import ClaimStatus, ClaimType, Contributor, Phase
+from forge.core.forge_state import ForgeState
+from forge.core.records import Claim
+
+HEADER = (
+    "YOUR REVIEWER DECIDED — these are the person's decisions; they override your own judgement and anything "
+    "you produced earlier. Follow them exactly and never argue a decision back:"
+)
+CLAIM_CHARS = 160
+VERDICT_WORDS = {
+    ClaimStatus.VALIDATED: "accepted",
+    ClaimStatus.QUALIFIED: "qualified",
+    ClaimStatus.SUPERSEDED: "merged",
+    ClaimStatus.REJECTED: "rejected",
+}
+
+
+def short(text: str, limit: int = CLAIM_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _listed(label: str, items: Iterable[str]) -> list[str]:
+    shown = [f"“{short(i)}”" for i in items]
+    return [f"- {label}: {'; '.join(shown)}."] if shown else []
+
+
+def _reframing_lines(s: ForgeState) -> list[str]:
+    return _listed("Work from these reframings (selected)", (r.text for r in s.reframings if r.selected))
+
+
+def _assumption_lines(s: ForgeState) -> list[str]:
+    added = (a.text for a in s.assumptions if a.contributed_by == Contributor.USER)
+    rejected = (a.text for a in s.assumptions if a.confirmed is False)
+    return [
+        *_listed("Rejected assumptions — do not rely on them anywhere", rejected),
+        *_listed("Assumptions the person added", added),
+    ]
+
+
+def _explore_lines(s: ForgeState) -> list[str]:
+    starred = (f"{a.source_domain}: {a.target_application}" for a in s.cross_domain_analogies if a.starred)
+    return [
+        *_listed("Starred analogies — build on these first", starred),
+        *_listed("Domains the person wants explored", s.suggested_domains),
+    ]
+
+
+def _verdict_line(claim: Claim) -> str | None:
+    if claim.status == ClaimStatus.QUALIFIED:
+        limit = (claim.qualification or "").strip().rstrip(".")
+        return f"- Qualified: “{short(claim.text)}” holds only within this limit: {limit}. Keep it in every use."
+    if claim.status == ClaimStatus.REJECTED:
+        reason = (claim.rejection_reason or "no reason given").strip().rstrip(".")
+        return f"- Rejected: “{short(claim.text)}” — {reason}. Do not restate it."
+    if claim.status == ClaimStatus.SUPERSEDED:
+        return f"- Merged: “{short(claim.text)}” ({claim.rejection_reason or 'merged'})."
+    if claim.status == ClaimStatus.VALIDATED and claim.claim_type != ClaimType.USER_CONTRIBUTED:
+        return f"- Accepted: “{short(claim.text)}”."
+    return None
+
+
+def _claim_lines(s: ForgeState) -> list[str]:
+    claims = list({c.id: c for c in (*s.past_round_claims, *s.knowledge_graph_nodes, *s.current_round_claims)}.values())
+    feedback = [f"- Feedback on “{short(c.text)}”: {c.user_feedback}" for c in claims if c.user_feedback]
+    verdicts = [line for c in claims if (line := _verdict_line(c))]
+    insights = [
+        f"- The person's insight: “{short(c.text)}”"
+        + (f" (sources: {', '.join(e.source for e in c.evidence)})" if c.evidence else "")
+        for c in s.knowledge_graph_nodes
+        if c.claim_type == ClaimType.USER_CONTRIBUTED
+    ]
+    diving = s.deep_dive_target_claim_id and s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE)
+    target = s.graph_node(s.deep_dive_target_claim_id) if diving and s.deep_dive_target_claim_id else None
+    deep_dive = (
+        [f"- Deep dive: this round goes deeper into claim {target.id} “{short(target.text)}”; build on it."]
+        if target
+        else []
+    )
+    return [*feedback, *verdicts, *insights, *deep_dive]
+
+
+Section = Callable[[ForgeState], list[str]]
+SECTIONS: Mapping[Phase, tuple[Section, ...]] = {
+    Phase.DECOMPOSE: (),
+    Phase.EXPLORE: (_reframing_lines, _assumption_lines),
+    Phase.SYNTHESIZE: (_reframing_lines, _assumption_lines, _explore_lines, _claim_lines),
+    Phase.VALIDATE: (_assumption_lines, _claim_lines),
+    Phase.BUILD: (_claim_lines,),
+    Phase.CRYSTALLIZE: (_claim_lines,),
+}
+
+
+def reviewer_decided(state: ForgeState) -> str:
+    """The block for the state's phase, or "" when the person has decided nothing it acts on."""
+    lines = [line for section in SECTIONS[state.current_phase] for line in section(state)]
+    return "\n".join([HEADER, *lines]) if lines else ""
