@@ -21,8 +21,9 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
+from forge.core.audit_constraints import ConstraintKind, FindingKind
 from forge.core.domain_types import (
     ClaimConfidence,
     ClaimStatus,
@@ -212,24 +213,110 @@ class FlowGraphResponse(Payload):
     edges: list[GraphEdge]
 
 
+class ProblemFrameFields(Payload):
+    """The problem frame: what must change, within which limits, and how success is recognised."""
+
+    objective: str
+    target_object: str
+    target_outcome: str
+    hard_constraints: list[str]
+    soft_constraints: list[str]
+    success_criteria: list[str]
+    stakeholders: list[str]
+    scope: str
+    domain_tags: list[str]
+
+
+class ConstraintView(Payload):
+    text: str
+    kind: ConstraintKind
+
+
+class AuditFindingView(Payload):
+    """A CP-1 finding: duplicate constraints merged, a conflict, or a limit that cannot be checked."""
+
+    kind: FindingKind
+    indices: list[int] = Field(description="The constraints concerned, by index in hard then soft order.")
+    message: str
+
+
+class ConstraintAuditView(Payload):
+    kept: list[ConstraintView]
+    findings: list[AuditFindingView]
+
+
+class ProblemFrameView(Payload):
+    """The frame after the constraint audit (CP-1), with what the audit found."""
+
+    frame: ProblemFrameFields
+    audit: ConstraintAuditView
+
+
 class DecomposeReviewData(Payload):
-    """After DECOMPOSE: fundamentals, state of the art, assumptions and reframings to review."""
+    """After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings."""
 
     review: Literal["decompose_review"]
     fundamentals: list[str]
     state_of_art: StateOfArtView | None
     assumptions: list[AssumptionView]
     reframings: list[ReframingView]
+    problem_frame: ProblemFrameView | None = None
+
+
+class SelectedDomainView(Payload):
+    """A source domain chosen for BISO, with why (relevance, distance, diversity gain)."""
+
+    domain_id: str
+    name: str
+    relevance: float
+    distance: float
+    band: SemanticDistance
+    gain: float
+    suggested: bool
+    reason: str
+
+
+class FilteredDomainView(Payload):
+    domain_id: str
+    feasibility: str
+    reason: str
+
+
+class DomainSelectionView(Payload):
+    chosen: list[SelectedDomainView]
+    filtered_out: list[FilteredDomainView]
+    shortfall: str | None
+
+
+class DomainYieldView(Payload):
+    domain_id: str
+    domain_name: str
+    hypotheses: int
+    passed: int = Field(description="How many passed the mapping-quality gate.")
+    failure: str = Field(description="Why the domain gave nothing (its call failed); empty otherwise.")
+
+
+class PoolSummaryView(Payload):
+    """What BISO put in the pool this round; the hypotheses are at GET /sessions/{id}/hypotheses."""
+
+    round: int
+    generated: int
+    kept: int
+    passed: int
+    domains: list[DomainYieldView]
 
 
 class ExploreReviewData(Payload):
-    """After EXPLORE: the morphological box, analogies (to star), contradictions and adjacent ideas."""
+    """After EXPLORE: the chosen source domains and the hypothesis pool, the morphological box,
+    analogies (to star), contradictions and adjacent ideas."""
 
     review: Literal["explore_review"]
     morphological_box: list[MorphologicalParameterView]
     analogies: list[AnalogyView]
     contradictions: list[ContradictionView]
     adjacent: list[str]
+    domain_selection: DomainSelectionView | None = None
+    pool: PoolSummaryView | None = None
 
 
 class ClaimsReviewData(Payload):

@@ -410,6 +410,20 @@ export interface components {
             text: string;
         };
         /**
+         * AuditFindingView
+         * @description A CP-1 finding: duplicate constraints merged, a conflict, or a limit that cannot be checked.
+         */
+        AuditFindingView: {
+            /**
+             * Indices
+             * @description The constraints concerned, by index in hard then soft order.
+             */
+            indices: number[];
+            kind: components["schemas"]["FindingKind"];
+            /** Message */
+            message: string;
+        };
+        /**
          * AutopilotRequest
          * @description How the autopilot answers the review the session waits for.
          */
@@ -564,6 +578,24 @@ export interface components {
             /** Round */
             round: number;
         };
+        /** ConstraintAuditView */
+        ConstraintAuditView: {
+            /** Findings */
+            findings: components["schemas"]["AuditFindingView"][];
+            /** Kept */
+            kept: components["schemas"]["ConstraintView"][];
+        };
+        /**
+         * ConstraintKind
+         * @enum {string}
+         */
+        ConstraintKind: "hard" | "soft";
+        /** ConstraintView */
+        ConstraintView: {
+            kind: components["schemas"]["ConstraintKind"];
+            /** Text */
+            text: string;
+        };
         /**
          * ContextUsageData
          * @description After each model call: the context window's use, the call's cost, and the phase's and the
@@ -648,13 +680,14 @@ export interface components {
         Contributor: "agent" | "user";
         /**
          * DecomposeReviewData
-         * @description After DECOMPOSE: fundamentals, state of the art, assumptions and reframings to review.
+         * @description After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings.
          */
         DecomposeReviewData: {
             /** Assumptions */
             assumptions: components["schemas"]["AssumptionView"][];
             /** Fundamentals */
             fundamentals: string[];
+            problem_frame?: components["schemas"]["ProblemFrameView"] | null;
             /** Reframings */
             reframings: components["schemas"]["ReframingView"][];
             /**
@@ -685,12 +718,40 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** DomainSelectionView */
+        DomainSelectionView: {
+            /** Chosen */
+            chosen: components["schemas"]["SelectedDomainView"][];
+            /** Filtered Out */
+            filtered_out: components["schemas"]["FilteredDomainView"][];
+            /** Shortfall */
+            shortfall: string | null;
+        };
         /** DomainVariableOut */
         DomainVariableOut: {
             /** Meaning */
             meaning: string;
             /** Name */
             name: string;
+        };
+        /** DomainYieldView */
+        DomainYieldView: {
+            /** Domain Id */
+            domain_id: string;
+            /** Domain Name */
+            domain_name: string;
+            /**
+             * Failure
+             * @description Why the domain gave nothing (its call failed); empty otherwise.
+             */
+            failure: string;
+            /** Hypotheses */
+            hypotheses: number;
+            /**
+             * Passed
+             * @description How many passed the mapping-quality gate.
+             */
+            passed: number;
         };
         /**
          * DoneData
@@ -899,7 +960,8 @@ export interface components {
         };
         /**
          * ExploreReviewData
-         * @description After EXPLORE: the morphological box, analogies (to star), contradictions and adjacent ideas.
+         * @description After EXPLORE: the chosen source domains and the hypothesis pool, the morphological box,
+         *     analogies (to star), contradictions and adjacent ideas.
          */
         ExploreReviewData: {
             /** Adjacent */
@@ -908,8 +970,10 @@ export interface components {
             analogies: components["schemas"]["AnalogyView"][];
             /** Contradictions */
             contradictions: components["schemas"]["ContradictionView"][];
+            domain_selection?: components["schemas"]["DomainSelectionView"] | null;
             /** Morphological Box */
             morphological_box: components["schemas"]["MorphologicalParameterView"][];
+            pool?: components["schemas"]["PoolSummaryView"] | null;
             /**
              * Review
              * @constant
@@ -928,6 +992,20 @@ export interface components {
             /** Type */
             type: string;
         };
+        /** FilteredDomainView */
+        FilteredDomainView: {
+            /** Domain Id */
+            domain_id: string;
+            /** Feasibility */
+            feasibility: string;
+            /** Reason */
+            reason: string;
+        };
+        /**
+         * FindingKind
+         * @enum {string}
+         */
+        FindingKind: "duplicate" | "conflict" | "undecidable";
         /**
          * FlowGraphResponse
          * @description The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
@@ -1233,6 +1311,54 @@ export interface components {
             /** Tokens */
             tokens: number;
         };
+        /**
+         * PoolSummaryView
+         * @description What BISO put in the pool this round; the hypotheses are at GET /sessions/{id}/hypotheses.
+         */
+        PoolSummaryView: {
+            /** Domains */
+            domains: components["schemas"]["DomainYieldView"][];
+            /** Generated */
+            generated: number;
+            /** Kept */
+            kept: number;
+            /** Passed */
+            passed: number;
+            /** Round */
+            round: number;
+        };
+        /**
+         * ProblemFrameFields
+         * @description The problem frame: what must change, within which limits, and how success is recognised.
+         */
+        ProblemFrameFields: {
+            /** Domain Tags */
+            domain_tags: string[];
+            /** Hard Constraints */
+            hard_constraints: string[];
+            /** Objective */
+            objective: string;
+            /** Scope */
+            scope: string;
+            /** Soft Constraints */
+            soft_constraints: string[];
+            /** Stakeholders */
+            stakeholders: string[];
+            /** Success Criteria */
+            success_criteria: string[];
+            /** Target Object */
+            target_object: string;
+            /** Target Outcome */
+            target_outcome: string;
+        };
+        /**
+         * ProblemFrameView
+         * @description The frame after the constraint audit (CP-1), with what the audit found.
+         */
+        ProblemFrameView: {
+            audit: components["schemas"]["ConstraintAuditView"];
+            frame: components["schemas"]["ProblemFrameFields"];
+        };
         /** Readiness */
         Readiness: {
             /**
@@ -1391,6 +1517,27 @@ export interface components {
          * @enum {string}
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
+        /**
+         * SelectedDomainView
+         * @description A source domain chosen for BISO, with why (relevance, distance, diversity gain).
+         */
+        SelectedDomainView: {
+            band: components["schemas"]["SemanticDistance"];
+            /** Distance */
+            distance: number;
+            /** Domain Id */
+            domain_id: string;
+            /** Gain */
+            gain: number;
+            /** Name */
+            name: string;
+            /** Reason */
+            reason: string;
+            /** Relevance */
+            relevance: number;
+            /** Suggested */
+            suggested: boolean;
+        };
         /**
          * SemanticDistance
          * @enum {string}

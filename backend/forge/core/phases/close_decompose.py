@@ -61,6 +61,7 @@ def decompose_review_payload(state: ForgeState) -> dict[str, Any]:
         "state_of_art": encode_value(state.state_of_art),
         "assumptions": indexed(state.assumptions),
         "reframings": indexed(state.reframings),
+        "problem_frame": encode_value(state.problem_frame),
     }
 
 

@@ -51,6 +51,8 @@ def explore_review_payload(state: ForgeState) -> dict[str, Any]:
         "analogies": indexed(state.cross_domain_analogies),
         "contradictions": indexed(state.contradictions),
         "adjacent": list(state.adjacent_possible),
+        "domain_selection": encode_value(state.domain_selection),
+        "pool": encode_value(state.biso),
     }
 
 

@@ -20,6 +20,7 @@ from forge.core.domain_types import (
 )
 from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import claim_view
+from forge.core.problem_frame import ProblemFrame, audit_frame, make_frame
 from forge.core.records import (
     Analogy,
     Assumption,
@@ -77,7 +78,7 @@ def test_every_payload_of_an_empty_state_is_json_serialisable() -> None:
 
 def test_decompose_payload_carries_fundamentals_assumptions_and_reframings_with_indices() -> None:
     payload = build_review_payload(state(), ReviewType.DECOMPOSE_REVIEW)
-    assert set(payload) == {"review", "fundamentals", "state_of_art", "assumptions", "reframings"}
+    assert set(payload) == {"review", "fundamentals", "state_of_art", "assumptions", "reframings", "problem_frame"}
     assert payload["fundamentals"] == ["arrival rate"]
     assert payload["state_of_art"]["summary"] == "fast tracks"
     assert [a["index"] for a in payload["assumptions"]] == [0, 1]
@@ -91,9 +92,27 @@ def test_decompose_payload_without_state_of_art_has_none() -> None:
     assert build_review_payload(ForgeState(), ReviewType.DECOMPOSE_REVIEW)["state_of_art"] is None
 
 
+def test_decompose_payload_carries_the_frame_and_its_audit_findings() -> None:
+    frame = make_frame(
+        "Cut waits", "ED", "shorter waits", hard_constraints=["no more staff", "without hiring more staff"]
+    )
+    assert isinstance(frame, ProblemFrame)
+    payload = build_review_payload(ForgeState(problem_frame=audit_frame(frame)), ReviewType.DECOMPOSE_REVIEW)
+    assert payload["problem_frame"]["frame"]["hard_constraints"] == ["no more staff"]
+    assert [f["kind"] for f in payload["problem_frame"]["audit"]["findings"]] == ["duplicate"]
+
+
 def test_explore_payload_carries_box_analogies_contradictions_and_adjacent() -> None:
     payload = build_review_payload(state(), ReviewType.EXPLORE_REVIEW)
-    assert set(payload) == {"review", "morphological_box", "analogies", "contradictions", "adjacent"}
+    assert set(payload) == {
+        "review",
+        "morphological_box",
+        "analogies",
+        "contradictions",
+        "adjacent",
+        "domain_selection",
+        "pool",
+    }
     assert payload["morphological_box"] == [{"name": "triage", "options": ["nurse", "algorithm"]}]
     assert [a["index"] for a in payload["analogies"]] == [0, 1]
     assert payload["analogies"][1]["source_domain"] == "d1"
