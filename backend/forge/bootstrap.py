@@ -29,7 +29,7 @@ from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, Unit
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.run_registry import RunRegistry
-from forge.services.session_broadcast import SessionBroadcaster
+from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
@@ -126,6 +126,7 @@ def build_container(
     clock: Clock | None = None,
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
+    heartbeat_seconds: float = HEARTBEAT_SECONDS,
 ) -> Container:
     routes = resolve_routes(settings)
     if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
@@ -149,7 +150,7 @@ def build_container(
         return SqlAlchemyUnitOfWork(factory, gate)
 
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
-    broadcaster = SessionBroadcaster(EventLogSource(uow_factory))
+    broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
     # Other API processes on the same PostgreSQL learn of this one's commits (and vice versa).
     listener = (
         None

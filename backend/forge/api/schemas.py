@@ -134,6 +134,15 @@ class SessionResponse(BaseModel):
         )
 
 
+class RunResponse(BaseModel):
+    """The answer to POST /run: the session, and whether this call started (or resumed) its run."""
+
+    started: bool = Field(
+        description="True when this call started or resumed the run; false when a live run already held it."
+    )
+    session: SessionResponse
+
+
 class SessionListResponse(BaseModel):
     items: list[SessionResponse]
     total: int

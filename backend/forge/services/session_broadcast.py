@@ -79,11 +79,18 @@ class _Entry:
 
 class SessionBroadcaster:
     def __init__(
-        self, source: EventSource, *, buffer_size: int = 2048, page_size: int = 500, live_buffer_size: int = 1024
+        self,
+        source: EventSource,
+        *,
+        buffer_size: int = 2048,
+        page_size: int = 500,
+        live_buffer_size: int = 1024,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
     ) -> None:
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self._source = source
+        self._heartbeat_seconds = heartbeat_seconds
         self._buffer_size = buffer_size
         self._page_size = page_size
         self._live_buffer_size = live_buffer_size
@@ -148,9 +155,10 @@ class SessionBroadcaster:
     # ---- the following side ---------------------------------------------------------------------
 
     async def follow(
-        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
+        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float | None = None
     ) -> AsyncIterator[FollowItem]:
         """Committed events after `after_seq`, then live ones; see the module invariants."""
+        heartbeat = self._heartbeat_seconds if heartbeat_seconds is None else heartbeat_seconds
         if self._closed is not None:
             yield self._closed
             return
@@ -166,7 +174,7 @@ class SessionBroadcaster:
                 lambda cursor: self._read_page(session_id, cursor),
                 lambda: self._request_fill(entry),
             )
-            while (item := await follower.next_item(heartbeat_seconds)) is not None:
+            while (item := await follower.next_item(heartbeat)) is not None:
                 yield item
                 if isinstance(item, StreamClosed):
                     return

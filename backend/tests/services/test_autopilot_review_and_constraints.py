@@ -53,7 +53,7 @@ async def test_autopilot_review_is_refused_while_the_agent_runs_and_changes_noth
         service = container.service
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
-        await service.start_or_resume(record.id)
+        await service.start_run(record.id)
         await asyncio.wait_for(model.called.wait(), 2)
         before = await service.events(record.id, 0, 100)
 
