@@ -60,6 +60,9 @@ class Settings:
     db_pool_size: int = 10
     db_max_overflow: int = 20
     run_lease_seconds: float = 15.0
+    allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
+    public_url: str | None = None
+    log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
 
     @property
     def hkg_path(self) -> Path:
@@ -72,6 +75,7 @@ class Settings:
         data_dir = Path(env.get("FORGE_DATA_DIR", DEFAULT_DATA_DIR)).resolve()
         default_db = f"sqlite+aiosqlite:///{data_dir / 'forge.db'}"
         origins = tuple(o.strip() for o in env.get("FORGE_CORS_ORIGINS", "").split(",") if o.strip())
+        hosts = tuple(h.strip() for h in env.get("FORGE_ALLOWED_HOSTS", "").split(",") if h.strip())
         return cls(
             database_url=env.get("DATABASE_URL") or default_db,
             host=env.get("HOST", "127.0.0.1"),
@@ -96,6 +100,9 @@ class Settings:
             db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "10")),
             db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "20")),
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
+            allowed_hosts=hosts,
+            public_url=env.get("FORGE_PUBLIC_URL") or None,
+            log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
         )
 
     @property

@@ -180,6 +180,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Run
+         * @description Start the agent on the session's current phase, or resume it after a crash; then follow it
+         *     with GET /stream. Calling it while the run is live changes nothing (`started: false`).
+         */
+        post: operations["start_run_api_v1_sessions__session_id__run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/stream": {
         parameters: {
             query?: never;
@@ -187,7 +208,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream Session */
+        /**
+         * Stream Session
+         * @description Follow the session's events: replay after Last-Event-ID, then live until the run pauses.
+         *     Starts nothing: POST /run starts or resumes the agent.
+         */
         get: operations["stream_session_api_v1_sessions__session_id__stream_get"];
         put?: never;
         post?: never;
@@ -1123,6 +1148,18 @@ export interface components {
             type: "review_verdicts";
         };
         /**
+         * RunResponse
+         * @description The answer to POST /run: the session, and whether this call started (or resumed) its run.
+         */
+        RunResponse: {
+            session: components["schemas"]["SessionResponse"];
+            /**
+             * Started
+             * @description True when this call started or resumed the run; false when a live run already held it.
+             */
+            started: boolean;
+        };
+        /**
          * SemanticDistance
          * @enum {string}
          */
@@ -2028,6 +2065,46 @@ export interface operations {
             };
             /** @description No such session. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    start_run_api_v1_sessions__session_id__run_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
