@@ -24,6 +24,7 @@ from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
+from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
@@ -51,6 +52,7 @@ class Container:
     uow_factory: UnitOfWorkFactory
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
+    metrics: ForgeMetrics
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -161,6 +163,12 @@ def build_container(
     )
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
     models = RunModels(model, verifier, research)
-    driver = PhaseRunDriver(uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget)
+    metrics = ForgeMetrics()
+    metrics.watch(runs.active, lambda: broadcaster.stats().followers)
+    driver = PhaseRunDriver(
+        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, observer=metrics
+    )
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
-    return Container(settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, listener)
+    return Container(
+        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, metrics, listener
+    )

@@ -12,7 +12,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Literal, Protocol
 
-from forge.core.domain_types import EventSeq, SessionId, SessionStatus
+from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
@@ -60,6 +60,16 @@ class StreamingLanguageModel(LanguageModel, Protocol):
     the final ModelResponse holds only the text of the attempt that completed."""
 
     def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]: ...
+
+
+class RunObserver(Protocol):
+    """What runs report for operations (metrics). Never raises into the run, never changes it."""
+
+    def events_committed(self, provider: str, events: Sequence[StoredEvent]) -> None:
+        """A step of a run whose model is of `provider` committed `events` (model calls are among them)."""
+        ...
+
+    def run_ended(self, phase: Phase, seconds: float) -> None: ...
 
 
 class ResearchProvider(Protocol):

@@ -7,7 +7,7 @@ Invariants:
     - Request bodies over MAX_BODY_BYTES get 413, declared or chunked (`limit_request_body`); the
       limit sits inside CORS, so a browser can read the 413 too.
     - Middleware, outermost first: security headers (so even a refused Host gets them), trusted hosts,
-      CORS, gzip (JSON, HTML, JS, CSS over 1 KiB; never text/event-stream, which must reach the
+      the request context (request id, session id, access log), CORS, gzip (JSON, HTML, JS, CSS over 1 KiB; never text/event-stream, which must reach the
       client event by event), the body limit.
 """
 
@@ -26,8 +26,9 @@ from forge.api.docs_pages import mount_docs
 from forge.api.error_handlers import install_error_handlers
 from forge.api.error_responses import errors_as_json
 from forge.api.limit_request_body import LimitRequestBody
+from forge.api.request_context import RequestContext
 from forge.api.request_limits import MAX_BODY_BYTES
-from forge.api.routes import health, knowledge_graph, session_documents, session_stream, sessions
+from forge.api.routes import health, knowledge_graph, metrics, session_documents, session_stream, sessions
 from forge.api.security_headers import SecurityHeaders
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
@@ -77,12 +78,20 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
+    app.add_middleware(RequestContext, log_access=settings.log_format == "json")
     app.add_middleware(
         TrustedHosts, allowed=allowed_hosts_for(settings.allowed_hosts, settings.host, settings.public_url)
     )
     app.add_middleware(SecurityHeaders, hsts=(settings.public_url or "").lower().startswith("https://"))
     mount_docs(app)
-    routers = (health.router, sessions.router, session_stream.router, session_documents.router, knowledge_graph.router)
+    routers = (
+        health.router,
+        sessions.router,
+        session_stream.router,
+        session_documents.router,
+        knowledge_graph.router,
+        metrics.router,
+    )
     for router in routers:
         app.include_router(router)
 
