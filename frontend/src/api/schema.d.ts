@@ -669,7 +669,7 @@ export interface components {
         ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED";
         /**
          * ErrorData
-         * @description A run-level error or notice; `recoverable` means opening the stream again resumes the run.
+         * @description A run-level error or notice; `recoverable` means POST /run (which the app sends when it reconnects) resumes the run.
          */
         ErrorData: {
             /** Code */
