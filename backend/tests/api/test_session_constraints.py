@@ -37,7 +37,7 @@ async def test_constraints_are_stored_with_the_problem_and_shape_the_decompositi
         document = next((e.data["markdown"] for e in streamed if e.type == "knowledge_document"), None)
         if document is not None:
             break
-    assert document is not None and "- without more staff\n- GDPR compliance" in document
+    assert document is not None and "> - without more staff\n> - GDPR compliance" in document  # quoted, line by line
 
 
 async def test_without_constraints_the_problem_is_unchanged(client: httpx.AsyncClient) -> None:
