@@ -44,6 +44,7 @@ RunErrorCode = Literal[
     "SERVER_SHUTDOWN",
     "SESSION_DELETED",
     "EVENTS_UNAVAILABLE",
+    "RUN_NOT_RUNNING",
 ]
 
 

@@ -15,6 +15,7 @@ from support.event_log import read_event_log
 from support.sse_client import read_stream, run_and_stream
 
 from forge.api.app import create_app
+from forge.api.event_schemas import ErrorData
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
@@ -48,6 +49,7 @@ async def test_a_stream_of_a_new_session_starts_no_run_and_says_to_post_run(quic
     closing = streamed[-1]
     assert closing.data["code"] == "RUN_NOT_RUNNING", closing
     assert f"/api/v1/sessions/{sid}/run" in closing.data["message"]
+    assert ErrorData.model_validate(closing.data).recoverable, "documented in the OpenAPI, and the app reconnects"
     session = (await quick_client.get(f"/api/v1/sessions/{sid}")).json()
     assert session["running"] is False
     assert [e.type for e in await read_event_log(quick_client, sid)] == ["phase_change"], "nothing ran"

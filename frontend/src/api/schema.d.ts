@@ -673,7 +673,7 @@ export interface components {
          */
         ErrorData: {
             /** Code */
-            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE");
+            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE" | "RUN_NOT_RUNNING");
             /** Message */
             message: string;
             /** Recoverable */
