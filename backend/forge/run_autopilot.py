@@ -22,7 +22,8 @@ from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 from forge.core.state_codec import encode_state
 from forge.services.broadcast_types import Heartbeat, LiveEvent, StreamClosed
-from forge.services.session_service import ServiceFailure, SessionService
+from forge.services.service_results import ServiceFailure
+from forge.services.session_service import SessionService
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import replace
 from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
@@ -58,28 +57,8 @@ from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.run_registry import RunRegistry
+from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
 from forge.services.session_broadcast import SessionBroadcaster
-
-
-class FailureKind(str, Enum):
-    NOT_FOUND = "not_found"
-    CONFLICT = "conflict"
-    INVALID = "invalid"
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceFailure:
-    kind: FailureKind
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class RunStarted:
-    """The session after `start_run`: `started` is False when a live run already held it."""
-
-    record: SessionRecord
-    started: bool
-
 
 AUTOPILOT_PREFIX = "autopilot: "
 
@@ -104,10 +83,6 @@ def _finished_message(status: SessionStatus) -> str:
     if status == SessionStatus.CRYSTALLIZED:
         return "The session is finished (crystallized, its knowledge document is ready); no review is expected."
     return f"The session is {status.value}; no review is expected."
-
-
-def _not_found(session_id: SessionId) -> ServiceFailure:
-    return ServiceFailure(FailureKind.NOT_FOUND, f"Session {session_id} does not exist.")
 
 
 class SessionService:
@@ -140,7 +115,7 @@ class SessionService:
     async def get(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
-        return self._with_running(record) if record else _not_found(session_id)
+        return self._with_running(record) if record else not_found(session_id)
 
     async def list_page(self, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
         async with self._uow_factory() as uow:
@@ -152,7 +127,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             return self._with_running(record), await uow.sessions.load_state(session_id)
 
     async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
@@ -180,7 +155,7 @@ class SessionService:
     async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
         async with self._uow_factory() as uow:
             if await uow.sessions.get(session_id) is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             return await uow.events.after(session_id, after, limit)
 
     async def documents(self, session_id: SessionId) -> list[SessionDocument] | ServiceFailure:
@@ -240,7 +215,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(
                     FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
@@ -263,7 +238,7 @@ class SessionService:
             deleted = await uow.sessions.lock(session_id) is not None and await uow.sessions.delete(session_id)
             await uow.commit()
         if not deleted:
-            return _not_found(session_id)
+            return not_found(session_id)
         self._broadcaster.session_deleted(session_id)
         await self._registry.cancel(session_id)
         return None
@@ -273,7 +248,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
             await uow.sessions.set_cancelled(session_id, now)
@@ -309,7 +284,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             refused = self._cannot_run(record)
             if refused is not None:
                 return refused
@@ -368,7 +343,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, _finished_message(record.status))
             state = await uow.sessions.load_state(session_id)

@@ -17,7 +17,8 @@ from forge.core.domain_types import SessionId
 from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.core.session_record import MAX_PROBLEM_CHARS
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import FailureKind, ServiceFailure, problem_with_constraints
+from forge.services.service_results import FailureKind, ServiceFailure
+from forge.services.session_service import problem_with_constraints
 
 PROBLEM = "How can a hospital cut emergency wait times?"
 

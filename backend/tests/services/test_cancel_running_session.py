@@ -14,7 +14,7 @@ from forge.core.domain_types import SessionStatus
 from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.core.session_events import EventType
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import FailureKind, ServiceFailure
+from forge.services.service_results import FailureKind, ServiceFailure
 
 
 class BlockingModel:

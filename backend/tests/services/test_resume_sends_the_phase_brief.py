@@ -15,7 +15,7 @@ from forge.core.model_messages import Message
 from forge.core.records import ResearchHit
 from forge.core.review_inputs import DecomposeReview
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import ServiceFailure
+from forge.services.service_results import ServiceFailure
 
 HIT = ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")
 

@@ -14,7 +14,7 @@ from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.db.migrate import upgrade_database
 from forge.providers.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
-from forge.services.session_service import ServiceFailure
+from forge.services.service_results import ServiceFailure
 
 MARKER = re.compile(r"\[forge phase=(\w+)")
 
