@@ -120,6 +120,12 @@ def build_research(settings: Settings) -> ResearchProvider:
     raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
 
 
+def _watched_metrics(runs: RunRegistry, broadcaster: SessionBroadcaster) -> ForgeMetrics:
+    metrics = ForgeMetrics()
+    metrics.watch(runs.active, lambda: broadcaster.stats().followers)
+    return metrics
+
+
 def build_container(
     settings: Settings,
     *,
@@ -162,11 +168,9 @@ def build_container(
         )
     )
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
-    models = RunModels(model, verifier, research)
-    metrics = ForgeMetrics()
-    metrics.watch(runs.active, lambda: broadcaster.stats().followers)
+    models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
     driver = PhaseRunDriver(
-        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, observer=metrics
+        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics
     )
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
     return Container(
