@@ -120,6 +120,13 @@ def build_research(settings: Settings) -> ResearchProvider:
     raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
 
 
+def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
+    """Other API processes on the same PostgreSQL learn of this one's commits (and vice versa)."""
+    return PostgresEventListener(
+        asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
+    )
+
+
 def _watched_metrics(runs: RunRegistry, broadcaster: SessionBroadcaster) -> ForgeMetrics:
     metrics = ForgeMetrics()
     metrics.watch(runs.active, lambda: broadcaster.stats().followers)
@@ -159,16 +166,9 @@ def build_container(
 
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
     broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
-    # Other API processes on the same PostgreSQL learn of this one's commits (and vice versa).
-    listener = (
-        None
-        if single_process
-        else PostgresEventListener(
-            asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
-        )
-    )
-    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    listener = None if single_process else _event_listener(settings, broadcaster)
     models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
+    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
     driver = PhaseRunDriver(
         uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics
     )
