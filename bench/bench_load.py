@@ -11,8 +11,8 @@ numbers — no assertions, no pass/fail. Per backend:
      events / wall time, and errors: non-2xx responses, `error` events, streams cut before `done`
      (resumed with last_event_id), sessions without a document.
   B. For each N in --listeners (1,300,1000): a FRESH server (and fresh database) with
-     FORGE_OFFLINE_STEP_DELAY_MS=100, one session, N listeners on GET /stream. Listener 1 connects
-     first (its request starts the DECOMPOSE run; the bench waits for its response headers), then the
+     FORGE_OFFLINE_STEP_DELAY_MS=100, one session, N listeners on GET /stream. POST /run starts the
+     DECOMPOSE run, then listener 1 connects (the bench waits for its response headers), then the
      other N-1 connect at once. Per received frame that has an `id:` and is not a `heartbeat`:
      lag = receive time (time.time() when the frame is parsed) - the event's `created_at` (from
      GET /events after the phase; same machine, same clock). Prints lag p50/p99/max over all
@@ -550,6 +550,12 @@ async def _one_autopilot_session(
         return
     sid = r.json()["id"]
     stats.sids.append(sid)
+    run = await client.post(f"/api/v1/sessions/{sid}/run")  # GET /stream only follows
+    if run.status_code // 100 != 2:
+        stats.http_errors.append(f"POST /run -> {run.status_code}")
+        stats.without_document += 1
+        stats.finished += 1
+        return
     method, path, body = "GET", f"/api/v1/sessions/{sid}/stream", None
     last_id, got_document = 0, False
     try:
@@ -706,6 +712,7 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
         t0_wall = time.time()
         deadline = t0 + phase_timeout
 
+        (await client.post(f"/api/v1/sessions/{sid}/run")).raise_for_status()  # GET /stream only follows
         first = await open_sse(srv.host, srv.port, "GET", path)
         await asyncio.wait([first.headers_received], timeout=phase_timeout)
         conns = [first]

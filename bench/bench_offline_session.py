@@ -72,6 +72,7 @@ async def _session(base: str, problem: str) -> dict[str, Any]:
         sid = (await client.post("/api/v1/sessions", json={"problem": problem})).json()[
             "id"
         ]
+        (await client.post(f"/api/v1/sessions/{sid}/run")).raise_for_status()  # GET /stream only follows
         kind, data = await _consume(
             client, "GET", f"/api/v1/sessions/{sid}/stream", stats
         )

@@ -26,13 +26,14 @@ from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
+from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
-from forge.services.session_broadcast import SessionBroadcaster
+from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
@@ -55,6 +56,7 @@ class Container:
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
     knowledge: ShippedKnowledge
+    metrics: ForgeMetrics
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -138,6 +140,19 @@ def build_research(settings: Settings) -> ResearchProvider:
     raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
 
 
+def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
+    """Other API processes on the same PostgreSQL learn of this one's commits (and vice versa)."""
+    return PostgresEventListener(
+        asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
+    )
+
+
+def _watched_metrics(runs: RunRegistry, broadcaster: SessionBroadcaster) -> ForgeMetrics:
+    metrics = ForgeMetrics()
+    metrics.watch(runs.active, lambda: broadcaster.stats().followers)
+    return metrics
+
+
 def build_container(
     settings: Settings,
     *,
@@ -147,6 +162,7 @@ def build_container(
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
     structured: StructuredModel | None = None,
+    heartbeat_seconds: float = HEARTBEAT_SECONDS,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls."""
@@ -175,17 +191,10 @@ def build_container(
         return SqlAlchemyUnitOfWork(factory, gate)
 
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
-    broadcaster = SessionBroadcaster(EventLogSource(uow_factory))
-    # Other API processes on the same PostgreSQL learn of this one's commits (and vice versa).
-    listener = (
-        None
-        if single_process
-        else PostgresEventListener(
-            asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
-        )
-    )
+    broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
+    listener = None if single_process else _event_listener(settings, broadcaster)
+    models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
-    models = RunModels(model, verifier, research)
     stages = (
         EngineStages(
             structured,
@@ -197,9 +206,20 @@ def build_container(
         else None
     )
     driver = PhaseRunDriver(
-        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, stages
+        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics, stages
     )
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
     return Container(
-        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, knowledge, listener
+        settings,
+        engine,
+        service,
+        runs,
+        model,
+        research,
+        uow_factory,
+        verifier,
+        broadcaster,
+        knowledge,
+        metrics,
+        listener,
     )

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from forge.config import Settings, environment_with_dotenv
+from forge.logging_setup import check_log_format, configure_logging
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -87,12 +89,26 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     from forge.api.serve_app import ForgeServer
     from forge.bootstrap import build_container
 
+    settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
+    check_log_format(settings.log_format)
+    json_logs = settings.log_format == "json"
+    if json_logs:
+        configure_logging("json", settings.log_level)
     _migrate(settings)
     container = build_container(settings)
     app = create_app(container)
-    bind_host, bind_port = host or settings.host, port or settings.port
-    print(f"Knowledge Forge on http://{bind_host}:{bind_port}  (database: {settings.database_kind})", flush=True)
-    config = uvicorn.Config(app, host=bind_host, port=bind_port, log_level=settings.log_level)
+    print(
+        f"Knowledge Forge on http://{settings.host}:{settings.port}  (database: {settings.database_kind})", flush=True
+    )
+    # JSON logs: uvicorn keeps our handlers (log_config=None) and our access lines replace its own.
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
+        access_log=not json_logs,
+    )
     ForgeServer(config, before_shutdown=container.broadcaster.close).run()
 
 

@@ -62,6 +62,9 @@ class Settings:
     run_lease_seconds: float = 15.0
     engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
     hypotheses_per_domain: int = 3
+    allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
+    public_url: str | None = None
+    log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
 
     @property
     def hkg_path(self) -> Path:
@@ -74,6 +77,7 @@ class Settings:
         data_dir = Path(env.get("FORGE_DATA_DIR", DEFAULT_DATA_DIR)).resolve()
         default_db = f"sqlite+aiosqlite:///{data_dir / 'forge.db'}"
         origins = tuple(o.strip() for o in env.get("FORGE_CORS_ORIGINS", "").split(",") if o.strip())
+        hosts = tuple(h.strip() for h in env.get("FORGE_ALLOWED_HOSTS", "").split(",") if h.strip())
         return cls(
             database_url=env.get("DATABASE_URL") or default_db,
             host=env.get("HOST", "127.0.0.1"),
@@ -100,6 +104,9 @@ class Settings:
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
             engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
+            allowed_hosts=hosts,
+            public_url=env.get("FORGE_PUBLIC_URL") or None,
+            log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
         )
 
     @property

@@ -15,7 +15,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from forge.core.domain_types import EventSeq, SessionId, SessionStatus
+from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
@@ -113,6 +113,16 @@ class StructuredModel(Protocol):
     def label(self) -> str: ...
 
     async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure: ...
+
+
+class RunObserver(Protocol):
+    """What runs report for operations (metrics). Never raises into the run, never changes it."""
+
+    def events_committed(self, provider: str, events: Sequence[StoredEvent]) -> None:
+        """A step of a run whose model is of `provider` committed `events` (model calls are among them)."""
+        ...
+
+    def run_ended(self, phase: Phase, seconds: float) -> None: ...
 
 
 class ResearchProvider(Protocol):

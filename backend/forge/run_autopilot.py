@@ -1,7 +1,7 @@
 """`forge answer`: one session in autopilot, with progress per phase, written to disk.
 
 Invariants:
-    - Uses the same SessionService as the API (create -> run -> review -> ... -> document); the
+    - Uses the same SessionService as the API (create -> start_run -> review -> ... -> document); the
       AutopilotPolicy plays the person through `submit_autopilot_review`, as POST /autopilot does,
       so the log marks its reviews "autopilot: " the same way. Progress goes to stdout; files are written at the end.
 """
@@ -22,7 +22,8 @@ from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 from forge.core.state_codec import encode_state
 from forge.services.broadcast_types import Heartbeat, LiveEvent, StreamClosed
-from forge.services.session_service import ServiceFailure, SessionService
+from forge.services.service_results import ServiceFailure
+from forge.services.session_service import SessionService
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,10 @@ async def _drive(service: SessionService, sid: SessionId, policy: AutopilotPolic
                 progress.say(f"  ! review refused: {result.message}")
                 return False
         else:
-            await service.start_or_resume(sid)
+            started = await service.start_run(sid)
+            if isinstance(started, ServiceFailure):
+                progress.say(f"  ! run refused: {started.message}")
+                return False
         cursor, last = await _follow(service, sid, cursor, progress)
         if last is not None and last.type == EventType.DONE and last.data.get("error"):
             return False

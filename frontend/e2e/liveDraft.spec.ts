@@ -41,6 +41,8 @@ test("a live draft is replaced by the stored reply, and a server shutdown is rec
   const secondMayAnswer = new Promise<void>((resolve) => (releaseSecond = resolve));
 
   await page.route(`**${BASE}`, (route) => route.fulfill({ json: session }));
+  // Each (re)connection POSTs /run first; the run is live, so nothing starts.
+  await page.route(`**${BASE}/run`, (route) => route.fulfill({ json: { started: false, session } }));
   await page.route(new RegExp(`${BASE}/events\\?`), (route) =>
     route.fulfill({
       json: {

@@ -10,7 +10,8 @@ from fastapi import HTTPException, Request
 from forge.api.request_limits import quote_input
 from forge.api.sse_encoding import SseFrameCache
 from forge.core.domain_types import SessionId
-from forge.services.session_service import FailureKind, ServiceFailure, SessionService
+from forge.services.service_results import FailureKind, ServiceFailure
+from forge.services.session_service import SessionService
 
 T = TypeVar("T")
 

@@ -44,6 +44,7 @@ RunErrorCode = Literal[
     "SERVER_SHUTDOWN",
     "SESSION_DELETED",
     "EVENTS_UNAVAILABLE",
+    "RUN_NOT_RUNNING",
 ]
 
 
@@ -113,7 +114,7 @@ class DoneData(Payload):
 
 
 class ErrorData(Payload):
-    """A run-level error or notice; `recoverable` means opening the stream again resumes the run."""
+    """A run-level error or notice; `recoverable` means POST /run (which the app sends when it reconnects) resumes the run."""
 
     code: ErrorCode | RunErrorCode
     message: str

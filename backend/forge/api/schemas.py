@@ -17,6 +17,7 @@ from pydantic_core import PydanticCustomError
 from forge.api.event_schemas import SessionEventOut
 from forge.api.text_fields import FreeText
 from forge.core.domain_types import BuildDecision, VerdictType
+from forge.core.evidence_urls import evidence_url_problem
 from forge.core.problem_constraints import split_constraints
 from forge.core.records import SessionDocument
 from forge.core.review_inputs import (
@@ -54,6 +55,19 @@ def _constraint_item(text: str) -> str:
 
 
 ConstraintItem = Annotated[FreeText, AfterValidator(_constraint_item)]
+
+
+def _evidence_url(url: str) -> str:
+    text = url.strip()
+    problem = evidence_url_problem(text)
+    if problem is not None:
+        raise PydanticCustomError("evidence_url", "this evidence URL {problem}", {"problem": problem})
+    return text
+
+
+EvidenceUrl = Annotated[
+    FreeText, AfterValidator(_evidence_url), Field(description="A public http(s) web address.", max_length=2000)
+]
 
 
 class SessionCreate(BaseModel):
@@ -134,6 +148,15 @@ class SessionResponse(BaseModel):
         )
 
 
+class RunResponse(BaseModel):
+    """The answer to POST /run: the session, and whether this call started (or resumed) its run."""
+
+    started: bool = Field(
+        description="True when this call started or resumed the run; false when a live run already held it."
+    )
+    session: SessionResponse
+
+
 class SessionListResponse(BaseModel):
     items: list[SessionResponse]
     total: int
@@ -184,7 +207,7 @@ class UserInput(BaseModel):
     decision: BuildDecision | None = None
     deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
     user_insight: FreeText | None = Field(default=None, max_length=8000)
-    user_evidence_urls: list[FreeText] | None = Field(default=None, max_length=10)
+    user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=10)
 
     def to_review(self) -> ReviewInput | str:
         """The domain review, or a message saying what is missing."""

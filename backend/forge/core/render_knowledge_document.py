@@ -8,6 +8,8 @@ Invariants:
       first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
       labelled as such); the renderer never invents a citation.
+    - Every string from the state (the person's or a model's) is escaped (`markdown_safety`): no raw
+      HTML, no link but http/https/mailto evidence URLs, no Markdown structure from inside a field.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from datetime import datetime
 
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
+from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
 from forge.core.records import Claim, DocumentNarrative, Evidence
 
 DOCUMENT_SECTIONS: tuple[str, ...] = (
@@ -42,71 +45,88 @@ class DocumentInput:
 
 
 def _bullets(items: list[str], empty: str) -> list[str]:
+    """Bullets of already-escaped items (`_bullets_of` escapes raw text)."""
     return [f"- {item}" for item in items] if items else [f"_{empty}_"]
 
 
+def _bullets_of(texts: list[str], empty: str) -> list[str]:
+    return _bullets([escape_inline(t) for t in texts], empty)
+
+
+def _quote(text: str) -> list[str]:
+    return [f"> {escape_markdown(line)}".rstrip() for line in text.strip().splitlines()] or [">"]
+
+
 def _framing(s: ForgeState) -> list[str]:
-    lines = [f"> {s.problem}", "", "**Selected reframings**", ""]
-    return lines + _bullets([f"{r.text} _({r.reframing_type.value})_" for r in s.selected_reframings], "None selected.")
+    lines = [*_quote(s.problem), "", "**Selected reframings**", ""]
+    reframings = [f"{escape_inline(r.text)} _({r.reframing_type.value})_" for r in s.selected_reframings]
+    return lines + _bullets(reframings, "None selected.")
 
 
 def _fundamentals(s: ForgeState) -> list[str]:
-    lines = ["**Fundamentals**", "", *_bullets(s.fundamentals, "None recorded."), "", "**Assumptions**", ""]
+    lines = ["**Fundamentals**", "", *_bullets_of(s.fundamentals, "None recorded."), "", "**Assumptions**", ""]
     labels = {True: "confirmed", False: "rejected", None: "unreviewed"}
-    return lines + _bullets([f"{a.text} _({labels[a.confirmed]})_" for a in s.assumptions], "None recorded.")
+    return lines + _bullets(
+        [f"{escape_inline(a.text)} _({labels[a.confirmed]})_" for a in s.assumptions], "None recorded."
+    )
 
 
 def _state_of_art(s: ForgeState) -> list[str]:
     if s.state_of_art is None:
         return ["_Not mapped._"]
-    cites = ", ".join(f"[{e.title}]({e.source})" for e in s.state_of_art.evidence)
-    return [s.state_of_art.summary, "", f"Sources: {cites}" if cites else "_No sources._"]
+    cites = ", ".join(markdown_link(e.title, e.source) for e in s.state_of_art.evidence)
+    return [escape_markdown(s.state_of_art.summary), "", f"Sources: {cites}" if cites else "_No sources._"]
 
 
 def _analogies(s: ForgeState) -> list[str]:
     lines: list[str] = []
     for a in s.cross_domain_analogies:
         star = " ★" if a.starred else ""
-        lines += [f"### {a.source_domain}{star} _({a.semantic_distance.value} domain)_", "", a.description, ""]
+        heading = f"### {escape_inline(a.source_domain)}{star} _({a.semantic_distance.value} domain)_"
+        lines += [heading, "", escape_markdown(a.description), ""]
         if a.mapping:
             lines += ["| Source | Target | Relation |", "|---|---|---|"]
-            lines += [f"| {m.source_concept} | {m.target_concept} | {m.relation} |" for m in a.mapping] + [""]
+            lines += [
+                f"| {escape_inline(m.source_concept)} | {escape_inline(m.target_concept)} | {escape_inline(m.relation)} |"
+                for m in a.mapping
+            ] + [""]
         if a.observable:
-            lines += [f"- Observable: {a.observable}"]
+            lines += [f"- Observable: {escape_inline(a.observable)}"]
         if a.failure_mode:
-            lines += [f"- Failure mode: {a.failure_mode}"]
+            lines += [f"- Failure mode: {escape_inline(a.failure_mode)}"]
         lines.append("")
     return lines or ["_No analogies._"]
 
 
 def _contradictions(s: ForgeState) -> list[str]:
     lines = [
-        f"- **{c.property_a} vs {c.property_b}**: {c.description} → {c.resolution_direction}"
-        + (f" (principles: {', '.join(c.principles)})" if c.principles else "")
+        f"- **{escape_inline(c.property_a)} vs {escape_inline(c.property_b)}**: {escape_inline(c.description)} → "
+        f"{escape_inline(c.resolution_direction)}"
+        + (f" (principles: {escape_inline(', '.join(c.principles))})" if c.principles else "")
         for c in s.contradictions
     ] or ["_No contradictions._"]
     if s.morphological_box:
         lines += ["", "**Morphological box**", "", "| Parameter | Options |", "|---|---|"]
-        lines += [f"| {p.name} | {' · '.join(p.options)} |" for p in s.morphological_box]
+        lines += [f"| {escape_inline(p.name)} | {escape_inline(' · '.join(p.options))} |" for p in s.morphological_box]
     if s.adjacent_possible:
-        lines += ["", "**Adjacent possible**", "", *_bullets(s.adjacent_possible, "")]
+        lines += ["", "**Adjacent possible**", "", *_bullets_of(s.adjacent_possible, "")]
     return lines
 
 
 def _claim_block(c: Claim) -> list[str]:
     lines = [
-        f"### {c.text}",
+        f"### {escape_inline(c.text)}",
         "",
         f"- Status: {c.status.value}; confidence: {c.confidence.value}; round {c.round_created + 1}",
     ]
-    if c.thesis_text:
-        lines.append(f"- Thesis: {c.thesis_text}")
-    if c.antithesis_text:
-        lines.append(f"- Antithesis: {c.antithesis_text}")
-    if c.falsifiability_condition:
-        lines.append(f"- Falsifiable if: {c.falsifiability_condition}")
-    if c.qualification:
-        lines.append(f"- Qualification: {c.qualification}")
+    for label, text in (
+        ("Thesis", c.thesis_text),
+        ("Antithesis", c.antithesis_text),
+        ("Falsifiable if", c.falsifiability_condition),
+        ("Qualification", c.qualification),
+    ):
+        if text:
+            lines.append(f"- {label}: {escape_inline(text)}")
     if c.scores:
         sc = c.scores
         lines.append(
@@ -115,7 +135,8 @@ def _claim_block(c: Claim) -> list[str]:
         )
     if c.evidence:
         lines.append(
-            "- Evidence: " + "; ".join(f"[{e.title}]({e.source}) ({e.evidence_type.value})" for e in c.evidence)
+            "- Evidence: "
+            + "; ".join(f"{markdown_link(e.title, e.source)} ({e.evidence_type.value})" for e in c.evidence)
         )
     return [*lines, ""]
 
@@ -125,25 +146,23 @@ def _validated(s: ForgeState) -> list[str]:
     return [line for c in kept for line in _claim_block(c)] or ["_No validated claims._"]
 
 
-def _mermaid_label(text: str) -> str:
-    flat = " ".join(text.split())  # a newline would end the Mermaid node
-    short = flat if len(flat) <= 60 else flat[:59] + "…"
-    return short.replace('"', "'")
-
-
 def _graph(s: ForgeState) -> list[str]:
     if not s.knowledge_graph_nodes:
         return ["_The graph is empty._"]
     short = {c.id: f"C{i + 1}" for i, c in enumerate(s.knowledge_graph_nodes)}
     lines = ["```mermaid", "graph LR"]
-    lines += [f'  {short[c.id]}["{_mermaid_label(c.text)}"]' for c in s.knowledge_graph_nodes]
+    lines += [f'  {short[c.id]}["{mermaid_label(c.text)}"]' for c in s.knowledge_graph_nodes]
     lines += [f"  {short[e.source]} -->|{e.edge_type.value}| {short[e.target]}" for e in s.knowledge_graph_edges]
     return [*lines, "```"]
 
 
 def _negative(s: ForgeState) -> list[str]:
     return _bullets(
-        [f"{n.claim_text} — {n.reason} (round {n.round + 1})" for n in s.negative_knowledge], "Nothing rejected."
+        [
+            f"{escape_inline(n.claim_text)} — {escape_inline(n.reason)} (round {n.round + 1})"
+            for n in s.negative_knowledge
+        ],
+        "Nothing rejected.",
     )
 
 
@@ -163,21 +182,21 @@ def _sources(s: ForgeState) -> list[str]:
         if e.contributed_by == Contributor.USER:
             origin = "provided by the user"
         else:
-            origin = f"research query: “{e.query}”" if e.query else "research"
-        rows.append(f"- [{e.title}]({e.source}) — {origin}")
+            origin = f"research query: “{escape_inline(e.query)}”" if e.query else "research"
+        rows.append(f"- {markdown_link(e.title, e.source)} — {origin}")
     return rows or ["_No sources._"]
 
 
 def _narrative(n: DocumentNarrative | None) -> list[str]:
     if n is None:
         return []
-    numbered = [f"{i}. {r}" for i, r in enumerate(n.recommendations, 1)]
+    numbered = [f"{i}. {escape_inline(r)}" for i, r in enumerate(n.recommendations, 1)]
     return [
         "## Summary",
         "",
-        f"_Written by {n.written_by} from the session's recorded work._",
+        f"_Written by {escape_inline(n.written_by)} from the session's recorded work._",
         "",
-        n.executive_summary,
+        *[escape_markdown(line) for line in n.executive_summary.splitlines()],
         "",
         "**Recommendations**",
         "",
@@ -185,7 +204,7 @@ def _narrative(n: DocumentNarrative | None) -> list[str]:
         "",
         "**Open questions**",
         "",
-        *_bullets(list(n.open_questions), "None."),
+        *_bullets_of(list(n.open_questions), "None."),
         "",
     ]
 
@@ -201,7 +220,7 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         _validated,
         _graph,
         _negative,
-        lambda st: _bullets(st.gaps, "No gaps recorded."),
+        lambda st: _bullets_of(st.gaps, "No gaps recorded."),
         _sources,
     ]
     lines = [
@@ -209,7 +228,7 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         "",
         f"- Session: `{doc.session_id}`",
         f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",
-        f"- Model: {doc.model_label}",
+        f"- Model: {escape_inline(doc.model_label)}",
         f"- Rounds: {s.current_round + 1}",
         "",
         *_narrative(s.document_narrative),

@@ -22,6 +22,7 @@ from forge.core.session_record import StoredEvent
 SERVER_SHUTDOWN = "SERVER_SHUTDOWN"
 SESSION_DELETED = "SESSION_DELETED"
 EVENTS_UNAVAILABLE = "EVENTS_UNAVAILABLE"
+RUN_NOT_RUNNING = "RUN_NOT_RUNNING"  # the session has work but no live run: POST /run resumes it
 
 
 class EventSource(Protocol):

@@ -15,13 +15,15 @@ Invariants:
       stored) is published as it streams.
     - The generator runs every phase but VALIDATE, which the verifier runs (the same model unless
       configured otherwise).
+    - The observer (metrics) hears of each committed step and of the run's duration; it never
+      changes the run. Log lines of the run carry the session id (`logging_setup.bind_session`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -33,9 +35,10 @@ from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis
 from forge.core.model_messages import Message
-from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
+from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.session_spend import SpendBudget
-from forge.ports import Clock, LanguageModel, ResearchProvider, UnitOfWorkFactory
+from forge.logging_setup import bind_session
+from forge.ports import Clock, LanguageModel, ResearchProvider, RunObserver, UnitOfWorkFactory
 from forge.services.run_engine_stages import EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -48,6 +51,19 @@ class RunModels:
     generator: LanguageModel
     verifier: LanguageModel
     research: ResearchProvider
+
+
+class NoRunObserver:
+    def events_committed(self, provider: str, events: Sequence[StoredEvent]) -> None:
+        pass
+
+    def run_ended(self, phase: Phase, seconds: float) -> None:
+        pass
+
+
+def provider_of(label: str) -> str:
+    """`anthropic:claude-…` -> `anthropic`; a label without a provider prefix (the offline model) -> its first word."""
+    return label.partition(":")[0] if ":" in label else (label.split() or ["unknown"])[0]
 
 
 def _holds(record: SessionRecord | None, lease: RunLease) -> bool:
@@ -70,8 +86,10 @@ class PhaseRunDriver:
         new_id: Callable[[], UUID],
         max_iterations: int,
         budget: SpendBudget | None = None,
+        observer: RunObserver | None = None,
         stages: EngineStages | None = None,
     ):
+        self._observer = observer or NoRunObserver()
         self._uow_factory = uow_factory
         self._broadcaster = broadcaster
         self._registry = registry
@@ -87,6 +105,9 @@ class PhaseRunDriver:
         )
 
     async def run(self, session_id: SessionId, lease: RunLease) -> None:
+        bind_session(session_id)  # this task's log lines name the session
+        started = asyncio.get_running_loop().time()
+        phase: Phase | None = None
         # Renewing between steps only matters where another process judges the lease by its expiry;
         # in a single-process (SQLite) deployment it would be a write per run for nothing.
         keeper = (
@@ -99,6 +120,7 @@ class PhaseRunDriver:
             loaded = await self._load(session_id, lease)
             if loaded is None:
                 return
+            phase = loaded[0].current_phase
             ended = await self._drive(session_id, lease, *loaded)
         except Exception as error:
             log.exception("run of session %s failed", session_id)
@@ -114,6 +136,8 @@ class PhaseRunDriver:
             if keeper is not None:
                 keeper.cancel()
             self._registry.release(lease.owner)
+            if phase is not None:
+                self._observer.run_ended(phase, asyncio.get_running_loop().time() - started)
         if not ended:
             log.info("run %s of session %s stopped without its last step (lease lost)", lease.owner, session_id)
 
@@ -138,14 +162,14 @@ class PhaseRunDriver:
             if isinstance(output, Live):
                 self._broadcaster.publish_live(session_id, output.event)
                 continue
-            if not await self._commit(session_id, lease, state, output):
+            if not await self._commit(session_id, lease, state, output, provider_of(model.label)):
                 return False
             if output.ends_run:
                 return True
         unfinished = Step(
             events=(
                 ev.error(
-                    "RUN_INCOMPLETE", "The run stopped without pausing; open the stream to resume.", recoverable=True
+                    "RUN_INCOMPLETE", "The run stopped without pausing; POST /run to resume it.", recoverable=True
                 ),
                 ev.done(error=True, awaiting_input=False),
             ),
@@ -161,7 +185,10 @@ class PhaseRunDriver:
         output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
         if output is None:
             return True
-        return await self._commit(session_id, lease, ctx.state, Step(events=output.events), output.hypotheses)
+        provider = provider_of(self._models.generator.label)
+        return await self._commit(
+            session_id, lease, ctx.state, Step(events=output.events), provider, hypotheses=output.hypotheses
+        )
 
     def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:
         now = self._clock.now()
@@ -173,6 +200,7 @@ class PhaseRunDriver:
         lease: RunLease,
         state: ForgeState | None,
         step: Step,
+        provider: str = "",
         hypotheses: tuple[Hypothesis, ...] = (),
     ) -> bool:
         """Commit one step (the state is None after a crash: the in-memory state is not trusted)."""
@@ -197,6 +225,7 @@ class PhaseRunDriver:
         if step.ends_run:
             self._registry.release(lease.owner)
         self._broadcaster.published(session_id, stored)
+        self._observer.events_committed(provider, stored)
         return True
 
     async def _keep_lease(self, session_id: SessionId, lease: RunLease) -> None:

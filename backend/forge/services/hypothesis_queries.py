@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from forge.core.domain_types import SessionId
 from forge.ports import HypothesisFilter, HypothesisPage, UnitOfWorkFactory
-from forge.services.session_service import FailureKind, ServiceFailure
+from forge.services.service_results import FailureKind, ServiceFailure
 
 
 async def hypothesis_page(

@@ -51,6 +51,10 @@ class RunRegistry:
     def is_live(self, lease: RunLease | None) -> bool:
         return lease_is_live(lease, self._policy, self._owners, self._clock.now())
 
+    def active(self) -> int:
+        """How many runs this process holds right now (for metrics)."""
+        return len(self._owners)
+
     def runs_here(self, session_id: SessionId) -> bool:
         """A run of this process holds the session right now (no database read needed)."""
         return session_id in self._owners.values()

@@ -79,11 +79,18 @@ class _Entry:
 
 class SessionBroadcaster:
     def __init__(
-        self, source: EventSource, *, buffer_size: int = 2048, page_size: int = 500, live_buffer_size: int = 1024
+        self,
+        source: EventSource,
+        *,
+        buffer_size: int = 2048,
+        page_size: int = 500,
+        live_buffer_size: int = 1024,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
     ) -> None:
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self._source = source
+        self._heartbeat_seconds = heartbeat_seconds
         self._buffer_size = buffer_size
         self._page_size = page_size
         self._live_buffer_size = live_buffer_size
@@ -148,7 +155,7 @@ class SessionBroadcaster:
     # ---- the following side ---------------------------------------------------------------------
 
     async def follow(
-        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
+        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float | None = None
     ) -> AsyncIterator[FollowItem]:
         """Committed events after `after_seq`, then live ones; see the module invariants."""
         async for batch in self.follow_batches(session_id, after_seq, heartbeat_seconds=heartbeat_seconds):
@@ -156,9 +163,10 @@ class SessionBroadcaster:
                 yield item
 
     async def follow_batches(
-        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float = HEARTBEAT_SECONDS
+        self, session_id: SessionId, after_seq: int, *, heartbeat_seconds: float | None = None
     ) -> AsyncIterator[list[FollowItem]]:
         """As `follow`, in non-empty batches of the items ready at each wake-up (one write per batch)."""
+        heartbeat = self._heartbeat_seconds if heartbeat_seconds is None else heartbeat_seconds
         if self._closed is not None:
             yield [self._closed]
             return
@@ -174,7 +182,7 @@ class SessionBroadcaster:
                 lambda cursor: self._read_page(session_id, cursor),
                 lambda: self._request_fill(entry),
             )
-            while batch := await follower.next_batch(heartbeat_seconds):
+            while batch := await follower.next_batch(heartbeat):
                 yield batch
                 if isinstance(batch[-1], StreamClosed):
                     return

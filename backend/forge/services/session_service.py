@@ -8,8 +8,13 @@ Invariants:
     - Every command validates before it writes: a rejected review, a cancel of a finished session
       or a duplicate run leaves the session exactly as it was.
     - A command that starts a run takes the run's lease in its own transaction (with the events and
-      the phase's brief), so a crash right after it leaves a session whose next stream open resumes
-      the phase; the run itself happens in a background task (RunRegistry).
+      the phase's brief), so a crash right after it leaves a session whose next `start_run` (POST
+      /run) resumes the phase; the run itself happens in a background task (RunRegistry).
+    - Only commands start model work: `start_run`, and a review that opens the next phase. `follow`
+      (GET /stream) only reads; when it finds the session with work and no live run (a run whose
+      process died, once its lease expired), it ends the stream with RUN_NOT_RUNNING so the client
+      POSTs /run and reconnects.
+    - `start_run` is idempotent: a live run is reported (`started=False`), never doubled.
     - A review is accepted as soon as the pause is visible: the pause's step commits the awaited
       review and clears the lease together, and a review needs only "awaiting" under the lock.
     - Failures are values (`ServiceFailure`), mapped to HTTP status codes at the edge.
@@ -22,8 +27,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import replace
 from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
@@ -50,23 +54,11 @@ from forge.core.session_record import (
     StoredEvent,
 )
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
-from forge.services.broadcast_types import FollowItem, Heartbeat
+from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
 from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.run_registry import RunRegistry
+from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
 from forge.services.session_broadcast import SessionBroadcaster
-
-
-class FailureKind(str, Enum):
-    NOT_FOUND = "not_found"
-    CONFLICT = "conflict"
-    INVALID = "invalid"
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceFailure:
-    kind: FailureKind
-    message: str
-
 
 AUTOPILOT_PREFIX = "autopilot: "
 
@@ -91,10 +83,6 @@ def _finished_message(status: SessionStatus) -> str:
     if status == SessionStatus.CRYSTALLIZED:
         return "The session is finished (crystallized, its knowledge document is ready); no review is expected."
     return f"The session is {status.value}; no review is expected."
-
-
-def _not_found(session_id: SessionId) -> ServiceFailure:
-    return ServiceFailure(FailureKind.NOT_FOUND, f"Session {session_id} does not exist.")
 
 
 class SessionService:
@@ -127,7 +115,7 @@ class SessionService:
     async def get(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
-        return self._with_running(record) if record else _not_found(session_id)
+        return self._with_running(record) if record else not_found(session_id)
 
     async def list_page(self, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
         async with self._uow_factory() as uow:
@@ -139,7 +127,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.get(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             return self._with_running(record), await uow.sessions.load_state(session_id)
 
     async def state(self, session_id: SessionId) -> ForgeState | ServiceFailure:
@@ -167,7 +155,7 @@ class SessionService:
     async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
         async with self._uow_factory() as uow:
             if await uow.sessions.get(session_id) is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             return await uow.events.after(session_id, after, limit)
 
     async def documents(self, session_id: SessionId) -> list[SessionDocument] | ServiceFailure:
@@ -177,9 +165,10 @@ class SessionService:
     async def follow(self, session_id: SessionId, after_seq: int) -> AsyncIterator[FollowItem]:
         """Committed events after `after_seq` (then live ones) until the run pauses or finishes.
 
-        At every heartbeat (a quiet stream) it checks whether the session has work that no live run
-        holds — a run whose process died, once its lease expires — and resumes it, so a follower is
-        never left waiting on a run that will not come back."""
+        Never starts a run. At every heartbeat (a quiet stream) it checks whether the session has
+        work that no live run holds (not started, or a run whose process died, once its lease
+        expired); then it ends with RUN_NOT_RUNNING, so the client POSTs /run and reconnects instead
+        of waiting on a run that will not come back."""
         async for batch in self.follow_batches(session_id, after_seq):
             for item in batch:
                 yield item
@@ -188,12 +177,25 @@ class SessionService:
         """As `follow`, grouped per wake-up (a stream writes each batch at once)."""
         async for batch in self._broadcaster.follow_batches(session_id, after_seq):
             yield batch
-            if isinstance(batch[-1], Heartbeat):
-                await self.start_or_resume(session_id)
+            if isinstance(batch[-1], Heartbeat) and await self._has_work_but_no_run(session_id):
+                yield [
+                    StreamClosed(
+                        RUN_NOT_RUNNING,
+                        f"Nothing is running session {session_id}: POST /api/v1/sessions/{session_id}/run "
+                        "to start or resume it, then reopen the stream.",
+                    )
+                ]
+                return
+
+    async def _has_work_but_no_run(self, session_id: SessionId) -> bool:
+        if self._registry.runs_here(session_id):
+            return False  # the common case for followers of a live run: no database read at all
+        found = await self.get(session_id)
+        return not isinstance(found, ServiceFailure) and self._needs_run(found)
 
     # ---- commands --------------------------------------------------------------------------
     async def create(self, problem: str, constraints: Sequence[str] = ()) -> SessionRecord | ServiceFailure:
-        """A new session, with DECOMPOSE's brief and `phase_change` stored; its stream starts the run."""
+        """A new session, with DECOMPOSE's brief and `phase_change` stored; `start_run` starts it."""
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
             return ServiceFailure(
@@ -221,7 +223,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(
                     FailureKind.CONFLICT, f"The session is {record.status.value}; it takes no documents."
@@ -244,7 +246,7 @@ class SessionService:
             deleted = await uow.sessions.lock(session_id) is not None and await uow.sessions.delete(session_id)
             await uow.commit()
         if not deleted:
-            return _not_found(session_id)
+            return not_found(session_id)
         self._broadcaster.session_deleted(session_id)
         await self._registry.cancel(session_id)
         return None
@@ -254,7 +256,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, f"The session is already {record.status.value}.")
             await uow.sessions.set_cancelled(session_id, now)
@@ -270,22 +272,32 @@ class SessionService:
         status = SessionStatus.CANCELLED
         return replace(record, status=status, cancelled=True, run_lease=None, awaiting_input_type=None, resolved_at=now)
 
-    async def start_or_resume(self, session_id: SessionId) -> ServiceFailure | None:
-        """Start the agent when the session has work to do and no live run holds it (new, or
-        interrupted by a crash or an error); otherwise change nothing. Not found: a failure."""
-        if self._registry.runs_here(session_id):
-            return None  # the common case for followers of a live run: no database read at all
-        found = await self.get(session_id)
-        if isinstance(found, ServiceFailure):
-            return found
-        if not self._needs_run(found):
-            return None  # no write
+    def _cannot_run(self, record: SessionRecord) -> ServiceFailure | None:
+        if record.status in FINISHED_STATUSES:
+            return ServiceFailure(
+                FailureKind.CONFLICT, f"The session is {record.status.value}; there is nothing left to run."
+            )
+        if record.awaiting_input_type is not None:
+            return ServiceFailure(
+                FailureKind.CONFLICT,
+                f"The session waits for its {record.awaiting_input_type}; answer it with POST .../user-input "
+                "or .../autopilot, which starts the next phase.",
+            )
+        return None
+
+    async def start_run(self, session_id: SessionId) -> RunStarted | ServiceFailure:
+        """Start the agent on the session's current phase, or resume it after a crash or an error.
+        Idempotent: a session a live run holds is reported as it is (`started=False`). A conflict when
+        the session is finished or waits for a review; serialised with every other command."""
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
-            if not self._needs_run(record):
-                return None
+                return not_found(session_id)
+            refused = self._cannot_run(record)
+            if refused is not None:
+                return refused
+            if self._registry.is_live(record.run_lease):
+                return RunStarted(self._with_running(record), started=False)
             lease = self._registry.new_lease()
             await uow.sessions.set_run_lease(session_id, lease)
             last = await uow.events.last(session_id)
@@ -295,9 +307,10 @@ class SessionService:
             marker = [] if fresh else [ev.phase_change(record.current_phase, record.current_round, resumed=True)]
             stored = await uow.events.append_all(session_id, marker, self._clock.now())
             await uow.commit()
-        self._broadcaster.published(session_id, stored)
-        self._start(session_id, lease)
-        return None
+            # Registered before the lock is released: a concurrent start_run must see the run live.
+            self._broadcaster.published(session_id, stored)
+            self._start(session_id, lease)
+        return RunStarted(replace(record, run_lease=lease, running=True), started=True)
 
     def _start(self, session_id: SessionId, lease: RunLease) -> None:
         self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
@@ -324,7 +337,7 @@ class SessionService:
         return ServiceFailure(
             FailureKind.CONFLICT,
             f"The session is not waiting for a review: it is in {phase} with nothing running (not started yet, "
-            "or interrupted); open its stream to start or resume it.",
+            "or interrupted); POST /run to start or resume it.",
         )
 
     async def _submit(
@@ -338,7 +351,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             record = await uow.sessions.lock(session_id)
             if record is None:
-                return _not_found(session_id)
+                return not_found(session_id)
             if record.status in FINISHED_STATUSES:
                 return ServiceFailure(FailureKind.CONFLICT, _finished_message(record.status))
             state = await uow.sessions.load_state(session_id)
@@ -355,9 +368,10 @@ class SessionService:
             cursor = await uow.events.last_seq(session_id)
             lease, stored = await self._persist_review(uow, session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
             await uow.commit()
-        self._broadcaster.published(session_id, stored)
-        if lease is not None:
-            self._start(session_id, lease)
+            # Registered before the lock is released: a concurrent start_run must see the run live.
+            self._broadcaster.published(session_id, stored)
+            if lease is not None:
+                self._start(session_id, lease)
         return cursor
 
     async def _persist_review(

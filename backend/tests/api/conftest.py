@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from support.fresh_database import fresh_database_url
-from support.sse_client import read_stream
+from support.sse_client import run_and_stream
 
 from forge.api.app import create_app
 from forge.bootstrap import build_container
@@ -30,7 +30,7 @@ async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(container)
     transport = httpx.ASGITransport(app=app)
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://forge.test", timeout=60) as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:
             yield http
     finally:
         await container.close()
@@ -44,7 +44,7 @@ async def paused_session(client: httpx.AsyncClient) -> str:
     """A session whose agent ran DECOMPOSE and now waits for the decompose review."""
     created = await client.post("/api/v1/sessions", json={"problem": "How can a city keep heat-wave deaths down?"})
     sid = str(created.json()["id"])
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    events = await run_and_stream(client, sid)
     assert events[-2].type == "review_decompose"
     return sid
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.sse_client import Received, read_stream
+from support.sse_client import Received, read_stream, run_and_stream
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 UNKNOWN = "00000000-0000-0000-0000-00000000abcd"
@@ -14,7 +14,7 @@ UNKNOWN = "00000000-0000-0000-0000-00000000abcd"
 
 async def _started(client: httpx.AsyncClient) -> tuple[str, list[Received]]:
     sid = str((await client.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"])
-    return sid, await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    return sid, await run_and_stream(client, sid)
 
 
 async def _autopilot_to_the_end(

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.sse_client import read_stream
+from support.sse_client import run_and_stream
 
 PROBLEM = "How can a city keep heat-wave deaths down with a fixed budget?"
 UNKNOWN = "00000000-0000-0000-0000-00000000abcd"
@@ -14,7 +14,7 @@ UNKNOWN = "00000000-0000-0000-0000-00000000abcd"
 
 async def _paused_at_decompose_review(client: httpx.AsyncClient) -> str:
     sid = str((await client.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"])
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    events = await run_and_stream(client, sid)
     assert events[-2].type == "review_decompose"
     return sid
 

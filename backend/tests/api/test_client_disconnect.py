@@ -51,6 +51,7 @@ async def test_dropping_the_stream_mid_phase_does_not_stop_the_agent(base_url: s
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
         created = await client.post("/api/v1/sessions", json={"problem": "How can a bakery cut food waste?"})
         sid = created.json()["id"]
+        assert (await client.post(f"/api/v1/sessions/{sid}/run")).status_code == 200
         async with client.stream("GET", f"/api/v1/sessions/{sid}/stream") as response:
             async for line in response.aiter_lines():
                 if line.startswith("id: 3"):

@@ -20,7 +20,7 @@ from httpx_sse import EventSource
 from support.event_log import describe, read_event_log, rerun_problems, tail, tool_pairing_problems
 from support.forge_server import serve_in_process
 from support.reviews import REVIEW_EVENTS, review_for
-from support.sse_client import Received, parse_sse_body, read_stream
+from support.sse_client import Received, parse_sse_body, run_and_stream
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 DECOMPOSE_REVIEW = {"type": "decompose_review", "selected_reframings": [0]}
@@ -60,7 +60,7 @@ async def _paused_at_decompose_review(client: httpx.AsyncClient) -> str:
     created = await client.post("/api/v1/sessions", json={"problem": PROBLEM})
     assert created.status_code == 201, created.text
     sid = str(created.json()["id"])
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    events = await run_and_stream(client, sid)
     assert [e.type for e in events][-2:] == ["review_decompose", "done"], tail(events)
     return sid
 
@@ -158,9 +158,13 @@ async def test_a_review_racing_a_delete_is_refused_or_applied_before_the_delete_
     assert sid not in [s["id"] for s in listed]
 
 
-async def test_two_streams_opened_at_once_on_a_new_session_start_one_run(client: httpx.AsyncClient) -> None:
+async def test_two_runs_posted_at_once_on_a_new_session_start_one_run(client: httpx.AsyncClient) -> None:
     created = await client.post("/api/v1/sessions", json={"problem": PROBLEM})
     sid = str(created.json()["id"])
+    run_url = f"/api/v1/sessions/{sid}/run"
+    runs = await asyncio.gather(client.post(run_url), client.post(run_url))
+    assert [r.status_code for r in runs] == [200, 200], [r.text for r in runs]
+    assert sorted(r.json()["started"] for r in runs) == [False, True], "exactly one of them starts the run"
     url = f"/api/v1/sessions/{sid}/stream"
     first, second = await _at_once(_send(client, "GET", url), _send(client, "GET", url))
     assert (first.status, second.status) == (200, 200), [(r.status, r.detail) for r in (first, second)]
@@ -184,6 +188,7 @@ async def _answer_each_review_the_instant_done_is_read(http: httpx.AsyncClient) 
     client reads on); what went wrong, or "" once the document's stream has ended with done."""
     created = await http.post("/api/v1/sessions", json={"problem": PROBLEM})
     sid = str(created.json()["id"])
+    assert (await http.post(f"/api/v1/sessions/{sid}/run")).status_code == 200
     response = await http.send(http.build_request("GET", f"/api/v1/sessions/{sid}/stream"), stream=True)
     events: list[Received] = []
     try:

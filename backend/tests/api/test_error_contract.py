@@ -32,6 +32,7 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}"): {"200", "404"},
     ("delete", "/api/v1/sessions/{session_id}"): {"204", "404"},
     ("post", "/api/v1/sessions/{session_id}/cancel"): {"200", "404", "409"},
+    ("post", "/api/v1/sessions/{session_id}/run"): {"200", "404", "409"},
     ("get", "/api/v1/sessions/{session_id}/stream"): {"200", "404", "422"},
     ("post", "/api/v1/sessions/{session_id}/user-input"): {"200", "400", "404", "409", "413", "422"},
     ("post", "/api/v1/sessions/{session_id}/autopilot"): {"200", "400", "404", "409", "413", "422"},
@@ -142,7 +143,7 @@ async def bare(request: pytest.FixtureRequest) -> AsyncIterator[Bare]:
     )
     transport = httpx.ASGITransport(app=create_app(container))
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://forge.test") as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
             yield Bare(http, request.param)
     finally:
         await container.close()

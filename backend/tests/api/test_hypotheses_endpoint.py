@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import httpx
 from support.reviews import review_for
-from support.sse_client import read_stream
+from support.sse_client import read_stream, run_and_stream
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
 async def explore_review_reached(client: httpx.AsyncClient) -> str:
     sid = str((await client.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"])
-    decompose = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    decompose = await run_and_stream(client, sid)
     assert [e.data["stage"] for e in decompose if e.type == "engine_stage"] == ["frame"]
     explore = await read_stream(client, "POST", f"/api/v1/sessions/{sid}/user-input", json=review_for(decompose[-2]))
     (biso,) = [e for e in explore if e.type == "engine_stage"]

@@ -28,7 +28,7 @@ async def api(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     container = build_container(Settings(database_url=url))
     transport = httpx.ASGITransport(app=create_app(container))
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://forge.test") as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
             yield http
     finally:
         await container.close()

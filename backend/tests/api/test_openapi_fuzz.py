@@ -76,7 +76,15 @@ class ClosesContainerOnShutdown:
 # does not run on this pytest); the database behind it is created by the fixture below.
 DATA_DIR = Path(tempfile.mkdtemp(prefix="forge-fuzz-"))
 DATABASE_URL = f"sqlite+aiosqlite:///{DATA_DIR / 'forge.db'}"
-APP = ClosesContainerOnShutdown(build_container(Settings(database_url=DATABASE_URL, model="offline")))
+# A short heartbeat: a GET /stream of a session nobody runs ends at its first heartbeat (RUN_NOT_RUNNING).
+HEARTBEAT_SECONDS = 0.2
+APP = ClosesContainerOnShutdown(
+    build_container(
+        # schemathesis calls the app as Starlette's test client does: Host "testserver".
+        Settings(database_url=DATABASE_URL, model="offline", allowed_hosts=("testserver",)),
+        heartbeat_seconds=HEARTBEAT_SECONDS,
+    )
+)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP, config=CONFIG)
 SESSIONS: list[str] = []
 
@@ -108,7 +116,7 @@ def _wait_until(condition: Any, seconds: float = 30) -> bool:
 
 def _seed_sessions(client: Any) -> list[str]:
     fresh, paused, cancelled = (client.post("/api/v1/sessions", json={"problem": PROBLEM}).json()["id"] for _ in "abc")
-    client.get(f"/api/v1/sessions/{paused}/stream")  # starts DECOMPOSE; the run goes on if the read is cut
+    assert client.post(f"/api/v1/sessions/{paused}/run").status_code == 200  # starts DECOMPOSE
     assert _wait_until(lambda: _paused(client, paused)), "the offline model did not reach its first review in 30 s"
     assert client.post(f"/api/v1/sessions/{cancelled}/cancel").status_code == 200
     return [fresh, paused, cancelled]
@@ -127,7 +135,7 @@ def migrated_database() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def real_sessions(migrated_database: None) -> Iterator[None]:
     """Three sessions for this operation; afterwards, the runs the fuzz started are given time to end,
-    so they do not write while the next operation is fuzzed. Best effort: a GET /stream that races
+    so they do not write while the next operation is fuzzed. Best effort: a POST /run that races
     the end of a run can leave a session `running` (a services bug, reported), and the next operation
     works on sessions of its own anyway."""
     with schemathesis_asgi.get_client(APP) as client:

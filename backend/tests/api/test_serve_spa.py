@@ -20,7 +20,7 @@ async def _client(tmp_path: Path, spa_dir: Path) -> AsyncIterator[httpx.AsyncCli
     container = build_container(Settings(database_url=url))
     app = create_app(container, spa_dir=spa_dir)
     try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://forge.test") as http:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as http:
             yield http
     finally:
         await container.close()

@@ -37,6 +37,7 @@ async def test_an_open_stream_gets_server_shutdown_and_the_server_stops(tmp_path
     received: list[tuple[str, dict[str, object]]] = []
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{config.port}", timeout=30) as client:
         sid = (await client.post("/api/v1/sessions", json={"problem": "How can a bakery cut food waste?"})).json()["id"]
+        assert (await client.post(f"/api/v1/sessions/{sid}/run")).status_code == 200
         async with aconnect_sse(client, "GET", f"/api/v1/sessions/{sid}/stream") as source:
             async for sse in source.aiter_sse():
                 received.append((sse.event, json.loads(sse.data)))

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from support.sse_client import read_stream
+from support.sse_client import read_stream, run_and_stream
 
 from forge.core.session_record import MAX_PROBLEM_CHARS
 
@@ -25,7 +25,7 @@ async def test_constraints_are_stored_with_the_problem_and_shape_the_decompositi
     assert (session["statement"], session["constraints"]) == (PROBLEM, ["without more staff", "GDPR compliance"])
     listed = (await client.get("/api/v1/sessions")).json()["items"][0]
     assert (listed["statement"], listed["constraints"]) == (PROBLEM, ["without more staff", "GDPR compliance"])
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{session['id']}/stream")
+    events = await run_and_stream(client, session["id"])
     review = next(e for e in events if e.type == "review_decompose").data
     fundamentals = review["fundamentals"]
     assert any(f.startswith("A binding constraint: without more staff") for f in fundamentals), fundamentals
@@ -37,7 +37,7 @@ async def test_constraints_are_stored_with_the_problem_and_shape_the_decompositi
         document = next((e.data["markdown"] for e in streamed if e.type == "knowledge_document"), None)
         if document is not None:
             break
-    assert document is not None and "- without more staff\n- GDPR compliance" in document
+    assert document is not None and "> - without more staff\n> - GDPR compliance" in document  # quoted, line by line
 
 
 async def test_without_constraints_the_problem_is_unchanged(client: httpx.AsyncClient) -> None:

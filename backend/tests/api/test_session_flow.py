@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from support.sse_client import Received, read_stream
+from support.sse_client import Received, read_stream, run_and_stream
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 REVIEW_EVENTS = ("review_decompose", "review_explore", "review_claims", "review_verdicts", "review_build")
@@ -36,7 +36,7 @@ async def _create(client: httpx.AsyncClient, problem: str = PROBLEM) -> str:
 
 async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(client: httpx.AsyncClient) -> None:
     sid = await _create(client)
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    events = await run_and_stream(client, sid)
     seen_reviews: list[str] = []
     for _ in range(6):
         last_review = next((e for e in reversed(events) if e.type in REVIEW_EVENTS), None)
@@ -67,7 +67,7 @@ async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(cl
 
 async def test_event_ids_increase_and_the_log_paginates(client: httpx.AsyncClient) -> None:
     sid = await _create(client)
-    streamed = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    streamed = await run_and_stream(client, sid)
     ids = [e.id for e in streamed]
     assert ids == list(range(1, len(ids) + 1))
     first = (await client.get(f"/api/v1/sessions/{sid}/events", params={"limit": 5})).json()
@@ -79,7 +79,7 @@ async def test_event_ids_increase_and_the_log_paginates(client: httpx.AsyncClien
 
 async def test_reconnect_with_last_event_id_replays_exactly_the_later_events(client: httpx.AsyncClient) -> None:
     sid = await _create(client)
-    streamed = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    streamed = await run_and_stream(client, sid)
     cut = len(streamed) // 2
     by_header = await read_stream(
         client, "GET", f"/api/v1/sessions/{sid}/stream", headers={"Last-Event-ID": str(streamed[cut - 1].id)}
@@ -113,7 +113,7 @@ async def test_a_document_added_to_the_session_is_researched_and_cited(client: h
     assert source == f"session://{sid}/ed-audit-2025"
     listed = (await client.get(f"/api/v1/sessions/{sid}/documents")).json()
     assert [d["source"] for d in listed] == [source]
-    events = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    events = await run_and_stream(client, sid)
     review = next(e for e in events if e.type == "review_decompose").data
     assert source in [e["source"] for e in review["state_of_art"]["evidence"]]
 

@@ -12,7 +12,7 @@ from typing import Any, get_args
 import httpx
 import pytest
 from pydantic import ValidationError
-from support.sse_client import Received, read_stream
+from support.sse_client import Received, read_stream, run_and_stream
 
 import forge
 from forge.api.event_schemas import EVENT_MODELS, RunErrorCode, event_out
@@ -70,7 +70,7 @@ def _review_for(event: Received, round_number: int, insight_added: bool) -> dict
 async def _two_round_session(client: httpx.AsyncClient) -> tuple[str, list[Received]]:
     """Every streamed event of a session: two rounds, a user insight, every verdict kind."""
     sid = str((await client.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"])
-    streamed = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    streamed = await run_and_stream(client, sid)
     round_number, insights = 0, 0
     for _ in range(20):
         if streamed[-1].type != "done" or any(e.type == "knowledge_document" for e in streamed):
@@ -212,7 +212,7 @@ def test_payloads_that_drift_from_their_model_fail_validation(event: SessionEven
 
 async def test_an_unknown_field_deep_in_a_review_payload_fails_validation(client: httpx.AsyncClient) -> None:
     sid = str((await client.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"])
-    streamed = await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream")
+    streamed = await run_and_stream(client, sid)
     review = next(e for e in streamed if e.type == "review_decompose")
     good = SessionEvent(EventType.REVIEW_DECOMPOSE, review.data)
     assert event_out(_sample(good)).model_dump(mode="json")["data"] == review.data

@@ -17,7 +17,8 @@ from forge.core.domain_types import SessionId
 from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.core.session_record import MAX_PROBLEM_CHARS
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import FailureKind, ServiceFailure, problem_with_constraints
+from forge.services.service_results import FailureKind, ServiceFailure
+from forge.services.session_service import problem_with_constraints
 
 PROBLEM = "How can a hospital cut emergency wait times?"
 
@@ -53,7 +54,7 @@ async def test_autopilot_review_is_refused_while_the_agent_runs_and_changes_noth
         service = container.service
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
-        await service.start_or_resume(record.id)
+        await service.start_run(record.id)
         await asyncio.wait_for(model.called.wait(), 2)
         before = await service.events(record.id, 0, 100)
 

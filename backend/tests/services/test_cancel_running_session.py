@@ -14,7 +14,7 @@ from forge.core.domain_types import SessionStatus
 from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.core.session_events import EventType
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import ServiceFailure
+from forge.services.service_results import FailureKind, ServiceFailure
 
 
 class BlockingModel:
@@ -47,7 +47,8 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     service = container.service
     record = await service.create("How can a hospital cut emergency wait times without more staff?")
     assert not isinstance(record, ServiceFailure)
-    await service.start_or_resume(record.id)
+    started = await service.start_run(record.id)
+    assert not isinstance(started, ServiceFailure) and started.started
     await asyncio.wait_for(model.called.wait(), 2)
     running = await service.get(record.id)
     assert not isinstance(running, ServiceFailure) and running.running
@@ -60,7 +61,9 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     assert not isinstance(events, ServiceFailure)
     assert [e.type for e in events] == [EventType.PHASE_CHANGE, EventType.ERROR, EventType.DONE]
     assert events[1].data["code"] == "CANCELLED"
-    assert await service.start_or_resume(record.id) is None  # a cancelled session does not restart
+    refused = await service.start_run(record.id)  # a cancelled session does not restart
+    assert isinstance(refused, ServiceFailure) and refused.kind == FailureKind.CONFLICT
+    assert "cancelled" in refused.message
     again = await service.get(record.id)
     assert not isinstance(again, ServiceFailure) and not again.running
     await container.close()

@@ -47,7 +47,7 @@ def _container(url: str, model: ScriptedModel, ids: CountingIds) -> Container:
 
 
 async def _run_until_idle(service: SessionService, container: Container, sid: SessionId) -> list[EventType]:
-    await service.start_or_resume(sid)
+    await service.start_run(sid)
     await container.runs.wait(sid)
     return [e.type for e in await service.events(sid, 0, 1000)]  # type: ignore[union-attr]
 

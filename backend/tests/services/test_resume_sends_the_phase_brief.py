@@ -15,7 +15,7 @@ from forge.core.model_messages import Message
 from forge.core.records import ResearchHit
 from forge.core.review_inputs import DecomposeReview
 from forge.db.migrate import upgrade_database
-from forge.services.session_service import ServiceFailure
+from forge.services.service_results import ServiceFailure
 
 HIT = ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")
 
@@ -52,7 +52,7 @@ async def test_a_phase_whose_first_call_failed_resumes_with_its_brief(tmp_path: 
     first = _container(url, ScriptedModel(_decompose()), ids)
     record = await first.service.create("How can a hospital cut emergency wait times without more staff?")
     assert not isinstance(record, ServiceFailure)
-    await first.service.start_or_resume(record.id)
+    await first.service.start_run(record.id)
     await _settle(first, record.id)
 
     failing = _container(url, ScriptedModel([]), ids)  # EXPLORE's first call fails
@@ -61,7 +61,7 @@ async def test_a_phase_whose_first_call_failed_resumes_with_its_brief(tmp_path: 
 
     recording = ScriptedModel([turn(text="Exploring.")])
     resumed = _container(url, recording, ids)
-    await resumed.service.start_or_resume(record.id)
+    await resumed.service.start_run(record.id)
     await _settle(resumed, record.id)
     last = recording.requests[0].messages[-1]
     assert last.text.startswith("[forge phase=explore round=1]")

@@ -14,7 +14,7 @@ from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.db.migrate import upgrade_database
 from forge.providers.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
-from forge.services.session_service import ServiceFailure
+from forge.services.service_results import ServiceFailure
 
 MARKER = re.compile(r"\[forge phase=(\w+)")
 
@@ -56,7 +56,7 @@ async def test_validate_is_run_by_the_verifier_and_everything_else_by_the_genera
     service, policy = container.service, AutopilotPolicy()
     record = await service.create("How can a hospital cut emergency wait times without more staff?")
     assert not isinstance(record, ServiceFailure)
-    await service.start_or_resume(record.id)
+    await service.start_run(record.id)
     for _ in range(8):
         await container.runs.wait(record.id)
         state = await service.state(record.id)

@@ -54,3 +54,10 @@ def parse_sse_body(text: str) -> list[Received]:
             name, _, value = line.partition(":")
             fields.setdefault(name, []).append(value.removeprefix(" "))
     return received
+
+
+async def run_and_stream(client: httpx.AsyncClient, sid: str, **kwargs: Any) -> list[Received]:
+    """POST /run (the only way a session's run starts), then read its stream until the run pauses."""
+    started = await client.post(f"/api/v1/sessions/{sid}/run")
+    assert started.status_code == 200, started.text
+    return await read_stream(client, "GET", f"/api/v1/sessions/{sid}/stream", **kwargs)

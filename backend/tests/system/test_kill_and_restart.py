@@ -1,8 +1,10 @@
 """`kill -9` of the server at a bad instant, a restart on the same database, and a reconnect with
 Last-Event-ID: the session ends in its next review (then its document), and its log stays whole.
 
-Each test drives a session through the real HTTP API with POST /autopilot, SIGKILLs `forge serve`
-the moment the client reads the event of its kill point, starts a new server on the same database,
+Each test drives a session through the real HTTP API (POST /run, then POST /autopilot at each
+review), SIGKILLs `forge serve` the moment the client reads the event of its kill point, starts a new
+server on the same database, checks that nothing runs until a client asks (no GET starts work), POSTs
+/run (which resumes the interrupted phase, or is a 409 when the session waits for its review),
 reopens GET /stream after the last event id the client saw, and drives on to the document.
 """
 
@@ -123,6 +125,8 @@ async def _drive_until_killed(
         assert created.status_code == 201, created.text
         client.sid = created.json()["id"]
         base = f"/api/v1/sessions/{client.sid}"
+        started = await http.post(f"{base}/run")
+        assert started.status_code == 200 and started.json()["started"], started.text
         going = await _stream(http, client, client.before, "GET", f"{base}/stream", kill)
         while going:
             assert not _finished(client.before), "the session finished before its kill point"
@@ -150,8 +154,20 @@ async def _wait_lease_expiry(http: httpx.AsyncClient, client: Client, postgresql
         await asyncio.sleep(0.2)
 
 
+async def _resume(http: httpx.AsyncClient, client: Client) -> None:
+    """POST /run: it resumes an interrupted phase (200, started) and refuses a session that waits for its
+    review (409: the next POST /autopilot starts the next phase)."""
+    session = (await http.get(f"/api/v1/sessions/{client.sid}")).json()
+    resumed = await http.post(f"/api/v1/sessions/{client.sid}/run")
+    expected = 409 if session["awaiting_input_type"] is not None else 200
+    if resumed.status_code != expected or (expected == 200 and not resumed.json()["started"]):
+        client.problems.append(
+            f"POST /run after the restart -> {resumed.status_code} {resumed.text}; expected {expected}"
+        )
+
+
 async def _drive_after_restart(server: ForgeProcess, client: Client, postgresql: bool) -> None:
-    """Reopen the stream after the last event seen, then answer each review with /autopilot until the
+    """POST /run, reopen the stream after the last event seen, then answer each review with /autopilot until the
     document; a stream that ends in anything else is recorded as a problem and ends the drive."""
     cursor = client.before[-1].id
     base = f"/api/v1/sessions/{client.sid}"
@@ -160,6 +176,7 @@ async def _drive_after_restart(server: ForgeProcess, client: Client, postgresql:
         await _check_not_running(
             http, client, "after the restart (and the lease's expiry), before anything reopened the stream"
         )
+        await _resume(http, client)
         headers = {"Last-Event-ID": str(cursor)}
         if not await _stream(http, client, client.after, "GET", f"{base}/stream", headers=headers):
             return

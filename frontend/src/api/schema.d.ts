@@ -265,6 +265,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Run
+         * @description Start the agent on the session's current phase, or resume it after a crash; then follow it
+         *     with GET /stream. Calling it while the run is live changes nothing (`started: false`).
+         */
+        post: operations["start_run_api_v1_sessions__session_id__run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/stream": {
         parameters: {
             query?: never;
@@ -272,7 +293,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream Session */
+        /**
+         * Stream Session
+         * @description Follow the session's events: replay after Last-Event-ID, then live until the run pauses.
+         *     Starts nothing: POST /run starts or resumes the agent.
+         */
         get: operations["stream_session_api_v1_sessions__session_id__stream_get"];
         put?: never;
         post?: never;
@@ -863,11 +888,11 @@ export interface components {
         ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED";
         /**
          * ErrorData
-         * @description A run-level error or notice; `recoverable` means opening the stream again resumes the run.
+         * @description A run-level error or notice; `recoverable` means POST /run (which the app sends when it reconnects) resumes the run.
          */
         ErrorData: {
             /** Code */
-            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE");
+            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE" | "RUN_NOT_RUNNING");
             /** Message */
             message: string;
             /** Recoverable */
@@ -1511,6 +1536,18 @@ export interface components {
              * @enum {string}
              */
             type: "review_verdicts";
+        };
+        /**
+         * RunResponse
+         * @description The answer to POST /run: the session, and whether this call started (or resumed) its run.
+         */
+        RunResponse: {
+            session: components["schemas"]["SessionResponse"];
+            /**
+             * Started
+             * @description True when this call started or resumed the run; false when a live run already held it.
+             */
+            started: boolean;
         };
         /**
          * ScienceField
@@ -2680,6 +2717,46 @@ export interface operations {
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    start_run_api_v1_sessions__session_id__run_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

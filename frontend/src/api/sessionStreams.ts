@@ -2,6 +2,9 @@
  * The raw HTTP calls behind the live session: event-log pages, the SSE stream, and the two POSTs
  * that answer a review (by hand or by the autopilot) and stream on from there. SSE responses are
  * read with fetch (EventSource cannot POST or set Last-Event-ID on the first connection).
+ *
+ * GET /stream only follows; every (re)connection first POSTs /run, which starts the session's run
+ * or resumes one whose server died (and changes nothing while the run is live).
  */
 import type { UserInput } from "./client";
 import { ensureOk, fetchOrExplain, unwrap, api } from "./client";
@@ -26,7 +29,17 @@ export async function loadEventLog(sessionId: string, after = 0): Promise<Sessio
   }
 }
 
-export function openStream(sessionId: string, lastEventId: number, signal: AbortSignal): Promise<Response> {
+/**
+ * Starts or resumes the session's run. A 409 (the session waits for a review, or is finished) is
+ * not an error here: there is nothing to run and the stream just replays what happened.
+ */
+export async function startRun(sessionId: string, signal: AbortSignal): Promise<void> {
+  const response = await fetchOrExplain(`${base(sessionId)}/run`, { method: "POST", signal });
+  if (response.status !== 409) await ensureOk(response);
+}
+
+export async function openStream(sessionId: string, lastEventId: number, signal: AbortSignal): Promise<Response> {
+  await startRun(sessionId, signal);
   const headers: Record<string, string> = { ...SSE_HEADERS };
   if (lastEventId > 0) headers["Last-Event-ID"] = String(lastEventId);
   return fetchOrExplain(`${base(sessionId)}/stream`, { headers, signal, cache: "no-store" });

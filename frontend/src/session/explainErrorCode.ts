@@ -41,6 +41,7 @@ const EXPLANATIONS: Record<ToolErrorCode | RunErrorCode, string> = {
   SERVER_SHUTDOWN: "The server is shutting down; the live view reconnects by itself once it is back, and the run resumes where it stopped.",
   SESSION_DELETED: "This session was deleted; there is nothing left to follow.",
   EVENTS_UNAVAILABLE: "The server could not read the session's events for a moment; the live view reconnects by itself.",
+  RUN_NOT_RUNNING: "Nothing was running this session (its server stopped); the live view starts it again by itself.",
 };
 
 export function explainErrorCode(code: string): string {

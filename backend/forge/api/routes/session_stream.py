@@ -1,8 +1,9 @@
 """The agent's stream, reviews, the event log and the document.
 
 Invariants:
-    - GET /stream starts (or resumes) the agent when the session has work and nothing runs it, then
-      replays events after Last-Event-ID and follows live until the run pauses.
+    - GET /stream never starts model work (a cross-site GET must not spend money): it replays events
+      after Last-Event-ID and follows live until the run pauses; POST /run starts or resumes the
+      run. A stream that finds work with no live run ends with RUN_NOT_RUNNING (see `follow`).
     - POST /user-input validates the review before anything changes (409/422 otherwise) and
       streams from the review onwards; POST /autopilot does the same with the autopilot's review of
       the current state (409 unless the session waits for a review).
@@ -64,10 +65,12 @@ async def stream_session(
     last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> EventStreamResponse:
+    """Follow the session's events: replay after Last-Event-ID, then live until the run pauses.
+    Starts nothing: POST /run starts or resumes the agent."""
     sid = session_id_of(session_id)
     after = _cursor(last_event_id_header, last_event_id)
     service = service_of(request)
-    unwrap(await service.start_or_resume(sid))
+    unwrap(await service.get(sid))  # 404 before the stream opens
     return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, after)))
 
 

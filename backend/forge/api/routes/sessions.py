@@ -1,4 +1,9 @@
-"""Session CRUD and cancel: create, list (paginated, filterable), get, delete, cancel."""
+"""Session CRUD and commands: create, list (paginated, filterable), get, delete, run, cancel.
+
+Invariants:
+    - Model work starts only from a POST: `/run` (start or resume the current phase; idempotent
+      while a run is live; 409 when the session is finished or waits for a review) or a review.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,13 @@ from fastapi import APIRouter, Query, Request, Response
 from forge.api.deps import service_of, session_id_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.request_limits import MAX_INT64
-from forge.api.schemas import PhaseSpendResponse, SessionCreate, SessionListResponse, SessionResponse
+from forge.api.schemas import (
+    PhaseSpendResponse,
+    RunResponse,
+    SessionCreate,
+    SessionListResponse,
+    SessionResponse,
+)
 from forge.core.domain_types import SessionStatus
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
@@ -50,3 +61,11 @@ async def delete_session(session_id: str, request: Request) -> Response:
 @router.post("/{session_id}/cancel", response_model=SessionResponse, responses=error_responses(404, 409))
 async def cancel_session(session_id: str, request: Request) -> SessionResponse:
     return SessionResponse.of(unwrap(await service_of(request).cancel(session_id_of(session_id))))
+
+
+@router.post("/{session_id}/run", response_model=RunResponse, responses=error_responses(404, 409))
+async def start_run(session_id: str, request: Request) -> RunResponse:
+    """Start the agent on the session's current phase, or resume it after a crash; then follow it
+    with GET /stream. Calling it while the run is live changes nothing (`started: false`)."""
+    outcome = unwrap(await service_of(request).start_run(session_id_of(session_id)))
+    return RunResponse(started=outcome.started, session=SessionResponse.of(outcome.record))

@@ -25,3 +25,20 @@ def test_env_file_is_parsed_ignoring_comments_and_quotes(tmp_path: Path) -> None
     env.write_text("# comment\nPORT=9100\nexport LOG_LEVEL='debug'\n\nEMPTY=\nnot a pair\n", encoding="utf-8")
     assert read_env_file(env) == {"PORT": "9100", "LOG_LEVEL": "debug", "EMPTY": ""}
     assert read_env_file(tmp_path / "missing.env") == {}
+
+
+def test_web_security_and_logging_settings_default_to_the_embedded_product() -> None:
+    settings = Settings.from_env({})
+    assert (settings.allowed_hosts, settings.public_url, settings.log_format) == ((), None, "text")
+
+
+def test_allowed_hosts_public_url_and_log_format_are_read() -> None:
+    settings = Settings.from_env(
+        {
+            "FORGE_ALLOWED_HOSTS": " forge.example.org, *.example.net ,,",
+            "FORGE_PUBLIC_URL": "https://forge.example.org",
+            "FORGE_LOG_FORMAT": "JSON",
+        }
+    )
+    assert settings.allowed_hosts == ("forge.example.org", "*.example.net")
+    assert (settings.public_url, settings.log_format) == ("https://forge.example.org", "json")

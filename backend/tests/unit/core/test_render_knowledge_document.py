@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass, replace
 from datetime import UTC, datetime
+from enum import Enum
 from uuid import UUID
+
+from markdown_it import MarkdownIt
 
 from forge.core.domain_types import (
     AnalogyId,
@@ -369,3 +373,70 @@ def test_the_models_narrative_comes_first_labelled_with_its_author() -> None:
         and "1. Pilot pooling for 8 weeks." in summary
         and "- Who waits longest?" in summary
     )
+
+
+# ---- hostile text --------------------------------------------------------------------------------
+
+ATTACK = (
+    "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) "
+    "![i](javascript:alert(4)) <javascript:alert(5)> | cell | `code`\n[ref]: javascript:alert(6)\n[ref]\n"
+    '<a href="javascript:alert(7)">a</a>'
+)
+ATTACK_URLS = ("javascript:alert(8)", "JaVaScRiPt:alert(9)", "java\tscript:alert(10)", "data:text/html,<b>x</b>")
+
+
+def poisoned(value: object, urls: list[str]) -> object:
+    """`value` with every string replaced by hostile text (evidence sources by hostile URLs, in turn)."""
+    if isinstance(value, Enum) or (not isinstance(value, str | list | tuple) and not is_dataclass(value)):
+        return value
+    if isinstance(value, str):
+        return ATTACK
+    if isinstance(value, list | tuple):
+        return type(value)(poisoned(item, urls) for item in value)
+    assert is_dataclass(value) and not isinstance(value, type)
+    changes = {f.name: poisoned(getattr(value, f.name), urls) for f in fields(value)}
+    if isinstance(value, Evidence):
+        changes["source"] = ATTACK_URLS[len(urls) % len(ATTACK_URLS)]
+        urls.append(changes["source"])
+    return replace(value, **changes)
+
+
+def hostile_document() -> str:
+    source = rich_state()
+    source.document_narrative = DocumentNarrative("summary", ("recommendation",), ("question",), "model")
+    state = poisoned(source, [])
+    assert isinstance(state, ForgeState)
+    return render_knowledge_document(DocumentInput("session-123", state, ATTACK, GENERATED))
+
+
+def test_hostile_text_in_every_field_renders_as_text_never_as_html_or_a_script_link() -> None:
+    document = hostile_document()
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(document)
+    assert "<script" not in html and "<img" not in html and '<a href="javascript' not in html.lower()
+    assert not re.search(r"<[^>]*\son\w+\s*=", html), "no event handler attribute in any tag"
+    hrefs = re.findall(r'(?:href|src)="([^"]*)"', html)
+    assert all(h.startswith(("http://", "https://", "mailto:")) for h in hrefs), hrefs
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, "the text is shown, escaped, not dropped"
+
+
+def test_no_raw_html_character_survives_anywhere_in_the_markdown() -> None:
+    document = hostile_document()
+    assert "<" not in document
+    unescaped_link = re.compile(r"(?<!\\)\]\s*[(:]\s*(?:java|data)", re.IGNORECASE)
+    assert not unescaped_link.search(document), "a ] that is not escaped never precedes a hostile URL"
+
+
+def test_the_problem_keeps_every_line_inside_its_quote() -> None:
+    state = rich_state()
+    state.problem = "First line\n# Not a heading\n<b>bold</b>"
+    framing = section_body(render(state), DOCUMENT_SECTIONS[0])
+    assert framing.lstrip("\n").startswith("> First line\n> # Not a heading\n> &lt;b&gt;bold&lt;/b&gt;\n")
+
+
+def test_a_non_web_evidence_source_is_shown_as_text_not_as_a_link() -> None:
+    state = rich_state()
+    assert state.state_of_art is not None
+    corpus = replace(agent_evidence(9), source="corpus://queueing/littles-law", title="Little's law")
+    state.state_of_art = replace(state.state_of_art, evidence=(corpus,))
+    body = section_body(render(state), DOCUMENT_SECTIONS[2])
+    assert "Sources: Little's law (corpus://queueing/littles-law)" in body and "](corpus" not in body

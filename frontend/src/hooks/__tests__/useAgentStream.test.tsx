@@ -41,6 +41,7 @@ function installFetch(server: FakeServer) {
         const events = server.log.filter((e) => e.id > after);
         return json({ events, next_after: events.at(-1)?.id ?? after, has_more: false });
       }
+      if (url.pathname.endsWith("/run") && request.method === "POST") return json({ started: true, session: {} });
       if (url.pathname.endsWith("/stream")) {
         const after = Number(request.headers.get("Last-Event-ID") ?? 0);
         if (server.onStream) return server.onStream(after);
@@ -98,6 +99,9 @@ describe("useAgentStream", () => {
     await waitFor(() => expect([result.current.connection, result.current.streamError]).toEqual(["idle", null]));
     const streamCall = server.requests.find((r) => r.url.endsWith("/stream"));
     expect(streamCall?.lastEventId).toBe(String(all[cut - 1]!.id));
+    // The run is started by a POST (never by the GET): /run comes right before the stream.
+    const opened = server.requests.filter((r) => !r.url.endsWith("/events")).map((r) => `${r.method} ${r.url}`);
+    expect(opened).toEqual(["POST /api/v1/sessions/s1/run", "GET /api/v1/sessions/s1/stream"]);
     const t = result.current.timeline;
     const firstDone = all.findIndex((e) => e.type === "done");
     expect(t.lastEventId).toBe(all[firstDone]!.id);

@@ -1,0 +1,15 @@
+"""GET /metrics: the process's Prometheus metrics (text format). Not in the OpenAPI document: it is
+for a scraper, not for integrations. Not behind auth yet: allow it only from the scraper at the proxy."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from forge.metrics import CONTENT_TYPE
+
+router = APIRouter()
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    return Response(request.app.state.container.metrics.exposition(), media_type=CONTENT_TYPE)
