@@ -40,6 +40,10 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}/graph"): {"200", "404"},
     ("post", "/api/v1/sessions/{session_id}/documents"): {"201", "400", "404", "409", "413", "422"},
     ("get", "/api/v1/sessions/{session_id}/documents"): {"200", "404"},
+    ("get", "/api/v1/knowledge/domains"): {"200"},
+    ("get", "/api/v1/knowledge/triz/parameters"): {"200"},
+    ("get", "/api/v1/knowledge/triz/principles"): {"200"},
+    ("get", "/api/v1/knowledge/triz/matrix/{improving}/{worsening}"): {"200", "422"},
 }
 
 
