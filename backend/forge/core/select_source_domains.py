@@ -24,8 +24,15 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.domain_types import SemanticDistance
+from forge.core.hkg.hashed_text_vector import hashed_text_vector
 from forge.core.knowledge_records import SourceDomain
-from forge.core.source_domain_distance import DomainProximity, distance_band
+from forge.core.source_domain_distance import (
+    DomainProximity,
+    distance_band,
+    domain_similarity,
+    measure_proximity,
+    subject_text,
+)
 
 
 class Feasibility(str, Enum):
@@ -160,4 +167,29 @@ def select_source_domains(
         remaining.remove(best)
     return DomainSelection(
         tuple(chosen), filtered, _shortfall(len(chosen), len(pool), restricted_to is not None, policy)
+    )
+
+
+def select_for_problem(
+    problem_text: str,
+    domains: Sequence[SourceDomain],
+    *,
+    verdicts: Mapping[str, FeasibilityVerdict] | None = None,
+    policy: SelectionPolicy = SelectionPolicy(),
+    suggested: Sequence[str] = (),
+    restricted_to: Sequence[str] | None = None,
+) -> DomainSelection:
+    """The whole stage from the problem's text: proximities, verdicts (given, else estimated), selection.
+
+    Domain vectors are the deterministic hashed ones, computed once per call."""
+    given = verdicts or {}
+    proximities = {d.id: measure_proximity(problem_text, d) for d in domains}
+    judged = {i: given.get(i) or estimate_feasibility(p) for i, p in proximities.items()}
+    vectors = {d.id: hashed_text_vector(subject_text(d)) for d in domains}
+
+    def similarity(a: SourceDomain, b: SourceDomain) -> float:
+        return domain_similarity(a, b, vectors[a.id], vectors[b.id])
+
+    return select_source_domains(
+        domains, proximities, judged, similarity, policy=policy, suggested=suggested, restricted_to=restricted_to
     )

@@ -1,37 +1,23 @@
 """The read-only knowledge API: domains with structures, TRIZ principles, and every matrix cell.
 
-The knowledge endpoints read no database, so these tests run the app over SQLite only.
+Runs on both databases through the shared `client` fixture, though these endpoints read no table.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from forge.api.app import create_app
-from forge.bootstrap import build_container
-from forge.config import Settings
-from forge.db.migrate import upgrade_database
 from forge.knowledge.load_knowledge import KNOWLEDGE_DIR
 
 CLASSIC = json.loads((KNOWLEDGE_DIR / "triz_matrix.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture
-async def api(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
-    container = build_container(Settings(database_url=url))
-    transport = httpx.ASGITransport(app=create_app(container))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
-            yield http
-    finally:
-        await container.close()
+def api(client: httpx.AsyncClient) -> httpx.AsyncClient:
+    return client
 
 
 async def test_domains_come_with_their_structures(api: httpx.AsyncClient) -> None:

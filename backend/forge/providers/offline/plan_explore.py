@@ -133,13 +133,20 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
     principles = choose_principles(knowledge.triz, frame, improving, worsening)
     limit = frame.constraints[0] if frame.constraints else f"keeping {worsening.name.lower()} where it is"
     resolution = " ".join(f"{p.name}: {p.applied_to(frame.target)}" for p in principles)
+    cell = knowledge.triz.matrix.lookup(improving.number, worsening.number)
+    matrix_says = (
+        f"The classic contradiction matrix (improving #{improving.number} against worsening "
+        f"#{worsening.number}) recommends principles {', '.join(str(n) for n in cell)}."
+        if isinstance(cell, tuple) and cell
+        else "The classic contradiction matrix has no principles for this pair; they were chosen by cue terms."
+    )
     return {
         "property_a": f"{frame.direction_verb} {frame.target} (TRIZ #{improving.number} {improving.name})"[:300],
         "property_b": f"{limit} (TRIZ #{worsening.number} {worsening.name})"[:300],
         "description": (
             f"Improving '{improving.name}' — to {frame.direction_verb} {frame.target} — normally "
             f"worsens '{worsening.name}', which '{limit}' protects. Parameters detected from the cue "
-            "terms of the goal and of the constraint."
+            f"terms of the goal and of the constraint. {matrix_says}"
         )[:2000],
         "resolution_direction": resolution[:2000],
         "principles": [p.label for p in principles],

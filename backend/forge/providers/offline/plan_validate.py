@@ -152,7 +152,13 @@ def claim_tasks(
             key=key,
             queries=falsify_queries(claim, frame),
         ),
-        Task("check_novelty", _novelty_builder(view, claim, frame), key=key, queries=novelty_queries(claim, frame)),
+        Task(
+            "check_novelty",
+            _novelty_builder(view, claim, frame),
+            key=key,
+            queries=novelty_queries(claim, frame),
+            needs_hits=False,
+        ),
     ]
     if all(view.done(t.identity) for t in tasks):
         tasks.append(Task("score_claim", _score_builder(view, claim, index, frame, knowledge), key=key))

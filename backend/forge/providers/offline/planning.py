@@ -8,7 +8,8 @@ Invariants:
       task then cites only `source` values from that research's results.
     - The next research candidate is used when the previous one returned nothing (or nothing the
       task's `accept` finds relevant), or when the task failed with a research-gate error after it
-      (e.g. STATE_OF_ART_NOT_RESEARCHED); when no candidate is good, the first non-empty one is used.
+      (e.g. STATE_OF_ART_NOT_RESEARCHED); when no candidate is good, the first non-empty one is used;
+      when every candidate came back empty, only a task with `needs_hits=False` is still built.
     - Each task and each research query is tried at most MAX_ATTEMPTS times between nudges; a task
       whose builder returns None (nothing honest to say) is skipped.
 """
@@ -67,6 +68,9 @@ class Task:
     key: Mapping[str, Any] = field(default_factory=dict)
     queries: tuple[str, ...] = ()
     accept: Callable[[tuple[Hit, ...]], bool] | None = None
+    # False for a task that judges against everything researched so far (check_novelty): when its own
+    # queries found nothing it is still built, instead of leaving the phase incomplete.
+    needs_hits: bool = True
 
     @property
     def identity(self) -> str:
@@ -120,9 +124,9 @@ def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]
                 if all(c.arguments["query"] != found for c in research):
                     research.append(research_call(found))
                 continue
-            if found is None:
+            if found is None and task.needs_hits:
                 continue
-            researched = found
+            researched = found or Researched()
         built = task.build(researched)
         if built is not None:
             calls.append(PlannedCall(task.name, {**built, **task.key}))

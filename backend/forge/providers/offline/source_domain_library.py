@@ -7,7 +7,8 @@ Invariants:
     - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
       fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
       the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
-      domains share their best structural pattern's name (diversity).
+      domains share their best structural pattern's name (diversity); a domain near the problem's own
+      field is chosen only when the person suggested it (an analogy needs a distant source).
     - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
       text (including other braces) is left as written.
 """
@@ -124,9 +125,13 @@ def select_domains(
     suggested: Sequence[str] = (),
     count: int = 3,
 ) -> list[DomainChoice]:
-    """The `count` best domains whose best patterns all have different names."""
+    """The `count` best domains whose best patterns all have different names; a domain near the
+    problem's own field is not a distant source and is skipped unless the person suggested it."""
     chosen: list[DomainChoice] = []
     for choice in rank_domains(domains, frame, context, suggested):
+        near = distance_of(choice.domain, frame) is SemanticDistance.NEAR
+        if near and not _suggested(choice.domain, suggested):
+            continue
         if all(choice.pattern.name.lower() != c.pattern.name.lower() for c in chosen):
             chosen.append(choice)
         if len(chosen) == count:
