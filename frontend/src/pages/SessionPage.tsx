@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import type { Session } from "../api/client";
+import { ApiError, type Session, type UserInput } from "../api/client";
 import { AgentActivity } from "../components/session/AgentActivity";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ContextMeter } from "../components/session/ContextMeter";
@@ -20,6 +20,7 @@ import { useCancelSession, useSession } from "../hooks/useSessions";
 import { readAutopilot, writeAutopilot, type AutopilotPreference } from "../session/autopilotPreference";
 import { describeStatus, PHASE_LABELS } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
+import { isStreaming } from "../session/connectionState";
 
 // The graph library and the Markdown renderer load when their tab is first opened.
 const KnowledgeGraph = lazy(async () => ({ default: (await import("../components/session/KnowledgeGraph")).KnowledgeGraph }));
@@ -28,14 +29,32 @@ const KnowledgeDocument = lazy(async () => ({ default: (await import("../compone
 export function SessionPage() {
   const { sessionId = "" } = useParams();
   const session = useSession(sessionId);
-  if (session.isPending) return <p className="text-slate-500">Loading the session…</p>;
+  // Once shown, the session stays on screen whatever a later re-fetch meets (an outage keeps the
+  // last data; the stream's notice says the connection is lost). Only the server's 404 is "not found".
+  if (session.data) return <LiveSession key={sessionId} session={session.data} />;
+  if (session.isError && session.error instanceof ApiError && session.error.status === 404) return <SessionNotFound />;
   if (session.isError)
     return (
       <Alert title="This session could not be opened">
         {session.error.message} <Link to="/" className="underline">Back to your sessions</Link>
       </Alert>
     );
-  return <LiveSession key={sessionId} session={session.data} />;
+  if (session.failureCount > 0)
+    return (
+      <Alert tone="warning" title="Cannot reach the server — retrying">
+        The page opens the session by itself as soon as the server answers.
+      </Alert>
+    );
+  return <p className="text-slate-500">Loading the session…</p>;
+}
+
+function SessionNotFound() {
+  return (
+    <Alert title="Session not found">
+      <h1 className="sr-only">Session not found</h1>
+      It may have been deleted. <Link to="/" className="underline">Back to your sessions</Link>
+    </Alert>
+  );
 }
 
 type Tab = "now" | "graph" | "document";
@@ -59,8 +78,13 @@ function LiveSession({ session }: { session: Session }) {
 
   // The server's own `running` (its run lease) and `awaiting_input_type`; the stream hook refreshes
   // the session when a run starts, changes phase or ends.
-  const status = describeStatus(session);
-  const working = stream.connection === "live" || stream.connection === "connecting";
+  const working = isStreaming(stream.link);
+  const status = describeStatus(session, {
+    turn: timeline.turn,
+    reviewWaiting: timeline.pendingReview !== null,
+    connection: stream.connection,
+    hasDocument: timeline.document !== null,
+  });
   const finished = session.status === "crystallized" || timeline.document !== null;
   const toggleAutopilot = (enabled: boolean) => {
     const next = { ...autopilot, enabled };
@@ -100,6 +124,7 @@ function LiveSession({ session }: { session: Session }) {
       </header>
       <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} />
       <ConnectionNotice stream={stream} />
+      <LiveAnnouncer stream={stream} />
       <nav role="tablist" aria-label="Session views" className="no-print flex gap-1 border-b border-slate-200">
         {(["now", "graph", "document"] as const).map((t) => (
           <button
@@ -141,14 +166,29 @@ function useAutopilot(stream: AgentStream, pref: AutopilotPreference) {
 }
 
 function ConnectionNotice({ stream }: { stream: AgentStream }) {
-  if (stream.connection === "reconnecting")
+  const { link } = stream;
+  if (link.kind === "reconnecting")
     return (
-      <Alert tone="warning" title="Connection lost — reconnecting">
-        {stream.reconnectReason ? `${stream.reconnectReason} ` : ""}
-        The run resumes on the server; nothing that was recorded is lost.
+      <Alert tone="warning" title="Connection lost — reconnecting…">
+        <span data-testid="reconnecting">
+          {link.reason ? `${link.reason} ` : ""}
+          The run goes on on the server; everything shown stays, and what happens meanwhile appears once the connection is back
+          {link.attempt > 1 ? ` (attempt ${link.attempt})` : ""}.
+        </span>
       </Alert>
     );
-  if (stream.connection === "failed" && stream.sessionDeleted)
+  if (link.kind === "not-found")
+    return (
+      <Alert title="Session not found">
+        <p>
+          The server no longer knows this session.{" "}
+          <Link to="/" className="underline">
+            Back to your sessions
+          </Link>
+        </p>
+      </Alert>
+    );
+  if (stream.sessionDeleted)
     return (
       <Alert title="This session was deleted">
         <p>
@@ -183,14 +223,20 @@ function ConnectionNotice({ stream }: { stream: AgentStream }) {
 function NowView({ session, stream, autopilot, working }: { session: Session; stream: AgentStream; autopilot: boolean; working: boolean }) {
   const { timeline } = stream;
   const review = timeline.turn === "awaiting_input" ? timeline.pendingReview : null;
+  const focusNext = useFocusAfterReview(review?.id ?? null);
+  const submit = async (input: UserInput) => {
+    await stream.submitReview(input);
+    focusNext();
+  };
+  const reconnecting = stream.connection === "reconnecting";
   return (
     <div className="grid gap-4 lg:grid-cols-5">
-      <div className="space-y-4 lg:col-span-3">
+      <div className="min-w-0 space-y-4 lg:col-span-3">
         {review ? (
           autopilot ? (
             <Alert tone="info" title="Autopilot is answering this review">Switch autopilot off to answer it yourself.</Alert>
           ) : (
-            <ReviewPanel event={review} onSubmit={stream.submitReview} disabled={working} />
+            <ReviewPanel event={review} sessionId={session.id} onSubmit={submit} disabled={working} />
           )
         ) : timeline.document ? (
           <Alert tone="success" title="The session is crystallized">Open the Document tab to read or download it.</Alert>
@@ -198,14 +244,22 @@ function NowView({ session, stream, autopilot, working }: { session: Session; st
           <Alert tone="warning" title="This session was cancelled">Its work so far stays available in the graph and the activity.</Alert>
         ) : (
           <Card>
-            <p className="text-sm text-slate-700">
-              {timeline.phase ? `The agent is working on ${PHASE_LABELS[timeline.phase]}` : "The agent is starting"}
-              {working ? "…" : "."} Its steps appear on the right as they happen; you will be asked to review when the phase is done.
+            <h2 data-focus-target="status" tabIndex={-1} className="text-base font-semibold text-slate-900 outline-none">
+              {reconnecting
+                ? "Waiting for the connection"
+                : timeline.phase
+                  ? `The agent is working on ${PHASE_LABELS[timeline.phase]}`
+                  : "The agent is starting"}
+            </h2>
+            <p className="mt-1 text-sm text-slate-700">
+              {reconnecting
+                ? "The server is not answering right now. The agent's work is kept there and shows up here once the connection is back."
+                : "Its steps appear in the activity as they happen; you will be asked to review when the phase is done."}
             </p>
           </Card>
         )}
       </div>
-      <div className="space-y-3 lg:col-span-2">
+      <div className="min-w-0 space-y-3 lg:col-span-2">
         <Card>
           <ContextMeter usage={timeline.usage} model={session.model} />
         </Card>
@@ -214,6 +268,42 @@ function NowView({ session, stream, autopilot, working }: { session: Session; st
         </Card>
       </div>
     </div>
+  );
+}
+
+/**
+ * After a review is sent its form disappears: move focus to the heading that says what happens
+ * now, and when the next review arrives while focus is there (or lost to the page), to its heading.
+ * Keyboard and screen-reader users never land on the page body.
+ */
+function useFocusAfterReview(reviewId: number | null): () => void {
+  const pending = useRef(false);
+  useEffect(() => {
+    if (!pending.current) return;
+    const target = reviewId === null ? "status" : "review";
+    const active = document.activeElement;
+    const lost = active === null || active === document.body || active.getAttribute("data-focus-target") === "status";
+    if (reviewId === null || lost) document.querySelector<HTMLElement>(`[data-focus-target="${target}"]`)?.focus();
+    if (reviewId !== null) pending.current = false;
+  }, [reviewId]);
+  return () => {
+    pending.current = true;
+    document.querySelector<HTMLElement>('[data-focus-target="status"]')?.focus();
+  };
+}
+
+/** A polite live region that says what changed: the phase, a review that waits, the connection. */
+function LiveAnnouncer({ stream }: { stream: AgentStream }) {
+  const { timeline, connection } = stream;
+  let message = "";
+  if (connection === "reconnecting") message = "Connection lost. Reconnecting.";
+  else if (timeline.document) message = "The session is crystallized. The document is ready.";
+  else if (timeline.turn === "awaiting_input" && timeline.pendingReview) message = `${PHASE_LABELS[timeline.phase ?? "decompose"]} is done: your review is ready.`;
+  else if (timeline.phase) message = `Phase: ${PHASE_LABELS[timeline.phase]}${timeline.round > 0 ? `, round ${timeline.round + 1}` : ""}.`;
+  return (
+    <p className="sr-only" role="status" aria-live="polite" data-testid="announcer">
+      {message}
+    </p>
   );
 }
 

@@ -64,7 +64,7 @@ describe("followSessionStream", () => {
       lastEventId: 0,
       onEvent: () => undefined,
       signal: new AbortController().signal,
-      retryDelaysMs: [10, 20, 40],
+      retryDelay: (attempt) => 10 * 2 ** (attempt - 1),
       sleep: async (ms) => void delays.push(ms),
     });
     expect(outcome).toBe("done");
@@ -134,7 +134,7 @@ describe("followSessionStream", () => {
       onEvent: () => undefined,
       onStatus: (status, reason) => statuses.push([status, reason]),
       signal: new AbortController().signal,
-      retryDelaysMs: [10, 20, 40],
+      retryDelay: (attempt) => 10 * 2 ** (attempt - 1),
       sleep: async (ms) => void delays.push(ms),
     });
     expect(outcome).toBe("done");

@@ -223,9 +223,11 @@ export interface BuildDraft {
   readonly deepDiveClaimId: string;
   readonly insight: string;
   readonly evidenceUrls: readonly string[];
+  /** A URL typed in the field but not added with "Add": sent with the others, never dropped. */
+  readonly pendingEvidenceUrl: string;
 }
 
-export const EMPTY_BUILD_DRAFT: BuildDraft = { decision: null, deepDiveClaimId: "", insight: "", evidenceUrls: [] };
+export const EMPTY_BUILD_DRAFT: BuildDraft = { decision: null, deepDiveClaimId: "", insight: "", evidenceUrls: [], pendingEvidenceUrl: "" };
 
 /** Decisions that start another round — refused by the server once the last round is reached. */
 export const NEW_ROUND_DECISIONS: readonly BuildDecisionType[] = ["continue", "deep_dive"];
@@ -246,12 +248,14 @@ export function validateBuild(draft: BuildDraft, payload: BuildPayload): ReviewV
   }
   if (decision === "add_insight") {
     const insight = draft.insight.trim();
-    const urls = cleanTexts(draft.evidenceUrls);
+    const pending = draft.pendingEvidenceUrl.trim();
+    const urls = cleanTexts(pending ? [...draft.evidenceUrls, pending] : draft.evidenceUrls);
     if (!insight) errors.push("Write the insight to add to the knowledge graph.");
     else if (insight.length > MAX_INSIGHT_CHARS) errors.push(`The insight is longer than ${MAX_INSIGHT_CHARS} characters.`);
     if (urls.length > MAX_EVIDENCE_URLS) errors.push(`Give at most ${MAX_EVIDENCE_URLS} evidence URLs.`);
     for (const url of urls) {
-      if (!isHttpUrl(url)) errors.push(`“${url}” is not a web address: evidence URLs must start with http:// or https://.`);
+      const where = url === pending ? " (typed in the evidence field, not added yet — fix or clear it)" : "";
+      if (!isHttpUrl(url)) errors.push(`“${url}” is not a web address: evidence URLs must start with http:// or https://${where}.`);
     }
     input.user_insight = insight;
     input.user_evidence_urls = urls;

@@ -265,6 +265,21 @@ describe("validateBuild", () => {
     ]);
   });
 
+  it("add_insight sends a URL typed but not added along with the added ones", () => {
+    const draft = { ...EMPTY_BUILD_DRAFT, decision: "add_insight" as const, insight: "Nights differ.", evidenceUrls: ["http://example.org/a"], pendingEvidenceUrl: " https://example.org/b " };
+    expect(validateBuild(draft, buildFinal)).toEqual({
+      ok: true,
+      input: { type: "build_decision", decision: "add_insight", user_insight: "Nights differ.", user_evidence_urls: ["http://example.org/a", "https://example.org/b"] },
+    });
+  });
+
+  it("add_insight says a URL typed but not added is not a web address instead of dropping it", () => {
+    const draft = { ...EMPTY_BUILD_DRAFT, decision: "add_insight" as const, insight: "Nights differ.", pendingEvidenceUrl: "example.org/b" };
+    expect(errorsOf(validateBuild(draft, buildFinal))).toEqual([
+      "“example.org/b” is not a web address: evidence URLs must start with http:// or https:// (typed in the evidence field, not added yet — fix or clear it).",
+    ]);
+  });
+
   it("add_insight sends the trimmed insight and its URLs", () => {
     expect(
       validateBuild({ ...EMPTY_BUILD_DRAFT, decision: "add_insight", insight: " Nights differ. ", evidenceUrls: ["http://example.org/a"] }, buildFinal),
