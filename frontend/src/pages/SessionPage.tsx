@@ -172,8 +172,8 @@ function ConnectionNotice({ stream }: { stream: AgentStream }) {
       <Alert tone="warning" title="Connection lost — reconnecting…">
         <span data-testid="reconnecting">
           {link.reason ? `${link.reason} ` : ""}
-          The run goes on on the server; everything shown stays, and what happens meanwhile appears once the connection is back
-          {link.attempt > 1 ? ` (attempt ${link.attempt})` : ""}.
+          Everything shown here stays, and nothing recorded on the server is lost; the page picks up where it left off as soon as
+          the server answers{link.attempt > 1 ? ` (attempt ${link.attempt})` : ""}.
         </span>
       </Alert>
     );
@@ -253,7 +253,7 @@ function NowView({ session, stream, autopilot, working }: { session: Session; st
             </h2>
             <p className="mt-1 text-sm text-slate-700">
               {reconnecting
-                ? "The server is not answering right now. The agent's work is kept there and shows up here once the connection is back."
+                ? "The server is not answering right now. What the agent did is kept there and shows up here once the connection is back."
                 : "Its steps appear in the activity as they happen; you will be asked to review when the phase is done."}
             </p>
           </Card>

@@ -16,6 +16,8 @@ export function MarkdownView({ markdown }: { markdown: string }) {
         rehypePlugins={[rehypeSanitize]}
         components={{
           a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+          // A code block scrolls sideways: focusable so a keyboard can scroll it.
+          pre: ({ node: _node, ...props }) => <pre tabIndex={0} {...props} />,
           table: ({ node: _node, ...props }) => (
             <ScrollArea label="Table (scrolls sideways)" className="my-3">
               <table {...props} />
