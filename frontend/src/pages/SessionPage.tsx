@@ -4,21 +4,19 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import { ApiError, type Session, type UserInput } from "../api/client";
-import { AgentActivity } from "../components/session/AgentActivity";
+import { ApiError, type Session } from "../api/client";
 import { ClaimDetail } from "../components/session/ClaimDetail";
-import { ContextMeter } from "../components/session/ContextMeter";
+import { ConnectionNotice, LiveAnnouncer } from "../components/session/ConnectionNotice";
+import { NowView } from "../components/session/NowView";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
-import { ReviewPanel } from "../components/session/ReviewPanel";
 import { Alert } from "../components/ui/Alert";
 import { Badge } from "../components/ui/Badge";
 import { Button } from "../components/ui/Button";
-import { Card } from "../components/ui/Card";
 import { useAgentStream, type AgentStream } from "../hooks/useAgentStream";
 import { useKnowledgeGraph } from "../hooks/useKnowledgeGraph";
 import { useCancelSession, useSession } from "../hooks/useSessions";
 import { readAutopilot, writeAutopilot, type AutopilotPreference } from "../session/autopilotPreference";
-import { describeStatus, PHASE_LABELS } from "../session/describeSession";
+import { describeStatus } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
 import { isStreaming } from "../session/connectionState";
 
@@ -163,148 +161,6 @@ function useAutopilot(stream: AgentStream, pref: AutopilotPreference) {
       answered.current = null;
     });
   }, [pref, pendingReview, turn, stream]);
-}
-
-function ConnectionNotice({ stream }: { stream: AgentStream }) {
-  const { link } = stream;
-  if (link.kind === "reconnecting")
-    return (
-      <Alert tone="warning" title="Connection lost — reconnecting…">
-        <span data-testid="reconnecting">
-          {link.reason ? `${link.reason} ` : ""}
-          Everything shown here stays, and nothing recorded on the server is lost; the page picks up where it left off as soon as
-          the server answers{link.attempt > 1 ? ` (attempt ${link.attempt})` : ""}.
-        </span>
-      </Alert>
-    );
-  if (link.kind === "not-found")
-    return (
-      <Alert title="Session not found">
-        <p>
-          The server no longer knows this session.{" "}
-          <Link to="/" className="underline">
-            Back to your sessions
-          </Link>
-        </p>
-      </Alert>
-    );
-  if (stream.sessionDeleted)
-    return (
-      <Alert title="This session was deleted">
-        <p>
-          It no longer exists on the server, so there is nothing more to follow.{" "}
-          <Link to="/" className="underline">
-            Back to your sessions
-          </Link>
-        </p>
-      </Alert>
-    );
-  if (stream.connection === "failed" && stream.streamError)
-    return (
-      <Alert title="The live view stopped">
-        <p>{stream.streamError}</p>
-        <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  if (stream.timeline.turn === "failed" && stream.connection === "idle")
-    return (
-      <Alert title="The agent stopped with an error">
-        <p>{stream.timeline.lastError?.message ?? "See the activity for details."}</p>
-        <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Resume the session
-        </Button>
-      </Alert>
-    );
-  return null;
-}
-
-function NowView({ session, stream, autopilot, working }: { session: Session; stream: AgentStream; autopilot: boolean; working: boolean }) {
-  const { timeline } = stream;
-  const review = timeline.turn === "awaiting_input" ? timeline.pendingReview : null;
-  const focusNext = useFocusAfterReview(review?.id ?? null);
-  const submit = async (input: UserInput) => {
-    await stream.submitReview(input);
-    focusNext();
-  };
-  const reconnecting = stream.connection === "reconnecting";
-  return (
-    <div className="grid gap-4 lg:grid-cols-5">
-      <div className="min-w-0 space-y-4 lg:col-span-3">
-        {review ? (
-          autopilot ? (
-            <Alert tone="info" title="Autopilot is answering this review">Switch autopilot off to answer it yourself.</Alert>
-          ) : (
-            <ReviewPanel event={review} sessionId={session.id} onSubmit={submit} disabled={working} />
-          )
-        ) : timeline.document ? (
-          <Alert tone="success" title="The session is crystallized">Open the Document tab to read or download it.</Alert>
-        ) : session.status === "cancelled" ? (
-          <Alert tone="warning" title="This session was cancelled">Its work so far stays available in the graph and the activity.</Alert>
-        ) : (
-          <Card>
-            <h2 data-focus-target="status" tabIndex={-1} className="text-base font-semibold text-slate-900 outline-none">
-              {reconnecting
-                ? "Waiting for the connection"
-                : timeline.phase
-                  ? `The agent is working on ${PHASE_LABELS[timeline.phase]}`
-                  : "The agent is starting"}
-            </h2>
-            <p className="mt-1 text-sm text-slate-700">
-              {reconnecting
-                ? "The server is not answering right now. What the agent did is kept there and shows up here once the connection is back."
-                : "Its steps appear in the activity as they happen; you will be asked to review when the phase is done."}
-            </p>
-          </Card>
-        )}
-      </div>
-      <div className="min-w-0 space-y-3 lg:col-span-2">
-        <Card>
-          <ContextMeter usage={timeline.usage} model={session.model} />
-        </Card>
-        <Card title="Agent activity">
-          <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} />
-        </Card>
-      </div>
-    </div>
-  );
-}
-
-/**
- * After a review is sent its form disappears: move focus to the heading that says what happens
- * now, and when the next review arrives while focus is there (or lost to the page), to its heading.
- * Keyboard and screen-reader users never land on the page body.
- */
-function useFocusAfterReview(reviewId: number | null): () => void {
-  const pending = useRef(false);
-  useEffect(() => {
-    if (!pending.current) return;
-    const target = reviewId === null ? "status" : "review";
-    const active = document.activeElement;
-    const lost = active === null || active === document.body || active.getAttribute("data-focus-target") === "status";
-    if (reviewId === null || lost) document.querySelector<HTMLElement>(`[data-focus-target="${target}"]`)?.focus();
-    if (reviewId !== null) pending.current = false;
-  }, [reviewId]);
-  return () => {
-    pending.current = true;
-    document.querySelector<HTMLElement>('[data-focus-target="status"]')?.focus();
-  };
-}
-
-/** A polite live region that says what changed: the phase, a review that waits, the connection. */
-function LiveAnnouncer({ stream }: { stream: AgentStream }) {
-  const { timeline, connection } = stream;
-  let message = "";
-  if (connection === "reconnecting") message = "Connection lost. Reconnecting.";
-  else if (timeline.document) message = "The session is crystallized. The document is ready.";
-  else if (timeline.turn === "awaiting_input" && timeline.pendingReview) message = `${PHASE_LABELS[timeline.phase ?? "decompose"]} is done: your review is ready.`;
-  else if (timeline.phase) message = `Phase: ${PHASE_LABELS[timeline.phase]}${timeline.round > 0 ? `, round ${timeline.round + 1}` : ""}.`;
-  return (
-    <p className="sr-only" role="status" aria-live="polite" data-testid="announcer">
-      {message}
-    </p>
-  );
 }
 
 function GraphView({ sessionId, timeline }: { sessionId: string; timeline: SessionTimeline }) {

@@ -53,6 +53,10 @@ export interface SessionTimeline {
   readonly document: string | null;
   readonly usage: PayloadOf<"context_usage"> | null;
   readonly turn: TurnState;
+  /** The id of the event that started the current phase (not a resumed run), and when it was
+   * stored (ISO; null when the event came from the live stream, whose frames carry no time). */
+  readonly phaseEventId: number | null;
+  readonly phaseStartedAt: string | null;
   readonly lastError: { code: string; message: string; recoverable: boolean } | null;
 }
 
@@ -70,6 +74,8 @@ export const EMPTY_TIMELINE: SessionTimeline = {
   document: null,
   usage: null,
   turn: "idle",
+  phaseEventId: null,
+  phaseStartedAt: null,
   lastError: null,
 };
 
@@ -151,7 +157,16 @@ function applyPhaseChange(t: SessionTimeline, event: EventOf<"phase_change">): S
   if (event.data.resumed === true)
     return withItem({ ...t, phase, round, turn: "running", lastError: null }, { kind: "resumed", id: event.id, phase, round });
   return withItem(
-    { ...t, phase, round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null },
+    {
+      ...t,
+      phase,
+      round,
+      phasesReached: [...t.phasesReached, phase],
+      turn: "running",
+      lastError: null,
+      phaseEventId: event.id,
+      phaseStartedAt: event.created_at || null,
+    },
     { kind: "phase", id: event.id, phase, round },
   );
 }

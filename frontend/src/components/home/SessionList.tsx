@@ -81,11 +81,11 @@ function SessionRow({ session, onDelete }: { session: Session; onDelete: () => v
   return (
     <li className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
       <div className="min-w-0">
-        {/* Cut to one line; the whole statement shows on hover (title) and when the link has focus. */}
+        {/* Cut to two lines; the whole statement shows on hover (title) and when the link has focus. */}
         <Link
           to={`/sessions/${session.id}`}
           title={session.statement}
-          className="block truncate font-medium text-slate-900 hover:text-indigo-700 focus-visible:whitespace-normal focus-visible:break-words"
+          className="line-clamp-2 break-words font-medium text-slate-900 hover:text-indigo-700 focus-visible:line-clamp-none"
         >
           {session.statement}
         </Link>
