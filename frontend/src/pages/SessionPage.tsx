@@ -171,8 +171,8 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
   if (graph.isError) return <Alert title="Could not load the graph">{graph.error.message}</Alert>;
   const node = graph.data.nodes.find((n) => n.id === selected);
   return (
-    <div className="grid gap-4 lg:grid-cols-3">
-      <div className="lg:col-span-2">
+    <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_30rem]">
+      <div className="min-w-0">
         <Suspense fallback={<p className="text-sm text-slate-500">Loading the graph…</p>}>
           <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
         </Suspense>

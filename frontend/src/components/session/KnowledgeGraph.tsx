@@ -1,25 +1,47 @@
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  MiniMap,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Edge,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+} from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useMemo } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { LAYOUT_SPACING, layoutGraph } from "../../graph/layoutGraph";
 import { EDGE_COLORS, STATUS_COLORS, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
+
+/** Fit the whole graph, but never so small that text drops under 12 px (node text is 14 px). */
+const FIT_VIEW = { padding: 0.08, minZoom: 0.9, maxZoom: 1.25 } as const;
+/** From this many claims on, a minimap helps find one's way in a graph larger than the panel. */
+const MINIMAP_FROM = 12;
 
 type ClaimNode = Node<ClaimNodeData, "claim">;
 
 function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
   return (
     <div
-      className="w-64 rounded-lg border-2 px-3 py-2 text-left text-xs shadow-sm"
+      className="w-72 rounded-lg border-2 px-3 py-2 text-left text-sm shadow-sm"
       style={{ borderColor: data.colors.border, background: data.colors.background, color: data.colors.text, outline: selected ? `3px solid ${data.colors.border}55` : undefined }}
     >
       <Handle type="target" position={Position.Left} />
-      <div className="mb-1 flex items-center justify-between gap-2 text-[10px] font-semibold uppercase tracking-wide">
+      <div className="mb-1 flex items-center justify-between gap-2 text-[13.5px] font-semibold">
         <span>{data.status}</span>
         <span>
           r{data.round + 1}
           {data.score !== null ? ` · ${data.score.toFixed(2)}` : ""}
         </span>
       </div>
-      <p className="line-clamp-4 leading-snug">{data.label}</p>
+      <p className="line-clamp-3 leading-snug" title={data.label}>
+        {data.label}
+      </p>
       <Handle type="source" position={Position.Right} />
     </div>
   );
@@ -30,41 +52,96 @@ const NODE_TYPES = { claim: ClaimNodeView };
 /**
  * The knowledge graph: claims as nodes coloured by status, typed coloured edges; click a claim for
  * details. The same claims are listed as buttons under it, for keyboards, screen readers and phones.
+ * Laid out in the browser (layered, left to right) from the nodes' measured sizes: the nodes are
+ * rendered hidden first, measured by React Flow (its "dimensions" changes), placed by
+ * `layoutGraph`, then shown and fitted. A different graph re-measures only its new nodes.
  */
 export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
-  const { nodes, edges } = useMemo(() => {
-    const flow = toFlowElements(graph);
-    return {
-      nodes: flow.nodes.map((n): ClaimNode => ({ ...n, data: n.data, selected: n.id === selectedId })),
-      edges: flow.edges.map(
-        (e): Edge => ({ ...e, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } }),
-      ),
-    };
-  }, [graph, selectedId]);
   if (!graph.nodes.length)
     return <p className="p-6 text-center text-sm text-slate-500">No claims yet — the graph fills in from the synthesis phase on.</p>;
   return (
     <div className="space-y-2">
-      <div className="h-[460px] rounded-lg border border-slate-200 bg-white" data-testid="knowledge-graph">
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={NODE_TYPES}
-          fitView
-          nodesDraggable={false}
-          nodesConnectable={false}
-          onNodeClick={(_, node) => onSelect(node.id)}
-          proOptions={{ hideAttribution: true }}
-          minZoom={0.2}
-        >
-          <Background gap={20} color="#e2e8f0" />
-          <Controls showInteractive={false} />
-        </ReactFlow>
+      <div className="h-[520px] rounded-lg border border-slate-200 bg-white" data-testid="knowledge-graph">
+        <ReactFlowProvider>
+          <LaidOutFlow graph={graph} onSelect={onSelect} selectedId={selectedId} />
+        </ReactFlowProvider>
       </div>
       <GraphLegend />
       <ClaimButtons graph={graph} onSelect={onSelect} selectedId={selectedId} />
     </div>
   );
+}
+
+function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const flow = useMemo(() => toFlowElements(graph), [graph]);
+  // Sizes the renderer measured (its "dimensions" changes); the layout waits for every node's.
+  const [sizes, setSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(new Map());
+  const { fitView } = useReactFlow();
+  const onNodesChange = useCallback((changes: NodeChange<ClaimNode>[]) => {
+    const measured = changes.flatMap((c) => (c.type === "dimensions" && c.dimensions ? [{ id: c.id, size: c.dimensions }] : []));
+    if (!measured.length) return;
+    setSizes((previous) => {
+      const next = new Map(previous);
+      for (const { id, size } of measured) next.set(id, size);
+      return next;
+    });
+  }, []);
+  const positions = useMemo(() => {
+    const measured = flow.nodes.map((n) => ({ id: n.id, ...sizes.get(n.id)! }));
+    if (!flow.nodes.every((n) => sizes.has(n.id))) return null;
+    return layoutGraph(measured, flow.edges);
+  }, [flow, sizes]);
+
+  useEffect(() => {
+    if (!positions) return;
+    // A graph too wide to fit readably opens at its beginning (the first rounds), not its middle.
+    const frame = requestAnimationFrame(() => void fitView({ ...FIT_VIEW, nodes: firstRanks(positions, sizes) }));
+    return () => cancelAnimationFrame(frame);
+  }, [positions, fitView]);
+
+  const nodes = useMemo(
+    () =>
+      flow.nodes.map(
+        (n): ClaimNode => ({
+          ...n,
+          position: positions?.get(n.id) ?? n.position,
+          measured: sizes.get(n.id),
+          selected: n.id === selectedId,
+          ...(positions ? {} : { style: { visibility: "hidden" } }),
+        }),
+      ),
+    [flow.nodes, positions, sizes, selectedId],
+  );
+  const edges = useMemo(
+    () => flow.edges.map((e): Edge => ({ ...e, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } })),
+    [flow.edges, positions],
+  );
+  return (
+    <ReactFlow
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={NODE_TYPES}
+      nodesDraggable={false}
+      nodesConnectable={false}
+      onNodesChange={onNodesChange}
+      onNodeClick={(_, node) => onSelect(node.id)}
+      proOptions={{ hideAttribution: true }}
+      minZoom={0.2}
+      maxZoom={2}
+    >
+      <Background gap={20} color="#e2e8f0" />
+      <Controls showInteractive={false} fitViewOptions={FIT_VIEW} />
+      {graph.nodes.length >= MINIMAP_FROM && <MiniMap pannable zoomable style={{ width: 160, height: 100 }} nodeColor={(n) => (n.data as ClaimNodeData).colors.border} ariaLabel="Overview of the graph" />}
+    </ReactFlow>
+  );
+}
+
+/** The nodes of the leftmost ranks (about two columns), to open a wide graph at its start. */
+function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, sizes: ReadonlyMap<string, { width: number }>): { id: string }[] {
+  const xs = [...positions.values()].map((p) => p.x);
+  const start = Math.min(...xs);
+  const span = 2 * (Math.max(...[...sizes.values()].map((s) => s.width)) + LAYOUT_SPACING.ranksep);
+  return [...positions].filter(([, p]) => p.x <= start + span).map(([id]) => ({ id }));
 }
 
 function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
