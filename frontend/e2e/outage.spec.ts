@@ -24,9 +24,23 @@ test("the session page survives the server stopping and starting again mid-phase
     // A marker that a reload would wipe: the page must recover without one.
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
+    // When the notice appears, by the browser's clock (a MutationObserver), against when the stop began.
+    await page.evaluate(() => {
+      const w = window as unknown as { __noticeAt?: number };
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('[data-testid="reconnecting"]')) {
+          w.__noticeAt = Date.now();
+          observer.disconnect();
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const stoppedAt = Date.now();
     await server.stop();
     const shownBefore = await shownActivityIds(page);
     await expect(page.getByTestId("reconnecting")).toBeVisible({ timeout: 2_000 });
+    const noticeAt = await page.evaluate(() => (window as unknown as { __noticeAt?: number }).__noticeAt ?? Number.NaN);
+    test.info().annotations.push({ type: "reconnecting notice after stop (ms)", description: String(noticeAt - stoppedAt) });
+    console.log(`reconnecting notice ${noticeAt - stoppedAt} ms after the server was told to stop`);
     await expect(page.getByTestId("session-page")).toHaveAttribute("data-connection", "reconnecting");
     // Down for a while: nothing shown is lost and the page does not give up.
     await page.waitForTimeout(4_000);
