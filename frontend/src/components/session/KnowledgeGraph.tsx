@@ -8,6 +8,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore,
   type Edge,
   type Node,
   type NodeChange,
@@ -61,7 +62,7 @@ export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGrap
     return <p className="p-6 text-center text-sm text-slate-500">No claims yet — the graph fills in from the synthesis phase on.</p>;
   return (
     <div className="space-y-2">
-      <div className="h-[520px] rounded-lg border border-slate-200 bg-white" data-testid="knowledge-graph">
+      <div className="h-[420px] rounded-lg border border-slate-200 bg-white sm:h-[520px]" data-testid="knowledge-graph">
         <ReactFlowProvider>
           <LaidOutFlow graph={graph} onSelect={onSelect} selectedId={selectedId} />
         </ReactFlowProvider>
@@ -77,6 +78,7 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
   // Sizes the renderer measured (its "dimensions" changes); the layout waits for every node's.
   const [sizes, setSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(new Map());
   const { fitView } = useReactFlow();
+  const panelWidth = useStore((state) => state.width);
   const onNodesChange = useCallback((changes: NodeChange<ClaimNode>[]) => {
     const measured = changes.flatMap((c) => (c.type === "dimensions" && c.dimensions ? [{ id: c.id, size: c.dimensions }] : []));
     if (!measured.length) return;
@@ -95,8 +97,9 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
   useEffect(() => {
     if (!positions) return;
     // A graph too wide to fit readably opens at its beginning (the first rounds), not its middle.
-    const frame = requestAnimationFrame(() => void fitView({ ...FIT_VIEW, nodes: firstRanks(positions, sizes) }));
+    const frame = requestAnimationFrame(() => void fitView({ ...FIT_VIEW, nodes: firstRanks(positions, sizes, panelWidth) }));
     return () => cancelAnimationFrame(frame);
+    // Once per layout (not on every resize, which would undo the reader's own pan and zoom).
   }, [positions, fitView]);
 
   const nodes = useMemo(
@@ -136,11 +139,13 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
   );
 }
 
-/** The nodes of the leftmost ranks (about two columns), to open a wide graph at its start. */
-function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, sizes: ReadonlyMap<string, { width: number }>): { id: string }[] {
+/** The nodes of the leftmost ranks that fit the panel at the smallest readable zoom (at least one). */
+function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, sizes: ReadonlyMap<string, { width: number }>, panelWidth: number): { id: string }[] {
   const xs = [...positions.values()].map((p) => p.x);
   const start = Math.min(...xs);
-  const span = 2 * (Math.max(...[...sizes.values()].map((s) => s.width)) + LAYOUT_SPACING.ranksep);
+  const column = Math.max(...[...sizes.values()].map((s) => s.width)) + LAYOUT_SPACING.ranksep;
+  const columns = Math.max(1, Math.floor((panelWidth / FIT_VIEW.minZoom + LAYOUT_SPACING.ranksep) / column));
+  const span = (columns - 1) * column + 1;
   return [...positions].filter(([, p]) => p.x <= start + span).map(([id]) => ({ id }));
 }
 
