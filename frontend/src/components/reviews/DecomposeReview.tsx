@@ -128,6 +128,8 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
           label="Add an assumption the agent missed"
           items={draft.addedAssumptions}
           onChange={(items) => setDraft((d) => ({ ...d, addedAssumptions: items }))}
+          pending={draft.pendingAssumption}
+          onPendingChange={(pendingAssumption) => setDraft((d) => ({ ...d, pendingAssumption }))}
           placeholder="e.g. Demand arrives evenly through the day"
           maxItems={MAX_ADDED_ITEMS}
         />
@@ -159,6 +161,8 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
           label="Add your own reframing"
           items={draft.addedReframings}
           onChange={(items) => setDraft((d) => ({ ...d, addedReframings: items }))}
+          pending={draft.pendingReframing}
+          onPendingChange={(pendingReframing) => setDraft((d) => ({ ...d, pendingReframing }))}
           placeholder="e.g. Treat the backlog as a buffer to design, not a failure"
           maxItems={MAX_ADDED_ITEMS}
         />

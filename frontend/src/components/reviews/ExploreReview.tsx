@@ -193,6 +193,8 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
           label="Suggest a domain to draw analogies from"
           items={draft.suggestedDomains}
           onChange={(items) => setDraft((d) => ({ ...d, suggestedDomains: items }))}
+          pending={draft.pendingDomain}
+          onPendingChange={(pendingDomain) => setDraft((d) => ({ ...d, pendingDomain }))}
           placeholder="e.g. Air traffic control"
           maxItems={MAX_ADDED_ITEMS}
         />

@@ -48,6 +48,18 @@ function cleanTexts(items: readonly string[]): string[] {
   return items.map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/** A list as it will be sent: the added items plus the text typed in its field but not added. */
+function withPending(items: readonly string[], pending: string): string[] {
+  return cleanTexts([...items, pending]);
+}
+
+/** The longest item a list field accepts (TextListEditor's default `maxLength`). */
+export const MAX_ITEM_CHARS = 300;
+
+function tooLong(items: readonly string[], what: string): string[] {
+  return items.filter((item) => item.length > MAX_ITEM_CHARS).map((item) => `The ${what} “${item.slice(0, 40)}…” is ${item.length} characters; shorten it to ${MAX_ITEM_CHARS}.`);
+}
+
 function outOfRange(indices: readonly number[], count: number): number[] {
   return indices.filter((i) => !Number.isInteger(i) || i < 0 || i >= count);
 }
@@ -65,6 +77,9 @@ export interface DecomposeDraft {
   readonly addedAssumptions: readonly string[];
   readonly selectedReframings: readonly number[];
   readonly addedReframings: readonly string[];
+  /** Texts typed in the "add" fields but not added: sent with their lists, never dropped. */
+  readonly pendingAssumption: string;
+  readonly pendingReframing: string;
 }
 
 export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
@@ -73,6 +88,8 @@ export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
   addedAssumptions: [],
   selectedReframings: [],
   addedReframings: [],
+  pendingAssumption: "",
+  pendingReframing: "",
 };
 
 export function validateDecompose(draft: DecomposeDraft, payload: DecomposePayload): ReviewValidation {
@@ -80,8 +97,8 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   const selected = sortedUnique(draft.selectedReframings);
   const confirmed = sortedUnique(draft.confirmedAssumptions);
   const rejected = sortedUnique(draft.rejectedAssumptions);
-  const addedAssumptions = cleanTexts(draft.addedAssumptions);
-  const addedReframings = cleanTexts(draft.addedReframings);
+  const addedAssumptions = withPending(draft.addedAssumptions, draft.pendingAssumption);
+  const addedReframings = withPending(draft.addedReframings, draft.pendingReframing);
 
   if (selected.length === 0 && addedReframings.length === 0) {
     errors.push("Select at least one reframing, or add your own: the exploration starts from the reframings you choose.");
@@ -96,6 +113,7 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   if (badAssumptions.length) errors.push(`Assumption ${ordinals(badAssumptions)} is not part of this review.`);
   if (addedAssumptions.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} assumptions.`);
   if (addedReframings.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} reframings.`);
+  errors.push(...tooLong(addedAssumptions, "assumption"), ...tooLong(addedReframings, "reframing"));
 
   return result(errors, {
     type: "decompose_review",
@@ -113,20 +131,23 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
 export interface ExploreDraft {
   readonly starredAnalogies: readonly number[];
   readonly suggestedDomains: readonly string[];
+  /** A domain typed but not added: sent with the others, never dropped. */
+  readonly pendingDomain: string;
 }
 
-export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], suggestedDomains: [] };
+export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], suggestedDomains: [], pendingDomain: "" };
 
 export function validateExplore(draft: ExploreDraft, payload: ExplorePayload): ReviewValidation {
   const errors: string[] = [];
   const starred = sortedUnique(draft.starredAnalogies);
-  const domains = cleanTexts(draft.suggestedDomains);
+  const domains = withPending(draft.suggestedDomains, draft.pendingDomain);
   if (starred.length === 0) {
     errors.push("Star at least one analogy: synthesis builds its claims on the starred ones.");
   }
   const bad = outOfRange(starred, payload.analogies.length);
   if (bad.length) errors.push(`Analogy ${ordinals(bad)} is not part of this review.`);
   if (domains.length > MAX_ADDED_ITEMS) errors.push(`Suggest at most ${MAX_ADDED_ITEMS} domains.`);
+  errors.push(...tooLong(domains, "domain"));
   return result(errors, { type: "explore_review", starred_analogies: starred, suggested_domains: domains });
 }
 
