@@ -69,6 +69,13 @@ test("a 60-claim graph is drawn readably", async ({ page, request }) => {
     mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: `${dir}/desktop-11-graph-60-claims.png` });
   }
+  // Statuses are filters: hiding the rejected claims removes exactly those, showing them brings them back.
+  const rejected = page.getByRole("group", { name: "Show claims by status" }).getByRole("button", { name: /rejected/ });
+  await rejected.click();
+  await expect(rejected).toHaveAttribute("aria-pressed", "false");
+  await expect(nodes).toHaveCount(48);
+  await rejected.click();
+  await expect(nodes).toHaveCount(60);
   // Selecting a claim opens a readable side panel.
   await page.getByRole("list", { name: "Claims in the graph" }).getByRole("button").nth(10).click();
   await expect(page.getByTestId("claim-detail")).toBeVisible();

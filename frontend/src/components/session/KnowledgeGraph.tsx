@@ -17,7 +17,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { LAYOUT_SPACING, layoutGraph } from "../../graph/layoutGraph";
-import { EDGE_COLORS, STATUS_COLORS, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
+import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
 
 /** Fit the whole graph, but never so small that text drops under 12 px (node text is 14 px). */
 const FIT_VIEW = { padding: 0.08, minZoom: 0.9, maxZoom: 1.25 } as const;
@@ -58,19 +58,41 @@ const NODE_TYPES = { claim: ClaimNodeView };
  * `layoutGraph`, then shown and fitted. A different graph re-measures only its new nodes.
  */
 export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const [hiddenStatuses, setHiddenStatuses] = useState<ReadonlySet<ClaimStatus>>(new Set());
+  const shown = useMemo(() => withoutStatuses(graph, hiddenStatuses), [graph, hiddenStatuses]);
   if (!graph.nodes.length)
     return <p className="p-6 text-center text-sm text-slate-500">No claims yet — the graph fills in from the synthesis phase on.</p>;
+  const toggle = (status: ClaimStatus) =>
+    setHiddenStatuses((previous) => {
+      const next = new Set(previous);
+      if (!next.delete(status)) next.add(status);
+      return next;
+    });
   return (
     <div className="space-y-2">
       <div className="h-[420px] rounded-lg border border-slate-200 bg-white sm:h-[520px]" data-testid="knowledge-graph">
-        <ReactFlowProvider>
-          <LaidOutFlow graph={graph} onSelect={onSelect} selectedId={selectedId} />
-        </ReactFlowProvider>
+        {shown.nodes.length ? (
+          <ReactFlowProvider>
+            <LaidOutFlow graph={shown} onSelect={onSelect} selectedId={selectedId} />
+          </ReactFlowProvider>
+        ) : (
+          <p className="p-6 text-center text-sm text-slate-500">Every claim is filtered out: show a status again below.</p>
+        )}
       </div>
-      <GraphLegend />
-      <ClaimButtons graph={graph} onSelect={onSelect} selectedId={selectedId} />
+      <GraphLegend graph={graph} hidden={hiddenStatuses} onToggle={toggle} />
+      <ClaimButtons graph={shown} onSelect={onSelect} selectedId={selectedId} />
     </div>
   );
+}
+
+type ClaimStatus = ApiGraph["nodes"][number]["status"];
+
+/** The graph without the claims of the hidden statuses, and without the links that touched them. */
+function withoutStatuses(graph: ApiGraph, hidden: ReadonlySet<ClaimStatus>): ApiGraph {
+  if (!hidden.size) return graph;
+  const nodes = graph.nodes.filter((n) => !hidden.has(n.status));
+  const kept = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: graph.edges.filter((e) => kept.has(e.source) && kept.has(e.target)) };
 }
 
 function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
@@ -172,21 +194,33 @@ function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSele
   );
 }
 
-function GraphLegend() {
+/** Statuses are filters (toggle buttons with their counts); edge types are a key. */
+function GraphLegend({ graph, hidden, onToggle }: { graph: ApiGraph; hidden: ReadonlySet<ClaimStatus>; onToggle: (status: ClaimStatus) => void }) {
+  const counts = summarizeGraph(graph).byStatus;
   return (
-    <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Legend">
-      {Object.entries(STATUS_COLORS).map(([status, c]) => (
-        <span key={status} className="flex items-center gap-1">
-          <span className="inline-block size-3 rounded border-2" style={{ borderColor: c.border, background: c.background }} />
-          {status}
-        </span>
-      ))}
-      {Object.entries(EDGE_COLORS).map(([type, color]) => (
-        <span key={type} className="flex items-center gap-1">
-          <span className="inline-block h-0.5 w-4" style={{ background: color }} />
-          {type.replace("_", " ")}
-        </span>
-      ))}
+    <div className="space-y-1 text-xs text-slate-600">
+      <div role="group" aria-label="Show claims by status" className="flex flex-wrap gap-1.5">
+        {(Object.entries(STATUS_COLORS) as [ClaimStatus, (typeof STATUS_COLORS)[ClaimStatus]][]).map(([status, c]) => (
+          <button
+            key={status}
+            type="button"
+            aria-pressed={!hidden.has(status)}
+            onClick={() => onToggle(status)}
+            className="flex items-center gap-1 rounded-full border border-slate-200 px-2 py-0.5 hover:bg-slate-50 aria-[pressed=false]:text-slate-400 aria-[pressed=false]:line-through"
+          >
+            <span className="inline-block size-3 rounded border-2" style={{ borderColor: c.border, background: c.background }} aria-hidden />
+            {status} ({counts[status] ?? 0})
+          </button>
+        ))}
+      </div>
+      <div role="group" className="flex flex-wrap gap-x-4 gap-y-1" aria-label="Link types">
+        {Object.entries(EDGE_COLORS).map(([type, color]) => (
+          <span key={type} className="flex items-center gap-1">
+            <span className="inline-block h-0.5 w-4" style={{ background: color }} aria-hidden />
+            {type.replace("_", " ")}
+          </span>
+        ))}
+      </div>
     </div>
   );
 }
