@@ -60,3 +60,22 @@ test("the session page survives the server stopping and starting again mid-phase
     await server.stop();
   }
 });
+
+test("losing the network shows reconnecting at once and recovers when it is back", async ({ page, context, request }) => {
+  await page.goto("/");
+  await page.getByLabel("Your problem").fill("How can a museum shorten entry queues without more staff?");
+  await page.getByRole("button", { name: "Start forging" }).click();
+  await expect(page).toHaveURL(/\/sessions\//);
+  await expect(page.getByTestId("activity").locator('[data-kind="tool_call"]').first()).toBeVisible();
+  await expect(page.getByTestId("review-decompose")).toHaveCount(0);
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+  await context.setOffline(true);
+  await expect(page.getByTestId("reconnecting")).toBeVisible({ timeout: 2_000 });
+  await page.waitForTimeout(2_000);
+  await context.setOffline(false);
+  await expect(page.getByTestId("review-decompose")).toBeVisible();
+  await expect(page.getByTestId("reconnecting")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  await expectActivityMatchesLog(page, request, sessionIdFrom(page));
+});

@@ -12,7 +12,8 @@
  *   - A stream that breaks (network error, truncated body) or stays silent past the stall limit
  *     — the server sends heartbeats — is a cut: reconnect after a growing delay (`backoff.ts`),
  *     which resets once events flow again. The status turns "reconnecting" at the cut, before
- *     the first delay, so the page says so at once. So is a closing `error` the server sends when it shuts down or
+ *     the first delay, so the page says so at once. The browser's word that the network is gone
+ *     (`networkLost`) is a cut too, without waiting for the stall limit. So is a closing `error` the server sends when it shuts down or
  *     cannot read the events (SERVER_SHUTDOWN, EVENTS_UNAVAILABLE: recoverable).
  *   - A 4xx answer is final (the session cannot be streamed: deleted, cancelled...); it is thrown
  *     with the API's message. So is a closing SESSION_DELETED (or any closing error that is not
@@ -45,6 +46,12 @@ export interface FollowOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A connection silent for this long is treated as cut (default 45 s; heartbeats come every 15 s). */
   readonly stallMs?: number;
+  /**
+   * Subscribes to news that the network is gone (the browser's `offline` event); returns an
+   * unsubscribe. The open connection is then treated as cut at once instead of after the stall
+   * limit, so the page says "reconnecting" within a moment of losing the network.
+   */
+  readonly networkLost?: (onLost: () => void) => () => void;
 }
 
 export type FollowOutcome = "done" | "ended";
@@ -83,7 +90,7 @@ export async function followSessionStream(options: FollowOptions, first?: Respon
       await ensureOk(response);
       options.onConnected?.();
       options.onStatus?.("live");
-      return await readUntilDone(response, lastId, options.stallMs ?? 45_000, {
+      return await readUntilDone(response, lastId, { stallMs: options.stallMs ?? 45_000, networkLost: options.networkLost }, {
         stored: (event) => {
           lastId = event.id;
           failures = 0;
@@ -111,14 +118,25 @@ interface Deliver {
   readonly live: (event: LiveEvent) => void;
 }
 
-async function readUntilDone(response: Response, afterId: number, stallMs: number, deliver: Deliver): Promise<FollowOutcome> {
+interface CutDetection {
+  readonly stallMs: number;
+  readonly networkLost: FollowOptions["networkLost"];
+}
+
+async function readUntilDone(response: Response, afterId: number, cuts: CutDetection, deliver: Deliver): Promise<FollowOutcome> {
   if (!response.body) return "ended";
+  let lost: (() => void) | undefined;
+  const networkGone = new Promise<never>((_, reject) => {
+    lost = () => reject(new StalledError("the network is gone"));
+  });
+  networkGone.catch(() => undefined); // observed by the race below; never an unhandled rejection
+  const unsubscribe = cuts.networkLost?.(() => lost?.()) ?? (() => undefined);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseFrameParser();
   let lastId = afterId;
   try {
     for (;;) {
-      const { value, done } = await readWithin(reader, stallMs);
+      const { value, done } = await Promise.race([readWithin(reader, cuts.stallMs), networkGone]);
       if (done) return "ended";
       for (const frame of parser.push(value)) {
         const item = itemFromFrame(frame);
@@ -139,6 +157,7 @@ async function readUntilDone(response: Response, afterId: number, stallMs: numbe
       }
     }
   } finally {
+    unsubscribe();
     reader.cancel().catch(() => undefined);
   }
 }

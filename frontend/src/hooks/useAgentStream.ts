@@ -113,6 +113,7 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
               refreshSession(); // the run's lease is taken before the stream is answered
             },
             onStatus: (status, reason) => !aborted.aborted && signal(statusSignal(status, reason)),
+            networkLost: onBrowserOffline,
             signal: aborted,
           },
           initial,
@@ -187,6 +188,12 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
     submitReview,
     runAutopilot,
   };
+}
+
+/** The browser says the network is gone (a cable pulled, Wi-Fi lost): cut at once. */
+function onBrowserOffline(onLost: () => void): () => void {
+  window.addEventListener("offline", onLost);
+  return () => window.removeEventListener("offline", onLost);
 }
 
 function statusSignal(status: StreamStatus, reason: string | undefined) {

@@ -93,6 +93,34 @@ describe("followSessionStream", () => {
     expect(calls).toBe(2);
   });
 
+  test("the browser's word that the network is gone cuts a silent connection at once", async () => {
+    let calls = 0;
+    const open = vi.fn(async () => {
+      calls += 1;
+      if (calls === 1) return new Response(new ReadableStream<Uint8Array>({ start() {} }), { status: 200 });
+      return sseResponse(sseText([make("done", 1, { error: false, awaiting_input: true })]));
+    });
+    const statuses: string[] = [];
+    let fire: (() => void) | undefined;
+    const outcome = followSessionStream({
+      open,
+      lastEventId: 0,
+      onEvent: () => undefined,
+      onStatus: (status) => statuses.push(status),
+      signal: new AbortController().signal,
+      sleep: noSleep,
+      stallMs: 60_000, // far away: only the network news can cut it in time
+      networkLost: (onLost) => {
+        fire = onLost;
+        return () => (fire = undefined);
+      },
+    });
+    await vi.waitFor(() => expect(fire).toBeDefined());
+    fire!();
+    await expect(outcome).resolves.toBe("done");
+    expect(statuses).toEqual(["connecting", "live", "reconnecting", "live"]);
+  });
+
   test("frames without an id go to onLive and never move the resume cursor", async () => {
     const first = sseText([make("tool_call", 1, { tool: "research", input_preview: "{}" }), delta("The answer "), delta("is")]);
     const replay = sseText([make("agent_text", 2, "The answer is 42."), make("done", 3, { error: false, awaiting_input: true })]);
