@@ -21,6 +21,9 @@ export function draftKey(sessionId: string, reviewId: number): string {
   return `${PREFIX}:${sessionId}:${reviewId}`;
 }
 
+/** The home form's problem and constraints not yet sent (one per browser). */
+export const NEW_SESSION_DRAFT_KEY = "forge.new-session-draft.v1";
+
 export function restoreDraft<T extends object>(storage: DraftStorage, key: string, empty: T): T {
   let stored: unknown;
   try {

@@ -1,11 +1,21 @@
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
+import { usePersistentDraft } from "../../hooks/useReviewDraft";
 import { useCreateSession } from "../../hooks/useSessions";
+import { discardDraft, NEW_SESSION_DRAFT_KEY } from "../../session/reviewDrafts";
 import { writeAutopilot, DEFAULT_AUTOPILOT } from "../../session/autopilotPreference";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { TextListEditor } from "../ui/TextListEditor";
 import { MAX_CHARS, MAX_CONSTRAINT_CHARS, MAX_CONSTRAINTS, problemsOf } from "./validateProblem";
+
+interface NewSessionDraft {
+  readonly problem: string;
+  readonly constraints: string[];
+  readonly pendingConstraint: string;
+}
+
+const EMPTY_NEW_SESSION: NewSessionDraft = { problem: "", constraints: [], pendingConstraint: "" };
 
 const EXAMPLES = [
   "How can a hospital cut emergency wait times without more staff?",
@@ -22,10 +32,13 @@ const EXAMPLES = [
 export function ProblemInput() {
   const problemId = useId();
   const hintId = useId();
-  const [problem, setProblem] = useState("");
-  const [constraints, setConstraints] = useState<string[]>([]);
+  // Kept in this browser until the session is created: a reload loses nothing typed.
+  const [draft, setDraft] = usePersistentDraft(NEW_SESSION_DRAFT_KEY, EMPTY_NEW_SESSION);
+  const { problem, constraints, pendingConstraint } = draft;
+  const setProblem = (text: string) => setDraft((d) => ({ ...d, problem: text }));
+  const setConstraints = (items: string[]) => setDraft((d) => ({ ...d, constraints: items }));
+  const setPendingConstraint = (text: string) => setDraft((d) => ({ ...d, pendingConstraint: text }));
   const [autopilot, setAutopilot] = useState(false);
-  const [pendingConstraint, setPendingConstraint] = useState("");
   const [checking, setChecking] = useState(false);
   const create = useCreateSession();
   const navigate = useNavigate();
@@ -40,12 +53,11 @@ export function ProblemInput() {
     setChecking(false);
     const pending = pendingConstraint.trim();
     const all = pending ? [...constraints, pending] : constraints;
-    if (pending) {
-      setConstraints(all);
-      setPendingConstraint("");
-    }
+    if (pending) setDraft((d) => ({ ...d, constraints: all, pendingConstraint: "" }));
     const session = await create.mutateAsync({ problem: problem.trim(), constraints: all }).catch(() => null);
     if (!session) return;
+    discardDraft(localStorage, NEW_SESSION_DRAFT_KEY);
+    setDraft(EMPTY_NEW_SESSION);
     writeAutopilot(session.id, { ...DEFAULT_AUTOPILOT, enabled: autopilot });
     navigate(`/sessions/${session.id}`);
   };
