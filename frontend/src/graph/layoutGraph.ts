@@ -29,7 +29,7 @@ export interface Position {
   readonly y: number;
 }
 
-export const LAYOUT_SPACING = { nodesep: 36, ranksep: 110, edgesep: 16, marginx: 16, marginy: 16 } as const;
+export const LAYOUT_SPACING = { nodesep: 36, ranksep: 90, edgesep: 16, marginx: 16, marginy: 16 } as const;
 const LABEL_CHAR_WIDTH = 7.5;
 const LABEL_HEIGHT = 22;
 

@@ -16,11 +16,11 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { LAYOUT_SPACING, layoutGraph } from "../../graph/layoutGraph";
+import { layoutGraph } from "../../graph/layoutGraph";
 import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
 
-/** Fit the whole graph, but never so small that text drops under 12 px (node text is 14 px). */
-const FIT_VIEW = { padding: 0.08, minZoom: 0.9, maxZoom: 1.25 } as const;
+/** Fit the graph, but never so small that text drops under 12 px (node text is 14 px: 14 × 0.86 ≥ 12). */
+const FIT_VIEW = { padding: 0.04, minZoom: 0.86, maxZoom: 1.25 } as const;
 /** From this many claims on, a minimap helps find one's way in a graph larger than the panel. */
 const MINIMAP_FROM = 12;
 
@@ -29,11 +29,11 @@ type ClaimNode = Node<ClaimNodeData, "claim">;
 function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
   return (
     <div
-      className="w-72 rounded-lg border-2 px-3 py-2 text-left text-sm shadow-sm"
+      className="w-64 rounded-lg border-2 px-3 py-2 text-left text-sm shadow-sm"
       style={{ borderColor: data.colors.border, background: data.colors.background, color: data.colors.text, outline: selected ? `3px solid ${data.colors.border}55` : undefined }}
     >
       <Handle type="target" position={Position.Left} />
-      <div className="mb-1 flex items-center justify-between gap-2 text-[13.5px] font-semibold">
+      <div className="mb-1 flex items-center justify-between gap-2 font-semibold">
         <span>{data.status}</span>
         <span>
           r{data.round + 1}
@@ -161,14 +161,17 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
   );
 }
 
-/** The nodes of the leftmost ranks that fit the panel at the smallest readable zoom (at least one). */
+/**
+ * The nodes, from the left, that fit the panel at the smallest readable zoom (at least the leftmost
+ * one): a wide graph opens at its first rounds instead of its unreadable whole or its middle.
+ */
 function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, sizes: ReadonlyMap<string, { width: number }>, panelWidth: number): { id: string }[] {
-  const xs = [...positions.values()].map((p) => p.x);
-  const start = Math.min(...xs);
-  const column = Math.max(...[...sizes.values()].map((s) => s.width)) + LAYOUT_SPACING.ranksep;
-  const columns = Math.max(1, Math.floor((panelWidth / FIT_VIEW.minZoom + LAYOUT_SPACING.ranksep) / column));
-  const span = (columns - 1) * column + 1;
-  return [...positions].filter(([, p]) => p.x <= start + span).map(([id]) => ({ id }));
+  const start = Math.min(...[...positions.values()].map((p) => p.x));
+  const room = (panelWidth / FIT_VIEW.minZoom) * (1 - 2 * FIT_VIEW.padding);
+  const right = (id: string, p: { x: number }) => p.x + (sizes.get(id)?.width ?? 0);
+  const fitting = [...positions].filter(([id, p]) => right(id, p) <= start + room);
+  const shown = fitting.length ? fitting : [...positions].filter(([, p]) => p.x === start);
+  return shown.map(([id]) => ({ id }));
 }
 
 function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
