@@ -23,9 +23,17 @@ export class ApiError extends Error {
 
 // Absolute base: openapi-fetch builds `Request` objects, which need one outside a browser (tests).
 // `fetch` is looked up per call, not captured once, so a replaced global (tests) is honoured.
+// A network failure becomes an ApiError with status 0, so callers tell "unreachable" from a refusal.
 export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? "",
-  fetch: (request: Request) => globalThis.fetch(request),
+  fetch: async (request: Request) => {
+    try {
+      return await globalThis.fetch(request);
+    } catch (error) {
+      if (error instanceof DOMException && error.name === "AbortError") throw error;
+      throw new ApiError(0, errorMessage(0, undefined));
+    }
+  },
 });
 
 /** The API's `detail` (or a readable fallback) from an error body. */
@@ -36,6 +44,15 @@ export function errorMessage(status: number, body: unknown): string {
   }
   if (status === 0) return "The server could not be reached. Is `make run` still running?";
   return `The server answered ${status}.`;
+}
+
+/**
+ * Whether trying again later can help: the server could not be reached (status 0, or a fetch that
+ * threw) or failed on its side (5xx). A 4xx is the server's answer and is final.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status === 0 || error.status >= 500;
+  return error instanceof TypeError;
 }
 
 /** Unwraps an openapi-fetch result: data, or an ApiError carrying the API's message. */

@@ -10,13 +10,16 @@
  *   - A `done` event ends the follow ("done"). A stream the server closes cleanly without one
  *     means nothing runs (the session is paused or finished): the follow ends ("ended").
  *   - A stream that breaks (network error, truncated body) or stays silent past the stall limit
- *     — the server sends heartbeats — is a cut: reconnect after a growing delay, which resets
- *     once events flow again. So is a closing `error` the server sends when it shuts down or
+ *     — the server sends heartbeats — is a cut: reconnect after a growing delay (`backoff.ts`),
+ *     which resets once events flow again. The status turns "reconnecting" at the cut, before
+ *     the first delay, so the page says so at once. The browser's word that the network is gone
+ *     (`networkLost`) is a cut too, without waiting for the stall limit. So is a closing `error` the server sends when it shuts down or
  *     cannot read the events (SERVER_SHUTDOWN, EVENTS_UNAVAILABLE: recoverable).
  *   - A 4xx answer is final (the session cannot be streamed: deleted, cancelled...); it is thrown
  *     with the API's message. So is a closing SESSION_DELETED (or any closing error that is not
  *     recoverable), thrown as a StreamClosedError. Network errors and 5xx are retried.
  */
+import { retryDelayMs } from "./backoff";
 import { ApiError, ensureOk } from "./client";
 import { itemFromFrame, type LiveEvent, type SessionEvent, type StreamClosed } from "./events";
 import { SseFrameParser } from "./parseSseFrames";
@@ -36,13 +39,19 @@ export interface FollowOptions {
   /** `reason` says why a reconnect is needed when the server said so (its closing message). */
   readonly onStatus?: (status: StreamStatus, reason?: string) => void;
   readonly signal: AbortSignal;
-  /** Delays before successive reconnects, in ms; the last one repeats. */
-  readonly retryDelaysMs?: readonly number[];
+  /** The delay before reconnect number `attempt` (1 = first), in ms (default: capped exponential with jitter). */
+  readonly retryDelay?: (attempt: number) => number;
   /** Gives up after this many consecutive failed connections (default: never). */
   readonly maxAttempts?: number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A connection silent for this long is treated as cut (default 45 s; heartbeats come every 15 s). */
   readonly stallMs?: number;
+  /**
+   * Subscribes to news that the network is gone (the browser's `offline` event); returns an
+   * unsubscribe. The open connection is then treated as cut at once instead of after the stall
+   * limit, so the page says "reconnecting" within a moment of losing the network.
+   */
+  readonly networkLost?: (onLost: () => void) => () => void;
 }
 
 export type FollowOutcome = "done" | "ended";
@@ -64,17 +73,16 @@ const FINAL_CLOSE_CODES: ReadonlySet<string> = new Set(["SESSION_DELETED"]);
 /** The server closed the stream but the session can be followed again: retry like a cut. */
 class RetryableClose extends Error {}
 
-const DEFAULT_DELAYS = [250, 500, 1000, 2000, 4000] as const;
-
 export async function followSessionStream(options: FollowOptions, first?: Response): Promise<FollowOutcome> {
-  const delays = options.retryDelaysMs ?? DEFAULT_DELAYS;
+  const retryDelay = options.retryDelay ?? retryDelayMs;
   const sleep = options.sleep ?? abortableSleep;
   let lastId = options.lastEventId;
   let failures = 0;
   let pending = first;
   let reason: string | undefined;
   for (;;) {
-    options.onStatus?.(failures === 0 ? "connecting" : "reconnecting", reason);
+    // After a failure "reconnecting" was said already, once, when the cut was seen.
+    if (failures === 0) options.onStatus?.("connecting");
     reason = undefined;
     try {
       const response = pending ?? (await options.open(lastId, options.signal));
@@ -82,7 +90,7 @@ export async function followSessionStream(options: FollowOptions, first?: Respon
       await ensureOk(response);
       options.onConnected?.();
       options.onStatus?.("live");
-      return await readUntilDone(response, lastId, options.stallMs ?? 45_000, {
+      return await readUntilDone(response, lastId, { stallMs: options.stallMs ?? 45_000, networkLost: options.networkLost }, {
         stored: (event) => {
           lastId = event.id;
           failures = 0;
@@ -101,7 +109,7 @@ export async function followSessionStream(options: FollowOptions, first?: Respon
       throw new ApiError(0, "Lost the connection to the server and could not get it back.");
     }
     options.onStatus?.("reconnecting", reason);
-    await sleep(delays[Math.min(failures - 1, delays.length - 1)] ?? 1000, options.signal);
+    await sleep(retryDelay(failures), options.signal);
   }
 }
 
@@ -110,14 +118,25 @@ interface Deliver {
   readonly live: (event: LiveEvent) => void;
 }
 
-async function readUntilDone(response: Response, afterId: number, stallMs: number, deliver: Deliver): Promise<FollowOutcome> {
+interface CutDetection {
+  readonly stallMs: number;
+  readonly networkLost: FollowOptions["networkLost"];
+}
+
+async function readUntilDone(response: Response, afterId: number, cuts: CutDetection, deliver: Deliver): Promise<FollowOutcome> {
   if (!response.body) return "ended";
+  let lost: (() => void) | undefined;
+  const networkGone = new Promise<never>((_, reject) => {
+    lost = () => reject(new StalledError("the network is gone"));
+  });
+  networkGone.catch(() => undefined); // observed by the race below; never an unhandled rejection
+  const unsubscribe = cuts.networkLost?.(() => lost?.()) ?? (() => undefined);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseFrameParser();
   let lastId = afterId;
   try {
     for (;;) {
-      const { value, done } = await readWithin(reader, stallMs);
+      const { value, done } = await Promise.race([readWithin(reader, cuts.stallMs), networkGone]);
       if (done) return "ended";
       for (const frame of parser.push(value)) {
         const item = itemFromFrame(frame);
@@ -138,6 +157,7 @@ async function readUntilDone(response: Response, afterId: number, stallMs: numbe
       }
     }
   } finally {
+    unsubscribe();
     reader.cancel().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The API's knowledge graph → React Flow nodes and edges (pure). Positions come from the server's
- * deterministic layered layout; this module adds what the picture needs: colours by claim status
- * and by edge type, edge labels and arrowheads, and a legend.
+ * The API's knowledge graph → React Flow nodes and edges (pure): colours by claim status and by
+ * edge type, edge labels on a background, arrowheads, and a legend. Positions start at the API's
+ * and are replaced in the browser by `layoutGraph` once the nodes' sizes are measured.
  */
 import type { Schemas } from "../api/client";
 
@@ -39,7 +39,12 @@ export interface FlowEdgeOut {
   readonly label: string;
   readonly animated: boolean;
   readonly style: { stroke: string; strokeWidth: number; strokeDasharray?: string };
-  readonly labelStyle: { fill: string; fontSize: number };
+  readonly labelStyle: { fill: string; fontSize: number; fontWeight: number };
+  /** Labels sit on an opaque background, so the line never runs through the words. */
+  readonly labelShowBg: true;
+  readonly labelBgStyle: { fill: string; stroke: string };
+  readonly labelBgPadding: [number, number];
+  readonly labelBgBorderRadius: number;
   readonly markerEnd: { type: "arrowclosed"; color: string };
 }
 
@@ -96,7 +101,11 @@ function toEdge(edge: ApiEdge): FlowEdgeOut {
     label: edge.label.replace("_", " "),
     animated: edge.label === "contradicts",
     style: { stroke: color, strokeWidth: 2, ...(edge.label === "contradicts" ? { strokeDasharray: "6 4" } : {}) },
-    labelStyle: { fill: color, fontSize: 11 },
+    labelStyle: { fill: color, fontSize: 13, fontWeight: 600 },
+    labelShowBg: true,
+    labelBgStyle: { fill: "#ffffff", stroke: color },
+    labelBgPadding: [6, 3],
+    labelBgBorderRadius: 4,
     markerEnd: { type: "arrowclosed", color },
   };
 }

@@ -13,14 +13,16 @@
  *     can rely on the server's `running` instead of guessing from the connection.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type { UserInput } from "../api/client";
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import { retryDelayMs } from "../api/backoff";
+import { ApiError, isTransientFailure, type UserInput } from "../api/client";
 import type { EventType, LiveEvent, SessionEvent } from "../api/events";
 import { followSessionStream, StreamClosedError, type StreamStatus } from "../api/followSessionStream";
 import { loadEventLog, openStream, postAutopilot, postReview, type AutopilotSettings } from "../api/sessionStreams";
+import { INITIAL_CONNECTION, nextConnection, type Connection, type ConnectionKind } from "../session/connectionState";
 import { applyEvents, applyLiveEvent, dropDraft, EMPTY_TIMELINE, type SessionTimeline } from "../session/sessionTimeline";
 
-export type ConnectionState = "loading" | "idle" | StreamStatus | "failed";
+export type { ConnectionKind as ConnectionState } from "../session/connectionState";
 
 type Action =
   | { type: "events"; events: readonly SessionEvent[] }
@@ -48,7 +50,9 @@ const REFRESHES_SESSION: ReadonlySet<EventType> = new Set(["phase_change", "user
 
 export interface AgentStream {
   readonly timeline: SessionTimeline;
-  readonly connection: ConnectionState;
+  readonly connection: ConnectionKind;
+  /** The whole connection state (attempts and outage start while reconnecting). */
+  readonly link: Connection;
   readonly streamError: string | null;
   /** The server deleted the session while it was followed (the stream ended with SESSION_DELETED). */
   readonly sessionDeleted: boolean;
@@ -68,10 +72,7 @@ export interface AgentStreamOptions {
 
 export function useAgentStream(sessionId: string, options: AgentStreamOptions): AgentStream {
   const [timeline, dispatch] = useReducer(reducer, EMPTY_TIMELINE);
-  const [connection, setConnection] = useState<ConnectionState>("loading");
-  const [streamError, setStreamError] = useState<string | null>(null);
-  const [sessionDeleted, setSessionDeleted] = useState(false);
-  const [reconnectReason, setReconnectReason] = useState<string | null>(null);
+  const [link, signal] = useReducer(nextConnection, INITIAL_CONNECTION);
   const lastId = useRef(0);
   const current = useRef<AbortController | null>(null);
   const queryClient = useQueryClient();
@@ -94,9 +95,7 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
     async (controller: AbortController, initial?: Response) => {
       if (current.current !== controller) current.current?.abort();
       current.current = controller;
-      setStreamError(null);
-      setReconnectReason(null);
-      const signal = controller.signal;
+      const aborted = controller.signal;
       let deleted = false;
       try {
         await followSessionStream(
@@ -107,30 +106,25 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
               deliver([event]);
               if (REFRESHES_SESSION.has(event.type)) refreshSession();
             },
-            onLive: (event) => !signal.aborted && dispatch({ type: "live", event }),
+            onLive: (event) => !aborted.aborted && dispatch({ type: "live", event }),
             onConnected: () => {
-              if (signal.aborted) return;
+              if (aborted.aborted) return;
               dispatch({ type: "drop-draft" });
               refreshSession(); // the run's lease is taken before the stream is answered
             },
-            onStatus: (status, reason) => {
-              if (signal.aborted) return;
-              setConnection(status);
-              setReconnectReason(status === "reconnecting" ? (reason ?? null) : null);
-            },
-            signal,
+            onStatus: (status, reason) => !aborted.aborted && signal(statusSignal(status, reason)),
+            networkLost: onBrowserOffline,
+            signal: aborted,
           },
           initial,
         );
-        if (!signal.aborted) setConnection("idle");
+        if (!aborted.aborted) signal({ type: "settled" });
       } catch (error) {
-        if (signal.aborted) return;
+        if (aborted.aborted) return;
         deleted = error instanceof StreamClosedError && error.code === "SESSION_DELETED";
-        setSessionDeleted(deleted);
-        setConnection("failed");
-        setStreamError(error instanceof Error ? error.message : String(error));
+        signal(deleted ? { type: "deleted" } : refusal(error));
       } finally {
-        if (!signal.aborted) {
+        if (!aborted.aborted) {
           dispatch({ type: "drop-draft" }); // nothing follows a draft once the follow has ended
           // A deleted session has no resource to refresh: keep the page and say what happened.
           if (!deleted) refreshSession();
@@ -141,26 +135,23 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
   );
 
   useEffect(() => {
-    let cancelled = false;
+    const controller = new AbortController();
     lastId.current = 0;
     dispatch({ type: "reset" });
-    setConnection("loading");
-    setSessionDeleted(false);
-    loadEventLog(sessionId)
+    signal({ type: "load" });
+    loadLogUntilReached(sessionId, controller.signal, () => signal({ type: "cut", at: Date.now() }))
       .then((events) => {
-        if (cancelled) return;
+        if (controller.signal.aborted) return;
         deliver(events);
         const loaded = applyEvents(EMPTY_TIMELINE, events);
         if (followOnLoad.current(loaded)) void run(new AbortController());
-        else setConnection("idle");
+        else signal({ type: "settled" });
       })
       .catch((error: unknown) => {
-        if (cancelled) return;
-        setConnection("failed");
-        setStreamError(error instanceof Error ? error.message : String(error));
+        if (!controller.signal.aborted) signal(refusal(error));
       });
     return () => {
-      cancelled = true;
+      controller.abort();
       current.current?.abort();
     };
   }, [sessionId, deliver, run]);
@@ -186,5 +177,45 @@ export function useAgentStream(sessionId: string, options: AgentStreamOptions): 
     [run, sessionId],
   );
 
-  return { timeline, connection, streamError, sessionDeleted, reconnectReason, follow, submitReview, runAutopilot };
+  return {
+    timeline,
+    connection: link.kind,
+    link,
+    streamError: link.kind === "failed" ? link.message : null,
+    sessionDeleted: link.kind === "deleted",
+    reconnectReason: link.kind === "reconnecting" ? link.reason : null,
+    follow,
+    submitReview,
+    runAutopilot,
+  };
+}
+
+/** The browser says the network is gone (a cable pulled, Wi-Fi lost): cut at once. */
+function onBrowserOffline(onLost: () => void): () => void {
+  window.addEventListener("offline", onLost);
+  return () => window.removeEventListener("offline", onLost);
+}
+
+function statusSignal(status: StreamStatus, reason: string | undefined) {
+  if (status === "reconnecting") return { type: "cut", at: Date.now(), reason: reason ?? null } as const;
+  return { type: status === "live" ? "opened" : "opening" } as const;
+}
+
+/** The signal for a follow or load that failed for good: the server's 4xx, or anything else as a failure. */
+function refusal(error: unknown) {
+  const status = error instanceof ApiError ? error.status : 0;
+  return { type: "refused", status, message: error instanceof Error ? error.message : String(error) } as const;
+}
+
+/** Reads the event log, retrying with backoff while the server cannot be reached; a 4xx is thrown. */
+async function loadLogUntilReached(sessionId: string, aborted: AbortSignal, onOutage: () => void): Promise<SessionEvent[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await loadEventLog(sessionId);
+    } catch (error) {
+      if (aborted.aborted || !isTransientFailure(error)) throw error;
+      onOutage();
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+    }
+  }
 }

@@ -1,6 +1,13 @@
 /** Session queries and mutations (TanStack Query over the generated client). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap, type Session } from "../api/client";
+import { retryDelayMs } from "../api/backoff";
+import { api, isTransientFailure, unwrap, type Session } from "../api/client";
+
+/** Reads retry while the server cannot be reached (an outage, a restart) and stop at its 4xx answer. */
+const RETRY_WHILE_UNREACHABLE = {
+  retry: (_count: number, error: Error) => isTransientFailure(error),
+  retryDelay: (count: number) => retryDelayMs(count + 1),
+} as const;
 
 export const PAGE_SIZE = 10;
 
@@ -10,6 +17,7 @@ export function useSessionList(offset: number) {
     queryFn: async () => unwrap(await api.GET("/api/v1/sessions", { params: { query: { limit: PAGE_SIZE, offset } } })),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
+    ...RETRY_WHILE_UNREACHABLE,
   });
 }
 
@@ -18,6 +26,7 @@ export function useSession(sessionId: string) {
     queryKey: ["session", sessionId],
     queryFn: async () =>
       unwrap(await api.GET("/api/v1/sessions/{session_id}", { params: { path: { session_id: sessionId } } })),
+    ...RETRY_WHILE_UNREACHABLE,
   });
 }
 

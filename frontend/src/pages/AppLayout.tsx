@@ -1,6 +1,34 @@
-import { Link, Outlet } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, Outlet, useLocation } from "react-router";
+
+/**
+ * After an in-app navigation, focus goes to the new page's main heading (as a full page load
+ * would put a screen reader at the top), once the page has rendered it. Not on the first load.
+ */
+function useFocusHeadingOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let frame = 0;
+    let tries = 0;
+    const focusHeading = () => {
+      const heading = document.querySelector<HTMLElement>("main h1");
+      if (heading) {
+        if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+        heading.focus({ preventScroll: false });
+      } else if (tries++ < 120) frame = requestAnimationFrame(focusHeading); // lazy pages render a moment later
+    };
+    frame = requestAnimationFrame(focusHeading);
+    return () => cancelAnimationFrame(frame);
+  }, [pathname]);
+}
 
 export function AppLayout() {
+  useFocusHeadingOnNavigation();
   return (
     <div className="min-h-screen">
       <header className="no-print border-b border-slate-200 bg-white">

@@ -5,7 +5,7 @@ import { Card } from "../components/ui/Card";
 export function HomePage() {
   return (
     <div className="grid gap-6 lg:grid-cols-5">
-      <div className="space-y-3 lg:col-span-3">
+      <div className="min-w-0 space-y-3 lg:col-span-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Turn a hard problem into validated knowledge</h1>
           <p className="mt-1 text-slate-600">
@@ -16,7 +16,7 @@ export function HomePage() {
           <ProblemInput />
         </Card>
       </div>
-      <div className="lg:col-span-2">
+      <div className="min-w-0 lg:col-span-2">
         <Card title="Your sessions">
           <SessionList />
         </Card>

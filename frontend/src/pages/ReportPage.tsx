@@ -14,8 +14,8 @@ export function ReportPage() {
     queryFn: async () => (await ensureOk(await fetchOrExplain(documentUrl(sessionId)))).text(),
   });
   return (
-    <div className="mx-auto max-w-3xl bg-white px-6 py-8 print:max-w-none print:p-0">
-      <div className="no-print mb-6 flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 pb-3">
+    <main className="mx-auto max-w-3xl bg-white px-4 py-8 sm:px-6 print:max-w-none print:p-0">
+      <nav aria-label="Report" className="no-print mb-6 flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 pb-3">
         <Link to={`/sessions/${sessionId}`} className="text-sm text-indigo-700 underline">
           ← Back to the session
         </Link>
@@ -25,7 +25,8 @@ export function ReportPage() {
           </a>
           <Button onClick={() => window.print()}>Print</Button>
         </div>
-      </div>
+      </nav>
+      {!report.data && <h1 className="sr-only">Knowledge Document</h1>}
       {report.isPending && <p className="text-slate-500">Loading the report…</p>}
       {report.isError && <Alert title="No report for this session yet">{report.error.message}</Alert>}
       {report.data && (
@@ -33,6 +34,6 @@ export function ReportPage() {
           <MarkdownView markdown={report.data} />
         </article>
       )}
-    </div>
+    </main>
   );
 }

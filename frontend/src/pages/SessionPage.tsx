@@ -4,23 +4,21 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import type { Session } from "../api/client";
-import { AgentActivity } from "../components/session/AgentActivity";
-import { EngineProgressBar } from "../components/session/EngineProgressBar";
+import { ApiError, type Session } from "../api/client";
 import { ClaimDetail } from "../components/session/ClaimDetail";
-import { ContextMeter } from "../components/session/ContextMeter";
+import { ConnectionNotice, LiveAnnouncer } from "../components/session/ConnectionNotice";
+import { NowView } from "../components/session/NowView";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
-import { ReviewPanel } from "../components/session/ReviewPanel";
 import { Alert } from "../components/ui/Alert";
 import { Badge } from "../components/ui/Badge";
 import { Button } from "../components/ui/Button";
-import { Card } from "../components/ui/Card";
 import { useAgentStream, type AgentStream } from "../hooks/useAgentStream";
 import { useKnowledgeGraph } from "../hooks/useKnowledgeGraph";
 import { useCancelSession, useSession } from "../hooks/useSessions";
 import { readAutopilot, writeAutopilot, type AutopilotPreference } from "../session/autopilotPreference";
-import { describeStatus, PHASE_LABELS } from "../session/describeSession";
+import { describeStatus } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
+import { isStreaming } from "../session/connectionState";
 
 // The graph library and the Markdown renderer load when their tab is first opened.
 const KnowledgeGraph = lazy(async () => ({ default: (await import("../components/session/KnowledgeGraph")).KnowledgeGraph }));
@@ -29,14 +27,32 @@ const KnowledgeDocument = lazy(async () => ({ default: (await import("../compone
 export function SessionPage() {
   const { sessionId = "" } = useParams();
   const session = useSession(sessionId);
-  if (session.isPending) return <p className="text-slate-500">Loading the session…</p>;
+  // Once shown, the session stays on screen whatever a later re-fetch meets (an outage keeps the
+  // last data; the stream's notice says the connection is lost). Only the server's 404 is "not found".
+  if (session.data) return <LiveSession key={sessionId} session={session.data} />;
+  if (session.isError && session.error instanceof ApiError && session.error.status === 404) return <SessionNotFound />;
   if (session.isError)
     return (
       <Alert title="This session could not be opened">
         {session.error.message} <Link to="/" className="underline">Back to your sessions</Link>
       </Alert>
     );
-  return <LiveSession key={sessionId} session={session.data} />;
+  if (session.failureCount > 0)
+    return (
+      <Alert tone="warning" title="Cannot reach the server — retrying">
+        The page opens the session by itself as soon as the server answers.
+      </Alert>
+    );
+  return <p className="text-slate-500">Loading the session…</p>;
+}
+
+function SessionNotFound() {
+  return (
+    <Alert title="Session not found">
+      <h1 className="sr-only">Session not found</h1>
+      It may have been deleted. <Link to="/" className="underline">Back to your sessions</Link>
+    </Alert>
+  );
 }
 
 type Tab = "now" | "graph" | "document";
@@ -60,8 +76,13 @@ function LiveSession({ session }: { session: Session }) {
 
   // The server's own `running` (its run lease) and `awaiting_input_type`; the stream hook refreshes
   // the session when a run starts, changes phase or ends.
-  const status = describeStatus(session);
-  const working = stream.connection === "live" || stream.connection === "connecting";
+  const working = isStreaming(stream.link);
+  const status = describeStatus(session, {
+    turn: timeline.turn,
+    reviewWaiting: timeline.pendingReview !== null,
+    connection: stream.connection,
+    hasDocument: timeline.document !== null,
+  });
   const finished = session.status === "crystallized" || timeline.document !== null;
   const toggleAutopilot = (enabled: boolean) => {
     const next = { ...autopilot, enabled };
@@ -101,6 +122,7 @@ function LiveSession({ session }: { session: Session }) {
       </header>
       <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} />
       <ConnectionNotice stream={stream} />
+      <LiveAnnouncer stream={stream} />
       <nav role="tablist" aria-label="Session views" className="no-print flex gap-1 border-b border-slate-200">
         {(["now", "graph", "document"] as const).map((t) => (
           <button
@@ -141,84 +163,6 @@ function useAutopilot(stream: AgentStream, pref: AutopilotPreference) {
   }, [pref, pendingReview, turn, stream]);
 }
 
-function ConnectionNotice({ stream }: { stream: AgentStream }) {
-  if (stream.connection === "reconnecting")
-    return (
-      <Alert tone="warning" title="Connection lost — reconnecting">
-        {stream.reconnectReason ? `${stream.reconnectReason} ` : ""}
-        The run resumes on the server; nothing that was recorded is lost.
-      </Alert>
-    );
-  if (stream.connection === "failed" && stream.sessionDeleted)
-    return (
-      <Alert title="This session was deleted">
-        <p>
-          It no longer exists on the server, so there is nothing more to follow.{" "}
-          <Link to="/" className="underline">
-            Back to your sessions
-          </Link>
-        </p>
-      </Alert>
-    );
-  if (stream.connection === "failed" && stream.streamError)
-    return (
-      <Alert title="The live view stopped">
-        <p>{stream.streamError}</p>
-        <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  if (stream.timeline.turn === "failed" && stream.connection === "idle")
-    return (
-      <Alert title="The agent stopped with an error">
-        <p>{stream.timeline.lastError?.message ?? "See the activity for details."}</p>
-        <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Resume the session
-        </Button>
-      </Alert>
-    );
-  return null;
-}
-
-function NowView({ session, stream, autopilot, working }: { session: Session; stream: AgentStream; autopilot: boolean; working: boolean }) {
-  const { timeline } = stream;
-  const review = timeline.turn === "awaiting_input" ? timeline.pendingReview : null;
-  return (
-    <div className="grid gap-4 lg:grid-cols-5">
-      <div className="space-y-4 lg:col-span-3">
-        {review ? (
-          autopilot ? (
-            <Alert tone="info" title="Autopilot is answering this review">Switch autopilot off to answer it yourself.</Alert>
-          ) : (
-            <ReviewPanel event={review} onSubmit={stream.submitReview} disabled={working} />
-          )
-        ) : timeline.document ? (
-          <Alert tone="success" title="The session is crystallized">Open the Document tab to read or download it.</Alert>
-        ) : session.status === "cancelled" ? (
-          <Alert tone="warning" title="This session was cancelled">Its work so far stays available in the graph and the activity.</Alert>
-        ) : (
-          <Card>
-            <p className="text-sm text-slate-700">
-              {timeline.phase ? `The agent is working on ${PHASE_LABELS[timeline.phase]}` : "The agent is starting"}
-              {working ? "…" : "."} Its steps appear on the right as they happen; you will be asked to review when the phase is done.
-            </p>
-          </Card>
-        )}
-      </div>
-      <div className="space-y-3 lg:col-span-2">
-        <Card>
-          <ContextMeter usage={timeline.usage} model={session.model} />
-        </Card>
-        <Card title="Agent activity">
-          <EngineProgressBar progress={timeline.engineProgress} />
-          <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} />
-        </Card>
-      </div>
-    </div>
-  );
-}
-
 function GraphView({ sessionId, timeline }: { sessionId: string; timeline: SessionTimeline }) {
   const version = timeline.turn === "running" ? -1 : timeline.lastEventId;
   const graph = useKnowledgeGraph(sessionId, version);
@@ -227,8 +171,8 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
   if (graph.isError) return <Alert title="Could not load the graph">{graph.error.message}</Alert>;
   const node = graph.data.nodes.find((n) => n.id === selected);
   return (
-    <div className="grid gap-4 lg:grid-cols-3">
-      <div className="lg:col-span-2">
+    <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_30rem]">
+      <div className="min-w-0">
         <Suspense fallback={<p className="text-sm text-slate-500">Loading the graph…</p>}>
           <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
         </Suspense>

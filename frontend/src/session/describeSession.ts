@@ -1,6 +1,8 @@
 /** Words and colours for a session's status and phase, shared by the list and the session page. */
 import type { Schemas } from "../api/client";
 import type { BadgeTone } from "../components/ui/Badge";
+import type { ConnectionKind } from "./connectionState";
+import type { TurnState } from "./sessionTimeline";
 
 type SessionStatus = Schemas["SessionStatus"];
 
@@ -27,9 +29,18 @@ export interface StatusView {
 }
 
 /**
- * What a session is doing, from the server's own fields: `running` (the server holds a run lease)
- * and `awaiting_input_type` first, then the stored status. Typed over the generated status enum: a
- * status the backend adds fails the type check until it has words here.
+ * What a session is doing — the one place the badge's words come from, on the home list and the
+ * session page alike. Typed over the generated status enum: a status the backend adds fails the
+ * type check until it has words here.
+ *
+ * Rules, in order:
+ *   1. Crystallized and cancelled are final and win over anything else.
+ *   2. On the session page the live stream is newer than any fetched resource: a review the
+ *      stream delivered waits (even if the run's lease is not yet released); a turn the stream is
+ *      following works (even if the fetched resource still names the review just answered); a
+ *      lost stream says so instead of guessing.
+ *   3. Otherwise the server's fields: the review it awaits first (a lease may outlive the turn by
+ *      a moment; a review that waits is the truth the person must act on), then `running`.
  */
 const AT_REST: Record<SessionStatus, StatusView> = {
   decomposing: { label: "Paused", tone: "violet" },
@@ -47,15 +58,38 @@ const RUNNING: Partial<Record<SessionStatus, StatusView>> = {
   crystallizing: { label: "Writing the document", tone: "sky" },
 };
 
-export function describeStatus(session: {
-  status: string;
-  running: boolean;
-  awaiting_input_type: string | null;
-}): StatusView {
+const NEEDS_REVIEW: StatusView = { label: "Needs your review", tone: "amber" };
+const RECONNECTING: StatusView = { label: "Reconnecting…", tone: "slate" };
+const STOPPED: StatusView = { label: "Stopped by an error", tone: "rose" };
+
+export interface SessionFields {
+  readonly status: string;
+  readonly running: boolean;
+  readonly awaiting_input_type: string | null;
+}
+
+/** What the session page knows from its stream (absent on the home list). */
+export interface LiveFacts {
+  readonly turn: TurnState;
+  /** A review event was delivered and not yet answered. */
+  readonly reviewWaiting: boolean;
+  readonly connection: ConnectionKind;
+  readonly hasDocument: boolean;
+}
+
+export function describeStatus(session: SessionFields, live?: LiveFacts): StatusView {
   const status = session.status as SessionStatus;
   if (status === "cancelled" || status === "crystallized") return AT_REST[status];
+  if (live?.hasDocument) return AT_REST.crystallized;
+  if (live) {
+    if (live.connection === "reconnecting") return RECONNECTING;
+    const streaming = live.connection === "live" || live.connection === "connecting";
+    if (live.reviewWaiting && (!streaming || live.turn === "awaiting_input")) return NEEDS_REVIEW;
+    if (streaming) return RUNNING[status] ?? { label: "Working", tone: "sky" };
+    if (live.turn === "failed") return STOPPED;
+  }
+  if (session.awaiting_input_type) return NEEDS_REVIEW;
   if (session.running) return RUNNING[status] ?? { label: "Working", tone: "sky" };
-  if (session.awaiting_input_type) return { label: "Needs your review", tone: "amber" };
   return AT_REST[status] ?? { label: "Paused", tone: "violet" };
 }
 

@@ -59,6 +59,10 @@ export interface SessionTimeline {
   readonly document: string | null;
   readonly usage: PayloadOf<"context_usage"> | null;
   readonly turn: TurnState;
+  /** The id of the event that started the current phase (not a resumed run), and when it was
+   * stored (ISO; null when the event came from the live stream, whose frames carry no time). */
+  readonly phaseEventId: number | null;
+  readonly phaseStartedAt: string | null;
   readonly lastError: { code: string; message: string; recoverable: boolean } | null;
   /** The engine stage at work right now (live only), or null. */
   readonly engineProgress: EngineProgress | null;
@@ -78,6 +82,8 @@ export const EMPTY_TIMELINE: SessionTimeline = {
   document: null,
   usage: null,
   turn: "idle",
+  phaseEventId: null,
+  phaseStartedAt: null,
   lastError: null,
   engineProgress: null,
 };
@@ -170,7 +176,17 @@ function applyPhaseChange(t: SessionTimeline, event: EventOf<"phase_change">): S
       { kind: "resumed", id: event.id, phase, round },
     );
   return withItem(
-    { ...t, phase, round, phasesReached: [...t.phasesReached, phase], turn: "running", lastError: null, engineProgress: null },
+    {
+      ...t,
+      phase,
+      round,
+      phasesReached: [...t.phasesReached, phase],
+      turn: "running",
+      lastError: null,
+      engineProgress: null,
+      phaseEventId: event.id,
+      phaseStartedAt: event.created_at || null,
+    },
     { kind: "phase", id: event.id, phase, round },
   );
 }

@@ -64,7 +64,7 @@ describe("followSessionStream", () => {
       lastEventId: 0,
       onEvent: () => undefined,
       signal: new AbortController().signal,
-      retryDelaysMs: [10, 20, 40],
+      retryDelay: (attempt) => 10 * 2 ** (attempt - 1),
       sleep: async (ms) => void delays.push(ms),
     });
     expect(outcome).toBe("done");
@@ -91,6 +91,34 @@ describe("followSessionStream", () => {
     const outcome = await followSessionStream({ open, lastEventId: 0, onEvent: () => undefined, signal: new AbortController().signal, sleep: noSleep, stallMs: 20 });
     expect(outcome).toBe("done");
     expect(calls).toBe(2);
+  });
+
+  test("the browser's word that the network is gone cuts a silent connection at once", async () => {
+    let calls = 0;
+    const open = vi.fn(async () => {
+      calls += 1;
+      if (calls === 1) return new Response(new ReadableStream<Uint8Array>({ start() {} }), { status: 200 });
+      return sseResponse(sseText([make("done", 1, { error: false, awaiting_input: true })]));
+    });
+    const statuses: string[] = [];
+    let fire: (() => void) | undefined;
+    const outcome = followSessionStream({
+      open,
+      lastEventId: 0,
+      onEvent: () => undefined,
+      onStatus: (status) => statuses.push(status),
+      signal: new AbortController().signal,
+      sleep: noSleep,
+      stallMs: 60_000, // far away: only the network news can cut it in time
+      networkLost: (onLost) => {
+        fire = onLost;
+        return () => (fire = undefined);
+      },
+    });
+    await vi.waitFor(() => expect(fire).toBeDefined());
+    fire!();
+    await expect(outcome).resolves.toBe("done");
+    expect(statuses).toEqual(["connecting", "live", "reconnecting", "live"]);
   });
 
   test("frames without an id go to onLive and never move the resume cursor", async () => {
@@ -134,7 +162,7 @@ describe("followSessionStream", () => {
       onEvent: () => undefined,
       onStatus: (status, reason) => statuses.push([status, reason]),
       signal: new AbortController().signal,
-      retryDelaysMs: [10, 20, 40],
+      retryDelay: (attempt) => 10 * 2 ** (attempt - 1),
       sleep: async (ms) => void delays.push(ms),
     });
     expect(outcome).toBe("done");

@@ -15,7 +15,8 @@ export function SessionList() {
   const [confirming, setConfirming] = useState<Session | null>(null);
 
   if (list.isPending) return <p className="text-sm text-slate-500">Loading sessions…</p>;
-  if (list.isError) return <Alert title="Could not load your sessions">{list.error.message}</Alert>;
+  // A failed re-fetch (an outage) keeps the list it had and says so; only no data at all is an error.
+  if (!list.data) return <Alert title="Could not load your sessions">{list.error?.message ?? "The server did not answer."}</Alert>;
   const { items, total } = list.data;
   if (total === 0)
     return (
@@ -26,6 +27,11 @@ export function SessionList() {
   const pageEnd = Math.min(offset + items.length, total);
   return (
     <div className="space-y-3">
+      {(list.isError || list.failureCount > 0) && (
+        <Alert tone="warning" title="Cannot reach the server — retrying">
+          This list is from {formatWhen(new Date(list.dataUpdatedAt).toISOString())} and refreshes by itself once the server answers.
+        </Alert>
+      )}
       {remove.isError && <Alert>{remove.error.message}</Alert>}
       <ul className="divide-y divide-slate-100" aria-label="Sessions">
         {items.map((s) => (
@@ -73,10 +79,15 @@ function SessionRow({ session, onDelete }: { session: Session; onDelete: () => v
   const status = describeStatus(session);
   const finished = session.status === "crystallized" || session.status === "cancelled";
   return (
-    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
+    <li className="flex min-w-0 flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
       <div className="min-w-0">
-        <Link to={`/sessions/${session.id}`} className="block truncate font-medium text-slate-900 hover:text-indigo-700">
-          {session.statement.split("\n")[0]}
+        {/* Cut to two lines; the whole statement shows on hover (title) and when the link has focus. */}
+        <Link
+          to={`/sessions/${session.id}`}
+          title={session.statement}
+          className="line-clamp-2 break-words font-medium text-slate-900 hover:text-indigo-700 focus-visible:line-clamp-none"
+        >
+          {session.statement}
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
           <Badge tone={status.tone}>{status.label}</Badge>

@@ -1,6 +1,7 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
+import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, ReviewSection, TextArea } from "./ReviewForm";
 import type { BuildDecisionType, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_BUILD_DRAFT, MAX_EVIDENCE_URLS, MAX_INSIGHT_CHARS, validateBuild, type BuildDraft } from "./validateReviews";
@@ -15,10 +16,10 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /** Review after BUILD: look at the gaps and what failed, then continue, deep-dive, resolve or add an insight. */
-export function BuildDecision({ event, onSubmit, disabled }: ReviewScreenProps<"review_build">) {
+export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_build">) {
   const payload = event.data;
   const nodes = payload.graph.nodes;
-  const [draft, setDraft] = useState<BuildDraft>(EMPTY_BUILD_DRAFT);
+  const [draft, setDraft] = useReviewDraft<BuildDraft>(sessionId, event.id, EMPTY_BUILD_DRAFT);
   const name = useId();
   const round = payload.round + 1;
   const lastRound = payload.max_rounds_reached;
@@ -150,6 +151,8 @@ export function BuildDecision({ event, onSubmit, disabled }: ReviewScreenProps<"
               label="Evidence URLs (http:// or https://, optional)"
               items={draft.evidenceUrls}
               onChange={(evidenceUrls) => setDraft((d) => ({ ...d, evidenceUrls }))}
+              pending={draft.pendingEvidenceUrl}
+              onPendingChange={(pendingEvidenceUrl) => setDraft((d) => ({ ...d, pendingEvidenceUrl }))}
               placeholder="https://…"
               maxItems={MAX_EVIDENCE_URLS}
               maxLength={2000}

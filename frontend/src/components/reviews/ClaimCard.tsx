@@ -56,7 +56,7 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
  */
 export function ClaimCard({ claim, children }: { claim: ClaimView; children?: ReactNode }) {
   return (
-    <article className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+    <article className="@container space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap gap-1.5">
         <Badge tone="indigo">{claim.claim_type.replace("_", " ")}</Badge>
         <Badge tone={STATUS_TONES[claim.status]}>{claim.status}</Badge>
@@ -65,7 +65,9 @@ export function ClaimCard({ claim, children }: { claim: ClaimView; children?: Re
       </div>
       <p className="text-[15px] leading-relaxed text-slate-900">{claim.text}</p>
       {(claim.thesis_text || claim.antithesis_text) && (
-        <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
+        // Side by side only when the card itself is wide (a container query): in a narrow side
+        // panel two columns would squeeze thesis and antithesis into a dozen words a line.
+        <div className="grid grid-cols-1 gap-3 @xl:grid-cols-2">
           {claim.thesis_text && (
             <div className="rounded-lg bg-emerald-50/60 p-3">
               <Labelled label="Thesis">{claim.thesis_text}</Labelled>

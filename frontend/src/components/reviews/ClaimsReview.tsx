@@ -1,13 +1,13 @@
-import { useState } from "react";
 import { ClaimCard } from "./ClaimCard";
+import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_CLAIMS_DRAFT, MAX_TEXT_CHARS, validateClaims, type ClaimsDraft } from "./validateReviews";
 
 /** Review after SYNTHESIZE: read the round's claims and, optionally, give feedback on each before validation. */
-export function ClaimsReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_claims">) {
+export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_claims">) {
   const payload = event.data;
-  const [draft, setDraft] = useState<ClaimsDraft>(EMPTY_CLAIMS_DRAFT);
+  const [draft, setDraft] = useReviewDraft<ClaimsDraft>(sessionId, event.id, EMPTY_CLAIMS_DRAFT);
 
   return (
     <ReviewForm

@@ -1,7 +1,8 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
 import { EvidenceList } from "./EvidenceList";
+import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { DecomposePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_DECOMPOSE_DRAFT, MAX_ADDED_ITEMS, validateDecompose, type DecomposeDraft } from "./validateReviews";
@@ -68,9 +69,9 @@ function AssumptionChoices({
 }
 
 /** Review after DECOMPOSE: read the fundamentals and state of the art, judge the assumptions, choose reframings. */
-export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_decompose">) {
+export function DecomposeReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_decompose">) {
   const payload = event.data;
-  const [draft, setDraft] = useState<DecomposeDraft>(EMPTY_DECOMPOSE_DRAFT);
+  const [draft, setDraft] = useReviewDraft<DecomposeDraft>(sessionId, event.id, EMPTY_DECOMPOSE_DRAFT);
   const toggleReframing = (index: number, on: boolean) =>
     setDraft((d) => ({
       ...d,
@@ -127,6 +128,8 @@ export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps
           label="Add an assumption the agent missed"
           items={draft.addedAssumptions}
           onChange={(items) => setDraft((d) => ({ ...d, addedAssumptions: items }))}
+          pending={draft.pendingAssumption}
+          onPendingChange={(pendingAssumption) => setDraft((d) => ({ ...d, pendingAssumption }))}
           placeholder="e.g. Demand arrives evenly through the day"
           maxItems={MAX_ADDED_ITEMS}
         />
@@ -158,6 +161,8 @@ export function DecomposeReview({ event, onSubmit, disabled }: ReviewScreenProps
           label="Add your own reframing"
           items={draft.addedReframings}
           onChange={(items) => setDraft((d) => ({ ...d, addedReframings: items }))}
+          pending={draft.pendingReframing}
+          onPendingChange={(pendingReframing) => setDraft((d) => ({ ...d, pendingReframing }))}
           placeholder="e.g. Treat the backlog as a buffer to design, not a failure"
           maxItems={MAX_ADDED_ITEMS}
         />

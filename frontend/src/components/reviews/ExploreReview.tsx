@@ -1,6 +1,7 @@
-import { useState } from "react";
 import { Badge, type BadgeTone } from "../ui/Badge";
+import { ScrollArea } from "../ui/ScrollArea";
 import { TextListEditor } from "../ui/TextListEditor";
+import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { AnalogyView, ExplorePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraft } from "./validateReviews";
@@ -11,7 +12,7 @@ function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] })
   if (box.length === 0) return <p className="text-sm text-slate-500">No morphological box was built.</p>;
   const columns = Math.max(...box.map((p) => p.options.length));
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200">
+    <ScrollArea label="Morphological box (scrolls sideways)" className="rounded-lg border border-slate-200">
       <table className="min-w-full border-collapse text-left text-sm">
         <caption className="sr-only">Morphological box: each parameter (row) and its options</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
@@ -41,7 +42,7 @@ function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] })
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 
@@ -111,9 +112,9 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
 }
 
 /** Review after EXPLORE: the morphological box, analogies to star, contradictions and the adjacent possible. */
-export function ExploreReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_explore">) {
+export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_explore">) {
   const payload = event.data;
-  const [draft, setDraft] = useState<ExploreDraft>(EMPTY_EXPLORE_DRAFT);
+  const [draft, setDraft] = useReviewDraft<ExploreDraft>(sessionId, event.id, EMPTY_EXPLORE_DRAFT);
   const toggle = (index: number) =>
     setDraft((d) => ({
       ...d,
@@ -192,6 +193,8 @@ export function ExploreReview({ event, onSubmit, disabled }: ReviewScreenProps<"
           label="Suggest a domain to draw analogies from"
           items={draft.suggestedDomains}
           onChange={(items) => setDraft((d) => ({ ...d, suggestedDomains: items }))}
+          pending={draft.pendingDomain}
+          onPendingChange={(pendingDomain) => setDraft((d) => ({ ...d, pendingDomain }))}
           placeholder="e.g. Air traffic control"
           maxItems={MAX_ADDED_ITEMS}
         />

@@ -30,7 +30,9 @@ export function ReviewForm({
   disabled?: boolean;
   children: ReactNode;
 }) {
-  const [errors, setErrors] = useState<readonly string[]>([]);
+  // After a failed attempt the draft is checked again on every change, so each problem disappears
+  // as soon as it is fixed (and a new one shows at once) instead of lingering until the next submit.
+  const [checking, setChecking] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -55,11 +57,11 @@ export function ReviewForm({
     const checked = validate();
     if (!checked.ok) {
       setRefusal(null);
-      setErrors(checked.errors);
+      setChecking(true);
       setAttempt((n) => n + 1);
       return;
     }
-    setErrors([]);
+    setChecking(false);
     setRefusal(null);
     setBusy(true);
     try {
@@ -73,11 +75,15 @@ export function ReviewForm({
     }
   };
 
+  const rechecked = checking ? validate() : null;
+  const errors = rechecked && !rechecked.ok ? rechecked.errors : [];
   const hasProblems = errors.length > 0 || refusal !== null;
   return (
     <form data-testid={testId} aria-label={title} noValidate onSubmit={submit} className="space-y-5">
       <header className="space-y-1">
-        <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+        <h2 data-focus-target="review" tabIndex={-1} className="text-lg font-semibold text-slate-900 outline-none">
+          {title}
+        </h2>
         <div className="text-sm text-slate-600">{intro}</div>
       </header>
       <fieldset disabled={disabled || busy} className="min-w-0 space-y-5">

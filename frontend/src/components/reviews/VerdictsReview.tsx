@@ -1,5 +1,6 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { ClaimCard } from "./ClaimCard";
+import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ClaimView, ReviewScreenProps, VerdictType } from "./reviewTypes";
 import { EMPTY_VERDICT, EMPTY_VERDICTS_DRAFT, MAX_TEXT_CHARS, validateVerdicts, type VerdictDraft, type VerdictsDraft } from "./validateReviews";
@@ -96,9 +97,9 @@ function VerdictControls({
 }
 
 /** Review after VALIDATE: one verdict per claim — accept, reject, qualify (with the condition) or merge (with another claim). */
-export function VerdictsReview({ event, onSubmit, disabled }: ReviewScreenProps<"review_verdicts">) {
+export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_verdicts">) {
   const payload = event.data;
-  const [draft, setDraft] = useState<VerdictsDraft>(EMPTY_VERDICTS_DRAFT);
+  const [draft, setDraft] = useReviewDraft<VerdictsDraft>(sessionId, event.id, EMPTY_VERDICTS_DRAFT);
   const decided = payload.claims.filter((c) => (draft.verdicts[c.index] ?? EMPTY_VERDICT).verdict !== null).length;
 
   return (

@@ -8,6 +8,8 @@ import type { EventOf, PayloadOf, ReviewEventType } from "../../api/events";
 export interface ReviewScreenProps<T extends ReviewEventType> {
   /** The review event; its payload is `event.data`. */
   readonly event: EventOf<T>;
+  /** Keys the unsent draft in local storage (absent: the draft is not kept across reloads). */
+  readonly sessionId?: string;
   /** Sends the review; rejects with an Error whose message is the API's `detail`. */
   readonly onSubmit: (input: UserInput) => Promise<void>;
   /** True while the agent runs or a submit is in flight elsewhere. */

@@ -48,6 +48,18 @@ function cleanTexts(items: readonly string[]): string[] {
   return items.map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/** A list as it will be sent: the added items plus the text typed in its field but not added. */
+function withPending(items: readonly string[], pending: string): string[] {
+  return cleanTexts([...items, pending]);
+}
+
+/** The longest item a list field accepts (TextListEditor's default `maxLength`). */
+export const MAX_ITEM_CHARS = 300;
+
+function tooLong(items: readonly string[], what: string): string[] {
+  return items.filter((item) => item.length > MAX_ITEM_CHARS).map((item) => `The ${what} “${item.slice(0, 40)}…” is ${item.length} characters; shorten it to ${MAX_ITEM_CHARS}.`);
+}
+
 function outOfRange(indices: readonly number[], count: number): number[] {
   return indices.filter((i) => !Number.isInteger(i) || i < 0 || i >= count);
 }
@@ -65,6 +77,9 @@ export interface DecomposeDraft {
   readonly addedAssumptions: readonly string[];
   readonly selectedReframings: readonly number[];
   readonly addedReframings: readonly string[];
+  /** Texts typed in the "add" fields but not added: sent with their lists, never dropped. */
+  readonly pendingAssumption: string;
+  readonly pendingReframing: string;
 }
 
 export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
@@ -73,6 +88,8 @@ export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
   addedAssumptions: [],
   selectedReframings: [],
   addedReframings: [],
+  pendingAssumption: "",
+  pendingReframing: "",
 };
 
 export function validateDecompose(draft: DecomposeDraft, payload: DecomposePayload): ReviewValidation {
@@ -80,8 +97,8 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   const selected = sortedUnique(draft.selectedReframings);
   const confirmed = sortedUnique(draft.confirmedAssumptions);
   const rejected = sortedUnique(draft.rejectedAssumptions);
-  const addedAssumptions = cleanTexts(draft.addedAssumptions);
-  const addedReframings = cleanTexts(draft.addedReframings);
+  const addedAssumptions = withPending(draft.addedAssumptions, draft.pendingAssumption);
+  const addedReframings = withPending(draft.addedReframings, draft.pendingReframing);
 
   if (selected.length === 0 && addedReframings.length === 0) {
     errors.push("Select at least one reframing, or add your own: the exploration starts from the reframings you choose.");
@@ -96,6 +113,7 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   if (badAssumptions.length) errors.push(`Assumption ${ordinals(badAssumptions)} is not part of this review.`);
   if (addedAssumptions.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} assumptions.`);
   if (addedReframings.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} reframings.`);
+  errors.push(...tooLong(addedAssumptions, "assumption"), ...tooLong(addedReframings, "reframing"));
 
   return result(errors, {
     type: "decompose_review",
@@ -113,20 +131,23 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
 export interface ExploreDraft {
   readonly starredAnalogies: readonly number[];
   readonly suggestedDomains: readonly string[];
+  /** A domain typed but not added: sent with the others, never dropped. */
+  readonly pendingDomain: string;
 }
 
-export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], suggestedDomains: [] };
+export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], suggestedDomains: [], pendingDomain: "" };
 
 export function validateExplore(draft: ExploreDraft, payload: ExplorePayload): ReviewValidation {
   const errors: string[] = [];
   const starred = sortedUnique(draft.starredAnalogies);
-  const domains = cleanTexts(draft.suggestedDomains);
+  const domains = withPending(draft.suggestedDomains, draft.pendingDomain);
   if (starred.length === 0) {
     errors.push("Star at least one analogy: synthesis builds its claims on the starred ones.");
   }
   const bad = outOfRange(starred, payload.analogies.length);
   if (bad.length) errors.push(`Analogy ${ordinals(bad)} is not part of this review.`);
   if (domains.length > MAX_ADDED_ITEMS) errors.push(`Suggest at most ${MAX_ADDED_ITEMS} domains.`);
+  errors.push(...tooLong(domains, "domain"));
   return result(errors, { type: "explore_review", starred_analogies: starred, suggested_domains: domains });
 }
 
@@ -223,9 +244,11 @@ export interface BuildDraft {
   readonly deepDiveClaimId: string;
   readonly insight: string;
   readonly evidenceUrls: readonly string[];
+  /** A URL typed in the field but not added with "Add": sent with the others, never dropped. */
+  readonly pendingEvidenceUrl: string;
 }
 
-export const EMPTY_BUILD_DRAFT: BuildDraft = { decision: null, deepDiveClaimId: "", insight: "", evidenceUrls: [] };
+export const EMPTY_BUILD_DRAFT: BuildDraft = { decision: null, deepDiveClaimId: "", insight: "", evidenceUrls: [], pendingEvidenceUrl: "" };
 
 /** Decisions that start another round — refused by the server once the last round is reached. */
 export const NEW_ROUND_DECISIONS: readonly BuildDecisionType[] = ["continue", "deep_dive"];
@@ -246,12 +269,14 @@ export function validateBuild(draft: BuildDraft, payload: BuildPayload): ReviewV
   }
   if (decision === "add_insight") {
     const insight = draft.insight.trim();
-    const urls = cleanTexts(draft.evidenceUrls);
+    const pending = draft.pendingEvidenceUrl.trim();
+    const urls = cleanTexts(pending ? [...draft.evidenceUrls, pending] : draft.evidenceUrls);
     if (!insight) errors.push("Write the insight to add to the knowledge graph.");
     else if (insight.length > MAX_INSIGHT_CHARS) errors.push(`The insight is longer than ${MAX_INSIGHT_CHARS} characters.`);
     if (urls.length > MAX_EVIDENCE_URLS) errors.push(`Give at most ${MAX_EVIDENCE_URLS} evidence URLs.`);
     for (const url of urls) {
-      if (!isHttpUrl(url)) errors.push(`“${url}” is not a web address: evidence URLs must start with http:// or https://.`);
+      const where = url === pending ? " (typed in the evidence field, not added yet — fix or clear it)" : "";
+      if (!isHttpUrl(url)) errors.push(`“${url}” is not a web address: evidence URLs must start with http:// or https://${where}.`);
     }
     input.user_insight = insight;
     input.user_evidence_urls = urls;

@@ -11,7 +11,7 @@ export function ClaimDetail({ node, claim, onClose }: { node: ApiNode; claim: Cl
   return (
     <aside aria-label="Selected claim" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="claim-detail">
       <div className="flex items-start justify-between gap-2">
-        <h3 className="text-sm font-semibold text-slate-900">Selected claim</h3>
+        <h2 className="text-sm font-semibold text-slate-900">Selected claim</h2>
         <button type="button" className="text-sm text-slate-500 hover:text-slate-900" onClick={onClose} aria-label="Close claim details">
           ✕
         </button>

@@ -1,25 +1,48 @@
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  MiniMap,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useStore,
+  type Edge,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+} from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useMemo } from "react";
-import { EDGE_COLORS, STATUS_COLORS, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { layoutGraph } from "../../graph/layoutGraph";
+import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
+
+/** Fit the graph, but never so small that text drops under 12 px (node text is 14 px: 14 × 0.86 ≥ 12). */
+const FIT_VIEW = { padding: 0.04, minZoom: 0.86, maxZoom: 1.25 } as const;
+/** From this many claims on, a minimap helps find one's way in a graph larger than the panel. */
+const MINIMAP_FROM = 12;
 
 type ClaimNode = Node<ClaimNodeData, "claim">;
 
 function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
   return (
     <div
-      className="w-64 rounded-lg border-2 px-3 py-2 text-left text-xs shadow-sm"
+      className="w-64 rounded-lg border-2 px-3 py-2 text-left text-sm shadow-sm"
       style={{ borderColor: data.colors.border, background: data.colors.background, color: data.colors.text, outline: selected ? `3px solid ${data.colors.border}55` : undefined }}
     >
       <Handle type="target" position={Position.Left} />
-      <div className="mb-1 flex items-center justify-between gap-2 text-[10px] font-semibold uppercase tracking-wide">
+      <div className="mb-1 flex items-center justify-between gap-2 font-semibold">
         <span>{data.status}</span>
         <span>
           r{data.round + 1}
           {data.score !== null ? ` · ${data.score.toFixed(2)}` : ""}
         </span>
       </div>
-      <p className="line-clamp-4 leading-snug">{data.label}</p>
+      <p className="line-clamp-3 leading-snug" title={data.label}>
+        {data.label}
+      </p>
       <Handle type="source" position={Position.Right} />
     </div>
   );
@@ -30,41 +53,125 @@ const NODE_TYPES = { claim: ClaimNodeView };
 /**
  * The knowledge graph: claims as nodes coloured by status, typed coloured edges; click a claim for
  * details. The same claims are listed as buttons under it, for keyboards, screen readers and phones.
+ * Laid out in the browser (layered, left to right) from the nodes' measured sizes: the nodes are
+ * rendered hidden first, measured by React Flow (its "dimensions" changes), placed by
+ * `layoutGraph`, then shown and fitted. A different graph re-measures only its new nodes.
  */
 export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
-  const { nodes, edges } = useMemo(() => {
-    const flow = toFlowElements(graph);
-    return {
-      nodes: flow.nodes.map((n): ClaimNode => ({ ...n, data: n.data, selected: n.id === selectedId })),
-      edges: flow.edges.map(
-        (e): Edge => ({ ...e, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } }),
-      ),
-    };
-  }, [graph, selectedId]);
+  const [hiddenStatuses, setHiddenStatuses] = useState<ReadonlySet<ClaimStatus>>(new Set());
+  const shown = useMemo(() => withoutStatuses(graph, hiddenStatuses), [graph, hiddenStatuses]);
   if (!graph.nodes.length)
     return <p className="p-6 text-center text-sm text-slate-500">No claims yet — the graph fills in from the synthesis phase on.</p>;
+  const toggle = (status: ClaimStatus) =>
+    setHiddenStatuses((previous) => {
+      const next = new Set(previous);
+      if (!next.delete(status)) next.add(status);
+      return next;
+    });
   return (
     <div className="space-y-2">
-      <div className="h-[460px] rounded-lg border border-slate-200 bg-white" data-testid="knowledge-graph">
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={NODE_TYPES}
-          fitView
-          nodesDraggable={false}
-          nodesConnectable={false}
-          onNodeClick={(_, node) => onSelect(node.id)}
-          proOptions={{ hideAttribution: true }}
-          minZoom={0.2}
-        >
-          <Background gap={20} color="#e2e8f0" />
-          <Controls showInteractive={false} />
-        </ReactFlow>
+      <div className="h-[420px] rounded-lg border border-slate-200 bg-white sm:h-[520px]" data-testid="knowledge-graph">
+        {shown.nodes.length ? (
+          <ReactFlowProvider>
+            <LaidOutFlow graph={shown} onSelect={onSelect} selectedId={selectedId} />
+          </ReactFlowProvider>
+        ) : (
+          <p className="p-6 text-center text-sm text-slate-500">Every claim is filtered out: show a status again below.</p>
+        )}
       </div>
-      <GraphLegend />
-      <ClaimButtons graph={graph} onSelect={onSelect} selectedId={selectedId} />
+      <GraphLegend graph={graph} hidden={hiddenStatuses} onToggle={toggle} />
+      <ClaimButtons graph={shown} onSelect={onSelect} selectedId={selectedId} />
     </div>
   );
+}
+
+type ClaimStatus = ApiGraph["nodes"][number]["status"];
+
+/** The graph without the claims of the hidden statuses, and without the links that touched them. */
+function withoutStatuses(graph: ApiGraph, hidden: ReadonlySet<ClaimStatus>): ApiGraph {
+  if (!hidden.size) return graph;
+  const nodes = graph.nodes.filter((n) => !hidden.has(n.status));
+  const kept = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: graph.edges.filter((e) => kept.has(e.source) && kept.has(e.target)) };
+}
+
+function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const flow = useMemo(() => toFlowElements(graph), [graph]);
+  // Sizes the renderer measured (its "dimensions" changes); the layout waits for every node's.
+  const [sizes, setSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(new Map());
+  const { fitView } = useReactFlow();
+  const panelWidth = useStore((state) => state.width);
+  const onNodesChange = useCallback((changes: NodeChange<ClaimNode>[]) => {
+    const measured = changes.flatMap((c) => (c.type === "dimensions" && c.dimensions ? [{ id: c.id, size: c.dimensions }] : []));
+    if (!measured.length) return;
+    setSizes((previous) => {
+      const next = new Map(previous);
+      for (const { id, size } of measured) next.set(id, size);
+      return next;
+    });
+  }, []);
+  const positions = useMemo(() => {
+    const measured = flow.nodes.map((n) => ({ id: n.id, ...sizes.get(n.id)! }));
+    if (!flow.nodes.every((n) => sizes.has(n.id))) return null;
+    return layoutGraph(measured, flow.edges);
+  }, [flow, sizes]);
+
+  useEffect(() => {
+    if (!positions) return;
+    // A graph too wide to fit readably opens at its beginning (the first rounds), not its middle.
+    const frame = requestAnimationFrame(() => void fitView({ ...FIT_VIEW, nodes: firstRanks(positions, sizes, panelWidth) }));
+    return () => cancelAnimationFrame(frame);
+    // Once per layout (not on every resize, which would undo the reader's own pan and zoom).
+  }, [positions, fitView]);
+
+  const nodes = useMemo(
+    () =>
+      flow.nodes.map(
+        (n): ClaimNode => ({
+          ...n,
+          position: positions?.get(n.id) ?? n.position,
+          measured: sizes.get(n.id),
+          selected: n.id === selectedId,
+          ...(positions ? {} : { style: { visibility: "hidden" } }),
+        }),
+      ),
+    [flow.nodes, positions, sizes, selectedId],
+  );
+  const edges = useMemo(
+    () => flow.edges.map((e): Edge => ({ ...e, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } })),
+    [flow.edges, positions],
+  );
+  return (
+    <ReactFlow
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={NODE_TYPES}
+      nodesDraggable={false}
+      nodesConnectable={false}
+      onNodesChange={onNodesChange}
+      onNodeClick={(_, node) => onSelect(node.id)}
+      proOptions={{ hideAttribution: true }}
+      minZoom={0.2}
+      maxZoom={2}
+    >
+      <Background gap={20} color="#e2e8f0" />
+      <Controls showInteractive={false} fitViewOptions={FIT_VIEW} />
+      {graph.nodes.length >= MINIMAP_FROM && <MiniMap pannable zoomable style={{ width: 160, height: 100 }} nodeColor={(n) => (n.data as ClaimNodeData).colors.border} ariaLabel="Overview of the graph" />}
+    </ReactFlow>
+  );
+}
+
+/**
+ * The nodes, from the left, that fit the panel at the smallest readable zoom (at least the leftmost
+ * one): a wide graph opens at its first rounds instead of its unreadable whole or its middle.
+ */
+function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, sizes: ReadonlyMap<string, { width: number }>, panelWidth: number): { id: string }[] {
+  const start = Math.min(...[...positions.values()].map((p) => p.x));
+  const room = (panelWidth / FIT_VIEW.minZoom) * (1 - 2 * FIT_VIEW.padding);
+  const right = (id: string, p: { x: number }) => p.x + (sizes.get(id)?.width ?? 0);
+  const fitting = [...positions].filter(([id, p]) => right(id, p) <= start + room);
+  const shown = fitting.length ? fitting : [...positions].filter(([, p]) => p.x === start);
+  return shown.map(([id]) => ({ id }));
 }
 
 function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
@@ -90,21 +197,33 @@ function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSele
   );
 }
 
-function GraphLegend() {
+/** Statuses are filters (toggle buttons with their counts); edge types are a key. */
+function GraphLegend({ graph, hidden, onToggle }: { graph: ApiGraph; hidden: ReadonlySet<ClaimStatus>; onToggle: (status: ClaimStatus) => void }) {
+  const counts = summarizeGraph(graph).byStatus;
   return (
-    <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Legend">
-      {Object.entries(STATUS_COLORS).map(([status, c]) => (
-        <span key={status} className="flex items-center gap-1">
-          <span className="inline-block size-3 rounded border-2" style={{ borderColor: c.border, background: c.background }} />
-          {status}
-        </span>
-      ))}
-      {Object.entries(EDGE_COLORS).map(([type, color]) => (
-        <span key={type} className="flex items-center gap-1">
-          <span className="inline-block h-0.5 w-4" style={{ background: color }} />
-          {type.replace("_", " ")}
-        </span>
-      ))}
+    <div className="space-y-1 text-xs text-slate-600">
+      <div role="group" aria-label="Show claims by status" className="flex flex-wrap gap-1.5">
+        {(Object.entries(STATUS_COLORS) as [ClaimStatus, (typeof STATUS_COLORS)[ClaimStatus]][]).map(([status, c]) => (
+          <button
+            key={status}
+            type="button"
+            aria-pressed={!hidden.has(status)}
+            onClick={() => onToggle(status)}
+            className="flex items-center gap-1 rounded-full border border-slate-200 px-2 py-0.5 hover:bg-slate-50 aria-[pressed=false]:text-slate-400 aria-[pressed=false]:line-through"
+          >
+            <span className="inline-block size-3 rounded border-2" style={{ borderColor: c.border, background: c.background }} aria-hidden />
+            {status} ({counts[status] ?? 0})
+          </button>
+        ))}
+      </div>
+      <div role="group" className="flex flex-wrap gap-x-4 gap-y-1" aria-label="Link types">
+        {Object.entries(EDGE_COLORS).map(([type, color]) => (
+          <span key={type} className="flex items-center gap-1">
+            <span className="inline-block h-0.5 w-4" style={{ background: color }} aria-hidden />
+            {type.replace("_", " ")}
+          </span>
+        ))}
+      </div>
     </div>
   );
 }

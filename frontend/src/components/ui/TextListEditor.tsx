@@ -4,6 +4,10 @@ import { Button } from "./Button";
 /**
  * A small editor for a list of short texts (added assumptions, constraints, domains...):
  * type, press Enter or "Add"; each item has a labelled remove button.
+ *
+ * The text typed but not yet added can be owned by the caller (`pending` + `onPendingChange`),
+ * so a form's submit can add it or say why not instead of silently dropping it. Nothing is cut:
+ * a count appears near `maxLength` and "Add" explains when the text is too long.
  */
 export function TextListEditor({
   label,
@@ -12,6 +16,8 @@ export function TextListEditor({
   placeholder,
   maxItems = 10,
   maxLength = 300,
+  pending,
+  onPendingChange,
 }: {
   label: string;
   items: readonly string[];
@@ -19,13 +25,20 @@ export function TextListEditor({
   placeholder?: string;
   maxItems?: number;
   maxLength?: number;
+  /** The text typed but not added yet, when the caller keeps it (controlled). */
+  pending?: string;
+  onPendingChange?: (text: string) => void;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState("");
+  const [ownDraft, setOwnDraft] = useState("");
+  const draft = pending ?? ownDraft;
+  const setDraft = onPendingChange ?? setOwnDraft;
   const full = items.length >= maxItems;
+  const tooLong = draft.trim().length > maxLength;
+  const nearLimit = draft.trim().length >= maxLength * 0.8;
   const add = () => {
     const text = draft.trim();
-    if (!text || full) return;
+    if (!text || full || tooLong) return;
     onChange([...items, text]);
     setDraft("");
   };
@@ -38,8 +51,9 @@ export function TextListEditor({
         <input
           id={id}
           value={draft}
-          maxLength={maxLength}
-          disabled={full}
+          aria-describedby={nearLimit ? `${id}-count` : undefined}
+          aria-invalid={tooLong || undefined}
+          disabled={full && !draft}
           placeholder={full ? `At most ${maxItems}` : placeholder}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
@@ -50,10 +64,16 @@ export function TextListEditor({
           }}
           className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm"
         />
-        <Button variant="secondary" onClick={add} disabled={!draft.trim() || full}>
+        <Button variant="secondary" onClick={add} disabled={!draft.trim() || full || tooLong}>
           Add
         </Button>
       </div>
+      {nearLimit && (
+        <p id={`${id}-count`} className={`text-right text-xs ${tooLong ? "font-medium text-rose-700" : "text-slate-600"}`}>
+          {draft.trim().length} / {maxLength}
+          {tooLong ? ` — shorten it by ${draft.trim().length - maxLength} to add it` : ""}
+        </p>
+      )}
       {items.length > 0 && (
         <ul className="space-y-1">
           {items.map((item, i) => (

@@ -232,9 +232,8 @@ describe("useAgentStream", () => {
     };
     installFetch(server);
     const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
-    await waitFor(() => expect(result.current.connection).toBe("failed"));
+    await waitFor(() => expect(result.current.connection).toBe("deleted"));
     expect(result.current.sessionDeleted).toBe(true);
-    expect(result.current.streamError).toBe("This session was deleted.");
     expect(server.requests.filter((r) => r.url.endsWith("/stream"))).toHaveLength(1);
   });
 
@@ -250,5 +249,92 @@ describe("useAgentStream", () => {
     await waitFor(() => expect(result.current.connection).toBe("idle"));
     expect(result.current.timeline.draft).toBeNull();
     expect(result.current.timeline.activity.map((a) => a.kind)).toEqual(["phase"]);
+  });
+
+  test("an event log the server cannot give yet is an outage: reconnecting, then the log once it is back", async () => {
+    const all = RECORDED_EVENTS.slice(0, 8);
+    const server: FakeServer = { log: all, stream: [], requests: [] };
+    let down = 2;
+    installFetch(server);
+    const serve = vi.mocked(globalThis.fetch).getMockImplementation()!;
+    const states: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (down > 0) {
+          down -= 1;
+          throw new TypeError("Failed to fetch");
+        }
+        return serve(input, init);
+      }),
+    );
+    const { result } = renderHook(
+      () => {
+        const stream = useAgentStream("s1", { followOnLoad: () => false });
+        states.push(stream.connection);
+        return stream;
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.connection).toBe("idle"), { timeout: 3000 });
+    expect(states).toContain("reconnecting");
+    expect(states).not.toContain("failed");
+    expect(result.current.timeline.lastEventId).toBe(all.at(-1)!.id);
+  });
+
+  test("a stream cut while the server is down keeps what was shown and resumes after the last id", async () => {
+    const all = RECORDED_EVENTS.slice(0, RECORDED_EVENTS.findIndex((e) => e.type === "done") + 1); // one turn
+    let opened = 0;
+    const server: FakeServer = {
+      log: all.slice(0, 5),
+      stream: [],
+      requests: [],
+      onStream: (after) => {
+        opened += 1;
+        if (opened === 1) {
+          // Some events, then the connection breaks mid-body.
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(sseText(all.slice(5, 12))));
+              setTimeout(() => controller.error(new TypeError("network error")), 20);
+            },
+          });
+          return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+        }
+        if (opened === 2) throw new TypeError("Failed to fetch"); // still down
+        return sse(all.filter((e) => e.id > after));
+      },
+    };
+    installFetch(server);
+    const states: string[] = [];
+    const { result } = renderHook(
+      () => {
+        const stream = useAgentStream("s1", { followOnLoad: () => true });
+        states.push(stream.connection);
+        return stream;
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.connection).toBe("idle"), { timeout: 3000 });
+    expect(states).toContain("reconnecting");
+    const resumes = server.requests.filter((r) => r.url.endsWith("/stream")).map((r) => r.lastEventId);
+    expect(resumes).toEqual([String(all[4]!.id), String(all[11]!.id), String(all[11]!.id)]);
+    expect(result.current.timeline.lastEventId).toBe(all.at(-1)!.id);
+    const ids = result.current.timeline.activity.map((a) => a.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test("only a 404 from the server means the session is not found", async () => {
+    const server: FakeServer = { log: [], stream: [], requests: [] };
+    installFetch(server);
+    const serve = vi.mocked(globalThis.fetch).getMockImplementation()!;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+        String(input instanceof Request ? input.url : input).includes("/events") ? json({ detail: "Session not found" }, 404) : serve(input, init),
+      ),
+    );
+    const { result } = renderHook(() => useAgentStream("gone", { followOnLoad: () => true }), { wrapper });
+    await waitFor(() => expect(result.current.connection).toBe("not-found"));
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   EMPTY_BUILD_DRAFT,
   EMPTY_DECOMPOSE_DRAFT,
+  EMPTY_EXPLORE_DRAFT,
   EMPTY_VERDICT,
   isHttpUrl,
   validateBuild,
@@ -73,6 +74,8 @@ describe("validateDecompose", () => {
         rejectedAssumptions: [4],
         addedAssumptions: [" Patients arrive at random "],
         addedReframings: [],
+        pendingAssumption: "",
+        pendingReframing: "",
       },
       decompose,
     );
@@ -89,6 +92,21 @@ describe("validateDecompose", () => {
     });
   });
 
+  it("sends texts typed in the add fields but not added, so nothing typed is lost", () => {
+    const draft = { ...EMPTY_DECOMPOSE_DRAFT, addedAssumptions: ["Demand is even"], pendingAssumption: " Staff are interchangeable ", pendingReframing: "Treat the queue as a buffer" };
+    expect(validateDecompose(draft, decompose)).toMatchObject({
+      ok: true,
+      input: { added_assumptions: ["Demand is even", "Staff are interchangeable"], added_reframings: ["Treat the queue as a buffer"] },
+    });
+    const explored = validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredAnalogies: [0], pendingDomain: "Beekeeping" }, explore);
+    expect(explored).toMatchObject({ ok: true, input: { suggested_domains: ["Beekeeping"] } });
+  });
+
+  it("explains a typed text too long to send instead of cutting it", () => {
+    const draft = { ...EMPTY_DECOMPOSE_DRAFT, selectedReframings: [0], pendingAssumption: "x".repeat(320) };
+    expect(errorsOf(validateDecompose(draft, decompose))).toEqual([`The assumption “${"x".repeat(40)}…” is 320 characters; shorten it to 300.`]);
+  });
+
   it("refuses more than ten added assumptions", () => {
     const many = Array.from({ length: 11 }, (_, i) => `assumption ${i}`);
     expect(errorsOf(validateDecompose({ ...EMPTY_DECOMPOSE_DRAFT, selectedReframings: [0], addedAssumptions: many }, decompose))).toEqual([
@@ -99,20 +117,20 @@ describe("validateDecompose", () => {
 
 describe("validateExplore", () => {
   it("requires at least one starred analogy", () => {
-    const result = validateExplore({ starredAnalogies: [], suggestedDomains: ["Air traffic control"] }, explore);
+    const result = validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredAnalogies: [], suggestedDomains: ["Air traffic control"] }, explore);
     expect(result.ok).toBe(false);
     expect(errorsOf(result).join(" ")).toMatch(/star at least one analogy/i);
   });
 
   it("builds the body from the starred analogies and suggested domains", () => {
-    expect(validateExplore({ starredAnalogies: [2, 0], suggestedDomains: ["Air traffic control", " "] }, explore)).toEqual({
+    expect(validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredAnalogies: [2, 0], suggestedDomains: ["Air traffic control", " "] }, explore)).toEqual({
       ok: true,
       input: { type: "explore_review", starred_analogies: [0, 2], suggested_domains: ["Air traffic control"] },
     });
   });
 
   it("refuses an analogy outside the review", () => {
-    expect(errorsOf(validateExplore({ starredAnalogies: [explore.analogies.length], suggestedDomains: [] }, explore))).toEqual([
+    expect(errorsOf(validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredAnalogies: [explore.analogies.length], suggestedDomains: [] }, explore))).toEqual([
       `Analogy ${explore.analogies.length + 1} is not part of this review.`,
     ]);
   });
@@ -262,6 +280,21 @@ describe("validateBuild", () => {
     expect(errorsOf(result)).toEqual([
       "“ftp://example.org/b” is not a web address: evidence URLs must start with http:// or https://.",
       "“example.org” is not a web address: evidence URLs must start with http:// or https://.",
+    ]);
+  });
+
+  it("add_insight sends a URL typed but not added along with the added ones", () => {
+    const draft = { ...EMPTY_BUILD_DRAFT, decision: "add_insight" as const, insight: "Nights differ.", evidenceUrls: ["http://example.org/a"], pendingEvidenceUrl: " https://example.org/b " };
+    expect(validateBuild(draft, buildFinal)).toEqual({
+      ok: true,
+      input: { type: "build_decision", decision: "add_insight", user_insight: "Nights differ.", user_evidence_urls: ["http://example.org/a", "https://example.org/b"] },
+    });
+  });
+
+  it("add_insight says a URL typed but not added is not a web address instead of dropping it", () => {
+    const draft = { ...EMPTY_BUILD_DRAFT, decision: "add_insight" as const, insight: "Nights differ.", pendingEvidenceUrl: "example.org/b" };
+    expect(errorsOf(validateBuild(draft, buildFinal))).toEqual([
+      "“example.org/b” is not a web address: evidence URLs must start with http:// or https:// (typed in the evidence field, not added yet — fix or clear it).",
     ]);
   });
 
