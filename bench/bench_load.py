@@ -10,19 +10,24 @@ numbers — no assertions, no pass/fail. Per backend:
      session finished), events persisted (counted from GET /events pages afterwards), events/s =
      events / wall time, and errors: non-2xx responses, `error` events, streams cut before `done`
      (resumed with last_event_id), sessions without a document.
-  B. For each N in --listeners (1,300,1000): a FRESH server (and fresh database) with
-     FORGE_OFFLINE_STEP_DELAY_MS=100, one session, N listeners on GET /stream. POST /run starts the
-     DECOMPOSE run, then listener 1 connects (the bench waits for its response headers), then the
-     other N-1 connect at once. Per received frame that has an `id:` and is not a `heartbeat`:
+  B. A live phase watched by N listeners, for each N in --listeners (1,300,1000): a FRESH server
+     (and fresh database) with FORGE_OFFLINE_STEP_DELAY_MS=100, one session, N listeners on
+     GET /stream, all connected (response headers received; GET starts nothing) before POST /run
+     starts the DECOMPOSE run. Per received frame that has an `id:` and is not a `heartbeat`:
      lag = receive time (time.time() when the frame is parsed) - the event's `created_at` (from
      GET /events after the phase; same machine, same clock). Prints lag p50/p99/max over all
-     listeners x events ("all"; RESULT uses this) and over only the events committed after the
-     listener had sent its request ("live", i.e. without the replay a late joiner gets), connect time
-     (request sent -> response headers), phase duration (first event -> `done` seen by listener 1)
-     and its ratio to N=1, stream cuts (no 200, ended without `done`, an `error` event, or still
-     open when the phase timed out), server RSS (VmRSS before the listeners, VmRSS after the phase,
-     peak VmHWM — from /proc/<pid>/status; a server per N makes VmHWM that N's peak), and the CPU
-     used by the server and by this client process during the phase.
+     listeners x events ("all") and over only the events committed after the listener had sent its
+     request ("live"; RESULT uses this: every event of the phase, not the session's opening
+     phase_change committed before anyone connected), connect time (request sent -> response headers),
+     phase duration (POST /run -> `done` seen by listener 1) and its ratio to N=1, stream cuts (no
+     200, ended without `done`, an `error` event, or still open when the phase timed out), server
+     RSS (VmRSS before the listeners, VmRSS after the phase, peak VmHWM — from /proc/<pid>/status;
+     a server per N makes VmHWM that N's peak), and the CPU used by the server and by this client
+     process during the phase.
+  C. With --join-during, the same but the listeners connect while the phase runs (listener 1
+     right after POST /run, then the other N-1 at once): a connection storm during the phase, whose
+     late joiners also get the phase's start as replay. Phase duration there is listener 1's first
+     event -> its `done`. Printed only; not in RESULT.
 
 Design: the SSE client is an asyncio.Protocol (raw HTTP/1.1, chunked transfer-encoding, SSE lines),
 ~a few microseconds per frame, so one client process holds 1,000 streams; the printed client CPU %
@@ -689,7 +694,7 @@ async def _rss_sampler(pid: int, stop: asyncio.Event, out: list[int]) -> None:
         await asyncio.sleep(0.25)
 
 
-async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any]:
+async def run_fanout(srv: Server, n: int, phase_timeout: float, attach_first: bool) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=srv.base, timeout=120) as client:
         r = await client.post("/api/v1/sessions", json={"problem": PROBLEM})
         r.raise_for_status()
@@ -712,14 +717,22 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
         t0_wall = time.time()
         deadline = t0 + phase_timeout
 
-        (await client.post(f"/api/v1/sessions/{sid}/run")).raise_for_status()  # GET /stream only follows
-        first = await open_sse(srv.host, srv.port, "GET", path)
-        await asyncio.wait([first.headers_received], timeout=phase_timeout)
-        conns = [first]
-        if n > 1:
-            conns += await asyncio.gather(
-                *(open_sse(srv.host, srv.port, "GET", path) for _ in range(n - 1))
-            )
+        if attach_first:  # every listener is connected and waiting before the run starts
+            conns = list(await asyncio.gather(*(open_sse(srv.host, srv.port, "GET", path) for _ in range(n))))
+            await asyncio.wait([c.headers_received for c in conns], timeout=phase_timeout)
+            first = conns[0]
+            run_started = time.time()
+            (await client.post(f"/api/v1/sessions/{sid}/run")).raise_for_status()
+        else:  # listeners join while the phase runs (a connection storm during the phase)
+            run_started = time.time()
+            (await client.post(f"/api/v1/sessions/{sid}/run")).raise_for_status()  # GET /stream only follows
+            first = await open_sse(srv.host, srv.port, "GET", path)
+            await asyncio.wait([first.headers_received], timeout=phase_timeout)
+            conns = [first]
+            if n > 1:
+                conns += await asyncio.gather(
+                    *(open_sse(srv.host, srv.port, "GET", path) for _ in range(n - 1))
+                )
         await asyncio.wait(
             [c.ended for c in conns], timeout=max(0.0, deadline - time.perf_counter())
         )
@@ -785,12 +798,15 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float) -> dict[str, Any
         not first_events
     ):  # nothing at all: since listener 1's request (a lower bound when timed out)
         phase = cutoff - first.t_sent if timed_out else math.nan
+    elif done is not None and attach_first:
+        phase = done.t - run_started  # from POST /run to `done` at listener 1
     elif done is not None:
         phase = done.t - first_events[0].t
     else:  # no done for listener 1: up to its last frame (or the cut-off) — a lower bound
         phase = (cutoff if timed_out else first.frames[-1].t) - first_events[0].t
     return {
         "n": n,
+        "attach_first": attach_first,
         "events": len(created),
         "lags_all": lags_all,
         "lags_live": lags_live,
@@ -830,8 +846,10 @@ def print_fanout(res: dict[str, Any], base_phase: float | None) -> None:
     la, ll, cn = res["lags_all"], res["lags_live"], res["connect"]
     slowdown = res["phase"] / base_phase if base_phase else math.nan
     http, no_done, err, still = res["cut_detail"]
+    how = "connected before POST /run" if res["attach_first"] else "joining while the phase runs"
     print(
-        f"  B. N={res['n']} listeners, one DECOMPOSE phase (step delay 100 ms), {res['events']} events persisted"
+        f"  {'B' if res['attach_first'] else 'C'}. N={res['n']} listeners {how}, one DECOMPOSE phase "
+        f"(step delay 100 ms), {res['events']} events persisted"
     )
     print(
         f"     lag all    p50 {ms(_percentile(la, 50))} ms  p99 {ms(_percentile(la, 99))} ms  "
@@ -891,28 +909,38 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, f
     except Exception as exc:  # a failed part is reported, the run goes on
         print(f"  A. failed: {exc!r}")
     sys.stdout.flush()
+    p99, slowdown = _fanout_part(backend, args, attach_first=True)  # the RESULT: a phase watched live
+    if args.join_during:
+        _fanout_part(backend, args, attach_first=False)  # listeners connecting mid-phase: reported only
+    print(
+        f"  ({backend} took {time.perf_counter() - started:.1f} s; loadavg {os.getloadavg()[0]:.2f})",
+        flush=True,
+    )
+    return rate, p99, slowdown
+
+
+def _fanout_part(backend: str, args: argparse.Namespace, *, attach_first: bool) -> tuple[float, float]:
+    """Each N on a fresh server; the largest N's lag p99 (ms) and phase slowdown against N=1."""
+    p99 = slowdown = math.nan
     base_phase: float | None = None
     for n in args.listeners:
         try:
             with Server(backend, 100, args.pg) as srv:
-                res = asyncio.run(run_fanout(srv, n, args.phase_timeout))
+                res = asyncio.run(run_fanout(srv, n, args.phase_timeout, attach_first))
         except Exception as exc:
-            print(f"  B. N={n} failed: {exc!r}")
-            if n == args.listeners[-1]:
-                p99 = slowdown = math.nan
+            print(f"  N={n} failed: {exc!r}")
             continue
         if n == 1:
             base_phase = res["phase"] if res["phase"] > 0 else None
         print_fanout(res, base_phase)
         sys.stdout.flush()
         if n == args.listeners[-1]:
-            p99 = _percentile(res["lags_all"], 99) * 1000
+            # Attached first, every event of the phase is live for every listener; only the session's
+            # opening phase_change (committed at creation, before anyone connected) is replay.
+            lags = res["lags_live"] if attach_first else res["lags_all"]
+            p99 = _percentile(lags, 99) * 1000
             slowdown = res["phase"] / base_phase if base_phase else math.nan
-    print(
-        f"  ({backend} took {time.perf_counter() - started:.1f} s; loadavg {os.getloadavg()[0]:.2f})",
-        flush=True,
-    )
-    return rate, p99, slowdown
+    return p99, slowdown
 
 
 def _worse(values: list[float], pick: Any) -> float:
@@ -934,6 +962,11 @@ def main() -> None:
         help="comma-separated N values (1,300,1000; --quick: 1,100); 1 is always run",
     )
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--join-during",
+        action="store_true",
+        help="also run part C: listeners connect while the phase runs (not in RESULT)",
+    )
     parser.add_argument(
         "--phase-timeout",
         type=float,

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from forge.core.knowledge_records import SourceDomain
 from forge.core.problem_frame import ProblemFrame
-from forge.core.select_source_domains import DomainSelection, estimate_feasibility, select_source_domains
-from forge.core.source_domain_distance import domain_similarity, measure_proximity
+from forge.core.select_source_domains import DomainSelection, select_for_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +38,10 @@ def _match(suggestion: str, domains: Sequence[SourceDomain]) -> str | None:
 def choose_source_domains(
     problem: str, frame: ProblemFrame | None, domains: Sequence[SourceDomain], suggested: Sequence[str] = ()
 ) -> DomainChoice:
-    text = problem_text(problem, frame)
-    proximities = {d.id: measure_proximity(text, d) for d in domains}
-    verdicts = {domain_id: estimate_feasibility(p) for domain_id, p in proximities.items()}
     matched = [(s, _match(s, domains)) for s in suggested if s.strip()]
-    selection = select_source_domains(
+    selection = select_for_problem(
+        problem_text(problem, frame),
         domains,
-        proximities,
-        verdicts,
-        domain_similarity,
         suggested=[domain_id for _, domain_id in matched if domain_id is not None],
     )
     return DomainChoice(selection, tuple(s for s, domain_id in matched if domain_id is None))
