@@ -162,7 +162,7 @@ def final_score(logic: LogicVerdict, novelty: float) -> float:
 def average_spread(samples: Sequence[VerifySample]) -> float:
     """Mean over the four scored dimensions of their population standard deviation across samples."""
     columns = list(zip(*((*s.logic.dims, s.novelty) for s in samples), strict=True))
-    return sum(statistics.pstdev(column) for column in columns) / len(columns)
+    return float(sum(statistics.pstdev(column) for column in columns)) / len(columns)
 
 
 def variance_confidence(samples: Sequence[VerifySample]) -> float:
