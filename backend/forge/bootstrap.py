@@ -118,13 +118,22 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
     """Structured generation for the generator's route: the offline generators, or the model's
     forced tool use (Anthropic, OpenAI-compatible)."""
     if route.provider == Provider.OFFLINE:
+        from pydantic import BaseModel
+
         from forge.engine.frame_problem import FrameOutput
         from forge.engine.run_biso import BisoOutput
+        from forge.engine.search_operators import OperatorOutput
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
-        from forge.providers.offline.offline_structured_model import OfflineStructuredModel
+        from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.providers.offline.search_offline import offline_search
 
-        return OfflineStructuredModel({FrameOutput: offline_frame, BisoOutput: offline_biso}, label=model.label)
+        generators: dict[type[BaseModel], OfflineGenerator] = {
+            FrameOutput: offline_frame,
+            BisoOutput: offline_biso,
+            OperatorOutput: offline_search,
+        }
+        return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
 
     return ToolCallingStructuredModel(model)
