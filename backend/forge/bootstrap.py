@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
 from forge.core.knowledge_records import ShippedKnowledge
+from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
@@ -30,6 +31,7 @@ from forge.model_routing import ModelRoute, Provider, missing_for, resolve_route
 from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
+from forge.services.hypothesis_queries import pool_reader
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -200,7 +202,10 @@ def build_container(
             structured,
             model,
             knowledge.domains,
-            EngineConfig(settings.engine_concurrency, settings.hypotheses_per_domain),
+            EngineConfig(
+                settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
+            ),
+            pool_reader(uow_factory),
         )
         if structured is not None
         else None

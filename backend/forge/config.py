@@ -62,6 +62,7 @@ class Settings:
     run_lease_seconds: float = 15.0
     engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
     hypotheses_per_domain: int = 3
+    search_profile: str = "interactive"  # SEARCH at SYNTHESIZE: interactive (fewer calls) or research
 
     @property
     def hkg_path(self) -> Path:
@@ -100,8 +101,19 @@ class Settings:
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
             engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
+            search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
         )
 
     @property
     def database_kind(self) -> str:
         return "postgresql" if self.database_url.startswith("postgresql") else "sqlite"
+
+
+SEARCH_PROFILES = ("interactive", "research")
+
+
+def _search_profile(value: str) -> str:
+    profile = value.strip().lower()
+    if profile not in SEARCH_PROFILES:
+        raise ValueError(f"FORGE_SEARCH_PROFILE must be one of {', '.join(SEARCH_PROFILES)}; got {value!r}")
+    return profile
