@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso bench-session-tokens prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -95,6 +95,15 @@ bench-load: $(STAMP)
 # BISO fan-out: 24 domains x 3 hypotheses through the structured path with 1.5 s model latency.
 bench-biso: $(STAMP)
 	$(BIN)/python bench/bench_biso.py
+
+# NSGA-II + MOME selection at N = 100/1,000/10,000 vs moocore and pymoo (MOOCORE_PYTHON = a throwaway
+# venv's python with `pip install moocore pymoo`; neither is a product dependency).
+bench-selection: $(STAMP)
+	$(BIN)/python bench/bench_selection.py
+
+# One SEARCH round per runtime profile through a scripted structured model with 1.5 s latency per call.
+bench-search: $(STAMP)
+	$(BIN)/python bench/bench_search_round.py
 
 bench-prompt-cache: $(STAMP)
 	$(BIN)/python bench/bench_prompt_cache.py

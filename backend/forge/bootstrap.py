@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
 from forge.core.knowledge_records import ShippedKnowledge
+from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
@@ -31,6 +32,7 @@ from forge.model_routing import ModelRoute, Provider, missing_for, resolve_route
 from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
+from forge.services.hypothesis_queries import pool_reader
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
@@ -120,13 +122,22 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
     """Structured generation for the generator's route: the offline generators, or the model's
     forced tool use (Anthropic, OpenAI-compatible)."""
     if route.provider == Provider.OFFLINE:
+        from pydantic import BaseModel
+
         from forge.engine.frame_problem import FrameOutput
         from forge.engine.run_biso import BisoOutput
+        from forge.engine.search_operators import OperatorOutput
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
-        from forge.providers.offline.offline_structured_model import OfflineStructuredModel
+        from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.providers.offline.search_offline import offline_search
 
-        return OfflineStructuredModel({FrameOutput: offline_frame, BisoOutput: offline_biso}, label=model.label)
+        generators: dict[type[BaseModel], OfflineGenerator] = {
+            FrameOutput: offline_frame,
+            BisoOutput: offline_biso,
+            OperatorOutput: offline_search,
+        }
+        return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
 
     return ToolCallingStructuredModel(model)
@@ -200,7 +211,10 @@ def build_container(
             structured,
             model,
             knowledge.domains,
-            EngineConfig(settings.engine_concurrency, settings.hypotheses_per_domain),
+            EngineConfig(
+                settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
+            ),
+            pool_reader(uow_factory),
         )
         if structured is not None
         else None

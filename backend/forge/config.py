@@ -65,6 +65,7 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
     public_url: str | None = None
     log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
+    search_profile: str = "interactive"  # SEARCH at SYNTHESIZE: interactive (fewer calls) or research
 
     @property
     def hkg_path(self) -> Path:
@@ -107,8 +108,19 @@ class Settings:
             allowed_hosts=hosts,
             public_url=env.get("FORGE_PUBLIC_URL") or None,
             log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
+            search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
         )
 
     @property
     def database_kind(self) -> str:
         return "postgresql" if self.database_url.startswith("postgresql") else "sqlite"
+
+
+SEARCH_PROFILES = ("interactive", "research")
+
+
+def _search_profile(value: str) -> str:
+    profile = value.strip().lower()
+    if profile not in SEARCH_PROFILES:
+        raise ValueError(f"FORGE_SEARCH_PROFILE must be one of {', '.join(SEARCH_PROFILES)}; got {value!r}")
+    return profile

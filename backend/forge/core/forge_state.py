@@ -38,6 +38,7 @@ from forge.core.records import (
     SessionDocument,
     StateOfArt,
 )
+from forge.core.search_summary import SearchSummary
 from forge.core.select_source_domains import DomainSelection
 from forge.core.session_spend import PhaseSpend
 
@@ -67,6 +68,7 @@ class ForgeState:
     adjacent_possible: list[str] = field(default_factory=list)
     suggested_domains: list[str] = field(default_factory=list)
     # Phase 3: SYNTHESIZE
+    search: SearchSummary | None = None  # the SEARCH round that grew the pool this round
     current_round_claims: list[Claim] = field(default_factory=list)
     theses_stated: int = 0
     antitheses_searched: set[int] = field(default_factory=set)

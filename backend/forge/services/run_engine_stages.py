@@ -1,9 +1,10 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
-DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4).
+DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
+over the persisted pool at SYNTHESIZE (§4.2.1).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
-      `biso.round`), so a run resumed after a crash redoes at most the stage that had not committed.
+      `biso.round`; `search.round`), so a run resumed after a crash redoes at most the stage that had not committed.
     - A stage changes the state in memory and returns what the driver commits with it in ONE step
       transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
       hypotheses for the pool. Progress is published live while it works, never stored.
@@ -13,32 +14,37 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
-from forge.core.domain_types import Phase
+from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis, summarize_pool
 from forge.core.knowledge_records import SourceDomain
 from forge.core.model_messages import Usage
 from forge.core.problem_frame import ProblemFrame
+from forge.core.search_plan import RuntimeProfile
+from forge.core.search_summary import SearchSummary
 from forge.core.session_events import SessionEvent
 from forge.engine.choose_source_domains import choose_source_domains
 from forge.engine.frame_problem import Framed, frame_problem
 from forge.engine.run_biso import run_biso
+from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress
 from forge.ports import LanguageModel, StructuredModel
 
 LiveSink = Callable[[SessionEvent], None]
+PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 
 
 @dataclass(frozen=True, slots=True)
 class EngineConfig:
     concurrency: int = DEFAULT_CONCURRENCY
     hypotheses_per_domain: int = 3
+    search_profile: RuntimeProfile = RuntimeProfile.INTERACTIVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +60,10 @@ class EngineStages:
         priced_as: LanguageModel,
         domains: tuple[SourceDomain, ...],
         config: EngineConfig = EngineConfig(),
+        read_pool: PoolReader | None = None,
     ) -> None:
         self._structured = structured
+        self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
         self._config = config
@@ -65,6 +73,8 @@ class EngineStages:
             return state.problem_frame is None
         if state.current_phase is Phase.EXPLORE:
             return state.biso is None or state.biso.round != state.current_round
+        if state.current_phase is Phase.SYNTHESIZE and self._read_pool is not None:
+            return state.search is None or state.search.round != state.current_round
         return False
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
@@ -73,6 +83,8 @@ class EngineStages:
             return None
         if ctx.state.current_phase is Phase.DECOMPOSE:
             return await self._frame(ctx)
+        if ctx.state.current_phase is Phase.SYNTHESIZE:
+            return await self._search(ctx, live)
         return await self._biso(ctx, live)
 
     async def _frame(self, ctx: ToolContext) -> StageOutput:
@@ -127,6 +139,32 @@ class EngineStages:
         events = (*self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
         return StageOutput(events, run.hypotheses)
 
+    async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        assert self._read_pool is not None  # pending() said so
+        state = ctx.state
+        pool = await self._read_pool(ctx.session_id)
+        frame = await self._frame_for_biso(ctx)
+
+        def progress(p: EngineProgress) -> None:
+            live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
+
+        run = await run_search_round(
+            self._structured,
+            pool,
+            frame,
+            self._config.search_profile,
+            problem=state.problem,
+            round_=state.current_round,
+            concurrency=self._config.concurrency,
+            progress=progress,
+        )
+        state.search = _summarize_search(run, state.current_round, self._config.search_profile)
+        events = (
+            *self._account(ctx, run.usage),
+            ev.engine_stage("search", _search_text(run, len(pool)), _search_counts(run)),
+        )
+        return StageOutput(events, run.children)
+
     async def _frame_for_biso(self, ctx: ToolContext) -> ProblemFrame:
         """The session's frame; a session framed before the engine existed is framed now."""
         if ctx.state.problem_frame is None:
@@ -141,3 +179,48 @@ class EngineStages:
         if not usage.total:
             return ()
         return (account_usage(ctx, self._priced_as, usage),)
+
+
+def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) -> SearchSummary:
+    selection = run.selection
+    return SearchSummary(
+        round_,
+        profile.value,
+        selection.method.value,
+        selection.seeds,
+        selection.eligible,
+        run.calls,
+        len(run.children),
+        dict(run.operators),
+        run.degraded,
+        run.skipped,
+        len(run.failures),
+        selection.coverage_ratio,
+    )
+
+
+def _search_text(run: SearchRound, pool_size: int) -> str:
+    if not run.selection.seeds:
+        return f"SEARCH: none of the {pool_size} hypotheses in the pool passed the mapping gate; nothing to expand."
+    made = ", ".join(f"{count} {operator}" for operator, count in run.operators.items()) or "none"
+    coverage = run.selection.coverage_ratio
+    return (
+        f"SEARCH over {len(run.selection.seeds)} seeds of {run.selection.eligible} gated hypotheses"
+        + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
+        + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
+        + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
+        + (f"; {len(run.failures)} call(s) failed" if run.failures else "")
+        + "."
+    )
+
+
+def _search_counts(run: SearchRound) -> dict[str, int]:
+    return {
+        "seeds": len(run.selection.seeds),
+        "calls": run.calls,
+        "children": len(run.children),
+        "operators": len(run.operators),
+        "degraded": run.degraded,
+        "failed": len(run.failures),
+        **{f"op_{operator}": count for operator, count in run.operators.items()},
+    }

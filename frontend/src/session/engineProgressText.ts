@@ -9,6 +9,7 @@ export interface EngineProgressLike {
 const STAGE_WORK: Readonly<Record<string, string>> = {
   frame: "Framing the problem",
   biso: "Transferring ideas from distant domains",
+  search: "Refining, combining and opposing the best hypotheses",
 };
 
 export function engineProgressText(p: EngineProgressLike): { label: string; count: string } {

@@ -136,6 +136,7 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
 const ENGINE_STAGE_LABELS: Readonly<Record<string, string>> = {
   frame: "Problem frame",
   biso: "Cross-domain hypotheses",
+  search: "Search over the pool",
 };
 
 function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {

@@ -11,6 +11,6 @@ describe("engineProgressText", () => {
   });
 
   test("an unknown stage is still shown, by its name", () => {
-    expect(engineProgressText({ stage: "search", done: 0, total: 4, failed: 0 }).label).toBe("Engine: search");
+    expect(engineProgressText({ stage: "verify", done: 0, total: 4, failed: 0 }).label).toBe("Engine: verify");
   });
 });

@@ -1,0 +1,70 @@
+"""The five-dimension score of a hypothesis and the two selection axes (seed 000 §4.3.2, §8.2).
+
+Invariants:
+    - Every dimension lies in [0, 10]; `ScoreVector` refuses anything else.
+    - `composite_score` is the weighted sum with the seed's weights (divergence .21, testability
+      .26, rationale .21, robustness .17, feasibility .15; they sum to 1), so it lies in [0, 10].
+    - The selection axes are in [0, 1]: novelty = divergence / 10, feasibility = the mean of the
+      other four / 10 (both maximised).
+    - `novelty_weight` is the novelty-conditional weight wN = wn_min + (wn_max − wn_min)·(1 − n)^γ:
+      a low-novelty hypothesis is scored mostly on novelty (pushing search toward innovation), a
+      high-novelty one mostly on feasibility. `conditional_scalar` = wN·n + (1 − wN)·f is the
+      tie-break inside a Pareto front (see pareto_selection).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COMPOSITE_WEIGHTS: dict[str, float] = {
+    "divergence": 0.21,
+    "testability": 0.26,
+    "rationale": 0.21,
+    "robustness": 0.17,
+    "feasibility": 0.15,
+}
+WN_MIN = 0.3
+WN_MAX = 0.7
+WN_GAMMA = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreVector:
+    divergence: float  # semantic distance from known methods
+    testability: float  # can it become testable signals
+    rationale: float  # does the causal mechanism hold
+    robustness: float  # low overfitting risk
+    feasibility: float  # data availability
+
+    def __post_init__(self) -> None:
+        for name in COMPOSITE_WEIGHTS:
+            value = getattr(self, name)
+            if not 0.0 <= value <= 10.0:
+                raise ValueError(f"{name} must lie in [0, 10], got {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionPoint:
+    """A hypothesis on the two selection axes, both in [0, 1] and maximised."""
+
+    novelty: float
+    feasibility: float
+
+
+def composite_score(scores: ScoreVector) -> float:
+    return sum(weight * float(getattr(scores, name)) for name, weight in COMPOSITE_WEIGHTS.items())
+
+
+def selection_point(scores: ScoreVector) -> SelectionPoint:
+    rest = (scores.testability + scores.rationale + scores.robustness + scores.feasibility) / 4
+    return SelectionPoint(scores.divergence / 10, rest / 10)
+
+
+def novelty_weight(novelty: float, wn_min: float = WN_MIN, wn_max: float = WN_MAX, gamma: float = WN_GAMMA) -> float:
+    clipped = min(1.0, max(0.0, novelty))
+    return wn_min + (wn_max - wn_min) * float((1.0 - clipped) ** gamma)
+
+
+def conditional_scalar(point: SelectionPoint) -> float:
+    weight = novelty_weight(point.novelty)
+    return weight * point.novelty + (1.0 - weight) * point.feasibility

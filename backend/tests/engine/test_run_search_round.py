@@ -1,0 +1,192 @@
+"""A SEARCH round on scripted structured outputs: seeds from the gate + MOME, the plan under the
+profile's quotas, children with lineage (operator, parents), gated like BISO's; failures and
+degradation counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId, gate_summary
+from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.model_messages import Usage
+from forge.core.problem_frame import ProblemFrame
+from forge.core.search_plan import RuntimeProfile, SearchOperator
+from forge.engine.run_biso import HypothesisDraft, MappingRowOut
+from forge.engine.run_search_round import run_search_round
+from forge.engine.search_operators import OPERATOR_INSTRUCTIONS, OperatorOutput, SearchContext
+from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
+
+FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
+SOURCES = ("buffer", "server", "utilisation", "priority", "blocking", "variability")
+TARGETS = ("waiting room", "triage nurse", "occupancy", "acuity score", "bed shortage", "surge pattern")
+KINDS = (
+    MappingType.ENTITY,
+    MappingType.ENTITY,
+    MappingType.ATTRIBUTE,
+    MappingType.RELATION,
+    MappingType.HIGHER_ORDER,
+    MappingType.HIGHER_ORDER,
+)
+
+
+def rows(tag: str) -> list[MappingRowOut]:
+    return [
+        MappingRowOut(
+            source_concept=f"{s} {tag}",
+            source_relation=f"{s} shapes the flow",
+            target_concept=t,
+            target_relation=f"{t} shapes waiting",
+            mapping_type=k,
+            systematicity_group="congestion",
+            observable_link=f"{t} per hour",
+        )
+        for s, t, k in zip(SOURCES, TARGETS, KINDS, strict=True)
+    ]
+
+
+def statement(tag: str) -> str:
+    return (
+        f"{tag}: the waiting room, triage nurse, occupancy, acuity score, bed shortage and surge pattern "
+        f"together set emergency department waits under {tag} conditions."
+    )
+
+
+def parent(hid: str, structure: str, observable: str) -> Hypothesis:
+    table = MappingTable(tuple(MappingRow(**r.model_dump()) for r in rows(hid)))
+    text = statement(hid)
+    failures = (f"Breaks when {hid} arrivals are not random.",)
+    return Hypothesis(
+        HypothesisId(hid),
+        f"dom-{hid}",
+        f"Domain {hid}",
+        structure,
+        hid,
+        text,
+        structure,
+        table,
+        observable,
+        failures,
+        gate_summary(table, " ".join((text, observable, *failures))),
+    )
+
+
+POOL = (
+    parent("alpha", "queue buffer", "minutes per patient"),
+    parent("beta", "feedback loop", "ward totals"),
+    parent("gamma", "threshold cascade", "shift totals"),
+)
+
+
+def distinct_words(n: int) -> str:
+    """Words no other child uses, so scripted children are never near-duplicates of each other."""
+    letters = "bcdfghjklmnpqrstvwxz"
+    return " ".join(f"{letters[n % 20]}{letters[(n // 20) % 20]}o{letters[i]}a" for i in range(20))
+
+
+class Scripted:
+    """Answers every operator request with a draft naming the operator and its parents; `fail` lists
+    operators whose calls fail."""
+
+    def __init__(self, fail: frozenset[SearchOperator] = frozenset(), distinct: bool = True) -> None:
+        self.requests: list[StructuredRequest[Any]] = []
+        self.fail = fail
+        self.distinct = distinct
+
+    @property
+    def label(self) -> str:
+        return "scripted"
+
+    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
+        self.requests.append(request)
+        context = request.offline_context
+        assert isinstance(context, SearchContext)
+        if context.operator in self.fail:
+            return StructuredFailure("invalid after 3 attempts", Usage(10, 1), 3)
+        tag = f"{context.operator.value} of {' and '.join(p.id for p in context.parents)} {len(self.requests)}"
+        draft = HypothesisDraft(
+            title=tag,
+            structure="scripted",
+            statement=f"{statement(tag)} {distinct_words(len(self.requests)) if self.distinct else ''}".strip(),
+            mechanism="scripted mechanism",
+            mapping=rows(tag),
+            observable="minutes per patient",
+            failure_modes=["Breaks when beds block the flow."],
+        )
+        return StructuredResult(OperatorOutput(hypothesis=draft), Usage(100, 50), 1)
+
+
+async def test_children_record_their_operator_and_parents_and_are_gated() -> None:
+    model = Scripted()
+    run = await run_search_round(model, POOL, FRAME, RuntimeProfile.RESEARCH, round_=2)
+    assert run.calls == len(model.requests) == len(run.plan)
+    assert run.children and all(c.gate.status is GateStatus.PASSED for c in run.children)
+    for n, (application, child) in enumerate(zip(run.plan, run.children, strict=True), start=1):
+        assert child.id == f"search-2-{n}-{application.operator.value}"
+        assert child.operator == application.operator.value and child.parents == application.parents
+        assert child.round == 2 and child.domain_id == f"dom-{application.parents[0]}"
+    combined = [c for c in run.children if c.operator == "combine"]
+    assert combined and all(len(c.parents) == 2 and " + " in c.domain_name for c in combined)
+    assert set(run.operators) == {op.value for op in SearchOperator}
+    assert run.usage == Usage(100 * run.calls, 50 * run.calls)
+
+
+async def test_each_request_carries_its_parents_the_frame_and_the_operators_instructions() -> None:
+    model = Scripted()
+    await run_search_round(model, POOL, FRAME, RuntimeProfile.RESEARCH)
+    for request in model.requests:
+        context = request.offline_context
+        assert isinstance(context, SearchContext)
+        assert OPERATOR_INSTRUCTIONS[context.operator] in request.instructions
+        assert all(p.statement in request.input for p in context.parents)
+        assert "without more staff" in request.input
+
+
+async def test_quotas_limit_operators_and_the_rest_degrades_to_variant_or_refine() -> None:
+    model = Scripted()
+    quotas = {SearchOperator.OPPOSE: 1, SearchOperator.EXTREME: 0, SearchOperator.COMBINE: 0}
+    run = await run_search_round(model, POOL, FRAME, RuntimeProfile.INTERACTIVE, quotas)
+    operators = [a.operator for a in run.plan]
+    assert operators.count(SearchOperator.OPPOSE) == 1
+    assert SearchOperator.EXTREME not in operators and SearchOperator.COMBINE not in operators
+    assert run.degraded >= 2
+    assert all(a.operator in {SearchOperator.VARIANT, SearchOperator.REFINE} for a in run.plan if a.degraded_from)
+
+
+async def test_interactive_makes_fewer_calls_than_research() -> None:
+    interactive = await run_search_round(Scripted(), POOL, FRAME, RuntimeProfile.INTERACTIVE)
+    research = await run_search_round(Scripted(), POOL, FRAME, RuntimeProfile.RESEARCH)
+    assert interactive.calls < research.calls
+
+
+async def test_a_failed_operator_call_is_reported_and_the_others_still_count() -> None:
+    run = await run_search_round(
+        Scripted(fail=frozenset({SearchOperator.OPPOSE})), POOL, FRAME, RuntimeProfile.RESEARCH
+    )
+    assert run.failures and all(f.operator is SearchOperator.OPPOSE for f in run.failures)
+    assert "oppose" not in run.operators and run.children
+
+
+async def test_hypotheses_that_failed_the_gate_are_not_expanded() -> None:
+    thin = Hypothesis(
+        HypothesisId("thin"),
+        "d",
+        "D",
+        "s",
+        "thin",
+        "A thin idea about waits.",
+        "m",
+        MappingTable(()),
+        "o",
+        (),
+        gate_summary(MappingTable(()), "A thin idea"),
+    )
+    model = Scripted()
+    run = await run_search_round(model, (thin,), FRAME, RuntimeProfile.RESEARCH)
+    assert run.selection.pruned == 1 and run.calls == 0 and run.children == ()
+
+
+async def test_near_duplicate_children_are_merged_and_say_whom_they_absorbed() -> None:
+    run = await run_search_round(Scripted(distinct=False), POOL, FRAME, RuntimeProfile.INTERACTIVE)
+    assert len(run.children) < run.calls
+    absorbed = {a for c in run.children for a in c.absorbed}
+    assert len(absorbed) == run.calls - len(run.children)

@@ -1,0 +1,13 @@
+import pytest
+
+from forge.config import Settings
+
+
+def test_search_profile_defaults_to_interactive_and_reads_research() -> None:
+    assert Settings.from_env({}).search_profile == "interactive"
+    assert Settings.from_env({"FORGE_SEARCH_PROFILE": " Research "}).search_profile == "research"
+
+
+def test_rejects_an_unknown_search_profile_naming_the_choices() -> None:
+    with pytest.raises(ValueError, match="interactive, research"):
+        Settings.from_env({"FORGE_SEARCH_PROFILE": "turbo"})

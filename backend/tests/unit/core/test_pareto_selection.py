@@ -1,0 +1,98 @@
+import math
+import random
+
+import pytest
+
+from forge.core.composite_score import SelectionPoint
+from forge.core.pareto_selection import crowding_distances, dominates, rank_points, select_pareto
+
+
+def brute_force_ranks(points: list[tuple[float, float]]) -> list[int]:
+    """Peel fronts by checking every pair: the definition, O(N^3)."""
+    remaining = set(range(len(points)))
+    ranks = [-1] * len(points)
+    rank = 0
+    while remaining:
+        front = {i for i in remaining if not any(dominates(points[j], points[i]) for j in remaining if j != i)}
+        for i in front:
+            ranks[i] = rank
+        remaining -= front
+        rank += 1
+    return ranks
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_ranks_match_brute_force_dominance_on_random_points(seed: int) -> None:
+    rng = random.Random(seed)
+    size = rng.randint(1, 120)
+    # A coarse grid makes ties and duplicate points common, the cases a sort gets wrong.
+    grid = rng.choice([4, 10, 1000])
+    points = [(rng.randint(0, grid) / grid, rng.randint(0, grid) / grid) for _ in range(size)]
+    assert list(rank_points(points).ranks) == brute_force_ranks(points)
+
+
+def test_every_front_is_mutually_non_dominated_and_dominated_by_the_previous() -> None:
+    rng = random.Random(99)
+    points = [(rng.random(), rng.random()) for _ in range(300)]
+    fronts = rank_points(points).fronts
+    for k, front in enumerate(fronts):
+        assert not any(dominates(points[a], points[b]) for a in front for b in front)
+        if k:
+            assert all(any(dominates(points[a], points[b]) for a in fronts[k - 1]) for b in front)
+
+
+def test_identical_points_share_a_front() -> None:
+    ranking = rank_points([(0.5, 0.5), (0.5, 0.5), (0.4, 0.4)])
+    assert ranking.ranks == (0, 0, 1)
+
+
+def test_crowding_distance_of_a_four_point_front_by_hand() -> None:
+    # Novelty spans 0..0.9 and feasibility 0.1..1.0 (both ranges 0.9).
+    points = [(0.0, 1.0), (0.3, 0.7), (0.6, 0.4), (0.9, 0.1)]
+    distance = crowding_distances(points, [0, 1, 2, 3])
+    assert distance[0] == math.inf and distance[3] == math.inf
+    # Point 1: novelty neighbours 0.0 and 0.6 → 0.6/0.9; feasibility neighbours 1.0 and 0.4 → 0.6/0.9.
+    assert distance[1] == pytest.approx(0.6 / 0.9 * 2)
+    assert distance[2] == pytest.approx(0.6 / 0.9 * 2)
+
+
+def test_crowding_distance_prefers_the_isolated_inner_point() -> None:
+    points = [(0.0, 1.0), (0.1, 0.9), (0.8, 0.2), (1.0, 0.0)]
+    distance = crowding_distances(points, [0, 1, 2, 3])
+    # Point 1: (0.8-0.0)/1 + (1.0-0.2)/1 = 1.6; point 2: (1.0-0.1) + (0.9-0.0) = 1.8.
+    assert distance[1] == pytest.approx(1.6)
+    assert distance[2] == pytest.approx(1.8)
+
+
+def test_small_fronts_are_all_boundary_points() -> None:
+    assert crowding_distances([(0.1, 0.2), (0.3, 0.0)], [0, 1]) == {0: math.inf, 1: math.inf}
+
+
+def test_constant_objective_adds_nothing_to_crowding() -> None:
+    points = [(0.0, 0.5), (0.5, 0.5), (1.0, 0.5)]
+    distance = crowding_distances(points, [0, 1, 2])
+    assert distance[1] == pytest.approx(1.0)
+
+
+def test_selection_takes_the_first_front_before_any_dominated_point() -> None:
+    points = [
+        SelectionPoint(0.9, 0.2),  # front 0
+        SelectionPoint(0.5, 0.5),  # front 0
+        SelectionPoint(0.4, 0.4),  # front 1
+        SelectionPoint(0.2, 0.9),  # front 0
+        SelectionPoint(0.1, 0.1),  # front 2
+    ]
+    assert sorted(select_pareto(points, 3)) == [0, 1, 3]
+    assert select_pareto(points, 5)[3:] == [2, 4]
+
+
+def test_selection_within_a_front_prefers_boundaries_then_the_less_crowded() -> None:
+    points = [SelectionPoint(0.0, 1.0), SelectionPoint(0.1, 0.9), SelectionPoint(0.8, 0.2), SelectionPoint(1.0, 0.0)]
+    chosen = select_pareto(points, 3)
+    assert set(chosen[:2]) == {0, 3}
+    assert chosen[2] == 2
+
+
+def test_selection_of_zero_or_of_an_empty_pool_is_empty() -> None:
+    assert select_pareto([SelectionPoint(0.5, 0.5)], 0) == []
+    assert select_pareto([], 3) == []
