@@ -136,6 +136,12 @@ class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
+class TokenCounter(Protocol):
+    """Counts the tokens a provider will bill for a text, rounded up by a safety margin (never under)."""
+
+    def count_tokens(self, text: str) -> int: ...
+
+
 class SessionRepository(Protocol):
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None: ...
 
