@@ -27,9 +27,11 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
-from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.providers.offline.hashed_embedder import HashedTextEmbedder
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
+from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -55,6 +57,7 @@ class Container:
     verifier: LanguageModel
     broadcaster: SessionBroadcaster
     knowledge: ShippedKnowledge
+    memory: HypothesisMemory
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -147,6 +150,7 @@ def build_container(
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
     structured: StructuredModel | None = None,
+    embedder: Embedder | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls."""
@@ -199,7 +203,19 @@ def build_container(
     driver = PhaseRunDriver(
         uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, stages
     )
-    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
+    memory = HypothesisMemory(embedder or HashedTextEmbedder(), new_id)
+    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)
     return Container(
-        settings, engine, service, runs, model, research, uow_factory, verifier, broadcaster, knowledge, listener
+        settings,
+        engine,
+        service,
+        runs,
+        model,
+        research,
+        uow_factory,
+        verifier,
+        broadcaster,
+        knowledge,
+        memory,
+        listener,
     )

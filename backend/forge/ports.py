@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
@@ -230,11 +231,22 @@ class HypothesisRepository(Protocol):
         ...
 
 
+class HypothesisMemoryRepository(Protocol):
+    """Remembered hypotheses (seed 004), across sessions."""
+
+    async def all(self, *, min_c: float = 0.0) -> list[HypothesisEpisode]:
+        """Episodes with C ≥ min_c, oldest first."""
+        ...
+
+    async def upsert_all(self, episodes: Sequence[HypothesisEpisode], at: datetime) -> None: ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
     tool_calls: ToolCallLog
     hypotheses: HypothesisRepository
+    memory: HypothesisMemoryRepository
 
     async def __aenter__(self) -> UnitOfWork: ...
 

@@ -27,6 +27,7 @@ from forge.api.routes import (
     hypotheses,
     knowledge,
     knowledge_graph,
+    memory,
     session_documents,
     session_stream,
     sessions,
@@ -79,6 +80,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         knowledge_graph.router,
         knowledge.router,
         hypotheses.router,
+        memory.router,
     )
     for router in routers:
         app.include_router(router)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from forge.core.confidence import (
@@ -54,7 +56,7 @@ def test_repeated_support_converges_below_the_ceiling() -> None:
     for _ in range(60):
         c = supported(c)
         history.append(c)
-    assert all(a <= b for a, b in zip(history, history[1:], strict=False))
+    assert all(a <= b for a, b in itertools.pairwise(history))
     assert history[9] > 0.7  # seed 004 §7.3: good hypotheses converge above 0.7
     assert history[-1] == pytest.approx(C_MAX)
 
