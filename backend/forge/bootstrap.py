@@ -28,7 +28,7 @@ from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.static_embedder import StaticTextEmbedder
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
@@ -203,7 +203,7 @@ def build_container(
     driver = PhaseRunDriver(
         uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, stages
     )
-    memory = HypothesisMemory(embedder or HashedTextEmbedder(), new_id)
+    memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)
     return Container(
         settings,

@@ -11,6 +11,8 @@ Invariants:
       and the parent's id among its parents.
     - Every C change appends a UsageEntry (c_before → c_after); episodes are never deleted here.
     - Retrieval ranks by cosine similarity × C over episodes with C ≥ min_c (seed 004 §4.3).
+    - Vectors of another length (another embedder) are not comparable: similarity 0, never an error;
+      re-embedding stored episodes is the migration path when the embedder changes.
     - Pure: vectors are computed by the shell and passed in by text; ids come from `new_id`.
 """
 
@@ -122,6 +124,11 @@ def texts_to_embed(judged: Sequence[JudgedClaim]) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
+def similarity(a: Vector, b: Vector) -> float:
+    """Cosine of two vectors of one embedder; 0 for vectors of different lengths."""
+    return cosine(a, b) if len(a) == len(b) else 0.0
+
+
 class _Ledger:
     """The episodes being updated, by id, with the order new ones were made."""
 
@@ -132,8 +139,8 @@ class _Ledger:
         self._new_id = new_id
 
     def find_or_create(self, text: str, vector: Vector) -> HypothesisEpisode:
-        best = max(self.by_id.values(), key=lambda e: cosine(vector, e.vector), default=None)
-        if best is not None and cosine(vector, best.vector) >= SAME_HYPOTHESIS_SIMILARITY:
+        best = max(self.by_id.values(), key=lambda e: similarity(vector, e.vector), default=None)
+        if best is not None and similarity(vector, best.vector) >= SAME_HYPOTHESIS_SIMILARITY:
             return best
         ctx = self._context
         made = HypothesisEpisode(
@@ -201,6 +208,6 @@ def rank_episodes(
     for e in episodes:
         if e.c < min_c:
             continue
-        similarity = cosine(query, e.vector) if query is not None else 1.0
-        ranked.append(RankedEpisode(e, similarity, max(0.0, similarity) * e.c))
+        match = similarity(query, e.vector) if query is not None else 1.0
+        ranked.append(RankedEpisode(e, match, max(0.0, match) * e.c))
     return sorted(ranked, key=lambda r: -r.score)

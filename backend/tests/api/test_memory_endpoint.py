@@ -15,7 +15,7 @@ from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_memory import HypothesisEpisode, HypothesisEpisodeId
 from forge.db.migrate import upgrade_database
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.static_embedder import StaticTextEmbedder
 
 AT = datetime(2026, 11, 23, tzinfo=UTC)
 URL = "/api/v1/memory/hypotheses"
@@ -30,7 +30,7 @@ REMEMBERED = [
 async def memory_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     await upgrade_database(database_url)
     container = build_container(Settings(database_url=database_url))
-    vectors = await HashedTextEmbedder().embed([text for text, _ in REMEMBERED])
+    vectors = await StaticTextEmbedder().embed([text for text, _ in REMEMBERED])
     episodes = [
         HypothesisEpisode(
             HypothesisEpisodeId(UUID(int=i + 1)), text, tuple(v), c, "an earlier question", SessionId(UUID(int=99)), AT

@@ -129,3 +129,9 @@ def test_retrieval_without_a_query_ranks_by_c_and_honours_min_c() -> None:
     episodes = [_episode(1, (1.0, 0.0), 0.4), _episode(2, (0.0, 1.0), 0.7)]
     assert [r.episode.c for r in rank_episodes(None, episodes)] == [0.7, 0.4]
     assert [r.episode.c for r in rank_episodes(None, episodes, min_c=0.5)] == [0.7]
+
+
+def test_vectors_of_another_embedder_are_not_comparable_and_raise_nothing() -> None:
+    other = _episode(1, (1.0, 0.0, 0.0, 0.0), 0.9)
+    [ranked] = rank_episodes((1.0, 0.0), [other])
+    assert ranked.similarity == 0.0 and ranked.score == 0.0
