@@ -29,9 +29,11 @@ from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
-from forge.ports import Clock, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.providers.static_embedder import StaticTextEmbedder
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
+from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
@@ -59,6 +61,7 @@ class Container:
     broadcaster: SessionBroadcaster
     knowledge: ShippedKnowledge
     metrics: ForgeMetrics
+    memory: HypothesisMemory
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -174,6 +177,7 @@ def build_container(
     verifier: LanguageModel | None = None,
     structured: StructuredModel | None = None,
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
+    embedder: Embedder | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls."""
@@ -222,7 +226,8 @@ def build_container(
     driver = PhaseRunDriver(
         uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics, stages
     )
-    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label)
+    memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
+    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)
     return Container(
         settings,
         engine,
@@ -235,5 +240,6 @@ def build_container(
         broadcaster,
         knowledge,
         metrics,
+        memory,
         listener,
     )

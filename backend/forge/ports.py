@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
@@ -146,6 +147,12 @@ class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
+class TokenCounter(Protocol):
+    """Counts the tokens a provider will bill for a text, rounded up by a safety margin (never under)."""
+
+    def count_tokens(self, text: str) -> int: ...
+
+
 class SessionRepository(Protocol):
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None: ...
 
@@ -234,11 +241,22 @@ class HypothesisRepository(Protocol):
         ...
 
 
+class HypothesisMemoryRepository(Protocol):
+    """Remembered hypotheses (seed 004), across sessions."""
+
+    async def all(self, *, min_c: float = 0.0) -> list[HypothesisEpisode]:
+        """Episodes with C ≥ min_c, oldest first."""
+        ...
+
+    async def upsert_all(self, episodes: Sequence[HypothesisEpisode], at: datetime) -> None: ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
     tool_calls: ToolCallLog
     hypotheses: HypothesisRepository
+    memory: HypothesisMemoryRepository
 
     async def __aenter__(self) -> UnitOfWork: ...
 

@@ -33,6 +33,7 @@ from forge.api.routes import (
     hypotheses,
     knowledge,
     knowledge_graph,
+    memory,
     metrics,
     session_documents,
     session_stream,
@@ -102,6 +103,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         knowledge.router,
         hypotheses.router,
         metrics.router,
+        memory.router,
     )
     for router in routers:
         app.include_router(router)

@@ -280,6 +280,22 @@ class HypothesisRow(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
 
 
+class HypothesisMemoryRow(Base):
+    """One remembered hypothesis (seed 004 episode), kept across sessions: no session foreign key, so
+    deleting the session it came from keeps what it taught."""
+
+    __tablename__ = "hypothesis_memory"
+    __table_args__ = (Index("ix_hypothesis_memory_c", "c"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    c: Mapped[float] = mapped_column(Float, nullable=False)
+    origin_session_id: Mapped[uuid.UUID] = mapped_column(Uuid, nullable=False)
+    record: Mapped[Any] = mapped_column(JSON, nullable=False)  # the whole HypothesisEpisode, encoded
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
 CHILD_TABLES = (
     ClaimRow,
     EvidenceRow,

@@ -1,4 +1,4 @@
-"""SqlAlchemyUnitOfWork: one AsyncSession, its four repositories, and the only commit.
+"""SqlAlchemyUnitOfWork: one AsyncSession, its repositories, and the only commit.
 
 Invariants:
     - `commit` here is the only place in the codebase that commits a database transaction.
@@ -15,10 +15,11 @@ from types import TracebackType
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from forge.db.hypothesis_memory_repository import SqlHypothesisMemoryRepository
 from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
 from forge.db.write_gate import NO_GATE, WriteGate
-from forge.ports import EventLog, HypothesisRepository, SessionRepository, ToolCallLog
+from forge.ports import EventLog, HypothesisMemoryRepository, HypothesisRepository, SessionRepository, ToolCallLog
 
 
 class SqlAlchemyUnitOfWork:
@@ -27,6 +28,7 @@ class SqlAlchemyUnitOfWork:
     events: EventLog
     tool_calls: ToolCallLog
     hypotheses: HypothesisRepository
+    memory: HypothesisMemoryRepository
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
@@ -49,6 +51,7 @@ class SqlAlchemyUnitOfWork:
         self.events = SqlEventLog(session, self._ticket)
         self.tool_calls = SqlToolCallLog(session, self._ticket)
         self.hypotheses = SqlHypothesisRepository(session, self._ticket)
+        self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
         return self
 
     async def __aexit__(

@@ -56,6 +56,7 @@ from forge.core.session_record import (
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
 from forge.services.drive_phase_run import PhaseRunDriver
+from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.run_registry import RunRegistry
 from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
 from forge.services.session_broadcast import SessionBroadcaster
@@ -95,8 +96,10 @@ class SessionService:
         clock: Clock,
         new_id: Callable[[], UUID],
         model_label: str,
+        memory: HypothesisMemory | None = None,
     ):
         self._uow_factory = uow_factory
+        self._memory = memory
         self._broadcaster = broadcaster
         self._registry = registry
         self._driver = driver
@@ -365,6 +368,8 @@ class SessionService:
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
                 return ServiceFailure(kind, outcome.message)
             summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
+            if self._memory is not None:  # verdicts move remembered C-values, in this same transaction
+                await self._memory.record_verdicts(uow, session_id, state, review, self._clock.now())
             cursor = await uow.events.last_seq(session_id)
             lease, stored = await self._persist_review(uow, session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
             await uow.commit()

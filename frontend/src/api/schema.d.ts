@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/memory/hypotheses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search Memory */
+        get: operations["search_memory_api_v1_memory_hypotheses_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions": {
         parameters: {
             query?: never;
@@ -1259,6 +1276,11 @@ export interface components {
             worsening: components["schemas"]["TrizParameterOut"];
         };
         /**
+         * MemoryOutcome
+         * @enum {string}
+         */
+        MemoryOutcome: "supported" | "contradicted" | "refined";
+        /**
          * MorphologicalParameterView
          * @description One dimension of the morphological box and its options.
          */
@@ -1420,6 +1442,53 @@ export interface components {
             selected: boolean;
             /** Text */
             text: string;
+        };
+        /** RememberedHypothesisOut */
+        RememberedHypothesisOut: {
+            /**
+             * Confidence
+             * @description The C-value, 0.05..0.95.
+             */
+            confidence: number;
+            /** Contradiction Count */
+            contradiction_count: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Origin Question */
+            origin_question: string;
+            /** Origin Session Id */
+            origin_session_id: string;
+            /** Parent Ids */
+            parent_ids: string[];
+            /**
+             * Score
+             * @description similarity × C for the query; C alone without one.
+             */
+            score: number;
+            /** Similarity */
+            similarity: number;
+            /** Support Count */
+            support_count: number;
+            /** Text */
+            text: string;
+            /** Usage History */
+            usage_history: components["schemas"]["UsageOut"][];
+        };
+        /** RememberedHypothesisPageOut */
+        RememberedHypothesisPageOut: {
+            /** Items */
+            items: components["schemas"]["RememberedHypothesisOut"][];
+            /** Limit */
+            limit: number;
+            /** Offset */
+            offset: number;
+            /** Total */
+            total: number;
         };
         /**
          * ReviewBuildEvent
@@ -1862,6 +1931,26 @@ export interface components {
             /** Principles */
             principles: components["schemas"]["TrizPrincipleOut"][];
         };
+        /** UsageOut */
+        UsageOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** C After */
+            c_after: number;
+            /** C Before */
+            c_before: number;
+            /**
+             * Context
+             * @description The question of the session that used the hypothesis.
+             */
+            context: string;
+            outcome: components["schemas"]["MemoryOutcome"];
+            /** Session Id */
+            session_id: string;
+        };
         /**
          * UserInput
          * @description One of the five reviews; `type` says which, and only that review's fields are read.
@@ -2099,6 +2188,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrizPrinciplesResponse"];
+                };
+            };
+        };
+    };
+    search_memory_api_v1_memory_hypotheses_get: {
+        parameters: {
+            query?: {
+                /** @description Text to rank by similarity × C; empty ranks by C. */
+                q?: string;
+                /** @description Only hypotheses with C at or above this. */
+                min_c?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RememberedHypothesisPageOut"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

@@ -10,15 +10,14 @@ Invariants:
     - Same request -> same response: no randomness, no clock, no set-order dependence; tool-call ids
       are `offline-<assistant turn>-<k>`, unique within a conversation.
     - Only calls tools the request offers; a planned call to a tool not offered is dropped.
-    - Usage is an *estimate*: ceil(characters / 4) of the request (system, messages, tool
-      definitions) and of the response; no tokenizer is involved.
+    - Usage is counted with the shipped cl100k_base tokenizer (no download): the tokens of the request
+      (system, messages, tool definitions) and of the response. It is not any hosted model's bill.
     - Knowledge files are read once per instance, on the first request (no import-time IO).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,9 +42,10 @@ from forge.providers.offline.plan_synthesize import plan_synthesize
 from forge.providers.offline.plan_validate import plan_validate
 from forge.providers.offline.planning import PhasePlan
 from forge.providers.offline.read_conversation import ConversationView, read_conversation
+from forge.providers.token_counting import CountingProvider, token_counter_for
 
 OFFLINE_LABEL = "offline model (deterministic, no network)"
-CHARS_PER_TOKEN = 4
+OFFLINE_TOKENS = token_counter_for(CountingProvider.OFFLINE)
 
 Planner = Callable[[ConversationView, OfflineKnowledge], PhasePlan]
 PLANNERS: dict[str, Planner] = {
@@ -58,23 +58,27 @@ PLANNERS: dict[str, Planner] = {
 }
 
 
-def _part_chars(message: Message) -> int:
-    total = 0
+def _part_texts(message: Message) -> list[str]:
+    texts: list[str] = []
     for part in message.parts:
         if isinstance(part, TextPart):
-            total += len(part.text)
+            texts.append(part.text)
         elif isinstance(part, ToolCall):
-            total += len(part.name) + len(json.dumps(dict(part.arguments), ensure_ascii=False, default=str))
+            texts += [part.name, json.dumps(dict(part.arguments), ensure_ascii=False, default=str)]
         elif isinstance(part, ToolResult):
-            total += len(part.content)
-    return total
+            texts.append(part.content)
+    return texts
 
 
 def estimate_usage(request: ModelRequest, response: Message) -> Usage:
-    """Estimated tokens: ceil(chars / 4) of everything sent and of the answer (not a tokenizer count)."""
-    tools = sum(len(t.name) + len(t.description) + len(json.dumps(t.input_schema, default=str)) for t in request.tools)
-    sent = len(request.system) + tools + sum(_part_chars(m) for m in request.messages)
-    return Usage(math.ceil(sent / CHARS_PER_TOKEN), math.ceil(_part_chars(response) / CHARS_PER_TOKEN))
+    """Tokens (cl100k_base, shipped) of everything sent and of the answer."""
+    sent = [request.system]
+    for tool in request.tools:
+        sent += [tool.name, tool.description, json.dumps(tool.input_schema, default=str)]
+    for message in request.messages:
+        sent += _part_texts(message)
+    count = OFFLINE_TOKENS.count_tokens
+    return Usage(sum(count(text) for text in sent), sum(count(text) for text in _part_texts(response)))
 
 
 class OfflineModel:

@@ -36,6 +36,7 @@ from forge.providers.offline.offline_knowledge import load_offline_knowledge
 from forge.providers.offline.offline_model import OFFLINE_LABEL, OfflineModel
 from forge.providers.offline.problem_frame import frame_problem
 from forge.providers.offline.synthesis_directions import claim_text, from_contradictions
+from forge.providers.token_counting import TiktokenCounter
 
 HOSPITAL = "How can a hospital cut emergency wait times without more staff?"
 HITS = (
@@ -183,12 +184,14 @@ class TestOfflineModel:
         response = await OfflineModel().complete(_request([user_text("hello")]))
         assert response.stop_reason == StopReason.END_TURN and "marker" in response.message.text
 
-    async def test_usage_estimates_four_characters_per_token(self) -> None:
+    async def test_usage_counts_tokens_of_everything_sent_with_the_shipped_tokenizer(self) -> None:
         request = _request([phase_kickoff(ForgeState(problem=HOSPITAL))])
         response = await OfflineModel().complete(request)
-        tool_chars = sum(len(t.name) + len(t.description) + len(json.dumps(t.input_schema)) for t in request.tools)
-        sent = len(SYSTEM_PROMPT) + tool_chars + len(request.messages[0].text)
-        assert response.usage.input_tokens == math.ceil(sent / 4)
+        count = TiktokenCounter().count_tokens
+        tools = sum(count(t.name) + count(t.description) + count(json.dumps(t.input_schema)) for t in request.tools)
+        sent = count(SYSTEM_PROMPT) + tools + count(request.messages[0].text)
+        assert response.usage.input_tokens == sent
+        assert sent < math.ceil((len(SYSTEM_PROMPT) + len(request.messages[0].text)) / 2)
         assert response.usage.output_tokens > 0 and response.model == OFFLINE_LABEL
 
 

@@ -1,0 +1,63 @@
+"""SqlHypothesisMemoryRepository: remembered hypotheses (seed 004 episodes) as rows, across sessions.
+
+Invariants:
+    - A row's `record` is the encoded HypothesisEpisode (state_codec); `text`, `c` and
+      `origin_session_id` copy the record so retrieval can filter by C in SQL; they are written from
+      the same record, never apart from it.
+    - Upsert is read-then-write inside the caller's transaction (portable across SQLite and
+      PostgreSQL); the service calls it under the reviewed session's lock, and concurrent reviews of
+      two sessions that touch the same episode are serialised by the row update (last write wins).
+    - Writes enter the unit of work's write gate first; nothing commits here.
+
+Design decision: retrieval loads the episodes with C ≥ min_c and ranks them in Python (pure core).
+That is linear in the memory's size, fine for thousands of episodes; an ANN index (pgvector) is the
+next step when memories grow past that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from forge.core.hypothesis_memory import HypothesisEpisode
+from forge.core.state_codec import decode_dataclass, encode_value
+from forge.db.tables import HypothesisMemoryRow
+from forge.db.write_gate import NO_GATE, WriteTicket
+
+
+class SqlHypothesisMemoryRepository:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+        self._session = session
+        self._gate = gate
+
+    async def all(self, *, min_c: float = 0.0) -> list[HypothesisEpisode]:
+        query = (
+            select(HypothesisMemoryRow.record)
+            .where(HypothesisMemoryRow.c >= min_c)
+            .order_by(HypothesisMemoryRow.created_at, HypothesisMemoryRow.id)
+        )
+        return [decode_dataclass(r, HypothesisEpisode) for r in await self._session.scalars(query)]
+
+    async def upsert_all(self, episodes: Sequence[HypothesisEpisode], at: datetime) -> None:
+        await self._gate.enter()
+        if not episodes:
+            return
+        ids = [e.id for e in episodes]
+        existing = set(
+            await self._session.scalars(select(HypothesisMemoryRow.id).where(HypothesisMemoryRow.id.in_(ids)))
+        )
+        for e in episodes:
+            values = {"text": e.text, "c": e.c, "record": encode_value(e), "updated_at": at}
+            if e.id in existing:
+                await self._session.execute(
+                    update(HypothesisMemoryRow).where(HypothesisMemoryRow.id == e.id).values(**values)
+                )
+            else:
+                row = HypothesisMemoryRow(
+                    id=e.id, origin_session_id=e.origin_session_id, created_at=e.created_at, **values
+                )
+                self._session.add(row)
+        await self._session.flush()

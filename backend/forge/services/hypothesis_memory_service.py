@@ -1,0 +1,69 @@
+"""HypothesisMemory: writes verdicts into the cross-session memory and answers memory searches.
+
+Invariants:
+    - `record_verdicts` runs inside the caller's unit of work (the review's transaction, under the
+      session lock) and never commits: the review and its memory update land together or not at all.
+    - Only a VERDICTS review changes memory; other reviews are a no-op.
+    - Vectors come from the injected Embedder (the shell); the C-value rules and ranking are pure
+      (core.confidence, core.hypothesis_memory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from forge.core.domain_types import SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.hypothesis_memory import (
+    RankedEpisode,
+    Vector,
+    VerdictContext,
+    judged_claims,
+    rank_episodes,
+    remember_verdicts,
+    texts_to_embed,
+)
+from forge.core.review_inputs import ReviewInput, VerdictsReview
+from forge.ports import Embedder, UnitOfWork, UnitOfWorkFactory
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    items: list[RankedEpisode]
+    total: int
+
+
+class HypothesisMemory:
+    def __init__(self, embedder: Embedder, new_id: Callable[[], UUID]) -> None:
+        self._embedder = embedder
+        self._new_id = new_id
+
+    async def _vectors(self, texts: list[str]) -> dict[str, Vector]:
+        vectors = await self._embedder.embed(texts) if texts else []
+        return {text: tuple(v) for text, v in zip(texts, vectors, strict=True)}
+
+    async def record_verdicts(
+        self, uow: UnitOfWork, session_id: SessionId, before: ForgeState, review: ReviewInput, at: datetime
+    ) -> int:
+        """Apply a verdicts review to memory (state *before* the review); returns episodes written."""
+        if not isinstance(review, VerdictsReview) or not review.verdicts:
+            return 0
+        judged = judged_claims(before, review)
+        vectors = await self._vectors(texts_to_embed(judged))
+        context = VerdictContext(session_id, before.problem, at)
+        changed = remember_verdicts(await uow.memory.all(), judged, vectors, context, self._new_id)
+        await uow.memory.upsert_all(changed, at)
+        return len(changed)
+
+    async def search(
+        self, uow_factory: UnitOfWorkFactory, query: str, *, min_c: float, limit: int, offset: int
+    ) -> MemoryPage:
+        """Similarity × C for a query (C alone for an empty one), over episodes with C ≥ min_c."""
+        query_vector = (await self._vectors([query]))[query] if query.strip() else None
+        async with uow_factory() as uow:
+            episodes = await uow.memory.all(min_c=min_c)
+        ranked = rank_episodes(query_vector, episodes, min_c=min_c)
+        return MemoryPage(ranked[offset : offset + limit], len(ranked))

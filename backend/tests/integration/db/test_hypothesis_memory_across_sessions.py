@@ -1,0 +1,140 @@
+"""Hypothesis memory across sessions, on SQLite and PostgreSQL: verdicts of one session become
+remembered hypotheses with C-values that a second session on a related problem retrieves and moves."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from uuid import UUID
+
+import pytest
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+
+from forge.bootstrap import Container, build_container
+from forge.config import Settings
+from forge.core.confidence import INITIAL_C, contradicted, refined_child, refined_parent, supported
+from forge.core.domain_types import ClaimId, ClaimType, Phase, ReviewType, SessionId, VerdictType
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import ModelRequest, ModelResponse
+from forge.core.records import Claim, ClaimScores
+from forge.core.review_inputs import ClaimVerdictInput, VerdictsReview
+from forge.db.migrate import upgrade_database
+from forge.services.session_service import ServiceFailure
+
+FIRST_PROBLEM = "How can a hospital cut emergency department wait times?"
+SECOND_PROBLEM = "How can an emergency clinic cut patient wait times?"
+TRIAGE = "Triage by urgency at the emergency door cuts wait times for the sickest patients"
+BEDS = "Adding beds alone cuts emergency wait times"
+STAFF = "Flexible staffing shifts follow the arrival curve of patients"
+
+
+class IdleModel:
+    """The BUILD phase a verdicts review opens waits here until the container closes."""
+
+    @property
+    def label(self) -> str:
+        return "idle model"
+
+    @property
+    def context_window(self) -> int:
+        return 1000
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def _awaiting_verdicts(problem: str, texts: list[str], first_id: int) -> ForgeState:
+    claims = [
+        Claim(
+            ClaimId(UUID(int=first_id + i)),
+            text,
+            ClaimType.SYNTHESIS,
+            0,
+            Phase.SYNTHESIZE,
+            scores=ClaimScores(0.8, 0.8, 0.8, 0.8),
+            synthesized=True,
+        )
+        for i, text in enumerate(texts)
+    ]
+    state = ForgeState(problem=problem, current_phase=Phase.VALIDATE, current_round_claims=claims)
+    state.falsification_attempted = set(range(len(claims)))
+    state.novelty_checked = set(range(len(claims)))
+    state.await_review(ReviewType.VERDICTS)
+    return state
+
+
+async def _session_awaiting_verdicts(container: Container, problem: str, texts: list[str], first_id: int) -> SessionId:
+    record = await container.service.create(problem)
+    assert not isinstance(record, ServiceFailure)
+    async with container.uow_factory() as uow:
+        assert await uow.sessions.lock(record.id) is not None
+        await uow.sessions.save_state(record.id, _awaiting_verdicts(problem, texts, first_id), at=FixedClock().now())
+        await uow.commit()
+    return record.id
+
+
+async def _submit(container: Container, session_id: SessionId, *verdicts: ClaimVerdictInput) -> None:
+    result = await container.service.submit_review(session_id, VerdictsReview(verdicts))
+    assert not isinstance(result, ServiceFailure), result
+
+
+@pytest.fixture
+async def container(fresh_database_url: str) -> Any:
+    await upgrade_database(fresh_database_url)
+    built = build_container(
+        Settings(database_url=fresh_database_url),
+        model=IdleModel(),
+        research=MemoryResearch([]),
+        clock=FixedClock(),
+        new_id=CountingIds(),
+    )
+    yield built
+    await built.close()
+
+
+async def test_a_second_session_retrieves_what_the_first_validated_with_its_c(container: Container) -> None:
+    first = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE, BEDS, STAFF], 500)
+    await _submit(
+        container,
+        first,
+        ClaimVerdictInput(0, VerdictType.ACCEPT),
+        ClaimVerdictInput(1, VerdictType.REJECT, reason="beds without staff stay empty"),
+        ClaimVerdictInput(2, VerdictType.QUALIFY, qualification="only where arrivals are predictable"),
+    )
+    memory = container.memory
+    everything = await memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
+    by_text = {r.episode.text: r.episode for r in everything.items}
+    assert by_text[TRIAGE].c == pytest.approx(supported(INITIAL_C))
+    assert by_text[BEDS].c == pytest.approx(contradicted(INITIAL_C))
+    assert by_text[STAFF].c == pytest.approx(refined_parent(INITIAL_C))
+    child = by_text[f"{STAFF} — only where arrivals are predictable"]
+    assert child.c == pytest.approx(refined_child(refined_parent(INITIAL_C)))
+    assert child.parent_ids == (by_text[STAFF].id,)
+
+    found = await memory.search(container.uow_factory, SECOND_PROBLEM, min_c=0.2, limit=3, offset=0)
+    top = found.items[0].episode
+    assert top.text == TRIAGE and top.origin_question == FIRST_PROBLEM and top.support_count == 1
+    assert found.total == 4  # all four have C ≥ 0.2 after one verdict each
+
+    second = await _session_awaiting_verdicts(container, SECOND_PROBLEM, [TRIAGE, BEDS], 600)
+    await _submit(container, second, ClaimVerdictInput(0, VerdictType.ACCEPT), ClaimVerdictInput(1, VerdictType.REJECT))
+    again = await memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
+    by_text = {r.episode.text: r.episode for r in again.items}
+    assert len(again.items) == 4, "the second session updated the remembered episodes, it did not copy them"
+    assert by_text[TRIAGE].c == pytest.approx(supported(supported(INITIAL_C)))
+    assert [u.session_id for u in by_text[TRIAGE].usage_history] == [first, second]
+    assert by_text[BEDS].c == pytest.approx(contradicted(contradicted(INITIAL_C)))
+    assert by_text[BEDS].contradiction_count == 2
+
+
+async def test_a_refused_review_leaves_memory_untouched(container: Container) -> None:
+    session = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE], 700)
+    refused = await container.service.submit_review(
+        session,
+        VerdictsReview((ClaimVerdictInput(0, VerdictType.QUALIFY),)),  # qualify needs a text
+    )
+    assert isinstance(refused, ServiceFailure)
+    empty = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
+    assert empty.total == 0
