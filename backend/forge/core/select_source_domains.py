@@ -24,14 +24,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.domain_types import SemanticDistance
-from forge.core.hkg.hashed_text_vector import hashed_text_vector
 from forge.core.knowledge_records import SourceDomain
 from forge.core.source_domain_distance import (
     DomainProximity,
     distance_band,
     domain_similarity,
     measure_proximity,
-    subject_text,
 )
 
 
@@ -185,11 +183,6 @@ def select_for_problem(
     given = verdicts or {}
     proximities = {d.id: measure_proximity(problem_text, d) for d in domains}
     judged = {i: given.get(i) or estimate_feasibility(p) for i, p in proximities.items()}
-    vectors = {d.id: hashed_text_vector(subject_text(d)) for d in domains}
-
-    def similarity(a: SourceDomain, b: SourceDomain) -> float:
-        return domain_similarity(a, b, vectors[a.id], vectors[b.id])
-
     return select_source_domains(
-        domains, proximities, judged, similarity, policy=policy, suggested=suggested, restricted_to=restricted_to
+        domains, proximities, judged, domain_similarity, policy=policy, suggested=suggested, restricted_to=restricted_to
     )

@@ -16,6 +16,7 @@ near / medium / far with fixed thresholds (`NEAR_BELOW`, `FAR_FROM`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,11 +95,25 @@ def measure_proximity(
     return DomainProximity(domain.id, relevance, round(1.0 - similarity, 6), cue_hits, structure_hits)
 
 
+SAME_FIELD_SIMILARITY = 0.35
+
+
 def domain_similarity(
     a: SourceDomain, b: SourceDomain, vector_a: Sequence[float] | None = None, vector_b: Sequence[float] | None = None
 ) -> float:
     """How alike two domains are (for diversity): subject-vector cosine, raised when they share a field."""
+    same_field = a.field == b.field
+    if vector_a is None and vector_b is None:
+        return _subject_similarity(subject_text(a), subject_text(b), same_field)
     va = vector_a if vector_a is not None else hashed_text_vector(subject_text(a))
     vb = vector_b if vector_b is not None else hashed_text_vector(subject_text(b))
-    same_field = 0.35 if a.field == b.field else 0.0
-    return min(1.0, max(0.0, cosine(va, vb)) + same_field)
+    return _similarity(va, vb, same_field)
+
+
+@functools.lru_cache(maxsize=4096)  # pure; a library's pairs recur in every selection of a process
+def _subject_similarity(subject_a: str, subject_b: str, same_field: bool) -> float:
+    return _similarity(hashed_text_vector(subject_a), hashed_text_vector(subject_b), same_field)
+
+
+def _similarity(va: Sequence[float], vb: Sequence[float], same_field: bool) -> float:
+    return min(1.0, max(0.0, cosine(va, vb)) + (SAME_FIELD_SIMILARITY if same_field else 0.0))

@@ -16,6 +16,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -276,6 +277,7 @@ def content_terms(text: str) -> list[str]:
     return terms
 
 
+@functools.lru_cache(maxsize=8192)  # pure and immutable: library texts are matched again and again
 def term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 

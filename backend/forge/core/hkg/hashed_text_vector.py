@@ -6,6 +6,8 @@ Invariants:
     - Features: each lowercase word folded to its singular (weight 0.5) and the character trigrams of
       `#word#` (weight 1.0 per word, spread over its trigrams), each hashed to a signed bucket; the
       trigrams carry more weight so that related spellings ("queueing" ~ "queue") land near.
+    - Pure, so memoised: feature buckets and whole vectors are cached per process (bounded LRU);
+      callers get a fresh list each time, never the cached one.
 
 Design decision: this captures spelling and morphology ("thermal" ~ "thermodynamics", "queues" ~
 "queueing"), not meaning; a real embedding model plugs in through the `Embedder` port instead.
@@ -13,6 +15,7 @@ Design decision: this captures spelling and morphology ("thermal" ~ "thermodynam
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -26,6 +29,7 @@ TRIGRAM_WEIGHT = 1.0
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pure: the same feature always lands in the same bucket
 def _bucket(feature: str, dimensions: int) -> tuple[int, float]:
     digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
     value = int.from_bytes(digest, "little")
@@ -44,9 +48,14 @@ def _features(text: str) -> list[tuple[str, float]]:
 
 
 def hashed_text_vector(text: str, dimensions: int = DEFAULT_DIMENSIONS) -> list[float]:
+    return list(_cached_vector(text, dimensions))
+
+
+@functools.lru_cache(maxsize=4096)  # library texts are vectorised again and again (selection, matching)
+def _cached_vector(text: str, dimensions: int) -> tuple[float, ...]:
     vector = [0.0] * dimensions
     for feature, weight in _features(text):
         bucket, sign = _bucket(feature, dimensions)
         vector[bucket] += sign * weight
     norm = math.sqrt(sum(v * v for v in vector))
-    return [v / norm for v in vector] if norm > 0 else vector
+    return tuple(v / norm for v in vector) if norm > 0 else tuple(vector)
