@@ -3,6 +3,7 @@ import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
 import { EvidenceList } from "./EvidenceList";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
+import { ProblemFrameSummary } from "./EngineSummaries";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { DecomposePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_DECOMPOSE_DRAFT, MAX_ADDED_ITEMS, validateDecompose, type DecomposeDraft } from "./validateReviews";
@@ -88,6 +89,12 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
       onSubmit={onSubmit}
       disabled={disabled}
     >
+      {payload.problem_frame && (
+        <ReviewSection title="Problem frame" description="How the engine reads your problem; the constraint audit's findings are below it.">
+          <ProblemFrameSummary view={payload.problem_frame} />
+        </ReviewSection>
+      )}
+
       <ReviewSection title="Fundamentals">
         {payload.fundamentals.length ? (
           <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">

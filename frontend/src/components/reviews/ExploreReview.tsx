@@ -2,6 +2,7 @@ import { Badge, type BadgeTone } from "../ui/Badge";
 import { ScrollArea } from "../ui/ScrollArea";
 import { TextListEditor } from "../ui/TextListEditor";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
+import { SourceDomainsSummary } from "./EngineSummaries";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { AnalogyView, ExplorePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraft } from "./validateReviews";
@@ -131,6 +132,15 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
       onSubmit={onSubmit}
       disabled={disabled}
     >
+      {payload.domain_selection && (
+        <ReviewSection
+          title="Source domains explored"
+          description={`${payload.domain_selection.chosen.length} distant domains, chosen for relevance, distance and diversity.`}
+        >
+          <SourceDomainsSummary selection={payload.domain_selection} pool={payload.pool} />
+        </ReviewSection>
+      )}
+
       <ReviewSection title="Morphological box" description="The problem's parameters and the options for each.">
         <MorphologicalBox box={payload.morphological_box} />
       </ReviewSection>
