@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_pool import Hypothesis
 from forge.ports import HypothesisFilter, HypothesisPage, UnitOfWorkFactory
-from forge.services.service_results import FailureKind, ServiceFailure
+from forge.services.service_results import ServiceFailure, not_found
 
 
 async def hypothesis_page(
@@ -15,7 +15,7 @@ async def hypothesis_page(
 ) -> HypothesisPage | ServiceFailure:
     async with uow_factory() as uow:
         if await uow.sessions.get(session_id) is None:
-            return ServiceFailure(FailureKind.NOT_FOUND, f"Session {session_id} does not exist.")
+            return not_found(session_id)
         return await uow.hypotheses.page(session_id, where, limit=limit, offset=offset)
 
 

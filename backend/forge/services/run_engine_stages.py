@@ -33,7 +33,7 @@ from forge.engine.choose_source_domains import choose_source_domains
 from forge.engine.frame_problem import Framed, frame_problem
 from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
-from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress
+from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuredModel
 
 LiveSink = Callable[[SessionEvent], None]
@@ -100,13 +100,10 @@ class EngineStages:
 
     async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         state = ctx.state
-        frame = await self._frame_for_biso(ctx)
+        frame, framing_cost = await self._frame_of(ctx)
         choice = choose_source_domains(state.problem, frame, self._domains, state.suggested_domains)
         by_id = {d.id: d for d in self._domains}
         chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
-
-        def progress(p: EngineProgress) -> None:
-            live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
 
         run = await run_biso(
             self._structured,
@@ -116,7 +113,7 @@ class EngineStages:
             per_domain=self._config.hypotheses_per_domain,
             round_=state.current_round,
             concurrency=self._config.concurrency,
-            progress=progress,
+            progress=_progress_to(live),
         )
         failures = {f.domain_id: f.message for f in run.failed_domains}
         state.domain_selection = choice.selection
@@ -136,17 +133,14 @@ class EngineStages:
             "kept": len(run.hypotheses),
             "passed": state.biso.passed,
         }
-        events = (*self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
+        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         assert self._read_pool is not None  # pending() said so
         state = ctx.state
         pool = await self._read_pool(ctx.session_id)
-        frame = await self._frame_for_biso(ctx)
-
-        def progress(p: EngineProgress) -> None:
-            live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
+        frame, framing_cost = await self._frame_of(ctx)
 
         run = await run_search_round(
             self._structured,
@@ -156,24 +150,28 @@ class EngineStages:
             problem=state.problem,
             round_=state.current_round,
             concurrency=self._config.concurrency,
-            progress=progress,
+            progress=_progress_to(live),
         )
         state.search = _summarize_search(run, state.current_round, self._config.search_profile)
         events = (
+            *framing_cost,
             *self._account(ctx, run.usage),
             ev.engine_stage("search", _search_text(run, len(pool)), _search_counts(run)),
         )
         return StageOutput(events, run.children)
 
-    async def _frame_for_biso(self, ctx: ToolContext) -> ProblemFrame:
-        """The session's frame; a session framed before the engine existed is framed now."""
+    async def _frame_of(self, ctx: ToolContext) -> tuple[ProblemFrame, tuple[SessionEvent, ...]]:
+        """The session's frame, and the cost events of framing it now when a session framed before
+        the engine existed has none (that call is charged like every other)."""
+        cost: tuple[SessionEvent, ...] = ()
         if ctx.state.problem_frame is None:
             framed = await frame_problem(self._structured, ctx.state.problem)
+            cost = self._account(ctx, framed.usage)
             if isinstance(framed, Framed):
                 ctx.state.problem_frame = framed.audited
         if ctx.state.problem_frame is not None:
-            return ctx.state.problem_frame.frame
-        return ProblemFrame(objective=ctx.state.problem.splitlines()[0], target_object="", target_outcome="")
+            return ctx.state.problem_frame.frame, cost
+        return ProblemFrame(objective=ctx.state.problem.splitlines()[0], target_object="", target_outcome=""), cost
 
     def _account(self, ctx: ToolContext, usage: Usage) -> tuple[SessionEvent, ...]:
         if not usage.total:
@@ -224,3 +222,12 @@ def _search_counts(run: SearchRound) -> dict[str, int]:
         "failed": len(run.failures),
         **{f"op_{operator}": count for operator, count in run.operators.items()},
     }
+
+
+def _progress_to(live: LiveSink) -> ProgressSink:
+    """Engine progress as live `engine_progress` events (never stored)."""
+
+    def progress(p: EngineProgress) -> None:
+        live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
+
+    return progress

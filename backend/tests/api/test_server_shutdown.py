@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from pathlib import Path
 
 import httpx
 import uvicorn
 from httpx_sse import aconnect_sse
+from support.forge_server import free_port
 
 from forge.api.app import create_app
 from forge.api.serve_app import ForgeServer
@@ -19,17 +19,11 @@ from forge.config import Settings
 from forge.db.migrate import upgrade_database
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_an_open_stream_gets_server_shutdown_and_the_server_stops(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
     await upgrade_database(url)
     container = build_container(Settings(database_url=url, offline_step_delay_ms=500))
-    config = uvicorn.Config(create_app(container), host="127.0.0.1", port=_free_port(), log_level="warning")
+    config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
     server = ForgeServer(config, before_shutdown=container.broadcaster.close)
     serving = asyncio.create_task(server.serve())
     while not server.started:  # noqa: ASYNC110 - uvicorn offers no startup event to await
