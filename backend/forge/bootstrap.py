@@ -224,7 +224,17 @@ def build_container(
         else None
     )
     driver = PhaseRunDriver(
-        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics, stages
+        uow_factory,
+        broadcaster,
+        runs,
+        models,
+        clock,
+        new_id,
+        settings.max_iterations,
+        budget,
+        metrics,
+        stages,
+        triz=knowledge.triz,
     )
     memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)

@@ -122,8 +122,19 @@ class AnalogyView(Payload):
     suggested_by_user: bool
 
 
+class TrizCellView(Payload):
+    """The classic contradiction-matrix cell used: parameter numbers (1..39) and its principle numbers."""
+
+    improving: int
+    worsening: int
+    principles: list[int]
+    improving_name: str
+    worsening_name: str
+
+
 class ContradictionView(Payload):
-    """A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it."""
+    """A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it;
+    `matrix_cell` names the matrix cell the principles came from, when the parameters were given."""
 
     index: int
     id: UUID
@@ -132,6 +143,7 @@ class ContradictionView(Payload):
     description: str
     resolution_direction: str
     principles: list[str]
+    matrix_cell: TrizCellView | None = None
 
 
 class ClaimScoresView(Payload):

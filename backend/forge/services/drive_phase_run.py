@@ -34,6 +34,7 @@ from forge.core import session_events as ev
 from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis
+from forge.core.knowledge_records import TrizKnowledge
 from forge.core.model_messages import Message
 from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.session_spend import SpendBudget
@@ -88,7 +89,9 @@ class PhaseRunDriver:
         budget: SpendBudget | None = None,
         observer: RunObserver | None = None,
         stages: EngineStages | None = None,
+        triz: TrizKnowledge | None = None,
     ):
+        self._triz = triz
         self._observer = observer or NoRunObserver()
         self._uow_factory = uow_factory
         self._broadcaster = broadcaster
@@ -155,7 +158,7 @@ class PhaseRunDriver:
         runner, model = (
             (self._verifier_runner, self._models.verifier) if verifying else (self._runner, self._models.generator)
         )
-        ctx = ToolContext(session_id, state, self._models.research, self._clock, self._new_id, model.label)
+        ctx = ToolContext(session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz)
         if not await self._run_stage(session_id, lease, ctx):
             return False
         async for output in runner.run(ctx, messages):

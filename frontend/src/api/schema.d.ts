@@ -694,7 +694,8 @@ export interface components {
         };
         /**
          * ContradictionView
-         * @description A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it.
+         * @description A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it;
+         *     `matrix_cell` names the matrix cell the principles came from, when the parameters were given.
          */
         ContradictionView: {
             /** Description */
@@ -706,6 +707,7 @@ export interface components {
             id: string;
             /** Index */
             index: number;
+            matrix_cell?: components["schemas"]["TrizCellView"] | null;
             /** Principles */
             principles: string[];
             /** Property A */
@@ -1895,6 +1897,22 @@ export interface components {
              * @enum {string}
              */
             type: "tool_result";
+        };
+        /**
+         * TrizCellView
+         * @description The classic contradiction-matrix cell used: parameter numbers (1..39) and its principle numbers.
+         */
+        TrizCellView: {
+            /** Improving */
+            improving: number;
+            /** Improving Name */
+            improving_name: string;
+            /** Principles */
+            principles: number[];
+            /** Worsening */
+            worsening: number;
+            /** Worsening Name */
+            worsening_name: string;
         };
         /** TrizParameterOut */
         TrizParameterOut: {
