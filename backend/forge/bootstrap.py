@@ -128,16 +128,19 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from pydantic import BaseModel
 
         from forge.engine.frame_problem import FrameOutput
+        from forge.engine.review_mapping_depth import MappingReviewOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
+        from forge.providers.offline.mapping_review_offline import offline_mapping_review
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.providers.offline.search_offline import offline_search
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
+            MappingReviewOutput: offline_mapping_review,
             OperatorOutput: offline_search,
         }
         return OfflineStructuredModel(generators, label=model.label)

@@ -123,6 +123,7 @@ class EngineStages:
         summary = (
             f"BISO over {len(chosen)} source domains: {run.generated} hypotheses, {len(run.hypotheses)} kept after "
             f"merging near-duplicates, {state.biso.passed} passed the mapping gate"
+            + (f" ({len(run.padding_suspected)} suspected of padding by the unpack audit)" if run.reviewed else "")
             + (f"; {len(failures)} domain(s) failed" if failures else "")
             + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
             + "."
@@ -132,6 +133,8 @@ class EngineStages:
             "generated": run.generated,
             "kept": len(run.hypotheses),
             "passed": state.biso.passed,
+            "reviewed": run.reviewed,
+            "padding_suspected": len(run.padding_suspected),
         }
         events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
         return StageOutput(events, run.hypotheses)

@@ -741,6 +741,25 @@ export interface components {
             review: "decompose_review";
             state_of_art: components["schemas"]["StateOfArtView"] | null;
         };
+        /**
+         * DepthReviewOut
+         * @description The mapping gate's model layer: systematicity and depth of the table, each 0..10.
+         */
+        DepthReviewOut: {
+            /** Depth */
+            depth: number;
+            /** Higher Order Mapped */
+            higher_order_mapped: boolean;
+            /** Rationale */
+            rationale: string;
+            /**
+             * Score
+             * @description The model layer's score, 0..10.
+             */
+            score: number;
+            /** Systematicity */
+            systematicity: number;
+        };
         /** DocumentCreate */
         DocumentCreate: {
             /** Text */
@@ -1063,6 +1082,8 @@ export interface components {
         };
         /** GateOut */
         GateOut: {
+            /** @description The model layer (passed tables only). */
+            depth_review: components["schemas"]["DepthReviewOut"] | null;
             /** Effective Rows */
             effective_rows: number;
             /**
@@ -1072,10 +1093,17 @@ export interface components {
             failed_rules: components["schemas"]["GateRule"][];
             /**
              * Mapping Score
-             * @description 0..10; at most 4.0 when a rule failed.
+             * @description 0..10; at most 4.0 when a rule failed; for a passed table, the rule and model layers blended and discounted per unexplained unpacked row.
              */
             mapping_score: number;
+            /**
+             * Rule Layer Score
+             * @description The rule layer's score before the model layer changed it (null until reviewed).
+             */
+            rule_layer_score: number | null;
             status: components["schemas"]["GateStatus"];
+            /** @description The unpack audit of two effective rows (passed tables only). */
+            unpack: components["schemas"]["UnpackAuditOut"] | null;
         };
         /**
          * GateRule
@@ -1948,6 +1976,23 @@ export interface components {
         TrizPrinciplesResponse: {
             /** Principles */
             principles: components["schemas"]["TrizPrincipleOut"][];
+        };
+        /**
+         * UnpackAuditOut
+         * @description Two effective rows the reviewer had to tie to the observable or failure modes.
+         */
+        UnpackAuditOut: {
+            /**
+             * Discount
+             * @description The factor applied to the mapping score (0.75 per unexplained row).
+             */
+            discount: number;
+            /** Padding Suspected */
+            padding_suspected: boolean;
+            /** Rows */
+            rows: number[];
+            /** Unexplained */
+            unexplained: number[];
         };
         /** UsageOut */
         UsageOut: {
