@@ -35,6 +35,7 @@ from forge.core.domain_types import (
     ReframingType,
     SemanticDistance,
 )
+from forge.core.suggested_domains import SuggestionSource
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
 IsoDatetime = Annotated[
@@ -318,6 +319,19 @@ class PoolSummaryView(Payload):
     domains: list[DomainYieldView]
 
 
+class SuggestionOutcomeView(Payload):
+    """What became of a source domain the person suggested: explored from the library, described on
+    the fly by the model and explored, or not explored (`note` says why)."""
+
+    suggestion: str
+    source: SuggestionSource
+    domain_id: str
+    domain_name: str
+    hypotheses: int
+    round: int
+    note: str
+
+
 class ExploreReviewData(Payload):
     """After EXPLORE: the chosen source domains and the hypothesis pool, the morphological box,
     analogies (to star), contradictions and adjacent ideas."""
@@ -329,6 +343,11 @@ class ExploreReviewData(Payload):
     adjacent: list[str]
     domain_selection: DomainSelectionView | None = None
     pool: PoolSummaryView | None = None
+    suggestion_outcomes: list[SuggestionOutcomeView] = Field(
+        default_factory=list,
+        description="Suggested domains explored so far; ones suggested at this review are explored "
+        "(BISO) when SYNTHESIZE opens, before the claims review.",
+    )
 
 
 class ClaimsReviewData(Payload):

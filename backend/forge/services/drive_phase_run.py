@@ -181,17 +181,23 @@ class PhaseRunDriver:
         return await self._commit(session_id, lease, state, unfinished)
 
     async def _run_stage(self, session_id: SessionId, lease: RunLease, ctx: ToolContext) -> bool:
-        """The engine stage that opens this phase, if it has not run yet, committed as one step;
-        False when the lease was lost meanwhile."""
+        """The engine stages that open this phase and have not run yet, in order, each committed as
+        its own step (a crash redoes at most the stage in flight); False when the lease was lost.
+        A stage that did not mark itself done (say, the frame the model could not produce) is not
+        retried in this run: the agent works on, and a later run tries again."""
         if self._stages is None:
             return True
-        output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
-        if output is None:
-            return True
         provider = provider_of(self._models.generator.label)
-        return await self._commit(
-            session_id, lease, ctx.state, Step(events=output.events), provider, hypotheses=output.hypotheses
-        )
+        ran: set[str] = set()
+        while (stage := self._stages.pending_stage(ctx.state)) is not None and stage not in ran:
+            ran.add(stage)
+            output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
+            if output is None:
+                return True
+            step = Step(events=output.events)
+            if not await self._commit(session_id, lease, ctx.state, step, provider, hypotheses=output.hypotheses):
+                return False
+        return True
 
     def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:
         now = self._clock.now()

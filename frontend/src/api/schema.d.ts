@@ -1042,6 +1042,11 @@ export interface components {
              * @constant
              */
             review: "explore_review";
+            /**
+             * Suggestion Outcomes
+             * @description Suggested domains explored so far; ones suggested at this review are explored (BISO) when SYNTHESIZE opens, before the claims review.
+             */
+            suggestion_outcomes?: components["schemas"]["SuggestionOutcomeView"][];
         };
         /**
          * FieldError
@@ -1827,6 +1832,31 @@ export interface components {
             /** Typical Observables */
             typical_observables: string[];
         };
+        /**
+         * SuggestionOutcomeView
+         * @description What became of a source domain the person suggested: explored from the library, described on
+         *     the fly by the model and explored, or not explored (`note` says why).
+         */
+        SuggestionOutcomeView: {
+            /** Domain Id */
+            domain_id: string;
+            /** Domain Name */
+            domain_name: string;
+            /** Hypotheses */
+            hypotheses: number;
+            /** Note */
+            note: string;
+            /** Round */
+            round: number;
+            source: components["schemas"]["SuggestionSource"];
+            /** Suggestion */
+            suggestion: string;
+        };
+        /**
+         * SuggestionSource
+         * @enum {string}
+         */
+        SuggestionSource: "library" | "generated" | "none";
         /**
          * ToolCallData
          * @description The agent called a tool; `input_preview` is its arguments as JSON, shortened.
