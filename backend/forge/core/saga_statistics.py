@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 _EPS = 3e-14
@@ -58,7 +58,10 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, _MAX_ITER + 1):
         m2 = 2 * m
-        for numerator in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+        for numerator in (
+            m * (b - m) * x / ((qam + m2) * (a + m2)),
+            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
+        ):
             d = 1.0 + numerator * d
             d = 1.0 / (d if abs(d) > _TINY else _TINY)
             c = 1.0 + numerator / c
@@ -100,7 +103,7 @@ class Anova:
     group_means: dict[str, float]
 
 
-def one_way_anova(groups: dict[str, Sequence[float]]) -> Anova | None:
+def one_way_anova(groups: Mapping[str, Sequence[float]]) -> Anova | None:
     """One-way ANOVA across the non-empty groups; None with < 2 groups or no within-group freedom."""
     kept = {name: list(values) for name, values in groups.items() if values}
     n = sum(len(v) for v in kept.values())
@@ -112,10 +115,8 @@ def one_way_anova(groups: dict[str, Sequence[float]]) -> Anova | None:
     ss_between = sum(len(values) * (means[name] - grand) ** 2 for name, values in kept.items())
     ss_within = sum((x - means[name]) ** 2 for name, values in kept.items() for x in values)
     df_b, df_w = k - 1, n - k
-    if ss_within <= 1e-12:
-        f = math.inf if ss_between > 1e-12 else 0.0
-    else:
-        f = (ss_between / df_b) / (ss_within / df_w)
+    constant = math.inf if ss_between > 1e-12 else 0.0
+    f = constant if ss_within <= 1e-12 else (ss_between / df_b) / (ss_within / df_w)
     return Anova(f, f_survival(f, df_b, df_w), df_b, df_w, means)
 
 

@@ -98,7 +98,10 @@ class TestDiversityCollapse:
 
     def test_silent_on_a_varied_pool(self):
         families = ["feedback", "flow", "network", "selection", "threshold"]
-        assert detect_diversity_collapse(Batch(tuple(h(f"h{i}", i, i, family=f) for i, f in enumerate(families)), W)) is None
+        assert (
+            detect_diversity_collapse(Batch(tuple(h(f"h{i}", i, i, family=f) for i, f in enumerate(families)), W))
+            is None
+        )
 
 
 def test_layer_one_runs_every_detector_in_order():
