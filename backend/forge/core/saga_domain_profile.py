@@ -92,7 +92,7 @@ class ProfiledText:
 
 def build_profile(frame: ProblemFrame, state_of_art: str, library: Sequence[SourceDomain]) -> TargetDomainProfile:
     tags = {t.casefold() for t in frame.domain_tags}
-    own_field = [d for d in library if tags & {c.casefold() for c in d.cue_terms}]
+    own_field = [d for d in library if tags & {d.id.casefold(), d.name.casefold()}]
     stale = [
         StaleIdea(s.strip(), "state of the art") for s in _SENTENCE.split(state_of_art) if len(content_terms(s)) >= 3
     ]

@@ -19,7 +19,7 @@ def test_the_split_is_the_seeds_and_sums_to_100_units():
     assert ledger.left(Bucket.EMERGENCY) == 10.0
     assert ledger.left(Bucket.DOMAIN_AUDIT) == 9.0
     assert ledger.left(Bucket.VERIFY) == 18.0
-    assert {b for b in SPLIT} == set(Bucket)
+    assert set(SPLIT) == set(Bucket)
 
 
 class TestSpend:
@@ -61,7 +61,7 @@ CANDIDATES = [
 class TestAllocate:
     def test_anomaly_driven_serves_anomalies_first_at_three_units(self):
         plan = allocate(BudgetLedger(), Bucket.ADVERSARIAL, CANDIDATES)
-        assert list(plan.items())[0] == ("odd", 3.0)
+        assert next(iter(plan.items())) == ("odd", 3.0)
         assert plan == {"odd": 3.0, "plain-high": 1.0, "novel": 1.0, "plain-low": 1.0}
 
     def test_attention_weighted_gives_more_to_higher_scores(self):
