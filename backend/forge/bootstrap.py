@@ -35,6 +35,7 @@ from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
+from forge.services.pattern_memory import PatternMemory
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.run_supervision import Supervisor
@@ -229,7 +230,13 @@ def build_container(
                 settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
             ),
             pool_reader(uow_factory),
-            Supervisor(red_team, verifier, knowledge.domains, pool_reader(uow_factory)),
+            Supervisor(
+                red_team,
+                verifier,
+                knowledge.domains,
+                pool_reader(uow_factory),
+                patterns=PatternMemory(uow_factory, clock),
+            ),
         )
         if structured is not None
         else None

@@ -58,6 +58,7 @@ class Observed:
     fast_events: tuple[FastEvent, ...]
     batch_size: int = 0
     sightings: tuple[PatternSighting, ...] = ()
+    sighted: tuple[str, ...] = ()  # the hypothesis of each sighting (same order)
 
 
 def supervision_of(state: ForgeState) -> SupervisionState:
@@ -137,7 +138,7 @@ def observe_pool_batch(
         events.append(FastEvent.MAPPING_PADDING_SUSPECTED)
     if any(f.kind is FindingKind.HARD_CONSTRAINT_VIOLATION for f in findings):
         events.append(FastEvent.CONSTRAINT_VIOLATION_FOUND)
-    return Observed(tuple(findings), tuple(events), len(batch), sightings)
+    return Observed(tuple(findings), tuple(events), len(batch), sightings, tuple(h.id for h in batch))
 
 
 def observe_claims(state: ForgeState, domains: Sequence[SourceDomain]) -> Observed:

@@ -10,6 +10,8 @@ Invariants:
       on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
       cognitive budget; an empty bucket skips the red team and the audit says so.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
+    - Layer 3 reads other sessions' pattern sightings and remembers this session's (`PatternMemory`,
+      each in its own short transaction, idempotent per hypothesis) when a store is given.
     - The fast path reads the directives through `supervised_pool` / `supervised_quotas`.
 """
 
@@ -38,6 +40,7 @@ from forge.core.saga_observe import (
     observe_target,
     supervision_of,
 )
+from forge.core.saga_patterns import PatternSighting
 from forge.core.saga_policy import expandable, search_quotas
 from forge.core.saga_records import Checkpoint, Finding
 from forge.core.saga_state import SupervisionState
@@ -46,8 +49,10 @@ from forge.core.search_plan import PROFILES, RuntimeProfile, SearchOperator
 from forge.core.session_events import SessionEvent
 from forge.engine.red_team import run_red_team
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.pattern_memory import PatternMemory
 from forge.services.red_team_targets import choose_targets
 
+_PATTERN_CPS = frozenset({Checkpoint.CP4, Checkpoint.CP5, Checkpoint.CP7})
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 TOP_N = 3
 
@@ -68,7 +73,9 @@ class Supervisor:
         domains: tuple[SourceDomain, ...],
         read_pool: PoolReader | None = None,
         top_n: int = TOP_N,
+        patterns: PatternMemory | None = None,
     ) -> None:
+        self._patterns = patterns  # Layer 3 across sessions; None: this session's rounds only
         self._red_team = red_team  # None: Layer 2 is off (e.g. a scripted test model)
         self._priced_as = priced_as  # the red-team model's label and prices
         self._domains = domains
@@ -84,7 +91,10 @@ class Supervisor:
 
     async def _checkpoint(self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis]) -> list[SessionEvent]:
         state = ctx.state
-        observed, pool = await self._observe(ctx, cp, batch)
+        history = await self._patterns.history(ctx.session_id) if self._patterns and cp in _PATTERN_CPS else []
+        observed, pool = await self._observe(ctx, cp, batch, history)
+        if self._patterns is not None and observed.sightings:
+            await self._patterns.remember(ctx.session_id, list(zip(observed.sighted, observed.sightings, strict=True)))
         red = RedTeamOutcome()
         if cp in (Checkpoint.CP5, Checkpoint.CP6) and self._red_team is not None:
             red = await self._challenge(ctx, cp, pool, observed)
@@ -103,7 +113,7 @@ class Supervisor:
         ]
 
     async def _observe(
-        self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis]
+        self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis], history: Sequence[PatternSighting]
     ) -> tuple[Observed, list[Hypothesis]]:
         state = ctx.state
         simple: Mapping[Checkpoint, Callable[[], Observed]] = {
@@ -111,7 +121,7 @@ class Supervisor:
             Checkpoint.CP2: lambda: observe_target(state),
             Checkpoint.CP3: lambda: observe_sources(state, self._domains),
             Checkpoint.CP6: lambda: observe_claims(state, self._domains),
-            Checkpoint.CP7: lambda: observe_answer(state),
+            Checkpoint.CP7: lambda: observe_answer(state, history),
         }
         if cp in simple:
             return simple[cp](), []
@@ -121,7 +131,7 @@ class Supervisor:
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
         parents = [h for h in pool if h.id not in mine] if searching else []
-        return observe_pool_batch(state, round_batch, parents, self._domains), pool
+        return observe_pool_batch(state, round_batch, parents, self._domains, history), pool
 
     async def _challenge(
         self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed
