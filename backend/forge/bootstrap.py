@@ -35,8 +35,10 @@ from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
+from forge.services.pattern_memory import PatternMemory
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
+from forge.services.run_supervision import Supervisor
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
 
@@ -128,6 +130,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from pydantic import BaseModel
 
         from forge.engine.frame_problem import FrameOutput
+        from forge.engine.red_team import RedTeamOutput
         from forge.engine.review_mapping_depth import MappingReviewOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
@@ -135,6 +138,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.mapping_review_offline import offline_mapping_review
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.providers.offline.red_team_offline import offline_red_team
         from forge.providers.offline.search_offline import offline_search
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
@@ -142,6 +146,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             BisoOutput: offline_biso,
             MappingReviewOutput: offline_mapping_review,
             OperatorOutput: offline_search,
+            RedTeamOutput: offline_red_team,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
@@ -189,6 +194,7 @@ def build_container(
         raise ValueError(
             "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
         )
+    built_here = model is None
     if model is None:
         model = build_model(routes.generator, settings)
         structured = structured or build_structured_model(routes.generator, model)
@@ -213,6 +219,11 @@ def build_container(
     listener = None if single_process else _event_listener(settings, broadcaster)
     models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
+    # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
+    red_team = structured
+    if built_here and structured is not None and verifier is not model:
+        red_team = build_structured_model(routes.verifier, verifier)
     stages = (
         EngineStages(
             structured,
@@ -222,6 +233,13 @@ def build_container(
                 settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
             ),
             pool_reader(uow_factory),
+            Supervisor(
+                red_team,
+                verifier,
+                knowledge.domains,
+                pool_reader(uow_factory),
+                patterns=PatternMemory(uow_factory, clock),
+            ),
         )
         if structured is not None
         else None

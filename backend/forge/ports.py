@@ -21,6 +21,7 @@ from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
+from forge.core.saga_patterns import PatternSighting
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 
@@ -251,12 +252,27 @@ class HypothesisMemoryRepository(Protocol):
     async def upsert_all(self, episodes: Sequence[HypothesisEpisode], at: datetime) -> None: ...
 
 
+class SagaPatternRepository(Protocol):
+    """SAGA's Layer 3 pattern sightings (seed 000 §5.3), across sessions."""
+
+    async def recent(self, *, exclude: SessionId, limit: int = 5000) -> list[PatternSighting]:
+        """Other sessions' sightings, newest first; each one's place is its session id."""
+        ...
+
+    async def add_all(
+        self, session_id: SessionId, sightings: Sequence[tuple[str, PatternSighting]], at: datetime
+    ) -> None:
+        """Store (hypothesis id, sighting) pairs not yet stored for the session."""
+        ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
     tool_calls: ToolCallLog
     hypotheses: HypothesisRepository
     memory: HypothesisMemoryRepository
+    patterns: SagaPatternRepository
 
     async def __aenter__(self) -> UnitOfWork: ...
 

@@ -38,6 +38,7 @@ from forge.api.routes import (
     session_documents,
     session_stream,
     sessions,
+    supervisor,
 )
 from forge.api.security_headers import SecurityHeaders
 from forge.api.serve_spa import SPA_DIR, mount_spa
@@ -104,6 +105,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         hypotheses.router,
         metrics.router,
         memory.router,
+        supervisor.router,
     )
     for router in routers:
         app.include_router(router)

@@ -168,6 +168,80 @@ class EngineStageData(Payload):
     counts: dict[str, int]
 
 
+SagaFindingKind = Literal[
+    "score_compression",
+    "dimension_collinearity",
+    "source_domain_bias",
+    "shallow_rewrite",
+    "mapping_padding",
+    "red_team_challenge",
+    "favourite_pattern",
+    "hard_constraint_violation",
+    "anti_pattern",
+    "stale_idea",
+    "constraint_audit",
+    "target_domain",
+    "diversity_collapse",
+    "risk_convergence",
+]
+SagaDirectiveKind = Literal[
+    "ADJUST_WEIGHTS",
+    "ADJUST_SEARCH_PARAMS",
+    "INJECT_CHALLENGE",
+    "PAUSE_PIPELINE",
+    "RESUME_PIPELINE",
+    "FLAG_HYPOTHESIS",
+    "ADD_CONSTRAINT",
+]
+CheckpointName = Literal["CP-1", "CP-2", "CP-3", "CP-4", "CP-5", "CP-6", "CP-7"]
+
+
+class SagaFindingData(Payload):
+    """A supervisor finding: `statistic` compared with `threshold` (e.g. std < 0.8, |r| > 0.7, F with
+    `p_value` < 0.05), the hypotheses (or claims) involved, and a message a person can act on."""
+
+    id: str
+    checkpoint: CheckpointName
+    round: int
+    kind: SagaFindingKind
+    layer: int = Field(ge=1, le=4, description="1 statistics, 2 red team, 3 pattern memory, 4 domain profile.")
+    severity: Literal["info", "warning", "critical"]
+    statistic: float
+    threshold: float
+    p_value: float | None
+    hypothesis_ids: list[str]
+    dimensions: list[str]
+    message: str
+    suggested_constraint: str
+
+
+class SagaDirectiveData(Payload):
+    """A directive the fast path took, with the finding that caused it (`finding_id`)."""
+
+    id: str
+    kind: SagaDirectiveKind
+    finding_id: str
+    message: str
+    weights: dict[str, float]
+    quota_changes: dict[str, int]
+    hypothesis_ids: list[str]
+    constraint: str
+    challenge: str
+
+
+class SagaCheckpointData(Payload):
+    """An Answer Engine checkpoint ran (CP-1..7) in `phase`: what it found and which directives followed."""
+
+    checkpoint: CheckpointName
+    round: int
+    phase: Phase
+    summary: str
+    passed: bool
+    finding_ids: list[str]
+    directive_ids: list[str]
+    fast_events: list[str] = Field(description="The fast path's events (BISO_COMPLETED, ...) this checkpoint read.")
+
+
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -273,6 +347,27 @@ class EngineStageEvent(_Event):
     data: EngineStageData
 
 
+class SagaFindingEvent(_Event):
+    """The supervisor (SAGA) found an anomaly."""
+
+    type: Literal["saga_finding"]
+    data: SagaFindingData
+
+
+class SagaDirectiveEvent(_Event):
+    """The supervisor told the fast path to change course."""
+
+    type: Literal["saga_directive"]
+    data: SagaDirectiveData
+
+
+class SagaCheckpointEvent(_Event):
+    """An Answer Engine checkpoint (CP-1..7) audited the session."""
+
+    type: Literal["saga_checkpoint"]
+    data: SagaCheckpointData
+
+
 class ErrorEvent(_Event):
     """A run-level error (or the notice that the session was cancelled)."""
 
@@ -344,6 +439,9 @@ EVENT_MODELS: dict[EventType, type[_Event] | type[_LiveEvent]] = {
     EventType.AGENT_TEXT_DISCARDED: AgentTextDiscardedEvent,
     EventType.ENGINE_PROGRESS: EngineProgressEvent,
     EventType.ENGINE_STAGE: EngineStageEvent,
+    EventType.SAGA_FINDING: SagaFindingEvent,
+    EventType.SAGA_DIRECTIVE: SagaDirectiveEvent,
+    EventType.SAGA_CHECKPOINT: SagaCheckpointEvent,
 }
 
 SessionEventOut = TypeAliasType(
@@ -370,6 +468,9 @@ SessionEventOut = TypeAliasType(
             AgentTextDiscardedEvent,
             EngineProgressEvent,
             EngineStageEvent,
+            SagaFindingEvent,
+            SagaDirectiveEvent,
+            SagaCheckpointEvent,
         ],
         Field(discriminator="type"),
     ],

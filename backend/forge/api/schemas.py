@@ -8,6 +8,7 @@ Invariants:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -28,6 +29,7 @@ from forge.core.review_inputs import (
     DecomposeReview,
     ExploreReview,
     ReviewInput,
+    SupervisorDecisions,
     VerdictsReview,
 )
 from forge.core.session_documents import MAX_TEXT_CHARS, MAX_TITLE_CHARS, MIN_TEXT_CHARS
@@ -208,9 +210,24 @@ class UserInput(BaseModel):
     deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
     user_insight: FreeText | None = Field(default=None, max_length=8000)
     user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=10)
+    dismissed_findings: list[Annotated[str, Field(max_length=120)]] | None = Field(
+        default=None, max_length=MAX_LIST, description="Supervisor finding ids to dismiss (any review)."
+    )
+    adopted_constraints: list[Annotated[str, Field(max_length=160)]] | None = Field(
+        default=None,
+        max_length=MAX_LIST,
+        description="ADD_CONSTRAINT directive ids whose suggested constraint becomes one of your hard constraints (any review).",
+    )
 
     def to_review(self) -> ReviewInput | str:
-        """The domain review, or a message saying what is missing."""
+        """The domain review with the supervisor decisions, or a message saying what is missing."""
+        review = self._review()
+        if isinstance(review, str):
+            return review
+        decisions = SupervisorDecisions(tuple(self.dismissed_findings or ()), tuple(self.adopted_constraints or ()))
+        return replace(review, supervisor=decisions) if decisions else review
+
+    def _review(self) -> ReviewInput | str:
         t = self.type
         if t == "decompose_review":
             return DecomposeReview(

@@ -21,6 +21,7 @@ from forge.core.phases.phase_review import NewId
 from forge.core.phases.review_registry import phase_review
 from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput, ReviewRejection
 from forge.core.rule_verdicts import RuleViolation
+from forge.core.saga_review import apply_supervisor_decisions, check_supervisor_decisions
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,13 @@ def apply_review(state: ForgeState, review: ReviewInput, new_id: NewId) -> Revie
     violation = rules.admission_rule(state, review) if rules.admission_rule else None
     if violation:
         return _rejected(violation)
+    rejection = check_supervisor_decisions(state, review.supervisor)
+    if rejection:
+        return rejection
     s = copy.deepcopy(state)
+    supervised = apply_supervisor_decisions(s, review.supervisor)
     next_phase, summary = rules.apply(s, review, new_id)
+    summary = f"{summary}; {supervised}" if supervised else summary
     violation = rules.transition_rule(s) if rules.transition_rule else None
     if violation:
         return _rejected(violation)

@@ -38,6 +38,7 @@ from forge.core.records import (
     SessionDocument,
     StateOfArt,
 )
+from forge.core.saga_state import SupervisionState
 from forge.core.search_summary import SearchSummary
 from forge.core.select_source_domains import DomainSelection
 from forge.core.session_spend import PhaseSpend
@@ -95,6 +96,8 @@ class ForgeState:
     # Pause
     awaiting_user_input: bool = False
     awaiting_input_type: ReviewType | None = None
+    # SAGA: the slow agent's findings, directives and checkpoint audits (None until its first checkpoint)
+    supervision: SupervisionState | None = None
 
     # ---- computed -------------------------------------------------------------------------
     @property

@@ -17,18 +17,32 @@ from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
 
 
 @dataclass(frozen=True, slots=True)
+class SupervisorDecisions:
+    """At any review: supervisor findings the person dismisses, and suggested constraints
+    (ADD_CONSTRAINT directive ids) they adopt as their own (see `saga_review`)."""
+
+    dismissed_findings: tuple[str, ...] = ()
+    adopted_constraints: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.dismissed_findings or self.adopted_constraints)
+
+
+@dataclass(frozen=True, slots=True)
 class DecomposeReview:
     selected_reframings: tuple[int, ...] = ()
     confirmed_assumptions: tuple[int, ...] = ()
     rejected_assumptions: tuple[int, ...] = ()
     added_assumptions: tuple[str, ...] = ()
     added_reframings: tuple[str, ...] = ()
+    supervisor: SupervisorDecisions = SupervisorDecisions()
 
 
 @dataclass(frozen=True, slots=True)
 class ExploreReview:
     starred_analogies: tuple[int, ...] = ()
     suggested_domains: tuple[str, ...] = ()
+    supervisor: SupervisorDecisions = SupervisorDecisions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +54,7 @@ class ClaimFeedback:
 @dataclass(frozen=True, slots=True)
 class ClaimsReview:
     feedback: tuple[ClaimFeedback, ...] = ()
+    supervisor: SupervisorDecisions = SupervisorDecisions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +69,7 @@ class ClaimVerdictInput:
 @dataclass(frozen=True, slots=True)
 class VerdictsReview:
     verdicts: tuple[ClaimVerdictInput, ...] = ()
+    supervisor: SupervisorDecisions = SupervisorDecisions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +78,7 @@ class BuildDecisionReview:
     deep_dive_claim_id: str | None = None
     user_insight: str | None = None
     user_evidence_urls: tuple[str, ...] = ()
+    supervisor: SupervisorDecisions = SupervisorDecisions()
 
 
 ReviewInput = DecomposeReview | ExploreReview | ClaimsReview | VerdictsReview | BuildDecisionReview

@@ -7,6 +7,7 @@ Invariants:
       streams, coalesced) and `agent_text_discarded` (the draft so far is abandoned: the stream was
       cut and the call restarts). They are never stored and carry no id; the step's persisted
       `agent_text` supersedes the draft, so the log holds each reply's text exactly once.
+    - `saga_finding`, `saga_directive` and `saga_checkpoint` are the supervisor's (SAGA) stored record.
     - Review events carry the full review payload so a client that reconnects can render the
       review from the log alone.
 """
@@ -20,6 +21,7 @@ from typing import Any
 
 from forge.core.domain_types import Phase, ReviewType
 from forge.core.records import ResearchHit
+from forge.core.saga_records import CheckpointAudit, Directive, SupervisorFinding
 from forge.core.session_spend import PhaseSpend
 
 
@@ -44,6 +46,9 @@ class EventType(str, Enum):
     AGENT_TEXT_DISCARDED = "agent_text_discarded"
     ENGINE_PROGRESS = "engine_progress"
     ENGINE_STAGE = "engine_stage"
+    SAGA_FINDING = "saga_finding"
+    SAGA_DIRECTIVE = "saga_directive"
+    SAGA_CHECKPOINT = "saga_checkpoint"
 
 
 LIVE_EVENT_TYPES = frozenset({EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS})
@@ -86,6 +91,64 @@ def engine_progress(stage: str, done: int, total: int, failed: int) -> SessionEv
 def engine_stage(stage: str, summary: str, counts: dict[str, int]) -> SessionEvent:
     """Stored: an engine stage finished (e.g. the frame, BISO) with what it produced."""
     return SessionEvent(EventType.ENGINE_STAGE, {"stage": stage, "summary": summary, "counts": counts})
+
+
+def saga_finding(f: SupervisorFinding) -> SessionEvent:
+    """Stored: the supervisor found an anomaly at a checkpoint (the statistic, its threshold, who)."""
+    x = f.finding
+    return SessionEvent(
+        EventType.SAGA_FINDING,
+        {
+            "id": f.id,
+            "checkpoint": f.checkpoint.value,
+            "round": f.round,
+            "kind": x.kind.value,
+            "layer": x.layer,
+            "severity": x.severity.value,
+            "statistic": x.statistic,
+            "threshold": x.threshold,
+            "p_value": x.p_value,
+            "hypothesis_ids": list(x.hypothesis_ids),
+            "dimensions": list(x.dimensions),
+            "message": x.message,
+            "suggested_constraint": x.suggested_constraint,
+        },
+    )
+
+
+def saga_directive(d: Directive) -> SessionEvent:
+    """Stored: a directive the fast path took, with the finding that caused it."""
+    return SessionEvent(
+        EventType.SAGA_DIRECTIVE,
+        {
+            "id": d.id,
+            "kind": d.kind.value,
+            "finding_id": d.finding_id,
+            "message": d.message,
+            "weights": dict(d.weights),
+            "quota_changes": dict(d.quota_changes),
+            "hypothesis_ids": list(d.hypothesis_ids),
+            "constraint": d.constraint,
+            "challenge": d.challenge,
+        },
+    )
+
+
+def saga_checkpoint(audit: CheckpointAudit) -> SessionEvent:
+    """Stored: an Answer Engine checkpoint (CP-1..7) ran, with what it found."""
+    return SessionEvent(
+        EventType.SAGA_CHECKPOINT,
+        {
+            "checkpoint": audit.checkpoint.value,
+            "round": audit.round,
+            "phase": audit.phase,
+            "summary": audit.summary,
+            "passed": audit.passed,
+            "finding_ids": list(audit.finding_ids),
+            "directive_ids": list(audit.directive_ids),
+            "fast_events": [e.value for e in audit.fast_events],
+        },
+    )
 
 
 def tool_call(tool: str, input_preview: str) -> SessionEvent:

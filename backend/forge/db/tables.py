@@ -296,6 +296,21 @@ class HypothesisMemoryRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
 
 
+class SagaPatternRow(Base):
+    """A hypothesis pattern SAGA saw (Layer 3), kept across sessions: no session foreign key, so a
+    deleted session's patterns still count. `hash` is the 64-bit SimHash stored as a signed integer."""
+
+    __tablename__ = "saga_patterns"
+    __table_args__ = (Index("ix_saga_patterns_created_at", "created_at"),)
+
+    session_id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    hypothesis_id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    hash: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    label: Mapped[str] = mapped_column(Text, nullable=False)
+    score: Mapped[float] = mapped_column(Float, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
 CHILD_TABLES = (
     ClaimRow,
     EvidenceRow,

@@ -184,12 +184,13 @@ class PhaseRunDriver:
         """The engine stages that open this phase and have not run yet, in order, each committed as
         its own step (a crash redoes at most the stage in flight); False when the lease was lost.
         A stage that did not mark itself done (say, the frame the model could not produce) is not
-        retried in this run: the agent works on, and a later run tries again."""
+        retried in this run: the agent works on, and a later run tries again. With no stage left,
+        one more pass lets the supervisor run the checkpoints due when a phase opens."""
         if self._stages is None:
             return True
         provider = provider_of(self._models.generator.label)
-        ran: set[str] = set()
-        while (stage := self._stages.pending_stage(ctx.state)) is not None and stage not in ran:
+        ran: set[str | None] = set()
+        while (stage := self._stages.pending_stage(ctx.state)) not in ran:
             ran.add(stage)
             output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
             if output is None:
@@ -197,6 +198,8 @@ class PhaseRunDriver:
             step = Step(events=output.events)
             if not await self._commit(session_id, lease, ctx.state, step, provider, hypotheses=output.hypotheses):
                 return False
+            if stage is None:
+                return True
         return True
 
     def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:

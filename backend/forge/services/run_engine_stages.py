@@ -8,6 +8,9 @@ Invariants:
     - A stage changes the state in memory and returns what the driver commits with it in ONE step
       transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
       hypotheses for the pool. Progress is published live while it works, never stored.
+    - After the stage (or when a phase opens without one) the supervisor, if any, runs the due SAGA
+      checkpoints; their events join the stage's step. SEARCH expands only what SAGA's directives
+      leave expandable, under the quotas they set.
     - A stage that cannot produce its result (the model gives no valid frame; every domain failed)
       does not stop the phase: it records an `engine_stage` event saying so, and the agent works on.
 """
@@ -37,6 +40,7 @@ from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas
 
 LiveSink = Callable[[SessionEvent], None]
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
@@ -63,7 +67,9 @@ class EngineStages:
         domains: tuple[SourceDomain, ...],
         config: EngineConfig = EngineConfig(),
         read_pool: PoolReader | None = None,
+        supervisor: Supervisor | None = None,
     ) -> None:
+        self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
@@ -88,7 +94,17 @@ class EngineStages:
         return None
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
-        """The pending stage's output (the state in `ctx` is updated), or None when nothing is pending."""
+        """The pending stage's output with the supervisor's checkpoint events (the state in `ctx`
+        is updated), or None when nothing is pending."""
+        output = await self._stage(ctx, live)
+        if self._supervisor is None:
+            return output
+        saga = await self._supervisor.supervise(ctx, output.hypotheses if output else ())
+        if not saga:
+            return output
+        return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
+
+    async def _stage(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         stage = self.pending_stage(ctx.state)
         if stage == "frame":
             return await self._frame(ctx)
@@ -182,7 +198,7 @@ class EngineStages:
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         assert self._read_pool is not None  # pending() said so
         state = ctx.state
-        pool = await self._read_pool(ctx.session_id)
+        pool = supervised_pool(state, await self._read_pool(ctx.session_id))  # SAGA: no flagged seeds
         frame, framing_cost = await self._frame_of(ctx)
 
         run = await run_search_round(
@@ -190,6 +206,7 @@ class EngineStages:
             pool,
             frame,
             self._config.search_profile,
+            supervised_quotas(state, self._config.search_profile),  # SAGA's ADJUST_SEARCH_PARAMS
             problem=state.problem,
             round_=state.current_round,
             concurrency=self._config.concurrency,

@@ -20,6 +20,18 @@ from forge.api.export_openapi import openapi_document
 from forge.core import session_events as ev
 from forge.core.domain_types import EventSeq, Phase, ReviewType
 from forge.core.rule_verdicts import ErrorCode
+from forge.core.saga_records import (
+    Checkpoint,
+    CheckpointAudit,
+    Directive,
+    DirectiveId,
+    DirectiveKind,
+    FastEvent,
+    Finding,
+    FindingId,
+    FindingKind,
+    SupervisorFinding,
+)
 from forge.core.session_events import LIVE_EVENT_TYPES, EventType, SessionEvent
 from forge.core.session_record import StoredEvent
 from forge.core.session_spend import PhaseSpend
@@ -107,6 +119,32 @@ def _spend() -> ev.SpendReport:
     return ev.SpendReport(Phase.EXPLORE, PhaseSpend(), PhaseSpend())
 
 
+_SAGA_FINDING = SupervisorFinding(
+    FindingId("CP-4-r0-source_domain_bias"),
+    Checkpoint.CP4,
+    0,
+    Finding(
+        FindingKind.SOURCE_DOMAIN_BIAS,
+        13.5,
+        0.05,
+        ("h1", "h2"),
+        "F(1, 4) = 13.5",
+        p_value=0.0213,
+        dimensions=("a", "b"),
+    ),
+)
+_SAGA_DIRECTIVE = Directive(
+    DirectiveId("CP-4-r0-x:ADJUST_WEIGHTS"),
+    DirectiveKind.ADJUST_WEIGHTS,
+    FindingId("CP-4-r0-x"),
+    "m",
+    {"rationale": 0.3},
+)
+_SAGA_AUDIT = CheckpointAudit(
+    Checkpoint.CP4, 0, "explore", "CP-4: 1 finding", (FindingId("f"),), (), (FastEvent.BISO_COMPLETED,)
+)
+
+
 # Events a happy path through the offline model does not produce, built by the same constructors.
 CONSTRUCTED: dict[EventType, SessionEvent] = {
     EventType.TOOL_ERROR: ev.tool_error("state_claim", ErrorCode.ANTITHESIS_MISSING.value, "Search first."),
@@ -185,6 +223,9 @@ def test_events_the_happy_path_does_not_produce_validate(event_type: EventType) 
         ev.error("BUDGET_EXHAUSTED", "Over budget.", recoverable=True, severity="warning"),
         ev.knowledge_document("# Doc"),
         ev.user_input(ReviewType.VERDICTS, "autopilot: 2 accept"),
+        ev.saga_finding(_SAGA_FINDING),
+        ev.saga_directive(_SAGA_DIRECTIVE),
+        ev.saga_checkpoint(_SAGA_AUDIT),
     ],
     ids=lambda e: e.type.value,
 )

@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/supervisor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Supervisor
+         * @description What SAGA found and did in this session; dismiss findings or adopt suggested constraints at a review.
+         */
+        get: operations["get_supervisor_api_v1_sessions__session_id__supervisor_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/user-input": {
         parameters: {
             query?: never;
@@ -483,6 +503,21 @@ export interface components {
              */
             rounds: number;
         };
+        /** BudgetOut */
+        BudgetOut: {
+            /** Remaining */
+            remaining: {
+                [key: string]: number;
+            };
+            /** Spent */
+            spent: {
+                [key: string]: number;
+            };
+            /** Strategy */
+            strategy: string;
+            /** Total Units */
+            total_units: number;
+        };
         /**
          * BuildDecision
          * @enum {string}
@@ -507,6 +542,41 @@ export interface components {
             review: "build_decision";
             /** Round */
             round: number;
+        };
+        /** CKOut */
+        CKOut: {
+            /** K Expansions */
+            k_expansions: number;
+            /**
+             * Space
+             * @description C (concept expansion) or K (knowledge expansion).
+             */
+            space: string;
+            /** Transitions */
+            transitions: string[];
+        };
+        /** CheckpointOut */
+        CheckpointOut: {
+            /**
+             * Checkpoint
+             * @enum {string}
+             */
+            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            /** Directive Ids */
+            directive_ids: string[];
+            /** Fast Events */
+            fast_events: string[];
+            /** Finding Ids */
+            finding_ids: string[];
+            /** Passed */
+            passed: boolean;
+            phase: components["schemas"]["Phase"];
+            /** Round */
+            round: number;
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
         };
         /**
          * ClaimConfidence
@@ -759,6 +829,41 @@ export interface components {
             score: number;
             /** Systematicity */
             systematicity: number;
+        };
+        /** DirectiveOut */
+        DirectiveOut: {
+            /**
+             * Adoptable
+             * @description An ADD_CONSTRAINT you can still adopt at a review.
+             */
+            adoptable: boolean;
+            /** Adopted */
+            adopted: boolean;
+            /** Challenge */
+            challenge: string;
+            /** Constraint */
+            constraint: string;
+            /** Finding Id */
+            finding_id: string;
+            /** Hypothesis Ids */
+            hypothesis_ids: string[];
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ADJUST_WEIGHTS" | "ADJUST_SEARCH_PARAMS" | "INJECT_CHALLENGE" | "PAUSE_PIPELINE" | "RESUME_PIPELINE" | "FLAG_HYPOTHESIS" | "ADD_CONSTRAINT";
+            /** Message */
+            message: string;
+            /** Quota Changes */
+            quota_changes: {
+                [key: string]: number;
+            };
+            /** Weights */
+            weights: {
+                [key: string]: number;
+            };
         };
         /** DocumentCreate */
         DocumentCreate: {
@@ -1074,6 +1179,49 @@ export interface components {
          * @enum {string}
          */
         FindingKind: "duplicate" | "conflict" | "undecidable";
+        /** FindingOut */
+        FindingOut: {
+            /**
+             * Checkpoint
+             * @enum {string}
+             */
+            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            /** Dimensions */
+            dimensions: string[];
+            /** Dismissed */
+            dismissed: boolean;
+            /** Hypothesis Ids */
+            hypothesis_ids: string[];
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            /**
+             * Layer
+             * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
+             */
+            layer: number;
+            /** Message */
+            message: string;
+            /** P Value */
+            p_value: number | null;
+            /** Round */
+            round: number;
+            /**
+             * Severity
+             * @enum {string}
+             */
+            severity: "info" | "warning" | "critical";
+            /** Statistic */
+            statistic: number;
+            /** Suggested Constraint */
+            suggested_constraint: string;
+            /** Threshold */
+            threshold: number;
+        };
         /**
          * FlowGraphResponse
          * @description The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
@@ -1654,6 +1802,175 @@ export interface components {
             started: boolean;
         };
         /**
+         * SagaCheckpointData
+         * @description An Answer Engine checkpoint ran (CP-1..7) in `phase`: what it found and which directives followed.
+         */
+        SagaCheckpointData: {
+            /**
+             * Checkpoint
+             * @enum {string}
+             */
+            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            /** Directive Ids */
+            directive_ids: string[];
+            /**
+             * Fast Events
+             * @description The fast path's events (BISO_COMPLETED, ...) this checkpoint read.
+             */
+            fast_events: string[];
+            /** Finding Ids */
+            finding_ids: string[];
+            /** Passed */
+            passed: boolean;
+            phase: components["schemas"]["Phase"];
+            /** Round */
+            round: number;
+            /** Summary */
+            summary: string;
+        };
+        /**
+         * SagaCheckpointEvent
+         * @description An Answer Engine checkpoint (CP-1..7) audited the session.
+         */
+        SagaCheckpointEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["SagaCheckpointData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saga_checkpoint";
+        };
+        /**
+         * SagaDirectiveData
+         * @description A directive the fast path took, with the finding that caused it (`finding_id`).
+         */
+        SagaDirectiveData: {
+            /** Challenge */
+            challenge: string;
+            /** Constraint */
+            constraint: string;
+            /** Finding Id */
+            finding_id: string;
+            /** Hypothesis Ids */
+            hypothesis_ids: string[];
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ADJUST_WEIGHTS" | "ADJUST_SEARCH_PARAMS" | "INJECT_CHALLENGE" | "PAUSE_PIPELINE" | "RESUME_PIPELINE" | "FLAG_HYPOTHESIS" | "ADD_CONSTRAINT";
+            /** Message */
+            message: string;
+            /** Quota Changes */
+            quota_changes: {
+                [key: string]: number;
+            };
+            /** Weights */
+            weights: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * SagaDirectiveEvent
+         * @description The supervisor told the fast path to change course.
+         */
+        SagaDirectiveEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["SagaDirectiveData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saga_directive";
+        };
+        /**
+         * SagaFindingData
+         * @description A supervisor finding: `statistic` compared with `threshold` (e.g. std < 0.8, |r| > 0.7, F with
+         *     `p_value` < 0.05), the hypotheses (or claims) involved, and a message a person can act on.
+         */
+        SagaFindingData: {
+            /**
+             * Checkpoint
+             * @enum {string}
+             */
+            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            /** Dimensions */
+            dimensions: string[];
+            /** Hypothesis Ids */
+            hypothesis_ids: string[];
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            /**
+             * Layer
+             * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
+             */
+            layer: number;
+            /** Message */
+            message: string;
+            /** P Value */
+            p_value: number | null;
+            /** Round */
+            round: number;
+            /**
+             * Severity
+             * @enum {string}
+             */
+            severity: "info" | "warning" | "critical";
+            /** Statistic */
+            statistic: number;
+            /** Suggested Constraint */
+            suggested_constraint: string;
+            /** Threshold */
+            threshold: number;
+        };
+        /**
+         * SagaFindingEvent
+         * @description The supervisor (SAGA) found an anomaly.
+         */
+        SagaFindingEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["SagaFindingData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saga_finding";
+        };
+        /**
          * ScienceField
          * @enum {string}
          */
@@ -1697,7 +2014,7 @@ export interface components {
              */
             problem: string;
         };
-        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"] | components["schemas"]["EngineProgressEvent"] | components["schemas"]["EngineStageEvent"];
+        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"] | components["schemas"]["EngineProgressEvent"] | components["schemas"]["EngineStageEvent"] | components["schemas"]["SagaFindingEvent"] | components["schemas"]["SagaDirectiveEvent"] | components["schemas"]["SagaCheckpointEvent"];
         /** SessionListResponse */
         SessionListResponse: {
             /** Items */
@@ -1797,6 +2114,16 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** StageOut */
+        StageOut: {
+            /** Checkpoint */
+            checkpoint: ("CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7") | null;
+            /** Name */
+            name: string;
+            /** Number */
+            number: number;
+            phase: components["schemas"]["Phase"];
+        };
         /**
          * StateOfArtView
          * @description What research says about the problem today, with the evidence it cites.
@@ -1857,6 +2184,37 @@ export interface components {
          * @enum {string}
          */
         SuggestionSource: "library" | "generated" | "none";
+        /** SupervisorOut */
+        SupervisorOut: {
+            budget: components["schemas"]["BudgetOut"];
+            /** Checkpoints */
+            checkpoints: components["schemas"]["CheckpointOut"][];
+            ck: components["schemas"]["CKOut"];
+            /** Directives */
+            directives: components["schemas"]["DirectiveOut"][];
+            /** Findings */
+            findings: components["schemas"]["FindingOut"][];
+            /** Flagged */
+            flagged: string[];
+            /** Paused */
+            paused: boolean;
+            /** Quota Changes */
+            quota_changes: {
+                [key: string]: number;
+            };
+            /**
+             * Stages
+             * @description The Answer Engine's eight stages on the six phases.
+             */
+            stages: components["schemas"]["StageOut"][];
+            /**
+             * Weights
+             * @description The composite score weights after ADJUST_WEIGHTS.
+             */
+            weights: {
+                [key: string]: number;
+            };
+        };
         /**
          * ToolCallData
          * @description The agent called a tool; `input_preview` is its arguments as JSON, shortened.
@@ -2053,6 +2411,11 @@ export interface components {
             added_assumptions?: string[] | null;
             /** Added Reframings */
             added_reframings?: string[] | null;
+            /**
+             * Adopted Constraints
+             * @description ADD_CONSTRAINT directive ids whose suggested constraint becomes one of your hard constraints (any review).
+             */
+            adopted_constraints?: string[] | null;
             /** Claim Feedback */
             claim_feedback?: components["schemas"]["ClaimFeedbackIn"][] | null;
             /** Confirmed Assumptions */
@@ -2060,6 +2423,11 @@ export interface components {
             decision?: components["schemas"]["BuildDecision"] | null;
             /** Deep Dive Claim Id */
             deep_dive_claim_id?: string | null;
+            /**
+             * Dismissed Findings
+             * @description Supervisor finding ids to dismiss (any review).
+             */
+            dismissed_findings?: string[] | null;
             /** Rejected Assumptions */
             rejected_assumptions?: number[] | null;
             /** Selected Reframings */
@@ -2586,6 +2954,21 @@ export interface operations {
                         /** @constant */
                         event: "engine_stage";
                         id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_finding";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_directive";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_checkpoint";
+                        id?: string;
                     };
                 };
             };
@@ -3106,7 +3489,62 @@ export interface operations {
                         /** @constant */
                         event: "engine_stage";
                         id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_finding";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_directive";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_checkpoint";
+                        id?: string;
                     };
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_supervisor_api_v1_sessions__session_id__supervisor_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupervisorOut"];
                 };
             };
             /** @description No such session. */
@@ -3249,6 +3687,21 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "engine_stage";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_finding";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_directive";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "saga_checkpoint";
                         id?: string;
                     };
                 };

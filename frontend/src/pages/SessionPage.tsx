@@ -2,23 +2,26 @@
  * One session: phase timeline, live activity, the pending review, the graph and the document.
  * The stream hook owns the event-derived view; the session query owns status and cost.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import { ApiError, type Session } from "../api/client";
+import { ApiError, type Session, type UserInput } from "../api/client";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ConnectionNotice, LiveAnnouncer } from "../components/session/ConnectionNotice";
 import { NowView } from "../components/session/NowView";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
+import { SupervisorPanel } from "../components/session/SupervisorPanel";
 import { Alert } from "../components/ui/Alert";
 import { Badge } from "../components/ui/Badge";
 import { Button } from "../components/ui/Button";
 import { useAgentStream, type AgentStream } from "../hooks/useAgentStream";
 import { useKnowledgeGraph } from "../hooks/useKnowledgeGraph";
 import { useCancelSession, useSession } from "../hooks/useSessions";
+import { useSupervisor } from "../hooks/useSupervisor";
 import { readAutopilot, writeAutopilot, type AutopilotPreference } from "../session/autopilotPreference";
 import { describeStatus } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
 import { isStreaming } from "../session/connectionState";
+import { decisionCount, NO_DECISIONS, toggleDecision, withDecisions, type SupervisorDecisions } from "../session/supervisorView";
 
 // The graph library and the Markdown renderer load when their tab is first opened.
 const KnowledgeGraph = lazy(async () => ({ default: (await import("../components/session/KnowledgeGraph")).KnowledgeGraph }));
@@ -55,7 +58,7 @@ function SessionNotFound() {
   );
 }
 
-type Tab = "now" | "graph" | "document";
+type Tab = "now" | "graph" | "supervisor" | "document";
 
 function shouldFollow(session: Session, timeline: SessionTimeline): boolean {
   if (session.status === "cancelled" || session.status === "crystallized") return false;
@@ -64,7 +67,10 @@ function shouldFollow(session: Session, timeline: SessionTimeline): boolean {
 }
 
 function LiveSession({ session }: { session: Session }) {
-  const stream = useAgentStream(session.id, { followOnLoad: (t) => shouldFollow(session, t) });
+  const rawStream = useAgentStream(session.id, { followOnLoad: (t) => shouldFollow(session, t) });
+  const [decisions, setDecisions] = useState<SupervisorDecisions>(NO_DECISIONS);
+  const clearDecisions = useCallback(() => setDecisions(NO_DECISIONS), []);
+  const stream = useSupervisedStream(rawStream, decisions, clearDecisions);
   const { timeline } = stream;
   const [tab, setTab] = useState<Tab>("now");
   const [autopilot, setAutopilot] = useState<AutopilotPreference>(() => readAutopilot(session.id));
@@ -120,11 +126,11 @@ function LiveSession({ session }: { session: Session }) {
         </div>
         {cancel.isError && <Alert>{cancel.error.message}</Alert>}
       </header>
-      <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} />
+      <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} checkpoints={timeline.checkpoints} />
       <ConnectionNotice stream={stream} />
       <LiveAnnouncer stream={stream} />
       <nav role="tablist" aria-label="Session views" className="no-print flex gap-1 border-b border-slate-200">
-        {(["now", "graph", "document"] as const).map((t) => (
+        {(["now", "graph", "supervisor", "document"] as const).map((t) => (
           <button
             key={t}
             role="tab"
@@ -134,12 +140,21 @@ function LiveSession({ session }: { session: Session }) {
             onClick={() => setTab(t)}
             className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium disabled:text-slate-300 ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
-            {{ now: "Now", graph: "Knowledge graph", document: "Document" }[t]}
+            {{ now: "Now", graph: "Knowledge graph", supervisor: "Supervisor", document: "Document" }[t]}
+            {t === "supervisor" && decisionCount(decisions) > 0 && ` (${decisionCount(decisions)})`}
           </button>
         ))}
       </nav>
       {tab === "now" && <NowView session={session} stream={stream} autopilot={autopilot.enabled} working={working} />}
       {tab === "graph" && <GraphView sessionId={session.id} timeline={timeline} />}
+      {tab === "supervisor" && (
+        <SupervisorView
+          sessionId={session.id}
+          timeline={timeline}
+          decisions={decisions}
+          onToggle={(kind, id) => setDecisions((d) => toggleDecision(d, kind, id))}
+        />
+      )}
       {tab === "document" && timeline.document && (
         <Suspense fallback={<p className="text-sm text-slate-500">Loading the document…</p>}>
           <KnowledgeDocument sessionId={session.id} markdown={timeline.document} />
@@ -161,6 +176,38 @@ function useAutopilot(stream: AgentStream, pref: AutopilotPreference) {
       answered.current = null;
     });
   }, [pref, pendingReview, turn, stream]);
+}
+
+/** The stream whose reviews carry the person's supervisor decisions (cleared once a review is sent). */
+function useSupervisedStream(stream: AgentStream, decisions: SupervisorDecisions, sent: () => void): AgentStream {
+  return useMemo(
+    () => ({
+      ...stream,
+      submitReview: async (input: UserInput) => {
+        await stream.submitReview(withDecisions(input, decisions));
+        sent();
+      },
+    }),
+    [stream, decisions, sent],
+  );
+}
+
+function SupervisorView({
+  sessionId,
+  timeline,
+  decisions,
+  onToggle,
+}: {
+  sessionId: string;
+  timeline: SessionTimeline;
+  decisions: SupervisorDecisions;
+  onToggle: (kind: keyof SupervisorDecisions, id: string) => void;
+}) {
+  const supervisor = useSupervisor(sessionId, timeline.supervisorEvents);
+  if (supervisor.isPending) return <p className="text-sm text-slate-500">Loading the supervisor…</p>;
+  if (supervisor.isError) return <Alert title="Could not load the supervisor">{supervisor.error.message}</Alert>;
+  const reviewOpen = timeline.turn === "awaiting_input" && timeline.pendingReview !== null;
+  return <SupervisorPanel supervisor={supervisor.data} reviewOpen={reviewOpen} decisions={decisions} onToggle={onToggle} />;
 }
 
 function GraphView({ sessionId, timeline }: { sessionId: string; timeline: SessionTimeline }) {

@@ -17,6 +17,9 @@
  *   - `engineProgress` (live `engine_progress`: model calls done of total in an engine stage such as
  *     BISO) shows a bar while the stage works; the stored `engine_stage` that reports the stage's
  *     result, a phase change or a `done` clears it.
+ *   - SAGA: each stored `saga_checkpoint` (CP-1..7) is an activity entry and a mark on its phase
+ *     (`checkpoints`); `saga_finding` / `saga_directive` only count (`supervisorEvents`), so the
+ *     supervisor panel knows when to read again — the panel lists them, the activity does not.
  */
 import type { EventOf, EventType, LiveEvent, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
 import { isReviewEvent } from "../api/events";
@@ -34,7 +37,13 @@ export type ActivityItem =
   | { kind: "phase"; id: number; phase: PhaseName; round: number }
   | { kind: "resumed"; id: number; phase: PhaseName; round: number }
   | { kind: "review"; id: number; reviewType: ReviewEvent["type"] }
-  | { kind: "engine_stage"; id: number; stage: string; summary: string };
+  | { kind: "engine_stage"; id: number; stage: string; summary: string }
+  | { kind: "checkpoint"; id: number; checkpoint: CheckpointMark };
+
+/** A SAGA checkpoint's audit as the timeline shows it. */
+export type CheckpointMark = Pick<PayloadOf<"saga_checkpoint">, "checkpoint" | "phase" | "round" | "summary" | "passed"> & {
+  readonly findings: number;
+};
 
 export type EngineProgress = Extract<LiveEvent, { type: "engine_progress" }>["data"];
 
@@ -66,6 +75,10 @@ export interface SessionTimeline {
   readonly lastError: { code: string; message: string; recoverable: boolean } | null;
   /** The engine stage at work right now (live only), or null. */
   readonly engineProgress: EngineProgress | null;
+  /** SAGA checkpoints recorded so far (CP-1..7 per round), in order. */
+  readonly checkpoints: readonly CheckpointMark[];
+  /** How many supervisor events (findings, directives, checkpoints) were seen: the panel's version. */
+  readonly supervisorEvents: number;
 }
 
 export const EMPTY_TIMELINE: SessionTimeline = {
@@ -86,6 +99,8 @@ export const EMPTY_TIMELINE: SessionTimeline = {
   phaseStartedAt: null,
   lastError: null,
   engineProgress: null,
+  checkpoints: [],
+  supervisorEvents: 0,
 };
 
 export function applyEvents(timeline: SessionTimeline, events: readonly SessionEvent[]): SessionTimeline {
@@ -145,6 +160,17 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
         { ...t, engineProgress: null },
         { kind: "engine_stage", id: event.id, stage: event.data.stage, summary: event.data.summary },
       );
+    case "saga_checkpoint": {
+      const { checkpoint, phase, round, summary, passed, finding_ids } = event.data;
+      const mark: CheckpointMark = { checkpoint, phase, round, summary, passed, findings: finding_ids.length };
+      return withItem(
+        { ...t, checkpoints: [...t.checkpoints, mark], supervisorEvents: t.supervisorEvents + 1 },
+        { kind: "checkpoint", id: event.id, checkpoint: mark },
+      );
+    }
+    case "saga_finding":
+    case "saga_directive":
+      return { ...t, supervisorEvents: t.supervisorEvents + 1 };
     default:
       return t;
   }

@@ -130,6 +130,13 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
           <strong className="font-semibold">{ENGINE_STAGE_LABELS[item.stage] ?? item.stage}</strong> — {item.summary}
         </div>
       );
+    case "checkpoint":
+      return (
+        <div className={`rounded-md border px-2.5 py-1.5 ${item.checkpoint.passed ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+          <span aria-hidden>{item.checkpoint.passed ? "✓ " : "⚑ "}</span>
+          <strong className="font-semibold">Supervisor</strong> — {item.checkpoint.summary}
+        </div>
+      );
   }
 }
 

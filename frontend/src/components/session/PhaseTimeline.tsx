@@ -1,9 +1,22 @@
-import { PHASES, type PhaseName } from "../../session/sessionTimeline";
+import { PHASES, type CheckpointMark, type PhaseName } from "../../session/sessionTimeline";
 import { PHASE_LABELS } from "../../session/describeSession";
+import { checkpointsByPhase } from "../../session/supervisorView";
 
-/** The six phases as steps: done, current (with the round), or still ahead. */
-export function PhaseTimeline({ current, round, finished }: { current: PhaseName | null; round: number; finished: boolean }) {
+/** The six phases as steps: done, current (with the round), or still ahead; under each, the SAGA
+ * checkpoints (CP-1..7) recorded in it, passed (✓) or with their number of findings. */
+export function PhaseTimeline({
+  current,
+  round,
+  finished,
+  checkpoints = [],
+}: {
+  current: PhaseName | null;
+  round: number;
+  finished: boolean;
+  checkpoints?: readonly CheckpointMark[];
+}) {
   const at = current ? PHASES.indexOf(current) : -1;
+  const marks = checkpointsByPhase(checkpoints);
   return (
     <ol className="grid grid-cols-3 gap-2 sm:grid-cols-6" aria-label="Phases">
       {PHASES.map((phase, i) => {
@@ -26,6 +39,19 @@ export function PhaseTimeline({ current, round, finished }: { current: PhaseName
               {PHASE_LABELS[phase]}
             </span>
             {state === "current" && <span className="block text-[11px] text-indigo-700">round {round + 1}</span>}
+            {marks[phase] && (
+              <span className="mt-1 flex flex-wrap gap-1" data-testid={`checkpoints-${phase}`}>
+                {marks[phase].map((m) => (
+                  <span
+                    key={`${m.checkpoint}-${m.round}`}
+                    title={m.summary}
+                    className={`rounded px-1 text-[10px] font-medium ${m.passed ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900"}`}
+                  >
+                    {m.checkpoint} {m.passed ? "✓" : `⚠ ${m.findings}`}
+                  </span>
+                ))}
+              </span>
+            )}
           </li>
         );
       })}

@@ -62,6 +62,43 @@ function again<T extends EventType>(type: T, id: number): EventOf<T> {
   return { ...recordedOf(type), id };
 }
 
+const SAGA_FINDING: EventOf<"saga_finding">["data"] = {
+  id: "CP-4-r0-score_compression",
+  checkpoint: "CP-4",
+  round: 0,
+  kind: "score_compression",
+  layer: 1,
+  severity: "warning",
+  statistic: 0.46,
+  threshold: 0.8,
+  p_value: null,
+  hypothesis_ids: ["h1", "h2"],
+  dimensions: [],
+  message: "The scores spread by only 0.46.",
+  suggested_constraint: "",
+};
+const SAGA_DIRECTIVE: EventOf<"saga_directive">["data"] = {
+  id: "CP-4-r0-score_compression:ADJUST_SEARCH_PARAMS",
+  kind: "ADJUST_SEARCH_PARAMS",
+  finding_id: "CP-4-r0-score_compression",
+  message: "SEARCH pushes to the edges.",
+  weights: {},
+  quota_changes: { oppose: 1 },
+  hypothesis_ids: [],
+  constraint: "",
+  challenge: "",
+};
+const SAGA_CHECKPOINT: EventOf<"saga_checkpoint">["data"] = {
+  checkpoint: "CP-4",
+  round: 0,
+  phase: "explore",
+  summary: "CP-4: 1 finding(s).",
+  passed: false,
+  finding_ids: ["CP-4-r0-score_compression"],
+  directive_ids: ["CP-4-r0-score_compression:ADJUST_SEARCH_PARAMS"],
+  fast_events: ["BISO_COMPLETED"],
+};
+
 /**
  * One event of every type the API documents, in an order a session could produce them. Typed as a
  * record over EventType: a type the backend adds fails the type check until this test covers it.
@@ -84,7 +121,10 @@ function oneOfEachType(): SessionEvent[] {
     error: make("error", 14, { code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true, severity: "error" }),
     knowledge_document: again("knowledge_document", 15),
     engine_stage: make("engine_stage", 16, { stage: "biso", summary: "BISO over 18 source domains.", counts: { domains: 18 } }),
-    done: make("done", 17, { error: false, awaiting_input: false }),
+    saga_finding: make("saga_finding", 17, SAGA_FINDING),
+    saga_directive: make("saga_directive", 18, SAGA_DIRECTIVE),
+    saga_checkpoint: make("saga_checkpoint", 19, SAGA_CHECKPOINT),
+    done: make("done", 20, { error: false, awaiting_input: false }),
   };
   return Object.values(every).sort((a, b) => a.id - b.id);
 }
@@ -116,12 +156,14 @@ describe("useAgentStream", () => {
     const server: FakeServer = { log: [], stream: events, requests: [] };
     installFetch(server);
     const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
-    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(17));
+    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(20));
     const t = result.current.timeline;
-    expect(t.eventCount).toBe(16); // a heartbeat only proves the connection is alive: not counted, not shown
+    expect(t.eventCount).toBe(19); // a heartbeat only proves the connection is alive: not counted, not shown
     expect(t.phase).toBe(recordedOf("phase_change").data.phase);
     expect(t.usage).toEqual(recordedOf("context_usage").data);
-    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error", "engine_stage"]);
+    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error", "engine_stage", "checkpoint"]);
+    expect(t.checkpoints.map((c) => c.checkpoint)).toEqual(["CP-4"]);
+    expect(t.supervisorEvents).toBe(3);
     expect(t.lastReviews.review_build?.id).toBe(13);
     expect(Object.keys(t.claimsById).length).toBeGreaterThan(0);
     expect(t.lastError).toEqual({ code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true });

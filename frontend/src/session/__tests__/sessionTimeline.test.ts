@@ -195,3 +195,40 @@ describe("engine stages", () => {
     expect(applyEvent(working, make("phase_change", 2, { phase: "explore", round: 0, resumed: true })).engineProgress).toBeNull();
   });
 });
+
+describe("SAGA events", () => {
+  const checkpoint = make("saga_checkpoint", 3, {
+    checkpoint: "CP-4",
+    round: 0,
+    phase: "explore",
+    summary: "CP-4 After BISO: 1 finding(s) (score compression); 1 directive(s).",
+    passed: false,
+    finding_ids: ["CP-4-r0-score_compression"],
+    directive_ids: ["CP-4-r0-score_compression:ADJUST_SEARCH_PARAMS"],
+    fast_events: ["BISO_COMPLETED"],
+  });
+  const finding = make("saga_finding", 1, {
+    id: "CP-4-r0-score_compression",
+    checkpoint: "CP-4",
+    round: 0,
+    kind: "score_compression",
+    layer: 1,
+    severity: "warning",
+    statistic: 0.4,
+    threshold: 0.8,
+    p_value: null,
+    hypothesis_ids: [],
+    dimensions: [],
+    message: "m",
+    suggested_constraint: "",
+  });
+
+  test("a checkpoint is an activity entry and a mark on its phase; findings only count", () => {
+    const t = applyEvents(EMPTY_TIMELINE, [finding, checkpoint]);
+    expect(t.checkpoints).toEqual([
+      { checkpoint: "CP-4", phase: "explore", round: 0, summary: checkpoint.data.summary, passed: false, findings: 1 },
+    ]);
+    expect(t.activity.map((a) => a.kind)).toEqual(["checkpoint"]);
+    expect(t.supervisorEvents).toBe(2);
+  });
+});

@@ -1,0 +1,126 @@
+"""The supervisor panel's data: SAGA's findings (with their statistic, threshold and the
+hypotheses involved), the directives the fast path took, the CP-1..7 audits, the cognitive budget
+and the C-K coordinator's state.
+
+Invariants:
+    - Read-only; 404 for an unknown session. The lists are in the order they were recorded.
+    - `adoptable` marks ADD_CONSTRAINT directives the person has not adopted yet: their ids are
+      what a review's `adopted_constraints` takes; finding ids are what `dismissed_findings` takes.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from forge.api.deps import session_id_of, unwrap
+from forge.api.error_responses import error_responses
+from forge.api.event_schemas import CheckpointName, SagaDirectiveData, SagaFindingData
+from forge.core import session_events as ev
+from forge.core.domain_types import Phase
+from forge.core.saga_checkpoints import ANSWER_STAGES, CHECKPOINT_TITLE
+from forge.core.saga_records import DirectiveKind
+from forge.core.saga_state import SupervisionState
+from forge.services.supervision_queries import supervision_of_session
+
+router = APIRouter(prefix="/api/v1/sessions", tags=["engine"])
+
+
+class FindingOut(SagaFindingData):
+    dismissed: bool
+
+
+class DirectiveOut(SagaDirectiveData):
+    adoptable: bool = Field(description="An ADD_CONSTRAINT you can still adopt at a review.")
+    adopted: bool
+
+
+class CheckpointOut(BaseModel):
+    checkpoint: CheckpointName
+    title: str
+    round: int
+    phase: Phase
+    summary: str
+    passed: bool
+    finding_ids: list[str]
+    directive_ids: list[str]
+    fast_events: list[str]
+
+
+class StageOut(BaseModel):
+    number: int
+    name: str
+    phase: Phase
+    checkpoint: CheckpointName | None
+
+
+class BudgetOut(BaseModel):
+    strategy: str
+    total_units: float
+    remaining: dict[str, float]
+    spent: dict[str, float]
+
+
+class CKOut(BaseModel):
+    space: str = Field(description="C (concept expansion) or K (knowledge expansion).")
+    k_expansions: int
+    transitions: list[str]
+
+
+class SupervisorOut(BaseModel):
+    findings: list[FindingOut]
+    directives: list[DirectiveOut]
+    checkpoints: list[CheckpointOut]
+    stages: list[StageOut] = Field(description="The Answer Engine's eight stages on the six phases.")
+    weights: dict[str, float] = Field(description="The composite score weights after ADJUST_WEIGHTS.")
+    quota_changes: dict[str, int]
+    flagged: list[str]
+    paused: bool
+    budget: BudgetOut
+    ck: CKOut
+
+
+def supervisor_out(sup: SupervisionState) -> SupervisorOut:
+    return SupervisorOut(
+        findings=[FindingOut(**ev.saga_finding(f).data, dismissed=f.dismissed) for f in sup.findings],
+        directives=[
+            DirectiveOut(
+                **ev.saga_directive(d).data,
+                adopted=d.id in sup.adopted,
+                adoptable=d.kind is DirectiveKind.ADD_CONSTRAINT and d.id not in sup.adopted,
+            )
+            for d in sup.directives
+        ],
+        checkpoints=[
+            CheckpointOut(**ev.saga_checkpoint(c).data, title=CHECKPOINT_TITLE[c.checkpoint]) for c in sup.checkpoints
+        ],
+        stages=[
+            StageOut(
+                number=s.number, name=s.name, phase=s.phase, checkpoint=s.checkpoint.value if s.checkpoint else None
+            )
+            for s in ANSWER_STAGES
+        ],
+        weights=dict(sup.weights),
+        quota_changes=dict(sup.quota_changes),
+        flagged=list(sup.flagged),
+        paused=sup.paused,
+        budget=BudgetOut(
+            strategy=sup.budget.strategy.value,
+            total_units=100.0,
+            remaining=dict(sup.budget.remaining),
+            spent=dict(sup.budget.spent),
+        ),
+        ck=CKOut(
+            space=sup.ck.space.value,
+            k_expansions=sup.ck.k_expansions,
+            transitions=[f"{t.source.value}→{t.target.value} ({t.trigger.value})" for t in sup.ck.transitions],
+        ),
+    )
+
+
+@router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404, 422))
+async def get_supervisor(session_id: str, request: Request) -> SupervisorOut:
+    """What SAGA found and did in this session; dismiss findings or adopt suggested constraints at a review."""
+    sid = session_id_of(session_id)
+    sup = unwrap(await supervision_of_session(request.app.state.container.uow_factory, sid))
+    return supervisor_out(sup)

@@ -1,0 +1,103 @@
+"""SAGA Layer 3 (seed 000 §5.3): pattern memory by semantic hash — the mappings a model keeps
+producing and scoring highly ("favourite patterns") are flagged.
+
+Invariants:
+    - A pattern is a hypothesis's source structure and the source concepts of its mapping; its
+      semantic hash is a 64-bit SimHash over their match keys (so spelling, plurals and word order
+      do not matter). Two hashes are the same pattern within `SAME_PATTERN_BITS` differing bits.
+    - A sighting is (hash, label, where it was seen, score). A pattern is a favourite when it was
+      seen in at least `FAVOURITE_MIN_PLACES` distinct places (sessions; rounds when only one
+      session's memory is available) with a mean score of at least `FAVOURITE_MIN_SCORE`.
+    - Pure: the hashing uses `hashlib.blake2b` (a stable function of the text, unlike `hash`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from forge.core.saga_records import Finding, FindingKind, Severity
+from forge.core.text_terms import match_keys
+
+SAME_PATTERN_BITS = 3
+FAVOURITE_MIN_PLACES = 3
+FAVOURITE_MIN_SCORE = 6.0
+_BITS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSighting:
+    hash: int
+    label: str  # readable: the structure's name
+    place: str  # the session (or round) it was seen in
+    score: float  # 0..10
+
+
+def semantic_hash(text: str) -> int:
+    """64-bit SimHash over the text's match keys (0 for a text without terms)."""
+    keys = sorted(match_keys(text))
+    if not keys:
+        return 0
+    weights = [0] * _BITS
+    for key in keys:
+        digest = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+        for bit in range(_BITS):
+            weights[bit] += 1 if digest >> bit & 1 else -1
+    return sum(1 << bit for bit, w in enumerate(weights) if w > 0)
+
+
+def same_pattern(a: int, b: int) -> bool:
+    return (a ^ b).bit_count() <= SAME_PATTERN_BITS
+
+
+def pattern_text(structure: str, source_concepts: Sequence[str]) -> str:
+    return " ".join((structure, *source_concepts))
+
+
+@dataclass(frozen=True, slots=True)
+class Favourite:
+    hash: int
+    label: str
+    places: int
+    mean_score: float
+
+
+def favourite_patterns(history: Sequence[PatternSighting]) -> list[Favourite]:
+    """Patterns of the history seen in enough places with a high enough mean score."""
+    groups: list[list[PatternSighting]] = []
+    for sighting in history:
+        group = next((g for g in groups if same_pattern(g[0].hash, sighting.hash)), None)
+        if group is None:
+            groups.append([sighting])
+        else:
+            group.append(sighting)
+    favourites = []
+    for group in groups:
+        places = len({s.place for s in group})
+        score = sum(s.score for s in group) / len(group)
+        if places >= FAVOURITE_MIN_PLACES and score >= FAVOURITE_MIN_SCORE:
+            favourites.append(Favourite(group[0].hash, group[0].label, places, round(score, 2)))
+    return favourites
+
+
+def detect_favourite_patterns(
+    batch: Sequence[tuple[str, PatternSighting]], history: Sequence[PatternSighting]
+) -> Finding | None:
+    """The hypotheses of `batch` (id, its sighting) whose pattern is a favourite of `history`
+    (which should include the batch's own sightings)."""
+    favourites = favourite_patterns(history)
+    hits = [(hid, f) for hid, s in batch for f in favourites if same_pattern(f.hash, s.hash)]
+    if not hits:
+        return None
+    named = "; ".join(f"{hid}: “{f.label}” seen in {f.places} places, mean score {f.mean_score}" for hid, f in hits)
+    return Finding(
+        FindingKind.FAVOURITE_PATTERN,
+        float(max(f.places for _, f in hits)),
+        float(FAVOURITE_MIN_PLACES),
+        tuple(dict.fromkeys(hid for hid, _ in hits)),
+        f"Favourite patterns (the model keeps producing and rewarding them): {named}. "
+        "Check they are chosen for this problem, not out of habit.",
+        severity=Severity.INFO,
+        dimensions=tuple(dict.fromkeys(f.label for _, f in hits)),
+    )

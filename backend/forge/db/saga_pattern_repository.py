@@ -1,0 +1,80 @@
+"""SqlSagaPatternRepository: SAGA's Layer 3 pattern sightings as rows, across sessions.
+
+Invariants:
+    - One row per (session, hypothesis): `add_all` inserts only the keys not yet stored, so a
+      checkpoint repeated after a crash writes nothing twice (read-then-insert in the caller's
+      transaction, portable across SQLite and PostgreSQL).
+    - The unsigned 64-bit SimHash is stored as a signed BIGINT and read back unsigned.
+    - `recent` returns other sessions' sightings, newest first, at most `limit`, each with the
+      session id as its place; writes enter the unit of work's write gate; nothing commits here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from uuid import UUID
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from forge.core.domain_types import SessionId
+from forge.core.saga_patterns import PatternSighting
+from forge.db.tables import SagaPatternRow
+from forge.db.write_gate import NO_GATE, WriteTicket
+
+_TWO_63 = 1 << 63
+_TWO_64 = 1 << 64
+
+
+def _signed(h: int) -> int:
+    return h - _TWO_64 if h >= _TWO_63 else h
+
+
+def _unsigned(h: int) -> int:
+    return h + _TWO_64 if h < 0 else h
+
+
+class SqlSagaPatternRepository:
+    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+        self._session = session
+        self._gate = gate
+
+    async def recent(self, *, exclude: SessionId, limit: int = 5000) -> list[PatternSighting]:
+        query = (
+            select(SagaPatternRow)
+            .where(SagaPatternRow.session_id != UUID(str(exclude)))
+            .order_by(SagaPatternRow.created_at.desc(), SagaPatternRow.hypothesis_id)
+            .limit(limit)
+        )
+        rows = await self._session.scalars(query)
+        return [PatternSighting(_unsigned(r.hash), r.label, str(r.session_id), r.score) for r in rows]
+
+    async def add_all(
+        self, session_id: SessionId, sightings: Sequence[tuple[str, PatternSighting]], at: datetime
+    ) -> None:
+        await self._gate.enter()
+        if not sightings:
+            return
+        sid = UUID(str(session_id))
+        ids = [hid for hid, _ in sightings]
+        stored = set(
+            await self._session.scalars(
+                select(SagaPatternRow.hypothesis_id).where(
+                    SagaPatternRow.session_id == sid, SagaPatternRow.hypothesis_id.in_(ids)
+                )
+            )
+        )
+        for hid, s in dict(sightings).items():
+            if hid not in stored:
+                self._session.add(
+                    SagaPatternRow(
+                        session_id=sid,
+                        hypothesis_id=hid,
+                        hash=_signed(s.hash),
+                        label=s.label,
+                        score=s.score,
+                        created_at=at,
+                    )
+                )
+        await self._session.flush()

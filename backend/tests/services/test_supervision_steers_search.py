@@ -1,0 +1,88 @@
+"""SAGA beside the SYNTHESIZE stage: the supervisor's directives steer the SEARCH round (flagged
+hypotheses are never seeds, quota changes apply, nothing is expanded while paused), and CP-5 runs
+after the round with its findings, directives, red team and audit as events of the same step."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from services.test_search_stage_runs_once_per_round import DOMAINS, FRAME, PROBLEM, PoolOf
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import Phase, SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.saga_records import FindingId
+from forge.core.saga_state import SupervisionState
+from forge.core.search_plan import RuntimeProfile, SearchOperator
+from forge.core.session_events import EventType
+from forge.engine.red_team import RedTeamOutput
+from forge.engine.run_biso import BisoOutput, run_biso
+from forge.engine.search_operators import OperatorOutput
+from forge.providers.offline.biso_offline import offline_biso
+from forge.providers.offline.offline_model import OfflineModel
+from forge.providers.offline.offline_structured_model import OfflineStructuredModel
+from forge.providers.offline.red_team_offline import offline_red_team
+from forge.providers.offline.search_offline import offline_search
+from forge.services.run_engine_stages import EngineStages
+from forge.services.run_supervision import Supervisor, supervised_quotas
+
+STRUCTURED = OfflineStructuredModel(
+    {BisoOutput: offline_biso, OperatorOutput: offline_search, RedTeamOutput: offline_red_team}
+)
+
+
+def context(state: ForgeState) -> ToolContext:
+    ids = CountingIds()
+    return ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, "offline")
+
+
+async def _stages_over_pool():
+    pool = (await run_biso(STRUCTURED, PROBLEM, FRAME, DOMAINS[:6], per_domain=2)).hypotheses
+    reader = PoolOf(pool)
+    supervisor = Supervisor(STRUCTURED, OfflineModel(), DOMAINS, reader)
+    return pool, EngineStages(STRUCTURED, OfflineModel(), DOMAINS, read_pool=reader, supervisor=supervisor)
+
+
+async def test_flagged_hypotheses_are_never_seeds_and_cp5_reports_with_the_round() -> None:
+    pool, stages = await _stages_over_pool()
+    unsupervised = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
+    await EngineStages(STRUCTURED, OfflineModel(), DOMAINS, read_pool=PoolOf(pool)).run(
+        context(unsupervised), lambda e: None
+    )
+    assert unsupervised.search is not None
+    first_seeds = unsupervised.search.seeds
+
+    state = ForgeState(
+        problem=PROBLEM, current_phase=Phase.SYNTHESIZE, supervision=SupervisionState(flagged=first_seeds[:1])
+    )
+    output = await stages.run(context(state), lambda e: None)
+    assert output is not None and state.search is not None
+    assert first_seeds[0] not in state.search.seeds
+    types = [e.type for e in output.events]
+    assert types[-1] is EventType.SAGA_CHECKPOINT
+    audit = output.events[-1].data
+    assert audit["checkpoint"] == "CP-5" and "Red team" in audit["summary"]
+    assert state.supervision is not None and state.supervision.has_checkpoint("CP-5", 0)
+    assert state.supervision.budget.spent["adversarial_eval"] > 0
+
+
+async def test_a_paused_pipeline_expands_nothing() -> None:
+    _, stages = await _stages_over_pool()
+    state = ForgeState(
+        problem=PROBLEM,
+        current_phase=Phase.SYNTHESIZE,
+        supervision=SupervisionState(paused_by=FindingId("CP-4-r0-hard_constraint_violation")),
+    )
+    await stages.run(context(state), lambda e: None)
+    assert state.search is not None and state.search.calls == 0
+
+
+def test_quota_directives_reach_the_search_round() -> None:
+    state = ForgeState(problem=PROBLEM)
+    assert supervised_quotas(state, RuntimeProfile.INTERACTIVE) is None
+    state.supervision = replace(SupervisionState(), quota_changes={"extreme": 2, "oppose": -5})
+    quotas = supervised_quotas(state, RuntimeProfile.INTERACTIVE)
+    assert quotas is not None
+    assert quotas[SearchOperator.EXTREME] == 3 and quotas[SearchOperator.OPPOSE] == 0

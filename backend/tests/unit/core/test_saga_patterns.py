@@ -1,0 +1,30 @@
+from forge.core.saga_patterns import (
+    PatternSighting,
+    detect_favourite_patterns,
+    favourite_patterns,
+    same_pattern,
+    semantic_hash,
+)
+
+
+def test_the_semantic_hash_ignores_order_plurals_and_case():
+    assert semantic_hash("Predator prey cycles") == semantic_hash("prey predators Cycle")
+    assert not same_pattern(semantic_hash("predator prey cycles"), semantic_hash("ant colony pheromone trails"))
+    assert semantic_hash("") == 0
+
+
+def sighting(text, place, score):
+    return PatternSighting(semantic_hash(text), text, place, score)
+
+
+def test_a_pattern_seen_in_three_places_with_high_scores_is_a_favourite():
+    history = [sighting("predator prey cycles", s, 7.0) for s in ("s1", "s2", "s3")]
+    assert [f.places for f in favourite_patterns(history)] == [3]
+    finding = detect_favourite_patterns([("h9", sighting("predator prey cycle", "s3", 7.0))], history)
+    assert finding is not None and finding.hypothesis_ids == ("h9",)
+
+
+def test_low_scores_or_few_places_are_not_favourites():
+    assert favourite_patterns([sighting("predator prey cycles", s, 4.0) for s in ("s1", "s2", "s3")]) == []
+    assert favourite_patterns([sighting("predator prey cycles", "s1", 9.0)] * 5) == []
+    assert detect_favourite_patterns([("h", sighting("ant colony", "s1", 9))], []) is None
