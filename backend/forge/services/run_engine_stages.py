@@ -1,6 +1,7 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
 DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
-over the persisted pool at SYNTHESIZE (§4.2.1).
+over the persisted pool at SYNTHESIZE (§4.2.1), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
+stages 7–8; `run_solve_stage`).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
@@ -35,6 +36,7 @@ from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.run_solve_stage import SolveStage
 
 LiveSink = Callable[[SessionEvent], None]
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
@@ -67,6 +69,7 @@ class EngineStages:
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
         self._config = config
+        self._solve = SolveStage(structured, priced_as, read_pool=read_pool)
 
     def pending(self, state: ForgeState) -> bool:
         if state.current_phase is Phase.DECOMPOSE:
@@ -75,7 +78,7 @@ class EngineStages:
             return state.biso is None or state.biso.round != state.current_round
         if state.current_phase is Phase.SYNTHESIZE and self._read_pool is not None:
             return state.search is None or state.search.round != state.current_round
-        return False
+        return self._solve.pending(state)
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         """The pending stage's output (the state in `ctx` is updated), or None when nothing is pending."""
@@ -85,6 +88,8 @@ class EngineStages:
             return await self._frame(ctx)
         if ctx.state.current_phase is Phase.SYNTHESIZE:
             return await self._search(ctx, live)
+        if ctx.state.current_phase is Phase.CRYSTALLIZE:
+            return StageOutput(await self._solve.run(ctx, _progress_to(live)))
         return await self._biso(ctx, live)
 
     async def _frame(self, ctx: ToolContext) -> StageOutput:
