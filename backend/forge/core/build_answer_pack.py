@@ -100,7 +100,7 @@ def _query_trace(query: str | None) -> str:
 
 
 def boundaries(state: ForgeState) -> tuple[str, ...]:
-    found = [f"{c.text} — only {c.qualification}" for c in kept_claims(state) if c.qualification]
+    found = [f"{c.text} — qualified: {c.qualification}" for c in kept_claims(state) if c.qualification]
     found += [f"Stop if: {c.falsifiability_condition}" for c in kept_claims(state)[:3] if c.falsifiability_condition]
     found += [f"Ruled out: {n.claim_text} ({n.reason})" for n in state.negative_knowledge]
     return tuple(found)

@@ -14,8 +14,10 @@ Rules (inspectable, each a plain reading of the record):
       MEDIUM risk; no standing claim at all is HIGH. A risk that a "Mitigate:" step names is
       addressed.
     - Compliance: a constraint is VIOLATED by a sentence of the solution that the CP-1 audit finds
-      in conflict with it (same subject, opposite polarity, or bounds nothing satisfies); PASS when
-      a sentence addresses it and none conflicts; UNCLEAR otherwise. A revision drops the
+      in conflict with it (same subject, opposite polarity, or bounds nothing satisfies), or — for a
+      constraint that forbids ("without more staff") — by a sentence without a negation that puts
+      an increase word (hire, add, more, extra, …) within three words before the forbidden
+      subject; PASS when a sentence addresses it and none breaks it; UNCLEAR otherwise. A revision drops the
       conflicting sentences and states the limit.
 """
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from forge.core.audit_constraints import Constraint, FindingKind, audit_constraints
+from forge.core.audit_constraints import Constraint, FindingKind, audit_constraints, is_negative, subject_stems
 from forge.core.compliance_audit import ComplianceVerdict
 from forge.core.domain_types import EvidenceType
 from forge.core.records import Claim
@@ -54,6 +56,11 @@ OFFLINE_LABEL = (
 )
 PILOTS = 3
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_INCREASE = frozenset(
+    "hire hiring hired add adding added more extra additional increase increasing recruit recruiting expand "
+    "expanding buy buying new".split()
+)
+_WORD = re.compile(r"[\w'-]+")
 
 
 def _context(request: StructuredRequest[Any], kind: type[Any]) -> Any:
@@ -75,7 +82,7 @@ def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
     m: SolveMaterial = _context(request, AnalysisContext).material
     assessments = [
         f"{c.status.value}, {c.confidence.value}, mean score {_score(c)}: {c.text}"
-        + (f" (only {c.qualification})" if c.qualification else "")
+        + (f" (qualified: {c.qualification})" if c.qualification else "")
         for c in m.claims
     ]
     evidence = [
@@ -98,7 +105,7 @@ def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
 
 
 def _pilot(c: Claim) -> str:
-    only = f" — only {c.qualification}" if c.qualification else ""
+    only = f" — qualified: {c.qualification}" if c.qualification else ""
     stop = f"; stop if: {c.falsifiability_condition}" if c.falsifiability_condition else ""
     return f"Pilot: {c.text}{only}{stop}"
 
@@ -145,7 +152,7 @@ def _claim_risks(c: Claim) -> list[RiskOut]:
             )
         )
     if c.qualification:
-        risks.append(RiskOut(text=f"“{_short(c.text)}” holds only {c.qualification}", severity=RiskSeverity.MEDIUM))
+        risks.append(RiskOut(text=f"“{_short(c.text)}” is qualified: {c.qualification}", severity=RiskSeverity.MEDIUM))
     return risks
 
 
@@ -201,8 +208,16 @@ def _sentences(text: str) -> list[str]:
 
 
 def _conflicts(constraint: str, sentence: str) -> bool:
-    audit = audit_constraints([Constraint(constraint), Constraint(sentence)])
-    return bool(audit.of_kind(FindingKind.CONFLICT))
+    if audit_constraints([Constraint(constraint), Constraint(sentence)]).of_kind(FindingKind.CONFLICT):
+        return True
+    if not is_negative(constraint) or is_negative(sentence):
+        return False
+    subject = subject_stems(constraint)
+    words = [w.lower() for w in _WORD.findall(sentence)]
+    return any(
+        subject_stems(word) & subject and _INCREASE.intersection(words[max(0, i - 3) : i])
+        for i, word in enumerate(words)
+    )
 
 
 def _without_conflicts(text: str, constraint: str) -> str:
