@@ -39,6 +39,8 @@ from forge.engine.solve_requests import SolveMaterial
 from forge.ports import LanguageModel, StructuredModel
 
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
+# The supervisor's hook (SAGA): its findings for the methodology appendix, read from the state.
+FindingsReader = Callable[[ForgeState], Sequence[str]]
 
 
 def is_offline_label(label: str) -> bool:
@@ -64,8 +66,10 @@ class SolveStage:
         priced_as: LanguageModel,
         config: SolveConfig | None = None,
         read_pool: PoolReader | None = None,
+        findings_of: FindingsReader | None = None,
     ) -> None:
         self._structured = structured
+        self._findings_of = findings_of
         self._priced_as = priced_as
         self._config = config or SolveConfig()
         self._read_pool = read_pool
@@ -97,6 +101,7 @@ class SolveStage:
                 solve=_summary(run),
                 model_label=self._structured.label,
                 offline=is_offline_label(self._structured.label),
+                supervisor_findings=self._findings_of(state) if self._findings_of is not None else (),
             )
         )
         state.answer_pack = pack

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
+from support.solve_examples import LIMIT, MATERIAL
 
 from forge.core.compliance_audit import ComplianceStatus, ComplianceVerdict
 from forge.core.model_messages import Usage
-from forge.core.solve_constraints import ConstraintOrigin, ConstraintPriority, ConstraintSpec, ConstraintType
 from forge.core.solve_loop import Convergence, RiskSeverity, SolveConfig
 from forge.engine.run_solve import run_solve
 from forge.engine.solve_requests import (
@@ -21,17 +21,10 @@ from forge.engine.solve_requests import (
     ComplianceOutput,
     PlanOutput,
     RiskOut,
-    SolveMaterial,
     TalkerOutput,
 )
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 
-LIMIT = ConstraintSpec(
-    "without more staff", ConstraintPriority.CRITICAL, ConstraintType.HARD, ConstraintOrigin.USER, 1.0
-)
-MATERIAL = SolveMaterial(
-    "How can a hospital cut emergency wait times without more staff?", "Cut wait times", (), (), ()
-)
 ANALYSIS = AnalysisOutput(
     problem_analysis="Waits come from evening peaks.", hypothesis_assessments=[], evidence=[], cross_checks=[]
 )

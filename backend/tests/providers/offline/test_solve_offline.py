@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.solve_examples import LIMIT, MATERIAL
+
 from forge.core.answer_pack import TalkerAnswer
 from forge.core.compliance_audit import ComplianceCheck, ComplianceVerdict
-from forge.core.solve_constraints import ConstraintOrigin, ConstraintPriority, ConstraintSpec, ConstraintType
 from forge.core.solve_loop import Analysis, BeliefState, Convergence, QualityAudit, SolutionPlan, SolveConfig
 from forge.engine.run_solve import run_solve
 from forge.engine.solve_requests import (
@@ -16,7 +17,6 @@ from forge.engine.solve_requests import (
     AuditOutput,
     ComplianceOutput,
     PlanOutput,
-    SolveMaterial,
     TalkerOutput,
     compliance_request,
     talker_request,
@@ -32,12 +32,6 @@ from forge.providers.offline.solve_offline import (
     offline_talker,
 )
 
-LIMIT = ConstraintSpec(
-    "without more staff", ConstraintPriority.CRITICAL, ConstraintType.HARD, ConstraintOrigin.USER, 1.0
-)
-MATERIAL = SolveMaterial(
-    "How can a hospital cut emergency wait times without more staff?", "Cut wait times", (), (), ()
-)
 MODEL = OfflineStructuredModel(
     {
         AnalysisOutput: offline_analysis,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from support.solve_examples import LIMIT
+
 from forge.core.solve_constraints import ConstraintOrigin, ConstraintPriority, ConstraintSpec, ConstraintType
 from forge.core.solve_loop import (
     AuditStep,
@@ -23,10 +25,6 @@ from forge.core.solve_loop import (
     record_failure,
     record_plan,
     start_solve,
-)
-
-LIMIT = ConstraintSpec(
-    "without more staff", ConstraintPriority.CRITICAL, ConstraintType.HARD, ConstraintOrigin.USER, 1.0
 )
 
 
