@@ -973,7 +973,7 @@ export interface components {
             failed: number;
             /**
              * Stage
-             * @description The engine stage, e.g. `frame`, `biso`.
+             * @description The engine stage: `frame`, `biso`, `search` or `solve`.
              */
             stage: string;
             /** Total */
@@ -1008,7 +1008,7 @@ export interface components {
         };
         /**
          * EngineStageEvent
-         * @description An engine stage (the problem frame, BISO over the chosen source domains) finished.
+         * @description An engine stage (the problem frame, BISO over the chosen source domains, SEARCH, Solve) finished.
          */
         EngineStageEvent: {
             /**
