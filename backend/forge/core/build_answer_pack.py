@@ -87,12 +87,19 @@ def key_evidence(state: ForgeState) -> tuple[EvidenceItem, ...]:
                 EvidenceItem(claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace)
             )
     if state.state_of_art is not None:
+        statement = f"State of the art: {_first_sentence(state.state_of_art.summary)}"
         for e in state.state_of_art.evidence[:2]:
-            trace = _query_trace(e.query)
             items.append(
-                EvidenceItem(state.state_of_art.summary, None, e.source, e.title, e.summary, "contextual", trace)
+                EvidenceItem(statement, None, e.source, e.title, e.summary, "contextual", _query_trace(e.query))
             )
     return tuple(items[:MAX_EVIDENCE])
+
+
+def _first_sentence(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    sentence = flat if end == -1 else flat[: end + 1]
+    return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"
 
 
 def _query_trace(query: str | None) -> str:

@@ -123,7 +123,7 @@ def _methodology(pack: AnswerPack) -> list[str]:
 
 
 def render_answer_markdown(pack: AnswerPack) -> str:
-    label = " (offline model: deterministic, no language model)" if pack.offline else ""
+    label = "; deterministic rules over this session's record, no language model" if pack.offline else ""
     sections = [
         [escape_markdown(line) for line in pack.direct_answer.strip().splitlines()] or ["_No answer._"],
         [escape_markdown(line) for line in pack.solution_markdown.strip().splitlines()] or ["_No solution._"],

@@ -4,6 +4,7 @@ in the state losslessly, and opening the Knowledge Document with its direct answ
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import UUID
 
@@ -23,7 +24,7 @@ from forge.core.domain_types import (
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis, HypothesisId, gate_summary
 from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
-from forge.core.records import Claim, ClaimScores, Evidence, NegativeKnowledge
+from forge.core.records import Claim, ClaimScores, Evidence, NegativeKnowledge, StateOfArt
 from forge.core.render_answer_pack import ANSWER_SECTIONS, answer_pack_json, render_answer_markdown
 from forge.core.render_knowledge_document import DocumentInput, render_knowledge_document
 from forge.core.solve_constraints import ConstraintOrigin
@@ -103,19 +104,21 @@ def checks(verdict: ComplianceVerdict) -> ComplianceResult:
     return ComplianceResult(status, rows, 2)
 
 
-def pack(verdict: ComplianceVerdict = ComplianceVerdict.PASS) -> AnswerPack:
-    return build_answer_pack(
-        AnswerInputs(
-            state=state(),
-            hypotheses=[hypothesis(n, "wait minutes per patient" if n % 2 else "x") for n in range(7)],
-            answer=TalkerAnswer("Smooth the evening peak on weekdays.", "1. Move electives\n2. <b>Watch</b> waits"),
-            risks=(Risk("labs are late", RiskSeverity.HIGH, "start labs earlier"), Risk("signs", RiskSeverity.LOW)),
-            compliance=checks(verdict),
-            solve=SolveSummary(Convergence.LIMITS_REACHED, 1, 2, 6, ("start labs earlier",), ()),
-            model_label="offline model",
-            offline=True,
-        )
+def inputs(verdict: ComplianceVerdict = ComplianceVerdict.PASS) -> AnswerInputs:
+    return AnswerInputs(
+        state=state(),
+        hypotheses=[hypothesis(n, "wait minutes per patient" if n % 2 else "x") for n in range(7)],
+        answer=TalkerAnswer("Smooth the evening peak on weekdays.", "1. Move electives\n2. <b>Watch</b> waits"),
+        risks=(Risk("labs are late", RiskSeverity.HIGH, "start labs earlier"), Risk("signs", RiskSeverity.LOW)),
+        compliance=checks(verdict),
+        solve=SolveSummary(Convergence.LIMITS_REACHED, 1, 2, 6, ("start labs earlier",), ()),
+        model_label="offline model",
+        offline=True,
     )
+
+
+def pack(verdict: ComplianceVerdict = ComplianceVerdict.PASS) -> AnswerPack:
+    return build_answer_pack(inputs(verdict))
 
 
 def test_key_evidence_is_traced_to_standing_claims_strongest_first_and_never_rejected_ones() -> None:
@@ -126,6 +129,21 @@ def test_key_evidence_is_traced_to_standing_claims_strongest_first_and_never_rej
         (str(UUID(int=1)), None),  # a claim without evidence is listed as a validated claim, no source
     ]
     assert [i.trace for i in items] == ["research query: triage research", "provided by the user", "validated claim"]
+
+
+def test_state_of_the_art_sources_follow_with_their_first_sentence_and_query() -> None:
+    s = state()
+    s.state_of_art = StateOfArt(
+        "Queues grow with load. Much more text follows here.", (evidence(20, EvidenceType.CONTEXTUAL),)
+    )
+    p = build_answer_pack(replace(inputs(), state=s))
+    last = p.key_evidence[-1]
+    assert (last.statement, last.claim_id, last.source) == (
+        "State of the art: Queues grow with load.",
+        None,
+        "corpus://src/20",
+    )
+    assert last.trace == "research query: triage research"
 
 
 def test_ranking_is_the_top_five_by_composite_score_and_unverified_by_default() -> None:
