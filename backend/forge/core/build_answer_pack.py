@@ -56,11 +56,12 @@ class AnswerInputs:
     supervisor_findings: Sequence[str] = ()
 
 
-def answer_title(problem: str, frame: ProblemFrame | None) -> str:
+def answer_title(problem: str, frame: ProblemFrame | None, fallback: str = "Answer") -> str:
+    """The frame's objective, else the problem's first line (a question keeps its mark)."""
     if frame is not None and frame.objective:
         return frame.objective.rstrip(".")
     first = next((line.strip() for line in problem.splitlines() if line.strip()), "")
-    return first.rstrip("?.") or "Answer"
+    return first.rstrip(".") or fallback
 
 
 def kept_claims(state: ForgeState) -> list[Claim]:

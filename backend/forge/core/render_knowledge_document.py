@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from forge.core.build_answer_pack import answer_title
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
@@ -215,10 +216,7 @@ def document_title(s: ForgeState) -> str:
     if s.answer_pack is not None:
         return s.answer_pack.title
     frame = s.problem_frame.frame if s.problem_frame is not None else None
-    if frame is not None and frame.objective:
-        return frame.objective.rstrip(".")
-    first = next((line.strip() for line in s.problem.splitlines() if line.strip()), "")
-    return first or "Knowledge Document"
+    return answer_title(s.problem, frame, fallback="Knowledge Document")
 
 
 def _direct_answer(s: ForgeState) -> list[str]:
