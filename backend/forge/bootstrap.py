@@ -134,12 +134,20 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.engine.review_mapping_depth import MappingReviewOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
+        from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.mapping_review_offline import offline_mapping_review
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.providers.offline.red_team_offline import offline_red_team
         from forge.providers.offline.search_offline import offline_search
+        from forge.providers.offline.solve_offline import (
+            offline_analysis,
+            offline_audit,
+            offline_compliance,
+            offline_plan,
+            offline_talker,
+        )
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
@@ -147,6 +155,11 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             MappingReviewOutput: offline_mapping_review,
             OperatorOutput: offline_search,
             RedTeamOutput: offline_red_team,
+            AnalysisOutput: offline_analysis,
+            PlanOutput: offline_plan,
+            AuditOutput: offline_audit,
+            TalkerOutput: offline_talker,
+            ComplianceOutput: offline_compliance,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel

@@ -1,6 +1,8 @@
 """`forge answer`: one session in autopilot, with progress per phase, written to disk.
 
 Invariants:
+    - Writes `<slug>-<id>.md` (the document), `.json` (the session), and, when Solve built one,
+      `<slug>-<id>.answer.md` and `.answer.json` (the AnswerPack, spend as of the end).
     - Uses the same SessionService as the API (create -> start_run -> review -> ... -> document); the
       AutopilotPolicy plays the person through `submit_autopilot_review`, as POST /autopilot does,
       so the log marks its reviews "autopilot: " the same way. Progress goes to stdout; files are written at the end.
@@ -17,7 +19,10 @@ from pathlib import Path
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.build_answer_pack import with_current_spend
 from forge.core.domain_types import SessionId
+from forge.core.forge_state import ForgeState
+from forge.core.render_answer_pack import answer_pack_json, render_answer_markdown
 from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 from forge.core.state_codec import encode_state
@@ -141,7 +146,20 @@ async def _write_outputs(
     stem.with_suffix(".json").write_text(json.dumps(session_json, indent=1, ensure_ascii=False), encoding="utf-8")
     if state.knowledge_document_markdown:
         stem.with_suffix(".md").write_text(state.knowledge_document_markdown, encoding="utf-8")
+    answer = _write_answer(state, stem)
     elapsed = time.perf_counter() - progress.started
     progress.say(f"\n{'Done' if finished else 'Stopped'} in {elapsed:.1f}s, {len(events)} events.")
     print(f"document: {stem.with_suffix('.md') if finished else '(none)'}\nsession:  {stem.with_suffix('.json')}")
+    print(f"answer:   {answer or '(none)'}")
     return 0 if finished else 1
+
+
+def _write_answer(state: ForgeState, stem: Path) -> Path | None:
+    if state.answer_pack is None:
+        return None
+    pack = with_current_spend(state.answer_pack, state)
+    markdown = stem.with_name(f"{stem.name}.answer.md")
+    markdown.write_text(render_answer_markdown(pack), encoding="utf-8")
+    as_json = json.dumps(answer_pack_json(pack), indent=1, ensure_ascii=False)
+    stem.with_name(f"{stem.name}.answer.json").write_text(as_json, encoding="utf-8")
+    return markdown

@@ -88,8 +88,13 @@ for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPO
     await build.getByRole("radio", { name: /resolve/i }).check();
     await build.getByRole("button", { name: /apply decision/i }).click();
 
+    await expect(page.getByTestId("answer-pack")).toBeVisible();
+    await page.getByTestId("answer-methodology").locator("summary").click();
+    await checkPage(page, viewport, "06-answer");
+
+    await page.getByRole("tab", { name: "Document" }).click();
     await expect(page.getByTestId("knowledge-document")).toBeVisible();
-    await checkPage(page, viewport, "06-document");
+    await checkPage(page, viewport, "06b-document");
 
     await page.getByRole("tab", { name: "Knowledge graph" }).click();
     await expect(page.getByTestId("knowledge-graph").locator(".react-flow__node").first()).toBeVisible();

@@ -10,7 +10,7 @@ import { expectActivityMatchesLog, sessionIdFrom } from "./sessionLog";
 const PROBLEM = "How can a hospital cut emergency wait times without more staff?";
 const shot = (page: Page, name: string) => page.screenshot({ path: `artifacts/screenshots/${name}.png`, fullPage: true });
 
-test("a full session by clicking through all five reviews to the document", async ({ page, request }) => {
+test("a full session by clicking through all five reviews to the answer and the document", async ({ page, request }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: /Turn a hard problem/ })).toBeVisible();
   await page.getByLabel("Your problem").fill(PROBLEM);
@@ -67,12 +67,25 @@ test("a full session by clicking through all five reviews to the document", asyn
   await build.getByRole("radio", { name: /resolve/i }).check();
   await build.getByRole("button", { name: /apply decision/i }).click();
 
-  // 6. CRYSTALLIZE → the document, downloadable.
+  // 6. CRYSTALLIZE → the Answer tab first: the direct answer and every hard constraint audited.
+  const answer = page.getByTestId("answer-pack");
+  await expect(answer).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Answer" })).toHaveAttribute("aria-selected", "true");
+  await expect(answer.getByRole("heading", { name: "Direct answer" })).toBeVisible();
+  const compliance = answer.getByTestId("compliance-table");
+  await expect(compliance).toContainText("keep the current triage protocol");
+  await expect(compliance).toContainText("without more staff");
+  const pack = await (await request.get(`/api/v1/sessions/${sessionId}/answer.json`)).json();
+  await expect(compliance.locator("tbody tr")).toHaveCount(pack.compliance.checks.length);
+  await shot(page, "06-answer");
+
+  // … then the document, downloadable.
+  await page.getByRole("tab", { name: "Document" }).click();
   const documentView = page.getByTestId("knowledge-document");
   await expect(documentView).toBeVisible();
   await expect(documentView.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByTestId("phase-crystallize")).toHaveAttribute("data-state", "done");
-  await shot(page, "06-document");
+  await shot(page, "06b-document");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download Markdown" }).click()]);
   const markdown = await readFile((await download.path())!, "utf-8");
   expect(download.suggestedFilename()).toBe(`knowledge-document-${sessionId}.md`);

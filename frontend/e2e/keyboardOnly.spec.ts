@@ -71,5 +71,8 @@ test("all five reviews can be answered with the keyboard alone", async ({ page }
   await tabTo(page, build.getByRole("button", { name: /apply decision/i }));
   await page.keyboard.press("Enter");
 
+  await expect(page.getByTestId("answer-pack")).toBeVisible();
+  await tabTo(page, page.getByRole("tab", { name: "Document" }));
+  await page.keyboard.press("Enter");
   await expect(page.getByTestId("knowledge-document")).toBeVisible();
 });

@@ -29,6 +29,7 @@ from forge.api.limit_request_body import LimitRequestBody
 from forge.api.request_context import RequestContext
 from forge.api.request_limits import MAX_BODY_BYTES
 from forge.api.routes import (
+    answer,
     health,
     hypotheses,
     knowledge,
@@ -106,6 +107,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         metrics.router,
         memory.router,
         supervisor.router,
+        answer.router,
     )
     for router in routers:
         app.include_router(router)

@@ -154,7 +154,7 @@ class AgentTextDiscardedData(Payload):
 class EngineProgressData(Payload):
     """How far an engine stage is: model calls done of total (failed ones included in done)."""
 
-    stage: str = Field(description="The engine stage, e.g. `frame`, `biso`.")
+    stage: str = Field(description="The engine stage: `frame`, `biso`, `search` or `solve`.")
     done: int = Field(ge=0)
     total: int = Field(ge=0)
     failed: int = Field(ge=0)
@@ -341,7 +341,7 @@ class DoneEvent(_Event):
 
 
 class EngineStageEvent(_Event):
-    """An engine stage (the problem frame, BISO over the chosen source domains) finished."""
+    """An engine stage (the problem frame, BISO over the chosen source domains, SEARCH, Solve) finished."""
 
     type: Literal["engine_stage"]
     data: EngineStageData

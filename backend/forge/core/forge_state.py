@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from forge.core.answer_pack import AnswerPack
 from forge.core.domain_types import (
     MAX_CLAIMS_PER_ROUND,
     MAX_ROUNDS,
@@ -90,6 +91,7 @@ class ForgeState:
     # Phase 6: CRYSTALLIZE
     knowledge_document_markdown: str | None = None
     document_narrative: DocumentNarrative | None = None
+    answer_pack: AnswerPack | None = None  # Solve's result (engine stage at CRYSTALLIZE), before the document
     # Deep-dive
     deep_dive_active: bool = False
     deep_dive_target_claim_id: ClaimId | None = None

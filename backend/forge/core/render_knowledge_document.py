@@ -4,6 +4,8 @@ Invariants:
     - Pure function of (DocumentInput); the same input always renders the same bytes.
     - Exactly the ten sections of `DOCUMENT_SECTIONS`, in order, each present even when empty
       (an empty section says so rather than disappearing).
+    - The title is the AnswerPack's (the frame's objective) or the problem's first line; when Solve
+      produced an AnswerPack, its direct answer (with its compliance status) opens the document.
     - When the model wrote a narrative (executive summary, recommendations, open questions), it comes
       first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from forge.core.build_answer_pack import answer_title
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
@@ -220,6 +223,32 @@ def _narrative(n: DocumentNarrative | None) -> list[str]:
     ]
 
 
+def document_title(s: ForgeState) -> str:
+    if s.answer_pack is not None:
+        return s.answer_pack.title
+    frame = s.problem_frame.frame if s.problem_frame is not None else None
+    return answer_title(s.problem, frame, fallback="Knowledge Document")
+
+
+def _direct_answer(s: ForgeState) -> list[str]:
+    pack = s.answer_pack
+    if pack is None:
+        return []
+    status = {
+        "compliant": "every hard constraint passed the audit",
+        "unverified": "no hard constraint is violated; some could not be checked",
+        "violation": "**it still violates a hard constraint** — see the AnswerPack's compliance table",
+    }[pack.compliance.status.value]
+    return [
+        "## Direct Answer",
+        "",
+        *[escape_markdown(line) for line in pack.direct_answer.strip().splitlines()],
+        "",
+        f"_Constraint compliance: {status}. Written by {escape_inline(pack.written_by)}._",
+        "",
+    ]
+
+
 def render_knowledge_document(doc: DocumentInput) -> str:
     s = doc.state
     sections = [
@@ -235,13 +264,16 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         _sources,
     ]
     lines = [
-        "# Knowledge Document",
+        f"# {escape_inline(document_title(s))}",
+        "",
+        "_Knowledge Document_",
         "",
         f"- Session: `{doc.session_id}`",
         f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",
         f"- Model: {escape_inline(doc.model_label)}",
         f"- Rounds: {s.current_round + 1}",
         "",
+        *_direct_answer(s),
         *_narrative(s.document_narrative),
     ]
     for title, render in zip(DOCUMENT_SECTIONS, sections, strict=True):

@@ -197,3 +197,13 @@ def _padding(ids: Sequence[str]) -> Finding:
 
 def gated(hypotheses: Sequence[Hypothesis]) -> list[Hypothesis]:
     return [h for h in hypotheses if h.gate.status is GateStatus.PASSED]
+
+
+def open_finding_lines(state: ForgeState) -> tuple[str, ...]:
+    """The supervisor's findings the person did not dismiss, one line each, for the AnswerPack's
+    methodology appendix (checkpoint, round, layer, what was seen)."""
+    return tuple(
+        f"{f.checkpoint.value} round {f.round}, layer {f.finding.layer}: {f.finding.message}"
+        for f in supervision_of(state).findings
+        if not f.dismissed
+    )

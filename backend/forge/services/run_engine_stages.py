@@ -1,6 +1,7 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
 DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
-over the persisted pool at SYNTHESIZE (§4.2.1).
+over the persisted pool at SYNTHESIZE (§4.2.1), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
+stages 7–8; `run_solve_stage`).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
@@ -29,6 +30,7 @@ from forge.core.hypothesis_pool import Hypothesis, summarize_pool
 from forge.core.knowledge_records import SourceDomain
 from forge.core.model_messages import Usage
 from forge.core.problem_frame import ProblemFrame
+from forge.core.saga_observe import open_finding_lines
 from forge.core.search_plan import RuntimeProfile
 from forge.core.search_summary import SearchSummary
 from forge.core.session_events import SessionEvent
@@ -40,6 +42,7 @@ from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.run_solve_stage import SolveStage
 from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas
 
 LiveSink = Callable[[SessionEvent], None]
@@ -75,6 +78,7 @@ class EngineStages:
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
         self._config = config
+        self._solve = SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
 
     def pending(self, state: ForgeState) -> bool:
         return self.pending_stage(state) is not None
@@ -91,6 +95,8 @@ class EngineStages:
             return "suggested_domains"
         if phase is Phase.SYNTHESIZE and self._read_pool is not None:
             return "search" if state.search is None or state.search.round != state.current_round else None
+        if phase is Phase.CRYSTALLIZE and self._solve.pending(state):
+            return "solve"
         return None
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
@@ -114,6 +120,8 @@ class EngineStages:
             return await self._suggested(ctx, live)
         if stage == "search":
             return await self._search(ctx, live)
+        if stage == "solve":
+            return StageOutput(await self._solve.run(ctx, _progress_to(live)))
         return None
 
     @staticmethod

@@ -39,6 +39,8 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}/events"): {"200", "404", "422"},
     ("get", "/api/v1/sessions/{session_id}/document"): {"200", "404", "409"},
     ("get", "/api/v1/sessions/{session_id}/graph"): {"200", "404"},
+    ("get", "/api/v1/sessions/{session_id}/answer"): {"200", "404", "409"},
+    ("get", "/api/v1/sessions/{session_id}/answer.json"): {"200", "404", "409"},
     ("post", "/api/v1/sessions/{session_id}/documents"): {"201", "400", "404", "409", "413", "422"},
     ("get", "/api/v1/sessions/{session_id}/documents"): {"200", "404"},
     ("get", "/api/v1/sessions/{session_id}/hypotheses"): {"200", "404", "422"},

@@ -36,9 +36,13 @@ def test_answer_runs_six_phases_in_autopilot_and_writes_both_files(
     for phase in ("DECOMPOSE", "EXPLORE", "SYNTHESIZE", "VALIDATE", "BUILD", "CRYSTALLIZE"):
         assert f"▸ {phase}" in printed
     assert "(round 2)" in printed  # --rounds 2 ran a second synthesis round
-    document = next(out.glob("*.md")).read_text(encoding="utf-8")
-    session = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
-    assert document.startswith("# Knowledge Document") and "offline model" in document
+    document = next(p for p in out.glob("*.md") if not p.name.endswith(".answer.md")).read_text(encoding="utf-8")
+    session = json.loads(next(p for p in out.glob("*.json") if not p.name.endswith(".answer.json")).read_text("utf-8"))
+    assert document.startswith("# Cut emergency wait times\n") and "offline model" in document
+    assert "## Direct Answer" in document
+    answer = json.loads(next(out.glob("*.answer.json")).read_text(encoding="utf-8"))
+    assert answer["offline"] is True and answer["compliance"]["checks"]  # audited against the hard constraint
+    assert next(out.glob("*.answer.md")).read_text(encoding="utf-8").startswith("# Cut emergency wait times\n")
     assert session["finished"] is True and session["state"]["knowledge_document_markdown"] == document
     assert [e["id"] for e in session["events"]] == list(range(1, len(session["events"]) + 1))
     reviews = [e["data"]["summary"] for e in session["events"] if e["type"] == "user_input"]

@@ -159,6 +159,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Answer Markdown */
+        get: operations["get_answer_markdown_api_v1_sessions__session_id__answer_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{session_id}/answer.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Answer Json */
+        get: operations["get_answer_json_api_v1_sessions__session_id__answer_json_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/autopilot": {
         parameters: {
             query?: never;
@@ -458,6 +492,58 @@ export interface components {
             /** Target Application */
             target_application: string;
         };
+        /** AnswerPackOut */
+        AnswerPackOut: {
+            /** Boundaries */
+            boundaries: string[];
+            compliance: components["schemas"]["ComplianceOut"];
+            /** Direct Answer */
+            direct_answer: string;
+            /** Key Evidence */
+            key_evidence: components["schemas"]["EvidenceItemOut"][];
+            methodology: components["schemas"]["MethodologyOut"];
+            /**
+             * Offline
+             * @description Written by the offline model (deterministic rules, no language model).
+             */
+            offline: boolean;
+            /** Question */
+            question: string;
+            /**
+             * Ranking
+             * @description At most 5 hypotheses, best first.
+             */
+            ranking: components["schemas"]["RankedHypothesisOut"][];
+            /** Risks */
+            risks: components["schemas"]["AnswerRiskOut"][];
+            /**
+             * Solution Markdown
+             * @description The Talker's solution, Markdown (render it escaped).
+             */
+            solution_markdown: string;
+            solve: components["schemas"]["SolveSummaryOut"];
+            /** Title */
+            title: string;
+            /** Written By */
+            written_by: string;
+        };
+        /** AnswerRiskOut */
+        AnswerRiskOut: {
+            /** Mitigation */
+            mitigation: string;
+            /**
+             * Severity
+             * @description high, medium or low.
+             */
+            severity: string;
+            /** Text */
+            text: string;
+            /**
+             * Unresolved
+             * @description A high risk Solve could not remove.
+             */
+            unresolved: boolean;
+        };
         /**
          * AssumptionView
          * @description A hidden assumption of the problem; `confirmed` is null until the person reviews it.
@@ -690,6 +776,40 @@ export interface components {
             /** Round */
             round: number;
         };
+        /** ComplianceCheckOut */
+        ComplianceCheckOut: {
+            /** Constraint */
+            constraint: string;
+            origin: components["schemas"]["ConstraintOrigin"];
+            /** Reason */
+            reason: string;
+            verdict: components["schemas"]["ComplianceVerdict"];
+        };
+        /** ComplianceOut */
+        ComplianceOut: {
+            /**
+             * Checks
+             * @description One row per audited hard constraint.
+             */
+            checks: components["schemas"]["ComplianceCheckOut"][];
+            /**
+             * Revisions
+             * @description How many times the Talker revised the solution (at most 2).
+             */
+            revisions: number;
+            /** @description compliant, unverified (some unclear), or violation. */
+            status: components["schemas"]["ComplianceStatus"];
+        };
+        /**
+         * ComplianceStatus
+         * @enum {string}
+         */
+        ComplianceStatus: "compliant" | "unverified" | "violation";
+        /**
+         * ComplianceVerdict
+         * @enum {string}
+         */
+        ComplianceVerdict: "pass" | "violation" | "unclear";
         /** ConstraintAuditView */
         ConstraintAuditView: {
             /** Findings */
@@ -702,6 +822,11 @@ export interface components {
          * @enum {string}
          */
         ConstraintKind: "hard" | "soft";
+        /**
+         * ConstraintOrigin
+         * @enum {string}
+         */
+        ConstraintOrigin: "user" | "domain" | "risk_refinement";
         /** ConstraintView */
         ConstraintView: {
             kind: components["schemas"]["ConstraintKind"];
@@ -792,6 +917,11 @@ export interface components {
          * @enum {string}
          */
         Contributor: "agent" | "user";
+        /**
+         * Convergence
+         * @enum {string}
+         */
+        Convergence: "zero_high_risks" | "limits_reached" | "no_new_constraints" | "failed";
         /**
          * DecomposeReviewData
          * @description After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings.
@@ -969,7 +1099,7 @@ export interface components {
             failed: number;
             /**
              * Stage
-             * @description The engine stage, e.g. `frame`, `biso`.
+             * @description The engine stage: `frame`, `biso`, `search` or `solve`.
              */
             stage: string;
             /** Total */
@@ -1004,7 +1134,7 @@ export interface components {
         };
         /**
          * EngineStageEvent
-         * @description An engine stage (the problem frame, BISO over the chosen source domains) finished.
+         * @description An engine stage (the problem frame, BISO over the chosen source domains, SEARCH, Solve) finished.
          */
         EngineStageEvent: {
             /**
@@ -1095,6 +1225,38 @@ export interface components {
             has_more: boolean;
             /** Next After */
             next_after: number;
+        };
+        /** EvidenceItemOut */
+        EvidenceItemOut: {
+            /**
+             * Claim Id
+             * @description The knowledge-graph claim it is traced to, if any.
+             */
+            claim_id: string | null;
+            /**
+             * Relation
+             * @description supporting, contradicting, contextual, or validated_claim.
+             */
+            relation: string;
+            /**
+             * Source
+             * @description The source research returned (or the person's document); none for a bare claim.
+             */
+            source: string | null;
+            /**
+             * Statement
+             * @description What the evidence bears on: the claim, or the state-of-the-art summary.
+             */
+            statement: string;
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
+            /**
+             * Trace
+             * @description How it entered the session: the research query, the person, or the validated claim.
+             */
+            trace: string;
         };
         /**
          * EvidenceType
@@ -1415,6 +1577,16 @@ export interface components {
              */
             type: "knowledge_document";
         };
+        /** LoopNoteOut */
+        LoopNoteOut: {
+            /** Inner Round */
+            inner_round: number;
+            kind: components["schemas"]["NoteKind"];
+            /** Outer Round */
+            outer_round: number;
+            /** Text */
+            text: string;
+        };
         /** MappingRowOut */
         MappingRowOut: {
             mapping_type: components["schemas"]["MappingType"];
@@ -1463,6 +1635,20 @@ export interface components {
          * @enum {string}
          */
         MemoryOutcome: "supported" | "contradicted" | "refined";
+        /** MethodologyOut */
+        MethodologyOut: {
+            /** Domains */
+            domains: string[];
+            /** Models */
+            models: string[];
+            /** Operators */
+            operators: string[];
+            /** Rounds */
+            rounds: number;
+            spend: components["schemas"]["SpendLineOut"];
+            /** Supervisor Findings */
+            supervisor_findings: string[];
+        };
         /**
          * MorphologicalParameterView
          * @description One dimension of the morphological box and its options.
@@ -1490,6 +1676,11 @@ export interface components {
             /** Round */
             round: number;
         };
+        /**
+         * NoteKind
+         * @enum {string}
+         */
+        NoteKind: "constraint_reframe_triggered" | "constraint_added" | "constraint_duplicate" | "constraint_conflict_detected" | "constraint_pruned";
         /**
          * Phase
          * @enum {string}
@@ -1588,6 +1779,32 @@ export interface components {
         ProblemFrameView: {
             audit: components["schemas"]["ConstraintAuditView"];
             frame: components["schemas"]["ProblemFrameFields"];
+        };
+        /** RankedHypothesisOut */
+        RankedHypothesisOut: {
+            /** Domain */
+            domain: string;
+            /**
+             * Gate Status
+             * @description The mapping-quality gate: passed or failed.
+             */
+            gate_status: string;
+            /** Id */
+            id: string;
+            /**
+             * Score
+             * @description Rule-layer composite score, 0..10.
+             */
+            score: number;
+            /** Statement */
+            statement: string;
+            /** Title */
+            title: string;
+            /**
+             * Verify Status
+             * @description A verifier's status, or `unverified`.
+             */
+            verify_status: string;
         };
         /** Readiness */
         Readiness: {
@@ -2083,6 +2300,22 @@ export interface components {
          * @enum {string}
          */
         SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallizing" | "crystallized" | "cancelled";
+        /** SolveSummaryOut */
+        SolveSummaryOut: {
+            /** Attempts */
+            attempts: number;
+            /** Constraints Added */
+            constraints_added: string[];
+            /** Failure */
+            failure: string;
+            /** Notes */
+            notes: components["schemas"]["LoopNoteOut"][];
+            /** Outer Rounds */
+            outer_rounds: number;
+            status: components["schemas"]["Convergence"];
+            /** Unresolved High Risks */
+            unresolved_high_risks: number;
+        };
         /** SourceDomainOut */
         SourceDomainOut: {
             /** Cue Terms */
@@ -2113,6 +2346,15 @@ export interface components {
             source: string;
             /** Title */
             title: string;
+        };
+        /** SpendLineOut */
+        SpendLineOut: {
+            /** Calls */
+            calls: number;
+            /** Cost Usd */
+            cost_usd: number;
+            /** Tokens */
+            tokens: number;
         };
         /** StageOut */
         StageOut: {
@@ -2824,6 +3066,86 @@ export interface operations {
             };
             /** @description No such session. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_answer_markdown_api_v1_sessions__session_id__answer_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AnswerPack as Markdown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_answer_json_api_v1_sessions__session_id__answer_json_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerPackOut"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 /**
- * One session: phase timeline, live activity, the pending review, the graph and the document.
+ * One session: phase timeline, live activity, the pending review, the graph and the document; once
+ * finished, the Answer tab (the AnswerPack) comes first and is shown.
  * The stream hook owns the event-derived view; the session query owns status and cost.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -22,10 +23,12 @@ import { describeStatus } from "../session/describeSession";
 import type { SessionTimeline } from "../session/sessionTimeline";
 import { isStreaming } from "../session/connectionState";
 import { decisionCount, NO_DECISIONS, toggleDecision, withDecisions, type SupervisorDecisions } from "../session/supervisorView";
+import { sessionTabs, type SessionTab } from "../session/answerView";
 
 // The graph library and the Markdown renderer load when their tab is first opened.
 const KnowledgeGraph = lazy(async () => ({ default: (await import("../components/session/KnowledgeGraph")).KnowledgeGraph }));
 const KnowledgeDocument = lazy(async () => ({ default: (await import("../components/session/KnowledgeDocument")).KnowledgeDocument }));
+const AnswerView = lazy(async () => ({ default: (await import("../components/session/AnswerView")).AnswerView }));
 
 export function SessionPage() {
   const { sessionId = "" } = useParams();
@@ -58,7 +61,7 @@ function SessionNotFound() {
   );
 }
 
-type Tab = "now" | "graph" | "supervisor" | "document";
+type Tab = SessionTab;
 
 function shouldFollow(session: Session, timeline: SessionTimeline): boolean {
   if (session.status === "cancelled" || session.status === "crystallized") return false;
@@ -77,7 +80,7 @@ function LiveSession({ session }: { session: Session }) {
   const cancel = useCancelSession(session.id);
   useAutopilot(stream, autopilot);
   useEffect(() => {
-    if (timeline.document) setTab("document");
+    if (timeline.document) setTab("answer");
   }, [timeline.document]);
 
   // The server's own `running` (its run lease) and `awaiting_input_type`; the stream hook refreshes
@@ -129,8 +132,8 @@ function LiveSession({ session }: { session: Session }) {
       <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} checkpoints={timeline.checkpoints} />
       <ConnectionNotice stream={stream} />
       <LiveAnnouncer stream={stream} />
-      <nav role="tablist" aria-label="Session views" className="no-print flex gap-1 border-b border-slate-200">
-        {(["now", "graph", "supervisor", "document"] as const).map((t) => (
+      <nav role="tablist" aria-label="Session views" className="no-print flex flex-wrap gap-1 border-b border-slate-200">
+        {sessionTabs(finished).map((t) => (
           <button
             key={t}
             role="tab"
@@ -140,11 +143,16 @@ function LiveSession({ session }: { session: Session }) {
             onClick={() => setTab(t)}
             className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium disabled:text-slate-300 ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
-            {{ now: "Now", graph: "Knowledge graph", supervisor: "Supervisor", document: "Document" }[t]}
+            {{ answer: "Answer", now: "Now", graph: "Knowledge graph", supervisor: "Supervisor", document: "Document" }[t]}
             {t === "supervisor" && decisionCount(decisions) > 0 && ` (${decisionCount(decisions)})`}
           </button>
         ))}
       </nav>
+      {tab === "answer" && finished && (
+        <Suspense fallback={<p className="text-sm text-slate-500">Loading the answer…</p>}>
+          <AnswerView sessionId={session.id} />
+        </Suspense>
+      )}
       {tab === "now" && <NowView session={session} stream={stream} autopilot={autopilot.enabled} working={working} />}
       {tab === "graph" && <GraphView sessionId={session.id} timeline={timeline} />}
       {tab === "supervisor" && (

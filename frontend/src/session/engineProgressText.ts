@@ -10,6 +10,7 @@ const STAGE_WORK: Readonly<Record<string, string>> = {
   frame: "Framing the problem",
   biso: "Transferring ideas from distant domains",
   search: "Refining, combining and opposing the best hypotheses",
+  solve: "Solving: planning, auditing risks and checking your constraints",
 };
 
 export function engineProgressText(p: EngineProgressLike): { label: string; count: string } {

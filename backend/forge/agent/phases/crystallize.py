@@ -5,6 +5,8 @@ Invariants:
       the graph's claims (verdict, qualification, falsifiability condition, mean score, confidence,
       sources), the negative knowledge and the gaps; the phase is `own_context`, so its requests send
       this brief instead of the whole session's conversation.
+    - When Solve already built the AnswerPack, the brief carries its direct answer and compliance
+      status (`solve_answer`), so the narrative cannot contradict the answer that opens the document.
     - No review follows: once the document exists (`forge.core.phases.close_crystallize`) the
       session is finished.
 """
@@ -47,11 +49,19 @@ def _claims(state: ForgeState) -> list[dict[str, Any]]:
 
 
 def brief(state: ForgeState) -> Message:
-    context = {
+    context: dict[str, Any] = {
         "graph_claims": _claims(state),
         "negative_knowledge": [{"claim": n.claim_text, "reason": n.reason} for n in state.negative_knowledge],
         "gaps": state.gaps,
     }
+    if state.answer_pack is not None:  # Solve ran first: the summary must agree with its answer
+        pack = state.answer_pack
+        context["solve_answer"] = {
+            "direct_answer": pack.direct_answer,
+            "constraint_compliance": pack.compliance.status.value,
+            "violations": [c.constraint for c in pack.compliance.violations],
+            "unresolved_high_risks": pack.solve.unresolved_high_risks,
+        }
     return compose_brief(Phase.CRYSTALLIZE, state, INSTRUCTION, context)
 
 

@@ -242,7 +242,7 @@ def test_document_ends_with_a_single_newline() -> None:
 
 def test_header_names_session_model_time_and_rounds() -> None:
     document = render(rich_state(), model_label="anthropic:claude-sonnet")
-    assert document.startswith("# Knowledge Document\n")
+    assert document.startswith("# How can hospitals reduce emergency room queues?\n\n_Knowledge Document_\n")
     assert "- Session: `session-123`" in document
     assert "- Model: anthropic:claude-sonnet" in document
     assert "- Generated: 2025-06-01T12:30:45+00:00" in document

@@ -6,6 +6,7 @@ from forge.core.domain_types import BuildDecision, Phase, ReviewType
 from forge.core.forge_state import ForgeState
 from forge.core.problem_frame import AuditedFrame, ProblemFrame
 from forge.core.review_inputs import BuildDecisionReview, ReviewRejection, SupervisorDecisions
+from forge.core.saga_observe import open_finding_lines
 from forge.core.saga_records import Checkpoint, Finding, FindingKind
 from forge.core.saga_state import SupervisionState
 from forge.core.saga_supervise import run_checkpoint
@@ -96,3 +97,18 @@ def test_rerunning_a_recorded_checkpoint_changes_nothing():
     assert sup is not None
     again = run_checkpoint(sup, Checkpoint.CP4, 0, [Finding(FindingKind.SCORE_COMPRESSION, 0.1, 0.8, (), "m")], 5)
     assert again.already_recorded and again.state == sup and again.findings == ()
+
+
+def test_the_answer_pack_lists_the_findings_the_person_did_not_dismiss():
+    state = _state_with_findings()
+    sup = state.supervision
+    assert sup is not None and len(sup.findings) == 2
+    lines = open_finding_lines(state)
+    assert [line.split(": ", 1)[1] for line in lines] == [f.finding.message for f in sup.findings]
+    assert all(
+        line.startswith(f"CP-4 round 0, layer {f.finding.layer}:") for line, f in zip(lines, sup.findings, strict=True)
+    )
+    decisions = SupervisorDecisions(dismissed_findings=(sup.findings[0].id,))
+    applied = apply_review(state, BuildDecisionReview(BuildDecision.RESOLVE, supervisor=decisions), _new_id)
+    assert isinstance(applied, ReviewApplied)
+    assert [line.endswith(sup.findings[1].finding.message) for line in open_finding_lines(applied.state)] == [True]

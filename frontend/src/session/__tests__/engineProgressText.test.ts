@@ -8,6 +8,7 @@ describe("engineProgressText", () => {
       count: "7 of 18 model calls",
     });
     expect(engineProgressText({ stage: "biso", done: 18, total: 18, failed: 2 }).count).toBe("18 of 18 model calls, 2 failed");
+    expect(engineProgressText({ stage: "solve", done: 3, total: 19, failed: 0 }).label).toMatch(/^Solving/);
   });
 
   test("an unknown stage is still shown, by its name", () => {

@@ -1,0 +1,58 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { AnswerPack } from "../../../session/answerView";
+import { AnswerPackView } from "../AnswerView";
+
+function pack(verdict: "pass" | "violation"): AnswerPack {
+  return {
+    title: "Cut emergency wait times",
+    question: "How can a hospital cut emergency wait times without more staff?",
+    direct_answer: "Smooth the evening peak; it keeps the limit without more staff.",
+    solution_markdown: "1. Move electives\n2. Watch waits",
+    key_evidence: [
+      { statement: "Queues explode near full utilisation", claim_id: "5ba455fd-a354", source: "https://example.org/kingman", title: "Kingman", summary: "", relation: "supporting", trace: "research query: utilisation" },
+      { statement: "Boarding blocks cubicles", claim_id: null, source: "corpus://applications/patient-flow", title: "Patient flow", summary: "", relation: "contextual", trace: "research" },
+    ],
+    risks: [{ text: "labs are late at night", severity: "high", mitigation: "start labs earlier", unresolved: true }],
+    boundaries: ["Stop if: waits do not fall"],
+    ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "unverified" }],
+    compliance: {
+      status: verdict === "violation" ? "violation" : "compliant",
+      revisions: verdict === "violation" ? 2 : 0,
+      checks: [
+        { constraint: "without more staff", origin: "user", verdict, reason: "step 2 hires two nurses" },
+        { constraint: "budget under 50k", origin: "user", verdict: "pass", reason: "costs 10k" },
+      ],
+    },
+    solve: { status: "zero_high_risks", unresolved_high_risks: 0, outer_rounds: 1, attempts: 2, constraints_added: [], notes: [], failure: "" },
+    methodology: { domains: ["Queueing theory"], operators: ["biso"], models: ["offline model"], rounds: 1, supervisor_findings: [], spend: { tokens: 0, cost_usd: 0, calls: 0 } },
+    written_by: "offline model",
+    offline: true,
+  };
+}
+
+describe("AnswerPackView", () => {
+  it("marks a violated constraint in words, says so above the table, and passes the others", () => {
+    render(<AnswerPackView sessionId="s1" pack={pack("violation")} />);
+    const table = screen.getByTestId("compliance-table");
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.getAttribute("data-verdict"))).toEqual(["violation", "pass"]);
+    expect(within(rows[0]!).getByText("Violation")).toBeInTheDocument();
+    expect(within(rows[1]!).getByText("Pass")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("still violates 1 of 2 hard constraints after 2 revisions");
+  });
+
+  it("shows the direct answer first, the offline label, traced evidence and a safe link only for http sources", () => {
+    render(<AnswerPackView sessionId="s1" pack={pack("pass")} />);
+    const headings = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
+    expect(headings[0]).toBe("Direct answer");
+    expect(screen.getByText(/Offline model/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Kingman" })).toHaveAttribute("href", "https://example.org/kingman");
+    expect(screen.queryByRole("link", { name: "Patient flow" })).not.toBeInTheDocument();
+    expect(screen.getByText("Traced to: claim 5ba455fd · research query: utilisation")).toBeInTheDocument();
+    expect(screen.getByText(/labs are late at night/)).toBeInTheDocument();
+    expect(screen.getByText("Utilisation hockey stick")).toBeInTheDocument();
+    expect(screen.getByTestId("answer-methodology").tagName).toBe("DETAILS");
+    expect(screen.getByRole("status")).toHaveTextContent("All 2 hard constraints passed the audit.");
+  });
+});
