@@ -40,6 +40,7 @@ from forge.providers.offline.synthesis_directions import (
     thesis_text,
 )
 from forge.providers.offline.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
+from forge.core.text_relevance import is_relevant
 
 COUNTER_WORDS = ("limits", "fails")
 DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}
@@ -68,7 +69,12 @@ def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) 
     terms = " ".join(key_terms(f"{d.pattern} {frame.target}", 4))
     return tuple(
         dict.fromkeys(
-            (f"{terms} {word}", f"{frame.target} {d.pattern} fails", f"{' '.join(key_terms(thesis, 5))} limits")
+            (
+                f"{terms} {word}",
+                f"{frame.target} {d.pattern} fails",
+                f"{' '.join(key_terms(thesis, 5))} limits",
+                f"{d.source} {d.pattern} limits".strip(),
+            )
         )
     )
 
@@ -146,6 +152,7 @@ def direction_tasks(view: ConversationView, d: Direction, index: int, frame: Pro
         _antithesis_builder(d, frame, cited),
         key={"claim_index": claim_index},
         queries=counter_queries(d, frame, thesis, index),
+        accept=lambda hits: any(is_relevant(f"{h.title} {h.snippet}", thesis) for h in hits),
     )
     tasks.append(antithesis)
     if view.done(antithesis.identity):
