@@ -39,6 +39,7 @@ from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
+from forge.services.verify_claims_stage import VerifyStage
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
 
@@ -130,15 +131,20 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.engine.frame_problem import FrameOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
+        from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
+        from forge.knowledge.load_knowledge import load_shipped_knowledge as load_knowledge
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.providers.offline.search_offline import offline_search
+        from forge.providers.offline.verify_offline import offline_prior_art, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
             OperatorOutput: offline_search,
+            VerifyScoresOutput: offline_verifier(load_knowledge(KNOWLEDGE_DIR).domains),
+            PriorArtOutput: offline_prior_art,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
@@ -176,11 +182,13 @@ def build_container(
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
     structured: StructuredModel | None = None,
+    verifier_structured: StructuredModel | None = None,
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
     embedder: Embedder | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
-    given too: a scripted conversation must not be consumed by the engine's calls."""
+    given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
+    VALIDATE with `verifier_structured` (built from the verifier route when the models are built here)."""
     routes = resolve_routes(settings)
     if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
@@ -189,7 +197,11 @@ def build_container(
     if model is None:
         model = build_model(routes.generator, settings)
         structured = structured or build_structured_model(routes.generator, model)
+    derive_verifier = verifier is None and structured is not None and verifier_structured is None
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
+    if derive_verifier and structured is not None:
+        same = routes.verifier == routes.generator
+        verifier_structured = structured if same else build_structured_model(routes.verifier, verifier)
     research = research or build_research(settings)
     clock = clock or SystemClock()
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # a malformed file fails before anything is opened
@@ -219,6 +231,9 @@ def build_container(
                 settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
             ),
             pool_reader(uow_factory),
+            VerifyStage(verifier_structured, verifier, concurrency=settings.engine_concurrency)
+            if verifier_structured is not None
+            else None,
         )
         if structured is not None
         else None

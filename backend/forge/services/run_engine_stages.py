@@ -1,6 +1,7 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
 DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
-over the persisted pool at SYNTHESIZE (§4.2.1).
+over the persisted pool at SYNTHESIZE (§4.2.1), VERIFY of the round's claims by the verifier role at
+VALIDATE (§4.3, `services/verify_claims_stage.py`).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
@@ -35,6 +36,7 @@ from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.verify_claims_stage import VerifyStage
 
 LiveSink = Callable[[SessionEvent], None]
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
@@ -61,8 +63,10 @@ class EngineStages:
         domains: tuple[SourceDomain, ...],
         config: EngineConfig = EngineConfig(),
         read_pool: PoolReader | None = None,
+        verify: VerifyStage | None = None,
     ) -> None:
         self._structured = structured
+        self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
         self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
@@ -75,6 +79,8 @@ class EngineStages:
             return state.biso is None or state.biso.round != state.current_round
         if state.current_phase is Phase.SYNTHESIZE and self._read_pool is not None:
             return state.search is None or state.search.round != state.current_round
+        if state.current_phase is Phase.VALIDATE and self._verify is not None:
+            return self._verify.pending(state)
         return False
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
@@ -85,6 +91,8 @@ class EngineStages:
             return await self._frame(ctx)
         if ctx.state.current_phase is Phase.SYNTHESIZE:
             return await self._search(ctx, live)
+        if ctx.state.current_phase is Phase.VALIDATE and self._verify is not None:
+            return StageOutput(await self._verify.run(ctx, _progress_to(live)))
         return await self._biso(ctx, live)
 
     async def _frame(self, ctx: ToolContext) -> StageOutput:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.text_relevance import is_relevant
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
 from forge.providers.offline.planning import (
     OFFLINE_NOTE,
@@ -40,7 +41,6 @@ from forge.providers.offline.synthesis_directions import (
     thesis_text,
 )
 from forge.providers.offline.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
-from forge.core.text_relevance import is_relevant
 
 COUNTER_WORDS = ("limits", "fails")
 DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}

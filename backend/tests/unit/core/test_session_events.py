@@ -25,7 +25,7 @@ from forge.core.session_events import (
 
 
 def test_the_specs_fifteen_event_types_plus_heartbeat_engine_stage_and_three_live_only_ones() -> None:
-    assert len(EventType) == 20
+    assert len(EventType) == 22
     assert EventType.HEARTBEAT in EventType and EventType.ENGINE_STAGE not in LIVE_EVENT_TYPES
     assert {EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS} == LIVE_EVENT_TYPES
 
