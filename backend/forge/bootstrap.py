@@ -83,6 +83,9 @@ class Container:
         if self.listener is not None:
             await self.listener.stop()
         await self.broadcaster.close()
+        close_research = getattr(self.research, "aclose", None)  # a web search API's HTTP client
+        if close_research is not None:
+            await close_research()
         await self.engine.dispose()
 
 
@@ -103,7 +106,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     if route.provider == Provider.ANTHROPIC:
         from forge.providers.anthropic_model import anthropic_model_from_settings
 
-        web_uses = settings.web_search_max_uses if settings.research == "web" else 0
+        web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
         return anthropic_model_from_settings(
             settings.anthropic_api_key or "",
             route.model,
@@ -153,11 +156,19 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
 
 
 def build_research(settings: Settings) -> ResearchProvider:
-    if settings.research in ("local", "web"):
-        from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+    from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-        return LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
+    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    if settings.research in ("local", "anthropic", "web"):
+        return local
+    import httpx
+
+    from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, web_search_api
+
+    api = web_search_api(settings)
+    client = httpx.AsyncClient(follow_redirects=True)
+    return WebResearchWithFallback(WebSearchResearch(api, client, settings.research_timeout_seconds), local)
 
 
 def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
@@ -190,9 +201,10 @@ def build_container(
     given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
     VALIDATE with `verifier_structured` (built from the verifier route when the models are built here)."""
     routes = resolve_routes(settings)
-    if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
+    if settings.anthropic_web_search and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
-            "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
+            "FORGE_RESEARCH=anthropic uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>, "
+            "or use FORGE_RESEARCH=searxng|brave|tavily with any model"
         )
     if model is None:
         model = build_model(routes.generator, settings)
