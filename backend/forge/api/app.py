@@ -35,6 +35,7 @@ from forge.api.routes import (
     knowledge_graph,
     memory,
     metrics,
+    selection,
     session_documents,
     session_stream,
     sessions,
@@ -104,6 +105,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         hypotheses.router,
         metrics.router,
         memory.router,
+        selection.router,
     )
     for router in routers:
         app.include_router(router)
