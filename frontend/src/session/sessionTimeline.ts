@@ -34,7 +34,8 @@ export type ActivityItem =
   | { kind: "phase"; id: number; phase: PhaseName; round: number }
   | { kind: "resumed"; id: number; phase: PhaseName; round: number }
   | { kind: "review"; id: number; reviewType: ReviewEvent["type"] }
-  | { kind: "engine_stage"; id: number; stage: string; summary: string };
+  | { kind: "engine_stage"; id: number; stage: string; summary: string }
+  | { kind: "warning"; id: number; title: string; text: string };
 
 export type EngineProgress = Extract<LiveEvent, { type: "engine_progress" }>["data"];
 
@@ -145,6 +146,15 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
         { ...t, engineProgress: null },
         { kind: "engine_stage", id: event.id, stage: event.data.stage, summary: event.data.summary },
       );
+    case "verify_injection_detected":
+      return withItem(t, {
+        kind: "warning",
+        id: event.id,
+        title: `Possible prompt injection around claim ${event.data.claim_index + 1}`,
+        text: event.data.findings.map((f) => `${f.pattern.replaceAll("_", " ")} in ${f.source}: “${f.excerpt}”`).join("; "),
+      });
+    case "research_warning":
+      return withItem(t, { kind: "warning", id: event.id, title: `Research (${event.data.provider})`, text: event.data.message });
     default:
       return t;
   }

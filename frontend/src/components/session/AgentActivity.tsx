@@ -130,6 +130,13 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
           <strong className="font-semibold">{ENGINE_STAGE_LABELS[item.stage] ?? item.stage}</strong> — {item.summary}
         </div>
       );
+    case "warning":
+      return (
+        <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-amber-950">
+          <span aria-hidden>⚠ </span>
+          <strong className="font-semibold">{item.title}</strong> — {item.text}
+        </div>
+      );
   }
 }
 
@@ -137,6 +144,7 @@ const ENGINE_STAGE_LABELS: Readonly<Record<string, string>> = {
   frame: "Problem frame",
   biso: "Cross-domain hypotheses",
   search: "Search over the pool",
+  verify: "Independent verification",
 };
 
 function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {

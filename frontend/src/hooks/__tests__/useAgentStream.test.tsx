@@ -84,7 +84,13 @@ function oneOfEachType(): SessionEvent[] {
     error: make("error", 14, { code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true, severity: "error" }),
     knowledge_document: again("knowledge_document", 15),
     engine_stage: make("engine_stage", 16, { stage: "biso", summary: "BISO over 18 source domains.", counts: { domains: 18 } }),
-    done: make("done", 17, { error: false, awaiting_input: false }),
+    verify_injection_detected: make("verify_injection_detected", 17, {
+      claim_id: "c1",
+      claim_index: 0,
+      findings: [{ source: "document:doc://1", pattern: "ignore_instructions", excerpt: "ignore all previous instructions" }],
+    }),
+    research_warning: make("research_warning", 18, { provider: "brave", message: "Brave answered HTTP 503; the local corpus answered." }),
+    done: make("done", 19, { error: false, awaiting_input: false }),
   };
   return Object.values(every).sort((a, b) => a.id - b.id);
 }
@@ -116,12 +122,12 @@ describe("useAgentStream", () => {
     const server: FakeServer = { log: [], stream: events, requests: [] };
     installFetch(server);
     const { result } = renderHook(() => useAgentStream("s1", { followOnLoad: () => true }), { wrapper });
-    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(17));
+    await waitFor(() => expect(result.current.timeline.lastEventId).toBe(19));
     const t = result.current.timeline;
-    expect(t.eventCount).toBe(16); // a heartbeat only proves the connection is alive: not counted, not shown
+    expect(t.eventCount).toBe(18); // a heartbeat only proves the connection is alive: not counted, not shown
     expect(t.phase).toBe(recordedOf("phase_change").data.phase);
     expect(t.usage).toEqual(recordedOf("context_usage").data);
-    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error", "engine_stage"]);
+    expect(t.activity.map((a) => a.kind)).toEqual(["phase", "text", "tool_call", "tool_result", "tool_error", "review", "user_input", "review", "review", "review", "review", "error", "engine_stage", "warning", "warning"]);
     expect(t.lastReviews.review_build?.id).toBe(13);
     expect(Object.keys(t.claimsById).length).toBeGreaterThan(0);
     expect(t.lastError).toEqual({ code: "MODEL_ERROR", message: "The model is unreachable.", recoverable: true });
