@@ -119,7 +119,7 @@ export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewS
             Claim {claim.index + 1}
           </h3>
           <ClaimCard claim={claim}>
-            {claim.verify && <VerifyBreakdown verify={claim.verify} />}
+            {claim.verify && <VerifyBreakdown verify={claim.verify} claimNumber={claim.index + 1} />}
             <VerdictControls
               claim={claim}
               claims={payload.claims}

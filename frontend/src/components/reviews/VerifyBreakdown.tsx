@@ -26,10 +26,10 @@ function Dim({ label, value }: { label: string; value: number }) {
 }
 
 /** The independent verifier's VERIFY verdict on a claim, next to the agent's four scores. */
-export function VerifyBreakdown({ verify }: { verify: Verify }) {
+export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claimNumber: number }) {
   const novelty = verify.novelty;
   return (
-    <section aria-label="Independent verification" className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/70 p-3" data-testid="verify-breakdown">
+    <section aria-label={`Independent verification of claim ${claimNumber}`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/70 p-3" data-testid="verify-breakdown">
       <div className="flex flex-wrap items-center gap-2">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Verifier</h4>
         <Badge tone={STATUS_TONES[verify.status]}>{verify.status}</Badge>

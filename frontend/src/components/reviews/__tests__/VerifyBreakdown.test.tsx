@@ -46,8 +46,8 @@ function verify(overrides: Partial<Verify> = {}): Verify {
 
 describe("VerifyBreakdown", () => {
   it("shows status, final score, confidence, the logic dims and the position-bias flag", () => {
-    render(<VerifyBreakdown verify={verify()} />);
-    const box = screen.getByRole("region", { name: "Independent verification" });
+    render(<VerifyBreakdown verify={verify()} claimNumber={1} />);
+    const box = screen.getByRole("region", { name: "Independent verification of claim 1" });
     expect(within(box).getByText("passed")).toBeInTheDocument();
     expect(within(box).getByText("final 6.9 / 10")).toBeInTheDocument();
     expect(within(box).getByText(/confidence 0\.57 \(3 samples\)/)).toBeInTheDocument();
@@ -57,7 +57,7 @@ describe("VerifyBreakdown", () => {
   });
 
   it("names the prior art with its link and how much of the claim it states", () => {
-    render(<VerifyBreakdown verify={verify()} />);
+    render(<VerifyBreakdown verify={verify()} claimNumber={1} />);
     const link = screen.getByRole("link", { name: "Dynamic triage trial" });
     expect(link).toHaveAttribute("href", "https://ed.example/triage");
     expect(link.closest("li")).toHaveTextContent("implementation: 35% already stated by Dynamic triage trial");
@@ -70,7 +70,7 @@ describe("VerifyBreakdown", () => {
       novelty: { preliminary: 4, adjusted: 4, searched: false, prior_art: 0, evidence: [] },
       position_consistent: true,
     });
-    render(<VerifyBreakdown verify={injected} />);
+    render(<VerifyBreakdown verify={injected} claimNumber={2} />);
     expect(screen.getByText("prompt injection flagged")).toBeInTheDocument();
     expect(screen.getByText(/ignore instructions in document:doc:\/\/1/)).toBeInTheDocument();
     expect(screen.getByText("Not searched (below 6)")).toBeInTheDocument();
