@@ -41,6 +41,7 @@ from forge.services.run_registry import RunRegistry
 from forge.services.run_supervision import Supervisor
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
+from forge.services.verify_claims_stage import VerifyStage
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
 
@@ -84,6 +85,9 @@ class Container:
         if self.listener is not None:
             await self.listener.stop()
         await self.broadcaster.close()
+        close_research = getattr(self.research, "aclose", None)  # a web search API's HTTP client
+        if close_research is not None:
+            await close_research()
         await self.engine.dispose()
 
 
@@ -104,7 +108,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     if route.provider == Provider.ANTHROPIC:
         from forge.providers.anthropic_model import anthropic_model_from_settings
 
-        web_uses = settings.web_search_max_uses if settings.research == "web" else 0
+        web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
         return anthropic_model_from_settings(
             settings.anthropic_api_key or "",
             route.model,
@@ -135,6 +139,8 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
         from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
+        from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
+        from forge.knowledge.load_knowledge import load_shipped_knowledge as load_knowledge
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.mapping_review_offline import offline_mapping_review
@@ -148,6 +154,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             offline_plan,
             offline_talker,
         )
+        from forge.providers.offline.verify_offline import offline_prior_art, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
@@ -160,6 +167,8 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             AuditOutput: offline_audit,
             TalkerOutput: offline_talker,
             ComplianceOutput: offline_compliance,
+            VerifyScoresOutput: offline_verifier(load_knowledge(KNOWLEDGE_DIR).domains),
+            PriorArtOutput: offline_prior_art,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
@@ -168,11 +177,19 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
 
 
 def build_research(settings: Settings) -> ResearchProvider:
-    if settings.research in ("local", "web"):
-        from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+    from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-        return LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    raise ValueError(f"FORGE_RESEARCH={settings.research!r} is not available; use 'local' or 'web'.")
+    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    if settings.research in ("local", "anthropic", "web"):
+        return local
+    import httpx
+
+    from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, web_search_api
+
+    api = web_search_api(settings)
+    client = httpx.AsyncClient(follow_redirects=True)
+    return WebResearchWithFallback(WebSearchResearch(api, client, settings.research_timeout_seconds), local)
 
 
 def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
@@ -197,21 +214,28 @@ def build_container(
     new_id: Callable[[], UUID] = uuid.uuid4,
     verifier: LanguageModel | None = None,
     structured: StructuredModel | None = None,
+    verifier_structured: StructuredModel | None = None,
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
     embedder: Embedder | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
-    given too: a scripted conversation must not be consumed by the engine's calls."""
+    given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
+    VALIDATE with `verifier_structured` (built from the verifier route when the models are built here)."""
     routes = resolve_routes(settings)
-    if settings.research == "web" and routes.generator.provider != Provider.ANTHROPIC:
+    if settings.anthropic_web_search and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
-            "FORGE_RESEARCH=web uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>"
+            "FORGE_RESEARCH=anthropic uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>, "
+            "or use FORGE_RESEARCH=searxng|brave|tavily with any model"
         )
     built_here = model is None
     if model is None:
         model = build_model(routes.generator, settings)
         structured = structured or build_structured_model(routes.generator, model)
+    derive_verifier = verifier is None and structured is not None and verifier_structured is None
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
+    if derive_verifier and structured is not None:
+        same = routes.verifier == routes.generator
+        verifier_structured = structured if same else build_structured_model(routes.verifier, verifier)
     research = research or build_research(settings)
     clock = clock or SystemClock()
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # a malformed file fails before anything is opened
@@ -246,13 +270,16 @@ def build_container(
                 settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
             ),
             pool_reader(uow_factory),
-            Supervisor(
+            supervisor=Supervisor(
                 red_team,
                 verifier,
                 knowledge.domains,
                 pool_reader(uow_factory),
                 patterns=PatternMemory(uow_factory, clock),
             ),
+            verify=VerifyStage(verifier_structured, verifier, concurrency=settings.engine_concurrency)
+            if verifier_structured is not None
+            else None,
         )
         if structured is not None
         else None

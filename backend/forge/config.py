@@ -66,6 +66,17 @@ class Settings:
     public_url: str | None = None
     log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
     search_profile: str = "interactive"  # SEARCH at SYNTHESIZE: interactive (fewer calls) or research
+    searxng_url: str | None = None  # FORGE_RESEARCH=searxng: the instance (JSON format enabled)
+    brave_api_key: str | None = None
+    brave_base_url: str = "https://api.search.brave.com"
+    tavily_api_key: str | None = None
+    tavily_base_url: str = "https://api.tavily.com"
+    research_timeout_seconds: float = 10.0
+
+    @property
+    def anthropic_web_search(self) -> bool:
+        """FORGE_RESEARCH=anthropic (or its older name `web`): Anthropic's server-side web search."""
+        return self.research in ("anthropic", "web")
 
     @property
     def hkg_path(self) -> Path:
@@ -85,7 +96,7 @@ class Settings:
             port=int(env.get("PORT") or "8000"),
             model=env.get("FORGE_MODEL", ""),
             verifier_model=env.get("FORGE_VERIFIER_MODEL", ""),
-            research=env.get("FORGE_RESEARCH", "local"),
+            research=_research(env.get("FORGE_RESEARCH") or "local"),
             max_iterations=int(env.get("FORGE_MAX_ITERATIONS") or "50"),
             cors_origins=origins,
             log_level=env.get("LOG_LEVEL", "info"),
@@ -109,6 +120,12 @@ class Settings:
             public_url=env.get("FORGE_PUBLIC_URL") or None,
             log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
             search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
+            searxng_url=env.get("FORGE_SEARXNG_URL") or None,
+            brave_api_key=env.get("BRAVE_SEARCH_API_KEY") or None,
+            brave_base_url=env.get("FORGE_BRAVE_URL") or "https://api.search.brave.com",
+            tavily_api_key=env.get("TAVILY_API_KEY") or None,
+            tavily_base_url=env.get("FORGE_TAVILY_URL") or "https://api.tavily.com",
+            research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
         )
 
     @property
@@ -124,3 +141,15 @@ def _search_profile(value: str) -> str:
     if profile not in SEARCH_PROFILES:
         raise ValueError(f"FORGE_SEARCH_PROFILE must be one of {', '.join(SEARCH_PROFILES)}; got {value!r}")
     return profile
+
+
+RESEARCH_PROVIDERS = ("local", "anthropic", "searxng", "brave", "tavily")
+
+
+def _research(value: str) -> str:
+    research = value.strip().lower()
+    if research == "web":  # the older name of Anthropic's server-side web search
+        return "anthropic"
+    if research not in RESEARCH_PROVIDERS:
+        raise ValueError(f"FORGE_RESEARCH must be one of {', '.join(RESEARCH_PROVIDERS)}; got {value!r}")
+    return research

@@ -54,12 +54,27 @@ def _model_findings(settings: Settings) -> list[Finding]:
         _route_finding("generator", "FORGE_MODEL", routes.generator, settings),
         _route_finding("verifier (VALIDATE)", "FORGE_VERIFIER_MODEL", routes.verifier, settings),
     ]
-    research = "Anthropic web search + local corpus" if routes.researcher == "web" else "local corpus (BM25)"
-    web_ok = routes.researcher != "web" or routes.generator.provider == Provider.ANTHROPIC
-    findings.append(
-        Finding("researcher", research, web_ok, None if web_ok else "web research needs an anthropic generator")
-    )
+    findings.append(_research_finding(settings, routes.generator.provider))
     return findings
+
+
+def _research_finding(settings: Settings, generator: Provider) -> Finding:
+    """Which research the session uses; a web API is named with its URL and masked key (not called)."""
+    if settings.anthropic_web_search:
+        ok = generator == Provider.ANTHROPIC
+        fix = None if ok else "FORGE_RESEARCH=anthropic needs an anthropic generator; use searxng, brave or tavily"
+        return Finding("researcher", "Anthropic web search + local corpus", ok, fix)
+    web = {
+        "searxng": ("SearXNG", settings.searxng_url or "", "FORGE_SEARXNG_URL", settings.searxng_url),
+        "brave": ("Brave Search", settings.brave_base_url, "BRAVE_SEARCH_API_KEY", settings.brave_api_key),
+        "tavily": ("Tavily", settings.tavily_base_url, "TAVILY_API_KEY", settings.tavily_api_key),
+    }.get(settings.research)
+    if web is None:
+        return Finding("researcher", "local corpus (BM25)")
+    label, url, variable, needed = web
+    key = "" if settings.research == "searxng" else f" (key {_mask(needed)})"
+    value = f"{label} at {url or '(no URL)'}{key}, local corpus as fallback"
+    return Finding("researcher", value, bool(needed), None if needed else f"set {variable}")
 
 
 async def _database_state(url: str) -> tuple[bool, str]:

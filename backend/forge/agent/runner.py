@@ -283,6 +283,7 @@ class AgentRunner:
                 draft.events.append(ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message))
             else:
                 draft.events.append(ev.tool_result(call.name, outcome.summary, outcome.sources))
+                draft.events.extend(outcome.notices)
             paused = paused or outcome.pauses
         draft.add_message(Message(Role.USER, tuple(results)), messages)
         return paused

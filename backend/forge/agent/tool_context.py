@@ -20,6 +20,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.knowledge_records import TrizKnowledge
 from forge.core.records import ResearchHit
 from forge.core.rule_verdicts import RuleViolation
+from forge.core.session_events import SessionEvent
 from forge.ports import Clock, ResearchProvider
 
 
@@ -41,6 +42,7 @@ class ToolOutcome:
     sources: tuple[ResearchHit, ...] = ()  # what a research call found, shown with its result
     violation: RuleViolation | None = None
     pauses: bool = False
+    notices: tuple[SessionEvent, ...] = ()  # stored after the result, e.g. a research_warning
 
     @classmethod
     def failed(cls, violation: RuleViolation) -> ToolOutcome:

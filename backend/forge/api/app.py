@@ -36,6 +36,7 @@ from forge.api.routes import (
     knowledge_graph,
     memory,
     metrics,
+    selection,
     session_documents,
     session_stream,
     sessions,
@@ -108,6 +109,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         memory.router,
         supervisor.router,
         answer.router,
+        selection.router,
     )
     for router in routers:
         app.include_router(router)

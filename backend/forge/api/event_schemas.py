@@ -242,6 +242,29 @@ class SagaCheckpointData(Payload):
     fast_events: list[str] = Field(description="The fast path's events (BISO_COMPLETED, ...) this checkpoint read.")
 
 
+class InjectionFindingData(Payload):
+    source: str = Field(
+        description="Where the text came from: `problem`, `claim 1 evidence …`, `document:<source>`, `research:<source>`, `insight:<n>`."
+    )
+    pattern: str = Field(description="Which injection pattern matched, e.g. `ignore_instructions`.")
+    excerpt: str = Field(description="The normalised text around the match.")
+
+
+class VerifyInjectionData(Payload):
+    """Text that reached the verifier for a claim looks like a prompt injection; its verdict is escalated."""
+
+    claim_id: str
+    claim_index: int
+    findings: list[InjectionFindingData]
+
+
+class ResearchWarningData(Payload):
+    """Research did not go as configured (a search API failed; the local corpus answered instead)."""
+
+    provider: str
+    message: str
+
+
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -368,6 +391,20 @@ class SagaCheckpointEvent(_Event):
     data: SagaCheckpointData
 
 
+class VerifyInjectionDetectedEvent(_Event):
+    """VERIFY's prompt-injection scan flagged text about a claim (seed 000 §4.3.3)."""
+
+    type: Literal["verify_injection_detected"]
+    data: VerifyInjectionData
+
+
+class ResearchWarningEvent(_Event):
+    """A research provider failed and research degraded (to the local corpus, or to nothing found)."""
+
+    type: Literal["research_warning"]
+    data: ResearchWarningData
+
+
 class ErrorEvent(_Event):
     """A run-level error (or the notice that the session was cancelled)."""
 
@@ -442,6 +479,8 @@ EVENT_MODELS: dict[EventType, type[_Event] | type[_LiveEvent]] = {
     EventType.SAGA_FINDING: SagaFindingEvent,
     EventType.SAGA_DIRECTIVE: SagaDirectiveEvent,
     EventType.SAGA_CHECKPOINT: SagaCheckpointEvent,
+    EventType.VERIFY_INJECTION_DETECTED: VerifyInjectionDetectedEvent,
+    EventType.RESEARCH_WARNING: ResearchWarningEvent,
 }
 
 SessionEventOut = TypeAliasType(
@@ -471,6 +510,8 @@ SessionEventOut = TypeAliasType(
             SagaFindingEvent,
             SagaDirectiveEvent,
             SagaCheckpointEvent,
+            VerifyInjectionDetectedEvent,
+            ResearchWarningEvent,
         ],
         Field(discriminator="type"),
     ],

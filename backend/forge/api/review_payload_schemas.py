@@ -36,6 +36,7 @@ from forge.core.domain_types import (
     SemanticDistance,
 )
 from forge.core.suggested_domains import SuggestionSource
+from forge.core.verify_verdicts import QueryKind, VerifyStatus
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
 IsoDatetime = Annotated[
@@ -358,12 +359,81 @@ class ClaimsReviewData(Payload):
     claims: list[ClaimView]
 
 
+class LogicVerdictView(Payload):
+    """The verifier's logic dimensions, each 0..10; `passed` needs all three ≥ 6."""
+
+    analogy_validity: float
+    internal_consistency: float
+    causal_rigor: float
+    average: float
+    passed: bool
+
+
+class NoveltyEvidenceView(Payload):
+    """The closest result of one prior-art query and how much of the claim it already states (0..1)."""
+
+    kind: QueryKind
+    prior_art_similarity: float
+    reference: str = Field(description="The result's source (URL or corpus id); also in `sources`.")
+
+
+class NoveltyVerdictView(Payload):
+    """Preliminary novelty (0..10), adjusted by the prior art found when it reached 6 (`searched`)."""
+
+    preliminary: float
+    adjusted: float
+    searched: bool
+    prior_art: float = Field(description="Weighted prior art in 0..1 (concept .3, implementation .5, cross-domain .2).")
+    evidence: list[NoveltyEvidenceView]
+
+
+class PositionCheckView(Payload):
+    """The final score with the material in forward and in reversed order."""
+
+    forward: float
+    reversed: float
+
+
+class InjectionFindingView(Payload):
+    source: str
+    pattern: str
+    excerpt: str
+
+
+class ClaimVerificationView(Payload):
+    """The independent verifier's VERIFY verdict on a claim (seed 000 §4.3): final = .4·logic + .6·novelty;
+    confidence = exp(−0.5·avg std of k samples), × 0.7 when the reversed order disagreed."""
+
+    claim_id: UUID
+    verifier: str = Field(description="The verifier model's label (the offline verifier says so).")
+    status: VerifyStatus
+    final_score: float
+    logic: LogicVerdictView | None
+    novelty: NoveltyVerdictView | None
+    variance_confidence: float
+    confidence: float
+    position: PositionCheckView | None
+    position_consistent: bool | None
+    injection: list[InjectionFindingView]
+    samples: int
+    sources: list[EvidenceView] = Field(description="The research results the novelty check weighed.")
+    rationale: str
+    note: str
+
+
+class VerdictClaimView(ClaimView):
+    """A claim as the verdicts review shows it: the agent's four scores and the verifier's `verify`
+    (null when VERIFY did not run)."""
+
+    verify: ClaimVerificationView | None
+
+
 class VerdictsReviewData(Payload):
-    """After VALIDATE: the round's claims with their scores, for a verdict on each."""
+    """After VALIDATE: the round's claims with their scores and VERIFY verdicts, for a verdict on each."""
 
     review: Literal["verdicts"]
     round: int
-    claims: list[ClaimView]
+    claims: list[VerdictClaimView]
 
 
 class BuildReviewData(Payload):

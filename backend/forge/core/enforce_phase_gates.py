@@ -5,6 +5,11 @@ Invariants:
       `RuleViolation | None`; messages say what is missing so the model (or person) can fix it.
     - Research gates look only at research recorded in the *current phase* whose query shares a
       content term with the subject: a search about something else does not unlock a tool.
+    - The claim gates (rules 14 and 15) also need that search to have returned a result relevant
+      to the thesis or claim (`core.text_relevance.is_relevant`: at least two shared terms), so one
+      shared word in the query is not research on the claim. When EXHAUSTED_QUERIES distinct queries
+      naming the subject found nothing relevant, the gate opens: "nothing about it was found" is an
+      honest result of a search, and a small corpus must not leave the phase stuck.
 
 Design decisions:
     - The gates that *close* a phase live with that phase in `phases/close_<phase>.py`: its work
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 from forge.core.forge_state import ForgeState
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.text_relevance import is_relevant
 from forge.core.text_terms import salient_terms, shares_terms
 
 
@@ -41,6 +47,28 @@ def check_negative_knowledge_consulted(state: ForgeState) -> RuleViolation | Non
 
 def _researched(state: ForgeState, subject: str) -> bool:
     return any(shares_terms(record.query, subject) for record in state.web_searches_this_phase)
+
+
+EXHAUSTED_QUERIES = 3
+
+
+def _researched_with_result(state: ForgeState, subject: str) -> bool:
+    """A search this phase about `subject` that returned a result relevant to it, or EXHAUSTED_QUERIES
+    distinct searches about it that found nothing relevant."""
+    about = [record for record in state.web_searches_this_phase if shares_terms(record.query, subject)]
+    if any(is_relevant(f"{h.title} {h.snippet}", subject) for record in about for h in record.hits):
+        return True
+    return len({record.query.strip().casefold() for record in about}) >= EXHAUSTED_QUERIES
+
+
+def _relevance_hint(state: ForgeState, subject: str) -> str:
+    if not _researched(state, subject):
+        return _terms_hint(state, subject)
+    return (
+        " Searches this phase named the subject but returned no result about it (a relevant result shares at "
+        f"least two of its terms: {', '.join(salient_terms(subject, 6))}); search with the mechanism's own words "
+        f"(after {EXHAUSTED_QUERIES} different queries that find nothing, record that nothing was found)."
+    )
 
 
 def _terms_hint(state: ForgeState, subject: str) -> str:
@@ -75,21 +103,21 @@ def check_research_before_cross_domain(state: ForgeState, source_domain: str) ->
 
 def check_research_before_antithesis(state: ForgeState, thesis_text: str) -> RuleViolation | None:
     """Rule 14: find_antithesis requires research for counter-evidence on that thesis."""
-    if not _researched(state, thesis_text):
+    if not _researched_with_result(state, thesis_text):
         return RuleViolation(
             ErrorCode.ANTITHESIS_NOT_SEARCHED,
             "Call research for counter-evidence on the thesis first, then find_antithesis."
-            + _terms_hint(state, thesis_text),
+            + _relevance_hint(state, thesis_text),
         )
     return None
 
 
 def check_research_before_falsification(state: ForgeState, claim_text: str) -> RuleViolation | None:
     """Rule 15: attempt_falsification requires research aimed at disproving that claim."""
-    if not _researched(state, claim_text):
+    if not _researched_with_result(state, claim_text):
         return RuleViolation(
             ErrorCode.FALSIFICATION_NOT_SEARCHED,
             "Call research aimed at disproving the claim first, then attempt_falsification."
-            + _terms_hint(state, claim_text),
+            + _relevance_hint(state, claim_text),
         )
     return None

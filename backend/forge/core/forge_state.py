@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from forge.core.answer_pack import AnswerPack
+from forge.core.claim_verification import ClaimVerification
 from forge.core.domain_types import (
     MAX_CLAIMS_PER_ROUND,
     MAX_ROUNDS,
@@ -79,6 +80,7 @@ class ForgeState:
     # Phase 4: VALIDATE
     falsification_attempted: set[int] = field(default_factory=set)
     novelty_checked: set[int] = field(default_factory=set)
+    verifications: dict[ClaimId, ClaimVerification] = field(default_factory=dict)  # VERIFY, per claim, kept
     # Phase 5: BUILD
     knowledge_graph_nodes: list[Claim] = field(default_factory=list)
     knowledge_graph_edges: list[Edge] = field(default_factory=list)

@@ -1,7 +1,8 @@
 """Typed events of a session: what the agent loop yields, the log stores and SSE carries.
 
 Invariants:
-    - The 15 event types of the spec plus `heartbeat`; each event knows its wire name and its JSON
+    - The 15 event types of the spec plus `heartbeat`, the engine's `engine_stage`, VERIFY's
+      `verify_injection_detected` and `research_warning`; each event knows its wire name and its JSON
       payload (`data`), which is what is persisted in the event log.
     - Two more types are LIVE only (`LIVE_EVENT_TYPES`): `agent_text_delta` (the model's reply as it
       streams, coalesced) and `agent_text_discarded` (the draft so far is abandoned: the stream was
@@ -49,6 +50,8 @@ class EventType(str, Enum):
     SAGA_FINDING = "saga_finding"
     SAGA_DIRECTIVE = "saga_directive"
     SAGA_CHECKPOINT = "saga_checkpoint"
+    VERIFY_INJECTION_DETECTED = "verify_injection_detected"
+    RESEARCH_WARNING = "research_warning"
 
 
 LIVE_EVENT_TYPES = frozenset({EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS})
@@ -149,6 +152,20 @@ def saga_checkpoint(audit: CheckpointAudit) -> SessionEvent:
             "fast_events": [e.value for e in audit.fast_events],
         },
     )
+
+
+def verify_injection_detected(claim_id: str, claim_index: int, findings: Sequence[Any]) -> SessionEvent:
+    """Stored: text that reached the verifier for a claim looks like a prompt injection (000 §4.3.3);
+    `findings` are `InjectionFinding`s (source, pattern, excerpt). The claim's verdict is escalated."""
+    items = [{"source": f.source, "pattern": f.pattern, "excerpt": f.excerpt} for f in findings]
+    return SessionEvent(
+        EventType.VERIFY_INJECTION_DETECTED, {"claim_id": claim_id, "claim_index": claim_index, "findings": items}
+    )
+
+
+def research_warning(provider: str, message: str) -> SessionEvent:
+    """Stored: research did not go as configured (a search API failed and the local corpus answered)."""
+    return SessionEvent(EventType.RESEARCH_WARNING, {"provider": provider, "message": message})
 
 
 def tool_call(tool: str, input_preview: str) -> SessionEvent:

@@ -1,6 +1,7 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
 DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
-over the persisted pool at SYNTHESIZE (§4.2.1), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
+over the persisted pool at SYNTHESIZE (§4.2.1), VERIFY of the round's claims by the verifier role at
+VALIDATE (§4.3, `services/verify_claims_stage.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
 stages 7–8; `run_solve_stage`).
 
 Invariants:
@@ -44,6 +45,7 @@ from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgres
 from forge.ports import LanguageModel, StructuredModel
 from forge.services.run_solve_stage import SolveStage
 from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas
+from forge.services.verify_claims_stage import VerifyStage
 
 LiveSink = Callable[[SessionEvent], None]
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
@@ -71,9 +73,11 @@ class EngineStages:
         config: EngineConfig = EngineConfig(),
         read_pool: PoolReader | None = None,
         supervisor: Supervisor | None = None,
+        verify: VerifyStage | None = None,
     ) -> None:
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
+        self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
         self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
@@ -95,6 +99,8 @@ class EngineStages:
             return "suggested_domains"
         if phase is Phase.SYNTHESIZE and self._read_pool is not None:
             return "search" if state.search is None or state.search.round != state.current_round else None
+        if phase is Phase.VALIDATE and self._verify is not None and self._verify.pending(state):
+            return "verify"
         if phase is Phase.CRYSTALLIZE and self._solve.pending(state):
             return "solve"
         return None
@@ -120,6 +126,8 @@ class EngineStages:
             return await self._suggested(ctx, live)
         if stage == "search":
             return await self._search(ctx, live)
+        if stage == "verify" and self._verify is not None:
+            return StageOutput(await self._verify.run(ctx, _progress_to(live)))
         if stage == "solve":
             return StageOutput(await self._solve.run(ctx, _progress_to(live)))
         return None

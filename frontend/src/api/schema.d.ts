@@ -337,6 +337,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/selection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Selection */
+        get: operations["get_selection_api_v1_sessions__session_id__selection_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/stream": {
         parameters: {
             query?: never;
@@ -711,6 +728,48 @@ export interface components {
             /** Reason */
             reason?: string | null;
             verdict: components["schemas"]["VerdictType"];
+        };
+        /**
+         * ClaimVerificationView
+         * @description The independent verifier's VERIFY verdict on a claim (seed 000 §4.3): final = .4·logic + .6·novelty;
+         *     confidence = exp(−0.5·avg std of k samples), × 0.7 when the reversed order disagreed.
+         */
+        ClaimVerificationView: {
+            /**
+             * Claim Id
+             * Format: uuid
+             */
+            claim_id: string;
+            /** Confidence */
+            confidence: number;
+            /** Final Score */
+            final_score: number;
+            /** Injection */
+            injection: components["schemas"]["InjectionFindingView"][];
+            logic: components["schemas"]["LogicVerdictView"] | null;
+            /** Note */
+            note: string;
+            novelty: components["schemas"]["NoveltyVerdictView"] | null;
+            position: components["schemas"]["PositionCheckView"] | null;
+            /** Position Consistent */
+            position_consistent: boolean | null;
+            /** Rationale */
+            rationale: string;
+            /** Samples */
+            samples: number;
+            /**
+             * Sources
+             * @description The research results the novelty check weighed.
+             */
+            sources: components["schemas"]["EvidenceView"][];
+            status: components["schemas"]["VerifyStatus"];
+            /** Variance Confidence */
+            variance_confidence: number;
+            /**
+             * Verifier
+             * @description The verifier model's label (the offline verifier says so).
+             */
+            verifier: string;
         };
         /**
          * ClaimView
@@ -1470,6 +1529,23 @@ export interface components {
             /** Y */
             y: number;
         };
+        /** GridCellOut */
+        GridCellOut: {
+            /** Data Granularity */
+            data_granularity: string;
+            /**
+             * Explored
+             * @description Hypotheses that landed in this cell.
+             */
+            explored: number;
+            /**
+             * Kept
+             * @description How many the cell's Pareto front keeps (at most `capacity`).
+             */
+            kept: number;
+            /** Mechanism Family */
+            mechanism_family: string;
+        };
         /**
          * HeartbeatData
          * @description Empty: a heartbeat carries no data.
@@ -1547,6 +1623,33 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** InjectionFindingData */
+        InjectionFindingData: {
+            /**
+             * Excerpt
+             * @description The normalised text around the match.
+             */
+            excerpt: string;
+            /**
+             * Pattern
+             * @description Which injection pattern matched, e.g. `ignore_instructions`.
+             */
+            pattern: string;
+            /**
+             * Source
+             * @description Where the text came from: `problem`, `claim 1 evidence …`, `document:<source>`, `research:<source>`, `insight:<n>`.
+             */
+            source: string;
+        };
+        /** InjectionFindingView */
+        InjectionFindingView: {
+            /** Excerpt */
+            excerpt: string;
+            /** Pattern */
+            pattern: string;
+            /** Source */
+            source: string;
+        };
         /**
          * KnowledgeDocumentData
          * @description The finished knowledge document (CRYSTALLIZE), as Markdown.
@@ -1576,6 +1679,22 @@ export interface components {
              * @enum {string}
              */
             type: "knowledge_document";
+        };
+        /**
+         * LogicVerdictView
+         * @description The verifier's logic dimensions, each 0..10; `passed` needs all three ≥ 6.
+         */
+        LogicVerdictView: {
+            /** Analogy Validity */
+            analogy_validity: number;
+            /** Average */
+            average: number;
+            /** Causal Rigor */
+            causal_rigor: number;
+            /** Internal Consistency */
+            internal_consistency: number;
+            /** Passed */
+            passed: boolean;
         };
         /** LoopNoteOut */
         LoopNoteOut: {
@@ -1682,6 +1801,39 @@ export interface components {
          */
         NoteKind: "constraint_reframe_triggered" | "constraint_added" | "constraint_duplicate" | "constraint_conflict_detected" | "constraint_pruned";
         /**
+         * NoveltyEvidenceView
+         * @description The closest result of one prior-art query and how much of the claim it already states (0..1).
+         */
+        NoveltyEvidenceView: {
+            kind: components["schemas"]["QueryKind"];
+            /** Prior Art Similarity */
+            prior_art_similarity: number;
+            /**
+             * Reference
+             * @description The result's source (URL or corpus id); also in `sources`.
+             */
+            reference: string;
+        };
+        /**
+         * NoveltyVerdictView
+         * @description Preliminary novelty (0..10), adjusted by the prior art found when it reached 6 (`searched`).
+         */
+        NoveltyVerdictView: {
+            /** Adjusted */
+            adjusted: number;
+            /** Evidence */
+            evidence: components["schemas"]["NoveltyEvidenceView"][];
+            /** Preliminary */
+            preliminary: number;
+            /**
+             * Prior Art
+             * @description Weighted prior art in 0..1 (concept .3, implementation .5, cross-domain .2).
+             */
+            prior_art: number;
+            /** Searched */
+            searched: boolean;
+        };
+        /**
          * Phase
          * @enum {string}
          */
@@ -1732,6 +1884,56 @@ export interface components {
             /** Tokens */
             tokens: number;
         };
+        /** PlotPointOut */
+        PlotPointOut: {
+            /**
+             * Composite
+             * @description The five-dimension composite score, 0..10.
+             */
+            composite: number;
+            /**
+             * Crowding
+             * @description Crowding distance in its front; null = infinite (a front's end).
+             */
+            crowding: number | null;
+            /** Data Granularity */
+            data_granularity: string;
+            /** Domain Name */
+            domain_name: string;
+            /**
+             * Feasibility
+             * @description Feasibility axis (mean of testability, rationale, robustness, feasibility / 10), 0..1.
+             */
+            feasibility: number;
+            /** Id */
+            id: string;
+            /**
+             * In Cell Front
+             * @description Kept by its MOME cell's capacity-limited front.
+             */
+            in_cell_front: boolean;
+            /** Mechanism Family */
+            mechanism_family: string;
+            /**
+             * Novelty
+             * @description Novelty axis (divergence / 10), 0..1.
+             */
+            novelty: number;
+            /** Operator */
+            operator: string;
+            /**
+             * Rank
+             * @description NSGA-II front: 0 is the Pareto front.
+             */
+            rank: number;
+            /**
+             * Seed
+             * @description Expanded by the latest SEARCH round.
+             */
+            seed: boolean;
+            /** Title */
+            title: string;
+        };
         /**
          * PoolSummaryView
          * @description What BISO put in the pool this round; the hypotheses are at GET /sessions/{id}/hypotheses.
@@ -1747,6 +1949,16 @@ export interface components {
             passed: number;
             /** Round */
             round: number;
+        };
+        /**
+         * PositionCheckView
+         * @description The final score with the material in forward and in reversed order.
+         */
+        PositionCheckView: {
+            /** Forward */
+            forward: number;
+            /** Reversed */
+            reversed: number;
         };
         /**
          * ProblemFrameFields
@@ -1780,6 +1992,11 @@ export interface components {
             audit: components["schemas"]["ConstraintAuditView"];
             frame: components["schemas"]["ProblemFrameFields"];
         };
+        /**
+         * QueryKind
+         * @enum {string}
+         */
+        QueryKind: "concept" | "implementation" | "cross_domain";
         /** RankedHypothesisOut */
         RankedHypothesisOut: {
             /** Domain */
@@ -1889,6 +2106,38 @@ export interface components {
             offset: number;
             /** Total */
             total: number;
+        };
+        /**
+         * ResearchWarningData
+         * @description Research did not go as configured (a search API failed; the local corpus answered instead).
+         */
+        ResearchWarningData: {
+            /** Message */
+            message: string;
+            /** Provider */
+            provider: string;
+        };
+        /**
+         * ResearchWarningEvent
+         * @description A research provider failed and research degraded (to the local corpus, or to nothing found).
+         */
+        ResearchWarningEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["ResearchWarningData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "research_warning";
         };
         /**
          * ReviewBuildEvent
@@ -2213,6 +2462,29 @@ export interface components {
             /** Suggested */
             suggested: boolean;
         };
+        /** SelectionPlotOut */
+        SelectionPlotOut: {
+            /** Capacity */
+            capacity: number;
+            /** Cells */
+            cells: components["schemas"]["GridCellOut"][];
+            /**
+             * Coverage Ratio
+             * @description Filled cells / all cells.
+             */
+            coverage_ratio: number;
+            /** Data Granularities */
+            data_granularities: string[];
+            /** Mechanism Families */
+            mechanism_families: string[];
+            /** Points */
+            points: components["schemas"]["PlotPointOut"][];
+            /**
+             * Pruned
+             * @description Hypotheses that failed the mapping gate (not plotted).
+             */
+            pruned: number;
+        };
         /**
          * SemanticDistance
          * @enum {string}
@@ -2231,7 +2503,7 @@ export interface components {
              */
             problem: string;
         };
-        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"] | components["schemas"]["EngineProgressEvent"] | components["schemas"]["EngineStageEvent"] | components["schemas"]["SagaFindingEvent"] | components["schemas"]["SagaDirectiveEvent"] | components["schemas"]["SagaCheckpointEvent"];
+        SessionEventOut: components["schemas"]["AgentTextEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolErrorEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["ReviewDecomposeEvent"] | components["schemas"]["ReviewExploreEvent"] | components["schemas"]["ReviewClaimsEvent"] | components["schemas"]["ReviewVerdictsEvent"] | components["schemas"]["ReviewBuildEvent"] | components["schemas"]["KnowledgeDocumentEvent"] | components["schemas"]["PhaseChangeEvent"] | components["schemas"]["ContextUsageEvent"] | components["schemas"]["DoneEvent"] | components["schemas"]["ErrorEvent"] | components["schemas"]["UserInputEvent"] | components["schemas"]["HeartbeatEvent"] | components["schemas"]["AgentTextDeltaEvent"] | components["schemas"]["AgentTextDiscardedEvent"] | components["schemas"]["EngineProgressEvent"] | components["schemas"]["EngineStageEvent"] | components["schemas"]["SagaFindingEvent"] | components["schemas"]["SagaDirectiveEvent"] | components["schemas"]["SagaCheckpointEvent"] | components["schemas"]["VerifyInjectionDetectedEvent"] | components["schemas"]["ResearchWarningEvent"];
         /** SessionListResponse */
         SessionListResponse: {
             /** Items */
@@ -2722,17 +2994,67 @@ export interface components {
             type: "user_input";
         };
         /**
+         * VerdictClaimView
+         * @description A claim as the verdicts review shows it: the agent's four scores and the verifier's `verify`
+         *     (null when VERIFY did not run).
+         */
+        VerdictClaimView: {
+            /** Antithesis Text */
+            antithesis_text: string;
+            /** Builds On */
+            builds_on: string[];
+            claim_type: components["schemas"]["ClaimType"];
+            confidence: components["schemas"]["ClaimConfidence"];
+            /** Cross Domain Source */
+            cross_domain_source: string | null;
+            /** Evidence */
+            evidence: components["schemas"]["EvidenceView"][];
+            /** Falsifiability Condition */
+            falsifiability_condition: string;
+            /** Falsification Summary */
+            falsification_summary: string | null;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Index */
+            index: number;
+            /** Novelty Summary */
+            novelty_summary: string | null;
+            phase_created: components["schemas"]["Phase"];
+            /** Qualification */
+            qualification: string | null;
+            /** Rejection Reason */
+            rejection_reason: string | null;
+            /** Round Created */
+            round_created: number;
+            /** Score Mean */
+            score_mean: number | null;
+            scores: components["schemas"]["ClaimScoresView"] | null;
+            status: components["schemas"]["ClaimStatus"];
+            /** Synthesized */
+            synthesized: boolean;
+            /** Text */
+            text: string;
+            /** Thesis Text */
+            thesis_text: string;
+            /** User Feedback */
+            user_feedback: string | null;
+            verify: components["schemas"]["ClaimVerificationView"] | null;
+        };
+        /**
          * VerdictType
          * @enum {string}
          */
         VerdictType: "accept" | "reject" | "qualify" | "merge";
         /**
          * VerdictsReviewData
-         * @description After VALIDATE: the round's claims with their scores, for a verdict on each.
+         * @description After VALIDATE: the round's claims with their scores and VERIFY verdicts, for a verdict on each.
          */
         VerdictsReviewData: {
             /** Claims */
-            claims: components["schemas"]["ClaimView"][];
+            claims: components["schemas"]["VerdictClaimView"][];
             /**
              * Review
              * @constant
@@ -2741,6 +3063,45 @@ export interface components {
             /** Round */
             round: number;
         };
+        /**
+         * VerifyInjectionData
+         * @description Text that reached the verifier for a claim looks like a prompt injection; its verdict is escalated.
+         */
+        VerifyInjectionData: {
+            /** Claim Id */
+            claim_id: string;
+            /** Claim Index */
+            claim_index: number;
+            /** Findings */
+            findings: components["schemas"]["InjectionFindingData"][];
+        };
+        /**
+         * VerifyInjectionDetectedEvent
+         * @description VERIFY's prompt-injection scan flagged text about a claim (seed 000 §4.3.3).
+         */
+        VerifyInjectionDetectedEvent: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            data: components["schemas"]["VerifyInjectionData"];
+            /**
+             * Id
+             * @description The event's per-session sequence number (the SSE id; resume after it).
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "verify_injection_detected";
+        };
+        /**
+         * VerifyStatus
+         * @enum {string}
+         */
+        VerifyStatus: "passed" | "failed" | "escalated" | "abstained";
     };
     responses: never;
     parameters: never;
@@ -3291,6 +3652,16 @@ export interface operations {
                         /** @constant */
                         event: "saga_checkpoint";
                         id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "verify_injection_detected";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "research_warning";
+                        id?: string;
                     };
                 };
             };
@@ -3689,6 +4060,46 @@ export interface operations {
             };
         };
     };
+    get_selection_api_v1_sessions__session_id__selection_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelectionPlotOut"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     stream_session_api_v1_sessions__session_id__stream_get: {
         parameters: {
             query?: {
@@ -3825,6 +4236,16 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "saga_checkpoint";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "verify_injection_detected";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "research_warning";
                         id?: string;
                     };
                 };
@@ -4024,6 +4445,16 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "saga_checkpoint";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "verify_injection_detected";
+                        id?: string;
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "research_warning";
                         id?: string;
                     };
                 };

@@ -10,6 +10,10 @@ const STAGE_WORK: Readonly<Record<string, string>> = {
   frame: "Framing the problem",
   biso: "Transferring ideas from distant domains",
   search: "Refining, combining and opposing the best hypotheses",
+  mapping_review: "Reviewing the mapping tables that passed the rules",
+  suggested_domains: "Exploring the domains you suggested",
+  verify: "Verifying the claims independently",
+  red_team: "The supervisor's red team is challenging the best ideas",
   solve: "Solving: planning, auditing risks and checking your constraints",
 };
 

@@ -38,7 +38,8 @@ export type ActivityItem =
   | { kind: "resumed"; id: number; phase: PhaseName; round: number }
   | { kind: "review"; id: number; reviewType: ReviewEvent["type"] }
   | { kind: "engine_stage"; id: number; stage: string; summary: string }
-  | { kind: "checkpoint"; id: number; checkpoint: CheckpointMark };
+  | { kind: "checkpoint"; id: number; checkpoint: CheckpointMark }
+  | { kind: "warning"; id: number; title: string; text: string };
 
 /** A SAGA checkpoint's audit as the timeline shows it. */
 export type CheckpointMark = Pick<PayloadOf<"saga_checkpoint">, "checkpoint" | "phase" | "round" | "summary" | "passed"> & {
@@ -171,6 +172,15 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
     case "saga_finding":
     case "saga_directive":
       return { ...t, supervisorEvents: t.supervisorEvents + 1 };
+    case "verify_injection_detected":
+      return withItem(t, {
+        kind: "warning",
+        id: event.id,
+        title: `Possible prompt injection around claim ${event.data.claim_index + 1}`,
+        text: event.data.findings.map((f) => `${f.pattern.replaceAll("_", " ")} in ${f.source}: “${f.excerpt}”`).join("; "),
+      });
+    case "research_warning":
+      return withItem(t, { kind: "warning", id: event.id, title: `Research (${event.data.provider})`, text: event.data.message });
     default:
       return t;
   }

@@ -14,7 +14,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
+from forge.core import session_events as ev
 from forge.core.records import ResearchRecord
+from forge.core.research_results import answered_by, research_warning_of
 
 
 class ResearchInput(BaseModel):
@@ -28,21 +30,20 @@ class ResearchInput(BaseModel):
 
 
 async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
-    hits = tuple(
-        await ctx.research.search(
-            args.query, session_id=ctx.session_id, limit=args.limit, session_documents=ctx.state.session_documents
-        )
+    found = await ctx.research.search(
+        args.query, session_id=ctx.session_id, limit=args.limit, session_documents=ctx.state.session_documents
     )
+    hits = tuple(found)
     s = ctx.state
-    s.record_research(
-        ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), ctx.research.name)
-    )
+    provider, warning = answered_by(found, ctx.research.name), research_warning_of(found)
+    s.record_research(ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), provider))
     payload = {
         "query": args.query,
-        "provider": ctx.research.name,
+        "provider": provider,
         "results": [{"source": h.source, "title": h.title, "snippet": h.snippet} for h in hits],
     }
-    return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits)
+    notices = (ev.research_warning(ctx.research.name, warning),) if warning else ()
+    return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits, notices=notices)
 
 
 async def get_session_status(ctx: ToolContext, args: NoInput) -> ToolOutcome:

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from forge.core.domain_types import ClaimConfidence, ClaimStatus, Phase, ReviewType, VerdictType
 from forge.core.forge_state import ForgeState
-from forge.core.phases.index_review_items import claims_payload
 from forge.core.phases.phase_review import NewId, PhaseReview
+from forge.core.phases.verify_breakdown import verdicts_payload
 from forge.core.records import Claim, NegativeKnowledge
 from forge.core.review_inputs import ReviewRejection, VerdictsReview, indices_out_of_range, invalid_review
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
@@ -85,7 +85,7 @@ def apply_verdicts_review(s: ForgeState, r: VerdictsReview, new_id: NewId) -> tu
 
 REVIEW: PhaseReview[VerdictsReview] = PhaseReview(
     ReviewType.VERDICTS,
-    payload=claims_payload,
+    payload=verdicts_payload,
     check=check_verdicts_review,
     apply=apply_verdicts_review,
 )

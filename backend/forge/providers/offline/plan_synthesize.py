@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.text_relevance import is_relevant
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
 from forge.providers.offline.planning import (
     OFFLINE_NOTE,
@@ -68,7 +69,12 @@ def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) 
     terms = " ".join(key_terms(f"{d.pattern} {frame.target}", 4))
     return tuple(
         dict.fromkeys(
-            (f"{terms} {word}", f"{frame.target} {d.pattern} fails", f"{' '.join(key_terms(thesis, 5))} limits")
+            (
+                f"{terms} {word}",
+                f"{frame.target} {d.pattern} fails",
+                f"{' '.join(key_terms(thesis, 5))} limits",
+                f"{d.source} {d.pattern} limits".strip(),
+            )
         )
     )
 
@@ -146,6 +152,7 @@ def direction_tasks(view: ConversationView, d: Direction, index: int, frame: Pro
         _antithesis_builder(d, frame, cited),
         key={"claim_index": claim_index},
         queries=counter_queries(d, frame, thesis, index),
+        accept=lambda hits: any(is_relevant(f"{h.title} {h.snippet}", thesis) for h in hits),
     )
     tasks.append(antithesis)
     if view.done(antithesis.identity):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.text_relevance import is_relevant
 from forge.providers.offline.offline_knowledge import OfflineKnowledge
 from forge.providers.offline.planning import (
     OFFLINE_NOTE,
@@ -59,6 +60,7 @@ def falsify_queries(claim: Mapping[str, Any], frame: ProblemFrame) -> tuple[str,
         f"{_action_terms(claim, frame, 4)} {target_term} evidence against",
         f"{frame.target} {source} evidence against".replace("  ", " "),
         " ".join(key_terms(head, 6)),
+        f"{source} {' '.join(key_terms(head, 3))} limits".strip(),
     )
     return tuple(dict.fromkeys(c.strip() for c in candidates if c.strip()))
 
@@ -151,6 +153,7 @@ def claim_tasks(
             _falsification_builder(claim, frame),
             key=key,
             queries=falsify_queries(claim, frame),
+            accept=lambda hits: any(is_relevant(f"{h.title} {h.snippet}", str(claim.get("text", ""))) for h in hits),
         ),
         Task(
             "check_novelty",

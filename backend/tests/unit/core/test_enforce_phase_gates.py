@@ -60,8 +60,11 @@ def claim(n: int, text: str = "", **kw: object) -> Claim:
     )
 
 
-def research(query: str, phase: Phase = Phase.DECOMPOSE) -> ResearchRecord:
-    return ResearchRecord(query, (ResearchHit("https://r.example", "R", "s"),), phase, 0, _NOW, "fake")
+def research(query: str, phase: Phase = Phase.DECOMPOSE, snippet: str = "s") -> ResearchRecord:
+    return ResearchRecord(query, (ResearchHit("https://r.example", "R", snippet),), phase, 0, _NOW, "fake")
+
+
+ON_TRIAGE = "Dynamic triage trials in emergency departments showed mixed effects on waiting."
 
 
 def reframing(n: int, *, selected: bool = False) -> Reframing:
@@ -423,8 +426,17 @@ THESIS = "Dynamic triage reduces waiting times in emergency departments"
 
 def test_antithesis_passes_after_counter_evidence_research_on_the_thesis() -> None:
     s = ForgeState(current_phase=Phase.SYNTHESIZE)
-    s.record_research(research("dynamic triage criticism evidence", Phase.SYNTHESIZE))
+    s.record_research(research("dynamic triage criticism evidence", Phase.SYNTHESIZE, ON_TRIAGE))
     assert check_research_before_antithesis(s, THESIS) is None
+
+
+def test_antithesis_not_unlocked_by_a_search_whose_results_share_one_word_with_the_thesis() -> None:
+    s = ForgeState(current_phase=Phase.SYNTHESIZE)
+    s.record_research(research("dynamic triage criticism", Phase.SYNTHESIZE, "Waiting lists for elective surgery."))
+    violation = check_research_before_antithesis(s, THESIS)
+    assert violation is not None
+    assert violation.code == ErrorCode.ANTITHESIS_NOT_SEARCHED
+    assert "returned no result about it" in violation.message and "triage" in violation.message
 
 
 def test_rejects_antithesis_without_research() -> None:
@@ -465,7 +477,26 @@ def test_antithesis_research_of_a_previous_round_does_not_count_after_reset() ->
 
 def test_falsification_passes_after_research_aimed_at_the_claim() -> None:
     s = ForgeState(current_phase=Phase.VALIDATE)
-    s.record_research(research("triage waiting times failed trial", Phase.VALIDATE))
+    s.record_research(research("triage waiting times failed trial", Phase.VALIDATE, ON_TRIAGE))
+    assert check_research_before_falsification(s, THESIS) is None
+
+
+def test_falsification_needs_a_result_about_the_claim_not_just_a_query_naming_it() -> None:
+    s = ForgeState(current_phase=Phase.VALIDATE)
+    s.record_research(
+        research("triage waiting times failed trial", Phase.VALIDATE, "Castle moats of the 12th century.")
+    )
+    assert check_research_before_falsification(s, THESIS) is not None
+    s.record_research(research("dynamic triage evidence against", Phase.VALIDATE, ON_TRIAGE))
+    assert check_research_before_falsification(s, THESIS) is None
+
+
+def test_falsification_opens_after_three_different_searches_on_the_claim_found_nothing_relevant() -> None:
+    s = ForgeState(current_phase=Phase.VALIDATE)
+    for query in ("triage waiting failed trial", "triage waiting failed trial", "dynamic triage limits"):
+        s.record_research(research(query, Phase.VALIDATE, "Castle moats."))
+    assert check_research_before_falsification(s, THESIS) is not None  # two distinct queries so far
+    s.record_research(research("emergency departments triage counter-evidence", Phase.VALIDATE, "Castle moats."))
     assert check_research_before_falsification(s, THESIS) is None
 
 
@@ -497,7 +528,7 @@ def test_falsification_research_in_a_previous_phase_does_not_count() -> None:
 def test_any_matching_record_among_several_unlocks() -> None:
     s = ForgeState(current_phase=Phase.VALIDATE)
     s.record_research(research("medieval castle architecture", Phase.VALIDATE))
-    s.record_research(research("triage outcomes", Phase.VALIDATE))
+    s.record_research(research("triage outcomes", Phase.VALIDATE, ON_TRIAGE))
     assert check_research_before_falsification(s, THESIS) is None
 
 
@@ -514,10 +545,11 @@ ZH_PROBLEM = "如何在不增加人手的情况下缩短急诊等待时间？"
 JA_PROBLEM = "人手を増やさずに救急外来の待ち時間を短縮するには？"
 
 
-def _in_phase(problem: str, phase: Phase, *queries: str) -> ForgeState:
+def _in_phase(problem: str, phase: Phase, *queries: str, snippet: str | None = None) -> ForgeState:
+    """Research with each query, whose result restates the query (or says `snippet`)."""
     s = ForgeState(problem=problem, current_phase=phase)
     for query in queries:
-        s.record_research(research(query, phase))
+        s.record_research(research(query, phase, snippet or query))
     return s
 
 
@@ -528,7 +560,11 @@ def test_a_chinese_problem_passes_every_research_gate_after_research_in_chinese(
         check_research_before_cross_domain(_in_phase(ZH_PROBLEM, Phase.EXPLORE, "蚁群 觅食 路径"), "蚁群算法") is None
     )
     assert check_research_before_antithesis(_in_phase(ZH_PROBLEM, Phase.SYNTHESIZE, "动态排班 失败"), thesis) is None
-    assert check_research_before_falsification(_in_phase(ZH_PROBLEM, Phase.VALIDATE, "分诊 反例"), thesis) is None
+    found = "急诊分诊按到达率动态排班的试验未能缩短等待时间"
+    assert (
+        check_research_before_falsification(_in_phase(ZH_PROBLEM, Phase.VALIDATE, "分诊 反例", snippet=found), thesis)
+        is None
+    )
 
 
 def test_a_japanese_problem_passes_every_research_gate_after_research_in_japanese() -> None:
@@ -541,7 +577,9 @@ def test_a_japanese_problem_passes_every_research_gate_after_research_in_japanes
     assert (
         check_research_before_antithesis(_in_phase(JA_PROBLEM, Phase.SYNTHESIZE, "トリアージ 失敗例"), thesis) is None
     )
-    assert check_research_before_falsification(_in_phase(JA_PROBLEM, Phase.VALIDATE, "動的配置 反証"), thesis) is None
+    found = "動的配置のトリアージでも待ち時間は短縮しなかった"
+    s = _in_phase(JA_PROBLEM, Phase.VALIDATE, "動的配置 反証", snippet=found)
+    assert check_research_before_falsification(s, thesis) is None
 
 
 def test_a_chinese_gate_stays_closed_for_research_on_another_subject() -> None:

@@ -138,7 +138,34 @@ def test_verdicts_payload_shows_the_same_claims_as_the_claims_review() -> None:
     claims_payload = build_review_payload(s, ReviewType.CLAIMS_REVIEW)
     verdicts_payload = build_review_payload(s, ReviewType.VERDICTS)
     assert verdicts_payload["review"] == "verdicts"
-    assert verdicts_payload["claims"] == claims_payload["claims"]
+    assert [{k: v for k, v in c.items() if k != "verify"} for c in verdicts_payload["claims"]] == claims_payload[
+        "claims"
+    ]
+    assert [c["verify"] for c in verdicts_payload["claims"]] == [None, None]  # VERIFY has not run
+
+
+def test_verdicts_payload_carries_each_verified_claims_breakdown() -> None:
+    from forge.core.claim_verification import VerifyInputs, compose_verification
+    from forge.core.verify_verdicts import LogicVerdict, PositionCheck, VerifySample
+
+    s = state()
+    first = s.current_round_claims[0]
+    samples = (VerifySample(LogicVerdict(8, 7, 6), 5.0),) * 3
+    s.verifications[first.id] = compose_verification(
+        VerifyInputs(first.id, "scripted:verifier", samples, position=PositionCheck(6.2, 6.0), rationale="r")
+    )
+    claims = build_review_payload(s, ReviewType.VERDICTS)["claims"]
+    verify = claims[0]["verify"]
+    assert verify["status"] == "failed" and verify["verifier"] == "scripted:verifier"
+    assert verify["logic"] == {
+        "analogy_validity": 8,
+        "internal_consistency": 7,
+        "causal_rigor": 6,
+        "average": 7.0,
+        "passed": True,
+    }
+    assert verify["novelty"]["searched"] is False and verify["position_consistent"] is True
+    assert verify["final_score"] == 5.8 and claims[1]["verify"] is None
 
 
 def test_build_payload_carries_graph_gaps_negatives_round_and_limit() -> None:

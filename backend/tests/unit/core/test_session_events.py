@@ -24,8 +24,8 @@ from forge.core.session_events import (
 )
 
 
-def test_the_specs_fifteen_event_types_plus_heartbeat_engine_stage_saga_and_three_live_only_ones() -> None:
-    assert len(EventType) == 23
+def test_the_specs_fifteen_event_types_plus_heartbeat_engine_stage_saga_verify_and_three_live_only_ones() -> None:
+    assert len(EventType) == 25
     assert {EventType.SAGA_FINDING, EventType.SAGA_DIRECTIVE, EventType.SAGA_CHECKPOINT}.isdisjoint(LIVE_EVENT_TYPES)
     assert EventType.HEARTBEAT in EventType and EventType.ENGINE_STAGE not in LIVE_EVENT_TYPES
     assert {EventType.AGENT_TEXT_DELTA, EventType.AGENT_TEXT_DISCARDED, EventType.ENGINE_PROGRESS} == LIVE_EVENT_TYPES

@@ -1,4 +1,5 @@
 import { ClaimCard } from "./ClaimCard";
+import { SelectionPlots } from "./SelectionPlots";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ReviewScreenProps } from "./reviewTypes";
@@ -19,6 +20,7 @@ export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScr
       onSubmit={onSubmit}
       disabled={disabled}
     >
+      {sessionId && <SelectionPlots sessionId={sessionId} />}
       {payload.claims.map((claim) => {
         const n = claim.index + 1;
         return (

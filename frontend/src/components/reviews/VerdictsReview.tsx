@@ -5,6 +5,7 @@ import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ClaimView, ReviewScreenProps, VerdictType } from "./reviewTypes";
 import { EMPTY_VERDICT, EMPTY_VERDICTS_DRAFT, MAX_TEXT_CHARS, validateVerdicts, type VerdictDraft, type VerdictsDraft } from "./validateReviews";
 import { RadioCard } from "../ui/RadioCard";
+import { VerifyBreakdown } from "./VerifyBreakdown";
 
 const VERDICTS: readonly { value: VerdictType; label: string; help: string }[] = [
   { value: "accept", label: "Accept", help: "it holds" },
@@ -118,6 +119,7 @@ export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewS
             Claim {claim.index + 1}
           </h3>
           <ClaimCard claim={claim}>
+            {claim.verify && <VerifyBreakdown verify={claim.verify} claimNumber={claim.index + 1} />}
             <VerdictControls
               claim={claim}
               claims={payload.claims}

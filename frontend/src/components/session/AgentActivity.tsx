@@ -137,6 +137,13 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
           <strong className="font-semibold">Supervisor</strong> — {item.checkpoint.summary}
         </div>
       );
+    case "warning":
+      return (
+        <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-amber-950">
+          <span aria-hidden>⚠ </span>
+          <strong className="font-semibold">{item.title}</strong> — {item.text}
+        </div>
+      );
   }
 }
 
@@ -144,6 +151,9 @@ const ENGINE_STAGE_LABELS: Readonly<Record<string, string>> = {
   frame: "Problem frame",
   biso: "Cross-domain hypotheses",
   search: "Search over the pool",
+  suggested_domains: "Your suggested domains",
+  verify: "Independent verification",
+  solve: "Solve and the answer",
 };
 
 function ToolResult({ item }: { item: Extract<ActivityItem, { kind: "tool_result" }> }) {
