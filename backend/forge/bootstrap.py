@@ -26,10 +26,12 @@ from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
+from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.providers.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
@@ -37,6 +39,7 @@ from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
+from forge.services.search_grounding import LazyHkgGrounding
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
 
@@ -127,18 +130,28 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
+        from forge.engine.blend_expand import BlendOutput
         from forge.engine.frame_problem import FrameOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
+        from forge.engine.structural_operators import StructuralOutput
+        from forge.engine.transform_space import LogicCheckOutput, TransformOutput
         from forge.providers.offline.biso_offline import offline_biso
+        from forge.providers.offline.blend_offline import offline_blend
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.providers.offline.search_offline import offline_search
+        from forge.providers.offline.structural_offline import offline_structural
+        from forge.providers.offline.transform_offline import offline_logic_check, offline_transform
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
             OperatorOutput: offline_search,
+            StructuralOutput: offline_structural,
+            BlendOutput: offline_blend,
+            TransformOutput: offline_transform,
+            LogicCheckOutput: offline_logic_check,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
@@ -219,6 +232,8 @@ def build_container(
                 settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
             ),
             pool_reader(uow_factory),
+            LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder()),
+            load_concept_spaces(KNOWLEDGE_DIR),
         )
         if structured is not None
         else None

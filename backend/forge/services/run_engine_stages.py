@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
+from forge.core.concept_space import ConceptSpace, resolve_concept_space
 from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis, summarize_pool
@@ -29,12 +30,13 @@ from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import RuntimeProfile
 from forge.core.search_summary import SearchSummary
 from forge.core.session_events import SessionEvent
+from forge.core.transform_gate import TransformStatus
 from forge.engine.choose_source_domains import choose_source_domains
 from forge.engine.frame_problem import Framed, frame_problem
 from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
-from forge.ports import LanguageModel, StructuredModel
+from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
 
 LiveSink = Callable[[SessionEvent], None]
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
@@ -61,8 +63,12 @@ class EngineStages:
         domains: tuple[SourceDomain, ...],
         config: EngineConfig = EngineConfig(),
         read_pool: PoolReader | None = None,
+        grounding: StructuralGrounding | None = None,
+        concept_spaces: tuple[ConceptSpace, ...] = (),
     ) -> None:
         self._structured = structured
+        self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
+        self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
         self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
@@ -151,6 +157,8 @@ class EngineStages:
             round_=state.current_round,
             concurrency=self._config.concurrency,
             progress=_progress_to(live),
+            grounding=self._grounding,
+            space=resolve_concept_space(frame, state.problem, self._concept_spaces),
         )
         state.search = _summarize_search(run, state.current_round, self._config.search_profile)
         events = (
@@ -194,6 +202,10 @@ def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) ->
         run.skipped,
         len(run.failures),
         selection.coverage_ratio,
+        run.transforms,
+        run.ungrounded,
+        run.concept_space,
+        dict(run.hkg_paths),
     )
 
 
@@ -207,6 +219,12 @@ def _search_text(run: SearchRound, pool_size: int) -> str:
         + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
         + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
         + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
+        + (f"; {run.ungrounded} HKG application(s) found no hyperpath (no evidence)" if run.ungrounded else "")
+        + (
+            f"; Transform Gate: {_accepted(run)} accepted, {len(run.transforms) - _accepted(run)} rejected"
+            if run.transforms
+            else ""
+        )
         + (f"; {len(run.failures)} call(s) failed" if run.failures else "")
         + "."
     )
@@ -220,8 +238,15 @@ def _search_counts(run: SearchRound) -> dict[str, int]:
         "operators": len(run.operators),
         "degraded": run.degraded,
         "failed": len(run.failures),
+        "ungrounded": run.ungrounded,
+        "transforms_accepted": _accepted(run),
+        "transforms_rejected": len(run.transforms) - _accepted(run),
         **{f"op_{operator}": count for operator, count in run.operators.items()},
     }
+
+
+def _accepted(run: SearchRound) -> int:
+    return sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
 
 
 def _progress_to(live: LiveSink) -> ProgressSink:
