@@ -74,7 +74,8 @@ def load_concept_spaces(directory: Path = KNOWLEDGE_DIR) -> tuple[ConceptSpace, 
                 raise KeyError("missing 'id'")
             spaces.append(_space(item))
         except (KeyError, TypeError, ValueError) as error:
-            raise KnowledgeFileError(f"{CONCEPT_SPACES_FILE}: {locator}: {error}") from error
+            reason = error.args[0] if isinstance(error, KeyError) and error.args else error
+            raise KnowledgeFileError(f"{CONCEPT_SPACES_FILE}: {locator}: {reason}") from error
     ids = [s.domain_id for s in spaces]
     if len(set(ids)) != len(ids):
         raise KnowledgeFileError(f"{CONCEPT_SPACES_FILE}: concept space ids repeat")

@@ -66,7 +66,8 @@ def _expand(context: StructuralContext, path: TracePath) -> HypothesisDraft:
     parent, target = context.parents[0], target_of(context.frame)
     statement = (
         f"{parent.structure} reaches {target} along the chain {_route(path)}: acting on {path.start.label} moves "
-        f"{path.end.label}, and {shorten(parent.observable, 120)} shows each step."
+        f"{path.end.label}, and {shorten(parent.observable, 120)} shows each step. Grounded claim: "
+        f"{shorten(parent.statement, 240)}"
     )
     return HypothesisDraft(
         title=shorten(f"Grounded chain: {parent.title}", 80),
@@ -88,7 +89,8 @@ def _bridge(context: StructuralContext, path: TracePath) -> HypothesisDraft:
     statement = (
         f"Bridge {first.structure} ({first.domain_name}) to {second.structure} ({second.domain_name}) through "
         f"{_route(path)}: on {target}, the first mechanism works through the second, so "
-        f"{shorten(first.observable, 100)} should follow {shorten(second.observable, 80)}."
+        f"{shorten(first.observable, 100)} should follow {shorten(second.observable, 80)}. Bridged claims: "
+        f"{shorten(first.statement, 160)} / {shorten(second.statement, 160)}"
     )
     return HypothesisDraft(
         title=shorten(f"Bridge: {first.structure} ↔ {second.structure}", 80),

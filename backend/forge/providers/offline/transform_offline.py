@@ -63,7 +63,8 @@ def offline_transform(request: StructuredRequest[Any]) -> TransformOutput:
     after = _AFTER[op].format(text=before) if element else f"{parent.structure} as a new primitive of {target}"
     statement = (
         f"Once the space changes ({op.value.replace('_', ' ')}: «{shorten(before or after, 100)}»), {parent.structure} "
-        f"can act on {target} in a way the old rules excluded, and {shorten(parent.observable, 120)} shows it."
+        f"can act on {target} in a way the old rules excluded, and {shorten(parent.observable, 120)} shows it. "
+        f"Transformed claim: {shorten(parent.statement, 240)}"
     )
     row = MappingRowOut(
         source_concept=parent.structure,
