@@ -1,4 +1,5 @@
 import { ClaimCard } from "./ClaimCard";
+import { SearchLineagePanel, SearchRoundSummary } from "./HypothesisLineage";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ReviewScreenProps } from "./reviewTypes";
@@ -40,6 +41,8 @@ export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScr
         );
       })}
       {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+      {payload.search && <SearchRoundSummary search={payload.search} />}
+      {payload.search && sessionId && <SearchLineagePanel sessionId={sessionId} round={payload.round} />}
     </ReviewForm>
   );
 }
