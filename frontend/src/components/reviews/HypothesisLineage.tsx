@@ -24,11 +24,11 @@ export function HyperpathChain({ trace }: { trace: HyperpathView }) {
       <ol aria-label="Hyperpath" className="flex flex-wrap items-center gap-1 text-xs">
         {items.map((item) =>
           item.kind === "node" ? (
-            <li key={item.key} className="rounded-md border border-sky-200 bg-sky-50 px-1.5 py-0.5 font-medium text-sky-900">
+            <li key={item.key} className="break-words rounded-md border border-sky-200 bg-sky-50 px-1.5 py-0.5 font-medium text-sky-900">
               {item.label}
             </li>
           ) : (
-            <li key={item.key} className="text-slate-700">
+            <li key={item.key} className="break-words text-slate-700">
               <span aria-hidden>—</span>
               {item.relation}
               <span className="text-slate-500"> [{item.hyperedgeId}]</span>
@@ -103,12 +103,12 @@ export function SearchRoundSummary({ search }: { search: SearchView }) {
   const transforms = search.transforms ?? [];
   return (
     <div className="space-y-2 text-sm" data-testid="search-summary">
-      <p className="text-slate-700">{searchSummaryText(search)}</p>
+      <p className="break-words text-slate-700">{searchSummaryText(search)}</p>
       {Object.keys(search.operators).length > 0 && <p className="text-xs text-slate-600">Operators: {operatorCounts(search.operators)}.</p>}
       {transforms.length > 0 && (
         <ul aria-label="Transform Gate" className="space-y-1">
           {transforms.map((t) => (
-            <li key={t.proposal_id} className="rounded-md border border-slate-200 px-2.5 py-1.5 text-xs">
+            <li key={t.proposal_id} className="break-words rounded-md border border-slate-200 px-2.5 py-1.5 text-xs">
               <Badge tone={t.status === "accepted" ? "emerald" : "rose"}>{t.status}</Badge>{" "}
               {t.proposal.op.replaceAll("_", " ")} on {t.proposal.target_id || "a new primitive"}: «{t.proposal.after}»
               {t.reasons.length > 0 && <span className="block text-rose-800">{t.reasons.join(" ")}</span>}
