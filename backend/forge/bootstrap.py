@@ -234,6 +234,8 @@ def build_container(
             pool_reader(uow_factory),
             LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder()),
             load_concept_spaces(KNOWLEDGE_DIR),
+            # the Transform Gate's logic check runs on the verifier role when it is another model
+            build_structured_model(routes.verifier, verifier) if routes.verifier != routes.generator else None,
         )
         if structured is not None
         else None

@@ -65,7 +65,9 @@ class EngineStages:
         read_pool: PoolReader | None = None,
         grounding: StructuralGrounding | None = None,
         concept_spaces: tuple[ConceptSpace, ...] = (),
+        verifier: StructuredModel | None = None,
     ) -> None:
+        self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
         self._structured = structured
         self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
         self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
@@ -159,6 +161,7 @@ class EngineStages:
             progress=_progress_to(live),
             grounding=self._grounding,
             space=resolve_concept_space(frame, state.problem, self._concept_spaces),
+            verifier=self._verifier,
         )
         state.search = _summarize_search(run, state.current_round, self._config.search_profile)
         events = (
