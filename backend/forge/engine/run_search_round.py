@@ -116,16 +116,7 @@ async def run_search_round(
         space=space,
         round_=round_,
     )
-    asked = [p for p in prepared if p.request is not None]
-    batch = await run_structured_batch(
-        model, [p.request for p in asked if p.request], stage=STAGE, concurrency=concurrency, progress=progress
-    )
-    collected = _Collected(usage=batch.usage, calls=len(asked))
-    for item, outcome in zip(asked, batch.outcomes, strict=True):
-        if not isinstance(outcome, StructuredResult):
-            collected.fail(item, outcome.message)
-            continue
-        _collect(collected, item, finish_application(item, outcome.value, space))
+    collected = await _run_applications(model, prepared, space, concurrency, progress)
     transforms = await _close_gates(verifier or model, collected, space, concurrency)
     children = await _grounded(merge_near_duplicates(collected.children), frame, grounding)
     traces = [p.trace for p in prepared if p.trace is not None]
@@ -144,6 +135,26 @@ async def run_search_round(
         space.name,
         dict(Counter(t.status.event_name for t in traces)),
     )
+
+
+async def _run_applications(
+    model: StructuredModel,
+    prepared: Sequence[Prepared],
+    space: ConceptSpace,
+    concurrency: int,
+    progress: ProgressSink | None,
+) -> _Collected:
+    """One batch over the applications that ask something; each answer collected by what it becomes."""
+    asked = [p for p in prepared if p.request is not None]
+    requests = [p.request for p in asked if p.request is not None]
+    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=concurrency, progress=progress)
+    collected = _Collected(usage=batch.usage, calls=len(asked))
+    for item, outcome in zip(asked, batch.outcomes, strict=True):
+        if isinstance(outcome, StructuredResult):
+            _collect(collected, item, finish_application(item, outcome.value, space))
+        else:
+            collected.fail(item, outcome.message)
+    return collected
 
 
 def _collect(collected: _Collected, item: Prepared, result: Hypothesis | str | PendingTransform) -> None:
