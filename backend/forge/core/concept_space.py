@@ -8,6 +8,8 @@ Invariants:
     - Hard constraints and fixed assumptions are constitutive: no transform may target them (the
       Transform Gate enforces it). A shipped space keeps the frame's own hard constraints as hard
       constraints too: the person's limits are never relaxed by a transform.
+    - A derived space never offers as mutable an assumption that carries a hard constraint's words
+      (a scope quoting the problem would otherwise let a transform relax the person's limit).
     - `resolve_concept_space`: a shipped space whose cue terms match the problem (at least
       `MIN_CUE_MATCHES` of them, best match first, ties by id) is used; otherwise one is derived
       from the frame, and says so (`origin`). Pure and deterministic.
@@ -120,6 +122,7 @@ def derive_concept_space(frame: ProblemFrame) -> ConceptSpace:
         f"the present order of steps around {target} is kept",
         *(f"{s} keep acting as they do today" for s in frame.stakeholders[:1]),
     ]
+    mutable = [m for m in mutable if not _restates_any(m, frame.hard_constraints)]
     return ConceptSpace(
         domain_id="derived",
         name=f"Derived from the problem frame: {target}",
@@ -133,6 +136,12 @@ def derive_concept_space(frame: ProblemFrame) -> ConceptSpace:
         assumptions_mutable=elements("am", mutable),
         allowed_ops=tuple(op for op in TransformOp if op is not TransformOp.DROP_CONSTRAINT or frame.soft_constraints),
     )
+
+
+def _restates_any(text: str, protected: Sequence[str]) -> bool:
+    """True when `text` carries most of the words of a protected element (it may not be mutable)."""
+    words = term_set(text)
+    return any(term_set(p) and len(term_set(p) & words) >= 0.5 * len(term_set(p)) for p in protected)
 
 
 def cue_matches(space: ConceptSpace, problem_terms: frozenset[str]) -> int:

@@ -54,3 +54,16 @@ def test_element_ids_are_unique_and_the_prompt_marks_what_never_changes() -> Non
         assert len(ids) == len(set(ids))
     text = space_prompt_text(SHIPPED[0])
     assert "Hard constraints (NEVER change)" in text and "am:1:" in text
+
+
+def test_a_derived_space_never_offers_a_hard_constraint_as_a_mutable_assumption() -> None:
+    frame = ProblemFrame(
+        "Double evening visitors",
+        "evening visitors",
+        "more visitors",
+        ("without longer staff hours",),
+        scope="Within the problem as stated: double evening visitors without longer staff hours",
+    )
+    space = derive_concept_space(frame)
+    assert space.assumptions_mutable
+    assert not any("staff hours" in e.text for e in space.assumptions_mutable)
