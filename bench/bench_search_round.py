@@ -1,11 +1,18 @@
 """SEARCH round benchmark: one round per runtime profile over an offline BISO pool (8 domains x 2),
-through a scripted structured model that answers with the offline operators after a fixed latency.
+through a scripted structured model that answers with the offline generators after a fixed latency,
+with the HKG operators grounded on the demo hypergraph and transform_space on the shipped concept
+space of the problem's target domain.
 
-The scripted model sleeps `--latency` seconds per call, then returns the offline generator's child,
-validated as any model's output. Prints, per profile: seeds, calls, children per operator, degraded
-and skipped applications, wall time, the ideal ceil(calls / concurrency) x latency and the
-sequential estimate calls x latency. No assertions. Ends with:
+The scripted model sleeps `--latency` seconds per call, then returns the offline generator's value
+(every operator, the Transform Gate's logic check included), validated as any model's output.
+Prints, per profile: seeds, calls, children per operator, degraded and skipped applications, HKG
+outcomes, Transform Gate decisions, wall time, the ideal (one batch of operator calls, then one of
+logic checks: Σ ceil(batch / concurrency) x latency) and the sequential estimate calls x latency.
+Then the HKG's own cost: opening the demo hypergraph and `--traces` groundings of the pool's
+hypotheses (the traversal cache is cold for the first pass, warm for the second). No assertions.
+Ends with:
     RESULT interactive_wall_s=<float> interactive_calls=<int> research_wall_s=<float> research_calls=<int>
+           research_operators=<int> hkg_open_s=<float> hkg_trace_ms_p50=<float>
 
 Run: make bench-search   (or backend/.venv/bin/python bench/bench_search_round.py [--latency 1.5] [--concurrency 8])
 """
@@ -15,31 +22,46 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
+from forge.bootstrap import KNOWLEDGE_DIR, build_structured_model
+from forge.core.concept_space import resolve_concept_space
 from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import RuntimeProfile
-from forge.engine.run_biso import BisoOutput, run_biso
+from forge.core.search_plan import RuntimeProfile, SearchOperator
+from forge.core.transform_gate import TransformStatus
+from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import run_search_round
-from forge.engine.search_operators import OperatorOutput
+from forge.engine.structural_operators import grounding_request
+from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
+from forge.model_routing import ModelRoute, Provider
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-from forge.providers.offline.biso_offline import offline_biso
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
-from forge.providers.offline.search_offline import offline_search
+from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.offline.offline_model import OfflineModel
+from forge.services.search_grounding import LazyHkgGrounding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
-FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
-OFFLINE = OfflineStructuredModel({BisoOutput: offline_biso, OperatorOutput: offline_search})
+FRAME = ProblemFrame(
+    "Cut emergency wait times",
+    "emergency department",
+    "shorter waits",
+    ("without more staff",),
+    success_criteria=("median wait under 30 minutes",),
+)
+OFFLINE = build_structured_model(
+    ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR)
+)
 
 
 class SlowScripted:
-    """A StructuredModel that answers after `latency` seconds with the offline operators' output."""
+    """A StructuredModel that answers after `latency` seconds with the offline generators' output."""
 
     def __init__(self, latency: float) -> None:
         self.latency = latency
@@ -49,34 +71,102 @@ class SlowScripted:
     def label(self) -> str:
         return "scripted with latency"
 
-    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
+    async def generate(
+        self, request: StructuredRequest[Any]
+    ) -> StructuredResult[Any] | StructuredFailure:
         self.calls += 1
         await asyncio.sleep(self.latency)
         return await OFFLINE.generate(request)
 
 
+def _grounding() -> LazyHkgGrounding:
+    nothing_ingested = Path(tempfile.gettempdir()) / "forge-bench-no-hypergraph.jsonl"
+    return LazyHkgGrounding(nothing_ingested, KNOWLEDGE_DIR, HashedTextEmbedder())
+
+
+async def hkg_cost(pool: tuple[Any, ...]) -> tuple[float, float]:
+    grounding = _grounding()
+    start = time.perf_counter()
+    await grounding.trace(
+        grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME)
+    )
+    opened = time.perf_counter() - start
+    requests = [
+        grounding_request(SearchOperator.HYPERPATH_EXPAND, (h,), FRAME) for h in pool
+    ]
+    for label in ("cold", "warm"):
+        times = []
+        for request in requests:
+            t = time.perf_counter()
+            await grounding.trace(request)
+            times.append((time.perf_counter() - t) * 1000)
+        print(
+            f"HKG ({grounding.origin}): open {opened:.2f} s; {len(times)} traces {label}: "
+            f"p50 {statistics.median(times):.2f} ms, max {max(times):.2f} ms"
+        )
+        if label == "cold":
+            cold_p50 = statistics.median(times)
+    return opened, cold_p50
+
+
 async def main(latency: float, concurrency: int) -> None:
-    pool = (await run_biso(OFFLINE, PROBLEM, FRAME, load_shipped_knowledge().domains[:8], per_domain=2)).hypotheses
-    print(f"pool: {len(pool)} hypotheses; latency {latency} s per call; concurrency {concurrency}")
-    result: dict[str, tuple[float, int]] = {}
+    pool = (
+        await run_biso(
+            OFFLINE, PROBLEM, FRAME, load_shipped_knowledge().domains[:8], per_domain=2
+        )
+    ).hypotheses
+    space = resolve_concept_space(FRAME, PROBLEM, load_concept_spaces())
+    print(
+        f"pool: {len(pool)} hypotheses; latency {latency} s per call; concurrency {concurrency}; space: {space.name}"
+    )
+    opened, trace_p50 = await hkg_cost(tuple(pool))
+    grounding = _grounding()
+    await grounding.trace(
+        grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME)
+    )  # opened before timing
+    result: dict[str, tuple[float, int, int]] = {}
     for profile in RuntimeProfile:
         model = SlowScripted(latency)
         start = time.perf_counter()
-        run = await run_search_round(model, pool, FRAME, profile, problem=PROBLEM, concurrency=concurrency)
+        run = await run_search_round(
+            model,
+            pool,
+            FRAME,
+            profile,
+            problem=PROBLEM,
+            concurrency=concurrency,
+            grounding=grounding,
+            space=space,
+        )
         wall = time.perf_counter() - start
-        ideal = math.ceil(run.calls / concurrency) * latency
+        checks = sum(1 for t in run.transforms if t.logic is not None)
+        ideal = (
+            math.ceil((run.calls - checks) / concurrency)
+            + math.ceil(checks / concurrency)
+        ) * latency
+        accepted = sum(
+            1 for t in run.transforms if t.status is TransformStatus.ACCEPTED
+        )
         print(
             f"{profile.value:>11}: seeds={len(run.selection.seeds)} calls={run.calls} children={len(run.children)} "
-            f"{dict(run.operators)} degraded={run.degraded} skipped={run.skipped} coverage={run.selection.coverage_ratio:.2f} "
-            f"wall={wall:.2f}s ideal={ideal:.2f}s sequential={run.calls * latency:.1f}s"
+            f"operators={len(run.operators)} {dict(run.operators)}\n"
+            f"             degraded={run.degraded} skipped={run.skipped} failed={len(run.failures)} "
+            f"hkg={dict(run.hkg_paths)} ungrounded={run.ungrounded} "
+            f"transform_gate=accepted {accepted}/rejected {len(run.transforms) - accepted}\n"
+            f"             wall={wall:.2f}s ideal={ideal:.2f}s sequential={run.calls * latency:.1f}s"
         )
-        result[profile.value] = (wall, run.calls)
-    (iw, ic), (rw, rc) = result["interactive"], result["research"]
-    print(f"RESULT interactive_wall_s={iw:.3f} interactive_calls={ic} research_wall_s={rw:.3f} research_calls={rc}")
+        result[profile.value] = (wall, run.calls, len(run.operators))
+    (iw, ic, _), (rw, rc, ro) = result["interactive"], result["research"]
+    print(
+        f"RESULT interactive_wall_s={iw:.3f} interactive_calls={ic} research_wall_s={rw:.3f} research_calls={rc} "
+        f"research_operators={ro} hkg_open_s={opened:.3f} hkg_trace_ms_p50={trace_p50:.2f}"
+    )
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--latency", type=float, default=1.5)
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()

@@ -26,10 +26,12 @@ from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
+from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.providers.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
@@ -39,6 +41,7 @@ from forge.services.pattern_memory import PatternMemory
 from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.run_supervision import Supervisor
+from forge.services.search_grounding import LazyHkgGrounding
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
 from forge.services.verify_claims_stage import VerifyStage
@@ -133,15 +136,19 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
+        from forge.engine.blend_expand import BlendOutput
         from forge.engine.frame_problem import FrameOutput
         from forge.engine.red_team import RedTeamOutput
         from forge.engine.review_mapping_depth import MappingReviewOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
         from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
+        from forge.engine.structural_operators import StructuralOutput
+        from forge.engine.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
         from forge.knowledge.load_knowledge import load_shipped_knowledge as load_knowledge
         from forge.providers.offline.biso_offline import offline_biso
+        from forge.providers.offline.blend_offline import offline_blend
         from forge.providers.offline.frame_offline import offline_frame
         from forge.providers.offline.mapping_review_offline import offline_mapping_review
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
@@ -154,6 +161,8 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             offline_plan,
             offline_talker,
         )
+        from forge.providers.offline.structural_offline import offline_structural
+        from forge.providers.offline.transform_offline import offline_logic_check, offline_transform
         from forge.providers.offline.verify_offline import offline_prior_art, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
@@ -169,6 +178,10 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             ComplianceOutput: offline_compliance,
             VerifyScoresOutput: offline_verifier(load_knowledge(KNOWLEDGE_DIR).domains),
             PriorArtOutput: offline_prior_art,
+            StructuralOutput: offline_structural,
+            BlendOutput: offline_blend,
+            TransformOutput: offline_transform,
+            LogicCheckOutput: offline_logic_check,
         }
         return OfflineStructuredModel(generators, label=model.label)
     from forge.providers.structured_via_tools import ToolCallingStructuredModel
@@ -280,6 +293,10 @@ def build_container(
             verify=VerifyStage(verifier_structured, verifier, concurrency=settings.engine_concurrency)
             if verifier_structured is not None
             else None,
+            grounding=LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder()),
+            concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
+            # the Transform Gate's logic check runs on the verifier role when it is another model
+            verifier=verifier_structured if verifier_structured is not structured else None,
         )
         if structured is not None
         else None

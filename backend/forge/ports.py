@@ -17,6 +17,8 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
+from forge.core.hkg.structural_grounding import GroundingRequest
+from forge.core.hyperpath_trace import HyperpathTrace
 from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
@@ -146,6 +148,13 @@ class ResearchProvider(Protocol):
 
 class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class StructuralGrounding(Protocol):
+    """The HKG as SEARCH sees it (seed 000 §4.2.2): terms in, a hyperpath trace out. A trace without
+    a path (PATH_NOT_FOUND, NO_MATCH, or no usable hypergraph) carries no evidence."""
+
+    async def trace(self, request: GroundingRequest) -> HyperpathTrace: ...
 
 
 class TokenCounter(Protocol):

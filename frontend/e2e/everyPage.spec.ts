@@ -70,6 +70,9 @@ for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPO
     await page.waitForTimeout(300); // the draft is saved after the render that shows it
     await page.reload();
     await expect(page.getByTestId("review-claims").getByLabel(/feedback on claim 1/i)).toHaveValue("Check the weekend data first.");
+    // The round's SEARCH: lineage and hyperpaths, opened so axe and the overflow check see them.
+    await page.getByTestId("review-claims").getByText(/How this round's hypotheses were made/).click();
+    await expect(page.getByRole("list", { name: "Hyperpath" }).first()).toBeVisible();
     await checkPage(page, viewport, "03-claims");
     await page.getByTestId("review-claims").getByRole("button", { name: /send feedback and validate/i }).click();
     await expectFocusOnHeading(page);

@@ -23,6 +23,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
+from forge.api.search_trace_schemas import TransformRecordOut
 from forge.core.audit_constraints import ConstraintKind, FindingKind
 from forge.core.domain_types import (
     ClaimConfidence,
@@ -351,12 +352,36 @@ class ExploreReviewData(Payload):
     )
 
 
+class SearchSummaryView(Payload):
+    """The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
+    children (with lineage and hyperpaths) are at GET /sessions/{id}/hypotheses."""
+
+    round: int
+    profile: str
+    method: str
+    seeds: list[str]
+    eligible: int
+    calls: int
+    children: int
+    operators: dict[str, int] = Field(description="Children made per operator.")
+    degraded: int
+    skipped: int
+    failed: int
+    coverage_ratio: float | None
+    transforms: list[TransformRecordOut] = Field(default_factory=list, description="Accepted and rejected proposals.")
+    ungrounded: int = Field(default=0, description="HKG applications that found no hyperpath (no evidence).")
+    concept_space: str = ""
+    hkg_paths: dict[str, int] = Field(default_factory=dict, description="HKG traversal outcomes by event name.")
+
+
 class ClaimsReviewData(Payload):
-    """After SYNTHESIZE: the round's claims, for feedback before they are validated."""
+    """After SYNTHESIZE: the round's claims, for feedback before they are validated, and the search
+    that grew the pool this round."""
 
     review: Literal["claims_review"]
     round: int
     claims: list[ClaimView]
+    search: SearchSummaryView | None = None
 
 
 class LogicVerdictView(Payload):

@@ -10,6 +10,10 @@ Invariants:
       a low-novelty hypothesis is scored mostly on novelty (pushing search toward innovation), a
       high-novelty one mostly on feasibility. `conditional_scalar` = wN·n + (1 − wN)·f is the
       tie-break inside a Pareto front (see pareto_selection).
+    - `grounded_composite` adds `structural_grounding_score` (HKG, 0..10) as the optional sixth
+      dimension of §4.3.2: (composite + w·grounding) / (1 + w) with w = STRUCTURAL_GROUNDING_WEIGHT,
+      still in [0, 10]; a hypothesis never grounded keeps its composite, one grounded at 0 (no
+      structural evidence chain) is pulled down (§7.4: grounding penalises the ungrounded).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ COMPOSITE_WEIGHTS: dict[str, float] = {
     "robustness": 0.17,
     "feasibility": 0.15,
 }
+STRUCTURAL_GROUNDING_WEIGHT = 0.15
 WN_MIN = 0.3
 WN_MAX = 0.7
 WN_GAMMA = 2.0
@@ -53,6 +58,14 @@ class SelectionPoint:
 
 def composite_score(scores: ScoreVector) -> float:
     return sum(weight * float(getattr(scores, name)) for name, weight in COMPOSITE_WEIGHTS.items())
+
+
+def grounded_composite(scores: ScoreVector, structural_grounding: float | None) -> float:
+    base = composite_score(scores)
+    if structural_grounding is None:
+        return base
+    grounding = min(10.0, max(0.0, structural_grounding))
+    return (base + STRUCTURAL_GROUNDING_WEIGHT * grounding) / (1.0 + STRUCTURAL_GROUNDING_WEIGHT)
 
 
 def selection_point(scores: ScoreVector) -> SelectionPoint:

@@ -8,6 +8,10 @@ Invariants:
       statement, observable and failure modes; a failed gate caps `mapping_score` at 4.0. A passed
       gate may then carry the model layer and unpack audit (`with_model_layer`), which replace
       `mapping_score` by their blend and keep the rule layer's in `rule_layer_score`.
+    - Lineage is the graph: `operator` + `parents` on every hypothesis. What an operator grounded
+      it on travels with it: `hyperpath` (HKG trace, hyperpath_expand / hyperbridge), `blend`
+      (blend_expand's network), `transform` (transform_space's ACCEPTED gate record), and
+      `structural_grounding` (0–10, None when never grounded).
     - `merge_near_duplicates` keeps, of two hypotheses whose statements overlap by Jaccard ≥
       NEAR_DUPLICATE_JACCARD, the better one (gate passed, then higher mapping score, then the
       earlier) and records which ids it absorbed; the pool's order is otherwise kept.
@@ -20,6 +24,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NewType
 
+from forge.core.blend_network import BlendNetwork
+from forge.core.hyperpath_trace import HyperpathTrace
 from forge.core.mapping_model_layer import DepthReview, UnpackAudit, combined_mapping_score
 from forge.core.mapping_quality_gate import (
     FAILED_SCORE_CAP,
@@ -31,6 +37,7 @@ from forge.core.mapping_quality_gate import (
     check_mapping_table,
 )
 from forge.core.text_terms import term_set
+from forge.core.transform_gate import TransformRecord
 
 HypothesisId = NewType("HypothesisId", str)
 NEAR_DUPLICATE_JACCARD = 0.6
@@ -69,6 +76,10 @@ class Hypothesis:
     parents: tuple[HypothesisId, ...] = ()
     round: int = 0
     absorbed: tuple[HypothesisId, ...] = ()  # near-duplicates merged into this one
+    hyperpath: HyperpathTrace | None = None
+    blend: BlendNetwork | None = None
+    transform: TransformRecord | None = None
+    structural_grounding: float | None = None  # structural_grounding_score 0..10, None when never grounded
 
     @property
     def downstream_text(self) -> str:

@@ -6,6 +6,8 @@ Invariants:
       never expanded (poorly mapped ideas leave the search tree).
     - MOME takes seeds sparse-cell-first from the per-cell fronts; when the fronts hold fewer than
       `count`, the rest come in NSGA-II order over all eligible hypotheses (no seed twice).
+    - The composite method ranks by the composite with structural grounding where a hypothesis has
+      one (`grounded_composite`).
     - Seeds come back best first; ties resolve by pool order, so the selection is deterministic.
 """
 
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from forge.core.composite_score import composite_score, selection_point
+from forge.core.composite_score import grounded_composite, selection_point
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId
 from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_hypothesis
 from forge.core.mome_grid import build_mome_grid, select_mome
@@ -46,7 +48,8 @@ def select_search_seeds(
     points = [selection_point(s) for s in scores]
     coverage: float | None = None
     if method is SelectionMethod.COMPOSITE:
-        order = sorted(range(len(eligible)), key=lambda i: (-composite_score(scores[i]), i))[:count]
+        composites = [grounded_composite(s, h.structural_grounding) for s, h in zip(scores, eligible, strict=True)]
+        order = sorted(range(len(eligible)), key=lambda i: (-composites[i], i))[:count]
     elif method is SelectionMethod.PARETO:
         order = select_pareto(points, count)
     else:

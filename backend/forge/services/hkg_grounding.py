@@ -26,11 +26,18 @@ import numpy as np
 from forge.core.hkg.demo_hypergraph import build_demo_hypergraph
 from forge.core.hkg.hypergraph_graphml import parse_graphml
 from forge.core.hkg.hypergraph_jsonl import dump_hypergraph_jsonl, parse_hypergraph_jsonl
-from forge.core.hkg.hypergraph_records import HypergraphContents, HypergraphDefect, HypergraphNode
+from forge.core.hkg.hypergraph_records import (
+    HyperedgeId,
+    HypergraphContents,
+    HypergraphDefect,
+    HypergraphNode,
+    NodeId,
+)
 from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore, build_hypergraph_store
 from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.hkg.structural_grounding import GroundingRequest, HyperpathEvidence, ground_terms
 from forge.core.hkg.traversal_cache import TraversalCache
+from forge.core.hyperpath_trace import HyperpathTrace, trace_from_evidence
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import Embedder
 
@@ -128,6 +135,21 @@ class HkgGrounding:
         terms = list(dict.fromkeys((*request.hypothesis_terms, *request.frame_terms)))
         vectors = await self._term_vectors(terms)
         return ground_terms(self._cache, self._matcher, request, vectors)
+
+    async def trace(self, request: GroundingRequest) -> HyperpathTrace:
+        """The evidence as a trace of labelled nodes and relations (the `StructuralGrounding` port)."""
+        evidence = await self.ground(request)
+        store = self.loaded.store
+
+        def label(node_id: NodeId) -> str:
+            node = store.node(node_id)
+            return node.label if node is not None else node_id
+
+        def relation(edge_id: HyperedgeId) -> str:
+            edge = store.hyperedge(edge_id)
+            return edge.relation if edge is not None else "related_to"
+
+        return trace_from_evidence(evidence, request.hypothesis_terms, request.frame_terms, label, relation)
 
     async def _term_vectors(self, terms: Sequence[str]) -> dict[str, list[float]]:
         if self._embedder is None or not terms:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
+from forge.core.concept_space import ConceptSpace, resolve_concept_space
 from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis, summarize_pool
@@ -36,13 +37,14 @@ from forge.core.search_plan import RuntimeProfile
 from forge.core.search_summary import SearchSummary
 from forge.core.session_events import SessionEvent
 from forge.core.suggested_domains import describe_outcomes, pending_suggestions
+from forge.core.transform_gate import TransformStatus
 from forge.engine.choose_source_domains import choose_source_domains
 from forge.engine.explore_suggested_domains import explore_suggested_domains
 from forge.engine.frame_problem import Framed, frame_problem
 from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
-from forge.ports import LanguageModel, StructuredModel
+from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
 from forge.services.run_solve_stage import SolveStage
 from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas
 from forge.services.verify_claims_stage import VerifyStage
@@ -74,10 +76,16 @@ class EngineStages:
         read_pool: PoolReader | None = None,
         supervisor: Supervisor | None = None,
         verify: VerifyStage | None = None,
+        grounding: StructuralGrounding | None = None,
+        concept_spaces: tuple[ConceptSpace, ...] = (),
+        verifier: StructuredModel | None = None,
     ) -> None:
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
+        self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
+        self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
+        self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
         self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
@@ -227,6 +235,9 @@ class EngineStages:
             round_=state.current_round,
             concurrency=self._config.concurrency,
             progress=_progress_to(live),
+            grounding=self._grounding,
+            space=resolve_concept_space(frame, state.problem, self._concept_spaces),
+            verifier=self._verifier,
         )
         state.search = _summarize_search(run, state.current_round, self._config.search_profile)
         events = (
@@ -270,6 +281,10 @@ def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) ->
         run.skipped,
         len(run.failures),
         selection.coverage_ratio,
+        run.transforms,
+        run.ungrounded,
+        run.concept_space,
+        dict(run.hkg_paths),
     )
 
 
@@ -283,6 +298,12 @@ def _search_text(run: SearchRound, pool_size: int) -> str:
         + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
         + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
         + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
+        + (f"; {run.ungrounded} HKG application(s) found no hyperpath (no evidence)" if run.ungrounded else "")
+        + (
+            f"; Transform Gate: {_accepted(run)} accepted, {len(run.transforms) - _accepted(run)} rejected"
+            if run.transforms
+            else ""
+        )
         + (f"; {len(run.failures)} call(s) failed" if run.failures else "")
         + "."
     )
@@ -296,8 +317,15 @@ def _search_counts(run: SearchRound) -> dict[str, int]:
         "operators": len(run.operators),
         "degraded": run.degraded,
         "failed": len(run.failures),
+        "ungrounded": run.ungrounded,
+        "transforms_accepted": _accepted(run),
+        "transforms_rejected": len(run.transforms) - _accepted(run),
         **{f"op_{operator}": count for operator, count in run.operators.items()},
     }
+
+
+def _accepted(run: SearchRound) -> int:
+    return sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
 
 
 def _progress_to(live: LiveSink) -> ProgressSink:

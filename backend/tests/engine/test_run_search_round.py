@@ -4,124 +4,25 @@ degradation counted."""
 
 from __future__ import annotations
 
-from typing import Any
+from support.scripted_search import FRAME, POOL, FakeGrounding, Scripted
 
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId, gate_summary
-from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.mapping_quality_gate import MappingTable
 from forge.core.model_messages import Usage
-from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import RuntimeProfile, SearchOperator
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
 from forge.engine.run_search_round import run_search_round
-from forge.engine.search_operators import OPERATOR_INSTRUCTIONS, OperatorOutput, SearchContext
-from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-
-FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
-SOURCES = ("buffer", "server", "utilisation", "priority", "blocking", "variability")
-TARGETS = ("waiting room", "triage nurse", "occupancy", "acuity score", "bed shortage", "surge pattern")
-KINDS = (
-    MappingType.ENTITY,
-    MappingType.ENTITY,
-    MappingType.ATTRIBUTE,
-    MappingType.RELATION,
-    MappingType.HIGHER_ORDER,
-    MappingType.HIGHER_ORDER,
-)
-
-
-def rows(tag: str) -> list[MappingRowOut]:
-    return [
-        MappingRowOut(
-            source_concept=f"{s} {tag}",
-            source_relation=f"{s} shapes the flow",
-            target_concept=t,
-            target_relation=f"{t} shapes waiting",
-            mapping_type=k,
-            systematicity_group="congestion",
-            observable_link=f"{t} per hour",
-        )
-        for s, t, k in zip(SOURCES, TARGETS, KINDS, strict=True)
-    ]
-
-
-def statement(tag: str) -> str:
-    return (
-        f"{tag}: the waiting room, triage nurse, occupancy, acuity score, bed shortage and surge pattern "
-        f"together set emergency department waits under {tag} conditions."
-    )
-
-
-def parent(hid: str, structure: str, observable: str) -> Hypothesis:
-    table = MappingTable(tuple(MappingRow(**r.model_dump()) for r in rows(hid)))
-    text = statement(hid)
-    failures = (f"Breaks when {hid} arrivals are not random.",)
-    return Hypothesis(
-        HypothesisId(hid),
-        f"dom-{hid}",
-        f"Domain {hid}",
-        structure,
-        hid,
-        text,
-        structure,
-        table,
-        observable,
-        failures,
-        gate_summary(table, " ".join((text, observable, *failures))),
-    )
-
-
-POOL = (
-    parent("alpha", "queue buffer", "minutes per patient"),
-    parent("beta", "feedback loop", "ward totals"),
-    parent("gamma", "threshold cascade", "shift totals"),
-)
-
-
-def distinct_words(n: int) -> str:
-    """Words no other child uses, so scripted children are never near-duplicates of each other."""
-    letters = "bcdfghjklmnpqrstvwxz"
-    return " ".join(f"{letters[n % 20]}{letters[(n // 20) % 20]}o{letters[i]}a" for i in range(20))
-
-
-class Scripted:
-    """Answers every operator request with a draft naming the operator and its parents; `fail` lists
-    operators whose calls fail."""
-
-    def __init__(self, fail: frozenset[SearchOperator] = frozenset(), distinct: bool = True) -> None:
-        self.requests: list[StructuredRequest[Any]] = []
-        self.fail = fail
-        self.distinct = distinct
-
-    @property
-    def label(self) -> str:
-        return "scripted"
-
-    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
-        self.requests.append(request)
-        context = request.offline_context
-        assert isinstance(context, SearchContext)
-        if context.operator in self.fail:
-            return StructuredFailure("invalid after 3 attempts", Usage(10, 1), 3)
-        tag = f"{context.operator.value} of {' and '.join(p.id for p in context.parents)} {len(self.requests)}"
-        draft = HypothesisDraft(
-            title=tag,
-            structure="scripted",
-            statement=f"{statement(tag)} {distinct_words(len(self.requests)) if self.distinct else ''}".strip(),
-            mechanism="scripted mechanism",
-            mapping=rows(tag),
-            observable="minutes per patient",
-            failure_modes=["Breaks when beds block the flow."],
-        )
-        return StructuredResult(OperatorOutput(hypothesis=draft), Usage(100, 50), 1)
+from forge.engine.search_operators import OPERATOR_INSTRUCTIONS, SearchContext
 
 
 async def test_children_record_their_operator_and_parents_and_are_gated() -> None:
     model = Scripted()
-    run = await run_search_round(model, POOL, FRAME, RuntimeProfile.RESEARCH, round_=2)
-    assert run.calls == len(model.requests) == len(run.plan)
+    run = await run_search_round(model, POOL, FRAME, RuntimeProfile.RESEARCH, round_=2, grounding=FakeGrounding())
+    transforms = sum(1 for a in run.plan if a.operator is SearchOperator.TRANSFORM_SPACE)
+    assert run.calls == len(model.requests) == len(run.plan) + transforms  # + one logic check per proposal
     assert run.children and all(c.gate.status is GateStatus.PASSED for c in run.children)
-    for n, (application, child) in enumerate(zip(run.plan, run.children, strict=True), start=1):
-        assert child.id == f"search-2-{n}-{application.operator.value}"
+    by_id = {c.id: c for c in run.children}
+    for n, application in enumerate(run.plan, start=1):
+        child = by_id[HypothesisId(f"search-2-{n}-{application.operator.value}")]
         assert child.operator == application.operator.value and child.parents == application.parents
         assert child.round == 2 and child.domain_id == f"dom-{application.parents[0]}"
     combined = [c for c in run.children if c.operator == "combine"]
@@ -133,7 +34,9 @@ async def test_children_record_their_operator_and_parents_and_are_gated() -> Non
 async def test_each_request_carries_its_parents_the_frame_and_the_operators_instructions() -> None:
     model = Scripted()
     await run_search_round(model, POOL, FRAME, RuntimeProfile.RESEARCH)
-    for request in model.requests:
+    standard = [r for r in model.requests if isinstance(r.offline_context, SearchContext)]
+    assert standard
+    for request in standard:
         context = request.offline_context
         assert isinstance(context, SearchContext)
         assert OPERATOR_INSTRUCTIONS[context.operator] in request.instructions

@@ -606,6 +606,15 @@ export interface components {
              */
             rounds: number;
         };
+        /** BlendOut */
+        BlendOut: {
+            /** Emergent */
+            emergent: components["schemas"]["EmergentStructureOut"][];
+            /** Generic Space */
+            generic_space: string[];
+            /** Mappings */
+            mappings: components["schemas"]["CrossSpaceMappingOut"][];
+        };
         /** BudgetOut */
         BudgetOut: {
             /** Remaining */
@@ -657,6 +666,16 @@ export interface components {
             space: string;
             /** Transitions */
             transitions: string[];
+        };
+        /** ChainLinkOut */
+        ChainLinkOut: {
+            /**
+             * Hyperedge Id
+             * @description The path's hyperedge this mechanism step rests on.
+             */
+            hyperedge_id: string;
+            /** Step */
+            step: string;
         };
         /** CheckpointOut */
         CheckpointOut: {
@@ -822,7 +841,8 @@ export interface components {
         };
         /**
          * ClaimsReviewData
-         * @description After SYNTHESIZE: the round's claims, for feedback before they are validated.
+         * @description After SYNTHESIZE: the round's claims, for feedback before they are validated, and the search
+         *     that grew the pool this round.
          */
         ClaimsReviewData: {
             /** Claims */
@@ -834,6 +854,7 @@ export interface components {
             review: "claims_review";
             /** Round */
             round: number;
+            search?: components["schemas"]["SearchSummaryView"] | null;
         };
         /** ComplianceCheckOut */
         ComplianceCheckOut: {
@@ -981,6 +1002,21 @@ export interface components {
          * @enum {string}
          */
         Convergence: "zero_high_risks" | "limits_reached" | "no_new_constraints" | "failed";
+        /**
+         * CrossSpaceKind
+         * @enum {string}
+         */
+        CrossSpaceKind: "identity" | "compression" | "elaboration" | "completion";
+        /** CrossSpaceMappingOut */
+        CrossSpaceMappingOut: {
+            /** Blended */
+            blended: string;
+            /** Input 1 */
+            input_1: string;
+            /** Input 2 */
+            input_2: string;
+            kind: components["schemas"]["CrossSpaceKind"];
+        };
         /**
          * DecomposeReviewData
          * @description After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings.
@@ -1147,6 +1183,15 @@ export interface components {
          * @enum {string}
          */
         EdgeType: "supports" | "contradicts" | "extends" | "supersedes" | "depends_on" | "merged_from";
+        /** EmergentStructureOut */
+        EmergentStructureOut: {
+            /** Description */
+            description: string;
+            /** Observable Link */
+            observable_link: string;
+            /** Testable Prediction */
+            testable_prediction: string;
+        };
         /**
          * EngineProgressData
          * @description How far an engine stage is: model calls done of total (failed ones included in done).
@@ -1547,6 +1592,12 @@ export interface components {
             mechanism_family: string;
         };
         /**
+         * GroundingStatus
+         * @description Wire spellings of the HKG events of 000 §6 (`HKG_PATH_FOUND` / `HKG_PATH_NOT_FOUND`).
+         * @enum {string}
+         */
+        GroundingStatus: "hkg_path_found" | "hkg_path_not_found" | "hkg_no_match";
+        /**
          * HeartbeatData
          * @description Empty: a heartbeat carries no data.
          */
@@ -1574,6 +1625,31 @@ export interface components {
              */
             type: "heartbeat";
         };
+        /** HyperpathOut */
+        HyperpathOut: {
+            /**
+             * Chain
+             * @description The mechanism chain the model completed along the path.
+             */
+            chain: components["schemas"]["ChainLinkOut"][];
+            /** End Terms */
+            end_terms: string[];
+            /**
+             * Paths
+             * @description The k shortest hyperpaths, shortest first.
+             */
+            paths: components["schemas"]["TracePathOut"][];
+            /** Provenance */
+            provenance: components["schemas"]["ProvenanceRefOut"][];
+            /**
+             * Score
+             * @description structural_grounding_score of the traversal, 0..10.
+             */
+            score: number;
+            /** Start Terms */
+            start_terms: string[];
+            status: components["schemas"]["GroundingStatus"];
+        };
         /** HypothesisOut */
         HypothesisOut: {
             /**
@@ -1581,6 +1657,8 @@ export interface components {
              * @description Near-duplicates merged into this one.
              */
             absorbed: string[];
+            /** @description blend_expand: the four-space blend network. */
+            blend?: components["schemas"]["BlendOut"] | null;
             /** Domain Id */
             domain_id: string;
             /** Domain Name */
@@ -1588,6 +1666,8 @@ export interface components {
             /** Failure Modes */
             failure_modes: string[];
             gate: components["schemas"]["GateOut"];
+            /** @description hyperpath_expand / hyperbridge: the path used. */
+            hyperpath?: components["schemas"]["HyperpathOut"] | null;
             /** Id */
             id: string;
             /** Mapping */
@@ -1607,10 +1687,17 @@ export interface components {
             round: number;
             /** Statement */
             statement: string;
+            /**
+             * Structural Grounding
+             * @description HKG structural_grounding_score 0..10; null when never grounded.
+             */
+            structural_grounding?: number | null;
             /** Structure */
             structure: string;
             /** Title */
             title: string;
+            /** @description transform_space: the gate's record. */
+            transform?: components["schemas"]["TransformRecordOut"] | null;
         };
         /** HypothesisPageOut */
         HypothesisPageOut: {
@@ -1794,6 +1881,13 @@ export interface components {
             reason: string;
             /** Round */
             round: number;
+        };
+        /** NodeRefOut */
+        NodeRefOut: {
+            /** Id */
+            id: string;
+            /** Label */
+            label: string;
         };
         /**
          * NoteKind
@@ -1991,6 +2085,15 @@ export interface components {
         ProblemFrameView: {
             audit: components["schemas"]["ConstraintAuditView"];
             frame: components["schemas"]["ProblemFrameFields"];
+        };
+        /** ProvenanceRefOut */
+        ProvenanceRefOut: {
+            /** Hyperedge Id */
+            hyperedge_id: string;
+            /** Locator */
+            locator: string;
+            /** Source */
+            source: string;
         };
         /**
          * QueryKind
@@ -2442,6 +2545,65 @@ export interface components {
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
         /**
+         * SearchSummaryView
+         * @description The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
+         *     children (with lineage and hyperpaths) are at GET /sessions/{id}/hypotheses.
+         */
+        SearchSummaryView: {
+            /** Calls */
+            calls: number;
+            /** Children */
+            children: number;
+            /**
+             * Concept Space
+             * @default
+             */
+            concept_space: string;
+            /** Coverage Ratio */
+            coverage_ratio: number | null;
+            /** Degraded */
+            degraded: number;
+            /** Eligible */
+            eligible: number;
+            /** Failed */
+            failed: number;
+            /**
+             * Hkg Paths
+             * @description HKG traversal outcomes by event name.
+             */
+            hkg_paths?: {
+                [key: string]: number;
+            };
+            /** Method */
+            method: string;
+            /**
+             * Operators
+             * @description Children made per operator.
+             */
+            operators: {
+                [key: string]: number;
+            };
+            /** Profile */
+            profile: string;
+            /** Round */
+            round: number;
+            /** Seeds */
+            seeds: string[];
+            /** Skipped */
+            skipped: number;
+            /**
+             * Transforms
+             * @description Accepted and rejected proposals.
+             */
+            transforms?: components["schemas"]["TransformRecordOut"][];
+            /**
+             * Ungrounded
+             * @description HKG applications that found no hyperpath (no evidence).
+             * @default 0
+             */
+            ungrounded: number;
+        };
+        /**
          * SelectedDomainView
          * @description A source domain chosen for BISO, with why (relevance, distance, diversity gain).
          */
@@ -2619,6 +2781,11 @@ export interface components {
             /** Title */
             title: string;
         };
+        /**
+         * SpaceOrigin
+         * @enum {string}
+         */
+        SpaceOrigin: "shipped" | "derived";
         /** SpendLineOut */
         SpendLineOut: {
             /** Calls */
@@ -2828,6 +2995,69 @@ export interface components {
              */
             type: "tool_result";
         };
+        /** TracePathOut */
+        TracePathOut: {
+            end: components["schemas"]["NodeRefOut"];
+            start: components["schemas"]["NodeRefOut"];
+            /** Steps */
+            steps: components["schemas"]["TraceStepOut"][];
+        };
+        /** TraceStepOut */
+        TraceStepOut: {
+            /** Hyperedge Id */
+            hyperedge_id: string;
+            /** Relation */
+            relation: string;
+            /**
+             * Via
+             * @description Nodes this hyperedge shares with the next step.
+             */
+            via: components["schemas"]["NodeRefOut"][];
+        };
+        /**
+         * TransformOp
+         * @enum {string}
+         */
+        TransformOp: "drop_constraint" | "relax_threshold" | "change_representation" | "swap_causal_direction" | "add_new_primitive" | "merge_primitives" | "split_process" | "negate_assumption";
+        /** TransformProposalOut */
+        TransformProposalOut: {
+            /** After */
+            after: string;
+            /** Before */
+            before: string;
+            op: components["schemas"]["TransformOp"];
+            /** Rationale */
+            rationale: string;
+            /** Target Id */
+            target_id: string;
+        };
+        /** TransformRecordOut */
+        TransformRecordOut: {
+            /**
+             * Logic
+             * @description Analogy validity, internal consistency, causal rigor (0..10).
+             */
+            logic: number[] | null;
+            /** Parent */
+            parent: string;
+            proposal: components["schemas"]["TransformProposalOut"];
+            /** Proposal Id */
+            proposal_id: string;
+            /**
+             * Reasons
+             * @description Why the gate rejected it (empty when accepted).
+             */
+            reasons: string[];
+            /** Space Id */
+            space_id: string;
+            space_origin: components["schemas"]["SpaceOrigin"];
+            status: components["schemas"]["TransformStatus"];
+        };
+        /**
+         * TransformStatus
+         * @enum {string}
+         */
+        TransformStatus: "proposed" | "accepted" | "rejected";
         /**
          * TrizCellView
          * @description The classic contradiction-matrix cell used: parameter numbers (1..39) and its principle numbers.

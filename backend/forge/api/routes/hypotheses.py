@@ -1,5 +1,6 @@
-"""The session's hypothesis pool: every hypothesis BISO (and later SEARCH) made, with its mapping
-table and gate result, best first, filterable and paginated.
+"""The session's hypothesis pool: every hypothesis BISO and SEARCH made, with its mapping table and
+gate result, best first, filterable and paginated. Lineage is on every item (`operator`, `parents`),
+with what a SEARCH operator grounded it on (`hyperpath`, `blend`, `transform`, `structural_grounding`).
 
 Invariants:
     - Read-only; 404 for an unknown session, 422 (before the database is asked) for a bad filter.
@@ -16,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
+from forge.api.search_trace_schemas import BlendOut, HyperpathOut, TransformRecordOut
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.mapping_model_layer import DepthReview, UnpackAudit
 from forge.core.mapping_quality_gate import GateRule, MappingType
@@ -85,6 +87,12 @@ class HypothesisOut(BaseModel):
     operator: str = Field(description="How it was made: `biso` for the first generation.")
     parents: list[str]
     absorbed: list[str] = Field(description="Near-duplicates merged into this one.")
+    structural_grounding: float | None = Field(
+        default=None, description="HKG structural_grounding_score 0..10; null when never grounded."
+    )
+    hyperpath: HyperpathOut | None = Field(default=None, description="hyperpath_expand / hyperbridge: the path used.")
+    blend: BlendOut | None = Field(default=None, description="blend_expand: the four-space blend network.")
+    transform: TransformRecordOut | None = Field(default=None, description="transform_space: the gate's record.")
 
 
 class HypothesisPageOut(BaseModel):
@@ -142,6 +150,10 @@ def hypothesis_out(h: Hypothesis) -> HypothesisOut:
         operator=h.operator,
         parents=list(h.parents),
         absorbed=list(h.absorbed),
+        structural_grounding=h.structural_grounding,
+        hyperpath=HyperpathOut.model_validate(h.hyperpath) if h.hyperpath else None,
+        blend=BlendOut.model_validate(h.blend) if h.blend else None,
+        transform=TransformRecordOut.model_validate(h.transform) if h.transform else None,
     )
 
 

@@ -4,11 +4,14 @@ Invariants:
     - Rule 4: every claim of the round has an antithesis and a synthesis; it decides both when
       the claims review opens and whether the review may move the session on to VALIDATE.
     - The claims review only attaches the person's feedback to claims, by index.
+    - Its payload also carries the round's SEARCH summary (operators, lineage counts, HKG outcomes,
+      Transform Gate records — rejected proposals are shown only here), or null before any search.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from forge.core.domain_types import Phase, ReviewType
 from forge.core.forge_state import ForgeState
@@ -16,6 +19,7 @@ from forge.core.phases.index_review_items import claims_payload
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.review_inputs import ClaimsReview, ReviewRejection, indices_out_of_range
 from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.state_codec import encode_value
 
 
 def check_synthesis_complete(state: ForgeState) -> RuleViolation | None:
@@ -49,9 +53,13 @@ def apply_claims_review(s: ForgeState, r: ClaimsReview, new_id: NewId) -> tuple[
     return Phase.VALIDATE, f"feedback on {len(r.feedback)} claim(s)"
 
 
+def claims_review_payload(state: ForgeState) -> dict[str, Any]:
+    return {**claims_payload(state), "search": encode_value(state.search)}
+
+
 REVIEW: PhaseReview[ClaimsReview] = PhaseReview(
     ReviewType.CLAIMS_REVIEW,
-    payload=claims_payload,
+    payload=claims_review_payload,
     check=check_claims_review,
     apply=apply_claims_review,
     transition_rule=check_synthesis_complete,

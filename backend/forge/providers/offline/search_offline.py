@@ -35,7 +35,7 @@ def offline_search(request: StructuredRequest[Any]) -> OperatorOutput:
     return OperatorOutput(hypothesis=OFFLINE_OPERATORS[context.operator](context.parents, context.frame))
 
 
-def _target(frame: ProblemFrame) -> str:
+def target_of(frame: ProblemFrame) -> str:
     return frame.target_object or frame.target_outcome or frame.objective
 
 
@@ -51,7 +51,7 @@ def _levers(parent: Hypothesis, frame: ProblemFrame) -> list[str]:
     return list(seen) or [parent.structure]
 
 
-def _rows(parent: Hypothesis) -> list[MappingRowOut]:
+def parent_rows(parent: Hypothesis) -> list[MappingRowOut]:
     return [
         MappingRowOut(
             source_concept=r.source_concept,
@@ -87,14 +87,14 @@ def _child(
         statement=statement,
         mechanism=f"{parent.mechanism} (Offline {operator.value} of “{shorten(parent.title, 60)}”: "
         "made from the parent's text and the problem frame, not by a language model.)",
-        mapping=[*_rows(parent), extra],
+        mapping=[*parent_rows(parent), extra],
         observable=parent.observable,
         failure_modes=[failure, *parent.failure_modes],
     )
 
 
 def refine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
-    parent, target = parents[0], _target(frame)
+    parent, target = parents[0], target_of(frame)
     scope = next(iter((*frame.success_criteria, *frame.hard_constraints)), "the first measured period")
     statement = (
         f"{parent.structure} holds for {target} only within this scope: {scope}. Inside it, "
@@ -106,7 +106,7 @@ def refine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDr
 
 
 def variant(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
-    parent, target = parents[0], _target(frame)
+    parent, target = parents[0], target_of(frame)
     levers = _levers(parent, frame)
     first, other = levers[0], levers[-1] if len(levers) > 1 else (frame.stakeholders or ("another lever",))[0]
     statement = (
@@ -121,7 +121,7 @@ def variant(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisD
 
 
 def oppose(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
-    parent, target = parents[0], _target(frame)
+    parent, target = parents[0], target_of(frame)
     condition = shorten(parent.failure_modes[0].rstrip("."), 160) if parent.failure_modes else "its premises fail"
     statement = (
         f"Counter-hypothesis: {parent.structure} does not improve {target} where this holds: {condition}. "
@@ -133,7 +133,7 @@ def oppose(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDr
 
 
 def extreme(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
-    parent, target = parents[0], _target(frame)
+    parent, target = parents[0], target_of(frame)
     lever = _levers(parent, frame)[0]
     limit = frame.hard_constraints[0] if frame.hard_constraints else "its zero and its maximum"
     statement = (
@@ -147,7 +147,7 @@ def extreme(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisD
 
 def combine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
     first, second = parents[0], parents[-1]
-    target = _target(frame)
+    target = target_of(frame)
     statement = (
         f"Combine {first.structure} ({first.domain_name}) with {second.structure} ({second.domain_name}) on "
         f"{target}: both mechanisms are needed, so {shorten(first.observable, 100)} should move more than under "
@@ -168,7 +168,7 @@ def combine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisD
         statement=statement,
         mechanism=f"{first.mechanism} {second.mechanism} (Offline combine of “{shorten(first.title, 40)}” and "
         f"“{shorten(second.title, 40)}”: made from the parents' text and the problem frame, not by a language model.)",
-        mapping=[*_rows(first)[:4], *_rows(second)[:3], link],
+        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], link],
         observable=first.observable,
         failure_modes=[
             "If either mechanism alone explains the change, the combination adds nothing.",

@@ -3,20 +3,27 @@ labelled as offline, with lineage, judged by the gate like any model's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from forge.bootstrap import KNOWLEDGE_DIR, build_structured_model
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import RuntimeProfile, SearchOperator
-from forge.engine.run_biso import BisoOutput, run_biso
+from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import run_search_round
-from forge.engine.search_operators import OperatorOutput
+from forge.engine.structural_operators import STRUCTURAL_OPERATORS
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.providers.offline.biso_offline import offline_biso
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
-from forge.providers.offline.search_offline import OFFLINE_OPERATORS, offline_search
+from forge.model_routing import ModelRoute, Provider
+from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.offline.offline_model import OfflineModel
+from forge.providers.offline.search_offline import OFFLINE_OPERATORS
+from forge.services.search_grounding import LazyHkgGrounding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
-MODEL = OfflineStructuredModel({BisoOutput: offline_biso, OperatorOutput: offline_search})
+MODEL = build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR))
+DEMO_HKG = LazyHkgGrounding(Path("/nonexistent/no-ingested-hypergraph.jsonl"), KNOWLEDGE_DIR, HashedTextEmbedder())
+OWN_REQUESTS = STRUCTURAL_OPERATORS | {SearchOperator.BLEND_EXPAND, SearchOperator.TRANSFORM_SPACE}
 
 
 async def pool() -> tuple[Hypothesis, ...]:
@@ -24,14 +31,16 @@ async def pool() -> tuple[Hypothesis, ...]:
     return run.hypotheses
 
 
-def test_every_operator_has_an_offline_generator() -> None:
-    assert set(OFFLINE_OPERATORS) == set(SearchOperator)
+def test_every_text_operator_has_an_offline_generator_and_the_others_their_own_requests() -> None:
+    assert set(OFFLINE_OPERATORS) == set(SearchOperator) - OWN_REQUESTS
 
 
 async def test_a_research_round_applies_every_operator_with_lineage_and_says_it_is_offline() -> None:
     parents = await pool()
     by_id = {h.id: h for h in parents}
-    run = await run_search_round(MODEL, parents, FRAME, RuntimeProfile.RESEARCH, problem=PROBLEM, round_=1)
+    run = await run_search_round(
+        MODEL, parents, FRAME, RuntimeProfile.RESEARCH, problem=PROBLEM, round_=1, grounding=DEMO_HKG
+    )
     assert run.failures == ()
     assert set(run.operators) == {op.value for op in SearchOperator}
     for child in run.children:

@@ -16,3 +16,60 @@ def test_a_state_stored_before_search_existed_decodes_without_one() -> None:
     raw = encode_state(ForgeState(problem="p"))
     del raw["search"]
     assert decode_state(raw).search is None
+
+
+def test_transform_gate_records_and_grounded_hypotheses_survive_the_codec() -> None:
+    from support.scripted_search import found_trace
+
+    from forge.core.concept_space import SpaceOrigin, TransformOp
+    from forge.core.hkg.structural_grounding import GroundingRequest
+    from forge.core.hypothesis_pool import Hypothesis, gate_summary
+    from forge.core.mapping_quality_gate import MappingTable
+    from forge.core.state_codec import decode_dataclass, encode_value
+    from forge.core.transform_gate import TransformProposal, TransformRecord, TransformStatus
+
+    proposal = TransformProposal(TransformOp.NEGATE_ASSUMPTION, "am:1", "before", "after", "why")
+    record = TransformRecord(
+        "transform-0-3",
+        "h1",
+        "derived",
+        SpaceOrigin.DERIVED,
+        proposal,
+        TransformStatus.REJECTED,
+        ("no verdict",),
+        (8.0, 4.0, 7.5),
+    )
+    summary = SearchSummary(
+        0,
+        "research",
+        "mome",
+        (),
+        3,
+        9,
+        8,
+        transforms=(record,),
+        ungrounded=1,
+        concept_space="Derived",
+        hkg_paths={"HKG_PATH_FOUND": 2},
+    )
+    assert decode_state(encode_state(ForgeState(problem="p", search=summary))).search == summary
+    trace = found_trace(GroundingRequest.for_hyperpath_expand(("a",), ("b",)))
+    child = Hypothesis(
+        HypothesisId("c"),
+        "d",
+        "D",
+        "s",
+        "t",
+        "statement",
+        "m",
+        MappingTable(()),
+        "o",
+        (),
+        gate_summary(MappingTable(()), "x"),
+        "hyperpath_expand",
+        (HypothesisId("p"),),
+        hyperpath=trace,
+        transform=record,
+        structural_grounding=7.5,
+    )
+    assert decode_dataclass(encode_value(child), Hypothesis) == child

@@ -1,5 +1,6 @@
 import { ClaimCard } from "./ClaimCard";
 import { SelectionPlots } from "./SelectionPlots";
+import { SearchLineagePanel, SearchRoundSummary } from "./HypothesisLineage";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
 import type { ReviewScreenProps } from "./reviewTypes";
@@ -42,6 +43,8 @@ export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScr
         );
       })}
       {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+      {payload.search && <SearchRoundSummary search={payload.search} />}
+      {payload.search && sessionId && <SearchLineagePanel sessionId={sessionId} round={payload.round} />}
     </ReviewForm>
   );
 }

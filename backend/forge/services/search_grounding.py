@@ -1,0 +1,50 @@
+"""The hypergraph SEARCH grounds on: the ingested one (`forge hkg ingest`) or the demo built from the
+shipped knowledge, opened on first use and then kept for the process.
+
+Invariants:
+    - Nothing is read at construction: the first `trace` loads the hypergraph and embeds its node
+      names once (under a lock, so concurrent operators open it once).
+    - A hypergraph that cannot be loaded (a damaged ingested file) never stops a search: every
+      trace is then NO_MATCH with no path and score 0, and `problem` says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from forge.core.hkg.hypergraph_records import HypergraphDefect
+from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
+from forge.core.hyperpath_trace import HyperpathTrace
+from forge.ports import Embedder
+from forge.services.hkg_grounding import HkgGrounding, load_hypergraph, open_hkg_grounding
+
+
+class LazyHkgGrounding:
+    """The `StructuralGrounding` port over the hypergraph at `path` (or the demo from `knowledge_dir`)."""
+
+    def __init__(self, path: Path, knowledge_dir: Path, embedder: Embedder | None) -> None:
+        self._path = path
+        self._knowledge_dir = knowledge_dir
+        self._embedder = embedder
+        self._grounding: HkgGrounding | None = None
+        self._lock = asyncio.Lock()
+        self.problem: str | None = None
+        self.origin: str | None = None
+
+    async def _open(self) -> HkgGrounding | None:
+        async with self._lock:
+            if self._grounding is None and self.problem is None:
+                loaded = await asyncio.to_thread(load_hypergraph, self._path, self._knowledge_dir)
+                if isinstance(loaded, HypergraphDefect):
+                    self.problem = loaded.message
+                else:
+                    self._grounding = await open_hkg_grounding(loaded, self._embedder)
+                    self.origin = loaded.origin
+        return self._grounding
+
+    async def trace(self, request: GroundingRequest) -> HyperpathTrace:
+        grounding = await self._open()
+        if grounding is None:
+            return HyperpathTrace(GroundingStatus.NO_MATCH, 0.0, request.hypothesis_terms, request.frame_terms)
+        return await grounding.trace(request)
