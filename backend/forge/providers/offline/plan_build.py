@@ -104,8 +104,10 @@ def _latest_assumptions(view: ConversationView) -> list[str]:
 
 
 def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
-    call = view.latest_call("build_morphological_box")
-    params = list(call.call.arguments.get("parameters", [])) if call else []
+    params = list(view.context.get("morphological_box", []) or [])
+    if not params:  # a brief from before BUILD carried the box: read the EXPLORE call itself
+        call = view.latest_call("build_morphological_box")
+        params = list(call.call.arguments.get("parameters", [])) if call else []
     used = stem_set(claims_text)
     return [
         f"Unexplored option — {p['name']}: {o}"
