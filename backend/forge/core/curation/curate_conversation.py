@@ -3,7 +3,8 @@
 A conversation is cut into units: the head (everything before the first assistant message — the
 problem's first brief), then one unit per assistant message with the user messages that follow it
 (its tool results, a nudge, or the next phase's brief). Dropping whole units keeps the roles
-alternating and every tool_use next to its tool_result.
+alternating and every tool_use next to its tool_result. The units of a finished phase form its
+segment; the unit holding a phase's brief opens that phase's segment.
 
 Invariants:
     - Must-keep, always sent in full: the system prompt and tools (counted by the caller as
@@ -13,8 +14,13 @@ Invariants:
     - An earlier phase's brief is never dropped: its unit is sent at least as a digest — the
       marker line, its HARD CONSTRAINTS and YOUR REVIEWER DECIDED paragraphs, the reply before it
       cut to DIGEST_REPLY_CHARS — and in full when the listwise selection picks it.
-    - Every other unit of an earlier phase is sent in full or not at all, as `select_listwise`
-      decides for the current brief under the budget; the order of the conversation is kept.
+    - Each finished phase's segment is curated once, against the brief that FOLLOWS it (what the
+      next phase was asked to do), with `carry_tokens` of room, redundancy counted against the head
+      and what earlier segments kept. A segment's decisions therefore never change as the
+      conversation grows, so the curated prefix stays byte-identical from call to call and a
+      provider's prompt cache keeps serving it; only the phase that just ended is new.
+    - The whole call never exceeds `context_tokens` unless the must-keep parts alone do: when the
+      segments' picks do not fit, the oldest picks are dropped first (reason OVER_BUDGET).
     - Pairing is checked on the result (`pairing_intact`); should it ever fail, the call gets the
       whole conversation and the summary says so (`fell_back`).
     - Every unit has one provenance entry (kind, phase, message range, tools, tokens, decision and
@@ -26,7 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from forge.core.curation.listwise_selection import Candidate, CurationBudget, Decision, Reason, select_listwise
@@ -181,30 +187,78 @@ class _Counter:
         return sum(self.message(m) for m in messages)
 
 
-def _candidates(units: Sequence[_Unit], digests: dict[str, tuple[Message, ...]], counter: _Counter) -> list[Candidate]:
-    found = []
-    for u in units:
-        full, text = counter.unit(u.messages), "\n".join(message_text(m) for m in u.messages)
-        if u.key in digests:
-            digest = counter.unit(digests[u.key])
-            found.append(Candidate(f"{u.key}:digest", "", digest, must_keep=True))
-            found.append(Candidate(u.key, text, max(0, full - digest)))
-        else:
-            found.append(Candidate(u.key, text, full, must_keep=u.kind in (UnitKind.HEAD, UnitKind.CURRENT_PHASE)))
-    return found
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """One finished phase's units (the boundary unit that opened it first, if any) and its query."""
+
+    units: tuple[_Unit, ...]
+    query: str
 
 
-def _provenance(u: _Unit, decision: Decision, full: int, digest: tuple[Message, ...] | None, counter: _Counter) -> UnitProvenance:
-    if decision.kept:
-        outcome, sent = Outcome.FULL, full
-    elif digest is not None:
-        outcome, sent = Outcome.DIGEST, counter.unit(digest)
-    else:
-        outcome, sent = Outcome.DROPPED, 0
+def _segments(units: Sequence[_Unit], messages: Sequence[Message]) -> list[_Segment]:
+    earlier = [u for u in units if u.kind in (UnitKind.EXCHANGE, UnitKind.PHASE_BOUNDARY)]
+    groups: list[list[_Unit]] = []
+    for u in earlier:
+        if u.kind == UnitKind.PHASE_BOUNDARY or not groups:
+            groups.append([])
+        groups[-1].append(u)
+    segments = []
+    for group in groups:
+        after = group[-1].start + len(group[-1].messages)
+        query = next((m.text for m in messages[after:] if _is_brief(m)), "")
+        segments.append(_Segment(tuple(group), query))
+    return segments
+
+
+def _unit_text(u: _Unit) -> str:
+    return "\n".join(message_text(m) for m in u.messages)
+
+
+class _Plan:
+    """Decisions per unit key, filled segment by segment, then fitted to the call's budget."""
+
+    def __init__(self, units: Sequence[_Unit], digests: dict[str, tuple[Message, ...]], counter: _Counter) -> None:
+        self.full = {u.key: counter.unit(u.messages) for u in units}
+        self.digest = {k: counter.unit(d) for k, d in digests.items()}
+        self.decisions: dict[str, Decision] = {}
+        self.stopped = False
+
+    def sent(self, key: str) -> int:
+        decision = self.decisions[key]
+        return self.full[key] if decision.kept else self.digest.get(key, 0)
+
+    def curate_segment(self, segment: _Segment, budget: CurationBudget, context: list[str]) -> None:
+        candidates = [
+            Candidate(u.key, _unit_text(u), self.full[u.key] - self.digest.get(u.key, 0)) for u in segment.units
+        ]
+        room = replace(budget, context_tokens=budget.carry_tokens)
+        selection = select_listwise(segment.query, candidates, room, context)
+        self.stopped = self.stopped or selection.stop_rule_triggered
+        for u, decision in zip(segment.units, selection.decisions, strict=True):
+            self.decisions[u.key] = replace(decision, tokens=self.full[u.key])
+            if decision.kept:
+                context.append(_unit_text(u))
+
+    def fit(self, order: Sequence[_Unit], fixed_tokens: int, limit: int) -> None:
+        """Drop the oldest picks until the call fits `limit` (or nothing optional is left)."""
+        total = fixed_tokens + sum(self.sent(u.key) for u in order)
+        for u in order:
+            decision = self.decisions[u.key]
+            if total <= limit:
+                return
+            if decision.reason == Reason.SELECTED:
+                total -= self.full[u.key] - self.digest.get(u.key, 0)
+                self.decisions[u.key] = replace(decision, kept=False, reason=Reason.OVER_BUDGET)
+
+
+def _provenance(u: _Unit, plan: _Plan) -> UnitProvenance:
+    decision = plan.decisions[u.key]
+    shortened = Outcome.DIGEST if u.key in plan.digest else Outcome.DROPPED
+    outcome = Outcome.FULL if decision.kept else shortened
     tools = tuple(c.name for m in u.messages for c in m.tool_calls)
     end = u.start + len(u.messages) - 1
     return UnitProvenance(
-        u.key, u.kind, u.phase, u.start, end, tools, full, sent, outcome, decision.reason,
+        u.key, u.kind, u.phase, u.start, end, tools, plan.full[u.key], plan.sent(u.key), outcome, decision.reason,
         decision.relevance, decision.redundancy,
     )  # fmt: skip
 
@@ -221,29 +275,29 @@ def curate_conversation(
     counter = _Counter(count)
     units = _units(messages, current_marker)
     digests = {u.key: tuple(_digest_message(m) for m in u.messages) for u in units if u.kind == UnitKind.PHASE_BOUNDARY}
-    query = next((m.text for m in messages if _is_brief(m) and m.text.startswith(current_marker)), "")
-    fixed = Candidate("system+tools", "", fixed_tokens, must_keep=True)
-    selection = select_listwise(query, [fixed, *_candidates(units, digests, counter)], budget)
-    by_key = {d.key: d for d in selection.decisions}
-    sent: list[Message] = []
-    provenance = []
+    plan = _Plan(units, digests, counter)
     for u in units:
-        decision, full = by_key[u.key], counter.unit(u.messages)
-        digest = digests.get(u.key)
-        provenance.append(_provenance(u, decision, full, digest, counter))
-        if decision.kept:
-            sent += u.messages
-        elif digest is not None:
-            sent += digest
+        if u.kind in (UnitKind.HEAD, UnitKind.CURRENT_PHASE):
+            plan.decisions[u.key] = Decision(u.key, True, Reason.MUST_KEEP, plan.full[u.key])
+    context = [_unit_text(u) for u in units if u.kind == UnitKind.HEAD]
+    for segment in _segments(units, messages):
+        plan.curate_segment(segment, budget, context)
+    plan.fit(units, fixed_tokens, budget.context_tokens)
+    sent: list[Message] = []
+    for u in units:
+        sent += u.messages if plan.decisions[u.key].kept else digests.get(u.key, ())
+    provenance = tuple(_provenance(u, plan) for u in units)
+    must_keep = fixed_tokens + sum(p.tokens_sent for p in provenance if p.reason == Reason.MUST_KEEP)
+    must_keep += sum(plan.digest.values())
+    optional = sum(p.tokens_sent - plan.digest.get(p.key, 0) for p in provenance if p.reason == Reason.SELECTED)
     available = fixed_tokens + sum(p.tokens_full for p in provenance)
     fell_back = not pairing_intact(sent)
-    chosen = tuple(messages) if fell_back else tuple(sent)
     tokens_sent = available if fell_back else fixed_tokens + sum(p.tokens_sent for p in provenance)
     summary = CurationSummary(
-        available, tokens_sent, selection.must_keep_tokens, selection.optional_tokens, selection.room, budget,
-        selection.stop_rule_triggered, fell_back, tuple(provenance),
+        available, tokens_sent, must_keep, optional, max(0, budget.context_tokens - must_keep), budget,
+        plan.stopped, fell_back, provenance,
     )  # fmt: skip
-    return CuratedContext(chosen, summary)
+    return CuratedContext(tuple(messages) if fell_back else tuple(sent), summary)
 
 
 PROVENANCE_SHOWN = 60  # units listed in an event; the counts cover all of them

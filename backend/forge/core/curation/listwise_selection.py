@@ -5,9 +5,10 @@ Invariants:
       optional items share what is left: `min(budget.carry_tokens, budget.context_tokens - must_keep)`.
     - Optional items are chosen greedily, one at a time, by the shaped utility
           relevance − redundancy_weight · redundancy − lambda_tokens · tokens
-      where redundancy is the largest similarity to an item already chosen (must-keep items count
-      as chosen). The seed sums the similarities; the maximum lets the overlap with the nearest
-      pick decide, not how many picks came before (maximal marginal relevance).
+      where redundancy is the largest similarity to an item already chosen (must-keep items and the
+      texts passed as `context` count as chosen). The seed sums the similarities; the maximum lets
+      the overlap with the nearest pick decide, not how many picks came before (maximal marginal
+      relevance).
     - Stop rule: when the best remaining shaped utility is ≤ 0 the selection stops and every item
       not chosen is dropped with reason STOP_RULE. An item that does not fit the room left is
       dropped with reason OVER_BUDGET and the next one is tried.
@@ -39,8 +40,9 @@ class CurationBudget:
     """Tokens a call may carry, and the prices of the shaped utility.
 
     `context_tokens`: the whole request (system, tools, messages); `carry_tokens`: at most this
-    much optional (earlier) material; `lambda_tokens`: utility lost per token (the stop rule);
-    `redundancy_weight`: the seed's diversity penalty (0.3)."""
+    much optional material per selection (the conversation curator runs one per finished phase);
+    `lambda_tokens`: utility lost per token (the stop rule); `redundancy_weight`: the seed's
+    diversity penalty (0.3)."""
 
     context_tokens: int
     carry_tokens: int
@@ -106,10 +108,16 @@ def _shaped(relevance: float, redundancy: float, tokens: int, budget: CurationBu
     return relevance - budget.redundancy_weight * redundancy - budget.lambda_tokens * tokens
 
 
-def select_listwise(query: str, candidates: Sequence[Candidate], budget: CurationBudget) -> Selection:
-    """Choose the optional candidates for `query` under `budget`; must-keep ones always stay."""
+def select_listwise(
+    query: str, candidates: Sequence[Candidate], budget: CurationBudget, context: Sequence[str] = ()
+) -> Selection:
+    """Choose the optional candidates for `query` under `budget`; must-keep ones always stay.
+    `context`: texts already in the call (they make similar candidates redundant)."""
     query_keys = match_keys(query)
     pool = _Pool([match_keys(c.text) for c in candidates], [], [0.0] * len(candidates))
+    for text in context:
+        keys = match_keys(text)
+        pool.redundancy = [max(r, term_similarity(keys, k)) for r, k in zip(pool.redundancy, pool.keys, strict=True)]
     relevance = [term_similarity(query_keys, k) for k in pool.keys]
     must_keep = sum(c.tokens for c in candidates if c.must_keep)
     room = max(0, min(budget.carry_tokens, budget.context_tokens - must_keep))

@@ -44,7 +44,12 @@ def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
 
 
 def builds_on(view: ConversationView, claim_id: str) -> str | None:
-    """The builds_on_claim_id this conversation's synthesis of `claim_id` passed, if any."""
+    """The claim `claim_id` builds on: the brief's claim view says (its latest `builds_on`), else the
+    builds_on_claim_id this conversation's synthesis of it passed, if any."""
+    claim = next((c for c in _claims(view) if str(c.get("id")) == claim_id), None)
+    listed = list(claim.get("builds_on", []) or []) if claim else []
+    if listed:
+        return str(listed[-1])
     for outcome in reversed(view.history):
         if outcome.ok and outcome.call.name == "create_synthesis" and outcome.payload.get("claim_id") == claim_id:
             value = outcome.call.arguments.get("builds_on_claim_id")
