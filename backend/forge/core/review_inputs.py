@@ -23,6 +23,8 @@ class DecomposeReview:
     rejected_assumptions: tuple[int, ...] = ()
     added_assumptions: tuple[str, ...] = ()
     added_reframings: tuple[str, ...] = ()
+    accepted_memories: tuple[str, ...] = ()  # episode ids of remembered hypotheses the person pins
+    dismissed_memories: tuple[str, ...] = ()  # ... and of those they dismiss
 
 
 @dataclass(frozen=True, slots=True)

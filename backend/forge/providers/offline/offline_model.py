@@ -130,7 +130,8 @@ class OfflineModel:
         calls = [c for c in plan.calls if c.name in offered]
         if calls:
             parts: tuple[TextPart | ToolCall, ...] = tuple(
-                ToolCall(ToolCallId(f"offline-{prefix}{turn}-{k}"), c.name, dict(c.arguments)) for k, c in enumerate(calls)
+                ToolCall(ToolCallId(f"offline-{prefix}{turn}-{k}"), c.name, dict(c.arguments))
+                for k, c in enumerate(calls)
             )
             stop = StopReason.TOOL_USE
         else:
