@@ -149,8 +149,7 @@ def context_usage(
             "cache_read_tokens": spend.cache_read_tokens,
             "cache_creation_tokens": spend.cache_creation_tokens,
         }
-    if curation is not None:
-        data["curation"] = curation_payload(curation)
+    data["curation"] = curation_payload(curation) if curation is not None else None
     return SessionEvent(EventType.CONTEXT_USAGE, data)
 
 

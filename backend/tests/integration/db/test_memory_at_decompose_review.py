@@ -33,7 +33,10 @@ from forge.core.review_payloads import build_review_payload
 from forge.db.migrate import upgrade_database
 from forge.services.session_service import ServiceFailure
 
-UNRELATED = "How do honey bee swarms choose a new nest site?"
+UNRELATED = (
+    "How do honey bee swarms choose a new nest site?",
+    "How can a public library double its evening visitors without longer staff hours?",  # shares "staff", "hours"
+)
 
 
 @pytest.fixture
@@ -108,9 +111,10 @@ async def test_a_related_session_opens_with_what_the_first_learned_and_its_confi
     assert shown["decision"] == "offered" and shown["origin_session_id"]
 
 
-async def test_an_unrelated_problem_is_offered_nothing(container: Container) -> None:
+@pytest.mark.parametrize("problem", UNRELATED)
+async def test_an_unrelated_problem_is_offered_nothing(container: Container, problem: str) -> None:
     await _judged_first_session(container)
-    _, state, brief = await _created(container, UNRELATED)
+    _, state, brief = await _created(container, problem)
     assert state.remembered_hypotheses == []
     assert MEMORY_HEADER not in brief
 

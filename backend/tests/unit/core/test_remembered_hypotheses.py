@@ -14,6 +14,7 @@ from forge.core.phases.close_decompose import apply_decompose_review, check_deco
 from forge.core.remembered_hypotheses import (
     MEMORY_HEADER,
     RECALL_LIMIT,
+    RECALL_MIN_SIMILARITY,
     MemoryDecision,
     RememberedHypothesis,
     memory_block,
@@ -44,7 +45,7 @@ class TestRecallForProblem:
         ]
         offered = recall_for_problem((1.0, 0.0), episodes)
         assert [h.episode_id for h in offered] == [str(UUID(int=2)), str(UUID(int=1))]
-        assert offered[0].similarity > 0.35 and offered[0].decision == MemoryDecision.OFFERED
+        assert offered[0].similarity >= RECALL_MIN_SIMILARITY and offered[0].decision == MemoryDecision.OFFERED
 
     def test_at_most_the_limit_is_offered(self) -> None:
         episodes = [_episode(i, (1.0, 0.0), 0.5) for i in range(10)]
