@@ -75,6 +75,7 @@ class RecordingModel:
     inner: OfflineModel
     requests: list[tuple[str, ModelRequest]] = field(default_factory=list)
     phase: str = ""
+    final_state: ForgeState | None = None  # the session's state when the document was written
 
     @property
     def label(self) -> str:
@@ -90,9 +91,10 @@ class RecordingModel:
 
 
 async def record_session(
-    problem: str, rounds: int, model: RecordingModel | None = None
+    problem: str, rounds: int, model: RecordingModel | None = None, curator: Any = None
 ) -> list[tuple[str, ModelRequest]]:
-    """Every request of one whole autopilot session, in order (kept by `model`, a fresh one by default)."""
+    """Every request of one whole autopilot session, in order (kept by `model`, a fresh one by default).
+    `curator`: the runner's context curator (its default, the provider's budget, when None)."""
     ids, model = _Ids(), model or RecordingModel(OfflineModel())
     ctx = ToolContext(
         SessionId(ids()),
@@ -102,7 +104,8 @@ async def record_session(
         ids,
         model.label,
     )
-    runner, policy = AgentRunner(model), AutopilotPolicy(rounds=rounds)
+    runner = AgentRunner(model, curator=curator) if curator is not None else AgentRunner(model)
+    policy = AutopilotPolicy(rounds=rounds)
     history: list[Message] = [phase_kickoff(ctx.state)]
     for _ in range(MAX_RUNS):
         model.phase, review = ctx.state.current_phase.value, None
@@ -117,6 +120,7 @@ async def record_session(
             history = [*base, *output.appended]
             for event in output.events:
                 if event.type == EventType.KNOWLEDGE_DOCUMENT:
+                    model.final_state = ctx.state
                     return model.requests
                 if event.type in REVIEW_EVENT.values():
                     review = event

@@ -1,17 +1,22 @@
-"""Benchmark: tokens and cost per phase of one whole session as Anthropic would bill it.
+"""Benchmark: input tokens of one whole session with and without the context curator.
 
-The session of bench_prompt_cache.py (offline model in autopilot, every ModelRequest recorded) is
-turned into the Messages API bodies AnthropicModel sends and run through the prompt-cache simulator
-(`forge.providers.simulate_prompt_cache`): input tokens split into uncached, cache write and cache
-read. Output tokens are the JSON characters of each reply / 4 (the offline model's replies stand in
-for a real model's; a real model writes more). Cost uses the price table of `forge.core.model_pricing`
-for WIRE_MODEL. Numbers are estimates (4 characters per token) meant for before/after comparison of
-prompt changes: run it on two commits.
+The session of bench_prompt_cache.py (offline model in autopilot, every ModelRequest recorded) runs
+twice: once as the runner sends it (every call curated under the provider's budget,
+`forge.agent.curate_request`) and once with a curator that keeps the whole conversation (what the
+runner sent before curation). For each request:
+    - `tokens`: the real count of what is sent — cl100k_base (the shipped tokenizer) over the system
+      prompt, the tools and every message (`forge.core.curation.curate_conversation.message_text`);
+    - the Messages API body AnthropicModel sends goes through the prompt-cache simulator
+      (`forge.providers.simulate_prompt_cache`, ~4 characters per token): uncached, cache write and
+      cache read, priced for WIRE_MODEL. Output is the JSON characters of each reply / 4.
+The offline model reads what it is sent, so the curated session may decide differently; the
+bench reports each session's requests, claims, graph nodes and document size so a lost gate shows.
 
-Prints one row per phase, then:
-    RESULT input_tokens=<int> cache_read=<int> cache_write=<int> uncached=<int> output_tokens=<int>
-           cost_usd=<float> crystallize_cost_share=<float>
-Run: backend/.venv/bin/python bench/bench_session_tokens.py [--problem "..."] [--rounds 2]
+Prints one row per phase and mode, then:
+    RESULT input_tokens_full=<int> input_tokens_curated=<int> input_reduction=<float>
+           cost_usd_full=<float> cost_usd_curated=<float> requests_full=<int> requests_curated=<int>
+           claims_full=<int> claims_curated=<int> graph_nodes_full=<int> graph_nodes_curated=<int> document_identical=<bool>
+Run: backend/.venv/bin/python bench/bench_session_tokens.py [--problem "..."] [--rounds 2] [--carry N]
 """
 
 from __future__ import annotations
@@ -19,20 +24,49 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import bench_prompt_cache as session
 
-from forge.core.model_messages import ModelRequest, ModelResponse, Usage
+from forge.agent.curate_request import DEFAULT_BUDGETS, RequestCurator
+from forge.core.curation.curate_conversation import CuratedContext, message_text
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message, ModelRequest, ModelResponse, ToolDefinition, Usage
 from forge.core.model_pricing import cost_of, price_for
 from forge.core.state_codec import encode_value
 from forge.providers.simulate_prompt_cache import PromptCacheSimulator
+from forge.providers.token_counting import TiktokenCounter
+
+COUNT = TiktokenCounter().count_tokens
 
 
 @dataclass
 class PhaseTokens:
     requests: int = 0
+    tokens: int = 0
     usage: Usage = field(default_factory=Usage)
+
+
+@dataclass
+class SessionTokens:
+    phases: dict[str, PhaseTokens]
+    state: ForgeState
+
+    @property
+    def total(self) -> PhaseTokens:
+        rows = self.phases.values()
+        return PhaseTokens(sum(p.requests for p in rows), sum(p.tokens for p in rows), sum((p.usage for p in rows), Usage()))
+
+
+class KeepEverything(RequestCurator):
+    """The runner before curation: every call carries the whole conversation."""
+
+    def curate(
+        self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]
+    ) -> CuratedContext:
+        summary = super().curate(state, messages, system, tools).summary
+        return CuratedContext(tuple(messages), replace(summary, tokens_sent=summary.tokens_available))
 
 
 class RepliesKept(session.RecordingModel):
@@ -50,43 +84,62 @@ class RepliesKept(session.RecordingModel):
         return response
 
 
-def tokens_by_phase(problem: str, rounds: int) -> dict[str, PhaseTokens]:
+def request_tokens(request: ModelRequest) -> int:
+    tools = [f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in request.tools]
+    return sum(COUNT(t) for t in [request.system, *tools, *(message_text(m) for m in request.messages)])
+
+
+def run_session(problem: str, rounds: int, curated: bool, carry: int | None = None) -> SessionTokens:
     model = RepliesKept(session.OfflineModel())
-    requests = asyncio.run(session.record_session(problem, rounds, model))
+    curator = None if curated else KeepEverything(model.label, model.context_window)
+    if curated and carry is not None:
+        budgets = {p: replace(b, carry_tokens=carry) for p, b in DEFAULT_BUDGETS.items()}
+        curator = RequestCurator(model.label, model.context_window, budgets)
+    requests = asyncio.run(session.record_session(problem, rounds, model, curator))
     cache, phases = PromptCacheSimulator(), dict[str, PhaseTokens]()
     for (phase, request), chars in zip(requests, model.reply_chars, strict=True):
         used = cache.send(session.wire_body(request))
         row = phases.setdefault(phase, PhaseTokens())
         row.requests += 1
+        row.tokens += request_tokens(request)
         row.usage += Usage(used.uncached, chars // 4, used.cache_write, used.cache_read)
-    return phases
+    assert model.final_state is not None
+    return SessionTokens(phases, model.final_state)
+
+
+def _print_rows(label: str, run: SessionTokens) -> None:
+    price = price_for(session.WIRE_MODEL)
+    for name, row in [*run.phases.items(), ("session", run.total)]:
+        u = row.usage
+        print(
+            f"{label:<8} {name:<12} {row.requests:>8} {row.tokens:>10,} {u.cache_read_tokens:>10,} "
+            f"{u.cache_creation_tokens:>11,} {u.input_tokens:>9,} {cost_of(u, price):>8.4f}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=session.DEFAULT_PROBLEM)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--carry", type=int, default=None, help="carry_tokens per finished phase (default: the table's)")
     args = parser.parse_args()
-    phases = tokens_by_phase(args.problem, args.rounds)
+    full = run_session(args.problem, args.rounds, curated=False)
+    curated = run_session(args.problem, args.rounds, curated=True, carry=args.carry)
     price = price_for(session.WIRE_MODEL)
-    total = sum((p.usage for p in phases.values()), Usage())
-    print(f"model {session.WIRE_MODEL}; tokens ~ JSON characters / 4; cache simulated")
-    header = f"{'phase':<12} {'requests':>8} {'input':>9} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'output':>7} {'cost $':>8}"
-    print(header)
-    for name, row in [*phases.items(), ("session", PhaseTokens(sum(p.requests for p in phases.values()), total))]:
-        u = row.usage
-        inputs = u.input_tokens + u.cache_read_tokens + u.cache_creation_tokens
-        print(
-            f"{name:<12} {row.requests:>8} {inputs:>9,} {u.cache_read_tokens:>10,} {u.cache_creation_tokens:>11,} "
-            f"{u.input_tokens:>9,} {u.output_tokens:>7,} {cost_of(u, price):>8.4f}"
-        )
-    crystallize = cost_of(phases["crystallize"].usage, price) if "crystallize" in phases else 0.0
-    session_cost = cost_of(total, price)
+    print(f"model {session.WIRE_MODEL}; tokens: cl100k_base of what is sent; cache simulated at ~4 chars/token")
+    print(f"{'mode':<8} {'phase':<12} {'requests':>8} {'tokens':>10} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'cost $':>8}")
+    _print_rows("full", full)
+    _print_rows("curated", curated)
+    a, b = full.total, curated.total
     print(
-        f"RESULT input_tokens={total.input_tokens + total.cache_read_tokens + total.cache_creation_tokens} "
-        f"cache_read={total.cache_read_tokens} cache_write={total.cache_creation_tokens} "
-        f"uncached={total.input_tokens} output_tokens={total.output_tokens} cost_usd={session_cost:.4f} "
-        f"crystallize_cost_share={crystallize / session_cost if session_cost else 0.0:.4f}"
+        f"RESULT input_tokens_full={a.tokens} input_tokens_curated={b.tokens} "
+        f"input_reduction={1 - b.tokens / a.tokens:.4f} "
+        f"cost_usd_full={cost_of(a.usage, price):.4f} cost_usd_curated={cost_of(b.usage, price):.4f} "
+        f"requests_full={a.requests} requests_curated={b.requests} "
+        f"claims_full={len(full.state.all_claims)} claims_curated={len(curated.state.all_claims)} "
+        f"graph_nodes_full={len(full.state.knowledge_graph_nodes)} "
+        f"graph_nodes_curated={len(curated.state.knowledge_graph_nodes)} "
+        f"document_identical={full.state.knowledge_document_markdown == curated.state.knowledge_document_markdown}"
     )
 
 

@@ -114,5 +114,10 @@ for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPO
 
     await page.goto("/no/such/page");
     await checkPage(page, viewport, "10-page-not-found");
+
+    // The verdicts above became remembered hypotheses: the Memory page lists them.
+    await page.getByRole("link", { name: "Memory" }).click();
+    await expect(page.getByTestId("memory-item").first()).toBeVisible();
+    await checkPage(page, viewport, "11-memory");
   });
 }

@@ -18,6 +18,7 @@ export const router = createBrowserRouter([
     children: [
       { path: "/", element: <HomePage /> },
       { path: "/sessions/:sessionId", lazy: async () => ({ Component: (await import("./pages/SessionPage")).SessionPage }) },
+      { path: "/memory", lazy: async () => ({ Component: (await import("./pages/MemoryPage")).MemoryPage }) },
       { path: "*", element: <NotFoundPage /> },
     ],
   },

@@ -20,6 +20,7 @@ from typing import cast
 
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
+from forge.core.curation.curate_conversation import CurationSummary
 from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
 from forge.core.records import ResearchRecord
@@ -109,8 +110,10 @@ def account_usage(
     usage: Usage,
     model_name: str = "",
     prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+    curation: CurationSummary | None = None,
 ) -> ev.SessionEvent:
-    """Add a call's tokens and cost to the phase's spend; the context_usage event for the call."""
+    """Add a call's tokens and cost to the phase's spend; the context_usage event for the call
+    (with the curation summary of its context, when the runner curated it)."""
     # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
     name = model_name or model.label.partition(":")[2] or model.label
     # A local server may serve a model under a hosted model's name: it still costs nothing per token.
@@ -123,4 +126,4 @@ def account_usage(
     report = ev.SpendReport(
         phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens
     )
-    return ev.context_usage(context_tokens, model.context_window, name, cost, report)
+    return ev.context_usage(context_tokens, model.context_window, name, cost, report, curation)

@@ -19,6 +19,9 @@ Invariants:
     - One stable tool list for the whole session (every tool, fixed order): the phase is enforced
       by dispatch (TOOL_NOT_IN_PHASE), and a provider's prompt cache survives phase changes.
     - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
+    - Every request's messages are curated under the model's token budget (`curate_request`); the
+      history itself is never changed by curation, and the call's `context_usage` event carries
+      the curation summary (what was kept, shortened or dropped, and why).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
+from forge.agent.curate_request import RequestCurator
 from forge.agent.dispatch_tool_call import dispatch_tool_call
 from forge.agent.phase_briefs import messages_to_send
 from forge.agent.phases.phase_definition import THINKING_BUDGET
@@ -37,6 +41,7 @@ from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import all_tool_definitions
 from forge.core import session_events as ev
 from forge.core.compact_conversation import compact_conversation
+from forge.core.curation.curate_conversation import CurationSummary
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import (
     Message,
@@ -149,22 +154,27 @@ class AgentRunner:
         max_nudges: int = MAX_NUDGES,
         budget: SpendBudget | None = None,
         prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+        curator: RequestCurator | None = None,
     ):
         self._model = model
+        self.curator = curator or RequestCurator(model.label, model.context_window)
         self._max_iterations = max_iterations
         self._max_nudges = max_nudges
         self._budget = budget
         self._prices = prices
 
-    def _request(self, state: ForgeState, messages: list[Message]) -> ModelRequest:
-        return ModelRequest(
+    def _request(self, state: ForgeState, messages: list[Message]) -> tuple[ModelRequest, CurationSummary]:
+        tools = all_tool_definitions()
+        curated = self.curator.curate(state, messages_to_send(state, messages), SYSTEM_PROMPT, tools)
+        request = ModelRequest(
             SYSTEM_PROMPT,
-            messages_to_send(state, messages),
-            all_tool_definitions(),
+            curated.messages,
+            tools,
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
             thinking_budget=THINKING_BUDGET,
         )
+        return request, curated.summary
 
     async def run(self, ctx: ToolContext, history: list[Message]) -> AsyncIterator[RunnerOutput]:
         """Continue the conversation in `history` until the run pauses, finishes or fails."""
@@ -236,9 +246,11 @@ class AgentRunner:
         Ends without a ModelResponse (with error + done in the draft) when the model cannot answer."""
         for attempt in range(2):
             try:
-                async for item in call_model(self._model, self._request(ctx.state, messages)):
+                request, curation = self._request(ctx.state, messages)
+                async for item in call_model(self._model, request):
                     if isinstance(item, ModelResponse):
-                        draft.events.append(account_usage(ctx, self._model, item.usage, item.model, self._prices))
+                        usage = account_usage(ctx, self._model, item.usage, item.model, self._prices, curation)
+                        draft.events.append(usage)
                         draft.events += record_server_research(ctx, item, self._model.label)
                     yield item
                 return

@@ -87,6 +87,42 @@ class PhaseChangeData(Payload):
     resumed: bool = False  # absent in events logged before the field existed
 
 
+class CurationUnitData(Payload):
+    """One unit of the conversation (an assistant message and the user messages after it) and what
+    the context curator did with it for this call: sent in `full`, as a `digest` (an earlier phase's
+    brief: marker, hard constraints, reviewer decisions) or `dropped`, and why."""
+
+    key: str
+    kind: Literal["head", "exchange", "phase_boundary", "current_phase"]
+    phase: str
+    tools: list[str]
+    tokens_full: int
+    tokens_sent: int
+    outcome: Literal["full", "digest", "dropped"]
+    reason: Literal["must_keep", "selected", "stop_rule", "over_budget"]
+    relevance: float
+    redundancy: float
+
+
+class CurationData(Payload):
+    """What the context curator put into the call: curated (`tokens_sent`) vs available tokens,
+    the budget, whether the shaped-utility stop rule ended the selection, and each unit's provenance
+    (the latest 60 units; the counts cover all)."""
+
+    tokens_available: int
+    tokens_sent: int
+    must_keep_tokens: int
+    optional_tokens: int
+    budget_tokens: int
+    carry_budget_tokens: int
+    stop_rule_triggered: bool
+    fell_back: bool
+    units_full: int
+    units_digest: int
+    units_dropped: int
+    units: list[CurationUnitData]
+
+
 class ContextUsageData(Payload):
     """After each model call: the context window's use, the call's cost, and the phase's and the
     session's running totals (costs in USD, rounded to 6 places; `usage_percentage` to 2)."""
@@ -104,6 +140,7 @@ class ContextUsageData(Payload):
     session_tokens: int
     cache_read_tokens: int
     cache_creation_tokens: int
+    curation: CurationData | None = None  # absent for engine-stage calls and in events logged before curation
 
 
 class DoneData(Payload):

@@ -267,8 +267,26 @@ class ProblemFrameView(Payload):
     audit: ConstraintAuditView
 
 
+class RememberedHypothesisView(Payload):
+    """A hypothesis an earlier session judged, offered to this one (seed 004): its C (0..1 and as a
+    percentage), how similar it is to this problem, its support and contradiction counts, where it
+    came from, and the person's decision (offered until the decompose review accepts or dismisses it)."""
+
+    episode_id: str
+    text: str
+    c: float
+    confidence_percent: int
+    similarity: float
+    support_count: int
+    contradiction_count: int
+    origin_question: str
+    origin_session_id: str
+    decision: Literal["offered", "accepted", "dismissed"]
+
+
 class DecomposeReviewData(Payload):
-    """After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings."""
+    """After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings,
+    and what earlier sessions found (`memory`)."""
 
     review: Literal["decompose_review"]
     fundamentals: list[str]
@@ -276,6 +294,7 @@ class DecomposeReviewData(Payload):
     assumptions: list[AssumptionView]
     reframings: list[ReframingView]
     problem_frame: ProblemFrameView | None = None
+    memory: list[RememberedHypothesisView] = []  # absent in reviews logged before memory was offered
 
 
 class SelectedDomainView(Payload):

@@ -202,6 +202,12 @@ class UserInput(BaseModel):
     added_assumptions: list[FreeText] | None = Field(default=None, max_length=10)
     selected_reframings: list[int] | None = Field(default=None, max_length=MAX_LIST)
     added_reframings: list[FreeText] | None = Field(default=None, max_length=10)
+    accepted_memories: list[FreeText] | None = Field(
+        default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to pin"
+    )
+    dismissed_memories: list[FreeText] | None = Field(
+        default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to dismiss"
+    )
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
     suggested_domains: list[FreeText] | None = Field(default=None, max_length=10)
     claim_feedback: list[ClaimFeedbackIn] | None = Field(default=None, max_length=10)
@@ -236,6 +242,8 @@ class UserInput(BaseModel):
                 tuple(self.rejected_assumptions or ()),
                 tuple(self.added_assumptions or ()),
                 tuple(self.added_reframings or ()),
+                accepted_memories=tuple(self.accepted_memories or ()),
+                dismissed_memories=tuple(self.dismissed_memories or ()),
             )
         if t == "explore_review":
             return ExploreReview(tuple(self.starred_analogies or ()), tuple(self.suggested_domains or ()))

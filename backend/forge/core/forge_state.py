@@ -40,6 +40,7 @@ from forge.core.records import (
     SessionDocument,
     StateOfArt,
 )
+from forge.core.remembered_hypotheses import RememberedHypothesis
 from forge.core.saga_state import SupervisionState
 from forge.core.search_summary import SearchSummary
 from forge.core.select_source_domains import DomainSelection
@@ -57,6 +58,7 @@ class ForgeState:
     spend_by_phase: dict[str, PhaseSpend] = field(default_factory=dict)
     web_searches_this_phase: list[ResearchRecord] = field(default_factory=list)
     # Phase 1: DECOMPOSE
+    remembered_hypotheses: list[RememberedHypothesis] = field(default_factory=list)  # seed 004, taken at creation
     problem_frame: AuditedFrame | None = None  # stage 1 of the engine, with its CP-1 findings
     fundamentals: list[str] = field(default_factory=list)
     state_of_art: StateOfArt | None = None

@@ -35,6 +35,7 @@ from forge.core.confidence import (
 )
 from forge.core.domain_types import ClaimId, SessionId, VerdictType
 from forge.core.forge_state import ForgeState
+from forge.core.remembered_hypotheses import RECALL_LIMIT, RECALL_MIN_SIMILARITY, RememberedHypothesis
 from forge.core.review_inputs import VerdictsReview
 from forge.core.source_domain_distance import cosine
 
@@ -211,3 +212,24 @@ def rank_episodes(
         match = similarity(query, e.vector) if query is not None else 1.0
         ranked.append(RankedEpisode(e, match, max(0.0, match) * e.c))
     return sorted(ranked, key=lambda r: -r.score)
+
+
+def recall_for_problem(
+    query: Vector, episodes: Sequence[HypothesisEpisode], *, limit: int = RECALL_LIMIT
+) -> list[RememberedHypothesis]:
+    """What a new session on this problem is offered: the best by similarity × C (C ≥ RETRIEVAL_MIN_C),
+    each at least RECALL_MIN_SIMILARITY similar to the problem, at most `limit`."""
+    ranked = [r for r in rank_episodes(query, episodes) if r.similarity >= RECALL_MIN_SIMILARITY][:limit]
+    return [
+        RememberedHypothesis(
+            str(r.episode.id),
+            r.episode.text,
+            r.episode.c,
+            round(r.similarity, 4),
+            r.episode.support_count,
+            r.episode.contradiction_count,
+            r.episode.origin_question,
+            str(r.episode.origin_session_id),
+        )
+        for r in ranked
+    ]

@@ -36,6 +36,8 @@ class DecomposeReview:
     added_assumptions: tuple[str, ...] = ()
     added_reframings: tuple[str, ...] = ()
     supervisor: SupervisorDecisions = SupervisorDecisions()
+    accepted_memories: tuple[str, ...] = ()  # episode ids of remembered hypotheses the person pins
+    dismissed_memories: tuple[str, ...] = ()  # ... and of those they dismiss
 
 
 @dataclass(frozen=True, slots=True)

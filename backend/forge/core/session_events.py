@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from forge.core.curation.curate_conversation import CurationSummary, curation_payload
 from forge.core.domain_types import Phase, ReviewType
 from forge.core.records import ResearchHit
 from forge.core.saga_records import CheckpointAudit, Directive, SupervisorFinding
@@ -199,9 +200,15 @@ class SpendReport:
 
 
 def context_usage(
-    tokens_used: int, tokens_limit: int, model: str, cost_usd: float = 0.0, spend: SpendReport | None = None
+    tokens_used: int,
+    tokens_limit: int,
+    model: str,
+    cost_usd: float = 0.0,
+    spend: SpendReport | None = None,
+    curation: CurationSummary | None = None,
 ) -> SessionEvent:
-    """`cost_usd` is the call's cost; `spend` adds the phase's and the session's running totals."""
+    """`cost_usd` is the call's cost; `spend` adds the phase's and the session's running totals;
+    `curation` what the curator put into the call's context (curated vs available tokens, provenance)."""
     remaining = max(0, tokens_limit - tokens_used)
     percentage = round(100.0 * tokens_used / tokens_limit, 2) if tokens_limit else 0.0
     data: dict[str, Any] = {
@@ -222,6 +229,7 @@ def context_usage(
             "cache_read_tokens": spend.cache_read_tokens,
             "cache_creation_tokens": spend.cache_creation_tokens,
         }
+    data["curation"] = curation_payload(curation) if curation is not None else None
     return SessionEvent(EventType.CONTEXT_USAGE, data)
 
 

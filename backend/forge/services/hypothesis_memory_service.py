@@ -4,6 +4,9 @@ Invariants:
     - `record_verdicts` runs inside the caller's unit of work (the review's transaction, under the
       session lock) and never commits: the review and its memory update land together or not at all.
     - Only a VERDICTS review changes memory; other reviews are a no-op.
+    - `recall` (a new session's offer, seed 004 §4.3) reads in its own short transaction (never
+      inside a write: SQLite must not upgrade a read snapshot) and embeds the problem only when
+      something is remembered.
     - Vectors come from the injected Embedder (the shell); the C-value rules and ranking are pure
       (core.confidence, core.hypothesis_memory).
 """
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from forge.core.confidence import RETRIEVAL_MIN_C
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_memory import (
@@ -23,9 +27,11 @@ from forge.core.hypothesis_memory import (
     VerdictContext,
     judged_claims,
     rank_episodes,
+    recall_for_problem,
     remember_verdicts,
     texts_to_embed,
 )
+from forge.core.remembered_hypotheses import RememberedHypothesis
 from forge.core.review_inputs import ReviewInput, VerdictsReview
 from forge.ports import Embedder, UnitOfWork, UnitOfWorkFactory
 
@@ -57,6 +63,15 @@ class HypothesisMemory:
         changed = remember_verdicts(await uow.memory.all(), judged, vectors, context, self._new_id)
         await uow.memory.upsert_all(changed, at)
         return len(changed)
+
+    async def recall(self, uow_factory: UnitOfWorkFactory, problem: str) -> list[RememberedHypothesis]:
+        """What a new session on `problem` is offered (its own short read, before the session is written)."""
+        async with uow_factory() as uow:
+            episodes = await uow.memory.all(min_c=RETRIEVAL_MIN_C)
+        if not episodes:
+            return []  # nothing remembered yet: no need to embed the problem
+        query = (await self._vectors([problem]))[problem]
+        return recall_for_problem(query, episodes)
 
     async def search(
         self, uow_factory: UnitOfWorkFactory, query: str, *, min_c: float, limit: int, offset: int

@@ -213,6 +213,8 @@ class SessionService:
         record = SessionRecord(
             SessionId(self._new_id()), combined, SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0, now, self._model_label
         )
+        if self._memory is not None:  # what earlier sessions learned, offered in DECOMPOSE (seed 004)
+            state.remembered_hypotheses = await self._memory.recall(self._uow_factory, combined)
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, state, [phase_kickoff(state)])
             stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)

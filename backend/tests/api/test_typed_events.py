@@ -18,8 +18,11 @@ import forge
 from forge.api.event_schemas import EVENT_MODELS, RunErrorCode, event_out
 from forge.api.export_openapi import openapi_document
 from forge.core import session_events as ev
+from forge.core.curation.curate_conversation import CurationSummary, curate_conversation
+from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.domain_types import EventSeq, Phase, ReviewType
 from forge.core.injection_scan import InjectionFinding
+from forge.core.model_messages import Message, Role, TextPart, user_text
 from forge.core.rule_verdicts import ErrorCode
 from forge.core.saga_records import (
     Checkpoint,
@@ -220,6 +223,21 @@ def test_events_the_happy_path_does_not_produce_validate(event_type: EventType) 
     assert out.model_dump(mode="json")["data"] == event.data
 
 
+def _curation() -> CurationSummary:
+    messages = [
+        user_text("[forge phase=explore round=1]\nGOAL: queues"),
+        Message(Role.ASSISTANT, (TextPart("done"),)),
+        user_text("[forge phase=build round=1]\nGOAL: graph"),
+    ]
+    return curate_conversation(
+        messages,
+        current_marker="[forge phase=build round=1]",
+        fixed_tokens=10,
+        count=len,
+        budget=CurationBudget(100, 5),
+    ).summary
+
+
 @pytest.mark.parametrize(
     "event",
     [
@@ -228,6 +246,7 @@ def test_events_the_happy_path_does_not_produce_validate(event_type: EventType) 
         ev.tool_result("research", "5 result(s)"),
         ev.phase_change(Phase.BUILD, 2),
         ev.context_usage(120, 1000, "offline", 0.0012345678, _spend()),
+        ev.context_usage(120, 1000, "offline", 0.0, _spend(), _curation()),
         ev.done(error=True, awaiting_input=False),
         ev.error("BUDGET_EXHAUSTED", "Over budget.", recoverable=True, severity="warning"),
         ev.knowledge_document("# Doc"),

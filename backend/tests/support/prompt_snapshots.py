@@ -10,7 +10,8 @@ Snapshot shape (one JSON file per provider), chosen so a prompt change reads as 
     - per request: phase, round, the other parameters (model, max_tokens, ...), the messages new
       since the request before (compared without cache_control, whose markers move every call),
       and where this request put its cache_control markers. A request whose history is not an
-      extension of the previous one (compaction) carries its whole history, flagged.
+      extension of the previous one (the context curator left earlier phases out or shortened
+      them, at the first call of each phase; or a compaction) carries its whole history, flagged.
     - `prompts.md`: the system prompt, every tool and every phase brief as plain text, for reading.
 """
 
@@ -96,14 +97,18 @@ def build_snapshot(provider: str, sent: Sequence[SentRequest], bodies: Sequence[
 
 
 def _user_texts(snapshot: Body) -> list[tuple[str, int, str]]:
+    """Each distinct brief text once, where it was first sent (a replaced history repeats earlier ones;
+    a curated digest of an earlier brief is a text of its own)."""
     found: list[tuple[str, int, str]] = []
+    seen: set[str] = set()
     for entry in snapshot["requests"]:
         for message in entry["new_messages"]:
             content = message["content"]
             blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
             for block in blocks:
                 text = block.get("text", "") if block.get("type") == "text" else ""
-                if message["role"] == "user" and text.startswith(BRIEF_PREFIX):
+                if message["role"] == "user" and text.startswith(BRIEF_PREFIX) and text not in seen:
+                    seen.add(text)
                     found.append((entry["phase"], entry["round"], text))
     return found
 

@@ -925,6 +925,7 @@ export interface components {
             cache_read_tokens: number;
             /** Cost Usd */
             cost_usd: number;
+            curation?: components["schemas"]["CurationData"] | null;
             /** Model */
             model: string;
             phase: components["schemas"]["Phase"];
@@ -1018,14 +1019,89 @@ export interface components {
             kind: components["schemas"]["CrossSpaceKind"];
         };
         /**
+         * CurationData
+         * @description What the context curator put into the call: curated (`tokens_sent`) vs available tokens,
+         *     the budget, whether the shaped-utility stop rule ended the selection, and each unit's provenance
+         *     (the latest 60 units; the counts cover all).
+         */
+        CurationData: {
+            /** Budget Tokens */
+            budget_tokens: number;
+            /** Carry Budget Tokens */
+            carry_budget_tokens: number;
+            /** Fell Back */
+            fell_back: boolean;
+            /** Must Keep Tokens */
+            must_keep_tokens: number;
+            /** Optional Tokens */
+            optional_tokens: number;
+            /** Stop Rule Triggered */
+            stop_rule_triggered: boolean;
+            /** Tokens Available */
+            tokens_available: number;
+            /** Tokens Sent */
+            tokens_sent: number;
+            /** Units */
+            units: components["schemas"]["CurationUnitData"][];
+            /** Units Digest */
+            units_digest: number;
+            /** Units Dropped */
+            units_dropped: number;
+            /** Units Full */
+            units_full: number;
+        };
+        /**
+         * CurationUnitData
+         * @description One unit of the conversation (an assistant message and the user messages after it) and what
+         *     the context curator did with it for this call: sent in `full`, as a `digest` (an earlier phase's
+         *     brief: marker, hard constraints, reviewer decisions) or `dropped`, and why.
+         */
+        CurationUnitData: {
+            /** Key */
+            key: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "head" | "exchange" | "phase_boundary" | "current_phase";
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "full" | "digest" | "dropped";
+            /** Phase */
+            phase: string;
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "must_keep" | "selected" | "stop_rule" | "over_budget";
+            /** Redundancy */
+            redundancy: number;
+            /** Relevance */
+            relevance: number;
+            /** Tokens Full */
+            tokens_full: number;
+            /** Tokens Sent */
+            tokens_sent: number;
+            /** Tools */
+            tools: string[];
+        };
+        /**
          * DecomposeReviewData
-         * @description After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings.
+         * @description After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings,
+         *     and what earlier sessions found (`memory`).
          */
         DecomposeReviewData: {
             /** Assumptions */
             assumptions: components["schemas"]["AssumptionView"][];
             /** Fundamentals */
             fundamentals: string[];
+            /**
+             * Memory
+             * @default []
+             */
+            memory: components["schemas"]["RememberedHypothesisView"][];
             problem_frame?: components["schemas"]["ProblemFrameView"] | null;
             /** Reframings */
             reframings: components["schemas"]["ReframingView"][];
@@ -2211,6 +2287,37 @@ export interface components {
             total: number;
         };
         /**
+         * RememberedHypothesisView
+         * @description A hypothesis an earlier session judged, offered to this one (seed 004): its C (0..1 and as a
+         *     percentage), how similar it is to this problem, its support and contradiction counts, where it
+         *     came from, and the person's decision (offered until the decompose review accepts or dismisses it).
+         */
+        RememberedHypothesisView: {
+            /** C */
+            c: number;
+            /** Confidence Percent */
+            confidence_percent: number;
+            /** Contradiction Count */
+            contradiction_count: number;
+            /**
+             * Decision
+             * @enum {string}
+             */
+            decision: "offered" | "accepted" | "dismissed";
+            /** Episode Id */
+            episode_id: string;
+            /** Origin Question */
+            origin_question: string;
+            /** Origin Session Id */
+            origin_session_id: string;
+            /** Similarity */
+            similarity: number;
+            /** Support Count */
+            support_count: number;
+            /** Text */
+            text: string;
+        };
+        /**
          * ResearchWarningData
          * @description Research did not go as configured (a search API failed; the local corpus answered instead).
          */
@@ -3151,6 +3258,11 @@ export interface components {
          * @description One of the five reviews; `type` says which, and only that review's fields are read.
          */
         UserInput: {
+            /**
+             * Accepted Memories
+             * @description decompose_review: episode ids of remembered hypotheses to pin
+             */
+            accepted_memories?: string[] | null;
             /** Added Assumptions */
             added_assumptions?: string[] | null;
             /** Added Reframings */
@@ -3172,6 +3284,11 @@ export interface components {
              * @description Supervisor finding ids to dismiss (any review).
              */
             dismissed_findings?: string[] | null;
+            /**
+             * Dismissed Memories
+             * @description decompose_review: episode ids of remembered hypotheses to dismiss
+             */
+            dismissed_memories?: string[] | null;
             /** Rejected Assumptions */
             rejected_assumptions?: number[] | null;
             /** Selected Reframings */

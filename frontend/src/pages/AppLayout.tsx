@@ -43,6 +43,9 @@ export function AppLayout() {
             <Link to="/" className="hover:text-slate-900">
               Sessions
             </Link>
+            <Link to="/memory" className="hover:text-slate-900">
+              Memory
+            </Link>
             <a href="/docs" className="hover:text-slate-900">
               API
             </a>

@@ -1,7 +1,9 @@
 """BUILD, defined in one place: the knowledge graph from the person's verdicts, then its gaps.
 
 Invariants:
-    - Its brief carries the round's claims with the person's verdicts (status) and the graph.
+    - Its brief carries the round's claims with the person's verdicts (status), the graph, the
+      assumptions still standing and the morphological box (gaps, convergence locks and unexplored
+      options are about them; the context curator may leave the phases that recorded them out).
     - It offers no research: it works only from what the verdicts kept.
     - It pauses for the build decision once every accepted claim is in the graph
       (`forge.core.phases.close_build`, which also holds rule 11).
@@ -28,7 +30,14 @@ decides on another round, a deep dive, an insight of their own, or resolving the
 
 
 def brief(state: ForgeState) -> Message:
-    context = {"claims": claims_view(state), "graph_claims": graph_view(state)}
+    standing = [{"text": a.text} for a in state.assumptions if a.confirmed is not False]
+    box = [{"name": p.name, "options": list(p.options)} for p in state.morphological_box]
+    context = {
+        "claims": claims_view(state),
+        "graph_claims": graph_view(state),
+        "assumptions": standing,
+        "morphological_box": box,
+    }
     return compose_brief(Phase.BUILD, state, INSTRUCTION, context)
 
 

@@ -5,8 +5,10 @@ Invariants:
     - The first line is always `[forge phase=<phase> round=<n>]` (n counts from 1), so any model —
       including the offline one, which parses it — can tell which phase a conversation is in.
     - Then the phase's guide (goal, what excellent looks like, definition of done; round-aware),
-      the problem's hard constraints when it has any, and the "YOUR REVIEWER DECIDED" block
-      (`reviewer_decisions`) when the person has decided anything.
+      the problem's hard constraints when it has any, what earlier sessions found
+      (`core.remembered_hypotheses.memory_block`: offered ones in DECOMPOSE, then only those the
+      person pinned), and the "YOUR REVIEWER DECIDED" block (`reviewer_decisions`) when the person
+      has decided anything.
     - The context block starts with the problem and holds only what the person decided and what
       earlier phases produced; it is derived from the state, never from the model's own memory.
     - The claims and graph views carry the person's verdict in the product's words (accepted,
@@ -25,6 +27,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, user_text
 from forge.core.problem_constraints import split_constraints
 from forge.core.records import Analogy, Claim
+from forge.core.remembered_hypotheses import memory_block
 
 MARKER = "[forge phase={phase} round={round}]"
 
@@ -40,7 +43,8 @@ def hard_constraints(state: ForgeState) -> str:
 def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: dict[str, Any]) -> Message:
     marker = MARKER.format(phase=phase.value, round=state.current_round + 1)
     block = json.dumps({"problem": state.problem, **context}, ensure_ascii=False, separators=(",", ":"))
-    parts = [instruction.strip(), hard_constraints(state), reviewer_decided(state), f"```json\n{block}\n```"]
+    memory = memory_block(state.remembered_hypotheses, accepted_only=phase != Phase.DECOMPOSE)
+    parts = [instruction.strip(), hard_constraints(state), memory, reviewer_decided(state), f"```json\n{block}\n```"]
     return user_text(marker + "\n" + "\n\n".join(p for p in parts if p))
 
 

@@ -5,6 +5,10 @@ Invariants:
       the person's part: at least one selected reframing.
     - The review selects reframings (or adds one), confirms or rejects assumptions by index, and
       may add assumptions and reframings as the user's; indices are checked before anything changes.
+    - The payload lists what earlier sessions found (`memory`: the remembered hypotheses the session
+      was offered, with C as a percentage); the review may accept (pin) or dismiss each by episode
+      id — an unknown id, or one both accepted and dismissed, is refused; an id not named keeps its
+      decision.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.records import Assumption, Reframing
+from forge.core.remembered_hypotheses import MemoryDecision, RememberedHypothesis
 from forge.core.review_inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
 from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
 from forge.core.state_codec import encode_value
@@ -62,7 +67,20 @@ def decompose_review_payload(state: ForgeState) -> dict[str, Any]:
         "assumptions": indexed(state.assumptions),
         "reframings": indexed(state.reframings),
         "problem_frame": encode_value(state.problem_frame),
+        "memory": [{**encode_value(h), "confidence_percent": round(100 * h.c)} for h in state.remembered_hypotheses],
     }
+
+
+def _memory_rejection(state: ForgeState, review: DecomposeReview) -> ReviewRejection | None:
+    known = {h.episode_id for h in state.remembered_hypotheses}
+    unknown = sorted(set(review.accepted_memories + review.dismissed_memories) - known)
+    if unknown:
+        offered = ", ".join(sorted(known)) or "none were offered"
+        return invalid_review(f"accepted_memories/dismissed_memories name unknown ids {unknown}; offered: {offered}.")
+    both = sorted(set(review.accepted_memories) & set(review.dismissed_memories))
+    if both:
+        return invalid_review(f"remembered hypotheses {both} are both accepted and dismissed; choose one for each.")
+    return None
 
 
 def check_decompose_review(state: ForgeState, review: DecomposeReview) -> ReviewRejection | None:
@@ -74,13 +92,25 @@ def check_decompose_review(state: ForgeState, review: DecomposeReview) -> Review
     both = sorted(set(review.confirmed_assumptions) & set(review.rejected_assumptions))
     if both:
         return invalid_review(f"assumptions {both} are both confirmed and rejected; choose one for each.")
-    return indices_out_of_range("selected_reframings", review.selected_reframings, len(state.reframings)) or (
-        indices_out_of_range(
-            "confirmed_assumptions/rejected_assumptions",
-            review.confirmed_assumptions + review.rejected_assumptions,
-            len(state.assumptions),
+    return (
+        _memory_rejection(state, review)
+        or indices_out_of_range("selected_reframings", review.selected_reframings, len(state.reframings))
+        or (
+            indices_out_of_range(
+                "confirmed_assumptions/rejected_assumptions",
+                review.confirmed_assumptions + review.rejected_assumptions,
+                len(state.assumptions),
+            )
         )
     )
+
+
+def _decided(h: RememberedHypothesis, r: DecomposeReview) -> RememberedHypothesis:
+    if h.episode_id in r.accepted_memories:
+        return replace(h, decision=MemoryDecision.ACCEPTED)
+    if h.episode_id in r.dismissed_memories:
+        return replace(h, decision=MemoryDecision.DISMISSED)
+    return h
 
 
 def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> tuple[Phase | None, str]:
@@ -96,6 +126,7 @@ def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> 
         for t in r.added_reframings
         if t.strip()
     )
+    s.remembered_hypotheses = [_decided(h, r) for h in s.remembered_hypotheses]
     selected, confirmed = len(s.selected_reframings), len(s.confirmed_assumptions)
     return Phase.EXPLORE, f"selected {selected} reframing(s), confirmed {confirmed} assumption(s)"
 

@@ -8,7 +8,9 @@ with a short summary (stop_reason end_turn).
 Invariants:
     - Never claims to be a hosted model: `label` says what it is.
     - Same request -> same response: no randomness, no clock, no set-order dependence; tool-call ids
-      are `offline-<assistant turn>-<k>`, unique within a conversation.
+      are `offline-<phase>-<round>-<turn>-<k>` (turn: assistant turns since the first brief of the
+      current phase and round), unique within a conversation even when the context curator left
+      earlier phases' exchanges out of the request (it never leaves out the current phase's).
     - Only calls tools the request offers; a planned call to a tool not offered is dropped.
     - Usage is counted with the shipped cl100k_base tokenizer (no download): the tokens of the request
       (system, messages, tool definitions) and of the response. It is not any hosted model's bill.
@@ -18,7 +20,7 @@ Invariants:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from forge.core.domain_types import ToolCallId
@@ -41,7 +43,7 @@ from forge.providers.offline.plan_explore import plan_explore
 from forge.providers.offline.plan_synthesize import plan_synthesize
 from forge.providers.offline.plan_validate import plan_validate
 from forge.providers.offline.planning import PhasePlan
-from forge.providers.offline.read_conversation import ConversationView, read_conversation
+from forge.providers.offline.read_conversation import MARKER, ConversationView, read_conversation
 from forge.providers.token_counting import CountingProvider, token_counter_for
 
 OFFLINE_LABEL = "offline model (deterministic, no network)"
@@ -81,6 +83,17 @@ def estimate_usage(request: ModelRequest, response: Message) -> Usage:
     return Usage(sum(count(text) for text in sent), sum(count(text) for text in _part_texts(response)))
 
 
+def _call_numbering(messages: Sequence[Message]) -> tuple[str, int]:
+    """("<phase>-<round>-", turn) counting from the first brief of the latest marker; ("", turn) without one."""
+    markers = [(i, match) for i, m in enumerate(messages) if m.role == Role.USER and (match := MARKER.match(m.text))]
+    if not markers:
+        return "", sum(1 for m in messages if m.role == Role.ASSISTANT) + 1
+    latest = markers[-1][1]
+    first = next(i for i, match in markers if match.group(0) == latest.group(0))
+    turns = sum(1 for m in messages[first:] if m.role == Role.ASSISTANT)
+    return f"{latest.group(1)}-{latest.group(2)}-", turns + 1
+
+
 class OfflineModel:
     """The built-in deterministic engine (see the module docstring)."""
 
@@ -113,11 +126,12 @@ class OfflineModel:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         plan = self._plan(request)
         offered = {t.name for t in request.tools}
-        turn = sum(1 for m in request.messages if m.role == Role.ASSISTANT) + 1
+        prefix, turn = _call_numbering(request.messages)
         calls = [c for c in plan.calls if c.name in offered]
         if calls:
             parts: tuple[TextPart | ToolCall, ...] = tuple(
-                ToolCall(ToolCallId(f"offline-{turn}-{k}"), c.name, dict(c.arguments)) for k, c in enumerate(calls)
+                ToolCall(ToolCallId(f"offline-{prefix}{turn}-{k}"), c.name, dict(c.arguments))
+                for k, c in enumerate(calls)
             )
             stop = StopReason.TOOL_USE
         else:

@@ -44,7 +44,12 @@ def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
 
 
 def builds_on(view: ConversationView, claim_id: str) -> str | None:
-    """The builds_on_claim_id this conversation's synthesis of `claim_id` passed, if any."""
+    """The claim `claim_id` builds on: the brief's claim view says (its latest `builds_on`), else the
+    builds_on_claim_id this conversation's synthesis of it passed, if any."""
+    claim = next((c for c in _claims(view) if str(c.get("id")) == claim_id), None)
+    listed = list(claim.get("builds_on", []) or []) if claim else []
+    if listed:
+        return str(listed[-1])
     for outcome in reversed(view.history):
         if outcome.ok and outcome.call.name == "create_synthesis" and outcome.payload.get("claim_id") == claim_id:
             value = outcome.call.arguments.get("builds_on_claim_id")
@@ -104,8 +109,10 @@ def _latest_assumptions(view: ConversationView) -> list[str]:
 
 
 def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
-    call = view.latest_call("build_morphological_box")
-    params = list(call.call.arguments.get("parameters", [])) if call else []
+    params = list(view.context.get("morphological_box", []) or [])
+    if not params:  # a brief from before BUILD carried the box: read the EXPLORE call itself
+        call = view.latest_call("build_morphological_box")
+        params = list(call.call.arguments.get("parameters", [])) if call else []
     used = stem_set(claims_text)
     return [
         f"Unexplored option — {p['name']}: {o}"

@@ -100,7 +100,7 @@ class TestOfflineModel:
         calls = await _step(OfflineModel(), messages)
         names = [c.name for c in calls]
         assert names == ["research", "decompose_to_fundamentals", "extract_assumptions", "reframe_problem"]
-        assert [c.id for c in calls] == [f"offline-1-{k}" for k in range(4)]
+        assert [c.id for c in calls] == [f"offline-decompose-1-1-{k}" for k in range(4)]
         assert shares_terms(str(calls[0].arguments["query"]), HOSPITAL)
         args = {c.name: c.arguments for c in calls}
         assert 5 <= len(args["decompose_to_fundamentals"]["fundamentals"]) <= 7

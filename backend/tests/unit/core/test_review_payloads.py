@@ -78,7 +78,10 @@ def test_every_payload_of_an_empty_state_is_json_serialisable() -> None:
 
 def test_decompose_payload_carries_fundamentals_assumptions_and_reframings_with_indices() -> None:
     payload = build_review_payload(state(), ReviewType.DECOMPOSE_REVIEW)
-    assert set(payload) == {"review", "fundamentals", "state_of_art", "assumptions", "reframings", "problem_frame"}
+    assert set(payload) == {
+        "review", "fundamentals", "state_of_art", "assumptions", "reframings", "problem_frame", "memory",
+    }  # fmt: skip
+    assert payload["memory"] == []
     assert payload["fundamentals"] == ["arrival rate"]
     assert payload["state_of_art"]["summary"] == "fast tracks"
     assert [a["index"] for a in payload["assumptions"]] == [0, 1]

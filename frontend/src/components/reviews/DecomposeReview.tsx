@@ -7,6 +7,7 @@ import { ProblemFrameSummary } from "./EngineSummaries";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { DecomposePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_DECOMPOSE_DRAFT, MAX_ADDED_ITEMS, validateDecompose, type DecomposeDraft } from "./validateReviews";
+import { evidenceWords, type MemoryChoice, type OfferedHypothesis } from "../../memory/describeMemory";
 
 type AssumptionChoice = "confirm" | "reject" | "none";
 
@@ -69,6 +70,65 @@ function AssumptionChoices({
   );
 }
 
+type MemoryOption = MemoryChoice | "none";
+
+const MEMORY_CHOICES: readonly { value: MemoryOption; label: string }[] = [
+  { value: "accept", label: "Pin: use it in later phases" },
+  { value: "dismiss", label: "Dismiss" },
+  { value: "none", label: "Leave it" },
+];
+
+function withMemoryChoice(draft: DecomposeDraft, id: string, choice: MemoryOption): DecomposeDraft {
+  const { [id]: _dropped, ...rest } = draft.memoryChoices ?? {};
+  return { ...draft, memoryChoices: choice === "none" ? rest : { ...rest, [id]: choice } };
+}
+
+/** A hypothesis an earlier session judged, with its confidence, and the person's pin / dismiss choice. */
+function RememberedChoices({
+  item,
+  n,
+  choice,
+  onChoose,
+}: {
+  item: OfferedHypothesis;
+  n: number;
+  choice: MemoryOption;
+  onChoose: (choice: MemoryOption) => void;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3" data-testid="memory-offer">
+      <legend className="float-left mb-2 w-full space-y-1 text-sm text-slate-900">
+        <span className="block break-words">
+          <span className="font-medium">Earlier finding {n}: </span>
+          {item.text}
+        </span>
+        <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          <Badge tone={item.c >= 0.5 ? "emerald" : "amber"}>confidence {item.confidence_percent}%</Badge>
+          <span>{evidenceWords(item.support_count, item.contradiction_count)}</span>
+          <span className="break-words">from “{item.origin_question}”</span>
+        </span>
+      </legend>
+      <div className="clear-left flex flex-wrap gap-x-5 gap-y-2">
+        {MEMORY_CHOICES.map((c) => (
+          <label key={c.value} className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700">
+            <input
+              type="radio"
+              name={name}
+              value={c.value}
+              checked={choice === c.value}
+              onChange={() => onChoose(c.value)}
+              className="size-4 accent-indigo-600"
+            />
+            {c.label}
+            <span className="sr-only"> earlier finding {n}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** Review after DECOMPOSE: read the fundamentals and state of the art, judge the assumptions, choose reframings. */
 export function DecomposeReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_decompose">) {
   const payload = event.data;
@@ -92,6 +152,25 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
       {payload.problem_frame && (
         <ReviewSection title="Problem frame" description="How the engine reads your problem; the constraint audit's findings are below it.">
           <ProblemFrameSummary view={payload.problem_frame} />
+        </ReviewSection>
+      )}
+
+      {(payload.memory ?? []).length > 0 && (
+        <ReviewSection
+          title="What earlier sessions found"
+          description="Hypotheses earlier sessions judged that are close to this problem, with how confident the verdicts made them. The agent has seen them; pin the ones later phases should build on, dismiss the ones that do not apply."
+        >
+          <div className="space-y-3">
+            {(payload.memory ?? []).map((m, i) => (
+              <RememberedChoices
+                key={m.episode_id}
+                item={m}
+                n={i + 1}
+                choice={draft.memoryChoices?.[m.episode_id] ?? "none"}
+                onChoose={(choice) => setDraft((d) => withMemoryChoice(d, m.episode_id, choice))}
+              />
+            ))}
+          </div>
         </ReviewSection>
       )}
 

@@ -4,6 +4,7 @@
  * server accepts, and the body is built here, once. Messages use the screen's words and 1-based
  * numbers ("claim 1"), because that is what the person sees.
  */
+import { memoryDecisionFields, type MemoryChoice } from "../../memory/describeMemory";
 import type { UserInput } from "../../api/client";
 import type {
   BuildDecisionType,
@@ -80,6 +81,8 @@ export interface DecomposeDraft {
   /** Texts typed in the "add" fields but not added: sent with their lists, never dropped. */
   readonly pendingAssumption: string;
   readonly pendingReframing: string;
+  /** Remembered hypotheses pinned or dismissed, by episode id (absent in drafts saved before memory). */
+  readonly memoryChoices?: Readonly<Record<string, MemoryChoice>>;
 }
 
 export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
@@ -122,6 +125,7 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
     rejected_assumptions: rejected,
     added_assumptions: addedAssumptions,
     added_reframings: addedReframings,
+    ...memoryDecisionFields(draft.memoryChoices ?? {}, payload.memory ?? []),
   });
 }
 

@@ -1,0 +1,72 @@
+"""What earlier sessions learned, offered to a new session (seed 004 §4.2–§4.3, §8.3).
+
+Invariants:
+    - A session opens with at most RECALL_LIMIT remembered hypotheses, the best by similarity × C
+      among episodes with C ≥ RETRIEVAL_MIN_C whose similarity to the problem is at least
+      RECALL_MIN_SIMILARITY (unrelated hypotheses are not offered, however confident). They are a
+      copy taken when the session was created: later C changes do not rewrite this session's context.
+    - Each starts OFFERED. The decompose review may ACCEPT (pin) or DISMISS each one by episode id.
+    - The DECOMPOSE brief shows every offered or accepted one; later briefs show only the accepted
+      ones; a dismissed one is never shown to the model again. The text follows the seed's prompt
+      format (confidence as a percentage, support and contradiction counts, the original question).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+RECALL_LIMIT = 3
+# The static MiniLM embedder's cosines run high (mean pooling): same-field pairs sit around 0.55-0.77,
+# a paraphrase of the problem above 0.6, a library problem against hospital hypotheses about 0.4
+# (bench_moose_chem_retrieval.py and the seed's §10 bands measured with the full model run lower).
+RECALL_MIN_SIMILARITY = 0.5
+MEMORY_HEADER = (
+    "Relevant hypotheses from previous analyses (what earlier sessions found; weigh them, do not assume them):"
+)
+
+
+class MemoryDecision(StrEnum):
+    OFFERED = "offered"
+    ACCEPTED = "accepted"
+    DISMISSED = "dismissed"
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedHypothesis:
+    episode_id: str
+    text: str
+    c: float
+    similarity: float
+    support_count: int
+    contradiction_count: int
+    origin_question: str
+    origin_session_id: str
+    decision: MemoryDecision = MemoryDecision.OFFERED
+
+
+def _times(n: int) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
+
+
+def memory_block(items: Iterable[RememberedHypothesis], *, accepted_only: bool) -> str:
+    """The seed's prompt format for the hypotheses a brief may show ("" when there are none)."""
+    shown = [
+        h
+        for h in items
+        if h.decision == MemoryDecision.ACCEPTED or (not accepted_only and h.decision == MemoryDecision.OFFERED)
+    ]
+    if not shown:
+        return ""
+    lines = [MEMORY_HEADER]
+    for n, h in enumerate(shown, start=1):
+        pinned = " — pinned by your reviewer" if h.decision == MemoryDecision.ACCEPTED else ""
+        lines += [
+            "",
+            f"Hypothesis {n} (confidence: {round(100 * h.c)}%){pinned}:",
+            f"HYPOTHESIS: {h.text}",
+            f"EVIDENCE: Supported {_times(h.support_count)}, contradicted {_times(h.contradiction_count)}",
+            f'CONTEXT: Originally from "{h.origin_question}"',
+        ]
+    return "\n".join(lines)

@@ -1,0 +1,167 @@
+"""Curating a conversation: must-keep parts stay, earlier briefs become digests that keep the reviewer's
+decisions, tool calls stay next to their results, every unit has provenance, and the real tokenizer's
+count of what is sent stays within the budget."""
+
+from __future__ import annotations
+
+import random
+
+from forge.core.curation.curate_conversation import (
+    DIGEST_NOTE,
+    Outcome,
+    UnitKind,
+    curate_conversation,
+    message_text,
+    pairing_intact,
+)
+from forge.core.curation.listwise_selection import CurationBudget, Reason
+from forge.core.domain_types import ToolCallId
+from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.providers.token_counting import TiktokenCounter
+
+COUNT = TiktokenCounter().count_tokens
+DECIDED = "YOUR REVIEWER DECIDED — these are the person's decisions:\n- Rejected: “demand is fixed”."
+TOPICS = (
+    "emergency queue arrival rate triage nurses waiting time",
+    "electric grid peak shaving demand response load factor",
+    "honey bee colony foraging recruitment dance",
+    "air traffic control slot allocation ground delay",
+)
+
+
+def _brief(phase: str, round_: int, body: str, decided: bool) -> Message:
+    parts = [f"[forge phase={phase} round={round_}]\nGOAL: {body}", *([DECIDED] if decided else [])]
+    parts.append('```json\n{"problem": "' + body + '"}\n```')
+    return user_text("\n\n".join(parts))
+
+
+def _exchange(tag: str, topic: str, size: int) -> list[Message]:
+    call_id = ToolCallId(f"call-{tag}")
+    ask = Message(Role.ASSISTANT, (ToolCall(call_id, "research", {"query": topic}),))
+    answer = Message(Role.USER, (ToolResult(call_id, " ".join([topic] * size)),))
+    return [ask, answer]
+
+
+def _session(rng: random.Random, phases: int) -> list[Message]:
+    names = ["decompose", "explore", "synthesize", "validate", "build"]
+    messages = [_brief(names[0], 1, "cut emergency waiting without more staff", decided=False)]
+    for p in range(phases):
+        for k in range(rng.randint(1, 4)):
+            messages += _exchange(f"{p}-{k}", rng.choice(TOPICS), rng.randint(1, 60))
+        messages.append(Message(Role.ASSISTANT, (TextPart("Summary of the phase. " * rng.randint(1, 80)),)))
+        messages.append(_brief(names[(p + 1) % 5], 1 + (p + 1) // 5, rng.choice(TOPICS), decided=True))
+    for k in range(rng.randint(0, 3)):
+        messages += _exchange(f"now-{k}", rng.choice(TOPICS), rng.randint(1, 30))
+    return messages
+
+
+def _marker(messages: list[Message]) -> str:
+    return next(m.text.split("\n")[0] for m in reversed(messages) if m.text.startswith("[forge phase="))
+
+
+def _tokens(messages: tuple[Message, ...]) -> int:
+    return sum(COUNT(message_text(m)) + 4 for m in messages)
+
+
+class TestCurateConversation:
+    def test_over_many_sessions_pairing_holds_must_keep_stays_and_the_budget_holds_by_the_real_count(self) -> None:
+        for seed in range(60):
+            rng = random.Random(seed)
+            messages = _session(rng, rng.randint(1, 7))
+            budget = CurationBudget(context_tokens=rng.randint(2_000, 9_000), carry_tokens=rng.randint(0, 2_500))
+            curated = curate_conversation(
+                messages, current_marker=_marker(messages), fixed_tokens=900, count=COUNT, budget=budget
+            )
+            sent, summary = curated.messages, curated.summary
+            assert pairing_intact(sent) and not summary.fell_back, seed
+            current = messages.index(next(m for m in messages if m.text.startswith(_marker(messages))))
+            assert sent[-(len(messages) - current) :] == tuple(messages[current:]), seed  # the current phase, whole
+            assert sent[0] == messages[0]
+            assert summary.tokens_sent == 900 + _tokens(sent), seed
+            if summary.must_keep_tokens <= budget.context_tokens:
+                assert summary.tokens_sent <= budget.context_tokens, seed
+            finished = sum(1 for u in summary.units if u.kind == UnitKind.PHASE_BOUNDARY) + 1
+            assert summary.optional_tokens <= budget.carry_tokens * finished, seed
+            for phase in {u.phase for u in summary.units if u.kind != UnitKind.CURRENT_PHASE}:
+                picked = [u for u in summary.units if u.phase == phase and u.reason == Reason.SELECTED]
+                assert sum(u.tokens_sent for u in picked if u.outcome == Outcome.FULL) <= budget.carry_tokens + sum(
+                    u.tokens_sent for u in picked if u.kind == UnitKind.PHASE_BOUNDARY
+                ), seed
+
+    def test_what_a_finished_phase_contributes_never_changes_as_the_conversation_grows(self) -> None:
+        for seed in range(30):
+            rng = random.Random(seed)
+            messages = _session(rng, rng.randint(2, 6))
+            budget = CurationBudget(context_tokens=100_000, carry_tokens=rng.randint(0, 1_500))
+            curated = curate_conversation(
+                messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+            )
+            before = curated.messages
+            grown = [*messages, *_exchange("more", TOPICS[0], 5)]  # the current phase goes on
+            grown += [Message(Role.ASSISTANT, (TextPart("Done."),)), _brief("validate", 9, TOPICS[1], decided=True)]
+            after = curate_conversation(
+                grown, current_marker=_marker(grown), fixed_tokens=0, count=COUNT, budget=budget
+            ).messages
+            current = next(u.first_message for u in curated.summary.units if u.kind == UnitKind.CURRENT_PHASE)
+            kept_before_current = len(before) - (len(messages) - current)
+            assert kept_before_current > 0
+            assert after[:kept_before_current] == before[:kept_before_current], seed  # a stable, cacheable prefix
+
+    def test_every_unit_has_provenance_and_together_they_cover_every_message_once(self) -> None:
+        messages = _session(random.Random(7), 5)
+        curated = curate_conversation(
+            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(4_000, 200)
+        )
+        covered = [i for u in curated.summary.units for i in range(u.first_message, u.last_message + 1)]
+        assert covered == list(range(len(messages)))
+        for unit in curated.summary.units:
+            assert unit.tokens_sent in (unit.tokens_full, 0) or unit.outcome == Outcome.DIGEST
+            if unit.kind in (UnitKind.HEAD, UnitKind.CURRENT_PHASE):
+                assert (unit.outcome, unit.reason) == (Outcome.FULL, Reason.MUST_KEEP)
+        assert {u.outcome for u in curated.summary.units} >= {Outcome.DROPPED, Outcome.DIGEST}
+
+    def test_an_earlier_brief_left_out_is_sent_as_a_digest_with_the_reviewers_decisions(self) -> None:
+        messages = _session(random.Random(3), 4)
+        curated = curate_conversation(
+            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(50_000, 0)
+        )
+        briefs = [m.text for m in curated.messages if m.text.startswith("[forge phase=")]
+        digests = [b for b in briefs if DIGEST_NOTE in b]
+        assert len(digests) == len(briefs) - 2  # all but the first brief and the current one
+        assert all(DECIDED in b and "```json" not in b for b in digests)
+
+    def test_with_room_for_everything_nothing_relevant_is_dropped(self) -> None:
+        messages = _session(random.Random(11), 3)
+        budget = CurationBudget(
+            context_tokens=1_000_000, carry_tokens=1_000_000, lambda_tokens=0.0, redundancy_weight=0.0
+        )
+        curated = curate_conversation(
+            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+        )
+        dropped = [u for u in curated.summary.units if u.outcome != Outcome.FULL]
+        assert all(u.relevance == 0.0 for u in dropped)
+
+    def test_a_conversation_that_does_not_alternate_is_sent_whole_and_flagged(self) -> None:
+        messages = [
+            user_text("[forge phase=explore round=1]\nGOAL: x"),
+            user_text("stray"),
+            Message(Role.ASSISTANT, (TextPart("ok"),)),
+            user_text("[forge phase=build round=1]\nGOAL: y"),
+        ]
+        curated = curate_conversation(
+            messages,
+            current_marker="[forge phase=build round=1]",
+            fixed_tokens=0,
+            count=COUNT,
+            budget=CurationBudget(10, 0),
+        )
+        assert curated.messages == tuple(messages)
+        assert curated.summary.fell_back
+
+
+class TestPairingIntact:
+    def test_a_tool_call_without_its_result_in_the_next_message_breaks_pairing(self) -> None:
+        ask = Message(Role.ASSISTANT, (ToolCall(ToolCallId("a"), "research", {}),))
+        other = Message(Role.USER, (ToolResult(ToolCallId("b"), "x"),))
+        assert not pairing_intact([user_text("go"), ask, other])
+        assert pairing_intact([user_text("go"), ask, Message(Role.USER, (ToolResult(ToolCallId("a"), "x"),))])

@@ -1,0 +1,166 @@
+/**
+ * Memory: the hypotheses earlier sessions judged (seed 004), with their confidence (C), how C moved
+ * with each verdict, and the sessions they came from. A search ranks by meaning × C.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { Alert } from "../components/ui/Alert";
+import { Badge } from "../components/ui/Badge";
+import { Button } from "../components/ui/Button";
+import { MEMORY_PAGE_SIZE, useMemorySearch } from "../hooks/useMemory";
+import {
+  cHistory,
+  cHistoryLabel,
+  evidenceWords,
+  percent,
+  sessionsOf,
+  sparklinePoints,
+  verdictWords,
+  type RememberedHypothesis,
+} from "../memory/describeMemory";
+import { formatWhen } from "../session/describeSession";
+
+const FLOORS = [
+  { value: 0.2, label: "Confidence 20% or more (what new sessions are offered)" },
+  { value: 0, label: "Every remembered hypothesis, refuted ones too" },
+] as const;
+
+function CPlot({ values }: { values: readonly number[] }) {
+  return (
+    <svg viewBox="0 0 120 32" className="h-8 w-28 shrink-0" role="img" aria-label={`Confidence over time: ${cHistoryLabel(values)}`}>
+      <line x1="2" x2="118" y1="16" y2="16" className="stroke-slate-200" strokeDasharray="2 2" />
+      <polyline points={sparklinePoints(values, 120, 32)} fill="none" className="stroke-indigo-600" strokeWidth="2" />
+    </svg>
+  );
+}
+
+function HypothesisCard({ h }: { h: RememberedHypothesis }) {
+  const history = cHistory(h);
+  const tone = h.confidence >= 0.5 ? "emerald" : h.confidence < 0.2 ? "rose" : "amber";
+  return (
+    <li className="min-w-0 space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="memory-item">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <p className="min-w-0 flex-1 break-words text-sm font-medium text-slate-900">{h.text}</p>
+        <div className="flex items-center gap-2">
+          <Badge tone={tone}>C {percent(h.confidence)}</Badge>
+          <CPlot values={history} />
+        </div>
+      </div>
+      <p className="text-xs text-slate-600">{evidenceWords(h.support_count, h.contradiction_count)}</p>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-indigo-700">Verdicts and sessions</summary>
+        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Verdict history</h3>
+        <ol className="mt-1 space-y-1">
+          {h.usage_history.map((u, i) => (
+            <li key={i} className="break-words text-slate-700">
+              {formatWhen(u.at)}: {verdictWords(u.outcome)}, C {percent(u.c_before)} → {percent(u.c_after)}
+            </li>
+          ))}
+        </ol>
+        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Sessions</h3>
+        <ul className="mt-1 space-y-1">
+          {sessionsOf(h).map((s, i) => (
+            <li key={s.sessionId} className="break-words">
+              <Link to={`/sessions/${s.sessionId}`} className="text-indigo-700 underline-offset-2 hover:underline">
+                {s.question || s.sessionId}
+              </Link>
+              {i === 0 && <span className="text-slate-500"> (where it came from)</span>}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </li>
+  );
+}
+
+export function MemoryPage() {
+  const searchId = useId();
+  const floorId = useId();
+  const [typed, setTyped] = useState("");
+  const [text, setText] = useState("");
+  const [minC, setMinC] = useState<number>(FLOORS[0].value);
+  const [offset, setOffset] = useState(0);
+  const memory = useMemorySearch(text, minC, offset);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setText(typed);
+    setOffset(0);
+  };
+  const page = memory.data;
+  const end = page ? Math.min(offset + page.items.length, page.total) : 0;
+  return (
+    <div className="mx-auto max-w-3xl space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Memory</h1>
+        <p className="mt-1 text-slate-600">
+          What earlier sessions accepted, qualified or rejected, with how confident the verdicts made it. A new session on a related problem is offered the closest ones.
+        </p>
+      </div>
+      <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
+            Search by meaning
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="e.g. waiting lines at the emergency door"
+            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+          />
+        </div>
+        <Button type="submit">Search</Button>
+        <div className="w-full">
+          <label htmlFor={floorId} className="block text-sm font-medium text-slate-800">
+            Show
+          </label>
+          <select
+            id={floorId}
+            value={minC}
+            onChange={(e) => {
+              setMinC(Number(e.target.value));
+              setOffset(0);
+            }}
+            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+          >
+            {FLOORS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {memory.isPending && <p className="text-sm text-slate-500">Reading the memory…</p>}
+      {memory.isError && !page && <Alert title="Could not read the memory">{memory.error.message}</Alert>}
+      {page && page.total === 0 && (
+        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
+          {text.trim() ? "No remembered hypothesis matches that search." : "Nothing remembered yet: verdicts on claims become the memory."}
+        </p>
+      )}
+      {page && page.total > 0 && (
+        <>
+          <ul className="space-y-3" aria-label="Remembered hypotheses">
+            {page.items.map((h) => (
+              <HypothesisCard key={h.id} h={h} />
+            ))}
+          </ul>
+          <nav className="flex items-center justify-between text-sm text-slate-600" aria-label="Pages of remembered hypotheses">
+            <span>
+              {offset + 1}–{end} of {page.total}
+            </span>
+            <span className="flex gap-2">
+              <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - MEMORY_PAGE_SIZE))}>
+                Previous
+              </Button>
+              <Button variant="secondary" disabled={end >= page.total} onClick={() => setOffset(offset + MEMORY_PAGE_SIZE)}>
+                Next
+              </Button>
+            </span>
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}
