@@ -15,11 +15,19 @@ from types import TracebackType
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from forge.db.account_repository import SqlAccountRepository
 from forge.db.hypothesis_memory_repository import SqlHypothesisMemoryRepository
 from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
 from forge.db.write_gate import NO_GATE, WriteGate
-from forge.ports import EventLog, HypothesisMemoryRepository, HypothesisRepository, SessionRepository, ToolCallLog
+from forge.ports import (
+    AccountRepository,
+    EventLog,
+    HypothesisMemoryRepository,
+    HypothesisRepository,
+    SessionRepository,
+    ToolCallLog,
+)
 
 
 class SqlAlchemyUnitOfWork:
@@ -29,6 +37,7 @@ class SqlAlchemyUnitOfWork:
     tool_calls: ToolCallLog
     hypotheses: HypothesisRepository
     memory: HypothesisMemoryRepository
+    accounts: AccountRepository
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
@@ -52,6 +61,7 @@ class SqlAlchemyUnitOfWork:
         self.tool_calls = SqlToolCallLog(session, self._ticket)
         self.hypotheses = SqlHypothesisRepository(session, self._ticket)
         self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
+        self.accounts = SqlAccountRepository(session, self._ticket)
         return self
 
     async def __aexit__(
