@@ -29,8 +29,19 @@ from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
-from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.password_hashing import Argon2PasswordHasher
+from forge.ports import (
+    Clock,
+    Embedder,
+    LanguageModel,
+    PasswordHasher,
+    ResearchProvider,
+    StructuredModel,
+    UnitOfWork,
+    UnitOfWorkFactory,
+)
 from forge.providers.static_embedder import StaticTextEmbedder
+from forge.services.account_service import AccountService
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
@@ -39,6 +50,7 @@ from forge.services.run_engine_stages import EngineConfig, EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
+from forge.services.user_usage import UserUsageService
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
 
@@ -62,6 +74,8 @@ class Container:
     knowledge: ShippedKnowledge
     metrics: ForgeMetrics
     memory: HypothesisMemory
+    accounts: AccountService
+    usage: UserUsageService
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -178,6 +192,7 @@ def build_container(
     structured: StructuredModel | None = None,
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
     embedder: Embedder | None = None,
+    password_hasher: PasswordHasher | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls."""
@@ -241,5 +256,7 @@ def build_container(
         knowledge,
         metrics,
         memory,
+        AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
+        UserUsageService(uow_factory, runs, clock, settings.user_limits),
         listener,
     )

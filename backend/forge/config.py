@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from forge.core.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.user_limits import UserLimits
 
 DEFAULT_DATA_DIR = "var"
 
@@ -66,6 +69,8 @@ class Settings:
     public_url: str | None = None
     log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
     search_profile: str = "interactive"  # SEARCH at SYNTHESIZE: interactive (fewer calls) or research
+    auth: str = ""  # FORGE_AUTH: "on", "off", or "" (off on loopback, refused elsewhere: core.auth_mode)
+    user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
 
     @property
     def hkg_path(self) -> Path:
@@ -109,6 +114,12 @@ class Settings:
             public_url=env.get("FORGE_PUBLIC_URL") or None,
             log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
             search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
+            auth=_auth_setting(env.get("FORGE_AUTH")),
+            user_limits=UserLimits(
+                max_running_sessions=_optional_int(env, "FORGE_USER_MAX_RUNNING_SESSIONS"),
+                max_sessions_per_hour=_optional_int(env, "FORGE_USER_SESSIONS_PER_HOUR"),
+                monthly_spend_usd=_optional_float(env, "FORGE_USER_MONTHLY_SPEND_USD"),
+            ),
         )
 
     @property
@@ -124,3 +135,33 @@ def _search_profile(value: str) -> str:
     if profile not in SEARCH_PROFILES:
         raise ValueError(f"FORGE_SEARCH_PROFILE must be one of {', '.join(SEARCH_PROFILES)}; got {value!r}")
     return profile
+
+
+def _auth_setting(raw: str | None) -> str:
+    parsed = parse_auth_setting(raw)
+    if isinstance(parsed, AuthRefusal):
+        raise ValueError(parsed.message)
+    return parsed
+
+
+def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+    """A non-negative whole number, or None when unset/blank (no limit)."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ValueError(f"{name} must be a whole number >= 0 (or unset for no limit); got {raw!r}")
+    return int(raw)
+
+
+def _optional_float(env: Mapping[str, str], name: str) -> float | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"{name} must be a number of US dollars >= 0 (or unset for no cap); got {raw!r}")
+    return value
