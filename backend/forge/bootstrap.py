@@ -260,3 +260,30 @@ def build_container(
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
         listener,
     )
+
+
+@dataclass
+class AccountTools:
+    """What the account commands of the CLI need: no model, no runs of their own."""
+
+    engine: AsyncEngine
+    accounts: AccountService
+    usage: UserUsageService
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def build_account_tools(settings: Settings, *, password_hasher: PasswordHasher | None = None) -> AccountTools:
+    """Accounts and usage over the configured database, for `forge users|tokens|admin`. Leases of the
+    server's runs are trusted until they expire (the server is another process)."""
+    engine = create_engine_for(settings.database_url, pool_size=1, max_overflow=1)
+    factory = create_session_factory(engine)
+
+    def uow_factory() -> UnitOfWork:
+        return SqlAlchemyUnitOfWork(factory)
+
+    clock = SystemClock()
+    runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=True)
+    accounts = AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, uuid.uuid4)
+    return AccountTools(engine, accounts, UserUsageService(uow_factory, runs, clock, settings.user_limits))

@@ -120,6 +120,13 @@ class AccountService:
         async with self._uow_factory() as uow:
             return await uow.accounts.user(user_id)
 
+    async def user_by_email(self, email: str) -> User | None:
+        address = normalise_email(email)
+        if isinstance(address, AccountRefusal):
+            return None
+        async with self._uow_factory() as uow:
+            return await uow.accounts.user_by_email(address)
+
     async def update_user(
         self, actor: User, user_id: UserId, *, role: Role | None, disabled: bool | None
     ) -> User | ServiceFailure:
