@@ -14,8 +14,8 @@ from pwdlib.exceptions import PwdlibError
 
 
 class Argon2PasswordHasher:
-    def __init__(self) -> None:
-        self._hash = PasswordHash.recommended()
+    def __init__(self, hashing: PasswordHash | None = None) -> None:
+        self._hash = hashing or PasswordHash.recommended()
 
     def hash(self, password: str) -> str:
         return self._hash.hash(password)

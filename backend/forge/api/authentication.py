@@ -34,6 +34,7 @@ from forge.core.credentials import CSRF_HEADER, SESSION_COOKIE, bearer_credentia
 from forge.core.domain_types import SessionId
 from forge.core.user_limits import LimitedAction
 from forge.services.account_service import AccountService
+from forge.services.service_results import not_found
 from forge.services.user_usage import UserUsageService
 
 REALM = 'Bearer realm="Knowledge Forge"'
@@ -114,10 +115,6 @@ async def require_admin(user: CurrentUser) -> User:
 AdminUser = Annotated[User, Depends(require_admin)]
 
 
-def _not_found(raw: str) -> HTTPException:
-    return HTTPException(404, f"Session {quote_input(raw)} does not exist.")
-
-
 async def _owned(request: Request, user: User, raw: str) -> SessionId:
     checked: dict[str, SessionId] | None = getattr(request.state, "owned_sessions", None)
     if checked is None:
@@ -132,7 +129,7 @@ async def _owned(request: Request, user: User, raw: str) -> SessionId:
     async with request.app.state.container.uow_factory() as uow:
         owner = await uow.accounts.session_owner(session_id)
     if owner != user.id:
-        raise _not_found(raw)
+        raise HTTPException(404, not_found(session_id).message)  # word for word what a missing one gets
     checked[raw] = session_id
     return session_id
 
