@@ -116,9 +116,15 @@ class Settings:
             search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
             auth=_auth_setting(env.get("FORGE_AUTH")),
             user_limits=UserLimits(
-                max_running_sessions=_optional_int(env, "FORGE_USER_MAX_RUNNING_SESSIONS"),
-                max_sessions_per_hour=_optional_int(env, "FORGE_USER_SESSIONS_PER_HOUR"),
-                monthly_spend_usd=_optional_float(env, "FORGE_USER_MONTHLY_SPEND_USD"),
+                max_running_sessions=_optional_int(
+                    "FORGE_USER_MAX_RUNNING_SESSIONS", env.get("FORGE_USER_MAX_RUNNING_SESSIONS")
+                ),
+                max_sessions_per_hour=_optional_int(
+                    "FORGE_USER_SESSIONS_PER_HOUR", env.get("FORGE_USER_SESSIONS_PER_HOUR")
+                ),
+                monthly_spend_usd=_optional_float(
+                    "FORGE_USER_MONTHLY_SPEND_USD", env.get("FORGE_USER_MONTHLY_SPEND_USD")
+                ),
             ),
         )
 
@@ -144,9 +150,9 @@ def _auth_setting(raw: str | None) -> str:
     return parsed
 
 
-def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+def _optional_int(name: str, value: str | None) -> int | None:
     """A non-negative whole number, or None when unset/blank (no limit)."""
-    raw = (env.get(name) or "").strip()
+    raw = (value or "").strip()
     if not raw:
         return None
     if not raw.isdigit():
@@ -154,14 +160,14 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
     return int(raw)
 
 
-def _optional_float(env: Mapping[str, str], name: str) -> float | None:
-    raw = (env.get(name) or "").strip()
+def _optional_float(name: str, value: str | None) -> float | None:
+    raw = (value or "").strip()
     if not raw:
         return None
     try:
-        value = float(raw)
+        dollars = float(raw)
     except ValueError:
-        value = -1.0
-    if not value >= 0:
+        dollars = -1.0
+    if not dollars >= 0:  # also refuses nan
         raise ValueError(f"{name} must be a number of US dollars >= 0 (or unset for no cap); got {raw!r}")
-    return value
+    return dollars
