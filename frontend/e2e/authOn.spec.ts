@@ -57,12 +57,12 @@ test("with auth on, a person logs in, starts a session, makes a token and logs o
     await expect(page.getByRole("link", { name: "API tokens" })).toBeFocused();
     await page.keyboard.press("Enter");
 
-    await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "API tokens", exact: true })).toBeVisible();
     await page.getByLabel("What will use it").fill("e2e script");
     await page.getByRole("button", { name: "Create token" }).click();
     const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
     expect(token).toMatch(/^kf_/);
-    await expect(page.getByRole("cell", { name: "e2e script" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "e2e script", exact: true })).toBeVisible();
     await expectNoAxeViolations(page, "tokens");
 
     const integration = await playwrightRequest.newContext({
@@ -76,8 +76,8 @@ test("with auth on, a person logs in, starts a session, makes a token and logs o
 
     await page.getByRole("button", { name: `Account: ${EMAIL}` }).click();
     await page.getByRole("link", { name: "Users" }).click();
-    await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
-    await expect(page.getByRole("cell", { name: EMAIL })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
+    await expect(page.getByRole("cell", { name: EMAIL, exact: true })).toBeVisible();
     await expectNoAxeViolations(page, "users");
 
     await page.getByRole("button", { name: `Account: ${EMAIL}` }).click();

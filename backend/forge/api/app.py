@@ -67,6 +67,28 @@ def _openapi_with_json_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
     return openapi
 
 
+def _include_routers(app: FastAPI) -> None:
+    """Health and login are public; every other router needs a user and its {session_id} paths an owner."""
+    signed_in = [Depends(current_user), Depends(guard_session_path)]
+    mount_docs(app, dependencies=signed_in)
+    for public in (health.router, auth.public_router):
+        app.include_router(public)
+    routers = (  # every request must authenticate (FORGE_AUTH=on); {session_id} paths are owner-only
+        auth.router,
+        admin.router,
+        sessions.router,
+        session_stream.router,
+        session_documents.router,
+        knowledge_graph.router,
+        knowledge.router,
+        hypotheses.router,
+        metrics.router,
+        memory.router,
+    )
+    for router in routers:
+        app.include_router(router, dependencies=signed_in, responses=error_responses(401))
+
+
 def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
     """The app; a ValueError (naming FORGE_AUTH) when auth is off on a non-loopback bind address."""
     auth_on = auth_enabled(container.settings.auth, container.settings.host)
@@ -108,25 +130,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         TrustedHosts, allowed=allowed_hosts_for(settings.allowed_hosts, settings.host, settings.public_url)
     )
     app.add_middleware(SecurityHeaders, hsts=(settings.public_url or "").lower().startswith("https://"))
-    signed_in = [Depends(current_user), Depends(guard_session_path)]
-    mount_docs(app, dependencies=signed_in)
-    for public in (health.router, auth.public_router):
-        app.include_router(public)
-    routers = (  # every request must authenticate (FORGE_AUTH=on); {session_id} paths are owner-only
-        auth.router,
-        admin.router,
-        sessions.router,
-        session_stream.router,
-        session_documents.router,
-        knowledge_graph.router,
-        knowledge.router,
-        hypotheses.router,
-        metrics.router,
-        memory.router,
-    )
-    for router in routers:
-        app.include_router(router, dependencies=signed_in, responses=error_responses(401))
-
+    _include_routers(app)
     mount_spa(app, container.model.label, spa_dir)  # last: its catch-all must not shadow the API
     app.openapi = _openapi_with_json_errors(app)  # type: ignore[method-assign]
     return app

@@ -215,16 +215,8 @@ class SessionService:
             return combined
         state = ForgeState(problem=combined)
         now = self._clock.now()
-        record = SessionRecord(
-            SessionId(self._new_id()),
-            combined,
-            SessionStatus.DECOMPOSING,
-            Phase.DECOMPOSE,
-            0,
-            now,
-            self._model_label,
-            owner_id=owner,
-        )
+        first = (SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0)
+        record = SessionRecord(SessionId(self._new_id()), combined, *first, now, self._model_label, owner_id=owner)
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, state, [phase_kickoff(state)])
             stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)

@@ -24,7 +24,10 @@ export function AuthGate() {
   const client = useQueryClient();
   const { data, error, isPending } = useMe();
   useEffect(() => {
-    onUnauthorized(() => void client.invalidateQueries({ queryKey: ME_KEY }));
+    // Only a login that was on can end: on the login page a 401 (a wrong password) is its own answer.
+    onUnauthorized(() => {
+      if (client.getQueryData(ME_KEY)) void client.invalidateQueries({ queryKey: ME_KEY });
+    });
   }, [client]);
   const view = authView({ me: data, error, pending: isPending });
   if (view.kind === "loading") return <p className="p-6 text-sm text-slate-500">Loading…</p>;

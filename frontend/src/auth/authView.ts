@@ -21,9 +21,10 @@ export interface MeQuery {
   readonly pending: boolean;
 }
 
+/** A 401 wins over data from before (a failed refetch keeps the old data): the login has ended. */
 export function authView({ me, error, pending }: MeQuery): AuthView {
-  if (me) return { kind: "app", me, showAccount: me.auth_enabled };
   if (error instanceof ApiError && error.status === 401) return { kind: "login" };
+  if (me) return { kind: "app", me, showAccount: me.auth_enabled };
   if (error) return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   return pending ? { kind: "loading" } : { kind: "login" };
 }

@@ -5,6 +5,9 @@ import type { Me } from "../auth/authView";
 
 export const ME_KEY = ["auth", "me"] as const;
 
+/** Everything cached but the caller: nothing of one login is shown to the next. */
+const notMe = (query: { queryKey: readonly unknown[] }) => !(query.queryKey[0] === "auth" && query.queryKey[1] === "me");
+
 export function useMe() {
   return useQuery({
     queryKey: ME_KEY,
@@ -25,7 +28,7 @@ export function useLogin() {
       unwrap(await api.POST("/api/v1/auth/login", { body: { email: input.email.trim(), password: input.password } })),
     onSuccess: (me) => {
       setCsrfToken(me.csrf_token ?? null);
-      client.clear(); // nothing of a previous login stays cached
+      client.removeQueries({ predicate: notMe });
       client.setQueryData(ME_KEY, me);
     },
   });
@@ -40,8 +43,8 @@ export function useLogout() {
     },
     onSettled: () => {
       setCsrfToken(null);
-      client.clear();
-      void client.invalidateQueries({ queryKey: ME_KEY });
+      client.removeQueries({ predicate: notMe });
+      void client.resetQueries({ queryKey: ME_KEY }); // asks again: 401, so the login page
     },
   });
 }

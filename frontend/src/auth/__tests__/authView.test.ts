@@ -23,6 +23,11 @@ describe("authView", () => {
     });
     expect(authView({ me: undefined, error: null, pending: true })).toEqual({ kind: "loading" });
   });
+
+  test("a 401 on refetch shows the login even though the old answer is still cached", () => {
+    expect(authView({ me: member, error: new ApiError(401, "Your login has expired"), pending: false })).toEqual({ kind: "login" });
+    expect(authView({ me: member, error: new ApiError(0, "unreachable"), pending: false })).toMatchObject({ kind: "app" });
+  });
 });
 
 describe("accountLinks", () => {
