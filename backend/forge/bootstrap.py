@@ -30,9 +30,20 @@ from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
-from forge.ports import Clock, Embedder, LanguageModel, ResearchProvider, StructuredModel, UnitOfWork, UnitOfWorkFactory
+from forge.password_hashing import Argon2PasswordHasher
+from forge.ports import (
+    Clock,
+    Embedder,
+    LanguageModel,
+    PasswordHasher,
+    ResearchProvider,
+    StructuredModel,
+    UnitOfWork,
+    UnitOfWorkFactory,
+)
 from forge.providers.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
+from forge.services.account_service import AccountService
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
@@ -44,6 +55,7 @@ from forge.services.run_supervision import Supervisor
 from forge.services.search_grounding import LazyHkgGrounding
 from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.session_service import SessionService
+from forge.services.user_usage import UserUsageService
 from forge.services.verify_claims_stage import VerifyStage
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
@@ -68,6 +80,8 @@ class Container:
     knowledge: ShippedKnowledge
     metrics: ForgeMetrics
     memory: HypothesisMemory
+    accounts: AccountService
+    usage: UserUsageService
     listener: PostgresEventListener | None = None
 
     async def start(self) -> None:
@@ -230,6 +244,7 @@ def build_container(
     verifier_structured: StructuredModel | None = None,
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
     embedder: Embedder | None = None,
+    password_hasher: PasswordHasher | None = None,
 ) -> Container:
     """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
@@ -329,5 +344,34 @@ def build_container(
         knowledge,
         metrics,
         memory,
+        AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
+        UserUsageService(uow_factory, runs, clock, settings.user_limits),
         listener,
     )
+
+
+@dataclass
+class AccountTools:
+    """What the account commands of the CLI need: no model, no runs of their own."""
+
+    engine: AsyncEngine
+    accounts: AccountService
+    usage: UserUsageService
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def build_account_tools(settings: Settings, *, password_hasher: PasswordHasher | None = None) -> AccountTools:
+    """Accounts and usage over the configured database, for `forge users|tokens|admin`. Leases of the
+    server's runs are trusted until they expire (the server is another process)."""
+    engine = create_engine_for(settings.database_url, pool_size=1, max_overflow=1)
+    factory = create_session_factory(engine)
+
+    def uow_factory() -> UnitOfWork:
+        return SqlAlchemyUnitOfWork(factory)
+
+    clock = SystemClock()
+    runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=True)
+    accounts = AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, uuid.uuid4)
+    return AccountTools(engine, accounts, UserUsageService(uow_factory, runs, clock, settings.user_limits))

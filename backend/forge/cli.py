@@ -1,4 +1,5 @@
-"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge.
+"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge,
+users / tokens / admin (accounts).
 
 Invariants:
     - Every command builds its container from Settings through bootstrap; nothing at import time.
@@ -15,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from forge.config import Settings, environment_with_dotenv
+from forge.core.auth_mode import AuthRefusal, auth_enabled
 from forge.logging_setup import check_log_format, configure_logging
 
 
@@ -34,7 +36,52 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--quiet", action="store_true", help="print only the paths written")
     _add_hkg_parser(sub)
     _add_knowledge_parser(sub)
+    _add_account_parsers(sub)
     return parser
+
+
+def _add_account_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    users = sub.add_parser("users", help="accounts (FORGE_AUTH=on): add a user, list users")
+    users_sub = users.add_subparsers(dest="users_command", required=True)
+    add = users_sub.add_parser("add", help="add a user; password from stdin, a prompt, or generated and printed once")
+    add.add_argument("email")
+    add.add_argument("--admin", action="store_true", help="may manage users and see everyone's usage")
+    users_sub.add_parser("list", help="every user with role and state")
+    tokens = sub.add_parser("tokens", help="personal API tokens (Authorization: Bearer ...)")
+    tokens_sub = tokens.add_subparsers(dest="tokens_command", required=True)
+    create = tokens_sub.add_parser("create", help="create a token for EMAIL and print it once")
+    create.add_argument("email")
+    create.add_argument("--name", default="cli", help="what the token is for (default: cli)")
+    revoke = tokens_sub.add_parser("revoke", help="revoke the token with this id")
+    revoke.add_argument("id")
+    admin = sub.add_parser("admin", help="operator reports")
+    admin_sub = admin.add_subparsers(dest="admin_command", required=True)
+    admin_sub.add_parser("usage", help="per user: sessions, running, spend (month, total), tokens")
+
+
+def _accounts(settings: Settings, args: argparse.Namespace) -> int:
+    from forge import run_accounts as run
+    from forge.bootstrap import build_account_tools
+
+    password = run.read_password(sys.stdin) if args.command == "users" and args.users_command == "add" else None
+    _migrate(settings)
+
+    async def dispatch() -> int:
+        tools = build_account_tools(settings)
+        try:
+            if args.command == "users":
+                if args.users_command == "add":
+                    return await run.add_user(tools, args.email, args.admin, password)
+                return await run.list_users(tools)
+            if args.command == "tokens":
+                if args.tokens_command == "create":
+                    return await run.create_token(tools, args.email, args.name)
+                return await run.revoke_token(tools, args.id)
+            return await run.admin_usage(tools)
+        finally:
+            await tools.close()
+
+    return asyncio.run(dispatch())
 
 
 def _add_knowledge_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,6 +137,9 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     from forge.bootstrap import build_container
 
     settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
+    refused = auth_enabled(settings.auth, settings.host)
+    if isinstance(refused, AuthRefusal):
+        raise ValueError(refused.message)  # before anything is opened or migrated
     check_log_format(settings.log_format)
     json_logs = settings.log_format == "json"
     if json_logs:
@@ -97,8 +147,10 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     _migrate(settings)
     container = build_container(settings)
     app = create_app(container)
+    mode = "auth on" if refused else "auth off: local user"
     print(
-        f"Knowledge Forge on http://{settings.host}:{settings.port}  (database: {settings.database_kind})", flush=True
+        f"Knowledge Forge on http://{settings.host}:{settings.port}  (database: {settings.database_kind}; {mode})",
+        flush=True,
     )
     # JSON logs: uvicorn keeps our handlers (log_config=None) and our access lines replace its own.
     config = uvicorn.Config(
@@ -127,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if all(f.ok for f in findings) else 1
         elif args.command == "serve":
             _serve(settings, args.host, args.port)
+        elif args.command in ("users", "tokens", "admin"):
+            return _accounts(settings, args)
         elif args.command == "hkg":
             return _hkg(settings, args)
         elif args.command == "knowledge":

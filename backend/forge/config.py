@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from forge.core.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.user_limits import UserLimits
 
 DEFAULT_DATA_DIR = "var"
 
@@ -78,6 +81,9 @@ class Settings:
         """FORGE_RESEARCH=anthropic (or its older name `web`): Anthropic's server-side web search."""
         return self.research in ("anthropic", "web")
 
+    auth: str = ""  # FORGE_AUTH: "on", "off", or "" (off on loopback, refused elsewhere: core.auth_mode)
+    user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
+
     @property
     def hkg_path(self) -> Path:
         """Where `forge hkg ingest` keeps the hypergraph (JSONL); absent = the shipped demo is used."""
@@ -126,6 +132,18 @@ class Settings:
             tavily_api_key=env.get("TAVILY_API_KEY") or None,
             tavily_base_url=env.get("FORGE_TAVILY_URL") or "https://api.tavily.com",
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
+            auth=_auth_setting(env.get("FORGE_AUTH")),
+            user_limits=UserLimits(
+                max_running_sessions=_optional_int(
+                    "FORGE_USER_MAX_RUNNING_SESSIONS", env.get("FORGE_USER_MAX_RUNNING_SESSIONS")
+                ),
+                max_sessions_per_hour=_optional_int(
+                    "FORGE_USER_SESSIONS_PER_HOUR", env.get("FORGE_USER_SESSIONS_PER_HOUR")
+                ),
+                monthly_spend_usd=_optional_float(
+                    "FORGE_USER_MONTHLY_SPEND_USD", env.get("FORGE_USER_MONTHLY_SPEND_USD")
+                ),
+            ),
         )
 
     @property
@@ -153,3 +171,33 @@ def _research(value: str) -> str:
     if research not in RESEARCH_PROVIDERS:
         raise ValueError(f"FORGE_RESEARCH must be one of {', '.join(RESEARCH_PROVIDERS)}; got {value!r}")
     return research
+
+
+def _auth_setting(raw: str | None) -> str:
+    parsed = parse_auth_setting(raw)
+    if isinstance(parsed, AuthRefusal):
+        raise ValueError(parsed.message)
+    return parsed
+
+
+def _optional_int(name: str, value: str | None) -> int | None:
+    """A non-negative whole number, or None when unset/blank (no limit)."""
+    raw = (value or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ValueError(f"{name} must be a whole number >= 0 (or unset for no limit); got {raw!r}")
+    return int(raw)
+
+
+def _optional_float(name: str, value: str | None) -> float | None:
+    raw = (value or "").strip()
+    if not raw:
+        return None
+    try:
+        dollars = float(raw)
+    except ValueError:
+        dollars = -1.0
+    if not dollars >= 0:  # also refuses nan
+        raise ValueError(f"{name} must be a number of US dollars >= 0 (or unset for no cap); got {raw!r}")
+    return dollars

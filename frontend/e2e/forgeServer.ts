@@ -13,7 +13,8 @@ export interface ForgeServer {
   stop(): Promise<void>;
 }
 
-export function forgeServer(port: number, dataDir: string): ForgeServer {
+/** `env` adds to (or overrides) the server's environment, e.g. `{ FORGE_AUTH: "on" }`. */
+export function forgeServer(port: number, dataDir: string, env: Record<string, string> = {}): ForgeServer {
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const url = `http://127.0.0.1:${port}`;
@@ -33,6 +34,7 @@ export function forgeServer(port: number, dataDir: string): ForgeServer {
           ANTHROPIC_API_KEY: "",
           OPENAI_API_KEY: "",
           LOG_LEVEL: "warning",
+          ...env,
         },
       });
       for (let i = 0; i < 600; i++) {

@@ -3,6 +3,7 @@
  * the Markdown renderer come with them) load on first visit, so the first page paints sooner.
  */
 import { createBrowserRouter } from "react-router";
+import { AuthGate } from "./auth/AuthGate";
 import { AppLayout } from "./pages/AppLayout";
 import { HomePage } from "./pages/HomePage";
 import { NotFoundPage } from "./pages/NotFoundPage";
@@ -11,20 +12,27 @@ function Loading() {
   return <p className="p-6 text-sm text-slate-500">Loading…</p>;
 }
 
+// AuthGate (who am I: login page, or the app) wraps every page.
 export const router = createBrowserRouter([
   {
-    element: <AppLayout />,
+    element: <AuthGate />,
     hydrateFallbackElement: <Loading />,
     children: [
-      { path: "/", element: <HomePage /> },
-      { path: "/sessions/:sessionId", lazy: async () => ({ Component: (await import("./pages/SessionPage")).SessionPage }) },
-      { path: "/memory", lazy: async () => ({ Component: (await import("./pages/MemoryPage")).MemoryPage }) },
-      { path: "*", element: <NotFoundPage /> },
+      {
+        element: <AppLayout />,
+        children: [
+          { path: "/", element: <HomePage /> },
+          { path: "/sessions/:sessionId", lazy: async () => ({ Component: (await import("./pages/SessionPage")).SessionPage }) },
+          { path: "/memory", lazy: async () => ({ Component: (await import("./pages/MemoryPage")).MemoryPage }) },
+          { path: "/account/tokens", lazy: async () => ({ Component: (await import("./pages/TokensPage")).TokensPage }) },
+          { path: "/admin/users", lazy: async () => ({ Component: (await import("./pages/AdminUsersPage")).AdminUsersPage }) },
+          { path: "*", element: <NotFoundPage /> },
+        ],
+      },
+      {
+        path: "/sessions/:sessionId/report",
+        lazy: async () => ({ Component: (await import("./pages/ReportPage")).ReportPage }),
+      },
     ],
-  },
-  {
-    path: "/sessions/:sessionId/report",
-    hydrateFallbackElement: <Loading />,
-    lazy: async () => ({ Component: (await import("./pages/ReportPage")).ReportPage }),
   },
 ]);

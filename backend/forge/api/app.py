@@ -6,6 +6,10 @@ Invariants:
       so for every status a route declares (`error_responses`).
     - Request bodies over MAX_BODY_BYTES get 413, declared or chunked (`limit_request_body`); the
       limit sits inside CORS, so a browser can read the 413 too.
+    - FORGE_AUTH (core.auth_mode): off only on a loopback bind address, refused elsewhere. Every
+      router but health and POST /auth/login requires a user (`authentication.current_user`), and
+      every `{session_id}` path is owner-only (`guard_session_path`); /docs, /redoc and
+      /openapi.json too.
     - Middleware, outermost first: security headers (so even a refused Host gets them), trusted hosts,
       the request context (request id, session id, access log), CORS, gzip (JSON, HTML, JS, CSS over 1 KiB; never text/event-stream, which must reach the
       client event by event), the body limit.
@@ -18,18 +22,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.middleware.gzip import GZipMiddleware
 
+from forge.api.authentication import current_user, guard_session_path
 from forge.api.docs_pages import mount_docs
 from forge.api.error_handlers import install_error_handlers
-from forge.api.error_responses import errors_as_json
+from forge.api.error_responses import error_responses, errors_as_json
 from forge.api.limit_request_body import LimitRequestBody
 from forge.api.request_context import RequestContext
 from forge.api.request_limits import MAX_BODY_BYTES
 from forge.api.routes import (
+    admin,
     answer,
+    auth,
     health,
     hypotheses,
     knowledge,
@@ -47,6 +54,7 @@ from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
 from forge.api.trusted_hosts import TrustedHosts, allowed_hosts_for
 from forge.bootstrap import Container
+from forge.core.auth_mode import AuthRefusal, auth_enabled
 
 GZIP_MINIMUM_BYTES = 1024  # smaller bodies gain less than the header costs
 
@@ -62,7 +70,37 @@ def _openapi_with_json_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
     return openapi
 
 
+def _include_routers(app: FastAPI) -> None:
+    """Health and login are public; every other router needs a user and its {session_id} paths an owner."""
+    signed_in = [Depends(current_user), Depends(guard_session_path)]
+    mount_docs(app, dependencies=signed_in)
+    for public in (health.router, auth.public_router):
+        app.include_router(public)
+    routers = (  # every request must authenticate (FORGE_AUTH=on); {session_id} paths are owner-only
+        auth.router,
+        admin.router,
+        sessions.router,
+        session_stream.router,
+        session_documents.router,
+        knowledge_graph.router,
+        knowledge.router,
+        hypotheses.router,
+        metrics.router,
+        memory.router,
+        supervisor.router,
+        answer.router,
+        selection.router,
+    )
+    for router in routers:
+        app.include_router(router, dependencies=signed_in, responses=error_responses(401))
+
+
 def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
+    """The app; a ValueError (naming FORGE_AUTH) when auth is off on a non-loopback bind address."""
+    auth_on = auth_enabled(container.settings.auth, container.settings.host)
+    if isinstance(auth_on, AuthRefusal):
+        raise ValueError(auth_on.message)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await container.start()
@@ -77,8 +115,10 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         description="Turns a hard problem into validated, traceable knowledge.",
         docs_url=None,
         redoc_url=None,
+        openapi_url=None,  # served by mount_docs, behind authentication
     )
     app.state.container = container
+    app.state.auth_enabled = auth_on
     app.state.sse_frames = SseFrameCache()
     install_error_handlers(app)
     # add_middleware wraps: the last one added is the outermost.
@@ -96,24 +136,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
         TrustedHosts, allowed=allowed_hosts_for(settings.allowed_hosts, settings.host, settings.public_url)
     )
     app.add_middleware(SecurityHeaders, hsts=(settings.public_url or "").lower().startswith("https://"))
-    mount_docs(app)
-    routers = (
-        health.router,
-        sessions.router,
-        session_stream.router,
-        session_documents.router,
-        knowledge_graph.router,
-        knowledge.router,
-        hypotheses.router,
-        metrics.router,
-        memory.router,
-        supervisor.router,
-        answer.router,
-        selection.router,
-    )
-    for router in routers:
-        app.include_router(router)
-
+    _include_routers(app)
     mount_spa(app, container.model.label, spa_dir)  # last: its catch-all must not shadow the API
     app.openapi = _openapi_with_json_errors(app)  # type: ignore[method-assign]
     return app

@@ -5,13 +5,17 @@ Invariants:
       CDN), except that Swagger UI's start-up script is served from /docs/swagger-init.js (same
       origin) instead of inline, so the docs' CSP needs no 'unsafe-inline' script (security_headers).
     - No favicon or validator badge is fetched from third parties.
+    - With FORGE_AUTH=on the pages and /openapi.json need a user like the API (the caller passes
+      the authentication dependencies); in a browser, the login cookie is enough.
 """
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from collections.abc import Sequence
+
+from fastapi import FastAPI, params
 from fastapi.openapi.docs import get_redoc_html
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 SWAGGER_INIT_PATH = "/docs/swagger-init.js"
 SWAGGER_CSS = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css"
@@ -46,19 +50,25 @@ def swagger_init(openapi_url: str) -> str:
 """
 
 
-def mount_docs(app: FastAPI, openapi_url: str = "/openapi.json") -> None:
-    """Serve /docs, its start-up script and /redoc (the app is created with docs_url=redoc_url=None)."""
+def mount_docs(app: FastAPI, openapi_url: str = "/openapi.json", dependencies: Sequence[params.Depends] = ()) -> None:
+    """Serve /docs, its start-up script, /redoc and the OpenAPI document (the app is created with
+    docs_url=redoc_url=openapi_url=None), each behind `dependencies` (authentication when it is on)."""
     page, script = swagger_page(app.title), swagger_init(openapi_url)
     redoc = get_redoc_html(openapi_url=openapi_url, title=f"{app.title} - ReDoc", redoc_favicon_url="data:,")
+    guarded = list(dependencies)
 
-    @app.get("/docs", include_in_schema=False)
+    @app.api_route(openapi_url, methods=["GET", "HEAD"], include_in_schema=False, dependencies=guarded)
+    async def openapi_document() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    @app.get("/docs", include_in_schema=False, dependencies=guarded)
     async def swagger_ui() -> HTMLResponse:
         return HTMLResponse(page)
 
-    @app.get(SWAGGER_INIT_PATH, include_in_schema=False)
+    @app.get(SWAGGER_INIT_PATH, include_in_schema=False, dependencies=guarded)
     async def swagger_ui_init() -> Response:
         return Response(script, media_type="text/javascript")
 
-    @app.get("/redoc", include_in_schema=False)
+    @app.get("/redoc", include_in_schema=False, dependencies=guarded)
     async def redoc_ui() -> HTMLResponse:
         return redoc

@@ -21,10 +21,13 @@ from pydantic import BaseModel, Field
 
 DESCRIPTIONS = {
     400: "The body could not be read: it must be UTF-8 encoded JSON.",
+    401: "Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate.",
+    403: "Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action.",
     404: "No such session.",
     409: "The session is not in a state that allows this (the message says which state it is in).",
     413: "The request body is larger than the limit (256 KiB).",
     422: "A parameter, header or body field is invalid; `errors` lists each invalid field.",
+    429: "A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend).",
 }
 
 BODY_ERRORS = (400, 413, 422)
@@ -72,7 +75,25 @@ def errors_as_json(document: dict[str, Any]) -> dict[str, Any]:
                 content = response.get("content")
                 if status[:1] in ("4", "5") and content:
                     response["content"] = {"application/json": next(iter(content.values()))}
+    _declare_csrf_refusals(document)
     schemas = document.get("components", {}).get("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
     return document
+
+
+SAFE_OPERATIONS = ("get", "head", "options")
+
+
+def _declare_csrf_refusals(document: dict[str, Any]) -> None:
+    """Every authenticated (401-declaring) state-changing operation may also answer 403 (CSRF)."""
+    refusal = {
+        "description": DESCRIPTIONS[403],
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+    }
+    for operations in document.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses: dict[str, Any] = operation.get("responses", {})
+            if method not in SAFE_OPERATIONS and "401" in responses and "403" not in responses:
+                responses["403"] = refusal
+                operation["responses"] = dict(sorted(responses.items()))

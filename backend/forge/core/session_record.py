@@ -7,6 +7,7 @@ Invariants:
     - `run_lease` says which run holds the session (owner token, expiry); `running` is not stored:
       the service fills it from the lease and its run registry.
     - `version` grows by one with every command or step that writes the session.
+    - `owner_id` never changes after creation.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.session_events import EventType
 
@@ -51,6 +53,7 @@ class SessionRecord:
     version: int = 0
     run_lease: RunLease | None = None
     running: bool = False  # not stored: filled by the service from the lease and its registry
+    owner_id: UserId = LOCAL_USER_ID  # who it belongs to; nobody else can see it
 
 
 @dataclass(frozen=True, slots=True)

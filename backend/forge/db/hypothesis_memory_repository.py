@@ -8,6 +8,8 @@ Invariants:
       PostgreSQL); the service calls it under the reviewed session's lock, and concurrent reviews of
       two sessions that touch the same episode are serialised by the row update (last write wins).
     - Writes enter the unit of work's write gate first; nothing commits here.
+    - Memory is per person (`owner_id`): retrieval and matching read only the owner's episodes, so one
+      user's verdicts never move another's C-values.
 
 Design decision: retrieval loads the episodes with C ≥ min_c and ranks them in Python (pure core).
 That is linear in the memory's size, fine for thousands of episodes; an ANN index (pgvector) is the
@@ -22,6 +24,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.state_codec import decode_dataclass, encode_value
 from forge.db.tables import HypothesisMemoryRow
@@ -33,15 +36,19 @@ class SqlHypothesisMemoryRepository:
         self._session = session
         self._gate = gate
 
-    async def all(self, *, min_c: float = 0.0) -> list[HypothesisEpisode]:
+    async def all(self, *, min_c: float = 0.0, owner: UserId | None = None) -> list[HypothesisEpisode]:
+        mine = [HypothesisMemoryRow.owner_id == owner] if owner is not None else []
         query = (
             select(HypothesisMemoryRow.record)
-            .where(HypothesisMemoryRow.c >= min_c)
+            .where(HypothesisMemoryRow.c >= min_c, *mine)
             .order_by(HypothesisMemoryRow.created_at, HypothesisMemoryRow.id)
         )
         return [decode_dataclass(r, HypothesisEpisode) for r in await self._session.scalars(query)]
 
-    async def upsert_all(self, episodes: Sequence[HypothesisEpisode], at: datetime) -> None:
+    async def upsert_all(
+        self, episodes: Sequence[HypothesisEpisode], at: datetime, owner: UserId = LOCAL_USER_ID
+    ) -> None:
+        """Insert or update; a new row belongs to `owner` (an existing one keeps its owner)."""
         await self._gate.enter()
         if not episodes:
             return
@@ -57,7 +64,7 @@ class SqlHypothesisMemoryRepository:
                 )
             else:
                 row = HypothesisMemoryRow(
-                    id=e.id, origin_session_id=e.origin_session_id, created_at=e.created_at, **values
+                    id=e.id, origin_session_id=e.origin_session_id, owner_id=owner, created_at=e.created_at, **values
                 )
                 self._session.add(row)
         await self._session.flush()

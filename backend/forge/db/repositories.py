@@ -34,6 +34,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import Table, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from forge.core.accounts import UserId
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
@@ -110,8 +111,12 @@ class SqlSessionRepository:
         row = (await self._session.execute(bump)).first()
         return session_record(row) if row is not None else None
 
-    async def list_page(self, *, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
+    async def list_page(
+        self, *, limit: int, offset: int, status: SessionStatus | None, owner: UserId | None = None
+    ) -> SessionPage:
         filters = [SessionRow.status == status.value] if status is not None else []
+        if owner is not None:
+            filters.append(SessionRow.owner_id == owner)
         total = await self._session.scalar(select(func.count()).select_from(SessionRow).where(*filters))
         newest_first = (SessionRow.created_at.desc(), SessionRow.id.desc())
         query = select(SessionRow).where(*filters).order_by(*newest_first).limit(limit).offset(offset)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from forge.core.accounts import UserId
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
@@ -52,6 +53,7 @@ def new_session_columns(record: SessionRecord, state: ForgeState) -> dict[str, A
         "message_count": 0,
         "run_owner": None,
         "run_lease_expires_at": None,
+        "owner_id": record.owner_id,
         **position_columns(state, cancelled=False),
     }
 
@@ -73,6 +75,7 @@ def session_record(row: SessionRow | Any) -> SessionRecord:
         cancelled=row.cancelled,
         version=row.version,
         run_lease=_lease(row),
+        owner_id=UserId(row.owner_id),
     )
 
 

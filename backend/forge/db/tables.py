@@ -16,6 +16,8 @@ Invariants:
     - `sessions.status/current_phase/current_round/awaiting_input_type` are written only from
       `derive_session_position(forge_state, cancelled)`; `version` grows with every write.
     - Sequence columns are 64-bit (BIGINT; SQLite's INTEGER is 64-bit already).
+    - Every session and remembered hypothesis has an owner (`owner_id` -> users, RESTRICT); login
+      sessions and API tokens are their user's (CASCADE). Credentials are stored as digests only.
 
 Design decisions:
     - Portable types only (`Uuid`, `JSON`, `DateTime(timezone=True)`), so the same models and the
@@ -88,6 +90,11 @@ def _session_fk() -> Mapped[uuid.UUID]:
     return mapped_column(Uuid, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True)
 
 
+def _user_fk() -> Mapped[uuid.UUID]:
+    """The owning user: a user with anything of theirs left cannot be deleted (disable them instead)."""
+    return mapped_column(Uuid, ForeignKey("users.id", ondelete="RESTRICT"), nullable=False, index=True)
+
+
 def _owned() -> Any:
     """A session-owned collection: deleted by the database's ON DELETE CASCADE, never loaded."""
     return relationship(cascade="all, delete-orphan", passive_deletes=True, lazy="raise")
@@ -95,6 +102,49 @@ def _owned() -> Any:
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class UserRow(Base):
+    """A person's account (migration 0006). The built-in local user's row has no password."""
+
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), nullable=False, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    role: Mapped[str] = mapped_column(String(ENUM_LENGTH), nullable=False)
+    disabled: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+
+
+class ApiTokenRow(Base):
+    """A personal API token: only the SHA-256 digest of its secret is stored."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    name: Mapped[str] = mapped_column(String(100), nullable=False)
+    prefix: Mapped[str] = mapped_column(String(16), nullable=False)
+    digest: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+    last_used_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
+
+
+class LoginSessionRow(Base):
+    """A browser login: the digest of the cookie's secret, whose user, until when."""
+
+    __tablename__ = "login_sessions"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
 
 
 class SessionRow(Base):
@@ -118,6 +168,7 @@ class SessionRow(Base):
     message_count: Mapped[int] = mapped_column(BIG_INT, nullable=False)
     run_owner: Mapped[str | None] = mapped_column(String(128), nullable=True)
     run_lease_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
+    owner_id: Mapped[uuid.UUID] = _user_fk()
 
     claims: Mapped[list[ClaimRow]] = _owned()
     evidence: Mapped[list[EvidenceRow]] = _owned()
@@ -291,6 +342,7 @@ class HypothesisMemoryRow(Base):
     text: Mapped[str] = mapped_column(Text, nullable=False)
     c: Mapped[float] = mapped_column(Float, nullable=False)
     origin_session_id: Mapped[uuid.UUID] = mapped_column(Uuid, nullable=False)
+    owner_id: Mapped[uuid.UUID] = _user_fk()  # memory is per person: one user's verdicts never move another's
     record: Mapped[Any] = mapped_column(JSON, nullable=False)  # the whole HypothesisEpisode, encoded
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime, nullable=False)

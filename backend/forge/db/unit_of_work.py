@@ -15,12 +15,14 @@ from types import TracebackType
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from forge.db.account_repository import SqlAccountRepository
 from forge.db.hypothesis_memory_repository import SqlHypothesisMemoryRepository
 from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
 from forge.db.saga_pattern_repository import SqlSagaPatternRepository
 from forge.db.write_gate import NO_GATE, WriteGate
 from forge.ports import (
+    AccountRepository,
     EventLog,
     HypothesisMemoryRepository,
     HypothesisRepository,
@@ -38,6 +40,7 @@ class SqlAlchemyUnitOfWork:
     hypotheses: HypothesisRepository
     memory: HypothesisMemoryRepository
     patterns: SagaPatternRepository
+    accounts: AccountRepository
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
@@ -62,6 +65,7 @@ class SqlAlchemyUnitOfWork:
         self.hypotheses = SqlHypothesisRepository(session, self._ticket)
         self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
         self.patterns = SqlSagaPatternRepository(session, self._ticket)
+        self.accounts = SqlAccountRepository(session, self._ticket)
         return self
 
     async def __aexit__(

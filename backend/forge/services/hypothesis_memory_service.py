@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.confidence import RETRIEVAL_MIN_C
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
@@ -52,33 +53,50 @@ class HypothesisMemory:
         return {text: tuple(v) for text, v in zip(texts, vectors, strict=True)}
 
     async def record_verdicts(
-        self, uow: UnitOfWork, session_id: SessionId, before: ForgeState, review: ReviewInput, at: datetime
+        self,
+        uow: UnitOfWork,
+        session_id: SessionId,
+        before: ForgeState,
+        review: ReviewInput,
+        at: datetime,
+        owner: UserId = LOCAL_USER_ID,
     ) -> int:
-        """Apply a verdicts review to memory (state *before* the review); returns episodes written."""
+        """Apply a verdicts review to the session owner's memory (state *before* the review); returns
+        episodes written."""
         if not isinstance(review, VerdictsReview) or not review.verdicts:
             return 0
         judged = judged_claims(before, review)
         vectors = await self._vectors(texts_to_embed(judged))
         context = VerdictContext(session_id, before.problem, at)
-        changed = remember_verdicts(await uow.memory.all(), judged, vectors, context, self._new_id)
-        await uow.memory.upsert_all(changed, at)
+        changed = remember_verdicts(await uow.memory.all(owner=owner), judged, vectors, context, self._new_id)
+        await uow.memory.upsert_all(changed, at, owner)
         return len(changed)
 
-    async def recall(self, uow_factory: UnitOfWorkFactory, problem: str) -> list[RememberedHypothesis]:
-        """What a new session on `problem` is offered (its own short read, before the session is written)."""
+    async def recall(
+        self, uow_factory: UnitOfWorkFactory, problem: str, owner: UserId = LOCAL_USER_ID
+    ) -> list[RememberedHypothesis]:
+        """What a new session of `owner` on `problem` is offered: only that person's memory (its own
+        short read, before the session is written)."""
         async with uow_factory() as uow:
-            episodes = await uow.memory.all(min_c=RETRIEVAL_MIN_C)
+            episodes = await uow.memory.all(min_c=RETRIEVAL_MIN_C, owner=owner)
         if not episodes:
             return []  # nothing remembered yet: no need to embed the problem
         query = (await self._vectors([problem]))[problem]
         return recall_for_problem(query, episodes)
 
     async def search(
-        self, uow_factory: UnitOfWorkFactory, query: str, *, min_c: float, limit: int, offset: int
+        self,
+        uow_factory: UnitOfWorkFactory,
+        query: str,
+        *,
+        min_c: float,
+        limit: int,
+        offset: int,
+        owner: UserId = LOCAL_USER_ID,
     ) -> MemoryPage:
-        """Similarity × C for a query (C alone for an empty one), over episodes with C ≥ min_c."""
+        """Similarity × C for a query (C alone for an empty one), over the owner's episodes with C ≥ min_c."""
         query_vector = (await self._vectors([query]))[query] if query.strip() else None
         async with uow_factory() as uow:
-            episodes = await uow.memory.all(min_c=min_c)
+            episodes = await uow.memory.all(min_c=min_c, owner=owner)
         ranked = rank_episodes(query_vector, episodes, min_c=min_c)
         return MemoryPage(ranked[offset : offset + limit], len(ranked))

@@ -32,6 +32,7 @@ from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
 from forge.core import session_events as ev
+from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import Phase, ReviewType, SessionId, SessionStatus
@@ -120,9 +121,11 @@ class SessionService:
             record = await uow.sessions.get(session_id)
         return self._with_running(record) if record else not_found(session_id)
 
-    async def list_page(self, limit: int, offset: int, status: SessionStatus | None) -> SessionPage:
+    async def list_page(
+        self, limit: int, offset: int, status: SessionStatus | None, owner: UserId | None = None
+    ) -> SessionPage:
         async with self._uow_factory() as uow:
-            page = await uow.sessions.list_page(limit=limit, offset=offset, status=status)
+            page = await uow.sessions.list_page(limit=limit, offset=offset, status=status, owner=owner)
         return replace(page, items=tuple(self._with_running(r) for r in page.items))
 
     async def describe(self, session_id: SessionId) -> tuple[SessionRecord, ForgeState] | ServiceFailure:
@@ -197,8 +200,10 @@ class SessionService:
         return not isinstance(found, ServiceFailure) and self._needs_run(found)
 
     # ---- commands --------------------------------------------------------------------------
-    async def create(self, problem: str, constraints: Sequence[str] = ()) -> SessionRecord | ServiceFailure:
-        """A new session, with DECOMPOSE's brief and `phase_change` stored; `start_run` starts it."""
+    async def create(
+        self, problem: str, constraints: Sequence[str] = (), owner: UserId = LOCAL_USER_ID
+    ) -> SessionRecord | ServiceFailure:
+        """A new session of `owner`, with DECOMPOSE's brief and `phase_change` stored; `start_run` starts it."""
         text = problem.strip()
         if not MIN_PROBLEM_CHARS <= len(text) <= MAX_PROBLEM_CHARS:
             return ServiceFailure(
@@ -210,11 +215,10 @@ class SessionService:
             return combined
         state = ForgeState(problem=combined)
         now = self._clock.now()
-        record = SessionRecord(
-            SessionId(self._new_id()), combined, SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0, now, self._model_label
-        )
+        first = (SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0)
+        record = SessionRecord(SessionId(self._new_id()), combined, *first, now, self._model_label, owner_id=owner)
         if self._memory is not None:  # what earlier sessions learned, offered in DECOMPOSE (seed 004)
-            state.remembered_hypotheses = await self._memory.recall(self._uow_factory, combined)
+            state.remembered_hypotheses = await self._memory.recall(self._uow_factory, combined, owner)
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, state, [phase_kickoff(state)])
             stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)
@@ -371,7 +375,7 @@ class SessionService:
                 return ServiceFailure(kind, outcome.message)
             summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
             if self._memory is not None:  # verdicts move remembered C-values, in this same transaction
-                await self._memory.record_verdicts(uow, session_id, state, review, self._clock.now())
+                await self._memory.record_verdicts(uow, session_id, state, review, self._clock.now(), record.owner_id)
             cursor = await uow.events.last_seq(session_id)
             lease, stored = await self._persist_review(uow, session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
             await uow.commit()

@@ -11,6 +11,37 @@ export type Session = Schemas["SessionResponse"];
 export type SessionList = Schemas["SessionListResponse"];
 export type UserInput = Schemas["UserInput"];
 
+/**
+ * The CSRF token of this browser login (from GET /api/v1/auth/me or the login), sent as
+ * X-CSRF-Token with every state-changing request; null when auth is off or not logged in.
+ */
+let csrfToken: string | null = null;
+let unauthorized: () => void = () => {};
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called on any 401 (the login ended or expired): the app shows its login page again. */
+export function onUnauthorized(listener: () => void): void {
+  unauthorized = listener;
+}
+
+/** State-changing methods carry the CSRF token; reads never need it. */
+export function needsCsrf(method: string | undefined): boolean {
+  return !["GET", "HEAD", "OPTIONS"].includes((method ?? "GET").toUpperCase());
+}
+
+function withCsrf(method: string | undefined, headers: Headers): Headers {
+  if (csrfToken && needsCsrf(method)) headers.set("X-CSRF-Token", csrfToken);
+  return headers;
+}
+
+function noticed(response: Response): Response {
+  if (response.status === 401) unauthorized();
+  return response;
+}
+
 export class ApiError extends Error {
   readonly status: number;
 
@@ -27,8 +58,9 @@ export class ApiError extends Error {
 export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? "",
   fetch: async (request: Request) => {
+    withCsrf(request.method, request.headers);
     try {
-      return await globalThis.fetch(request);
+      return noticed(await globalThis.fetch(request));
     } catch (error) {
       if (error instanceof DOMException && error.name === "AbortError") throw error;
       throw new ApiError(0, errorMessage(0, undefined));
@@ -65,8 +97,9 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
 
 /** fetch that turns a network failure into an ApiError with status 0. */
 export async function fetchOrExplain(input: string, init?: RequestInit): Promise<Response> {
+  const headers = withCsrf(init?.method, new Headers(init?.headers));
   try {
-    return await fetch(input, init);
+    return noticed(await fetch(input, { ...init, headers }));
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw new ApiError(0, errorMessage(0, undefined));

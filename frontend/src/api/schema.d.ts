@@ -4,6 +4,159 @@
  */
 
 export interface paths {
+    "/api/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage
+         * @description Per user: sessions (in all, running, created in the last hour), spend (this month, in all), tokens.
+         */
+        get: operations["usage_api_v1_admin_usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Users */
+        get: operations["list_users_api_v1_admin_users_get"];
+        put?: never;
+        /**
+         * Add User
+         * @description Add a user; without a password one is generated and returned once.
+         */
+        post: operations["add_user_api_v1_admin_users_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update User */
+        patch: operations["update_user_api_v1_admin_users__user_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login
+         * @description Log in with email and password: sets the session cookie and returns the CSRF token.
+         */
+        post: operations["login_api_v1_auth_login_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Logout */
+        post: operations["logout_api_v1_auth_logout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Me */
+        get: operations["me_api_v1_auth_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Tokens */
+        get: operations["list_tokens_api_v1_auth_tokens_get"];
+        put?: never;
+        /**
+         * Create Token
+         * @description A new personal API token: use it as `Authorization: Bearer <token>`. Shown only in this response.
+         */
+        post: operations["create_token_api_v1_auth_tokens_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Token
+         * @description Revoke a token: requests with it get 401 from now on. Revoking twice is harmless.
+         */
+        delete: operations["revoke_token_api_v1_auth_tokens__token_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health/": {
         parameters: {
             query?: never;
@@ -1859,6 +2012,13 @@ export interface components {
             /** Passed */
             passed: boolean;
         };
+        /** LoginRequest */
+        LoginRequest: {
+            /** Email */
+            email: string;
+            /** Password */
+            password: string;
+        };
         /** LoopNoteOut */
         LoopNoteOut: {
             /** Inner Round */
@@ -1912,6 +2072,20 @@ export interface components {
             principles: components["schemas"]["TrizPrincipleRef"][];
             worsening: components["schemas"]["TrizParameterOut"];
         };
+        /** MeResponse */
+        MeResponse: {
+            /**
+             * Auth Enabled
+             * @description False: FORGE_AUTH is off and everything belongs to the local user.
+             */
+            auth_enabled: boolean;
+            /**
+             * Csrf Token
+             * @description Send as X-CSRF-Token with every state-changing request of this browser login.
+             */
+            csrf_token?: string | null;
+            user: components["schemas"]["UserOut"];
+        };
         /**
          * MemoryOutcome
          * @enum {string}
@@ -1957,6 +2131,41 @@ export interface components {
             reason: string;
             /** Round */
             round: number;
+        };
+        /** NewTokenOut */
+        NewTokenOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Prefix
+             * @description The token's first characters, to tell tokens apart.
+             */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /**
+             * Token
+             * @description The whole token. It is shown only this once: store it now.
+             */
+            token: string;
+        };
+        /** NewUserOut */
+        NewUserOut: {
+            /**
+             * Generated Password
+             * @description Set when no password was given; shown only this once.
+             */
+            generated_password: string | null;
+            user: components["schemas"]["UserOut"];
         };
         /** NodeRefOut */
         NodeRefOut: {
@@ -2465,6 +2674,11 @@ export interface components {
              */
             type: "review_verdicts";
         };
+        /**
+         * Role
+         * @enum {string}
+         */
+        Role: "admin" | "member";
         /**
          * RunResponse
          * @description The answer to POST /run: the session, and whether this call started (or resumed) its run.
@@ -3003,6 +3217,35 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** TokenCreate */
+        TokenCreate: {
+            /**
+             * Name
+             * @description What the token is for.
+             */
+            name: string;
+        };
+        /** TokenOut */
+        TokenOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Prefix
+             * @description The token's first characters, to tell tokens apart.
+             */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+        };
         /**
          * ToolCallData
          * @description The agent called a tool; `input_preview` is its arguments as JSON, shortened.
@@ -3253,6 +3496,18 @@ export interface components {
             /** Session Id */
             session_id: string;
         };
+        /** UserCreate */
+        UserCreate: {
+            /** Email */
+            email: string;
+            /**
+             * Password
+             * @description Omit to have one generated (shown once).
+             */
+            password?: string | null;
+            /** @default member */
+            role: components["schemas"]["Role"];
+        };
         /**
          * UserInput
          * @description One of the five reviews; `type` says which, and only that review's fields are read.
@@ -3339,6 +3594,46 @@ export interface components {
              * @enum {string}
              */
             type: "user_input";
+        };
+        /** UserOut */
+        UserOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Disabled */
+            disabled: boolean;
+            /** Email */
+            email: string;
+            /** Id */
+            id: string;
+            role: components["schemas"]["Role"];
+        };
+        /** UserUpdate */
+        UserUpdate: {
+            /**
+             * Disabled
+             * @description True ends the user's logins; their tokens stop working.
+             */
+            disabled?: boolean | null;
+            role?: components["schemas"]["Role"] | null;
+        };
+        /** UserUsageOut */
+        UserUsageOut: {
+            /** Active Tokens */
+            active_tokens: number;
+            /** Sessions Last Hour */
+            sessions_last_hour: number;
+            /** Sessions Running */
+            sessions_running: number;
+            /** Sessions Total */
+            sessions_total: number;
+            /** Spend This Month Usd */
+            spend_this_month_usd: number;
+            /** Spend Total Usd */
+            spend_total_usd: number;
+            user: components["schemas"]["UserOut"];
         };
         /**
          * VerdictClaimView
@@ -3458,6 +3753,537 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    usage_api_v1_admin_usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUsageOut"][];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_users_api_v1_admin_users_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"][];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    add_user_api_v1_admin_users_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewUserOut"];
+                };
+            };
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_user_api_v1_admin_users__user_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOut"];
+                };
+            };
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    login_api_v1_auth_login_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The session is not in a state that allows this (the message says which state it is in). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    logout_api_v1_auth_logout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    me_api_v1_auth_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_tokens_api_v1_auth_tokens_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenOut"][];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_token_api_v1_auth_tokens_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewTokenOut"];
+                };
+            };
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revoke_token_api_v1_auth_tokens__token_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     liveness_api_v1_health__get: {
         parameters: {
             query?: never;
@@ -3527,6 +4353,15 @@ export interface operations {
                     "application/json": components["schemas"]["SourceDomainsResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     matrix_cell_api_v1_knowledge_triz_matrix__improving___worsening__get: {
@@ -3550,6 +4385,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatrixCellResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
@@ -3581,6 +4425,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrizParametersResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     list_triz_principles_api_v1_knowledge_triz_principles_get: {
@@ -3599,6 +4452,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrizPrinciplesResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3626,6 +4488,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RememberedHypothesisPageOut"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
@@ -3659,6 +4530,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionListResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
@@ -3703,6 +4583,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The request body is larger than the limit (256 KiB). */
             413: {
                 headers: {
@@ -3714,6 +4612,15 @@ export interface operations {
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3741,6 +4648,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -3772,6 +4688,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -3801,6 +4735,15 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -3841,6 +4784,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnswerPackOut"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -4021,6 +4973,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4057,6 +5027,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     cancel_session_api_v1_sessions__session_id__cancel_post: {
@@ -4077,6 +5056,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -4119,6 +5116,15 @@ export interface operations {
                     "text/markdown": string;
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4159,6 +5165,15 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"][];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4196,6 +5211,24 @@ export interface operations {
             };
             /** @description The body could not be read: it must be UTF-8 encoded JSON. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4265,6 +5298,15 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4303,6 +5345,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowGraphResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -4347,6 +5398,15 @@ export interface operations {
                     "application/json": components["schemas"]["HypothesisPageOut"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4387,6 +5447,24 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4398,6 +5476,15 @@ export interface operations {
             };
             /** @description The session is not in a state that allows this (the message says which state it is in). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4425,6 +5512,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SelectionPlotOut"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -4597,6 +5693,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4635,6 +5740,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SupervisorOut"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such session. */
@@ -4815,6 +5929,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such session. */
             404: {
                 headers: {
@@ -4844,6 +5976,15 @@ export interface operations {
             };
             /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, Outlet, useLocation } from "react-router";
+import { useCurrentUser } from "../auth/AuthGate";
+import { AccountMenu } from "../components/auth/AccountMenu";
 
 /**
  * After an in-app navigation, focus goes to the new page's main heading (as a full page load
@@ -29,6 +31,7 @@ function useFocusHeadingOnNavigation() {
 
 export function AppLayout() {
   useFocusHeadingOnNavigation();
+  const me = useCurrentUser();
   return (
     <div className="min-h-screen">
       <header className="no-print border-b border-slate-200 bg-white">
@@ -49,6 +52,7 @@ export function AppLayout() {
             <a href="/docs" className="hover:text-slate-900">
               API
             </a>
+            {me?.auth_enabled && <AccountMenu me={me} />}
           </nav>
         </div>
       </header>

@@ -15,7 +15,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from forge.api.deps import session_id_of, unwrap
+from forge.api.authentication import OwnedSession
+from forge.api.deps import unwrap
 from forge.api.error_responses import error_responses
 from forge.api.search_trace_schemas import BlendOut, HyperpathOut, TransformRecordOut
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
@@ -159,7 +160,7 @@ def hypothesis_out(h: Hypothesis) -> HypothesisOut:
 
 @router.get("/{session_id}/hypotheses", response_model=HypothesisPageOut, responses=error_responses(404, 422))
 async def list_hypotheses(
-    session_id: str,
+    session_id: OwnedSession,
     request: Request,
     domain: Annotated[str | None, Query(max_length=255, description="Only this source domain (its id).")] = None,
     gate: Annotated[
@@ -170,10 +171,9 @@ async def list_hypotheses(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> HypothesisPageOut:
-    sid = session_id_of(session_id)
     where = HypothesisFilter(domain_id=domain, gate_status=gate, min_score=min_score, round=round)
     page = unwrap(
-        await hypothesis_page(request.app.state.container.uow_factory, sid, where, limit=limit, offset=offset)
+        await hypothesis_page(request.app.state.container.uow_factory, session_id, where, limit=limit, offset=offset)
     )
     return HypothesisPageOut(
         items=[hypothesis_out(h) for h in page.items], total=page.total, limit=limit, offset=offset

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from forge.api.authentication import CurrentUser
 from forge.api.error_responses import error_responses
 from forge.bootstrap import Container
 from forge.core.confidence import RETRIEVAL_MIN_C, MemoryOutcome
@@ -84,6 +85,7 @@ def remembered_out(r: RankedEpisode) -> RememberedHypothesisOut:
 @router.get("/hypotheses", response_model=RememberedHypothesisPageOut, responses=error_responses(422))
 async def search_memory(
     request: Request,
+    user: CurrentUser,
     q: Annotated[str, Query(max_length=2000, description="Text to rank by similarity × C; empty ranks by C.")] = "",
     min_c: Annotated[float, Query(ge=0, le=1, description="Only hypotheses with C at or above this.")] = (
         RETRIEVAL_MIN_C
@@ -92,7 +94,9 @@ async def search_memory(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> RememberedHypothesisPageOut:
     container: Container = request.app.state.container
-    page = await container.memory.search(container.uow_factory, q, min_c=min_c, limit=limit, offset=offset)
+    page = await container.memory.search(
+        container.uow_factory, q, min_c=min_c, limit=limit, offset=offset, owner=user.id
+    )
     return RememberedHypothesisPageOut(
         items=[remembered_out(r) for r in page.items], total=page.total, limit=limit, offset=offset
     )

@@ -1,5 +1,6 @@
 """GET /metrics: the process's Prometheus metrics (text format). Not in the OpenAPI document: it is
-for a scraper, not for integrations. Not behind auth yet: allow it only from the scraper at the proxy."""
+for a scraper, not for integrations. Behind authentication like the API when FORGE_AUTH=on (a scraper
+sends a personal API token)."""
 
 from __future__ import annotations
 

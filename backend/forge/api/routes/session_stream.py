@@ -20,7 +20,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Header, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 
-from forge.api.deps import frames_of, service_of, session_id_of, unwrap
+from forge.api.authentication import OwnedSession, within_limits
+from forge.api.deps import frames_of, service_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.event_schemas import event_out
 from forge.api.event_stream_response import EventStreamResponse
@@ -28,6 +29,7 @@ from forge.api.request_limits import MAX_INT64
 from forge.api.schemas import AutopilotRequest, EventPage, UserInput
 from forge.api.sse_encoding import SSE_EVENT_SCHEMA, encode_sse, parse_last_event_id
 from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.user_limits import LimitedAction
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
 SSE_OK: dict[int | str, dict[str, Any]] = {
@@ -60,60 +62,59 @@ def _cursor(header: str | None, query: str | None) -> int:
     "/{session_id}/stream", response_class=EventStreamResponse, responses={**SSE_OK, **error_responses(404, 422)}
 )
 async def stream_session(
-    session_id: str,
+    session_id: OwnedSession,
     request: Request,
     last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> EventStreamResponse:
     """Follow the session's events: replay after Last-Event-ID, then live until the run pauses.
     Starts nothing: POST /run starts or resumes the agent."""
-    sid = session_id_of(session_id)
     after = _cursor(last_event_id_header, last_event_id)
     service = service_of(request)
-    unwrap(await service.get(sid))  # 404 before the stream opens
-    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, after)))
+    unwrap(await service.get(session_id))  # 404 before the stream opens
+    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, after)))
 
 
 @router.post(
     "/{session_id}/user-input",
     response_class=EventStreamResponse,
-    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
+    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409, 429)},
+    dependencies=[within_limits(LimitedAction.START_WORK)],
 )
-async def submit_user_input(session_id: str, body: UserInput, request: Request) -> EventStreamResponse:
-    sid = session_id_of(session_id)
+async def submit_user_input(session_id: OwnedSession, body: UserInput, request: Request) -> EventStreamResponse:
     review = body.to_review()
     if isinstance(review, str):
         raise HTTPException(422, review)
     service = service_of(request)
-    cursor = unwrap(await service.submit_review(sid, review))
-    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, cursor)))
+    cursor = unwrap(await service.submit_review(session_id, review))
+    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, cursor)))
 
 
 @router.post(
     "/{session_id}/autopilot",
     response_class=EventStreamResponse,
-    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409)},
+    responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409, 429)},
+    dependencies=[within_limits(LimitedAction.START_WORK)],
 )
 async def submit_autopilot_review(
-    session_id: str, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
+    session_id: OwnedSession, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
 ) -> EventStreamResponse:
     """Answer the review the session waits for as the CLI's autopilot would, then stream like /user-input."""
-    sid = session_id_of(session_id)
     options = body or AutopilotRequest()
     policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=options.rounds)
     service = service_of(request)
-    cursor = unwrap(await service.submit_autopilot_review(sid, policy))
-    return EventStreamResponse(encode_sse(frames_of(request), sid, service.follow_batches(sid, cursor)))
+    cursor = unwrap(await service.submit_autopilot_review(session_id, policy))
+    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, cursor)))
 
 
 @router.get("/{session_id}/events", response_model=EventPage, responses=error_responses(404, 422))
 async def list_events(
-    session_id: str,
+    session_id: OwnedSession,
     request: Request,
     after: Annotated[int, Query(ge=0, le=MAX_INT64, description="Return events with id > after.")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventPage:
-    events = unwrap(await service_of(request).events(session_id_of(session_id), after, limit + 1))
+    events = unwrap(await service_of(request).events(session_id, after, limit + 1))
     page = events[:limit]
     return EventPage(
         events=[event_out(e) for e in page],
@@ -125,7 +126,7 @@ async def list_events(
 @router.get(
     "/{session_id}/document", response_class=MarkdownResponse, responses={**MARKDOWN_OK, **error_responses(404, 409)}
 )
-async def download_document(session_id: str, request: Request) -> MarkdownResponse:
-    markdown = unwrap(await service_of(request).document(session_id_of(session_id)))
+async def download_document(session_id: OwnedSession, request: Request) -> MarkdownResponse:
+    markdown = unwrap(await service_of(request).document(session_id))
     filename = f"knowledge-document-{session_id}.md"
     return MarkdownResponse(markdown, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

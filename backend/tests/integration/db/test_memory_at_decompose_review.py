@@ -23,6 +23,7 @@ from support.memory_research import MemoryResearch
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
+from forge.core.accounts import Role, User, UserId
 from forge.core.confidence import INITIAL_C, contradicted, supported
 from forge.core.domain_types import ReframingId, ReframingType, ReviewType, SessionId, VerdictType
 from forge.core.forge_state import ForgeState
@@ -149,3 +150,19 @@ async def test_a_review_naming_an_unknown_memory_is_refused_and_changes_nothing(
         unchanged = await uow.sessions.load_state(session_id)
     assert unchanged.awaiting_input_type == ReviewType.DECOMPOSE_REVIEW
     assert all(h.decision == MemoryDecision.OFFERED for h in unchanged.remembered_hypotheses)
+
+
+async def test_another_persons_memory_is_never_offered(container: Container) -> None:
+    await _judged_first_session(container)  # judged by the built-in local user
+    other = User(UserId(UUID(int=77)), "grace@example.org", Role.MEMBER, FixedClock().now())
+    async with container.uow_factory() as uow:
+        await uow.accounts.add_user(other, None)
+        await uow.commit()
+    record = await container.service.create(SECOND_PROBLEM, owner=other.id)
+    assert not isinstance(record, ServiceFailure)
+    async with container.uow_factory() as uow:
+        state = await uow.sessions.load_state(record.id)
+        brief = (await uow.sessions.load_messages(record.id))[0].text
+    assert state.remembered_hypotheses == [] and MEMORY_HEADER not in brief
+    _, mine, _ = await _created(container, SECOND_PROBLEM)  # the local user still gets their own
+    assert TRIAGE in {h.text for h in mine.remembered_hypotheses}

@@ -17,3 +17,31 @@ describe("errorMessage and ensureOk", () => {
     expect(errorMessage(0, undefined)).toMatch(/could not be reached/);
   });
 });
+
+describe("CSRF header", () => {
+  test("only state-changing methods carry it", async () => {
+    const { needsCsrf } = await import("../client");
+    expect(["GET", "head", "OPTIONS", undefined].map(needsCsrf)).toEqual([false, false, false, false]);
+    expect(["POST", "delete", "PATCH", "PUT"].map(needsCsrf)).toEqual([true, true, true, true]);
+  });
+
+  test("is added to a POST after a login and never to a GET", async () => {
+    const { fetchOrExplain, setCsrfToken } = await import("../client");
+    const seen: Headers[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(new Headers(init?.headers));
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    try {
+      setCsrfToken("t0ken");
+      await fetchOrExplain("/api/v1/sessions/x/run", { method: "POST" });
+      await fetchOrExplain("/api/v1/sessions/x/stream");
+      setCsrfToken(null);
+      await fetchOrExplain("/api/v1/sessions/x/run", { method: "POST" });
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(seen.map((h) => h.get("X-CSRF-Token"))).toEqual(["t0ken", null, null]);
+  });
+});

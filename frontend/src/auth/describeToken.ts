@@ -1,0 +1,49 @@
+/**
+ * How a personal API token reads in the list: active or revoked, and when it was last used, in
+ * words relative to now ("never", "just now", "5 minutes ago", "3 days ago").
+ */
+import type { Schemas } from "../api/client";
+
+export type Token = Schemas["TokenOut"];
+
+export interface TokenRow {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly active: boolean;
+  readonly status: string;
+  readonly lastUsed: string;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export function timeAgo(iso: string | null | undefined, now: Date): string {
+  if (!iso) return "never";
+  const elapsed = now.getTime() - new Date(iso).getTime();
+  if (elapsed < MINUTE) return "just now";
+  const [size, unit] = elapsed < HOUR ? [MINUTE, "minute"] : elapsed < DAY ? [HOUR, "hour"] : [DAY, "day"];
+  const count = Math.floor(elapsed / size);
+  return `${count} ${unit}${count === 1 ? "" : "s"} ago`;
+}
+
+export function describeToken(token: Token, now: Date): TokenRow {
+  const active = !token.revoked_at;
+  return {
+    id: token.id,
+    name: token.name,
+    prefix: `${token.prefix}…`,
+    active,
+    status: active ? "active" : `revoked ${timeAgo(token.revoked_at, now)}`,
+    lastUsed: timeAgo(token.last_used_at, now),
+  };
+}
+
+/** Active tokens first, newest first within each group. */
+export function tokenRows(tokens: readonly Token[], now: Date): TokenRow[] {
+  const order = [...tokens].sort(
+    (a, b) => Number(Boolean(a.revoked_at)) - Number(Boolean(b.revoked_at)) || b.created_at.localeCompare(a.created_at),
+  );
+  return order.map((t) => describeToken(t, now));
+}
