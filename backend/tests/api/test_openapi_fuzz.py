@@ -41,6 +41,10 @@ CONFIG = schemathesis.Config.from_dict(
         "suppress-health-check": ["too_slow"],
         "generation": {"max-examples": 30, "deterministic": True, "mode": "all"},
         "checks": {
+            # The fuzzed app runs with FORGE_AUTH off (the embedded default), where every request acts as
+            # the built-in local user by design, so "invalid credentials accepted" is the intended answer
+            # here; authentication is walked over the whole OpenAPI by tests/api/test_every_endpoint_is_owner_only.py.
+            "ignored_auth": {"enabled": False},
             # Valid by the schema is not valid for every session: see the module docstring.
             "positive_data_acceptance": {"expected-statuses": ["2xx", "404", "409", "422"]},
         },
