@@ -254,6 +254,10 @@ class HypothesisRepository(Protocol):
         """Best first: mapping score descending, then the order they were added."""
         ...
 
+    async def by_ids(self, session_id: SessionId, ids: Sequence[str]) -> dict[str, Hypothesis]:
+        """The session's hypotheses among `ids`, by id (ids not in the pool are absent)."""
+        ...
+
 
 class HypothesisMemoryRepository(Protocol):
     """Remembered hypotheses (seed 004), across sessions."""

@@ -209,6 +209,12 @@ class UserInput(BaseModel):
         default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to dismiss"
     )
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
+    starred_hypotheses: list[Annotated[str, Field(min_length=1, max_length=255)]] | None = Field(
+        default=None,
+        max_length=MAX_LIST,
+        description="explore_review: ids of pool hypotheses to star (from GET /sessions/{id}/hypotheses); each "
+        "becomes a starred analogy SYNTHESIZE builds on. Stars from starred_analogies, this, or both.",
+    )
     suggested_domains: list[FreeText] | None = Field(default=None, max_length=10)
     claim_feedback: list[ClaimFeedbackIn] | None = Field(default=None, max_length=10)
     verdicts: list[ClaimVerdictIn] | None = Field(default=None, max_length=10)
@@ -246,7 +252,11 @@ class UserInput(BaseModel):
                 dismissed_memories=tuple(self.dismissed_memories or ()),
             )
         if t == "explore_review":
-            return ExploreReview(tuple(self.starred_analogies or ()), tuple(self.suggested_domains or ()))
+            return ExploreReview(
+                tuple(self.starred_analogies or ()),
+                tuple(self.suggested_domains or ()),
+                starred_hypotheses=tuple(self.starred_hypotheses or ()),
+            )
         if t == "claims_review":
             return ClaimsReview(tuple(ClaimFeedback(f.claim_index, f.feedback) for f in self.claim_feedback or ()))
         if t == "verdicts":

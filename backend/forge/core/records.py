@@ -119,6 +119,7 @@ class Analogy:
     failure_mode: str = ""
     starred: bool = False
     suggested_by_user: bool = False
+    hypothesis_id: str = ""  # the pool hypothesis it was starred from (000 §4.1), "" for the agent's own
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
+from forge.core.hypothesis_pool import Hypothesis
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,8 @@ class ExploreReview:
     starred_analogies: tuple[int, ...] = ()
     suggested_domains: tuple[str, ...] = ()
     supervisor: SupervisorDecisions = SupervisorDecisions()
+    starred_hypotheses: tuple[str, ...] = ()  # pool hypothesis ids the person stars (GET /hypotheses)
+    pool_stars: tuple[Hypothesis, ...] = ()  # those hypotheses, read from the pool by the service
 
 
 @dataclass(frozen=True, slots=True)

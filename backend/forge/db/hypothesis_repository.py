@@ -55,6 +55,15 @@ class SqlHypothesisRepository:
         records = await self._session.scalars(ordered)
         return HypothesisPage([decode_dataclass(r, Hypothesis) for r in records], int(total))
 
+    async def by_ids(self, session_id: SessionId, ids: Sequence[str]) -> dict[str, Hypothesis]:
+        if not ids:
+            return {}
+        query = select(HypothesisRow.record).where(
+            HypothesisRow.session_id == session_id, HypothesisRow.hypothesis_id.in_(list(ids))
+        )
+        found = [decode_dataclass(r, Hypothesis) for r in await self._session.scalars(query)]
+        return {h.id: h for h in found}
+
 
 def _filtered(query: Select[Any], session_id: SessionId, where: HypothesisFilter) -> Select[Any]:
     query = query.select_from(HypothesisRow).where(HypothesisRow.session_id == session_id)

@@ -40,7 +40,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.problem_constraints import CONSTRAINTS_HEADING, join_constraints, normalise_constraint
 from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
 from forge.core.records import SessionDocument
-from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput
+from forge.core.review_inputs import REVIEW_TYPE_OF, ExploreReview, RejectionKind, ReviewInput, ReviewRejection
 from forge.core.review_payloads import build_review_payload
 from forge.core.rule_verdicts import RuleViolation
 from forge.core.session_documents import new_session_document
@@ -54,6 +54,7 @@ from forge.core.session_record import (
     SessionRecord,
     StoredEvent,
 )
+from forge.core.star_from_pool import resolve_pool_stars
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
 from forge.services.drive_phase_run import PhaseRunDriver
@@ -369,6 +370,12 @@ class SessionService:
             review = choose(state)
             if isinstance(review, ServiceFailure):
                 return review
+            if isinstance(review, ExploreReview) and review.starred_hypotheses:  # read the pool they name
+                found = await uow.hypotheses.by_ids(session_id, review.starred_hypotheses)
+                with_stars = resolve_pool_stars(review, found)
+                if isinstance(with_stars, ReviewRejection):
+                    return ServiceFailure(FailureKind.INVALID, with_stars.message)
+                review = with_stars
             outcome = apply_review(state, review, self._new_id)
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID

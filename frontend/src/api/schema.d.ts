@@ -3550,6 +3550,11 @@ export interface components {
             selected_reframings?: number[] | null;
             /** Starred Analogies */
             starred_analogies?: number[] | null;
+            /**
+             * Starred Hypotheses
+             * @description explore_review: ids of pool hypotheses to star (from GET /sessions/{id}/hypotheses); each becomes a starred analogy SYNTHESIZE builds on. Stars from starred_analogies, this, or both.
+             */
+            starred_hypotheses?: string[] | null;
             /** Suggested Domains */
             suggested_domains?: string[] | null;
             /**

@@ -17,6 +17,7 @@ from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.review_inputs import ExploreReview, ReviewRejection, indices_out_of_range, invalid_review
 from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
+from forge.core.star_from_pool import star_pool_hypotheses
 from forge.core.state_codec import encode_value
 
 
@@ -58,9 +59,10 @@ def explore_review_payload(state: ForgeState) -> dict[str, Any]:
 
 
 def check_explore_review(state: ForgeState, review: ExploreReview) -> ReviewRejection | None:
-    if not review.starred_analogies:
+    if not review.starred_analogies and not review.pool_stars:
         return invalid_review(
-            f"starred_analogies must star at least one analogy (indices 0..{len(state.cross_domain_analogies) - 1})."
+            f"starred_analogies must star at least one analogy (indices 0..{len(state.cross_domain_analogies) - 1}), "
+            "or starred_hypotheses at least one hypothesis of the pool."
         )
     return indices_out_of_range("starred_analogies", review.starred_analogies, len(state.cross_domain_analogies))
 
@@ -69,8 +71,11 @@ def apply_explore_review(s: ForgeState, r: ExploreReview, new_id: NewId) -> tupl
     s.cross_domain_analogies = [
         replace(a, starred=i in r.starred_analogies) for i, a in enumerate(s.cross_domain_analogies)
     ]
+    ids = [new_id() for _ in r.pool_stars]
+    s.cross_domain_analogies = star_pool_hypotheses(s.cross_domain_analogies, r.pool_stars, ids, s.domain_selection)
     s.suggested_domains.extend(d.strip() for d in r.suggested_domains if d.strip())
-    return Phase.SYNTHESIZE, f"starred {len(s.starred_analogies)} analogy(ies)"
+    from_pool = f", {len(r.pool_stars)} from the pool" if r.pool_stars else ""
+    return Phase.SYNTHESIZE, f"starred {len(s.starred_analogies)} analogy(ies){from_pool}"
 
 
 REVIEW: PhaseReview[ExploreReview] = PhaseReview(

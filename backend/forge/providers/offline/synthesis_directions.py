@@ -137,7 +137,9 @@ def from_contradictions(
 
 def round_one(context: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction]:
     starred = [a for a in context.get("starred_analogies", []) or [] if isinstance(a, Mapping)]
-    directions = [from_analogy(a, frame, knowledge) for a in starred[:MAX_CLAIMS]]
+    # Two stars can carry the same structure (two pool hypotheses of one domain): one claim each structure.
+    unique = {d.label: d for d in (from_analogy(a, frame, knowledge) for a in starred)}
+    directions = list(unique.values())[:MAX_CLAIMS]
     principles = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
     wanted = 2 if len(directions) < 2 else len(directions)
     return (directions + principles)[:wanted]
