@@ -209,7 +209,7 @@ class UserInput(BaseModel):
         default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to dismiss"
     )
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    starred_hypotheses: list[Annotated[str, Field(min_length=1, max_length=255)]] | None = Field(
+    starred_hypotheses: list[Annotated[FreeText, Field(min_length=1, max_length=255)]] | None = Field(
         default=None,
         max_length=MAX_LIST,
         description="explore_review: ids of pool hypotheses to star (from GET /sessions/{id}/hypotheses); each "
