@@ -129,7 +129,7 @@ function LiveSession({ session }: { session: Session }) {
       <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} checkpoints={timeline.checkpoints} />
       <ConnectionNotice stream={stream} />
       <LiveAnnouncer stream={stream} />
-      <nav role="tablist" aria-label="Session views" className="no-print flex gap-1 border-b border-slate-200">
+      <nav role="tablist" aria-label="Session views" className="no-print flex flex-wrap gap-1 border-b border-slate-200">
         {(["now", "graph", "supervisor", "document"] as const).map((t) => (
           <button
             key={t}
