@@ -42,6 +42,7 @@ STATUSES = {
     ("post", "/api/v1/sessions/{session_id}/documents"): {"201", "400", "404", "409", "413", "422"},
     ("get", "/api/v1/sessions/{session_id}/documents"): {"200", "404"},
     ("get", "/api/v1/sessions/{session_id}/hypotheses"): {"200", "404", "422"},
+    ("get", "/api/v1/sessions/{session_id}/supervisor"): {"200", "404"},
     ("get", "/api/v1/memory/hypotheses"): {"200", "422"},
     ("get", "/api/v1/knowledge/domains"): {"200"},
     ("get", "/api/v1/knowledge/triz/parameters"): {"200"},

@@ -3463,15 +3463,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
         };
     };
     submit_user_input_api_v1_sessions__session_id__user_input_post: {

@@ -118,7 +118,7 @@ def supervisor_out(sup: SupervisionState) -> SupervisorOut:
     )
 
 
-@router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404, 422))
+@router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404))
 async def get_supervisor(session_id: str, request: Request) -> SupervisorOut:
     """What SAGA found and did in this session; dismiss findings or adopt suggested constraints at a review."""
     sid = session_id_of(session_id)
