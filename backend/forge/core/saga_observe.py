@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from forge.core.domain_types import ClaimStatus, Phase
 from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_pool import GateStatus, Hypothesis
+from forge.core.hypothesis_pool import Hypothesis
 from forge.core.knowledge_records import SourceDomain
 from forge.core.mapping_quality_gate import GateRule
 from forge.core.problem_frame import ProblemFrame
@@ -193,7 +193,3 @@ def _padding(ids: Sequence[str]) -> Finding:
         f"Mapping tables that may be padded (duplicate or unused rows): {', '.join(ids)}.",
         severity=Severity.INFO,
     )
-
-
-def gated(hypotheses: Sequence[Hypothesis]) -> list[Hypothesis]:
-    return [h for h in hypotheses if h.gate.status is GateStatus.PASSED]
