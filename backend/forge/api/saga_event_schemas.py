@@ -17,6 +17,7 @@ SagaFindingKind = Literal[
     "source_domain_bias",
     "shallow_rewrite",
     "mapping_padding",
+    "injection_suspected",
     "red_team_challenge",
     "favourite_pattern",
     "hard_constraint_violation",
