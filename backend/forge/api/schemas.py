@@ -210,10 +210,10 @@ class UserInput(BaseModel):
     deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
     user_insight: FreeText | None = Field(default=None, max_length=8000)
     user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=10)
-    dismissed_findings: list[Annotated[str, Field(max_length=120)]] | None = Field(
+    dismissed_findings: list[Annotated[FreeText, Field(max_length=120)]] | None = Field(
         default=None, max_length=MAX_LIST, description="Supervisor finding ids to dismiss (any review)."
     )
-    adopted_constraints: list[Annotated[str, Field(max_length=160)]] | None = Field(
+    adopted_constraints: list[Annotated[FreeText, Field(max_length=160)]] | None = Field(
         default=None,
         max_length=MAX_LIST,
         description="ADD_CONSTRAINT directive ids whose suggested constraint becomes one of your hard constraints (any review).",
