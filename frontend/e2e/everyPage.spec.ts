@@ -59,6 +59,14 @@ for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPO
     const explore = page.getByTestId("review-explore");
     await expect(explore).toBeVisible();
     await checkPage(page, viewport, "02-explore");
+    // The supervisor's findings so far (CP-1..4); a choice made there goes with the next review.
+    await page.getByRole("tab", { name: /^Supervisor/ }).click();
+    const supervisor = page.getByTestId("supervisor-panel");
+    await expect(supervisor).toBeVisible();
+    await checkPage(page, viewport, "02b-supervisor");
+    const dismiss = supervisor.getByRole("checkbox", { name: "Dismiss with my next review" });
+    if ((await dismiss.count()) > 0) await dismiss.first().check();
+    await page.getByRole("tab", { name: "Now", exact: true }).click();
     await explore.getByRole("button", { name: /star/i }).first().click();
     await explore.getByRole("button", { name: /continue to synthesis/i }).click();
     await expectFocusOnHeading(page);

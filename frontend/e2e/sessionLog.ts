@@ -2,8 +2,8 @@
  * Checks that what the activity panel shows is exactly the server's event log: every visible
  * event once, none missing, in order. The mapping mirrors the timeline reducer: each stored
  * `agent_text` is one whole reply (one entry; the live draft it replaced has no id and is not
- * compared), a resumed phase is a note with its id; usage, done, heartbeat and the document have
- * no activity entry.
+ * compared), a resumed phase is a note with its id; usage, done, heartbeat, the document and the
+ * supervisor's findings and directives have no activity entry.
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
@@ -12,7 +12,8 @@ interface LoggedEvent {
   type: string;
 }
 
-const HIDDEN = new Set(["context_usage", "done", "heartbeat", "knowledge_document"]);
+// SAGA findings and directives are listed in the Supervisor tab; their checkpoint is the activity entry.
+const HIDDEN = new Set(["context_usage", "done", "heartbeat", "knowledge_document", "saga_finding", "saga_directive"]);
 
 export async function eventLog(request: APIRequestContext, sessionId: string): Promise<LoggedEvent[]> {
   const events: LoggedEvent[] = [];

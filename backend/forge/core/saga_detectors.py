@@ -19,7 +19,7 @@ Invariants:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -190,7 +190,3 @@ def detect_layer_one(batch: Batch, parents: Mapping[str, ScoredHypothesis] | Non
         detect_diversity_collapse(batch),
     ]
     return [f for f in found if f is not None]
-
-
-def batch_of(hypotheses: Sequence[ScoredHypothesis], weights: Mapping[str, float]) -> Batch:
-    return Batch(tuple(hypotheses), dict(weights))

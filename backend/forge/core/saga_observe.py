@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from forge.core.domain_types import ClaimStatus, Phase
 from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_pool import GateStatus, Hypothesis
+from forge.core.hypothesis_pool import Hypothesis
+from forge.core.injection_scan import scan_for_injection
 from forge.core.knowledge_records import SourceDomain
 from forge.core.mapping_quality_gate import GateRule
 from forge.core.problem_frame import ProblemFrame
@@ -122,6 +123,8 @@ def observe_pool_batch(
     padded = [h.id for h in batch if set(h.gate.failed_rules) & PADDING_RULES]
     if padded:
         findings.append(_padding(padded))
+    injected = injection_finding({h.id: f"{h.statement} {h.mechanism} {h.observable}" for h in batch})
+    findings += [injected] if injected else []
     profile = build_profile(frame, state.state_of_art.summary if state.state_of_art else "", domains)
     findings += check_layer_four(profile, [ProfiledText(h.id, f"{h.statement} {h.mechanism}") for h in batch])
     sightings = tuple(
@@ -136,6 +139,8 @@ def observe_pool_batch(
     events = [FastEvent.SEARCH_ROUND_COMPLETED if parents else FastEvent.BISO_COMPLETED]
     if padded:
         events.append(FastEvent.MAPPING_PADDING_SUSPECTED)
+    if injected:
+        events.append(FastEvent.VERIFY_INJECTION_DETECTED)
     if any(f.kind is FindingKind.HARD_CONSTRAINT_VIOLATION for f in findings):
         events.append(FastEvent.CONSTRAINT_VIOLATION_FOUND)
     return Observed(tuple(findings), tuple(events), len(batch), sightings, tuple(h.id for h in batch))
@@ -147,9 +152,13 @@ def observe_claims(state: ForgeState, domains: Sequence[SourceDomain]) -> Observ
     batch = Batch(tuple(scored_claims(claims)), {})
     found = [detect_score_compression(batch), detect_collinearity(batch), detect_source_domain_bias(batch)]
     findings = [f for f in found if f is not None]
+    texts = {str(c.id): " ".join((c.text, *(e.summary for e in c.evidence))) for c in claims}
+    injected = injection_finding(texts)
+    findings += [injected] if injected else []
     profile = build_profile(frame_of(state), state.state_of_art.summary if state.state_of_art else "", domains)
     findings += check_layer_four(profile, [ProfiledText(str(c.id), c.text) for c in claims])
-    return Observed(tuple(findings), (FastEvent.VERIFY_BATCH_SCORED,), len(claims))
+    events = (FastEvent.VERIFY_BATCH_SCORED, *((FastEvent.VERIFY_INJECTION_DETECTED,) if injected else ()))
+    return Observed(tuple(findings), events, len(claims))
 
 
 def observe_answer(state: ForgeState, history: Sequence[PatternSighting] = ()) -> Observed:
@@ -184,6 +193,22 @@ def _sighting(h: Hypothesis, score: float, place: str) -> PatternSighting:
     return PatternSighting(semantic_hash(pattern_text(h.structure, concepts)), h.structure, place, round(score, 3))
 
 
+def injection_finding(texts: dict[str, str]) -> Finding | None:
+    """Prompt-injection patterns (`injection_scan`) in hypothesis or claim texts, by id."""
+    hits = scan_for_injection(texts)
+    if not hits:
+        return None
+    named = "; ".join(f"{h.source}: “{h.excerpt}” ({h.pattern})" for h in hits)
+    return Finding(
+        FindingKind.INJECTION_SUSPECTED,
+        float(len(hits)),
+        0.0,
+        tuple(dict.fromkeys(h.source for h in hits)),
+        f"Text that tries to instruct the model: {named}. Scores of these cannot be trusted.",
+        severity=Severity.CRITICAL,
+    )
+
+
 def _padding(ids: Sequence[str]) -> Finding:
     return Finding(
         FindingKind.MAPPING_PADDING,
@@ -193,10 +218,6 @@ def _padding(ids: Sequence[str]) -> Finding:
         f"Mapping tables that may be padded (duplicate or unused rows): {', '.join(ids)}.",
         severity=Severity.INFO,
     )
-
-
-def gated(hypotheses: Sequence[Hypothesis]) -> list[Hypothesis]:
-    return [h for h in hypotheses if h.gate.status is GateStatus.PASSED]
 
 
 def open_finding_lines(state: ForgeState) -> tuple[str, ...]:

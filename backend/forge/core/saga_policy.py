@@ -130,6 +130,7 @@ POLICY: dict[FindingKind, Rule] = {
     FindingKind.DIMENSION_COLLINEARITY: _reweight,
     FindingKind.SOURCE_DOMAIN_BIAS: _challenge("would this idea score as well if it came from another source domain?"),
     FindingKind.SHALLOW_REWRITE: _flag,
+    FindingKind.INJECTION_SUSPECTED: _flag,
     FindingKind.DIVERSITY_COLLAPSE: _diversify,
     FindingKind.RED_TEAM_CHALLENGE: _flag,
     FindingKind.FAVOURITE_PATTERN: _challenge("is this pattern chosen for this problem, or out of habit?"),

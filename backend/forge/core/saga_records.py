@@ -47,6 +47,7 @@ class FindingKind(str, Enum):
     SOURCE_DOMAIN_BIAS = "source_domain_bias"
     SHALLOW_REWRITE = "shallow_rewrite"
     MAPPING_PADDING = "mapping_padding"
+    INJECTION_SUSPECTED = "injection_suspected"
     # Layer 2: red team at checkpoints
     RED_TEAM_CHALLENGE = "red_team_challenge"
     # Layer 3: cross-session pattern memory
@@ -68,6 +69,7 @@ LAYER_OF: dict[FindingKind, int] = {
     FindingKind.SOURCE_DOMAIN_BIAS: 1,
     FindingKind.SHALLOW_REWRITE: 1,
     FindingKind.MAPPING_PADDING: 1,
+    FindingKind.INJECTION_SUSPECTED: 1,
     FindingKind.DIVERSITY_COLLAPSE: 1,
     FindingKind.RED_TEAM_CHALLENGE: 2,
     FindingKind.FAVOURITE_PATTERN: 3,

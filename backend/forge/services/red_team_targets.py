@@ -4,7 +4,8 @@ Invariants:
     - CP-5: the top-N expandable hypotheses of the pool (gate passed, not flagged) by the
       supervisor's composite weights; CP-6: the top-N scored claims by their mean score.
     - Targets of pending injected challenges (INJECT_CHALLENGE) join the top-N, anomalous.
-    - A target is anomalous when a finding of this checkpoint names it; units come from the
+    - A target is anomalous when a finding of this checkpoint names it (batch-wide statistics such
+      as compression name everyone and do not count), or an injected challenge targets it; units come from the
       cognitive budget's strategy (`saga_budget.allocate`), so a target the bucket cannot pay for
       is not challenged.
 """
@@ -20,10 +21,12 @@ from forge.core.hypothesis_scores import score_hypothesis
 from forge.core.saga_budget import AuditCandidate, Bucket, allocate
 from forge.core.saga_observe import frame_of
 from forge.core.saga_policy import expandable
-from forge.core.saga_records import Checkpoint, Finding
+from forge.core.saga_records import Checkpoint, Finding, FindingKind
 from forge.core.saga_state import SupervisionState
 from forge.engine.red_team import RedTeamTarget
 
+# Statistics over the whole batch name every hypothesis: they make none of them more suspect than another.
+BATCH_WIDE = frozenset({FindingKind.SCORE_COMPRESSION, FindingKind.DIMENSION_COLLINEARITY})
 Ranked = tuple[RedTeamTarget, float, float]  # target, score 0..10, novelty 0..10
 
 
@@ -39,7 +42,7 @@ def choose_targets(
     ranked.sort(key=lambda r: -r[1])
     injected = _injected(sup)
     chosen = ranked[:top_n] + [r for r in ranked[top_n:] if r[0].id in injected]
-    anomalous = {i for f in findings for i in f.hypothesis_ids} | set(injected)
+    anomalous = {i for f in findings if f.kind not in BATCH_WIDE for i in f.hypothesis_ids} | set(injected)
     candidates = [AuditCandidate(t.id, score, novelty, t.id in anomalous) for t, score, novelty in chosen]
     units = allocate(sup.budget, Bucket.ADVERSARIAL, candidates)
     return [

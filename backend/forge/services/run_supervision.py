@@ -102,7 +102,12 @@ class Supervisor:
         sup = replace(sup, patterns=(*sup.patterns, *observed.sightings))
         findings = (*observed.findings, *red.findings)
         result = run_checkpoint(sup, cp, state.current_round, findings, observed.batch_size, observed.fast_events)
-        audit = replace(result.audit, summary=result.audit.summary + red.note)
+        paused = (
+            f" SEARCH was paused by {sup.paused_by}: nothing was expanded."
+            if cp is Checkpoint.CP5 and sup.paused
+            else ""
+        )
+        audit = replace(result.audit, summary=result.audit.summary + paused + red.note)
         sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
         state.supervision = _move_ck(ctx, sup, cp, observed, red.non_operational)
         return [

@@ -1693,7 +1693,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
             /**
              * Layer
              * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
@@ -2814,7 +2814,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
             /**
              * Layer
              * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
@@ -5758,15 +5758,6 @@ export interface operations {
             };
             /** @description No such session. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

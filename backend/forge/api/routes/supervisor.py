@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
-from forge.api.event_schemas import CheckpointName, SagaDirectiveData, SagaFindingData
+from forge.api.saga_event_schemas import CheckpointName, SagaDirectiveData, SagaFindingData
 from forge.core import session_events as ev
 from forge.core.domain_types import Phase
 from forge.core.saga_checkpoints import ANSWER_STAGES, CHECKPOINT_TITLE
@@ -118,7 +118,7 @@ def supervisor_out(sup: SupervisionState) -> SupervisorOut:
     )
 
 
-@router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404, 422))
+@router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404))
 async def get_supervisor(session_id: str, request: Request) -> SupervisorOut:
     """What SAGA found and did in this session; dismiss findings or adopt suggested constraints at a review."""
     sid = session_id_of(session_id)
