@@ -6,13 +6,14 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from forge.api.text_fields import FreeText
 from forge.core.accounts import MAX_EMAIL_CHARS, MAX_PASSWORD_CHARS, MAX_TOKEN_NAME_CHARS, ApiToken, Role, User
 from forge.services.user_usage import UserUsage
 
 
 class LoginRequest(BaseModel):
-    email: str = Field(max_length=MAX_EMAIL_CHARS)
-    password: str = Field(max_length=MAX_PASSWORD_CHARS)
+    email: FreeText = Field(max_length=MAX_EMAIL_CHARS)
+    password: FreeText = Field(max_length=MAX_PASSWORD_CHARS)
 
 
 class UserOut(BaseModel):
@@ -38,7 +39,7 @@ class MeResponse(BaseModel):
 
 
 class TokenCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=MAX_TOKEN_NAME_CHARS, description="What the token is for.")
+    name: FreeText = Field(min_length=1, max_length=MAX_TOKEN_NAME_CHARS, description="What the token is for.")
 
 
 class TokenOut(BaseModel):
@@ -66,9 +67,9 @@ class NewTokenOut(TokenOut):
 
 
 class UserCreate(BaseModel):
-    email: str = Field(max_length=MAX_EMAIL_CHARS)
+    email: FreeText = Field(max_length=MAX_EMAIL_CHARS)
     role: Role = Role.MEMBER
-    password: str | None = Field(
+    password: FreeText | None = Field(
         default=None, max_length=MAX_PASSWORD_CHARS, description="Omit to have one generated (shown once)."
     )
 
