@@ -8,5 +8,7 @@ export default defineConfig({
     include: ["src/**/__tests__/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
     restoreMocks: true,
+    // Guards against a hung test, not timings: a busy 2-core CI machine types slowly through user-event.
+    testTimeout: 20_000,
   },
 });

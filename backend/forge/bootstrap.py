@@ -132,6 +132,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
 
         from forge.engine.blend_expand import BlendOutput
         from forge.engine.frame_problem import FrameOutput
+        from forge.engine.review_mapping_depth import MappingReviewOutput
         from forge.engine.run_biso import BisoOutput
         from forge.engine.search_operators import OperatorOutput
         from forge.engine.structural_operators import StructuralOutput
@@ -139,6 +140,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.blend_offline import offline_blend
         from forge.providers.offline.frame_offline import offline_frame
+        from forge.providers.offline.mapping_review_offline import offline_mapping_review
         from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.providers.offline.search_offline import offline_search
         from forge.providers.offline.structural_offline import offline_structural
@@ -147,6 +149,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
+            MappingReviewOutput: offline_mapping_review,
             OperatorOutput: offline_search,
             StructuralOutput: offline_structural,
             BlendOutput: offline_blend,
@@ -241,7 +244,17 @@ def build_container(
         else None
     )
     driver = PhaseRunDriver(
-        uow_factory, broadcaster, runs, models, clock, new_id, settings.max_iterations, budget, metrics, stages
+        uow_factory,
+        broadcaster,
+        runs,
+        models,
+        clock,
+        new_id,
+        settings.max_iterations,
+        budget,
+        metrics,
+        stages,
+        triz=knowledge.triz,
     )
     memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
+from forge.core.knowledge_records import TrizKnowledge
 from forge.core.records import ResearchHit
 from forge.core.rule_verdicts import RuleViolation
 from forge.ports import Clock, ResearchProvider
@@ -30,6 +31,7 @@ class ToolContext:
     clock: Clock
     new_id: Callable[[], UUID]
     model_label: str = "unknown model"
+    triz: TrizKnowledge | None = None  # the classic matrix identify_contradictions resolves with
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from forge.core.domain_types import (
     ReframingType,
     SemanticDistance,
 )
+from forge.core.suggested_domains import SuggestionSource
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
 IsoDatetime = Annotated[
@@ -123,8 +124,19 @@ class AnalogyView(Payload):
     suggested_by_user: bool
 
 
+class TrizCellView(Payload):
+    """The classic contradiction-matrix cell used: parameter numbers (1..39) and its principle numbers."""
+
+    improving: int
+    worsening: int
+    principles: list[int]
+    improving_name: str
+    worsening_name: str
+
+
 class ContradictionView(Payload):
-    """A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it."""
+    """A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it;
+    `matrix_cell` names the matrix cell the principles came from, when the parameters were given."""
 
     index: int
     id: UUID
@@ -133,6 +145,7 @@ class ContradictionView(Payload):
     description: str
     resolution_direction: str
     principles: list[str]
+    matrix_cell: TrizCellView | None = None
 
 
 class ClaimScoresView(Payload):
@@ -307,6 +320,19 @@ class PoolSummaryView(Payload):
     domains: list[DomainYieldView]
 
 
+class SuggestionOutcomeView(Payload):
+    """What became of a source domain the person suggested: explored from the library, described on
+    the fly by the model and explored, or not explored (`note` says why)."""
+
+    suggestion: str
+    source: SuggestionSource
+    domain_id: str
+    domain_name: str
+    hypotheses: int
+    round: int
+    note: str
+
+
 class ExploreReviewData(Payload):
     """After EXPLORE: the chosen source domains and the hypothesis pool, the morphological box,
     analogies (to star), contradictions and adjacent ideas."""
@@ -318,6 +344,11 @@ class ExploreReviewData(Payload):
     adjacent: list[str]
     domain_selection: DomainSelectionView | None = None
     pool: PoolSummaryView | None = None
+    suggestion_outcomes: list[SuggestionOutcomeView] = Field(
+        default_factory=list,
+        description="Suggested domains explored so far; ones suggested at this review are explored "
+        "(BISO) when SYNTHESIZE opens, before the claims review.",
+    )
 
 
 class SearchSummaryView(Payload):

@@ -41,6 +41,7 @@ from forge.core.records import (
 from forge.core.search_summary import SearchSummary
 from forge.core.select_source_domains import DomainSelection
 from forge.core.session_spend import PhaseSpend
+from forge.core.suggested_domains import SuggestionOutcome
 
 
 @dataclass
@@ -67,6 +68,7 @@ class ForgeState:
     contradictions: list[Contradiction] = field(default_factory=list)
     adjacent_possible: list[str] = field(default_factory=list)
     suggested_domains: list[str] = field(default_factory=list)
+    suggestion_outcomes: list[SuggestionOutcome] = field(default_factory=list)  # each suggestion explored once
     # Phase 3: SYNTHESIZE
     search: SearchSummary | None = None  # the SEARCH round that grew the pool this round
     current_round_claims: list[Claim] = field(default_factory=list)

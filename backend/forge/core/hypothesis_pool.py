@@ -5,7 +5,9 @@ Invariants:
     - A Hypothesis is immutable; a change is a new hypothesis whose `parents` name the old ones and
       whose `operator` says how it was made ("biso" for the first generation).
     - Its `gate` is the rule layer of the mapping-quality gate run on its own table against its own
-      statement, observable and failure modes; a failed gate caps `mapping_score` at 4.0.
+      statement, observable and failure modes; a failed gate caps `mapping_score` at 4.0. A passed
+      gate may then carry the model layer and unpack audit (`with_model_layer`), which replace
+      `mapping_score` by their blend and keep the rule layer's in `rule_layer_score`.
     - Lineage is the graph: `operator` + `parents` on every hypothesis. What an operator grounded
       it on travels with it: `hyperpath` (HKG trace, hyperpath_expand / hyperbridge), `blend`
       (blend_expand's network), `transform` (transform_space's ACCEPTED gate record), and
@@ -24,6 +26,7 @@ from typing import NewType
 
 from forge.core.blend_network import BlendNetwork
 from forge.core.hyperpath_trace import HyperpathTrace
+from forge.core.mapping_model_layer import DepthReview, UnpackAudit, combined_mapping_score
 from forge.core.mapping_quality_gate import (
     FAILED_SCORE_CAP,
     MIN_EFFECTIVE_ROWS,
@@ -50,7 +53,10 @@ class GateSummary:
     status: GateStatus
     failed_rules: tuple[GateRule, ...]
     effective_rows: int
-    mapping_score: float  # 0..10, the rule layer's score (capped at 4.0 when a rule failed)
+    mapping_score: float  # 0..10: the rule layer's (capped at 4.0 when a rule failed), then the model layer's blend
+    rule_layer_score: float | None = None  # kept once the model layer has changed mapping_score
+    depth_review: DepthReview | None = None  # the model layer; only for tables that passed every rule
+    unpack: UnpackAudit | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +146,22 @@ def gate_summary(mapping: MappingTable, downstream_text: str) -> GateSummary:
         len(effective),
         rule_layer_score(verdict, len(types)),
     )
+
+
+def with_model_layer(hypothesis: Hypothesis, review: DepthReview, audit: UnpackAudit) -> Hypothesis:
+    """The hypothesis with its gate's model layer and unpack audit applied (passed gates only)."""
+    gate = hypothesis.gate
+    if gate.status is not GateStatus.PASSED:
+        return hypothesis
+    rule_score = gate.rule_layer_score if gate.rule_layer_score is not None else gate.mapping_score
+    reviewed = replace(
+        gate,
+        mapping_score=combined_mapping_score(rule_score, review, audit),
+        rule_layer_score=rule_score,
+        depth_review=review,
+        unpack=audit,
+    )
+    return replace(hypothesis, gate=reviewed)
 
 
 def _rank(h: Hypothesis) -> tuple[bool, float]:

@@ -122,6 +122,17 @@ class Analogy:
 
 
 @dataclass(frozen=True, slots=True)
+class TrizCell:
+    """The cell of the classic 39x39 contradiction matrix a contradiction was resolved with."""
+
+    improving: int  # TRIZ engineering parameter 1..39
+    worsening: int
+    principles: tuple[int, ...]  # the cell's principles in matrix order; () where the classic matrix is empty
+    improving_name: str = ""  # the parameters' names, so a reader needs no table to read the cell
+    worsening_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Contradiction:
     id: ContradictionId
     property_a: str
@@ -129,6 +140,7 @@ class Contradiction:
     description: str
     resolution_direction: str
     principles: tuple[str, ...] = ()
+    matrix_cell: TrizCell | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from datetime import datetime
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
-from forge.core.records import Claim, DocumentNarrative, Evidence
+from forge.core.records import Claim, DocumentNarrative, Evidence, TrizCell
 
 DOCUMENT_SECTIONS: tuple[str, ...] = (
     "1. Problem and Framing",
@@ -98,11 +98,22 @@ def _analogies(s: ForgeState) -> list[str]:
     return lines or ["_No analogies._"]
 
 
+def _matrix_cell(cell: TrizCell | None) -> str:
+    if cell is None:
+        return ""
+    found = "its principles" if cell.principles else "an empty cell"
+    return (
+        f" TRIZ matrix cell: improving #{cell.improving} {escape_inline(cell.improving_name)} against worsening "
+        f"#{cell.worsening} {escape_inline(cell.worsening_name)} ({found})."
+    )
+
+
 def _contradictions(s: ForgeState) -> list[str]:
     lines = [
         f"- **{escape_inline(c.property_a)} vs {escape_inline(c.property_b)}**: {escape_inline(c.description)} → "
         f"{escape_inline(c.resolution_direction)}"
         + (f" (principles: {escape_inline(', '.join(c.principles))})" if c.principles else "")
+        + _matrix_cell(c.matrix_cell)
         for c in s.contradictions
     ] or ["_No contradictions._"]
     if s.morphological_box:

@@ -26,9 +26,15 @@ T = TypeVar("T")
 JsonValue = Any  # JSON trees are recursive; kept as Any at this single boundary.
 
 
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names, once per class (encoding a state walks thousands of records)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def encode_value(value: object) -> JsonValue:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: encode_value(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, UUID):
@@ -85,7 +91,7 @@ def decode_value(raw: JsonValue, annotation: Any) -> Any:
 
 def decode_dataclass(raw: dict[str, JsonValue], cls: type[T]) -> T:
     hints = _hints(cast(Hashable, cls))
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    names = _field_names(cast(type, cls))
     kwargs = {k: decode_value(v, hints[k]) for k, v in raw.items() if k in names}
     return cls(**kwargs)
 

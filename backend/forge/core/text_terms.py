@@ -266,6 +266,11 @@ def _word_term(word: str) -> str | None:
 
 def content_terms(text: str) -> list[str]:
     """All content terms of `text`, in order of appearance, duplicates kept."""
+    return list(_content_terms(text))
+
+
+@functools.lru_cache(maxsize=8192)  # pure: the same texts (library, problem, claims) are read again and again
+def _content_terms(text: str) -> tuple[str, ...]:
     terms: list[str] = []
     for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
         if match["word"]:
@@ -274,12 +279,12 @@ def content_terms(text: str) -> list[str]:
         else:
             run = match["han"] or match["katakana"] or match["hangul"]
             terms.extend(_bigrams(run) if run else [])
-    return terms
+    return tuple(terms)
 
 
 @functools.lru_cache(maxsize=8192)  # pure and immutable: library texts are matched again and again
 def term_set(text: str) -> frozenset[str]:
-    return frozenset(content_terms(text))
+    return frozenset(_content_terms(text))
 
 
 _BRITISH = re.compile(r"(?<=[a-z]{3})([iy])s(e|es|ed|ing|ation|ations|er|ers)$")

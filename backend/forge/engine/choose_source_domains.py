@@ -4,8 +4,9 @@ to map anything new (Stage-B filter), and pick a diverse 18–30 (seed 000 §7).
 Invariants:
     - Pure composition of the core's measures (proximity, feasibility, similarity, the greedy
       selector); deterministic for the same problem, frame, library and suggestions.
-    - A domain the person suggested by name (or id, any case) is chosen first; a suggestion that
-      names no shipped domain is returned in `unknown_suggestions` so the caller can say so.
+    - A domain the person suggested (`core.suggested_domains.match_suggestion`: id, name, or its
+      terms) is chosen first; a suggestion that names no shipped domain is returned in
+      `unknown_suggestions` so the caller can explore it another way or say why not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from forge.core.knowledge_records import SourceDomain
 from forge.core.problem_frame import ProblemFrame
 from forge.core.select_source_domains import DomainSelection, select_for_problem
+from forge.core.suggested_domains import match_suggestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +33,8 @@ def problem_text(problem: str, frame: ProblemFrame | None) -> str:
 
 
 def _match(suggestion: str, domains: Sequence[SourceDomain]) -> str | None:
-    wanted = " ".join(suggestion.lower().split())
-    return next((d.id for d in domains if wanted in (d.id.lower(), d.name.lower())), None)
+    domain = match_suggestion(suggestion, domains)
+    return domain.id if domain is not None else None
 
 
 def choose_source_domains(

@@ -8,7 +8,9 @@ Invariants:
       `failed_domains` with the reason, and the others still count.
     - Hypothesis ids are `biso-<round>-<domain id>-<n>`: stable for a session's round, so a
       resumed run that repeats the stage writes the same ids.
-    - Every hypothesis carries its gate summary (rule layer, computed here, never by the model).
+    - Every hypothesis carries its gate summary (rule layer, computed here, never by the model); the
+      kept hypotheses whose table passed then get the model layer and unpack audit
+      (`review_mapping_depth`), which counts toward the stage's calls and usage.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from forge.core.knowledge_records import SourceDomain
 from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
 from forge.core.model_messages import Usage
 from forge.core.problem_frame import ProblemFrame
+from forge.engine.review_mapping_depth import review_mapping_depth
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
@@ -88,6 +91,8 @@ class BisoRun:
     failed_domains: tuple[DomainFailure, ...]
     usage: Usage
     calls: int
+    reviewed: int = 0  # hypotheses whose passed table the model layer reviewed
+    padding_suspected: tuple[HypothesisId, ...] = ()
 
 
 def frame_text(frame: ProblemFrame) -> str:
@@ -171,4 +176,13 @@ async def run_biso(
                 hypothesis_from_draft(draft, domain, HypothesisId(f"biso-{round_}-{domain.id}-{n}"), round_)
             )
     merged = merge_near_duplicates(generated)
-    return BisoRun(tuple(merged), len(generated), tuple(failures), batch.usage, len(requests))
+    review = await review_mapping_depth(model, problem, frame, merged, concurrency=concurrency, progress=progress)
+    return BisoRun(
+        review.hypotheses,
+        len(generated),
+        tuple(failures),
+        batch.usage + review.usage,
+        len(requests) + review.calls,
+        review.reviewed,
+        review.padding_suspected,
+    )

@@ -19,7 +19,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import tiktoken
@@ -90,8 +90,15 @@ class TiktokenCounter:
     def count_tokens(self, text: str) -> int:
         if not text:
             return 0
-        tokens = len(cl100k_encoding().encode(text, disallowed_special=()))
-        return math.ceil(tokens * self.margin)
+        return math.ceil(cl100k_length(text) * self.margin)
+
+
+@lru_cache(maxsize=4096)
+def cl100k_length(text: str) -> int:
+    """Tokens of `text` in cl100k_base. Memoised: every call of a session re-sends the system prompt,
+    the tool descriptions and the earlier messages, and counting them again cost the offline model
+    about half its time."""
+    return len(cl100k_encoding().encode(text, disallowed_special=()))
 
 
 def token_counter_for(provider: CountingProvider) -> TiktokenCounter:

@@ -30,8 +30,10 @@ from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import RuntimeProfile
 from forge.core.search_summary import SearchSummary
 from forge.core.session_events import SessionEvent
+from forge.core.suggested_domains import describe_outcomes, pending_suggestions
 from forge.core.transform_gate import TransformStatus
 from forge.engine.choose_source_domains import choose_source_domains
+from forge.engine.explore_suggested_domains import explore_suggested_domains
 from forge.engine.frame_problem import Framed, frame_problem
 from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import SearchRound, run_search_round
@@ -77,23 +79,61 @@ class EngineStages:
         self._config = config
 
     def pending(self, state: ForgeState) -> bool:
-        if state.current_phase is Phase.DECOMPOSE:
-            return state.problem_frame is None
-        if state.current_phase is Phase.EXPLORE:
-            return state.biso is None or state.biso.round != state.current_round
-        if state.current_phase is Phase.SYNTHESIZE and self._read_pool is not None:
-            return state.search is None or state.search.round != state.current_round
-        return False
+        return self.pending_stage(state) is not None
+
+    def pending_stage(self, state: ForgeState) -> str | None:
+        """The next stage that opens the current phase and has not run yet; stages run in order
+        (BISO before the person's suggested domains, those before SEARCH)."""
+        phase = state.current_phase
+        if phase is Phase.DECOMPOSE:
+            return "frame" if state.problem_frame is None else None
+        if phase is Phase.EXPLORE and (state.biso is None or state.biso.round != state.current_round):
+            return "biso"
+        if phase in (Phase.EXPLORE, Phase.SYNTHESIZE) and self._unexplored(state):
+            return "suggested_domains"
+        if phase is Phase.SYNTHESIZE and self._read_pool is not None:
+            return "search" if state.search is None or state.search.round != state.current_round else None
+        return None
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         """The pending stage's output (the state in `ctx` is updated), or None when nothing is pending."""
-        if not self.pending(ctx.state):
-            return None
-        if ctx.state.current_phase is Phase.DECOMPOSE:
+        stage = self.pending_stage(ctx.state)
+        if stage == "frame":
             return await self._frame(ctx)
-        if ctx.state.current_phase is Phase.SYNTHESIZE:
+        if stage == "biso":
+            return await self._biso(ctx, live)
+        if stage == "suggested_domains":
+            return await self._suggested(ctx, live)
+        if stage == "search":
             return await self._search(ctx, live)
-        return await self._biso(ctx, live)
+        return None
+
+    @staticmethod
+    def _unexplored(state: ForgeState) -> list[str]:
+        return pending_suggestions(state.suggested_domains, state.suggestion_outcomes)
+
+    async def _suggested(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        state = ctx.state
+        frame, framing_cost = await self._frame_of(ctx)
+        this_round = state.biso.domains if state.biso is not None and state.biso.round == state.current_round else ()
+        run = await explore_suggested_domains(
+            self._structured,
+            state.problem,
+            frame,
+            self._domains,
+            self._unexplored(state),
+            explored_this_round={y.domain_id: y.hypotheses for y in this_round},
+            per_domain=self._config.hypotheses_per_domain,
+            round_=state.current_round,
+            concurrency=self._config.concurrency,
+            progress=_progress_to(live),
+        )
+        state.suggestion_outcomes.extend(run.outcomes)
+        counts = {"suggestions": len(run.outcomes), "hypotheses": len(run.hypotheses), "calls": run.calls}
+        events = (*framing_cost, *self._account(ctx, run.usage))
+        return StageOutput(
+            (*events, ev.engine_stage("suggested_domains", describe_outcomes(run.outcomes), counts)), run.hypotheses
+        )
 
     async def _frame(self, ctx: ToolContext) -> StageOutput:
         framed = await frame_problem(self._structured, ctx.state.problem)
@@ -131,6 +171,7 @@ class EngineStages:
         summary = (
             f"BISO over {len(chosen)} source domains: {run.generated} hypotheses, {len(run.hypotheses)} kept after "
             f"merging near-duplicates, {state.biso.passed} passed the mapping gate"
+            + (f" ({len(run.padding_suspected)} suspected of padding by the unpack audit)" if run.reviewed else "")
             + (f"; {len(failures)} domain(s) failed" if failures else "")
             + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
             + "."
@@ -140,6 +181,8 @@ class EngineStages:
             "generated": run.generated,
             "kept": len(run.hypotheses),
             "passed": state.biso.passed,
+            "reviewed": run.reviewed,
+            "padding_suspected": len(run.padding_suspected),
         }
         events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
         return StageOutput(events, run.hypotheses)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 from support.agent_run import apply_step
 from support.fixed_clock import CountingIds, FixedClock
+from support.shipped_triz import SHIPPED_TRIZ
 
 from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
@@ -45,7 +46,7 @@ class SessionRun:
 async def run_session(problem: str, model: OfflineModel, research: LocalCorpusResearch) -> SessionRun:
     ids = CountingIds()
     state = ForgeState(problem=problem)
-    ctx = ToolContext(SessionId(ids()), state, research, FixedClock(), ids, model.label)
+    ctx = ToolContext(SessionId(ids()), state, research, FixedClock(), ids, model.label, SHIPPED_TRIZ)
     runner, policy = AgentRunner(model), AutopilotPolicy(rounds=2)
     history: list[Message] = [phase_kickoff(state)]
     run = SessionRun(state, phases=[(state.current_phase, state.current_round)])

@@ -31,6 +31,14 @@ async def test_the_pool_holds_every_domains_gated_hypotheses_best_first(client: 
     first = page["items"][0]
     assert len(first["mapping"]) >= 6 and first["observable"] and first["failure_modes"]
     assert {row["mapping_type"] for row in first["mapping"]} <= {"entity", "attribute", "relation", "higher_order"}
+    # every table that passed the rules went through the model layer and the unpack audit of two rows
+    for h in page["items"]:
+        gate = h["gate"]
+        reviewed = gate["status"] == "passed"
+        assert (gate["depth_review"] is not None) is reviewed and (gate["unpack"] is not None) is reviewed
+        if reviewed:
+            assert len(gate["unpack"]["rows"]) == 2 and gate["depth_review"]["rationale"].startswith("Offline review")
+            assert gate["unpack"]["padding_suspected"] is bool(gate["unpack"]["unexplained"])
 
 
 async def test_filters_and_pages_partition_the_pool(client: httpx.AsyncClient) -> None:

@@ -9,10 +9,12 @@ from forge.core.hypothesis_pool import GateStatus
 from forge.core.mapping_quality_gate import GateRule, MappingType
 from forge.core.model_messages import Usage
 from forge.core.problem_frame import ProblemFrame
+from forge.engine.review_mapping_depth import MappingReviewOutput
 from forge.engine.run_biso import BisoOutput, HypothesisDraft, MappingRowOut, run_biso
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 from forge.providers.offline.biso_offline import offline_biso
+from forge.providers.offline.mapping_review_offline import offline_mapping_review
 from forge.providers.offline.offline_structured_model import OfflineStructuredModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -110,6 +112,11 @@ class ByDomain:
 
     async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
         self.requests.append(request)
+        if request.output is MappingReviewOutput:  # the gate's model layer: a shallow review, rows unexplained
+            review = MappingReviewOutput(
+                systematicity=6, depth=4, higher_order_mapped=True, rationale="scripted", explanations=[]
+            )
+            return StructuredResult(review, Usage(100, 50), 1)
         domain_id = next(d.id for d in DOMAINS if f"Source domain: {d.name} " in request.input)
         answer = self.answers[domain_id]
         return answer if isinstance(answer, StructuredFailure) else StructuredResult(answer, Usage(1000, 400), 1)
@@ -140,10 +147,14 @@ async def test_each_domain_is_one_call_and_each_hypothesis_is_gated_with_a_stabl
         }
     )
     run = await run_biso(model, PROBLEM, FRAME, [first, second], per_domain=3, round_=1)
-    assert len(model.requests) == 2 and run.calls == 2 and run.usage == Usage(2000, 800)
+    # two domain calls, then one model-layer review for the one table that passed the rules
+    assert len(model.requests) == 3 and run.calls == 3 and run.usage == Usage(2100, 850)
+    assert run.reviewed == 1
     good, thin = run.hypotheses
     assert (good.id, thin.id) == (f"biso-1-{first.id}-1", f"biso-1-{second.id}-1")
-    assert good.gate.status is GateStatus.PASSED and good.gate.mapping_score >= 6.0
+    assert good.gate.status is GateStatus.PASSED and good.gate.rule_layer_score is not None
+    assert good.gate.rule_layer_score >= 6.0 and good.gate.depth_review is not None
+    assert run.padding_suspected == (good.id,)  # the review explained none of the two unpacked rows
     assert thin.gate.status is GateStatus.FAILED and GateRule.EFFECTIVE_ROWS in thin.gate.failed_rules
     assert thin.gate.mapping_score <= 4.0
     assert "without more staff" in model.requests[0].input  # the frame's hard limits reach the model
@@ -188,7 +199,7 @@ async def test_near_duplicate_statements_across_domains_are_merged_into_the_bett
 
 
 async def test_offline_biso_carries_each_structure_with_a_table_the_gate_can_judge() -> None:
-    model = OfflineStructuredModel({BisoOutput: offline_biso})
+    model = OfflineStructuredModel({BisoOutput: offline_biso, MappingReviewOutput: offline_mapping_review})
     run = await run_biso(model, PROBLEM, FRAME, DOMAINS[:6], per_domain=3)
     assert run.failed_domains == () and run.generated == 18
     for hypothesis in run.hypotheses:

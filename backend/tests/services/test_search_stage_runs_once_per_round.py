@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
+from support.shipped_triz import SHIPPED_TRIZ
 
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
@@ -39,7 +40,7 @@ class PoolOf:
 
 def context(state: ForgeState) -> ToolContext:
     ids = CountingIds()
-    return ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, "offline")
+    return ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, "offline", SHIPPED_TRIZ)
 
 
 async def test_searches_once_per_round_and_returns_the_children_for_the_pool() -> None:

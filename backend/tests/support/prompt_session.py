@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from support.agent_run import apply_step
 from support.fixed_clock import CountingIds, FixedClock
+from support.shipped_triz import SHIPPED_TRIZ
 
 from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
@@ -107,7 +108,9 @@ async def record_prompt_session(problem: str = PROBLEM) -> list[SentRequest]:
     state = ForgeState(problem=problem)
     holder = [state]
     model = RecordingModel(holder)
-    ctx = ToolContext(SessionId(ids()), state, LocalCorpusResearch.from_directory(), FixedClock(), ids, model.label)
+    ctx = ToolContext(
+        SessionId(ids()), state, LocalCorpusResearch.from_directory(), FixedClock(), ids, model.label, SHIPPED_TRIZ
+    )
     runner = AgentRunner(model)
     history: list[Message] = [phase_kickoff(state)]
     for _ in range(MAX_RUNS):

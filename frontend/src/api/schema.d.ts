@@ -715,7 +715,8 @@ export interface components {
         };
         /**
          * ContradictionView
-         * @description A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it.
+         * @description A technical contradiction (improving A worsens B) and the TRIZ principles that may resolve it;
+         *     `matrix_cell` names the matrix cell the principles came from, when the parameters were given.
          */
         ContradictionView: {
             /** Description */
@@ -727,6 +728,7 @@ export interface components {
             id: string;
             /** Index */
             index: number;
+            matrix_cell?: components["schemas"]["TrizCellView"] | null;
             /** Principles */
             principles: string[];
             /** Property A */
@@ -774,6 +776,25 @@ export interface components {
              */
             review: "decompose_review";
             state_of_art: components["schemas"]["StateOfArtView"] | null;
+        };
+        /**
+         * DepthReviewOut
+         * @description The mapping gate's model layer: systematicity and depth of the table, each 0..10.
+         */
+        DepthReviewOut: {
+            /** Depth */
+            depth: number;
+            /** Higher Order Mapped */
+            higher_order_mapped: boolean;
+            /** Rationale */
+            rationale: string;
+            /**
+             * Score
+             * @description The model layer's score, 0..10.
+             */
+            score: number;
+            /** Systematicity */
+            systematicity: number;
         };
         /** DocumentCreate */
         DocumentCreate: {
@@ -1066,6 +1087,11 @@ export interface components {
              * @constant
              */
             review: "explore_review";
+            /**
+             * Suggestion Outcomes
+             * @description Suggested domains explored so far; ones suggested at this review are explored (BISO) when SYNTHESIZE opens, before the claims review.
+             */
+            suggestion_outcomes?: components["schemas"]["SuggestionOutcomeView"][];
         };
         /**
          * FieldError
@@ -1106,6 +1132,8 @@ export interface components {
         };
         /** GateOut */
         GateOut: {
+            /** @description The model layer (passed tables only). */
+            depth_review: components["schemas"]["DepthReviewOut"] | null;
             /** Effective Rows */
             effective_rows: number;
             /**
@@ -1115,10 +1143,17 @@ export interface components {
             failed_rules: components["schemas"]["GateRule"][];
             /**
              * Mapping Score
-             * @description 0..10; at most 4.0 when a rule failed.
+             * @description 0..10; at most 4.0 when a rule failed; for a passed table, the rule and model layers blended and discounted per unexplained unpacked row.
              */
             mapping_score: number;
+            /**
+             * Rule Layer Score
+             * @description The rule layer's score before the model layer changed it (null until reviewed).
+             */
+            rule_layer_score: number | null;
             status: components["schemas"]["GateStatus"];
+            /** @description The unpack audit of two effective rows (passed tables only). */
+            unpack: components["schemas"]["UnpackAuditOut"] | null;
         };
         /**
          * GateRule
@@ -1965,6 +2000,31 @@ export interface components {
             typical_observables: string[];
         };
         /**
+         * SuggestionOutcomeView
+         * @description What became of a source domain the person suggested: explored from the library, described on
+         *     the fly by the model and explored, or not explored (`note` says why).
+         */
+        SuggestionOutcomeView: {
+            /** Domain Id */
+            domain_id: string;
+            /** Domain Name */
+            domain_name: string;
+            /** Hypotheses */
+            hypotheses: number;
+            /** Note */
+            note: string;
+            /** Round */
+            round: number;
+            source: components["schemas"]["SuggestionSource"];
+            /** Suggestion */
+            suggestion: string;
+        };
+        /**
+         * SuggestionSource
+         * @enum {string}
+         */
+        SuggestionSource: "library" | "generated" | "none";
+        /**
          * ToolCallData
          * @description The agent called a tool; `input_preview` is its arguments as JSON, shortened.
          */
@@ -2126,6 +2186,22 @@ export interface components {
          * @enum {string}
          */
         TransformStatus: "proposed" | "accepted" | "rejected";
+        /**
+         * TrizCellView
+         * @description The classic contradiction-matrix cell used: parameter numbers (1..39) and its principle numbers.
+         */
+        TrizCellView: {
+            /** Improving */
+            improving: number;
+            /** Improving Name */
+            improving_name: string;
+            /** Principles */
+            principles: number[];
+            /** Worsening */
+            worsening: number;
+            /** Worsening Name */
+            worsening_name: string;
+        };
         /** TrizParameterOut */
         TrizParameterOut: {
             /** Name */
@@ -2160,6 +2236,23 @@ export interface components {
         TrizPrinciplesResponse: {
             /** Principles */
             principles: components["schemas"]["TrizPrincipleOut"][];
+        };
+        /**
+         * UnpackAuditOut
+         * @description Two effective rows the reviewer had to tie to the observable or failure modes.
+         */
+        UnpackAuditOut: {
+            /**
+             * Discount
+             * @description The factor applied to the mapping score (0.75 per unexplained row).
+             */
+            discount: number;
+            /** Padding Suspected */
+            padding_suspected: boolean;
+            /** Rows */
+            rows: number[];
+            /** Unexplained */
+            unexplained: number[];
         };
         /** UsageOut */
         UsageOut: {

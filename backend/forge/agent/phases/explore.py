@@ -23,7 +23,8 @@ INSTRUCTION = """GOAL: widen the solution space beyond the obvious before conver
 DO: build_morphological_box; pick >= 2 source domains far from the problem's own field (far beats near when \
 the structure holds), including every domain your reviewer suggested; for each, research naming the domain, \
 then search_cross_domain with >= 2 mapping rows, an observable and a failure mode; identify_contradictions \
-(what improves, what worsens, how to get both, which TRIZ principles); map_adjacent_possible.
+(what improves, what worsens as two of the 39 TRIZ parameters so the matrix gives the principles, how to \
+get both); map_adjacent_possible.
 EXCELLENT: analogies share a mechanism, not a surface likeness; the observable could be measured in the \
 problem next month; the failure mode names the difference between the domains that would break the \
 transfer; a contradiction is resolved by separation (time, space, scale, condition), not by a compromise.

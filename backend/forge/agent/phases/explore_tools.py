@@ -13,6 +13,8 @@ from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import AnalogyId, ContradictionId, SemanticDistance
 from forge.core.enforce_phase_gates import check_research_before_cross_domain
 from forge.core.records import Analogy, Contradiction, MappingRow, MorphologicalParameter
+from forge.core.resolve_triz_contradiction import TrizResolution, resolve_contradiction
+from forge.core.rule_verdicts import ErrorCode, RuleViolation
 
 
 class ParameterItem(BaseModel):
@@ -88,11 +90,25 @@ class ContradictionInput(BaseModel):
         max_length=2000,
         description="How to get both (separate in time, space, scale or condition), not a compromise between them.",
     )
+    improving_parameter: str | None = Field(
+        default=None,
+        max_length=120,
+        description="Property A as one of the 39 classic TRIZ engineering parameters, by number or name "
+        "(e.g. '9 Speed', '39 Productivity'). Give it with worsening_parameter and the contradiction matrix "
+        "supplies the principles exactly; leave both out for a physical contradiction (same parameter).",
+    )
+    worsening_parameter: str | None = Field(
+        default=None,
+        max_length=120,
+        description="Property B as one of the 39 TRIZ engineering parameters, by number or name "
+        "(e.g. '27 Reliability', '36 Device complexity').",
+    )
     principles: list[str] = Field(
         default_factory=list,
         max_length=6,
         description="TRIZ inventive principles that resolve it, as 'number name' from the 40 principles "
-        "(e.g. '1 Segmentation', '15 Dynamics', '35 Parameter changes').",
+        "(e.g. '1 Segmentation', '15 Dynamics', '35 Parameter changes'). With both parameters given, the "
+        "matrix cell's principles are recorded first and these are kept as your own additions.",
     )
 
 
@@ -134,18 +150,46 @@ async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolO
     )
 
 
-async def identify_contradictions(ctx: ToolContext, args: ContradictionInput) -> ToolOutcome:
-    ctx.state.contradictions.append(
-        Contradiction(
-            ContradictionId(ctx.new_id()),
-            args.property_a,
-            args.property_b,
-            args.description,
-            args.resolution_direction,
-            tuple(args.principles),
+def _matrix_resolution(ctx: ToolContext, args: ContradictionInput) -> TrizResolution | RuleViolation | None:
+    """The matrix cell for the named parameters; None when the model named none."""
+    if args.improving_parameter is None and args.worsening_parameter is None:
+        return None
+    if args.improving_parameter is None or args.worsening_parameter is None:
+        return RuleViolation(
+            ErrorCode.INVALID_INPUT,
+            "Give both improving_parameter and worsening_parameter (the matrix needs the pair), or neither.",
         )
+    if ctx.triz is None:  # a run is always given the shipped matrix; only a bare test context lacks it
+        return RuleViolation(ErrorCode.TOOL_FAILED, "The TRIZ matrix is not loaded in this run.")
+    return resolve_contradiction(ctx.triz, args.improving_parameter, args.worsening_parameter, args.principles)
+
+
+async def identify_contradictions(ctx: ToolContext, args: ContradictionInput) -> ToolOutcome:
+    resolution = _matrix_resolution(ctx, args)
+    if isinstance(resolution, RuleViolation):
+        return ToolOutcome.failed(resolution)
+    contradiction = Contradiction(
+        ContradictionId(ctx.new_id()),
+        args.property_a,
+        args.property_b,
+        args.description,
+        args.resolution_direction,
+        resolution.principles if resolution else tuple(args.principles),
+        resolution.cell if resolution else None,
     )
-    return ToolOutcome({"contradictions": len(ctx.state.contradictions)}, f"{args.property_a} vs {args.property_b}")
+    ctx.state.contradictions.append(contradiction)
+    payload: dict[str, object] = {"contradictions": len(ctx.state.contradictions)}
+    if resolution is not None:
+        payload |= {
+            "matrix_cell": [resolution.cell.improving, resolution.cell.worsening],
+            "matrix_principles": list(resolution.principles[: len(resolution.cell.principles)]),
+            "your_additions": list(resolution.added_by_model),
+        }
+        if not resolution.cell.principles:
+            payload["note"] = "The classic matrix is empty for this pair; your principles were recorded."
+        if resolution.not_principles:
+            payload["not_among_the_40"] = list(resolution.not_principles)
+    return ToolOutcome(payload, f"{args.property_a} vs {args.property_b}")
 
 
 async def map_adjacent_possible(ctx: ToolContext, args: AdjacentPossibleInput) -> ToolOutcome:
@@ -175,7 +219,8 @@ EXPLORE_TOOLS = (
         "identify_contradictions",
         "Record a TRIZ contradiction: improving one property of the system worsens another, plus the direction "
         "that resolves it without a compromise and the inventive principles behind it. At least 1 is needed. "
-        "Name principles from the 40 classic ones by number and name.",
+        "Name the two TRIZ engineering parameters (improving_parameter, worsening_parameter) and the classic "
+        "contradiction matrix supplies the principles; add your own from the 40 by number and name.",
         ContradictionInput,
         identify_contradictions,
     ),

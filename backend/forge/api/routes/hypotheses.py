@@ -19,6 +19,7 @@ from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.search_trace_schemas import BlendOut, HyperpathOut, TransformRecordOut
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
+from forge.core.mapping_model_layer import DepthReview, UnpackAudit
 from forge.core.mapping_quality_gate import GateRule, MappingType
 from forge.ports import HypothesisFilter
 from forge.services.hypothesis_queries import hypothesis_page
@@ -36,11 +37,38 @@ class MappingRowOut(BaseModel):
     observable_link: str
 
 
+class DepthReviewOut(BaseModel):
+    """The mapping gate's model layer: systematicity and depth of the table, each 0..10."""
+
+    systematicity: float
+    depth: float
+    higher_order_mapped: bool
+    score: float = Field(description="The model layer's score, 0..10.")
+    rationale: str
+
+
+class UnpackAuditOut(BaseModel):
+    """Two effective rows the reviewer had to tie to the observable or failure modes."""
+
+    rows: list[int]
+    unexplained: list[int]
+    padding_suspected: bool
+    discount: float = Field(description="The factor applied to the mapping score (0.75 per unexplained row).")
+
+
 class GateOut(BaseModel):
     status: GateStatus
     failed_rules: list[GateRule] = Field(description="The mapping-quality rules this table failed (none when passed).")
     effective_rows: int
-    mapping_score: float = Field(description="0..10; at most 4.0 when a rule failed.")
+    mapping_score: float = Field(
+        description="0..10; at most 4.0 when a rule failed; for a passed table, the rule and model layers "
+        "blended and discounted per unexplained unpacked row."
+    )
+    rule_layer_score: float | None = Field(
+        description="The rule layer's score before the model layer changed it (null until reviewed)."
+    )
+    depth_review: DepthReviewOut | None = Field(description="The model layer (passed tables only).")
+    unpack: UnpackAuditOut | None = Field(description="The unpack audit of two effective rows (passed tables only).")
 
 
 class HypothesisOut(BaseModel):
@@ -74,6 +102,29 @@ class HypothesisPageOut(BaseModel):
     offset: int
 
 
+def _depth_out(review: DepthReview | None) -> DepthReviewOut | None:
+    if review is None:
+        return None
+    return DepthReviewOut(
+        systematicity=review.systematicity,
+        depth=review.depth,
+        higher_order_mapped=review.higher_order_mapped,
+        score=review.score,
+        rationale=review.rationale,
+    )
+
+
+def _unpack_out(audit: UnpackAudit | None) -> UnpackAuditOut | None:
+    if audit is None:
+        return None
+    return UnpackAuditOut(
+        rows=list(audit.rows),
+        unexplained=list(audit.unexplained),
+        padding_suspected=audit.padding_suspected,
+        discount=audit.discount,
+    )
+
+
 def hypothesis_out(h: Hypothesis) -> HypothesisOut:
     return HypothesisOut(
         id=h.id,
@@ -92,6 +143,9 @@ def hypothesis_out(h: Hypothesis) -> HypothesisOut:
             failed_rules=list(h.gate.failed_rules),
             effective_rows=h.gate.effective_rows,
             mapping_score=h.gate.mapping_score,
+            rule_layer_score=h.gate.rule_layer_score,
+            depth_review=_depth_out(h.gate.depth_review),
+            unpack=_unpack_out(h.gate.unpack),
         ),
         operator=h.operator,
         parents=list(h.parents),

@@ -53,6 +53,7 @@ def explore_review_payload(state: ForgeState) -> dict[str, Any]:
         "adjacent": list(state.adjacent_possible),
         "domain_selection": encode_value(state.domain_selection),
         "pool": encode_value(state.biso),
+        "suggestion_outcomes": encode_value(state.suggestion_outcomes),
     }
 
 

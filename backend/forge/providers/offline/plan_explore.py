@@ -149,6 +149,8 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
             f"terms of the goal and of the constraint. {matrix_says}"
         )[:2000],
         "resolution_direction": resolution[:2000],
+        "improving_parameter": f"{improving.number} {improving.name}",
+        "worsening_parameter": f"{worsening.number} {worsening.name}",
         "principles": [p.label for p in principles],
     }
 

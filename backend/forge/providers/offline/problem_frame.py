@@ -65,7 +65,8 @@ _POSSESSIVE = re.compile(r"\b([a-z][a-z\-]+)'s\b")
 _FILLER = frozenset(
     """fixed limited existing current same small tight flat frozen modest shrinking constant
     extra whole high low new old big large good bad better worse faster slower cheaper easier harder keep
-    down without while given despite within unless only able possible ever longer shorter fewer""".split()
+    down without while given despite within unless only able possible ever longer shorter fewer single every
+    losing""".split()
 )
 _PRONOUNS = frozenset({"we", "i", "you", "they", "one", "it", "people", "someone"})
 ACTOR_WORDS = frozenset(
@@ -76,7 +77,10 @@ ACTOR_WORDS = frozenset(
     donor investor regulator supplier retailer shop owner landlord tenant operator police utility
     charity ngo hire newcomer""".split()
 )
-MAX_TARGET_WORDS = 6
+MAX_TARGET_WORDS = 9
+# A target longer than MAX_TARGET_WORDS is cut before a preposition that starts a trailing modifier,
+# so it stays a whole noun phrase ("p99 write latency" rather than "... of our order-processing").
+_MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "at", "across", "during", "among", "per"})
 GENERIC_LEVERS = ("incentives", "timing", "information flow")
 NO_ACTOR = "the people affected"
 MIN_LEVERS = 2
@@ -168,7 +172,16 @@ def _cut_phrase(text: str) -> str:
         words = words[1:]
     if words and words[0].endswith("'s") and len(words) > 1:
         words = words[1:]
-    return " ".join(words[:MAX_TARGET_WORDS])
+    return " ".join(_whole_phrase(words))
+
+
+def _whole_phrase(words: list[str]) -> list[str]:
+    """At most MAX_TARGET_WORDS words, never ending mid-phrase: a longer target loses its trailing
+    modifier ("... of our order-processing service"), not just its last words."""
+    if len(words) <= MAX_TARGET_WORDS:
+        return words
+    cuts = [i for i in range(1, MAX_TARGET_WORDS + 1) if words[i] in _MODIFIER_STARTS]
+    return words[: cuts[-1]] if cuts else words[:MAX_TARGET_WORDS]
 
 
 def _refine_target(target: str, verb: str, direction: str) -> tuple[str, str]:
@@ -239,13 +252,17 @@ def _banned_stems(target: str, verb: str) -> set[str]:
     return banned | ({stem(verb)} if verb else set())
 
 
-def _levers(problem: str, target: str, verb: str, actors: tuple[str, ...]) -> tuple[str, ...]:
-    """Salient non-target terms (the grammatical subject last: it acts, it is rarely the lever);
-    padded with generic levers (the first actor's workload, incentives, timing) when the text has few."""
+def _levers(
+    problem: str, target: str, verb: str, actors: tuple[str, ...], constraints: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """Salient non-target terms (terms of the constraints after the others: the limit is rarely the
+    lever; the grammatical subject last: it acts); padded with generic levers (the first actor's
+    workload, incentives, timing) when the text has few."""
     banned = _banned_stems(target, verb)
     subject = {stem(name) for _, name in _subject(problem.lower())}
+    limits = {stem(t) for c in constraints for t in content_terms(c)}
     found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER]
-    levers = sorted(found, key=lambda t: stem(t) in subject)[:5]
+    levers = sorted(found, key=lambda t: (stem(t) in subject, stem(t) in limits))[:5]
     actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
     generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
     levers += [g for g in generic if g not in levers][: max(0, MIN_LEVERS - len(levers))]
@@ -298,8 +315,8 @@ def frame_problem(problem: str) -> ProblemFrame:
         target=target,
         goal_verb=verb,
         goal_direction=direction,
-        constraints=_constraints(statement, listed),
-        levers=_levers(text, target, verb, actors),
+        constraints=(constraints := _constraints(statement, listed)),
+        levers=_levers(text, target, verb, actors, constraints),
         actors=actors,
         key_terms=_key_terms(text, verb),
     )

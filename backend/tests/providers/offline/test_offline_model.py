@@ -11,6 +11,7 @@ from uuid import UUID
 from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
+from support.shipped_triz import SHIPPED_TRIZ
 
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
@@ -262,7 +263,7 @@ def _round_two_state(*, deep_dive: bool) -> tuple[ForgeState, list[Claim], str]:
 
 async def _run_phase(state: ForgeState) -> list[SessionEvent]:
     ids = CountingIds()
-    ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, OFFLINE_LABEL)
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch(HITS), FixedClock(), ids, OFFLINE_LABEL, SHIPPED_TRIZ)
     return (await record_run(AgentRunner(OfflineModel()), ctx, [phase_kickoff(state)])).events
 
 
@@ -291,7 +292,7 @@ class TestLaterRounds:
 async def test_with_research_that_finds_nothing_the_run_ends_with_an_error_not_a_loop() -> None:
     state = ForgeState(problem=HOSPITAL)
     ids = CountingIds()
-    ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL)
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL, SHIPPED_TRIZ)
     events = (await record_run(AgentRunner(OfflineModel()), ctx, [phase_kickoff(state)])).events
     errors = [e.data["code"] for e in events if e.type == EventType.ERROR]
     assert errors == ["DECOMPOSE_INCOMPLETE"]

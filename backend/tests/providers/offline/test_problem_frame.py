@@ -46,6 +46,22 @@ class TestFrameProblem:
         frame = frame_problem(problem)
         assert (frame.target, frame.goal_direction) == (target, direction)
 
+    def test_a_long_target_keeps_its_whole_noun_phrase(self) -> None:
+        frame = frame_problem(
+            "How can we reduce p99 write latency of our order-processing service without new database hardware?"
+        )
+        assert frame.target == "p99 write latency of our order-processing service"
+
+    def test_a_target_too_long_to_keep_loses_its_trailing_modifier_not_its_last_words(self) -> None:
+        frame = frame_problem(
+            "How can we reduce average end-to-end checkout page load time of our mobile web shop app?"
+        )
+        assert frame.target == "average end-to-end checkout page load time"
+
+    def test_constraint_terms_come_after_other_levers(self) -> None:
+        frame = frame_problem("How can a bakery reduce unsold bread at closing time without losing customers?")
+        assert frame.levers.index("customer") > frame.levers.index("closing")
+
     def test_several_constraints_are_found_in_order(self) -> None:
         frame = frame_problem("How can schools improve reading scores without longer school days but with volunteers?")
         assert frame.constraints == ("without longer school days", "but with volunteers")

@@ -112,7 +112,9 @@ def test_explore_payload_carries_box_analogies_contradictions_and_adjacent() -> 
         "adjacent",
         "domain_selection",
         "pool",
+        "suggestion_outcomes",
     }
+    assert payload["suggestion_outcomes"] == []
     assert payload["morphological_box"] == [{"name": "triage", "options": ["nurse", "algorithm"]}]
     assert [a["index"] for a in payload["analogies"]] == [0, 1]
     assert payload["analogies"][1]["source_domain"] == "d1"
