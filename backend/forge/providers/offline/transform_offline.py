@@ -7,7 +7,8 @@ Invariants:
       text shares the most words with the parent wins (ties: that order, then the space's order).
       Hard constraints and fixed assumptions are never candidates. No candidate → `add_new_primitive`.
     - Logic check (rules, not a model, and it says so in its reasons): analogy validity = the
-      parent's mapping score (the mapping the transform keeps); internal consistency = 8 when the
+      mapping-quality rule layer's score of the transformed hypothesis's own table against its own
+      statement, observable and failure modes (does the structure still map onto the new space); internal consistency = 8 when the
       hypothesis names the changed element, 4 when not, − 4 when `after` restates a protected
       element; causal rigor = 5 + 1 per concrete failure mode (up to 9), 3 when the mechanism drops
       the parent's structure.
@@ -18,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from forge.core.concept_space import ConceptSpace, SpaceElement, TransformOp
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.mapping_quality_gate import MappingType
+from forge.core.hypothesis_pool import Hypothesis, gate_summary
+from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
 from forge.core.text_terms import content_terms, term_set
 from forge.engine.run_biso import HypothesisDraft, MappingRowOut
 from forge.engine.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
@@ -114,8 +115,14 @@ def offline_logic_check(request: StructuredRequest[Any]) -> LogicCheckOutput:
         reasons.append("The hypothesis does not name the element it changed.")
     if restates:
         reasons.append("`after` restates a hard constraint or fixed assumption.")
+    table = MappingTable(tuple(MappingRow(**row.model_dump()) for row in draft.mapping))
+    mapping = gate_summary(table, " ".join((draft.statement, draft.observable, *draft.failure_modes)))
+    if mapping.failed_rules:
+        reasons.append(
+            "The transformed mapping fails the rule layer: " + ", ".join(r.value for r in mapping.failed_rules)
+        )
     return LogicCheckOutput(
-        analogy_validity=min(10.0, context.parent.gate.mapping_score),
+        analogy_validity=mapping.mapping_score,
         internal_consistency=max(0.0, consistency),
         causal_rigor=rigor,
         reasons=reasons,
