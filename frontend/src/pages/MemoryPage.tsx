@@ -39,7 +39,7 @@ function HypothesisCard({ h }: { h: RememberedHypothesis }) {
   const tone = h.confidence >= 0.5 ? "emerald" : h.confidence < 0.2 ? "rose" : "amber";
   return (
     <li className="min-w-0 space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="memory-item">
-      <div className="flex flex-wrap items-start justify-between gap-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
         <p className="min-w-0 flex-1 break-words text-sm font-medium text-slate-900">{h.text}</p>
         <div className="flex items-center gap-2">
           <Badge tone={tone}>C {percent(h.confidence)}</Badge>

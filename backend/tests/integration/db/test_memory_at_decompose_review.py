@@ -5,24 +5,21 @@ the model, and carries only what the person pinned into later phases."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 from uuid import UUID
 
 import pytest
+from integration.db import test_hypothesis_memory_across_sessions as across_sessions
 from integration.db.test_hypothesis_memory_across_sessions import (
     BEDS,
     FIRST_PROBLEM,
     SECOND_PROBLEM,
     TRIAGE,
-    IdleModel,
     _session_awaiting_verdicts,
     _submit,
 )
-from support.fixed_clock import CountingIds, FixedClock
-from support.memory_research import MemoryResearch
+from support.fixed_clock import FixedClock
 
-from forge.bootstrap import Container, build_container
-from forge.config import Settings
+from forge.bootstrap import Container
 from forge.core.accounts import Role, User, UserId
 from forge.core.confidence import INITIAL_C, contradicted, supported
 from forge.core.domain_types import ReframingId, ReframingType, ReviewType, SessionId, VerdictType
@@ -31,7 +28,6 @@ from forge.core.records import Assumption, Reframing, StateOfArt
 from forge.core.remembered_hypotheses import MEMORY_HEADER, MemoryDecision
 from forge.core.review_inputs import ClaimVerdictInput, DecomposeReview
 from forge.core.review_payloads import build_review_payload
-from forge.db.migrate import upgrade_database
 from forge.services.session_service import ServiceFailure
 
 UNRELATED = (
@@ -40,18 +36,7 @@ UNRELATED = (
 )
 
 
-@pytest.fixture
-async def container(fresh_database_url: str) -> Any:
-    await upgrade_database(fresh_database_url)
-    built = build_container(
-        Settings(database_url=fresh_database_url),
-        model=IdleModel(),
-        research=MemoryResearch([]),
-        clock=FixedClock(),
-        new_id=CountingIds(),
-    )
-    yield built
-    await built.close()
+container = across_sessions.container  # the same fixture: a fresh database and the idle model
 
 
 async def _judged_first_session(container: Container) -> None:

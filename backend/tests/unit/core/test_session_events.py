@@ -73,7 +73,7 @@ def test_context_usage_computes_remaining_and_percentage() -> None:
         "usage_percentage": 25.0,
         "model": "m",
         "cost_usd": 0.5,
-        "curation": None,
+        "curation": None,  # an uncurated call (an engine stage)
     }
 
 

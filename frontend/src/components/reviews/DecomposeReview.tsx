@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
 import { EvidenceList } from "./EvidenceList";
@@ -33,25 +33,28 @@ function withChoice(draft: DecomposeDraft, index: number, choice: AssumptionChoi
   };
 }
 
-function AssumptionChoices({
-  assumption,
+/** One radio group in a bordered fieldset: the legend says what is chosen about, the suffix names it to a screen reader. */
+function ChoiceGroup<T extends string>({
+  legend,
+  choices,
   choice,
   onChoose,
+  srSuffix,
+  testId,
 }: {
-  assumption: DecomposePayload["assumptions"][number];
-  choice: AssumptionChoice;
-  onChoose: (choice: AssumptionChoice) => void;
+  legend: ReactNode;
+  choices: readonly { value: T; label: string }[];
+  choice: T;
+  onChoose: (choice: T) => void;
+  srSuffix: string;
+  testId?: string;
 }) {
   const name = useId();
-  const n = assumption.index + 1;
   return (
-    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3">
-      <legend className="float-left mb-2 w-full text-sm text-slate-900">
-        <span className="font-medium">Assumption {n}: </span>
-        {assumption.text}
-      </legend>
+    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3" data-testid={testId}>
+      <legend className="float-left mb-2 w-full text-sm text-slate-900">{legend}</legend>
       <div className="clear-left flex flex-wrap gap-x-5 gap-y-2">
-        {CHOICES.map((c) => (
+        {choices.map((c) => (
           <label key={c.value} className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700">
             <input
               type="radio"
@@ -62,11 +65,37 @@ function AssumptionChoices({
               className="size-4 accent-indigo-600"
             />
             {c.label}
-            <span className="sr-only"> assumption {n}</span>
+            <span className="sr-only"> {srSuffix}</span>
           </label>
         ))}
       </div>
     </fieldset>
+  );
+}
+
+function AssumptionChoices({
+  assumption,
+  choice,
+  onChoose,
+}: {
+  assumption: DecomposePayload["assumptions"][number];
+  choice: AssumptionChoice;
+  onChoose: (choice: AssumptionChoice) => void;
+}) {
+  const n = assumption.index + 1;
+  return (
+    <ChoiceGroup
+      legend={
+        <>
+          <span className="font-medium">Assumption {n}: </span>
+          {assumption.text}
+        </>
+      }
+      choices={CHOICES}
+      choice={choice}
+      onChoose={onChoose}
+      srSuffix={`assumption ${n}`}
+    />
   );
 }
 
@@ -95,37 +124,27 @@ function RememberedChoices({
   choice: MemoryOption;
   onChoose: (choice: MemoryOption) => void;
 }) {
-  const name = useId();
   return (
-    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3" data-testid="memory-offer">
-      <legend className="float-left mb-2 w-full space-y-1 text-sm text-slate-900">
-        <span className="block break-words">
-          <span className="font-medium">Earlier finding {n}: </span>
-          {item.text}
+    <ChoiceGroup
+      testId="memory-offer"
+      legend={
+        <span className="block space-y-1">
+          <span className="block break-words">
+            <span className="font-medium">Earlier finding {n}: </span>
+            {item.text}
+          </span>
+          <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
+            <Badge tone={item.c >= 0.5 ? "emerald" : "amber"}>confidence {item.confidence_percent}%</Badge>
+            <span>{evidenceWords(item.support_count, item.contradiction_count)}</span>
+            <span className="break-words">from “{item.origin_question}”</span>
+          </span>
         </span>
-        <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          <Badge tone={item.c >= 0.5 ? "emerald" : "amber"}>confidence {item.confidence_percent}%</Badge>
-          <span>{evidenceWords(item.support_count, item.contradiction_count)}</span>
-          <span className="break-words">from “{item.origin_question}”</span>
-        </span>
-      </legend>
-      <div className="clear-left flex flex-wrap gap-x-5 gap-y-2">
-        {MEMORY_CHOICES.map((c) => (
-          <label key={c.value} className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700">
-            <input
-              type="radio"
-              name={name}
-              value={c.value}
-              checked={choice === c.value}
-              onChange={() => onChoose(c.value)}
-              className="size-4 accent-indigo-600"
-            />
-            {c.label}
-            <span className="sr-only"> earlier finding {n}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+      }
+      choices={MEMORY_CHOICES}
+      choice={choice}
+      onChoose={onChoose}
+      srSuffix={`earlier finding ${n}`}
+    />
   );
 }
 

@@ -11,27 +11,12 @@ import {
   verdictWords,
   type RememberedHypothesis,
 } from "../describeMemory";
+import { rememberedTriage } from "./fixtures";
 
 function hypothesis(overrides: Partial<RememberedHypothesis> = {}): RememberedHypothesis {
-  return {
-    id: "e1",
-    text: "Triage by urgency cuts waits for the sickest",
-    confidence: 0.43,
-    score: 0.3,
-    similarity: 0.7,
-    support_count: 2,
-    contradiction_count: 0,
-    origin_question: "How can a hospital cut waits?",
-    origin_session_id: "s1",
-    parent_ids: [],
-    created_at: "2026-11-20T10:00:00Z",
-    usage_history: [
-      { at: "2026-11-20T10:00:00Z", session_id: "s1", context: "How can a hospital cut waits?", outcome: "supported", c_before: 0.3, c_after: 0.37 },
-      { at: "2026-11-21T10:00:00Z", session_id: "s2", context: "How can a clinic cut waits?", outcome: "supported", c_before: 0.37, c_after: 0.433 },
-      { at: "2026-11-22T10:00:00Z", session_id: "s1", context: "How can a hospital cut waits?", outcome: "refined", c_before: 0.433, c_after: 0.43 },
-    ],
-    ...overrides,
-  };
+  const base = rememberedTriage();
+  const refined = { at: "2026-11-22T10:00:00Z", session_id: "s1", context: base.origin_question, outcome: "refined" as const, c_before: 0.433, c_after: 0.43 };
+  return { ...base, confidence: 0.43, usage_history: [...base.usage_history, refined], ...overrides };
 }
 
 describe("cHistory", () => {
@@ -80,8 +65,8 @@ describe("words", () => {
 describe("sessionsOf", () => {
   it("lists the origin first and every other session once", () => {
     expect(sessionsOf(hypothesis())).toEqual([
-      { sessionId: "s1", question: "How can a hospital cut waits?" },
-      { sessionId: "s2", question: "How can a clinic cut waits?" },
+      { sessionId: "s1", question: "How can a hospital cut emergency waits?" },
+      { sessionId: "s2", question: "How can a clinic cut patient waits?" },
     ]);
   });
 });

@@ -4,25 +4,10 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RememberedHypothesis } from "../../memory/describeMemory";
+import { rememberedTriage } from "../../memory/__tests__/fixtures";
 import { MemoryPage } from "../MemoryPage";
 
-const TRIAGE: RememberedHypothesis = {
-  id: "e1",
-  text: "Triage by urgency at the emergency door cuts waits for the sickest",
-  confidence: 0.433,
-  score: 0.433,
-  similarity: 1,
-  support_count: 2,
-  contradiction_count: 0,
-  origin_question: "How can a hospital cut emergency waits?",
-  origin_session_id: "s1",
-  parent_ids: [],
-  created_at: "2026-11-20T10:00:00Z",
-  usage_history: [
-    { at: "2026-11-20T10:00:00Z", session_id: "s1", context: "How can a hospital cut emergency waits?", outcome: "supported", c_before: 0.3, c_after: 0.37 },
-    { at: "2026-11-21T10:00:00Z", session_id: "s2", context: "How can a clinic cut patient waits?", outcome: "supported", c_before: 0.37, c_after: 0.433 },
-  ],
-};
+const TRIAGE = rememberedTriage();
 
 /** A fake memory API: answers with `items` whose text contains the query, and records each query. */
 function installApi(items: RememberedHypothesis[]) {

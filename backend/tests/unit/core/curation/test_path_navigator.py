@@ -41,6 +41,10 @@ def _chain() -> tuple[list[NavNode], list[NavEdge]]:
     return nodes, edges
 
 
+def _graph(texts: dict[str, str], pairs: list[tuple[str, str]]) -> tuple[list[NavNode], list[NavEdge]]:
+    return [NavNode(i, t) for i, t in texts.items()], [NavEdge(a, b, "r") for a, b in pairs]
+
+
 def _random_graph(rng: random.Random) -> tuple[list[NavNode], list[NavEdge]]:
     nodes = [
         NavNode(f"n{i}", " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6))))
@@ -73,12 +77,8 @@ class TestNavigate:
         assert nav.steps[-1].action == Action.STOP
 
     def test_a_dead_end_is_backtracked_to_reach_another_relevant_branch(self) -> None:
-        nodes = [
-            NavNode("hub", "emergency queue"),
-            NavNode("d", "triage waiting time"),
-            NavNode("e", "emergency department waiting"),
-        ]
-        edges = [NavEdge("hub", "d", "r"), NavEdge("hub", "e", "r")]
+        texts = {"hub": "emergency queue", "d": "triage waiting time", "e": "emergency department waiting"}
+        nodes, edges = _graph(texts, [("hub", "d"), ("hub", "e")])
         nav = navigate(QUERY, nodes, edges, NavigationBudget(), COUNT, start="hub")
         actions = [s.action for s in nav.steps]
         assert Action.BACKTRACK in actions
@@ -101,12 +101,8 @@ class TestNavigate:
         assert navigate(QUERY, [], [], NavigationBudget(), COUNT).stop_reason == StopReason.EMPTY_GRAPH
 
     def test_an_unrelated_node_is_crossed_when_it_leads_to_a_relevant_one(self) -> None:
-        nodes = [
-            NavNode("a", "emergency queue"),
-            NavNode("bridge", "honey bee colony"),
-            NavNode("z", "triage waiting time"),
-        ]
-        edges = [NavEdge("a", "bridge", "r"), NavEdge("bridge", "z", "r")]
+        texts = {"a": "emergency queue", "bridge": "honey bee colony", "z": "triage waiting time"}
+        nodes, edges = _graph(texts, [("a", "bridge"), ("bridge", "z")])
         nav = navigate(QUERY, nodes, edges, NavigationBudget(), COUNT, start="a")
         assert nav.selected == ("a", "bridge", "z")
 
