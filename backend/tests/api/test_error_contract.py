@@ -61,7 +61,7 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}/graph"): {"200", "404", "401"},
     ("get", "/api/v1/sessions/{session_id}/answer"): {"200", "404", "409", "401"},
     ("get", "/api/v1/sessions/{session_id}/answer.json"): {"200", "404", "409", "401"},
-    ("get", "/api/v1/sessions/{session_id}/supervisor"): {"200", "404", "422", "401"},
+    ("get", "/api/v1/sessions/{session_id}/supervisor"): {"200", "404", "401"},
     ("get", "/api/v1/sessions/{session_id}/selection"): {"200", "404", "422", "401"},
     ("post", "/api/v1/sessions/{session_id}/documents"): {"201", "400", "404", "409", "413", "422", "401", "403"},
     ("get", "/api/v1/sessions/{session_id}/documents"): {"200", "404", "401"},

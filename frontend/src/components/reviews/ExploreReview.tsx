@@ -3,6 +3,8 @@ import { ScrollArea } from "../ui/ScrollArea";
 import { TextListEditor } from "../ui/TextListEditor";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { SourceDomainsSummary } from "./EngineSummaries";
+import { PoolStarPicker } from "./PoolStarPicker";
+import { toggleStar } from "./poolStars";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { AnalogyView, ExplorePayload, ReviewScreenProps } from "./reviewTypes";
 import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraft } from "./validateReviews";
@@ -141,6 +143,20 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
         </ReviewSection>
       )}
 
+      {sessionId && (
+        <ReviewSection
+          title="The hypothesis pool"
+          description="Star any hypothesis whose mapping passed the gate: it becomes an analogy synthesis builds on, like the starred ones below."
+        >
+          <PoolStarPicker
+            sessionId={sessionId}
+            starred={draft.starredHypotheses ?? []}
+            onToggle={(id) => setDraft((d) => ({ ...d, starredHypotheses: toggleStar(d.starredHypotheses ?? [], id) }))}
+            disabled={disabled ?? false}
+          />
+        </ReviewSection>
+      )}
+
       <ReviewSection title="Morphological box" description="The problem's parameters and the options for each.">
         <MorphologicalBox box={payload.morphological_box} />
       </ReviewSection>
@@ -167,6 +183,13 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
                   <p className="text-slate-700">
                     <span className="font-medium text-slate-800">Direction: </span>
                     {c.resolution_direction}
+                  </p>
+                )}
+                {c.matrix_cell && (
+                  <p className="text-xs text-slate-600">
+                    TRIZ matrix: improving #{c.matrix_cell.improving} {c.matrix_cell.improving_name} against worsening #{c.matrix_cell.worsening}{" "}
+                    {c.matrix_cell.worsening_name}
+                    {c.matrix_cell.principles.length === 0 && " (the classic matrix is empty here)"}
                   </p>
                 )}
                 {c.principles.length > 0 && (
@@ -198,7 +221,19 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
         )}
       </ReviewSection>
 
-      <ReviewSection title="Other domains">
+      <ReviewSection
+        title="Other domains"
+        description="Domains you suggest are explored (BISO) before the claims review: from the library, or described by the model when it is not there."
+      >
+        {payload.suggestion_outcomes && payload.suggestion_outcomes.length > 0 && (
+          <ul className="mb-2 space-y-1 text-sm text-slate-700">
+            {payload.suggestion_outcomes.map((o) => (
+              <li key={`${o.round}-${o.suggestion}`}>
+                “{o.suggestion}” — {o.source === "none" ? `not explored: ${o.note}` : `${o.domain_name}, ${o.hypotheses} hypotheses (${o.note})`}
+              </li>
+            ))}
+          </ul>
+        )}
         <TextListEditor
           label="Suggest a domain to draw analogies from"
           items={draft.suggestedDomains}

@@ -4,6 +4,7 @@
  * server accepts, and the body is built here, once. Messages use the screen's words and 1-based
  * numbers ("claim 1"), because that is what the person sees.
  */
+import { MAX_POOL_STARS } from "./poolStars";
 import { memoryDecisionFields, type MemoryChoice } from "../../memory/describeMemory";
 import type { UserInput } from "../../api/client";
 import type {
@@ -134,25 +135,30 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
 
 export interface ExploreDraft {
   readonly starredAnalogies: readonly number[];
+  /** Pool hypothesis ids starred (absent in drafts saved before the pool could be starred). */
+  readonly starredHypotheses?: readonly string[];
   readonly suggestedDomains: readonly string[];
   /** A domain typed but not added: sent with the others, never dropped. */
   readonly pendingDomain: string;
 }
 
-export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], suggestedDomains: [], pendingDomain: "" };
+export const EMPTY_EXPLORE_DRAFT: ExploreDraft = { starredAnalogies: [], starredHypotheses: [], suggestedDomains: [], pendingDomain: "" };
 
 export function validateExplore(draft: ExploreDraft, payload: ExplorePayload): ReviewValidation {
   const errors: string[] = [];
   const starred = sortedUnique(draft.starredAnalogies);
+  const fromPool = [...new Set(draft.starredHypotheses ?? [])];
   const domains = withPending(draft.suggestedDomains, draft.pendingDomain);
-  if (starred.length === 0) {
-    errors.push("Star at least one analogy: synthesis builds its claims on the starred ones.");
+  if (starred.length === 0 && fromPool.length === 0) {
+    errors.push("Star at least one analogy or hypothesis of the pool: synthesis builds its claims on the starred ones.");
   }
+  if (fromPool.length > MAX_POOL_STARS) errors.push(`Star at most ${MAX_POOL_STARS} hypotheses of the pool.`);
   const bad = outOfRange(starred, payload.analogies.length);
   if (bad.length) errors.push(`Analogy ${ordinals(bad)} is not part of this review.`);
   if (domains.length > MAX_ADDED_ITEMS) errors.push(`Suggest at most ${MAX_ADDED_ITEMS} domains.`);
   errors.push(...tooLong(domains, "domain"));
-  return result(errors, { type: "explore_review", starred_analogies: starred, suggested_domains: domains });
+  const body = { type: "explore_review" as const, starred_analogies: starred, suggested_domains: domains };
+  return result(errors, fromPool.length ? { ...body, starred_hypotheses: fromPool } : body);
 }
 
 // ---------------------------------------------------------------------------------------------

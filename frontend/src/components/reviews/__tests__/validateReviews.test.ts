@@ -129,6 +129,21 @@ describe("validateExplore", () => {
     });
   });
 
+  it("accepts stars from the pool alone and sends their ids once", () => {
+    expect(validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredHypotheses: ["biso-0-a-1", "biso-0-a-1", "search-0-b"] }, explore)).toEqual({
+      ok: true,
+      input: { type: "explore_review", starred_analogies: [], suggested_domains: [], starred_hypotheses: ["biso-0-a-1", "search-0-b"] },
+    });
+  });
+
+  it("reads a draft saved before the pool could be starred", () => {
+    const old = { starredAnalogies: [0], suggestedDomains: [], pendingDomain: "" };
+    expect(validateExplore(old, explore)).toEqual({
+      ok: true,
+      input: { type: "explore_review", starred_analogies: [0], suggested_domains: [] },
+    });
+  });
+
   it("refuses an analogy outside the review", () => {
     expect(errorsOf(validateExplore({ ...EMPTY_EXPLORE_DRAFT, starredAnalogies: [explore.analogies.length], suggestedDomains: [] }, explore))).toEqual([
       `Analogy ${explore.analogies.length + 1} is not part of this review.`,
