@@ -1,11 +1,13 @@
+import { useTranslation } from "react-i18next";
 import { PHASES, type PhaseName } from "../../session/sessionTimeline";
 import { PHASE_LABELS } from "../../session/describeSession";
 
 /** The six phases as steps: done, current (with the round), or still ahead. */
 export function PhaseTimeline({ current, round, finished }: { current: PhaseName | null; round: number; finished: boolean }) {
+  const { t } = useTranslation();
   const at = current ? PHASES.indexOf(current) : -1;
   return (
-    <ol className="grid grid-cols-3 gap-2 sm:grid-cols-6" aria-label="Phases">
+    <ol className="grid grid-cols-3 gap-2 sm:grid-cols-6" aria-label={t("phases.label")}>
       {PHASES.map((phase, i) => {
         const state = finished || i < at ? "done" : i === at ? "current" : "ahead";
         const styles = {
@@ -25,7 +27,7 @@ export function PhaseTimeline({ current, round, finished }: { current: PhaseName
               {state === "done" ? "✓ " : `${i + 1}. `}
               {PHASE_LABELS[phase]}
             </span>
-            {state === "current" && <span className="block text-[11px] text-indigo-700">round {round + 1}</span>}
+            {state === "current" && <span className="block text-[11px] text-indigo-700">{t("phases.round", { round: round + 1 })}</span>}
           </li>
         );
       })}
