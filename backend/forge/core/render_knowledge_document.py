@@ -4,6 +4,9 @@ Invariants:
     - Pure function of (DocumentInput); the same input always renders the same bytes.
     - Exactly the ten sections of `DOCUMENT_SECTIONS`, in order, each present even when empty
       (an empty section says so rather than disappearing).
+    - The title (the first heading) names the subject: "Knowledge Document: " and the problem
+      frame's objective when the session was framed, else the problem statement (without its
+      constraints list), on one line of at most TITLE_LIMIT characters.
     - When the model wrote a narrative (executive summary, recommendations, open questions), it comes
       first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
@@ -20,6 +23,7 @@ from datetime import datetime
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
+from forge.core.problem_constraints import split_constraints
 from forge.core.records import Claim, DocumentNarrative, Evidence
 
 DOCUMENT_SECTIONS: tuple[str, ...] = (
@@ -42,6 +46,16 @@ class DocumentInput:
     state: ForgeState
     model_label: str
     generated_at: datetime
+
+
+TITLE_LIMIT = 120
+
+
+def document_title(s: ForgeState) -> str:
+    """What the document is about: the frame's objective, else the problem's statement; one line."""
+    objective = s.problem_frame.frame.objective if s.problem_frame else ""
+    text = " ".join((objective or split_constraints(s.problem).statement).split())
+    return text if len(text) <= TITLE_LIMIT else text[: TITLE_LIMIT - 1].rstrip() + "…"
 
 
 def _bullets(items: list[str], empty: str) -> list[str]:
@@ -224,7 +238,7 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         _sources,
     ]
     lines = [
-        "# Knowledge Document",
+        f"# Knowledge Document: {escape_inline(document_title(s))}" if document_title(s) else "# Knowledge Document",
         "",
         f"- Session: `{doc.session_id}`",
         f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",

@@ -28,13 +28,16 @@ export function linkText(href: string, text: string): string {
   return `${host} — ${title}`;
 }
 
+const ENTITIES: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", quot: '"', "#39": "'" };
+const decodeEntities = (text: string) => text.replace(/&(lt|gt|amp|quot|#39);/g, (_, name: string) => ENTITIES[name] ?? "");
+
 /** The first `# heading` of the Markdown (outside code blocks), without Markdown escapes. */
 export function documentTitle(markdown: string): string | null {
   let fenced = false;
   for (const line of markdown.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     const match = !fenced && /^#\s+(.+?)\s*#*\s*$/.exec(line);
-    if (match) return match[1]!.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
+    if (match) return decodeEntities(match[1]!.replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1"));
   }
   return null;
 }

@@ -24,6 +24,10 @@ describe("documentTitle", () => {
     expect(documentTitle("# Cut emergency wait times \\*without\\* more staff\n\n## 1. Problem")).toBe("Cut emergency wait times *without* more staff");
   });
 
+  test("decodes the entities the server escapes HTML with", () => {
+    expect(documentTitle("# Knowledge Document: Cut &lt;b&gt;waits&lt;/b&gt; &amp; queues")).toBe("Knowledge Document: Cut <b>waits</b> & queues");
+  });
+
   test("ignores headings inside code blocks and lower levels", () => {
     expect(documentTitle("```\n# not a title\n```\n## Section\n# Real title")).toBe("Real title");
     expect(documentTitle("## Only sections")).toBeNull();
