@@ -40,7 +40,23 @@ i18n.on("languageChanged", (language) => {
   if (typeof document !== "undefined" && isLanguage(language)) document.documentElement.lang = LANGUAGE_INFO[language].htmlLang;
 });
 
-void i18n.use(initReactI18next).init({
+/**
+ * Reports a key the language shown lacks, although English has it (then English is shown):
+ * i18next's own missing-key handler only fires when the fallback lacks it too.
+ */
+const reportMissing = {
+  type: "postProcessor" as const,
+  name: "reportMissing",
+  process(value: string, key: string | string[], options: Record<string, unknown>): string {
+    const language = i18n.language;
+    const keys = Array.isArray(key) ? key : [key];
+    if (language !== FALLBACK_LANGUAGE && !keys.some((k) => i18n.exists(k, { ...options, lng: language, fallbackLng: false })))
+      console.warn(`i18n: missing key ${language} ${keys.join(",")}`);
+    return value;
+  },
+};
+
+void i18n.use(initReactI18next).use(reportMissing).init({
   resources: RESOURCES,
   lng: chooseLanguage(storedLanguage(), browserLanguages()),
   fallbackLng: FALLBACK_LANGUAGE,
@@ -48,6 +64,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false }, // React escapes what it renders
   initAsync: false,
   returnNull: false,
+  postProcess: ["reportMissing"],
   saveMissing: true,
   missingKeyHandler: (languages, _namespace, key) => console.warn(`i18n: missing key ${languages.join(",")} ${key}`),
 });

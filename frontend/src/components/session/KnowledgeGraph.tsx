@@ -160,6 +160,7 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
       onNodesChange={onNodesChange}
       onNodeClick={(_, node) => onSelect(node.id)}
       proOptions={{ hideAttribution: true }}
+      colorMode="system"
       minZoom={0.2}
       maxZoom={2}
     >

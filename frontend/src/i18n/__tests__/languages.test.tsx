@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { LanguageSwitcher } from "../../components/ui/LanguageSwitcher";
 import { describeStatus, PHASE_LABELS } from "../../session/describeSession";
 import { i18n } from "../i18n";
@@ -46,5 +46,20 @@ describe("LanguageSwitcher", () => {
     expect(describeStatus({ status: "exploring", running: true, awaiting_input_type: null }).label).toBe("工作中");
     await act(() => i18n.changeLanguage("ja"));
     expect(PHASE_LABELS.crystallize).toBe("結晶化");
+  });
+});
+
+describe("a missing key", () => {
+  test("is reported on the console (the browser tests fail on it) and falls back to English", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await act(() => i18n.changeLanguage("ja"));
+    i18n.addResource("en", "translation", "home.onlyInEnglish", "Only in English");
+    expect(i18n.t("home.onlyInEnglish" as never)).toBe("Only in English");
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^i18n: missing key ja home\.onlyInEnglish$/));
+    warn.mockClear();
+    expect(i18n.t("build.claims", { count: 1 })).toBe("1 件の主張"); // plural forms ja has are not missing
+    expect(i18n.t("phases.explore")).toBe("探索");
+    expect(warn).not.toHaveBeenCalled();
+    delete (i18n.store.data.en!.translation as Record<string, Record<string, string>>).home!.onlyInEnglish;
   });
 });
