@@ -34,7 +34,20 @@ for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       const violations = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       expect(violations, `axe on ${name} (dark, ${viewport})`).toEqual([]);
       await page.screenshot({ path: `${dir}/${viewport}-${name}.png`, fullPage: name !== "06-document" && name !== "08-report" });
-      if (name === "06-document") await page.getByTestId("mermaid-diagram").first().screenshot({ path: `${dir}/${viewport}-06-document-diagram.png` });
+      if (name === "06-document") {
+        await page.getByTestId("mermaid-diagram").first().screenshot({ path: `${dir}/${viewport}-06-document-diagram.png` });
+        // A comfortable measure: no paragraph of the document runs past 80 characters a line.
+        const widest = await page.getByTestId("knowledge-document").locator("p, li").evaluateAll((blocks) =>
+          Math.max(
+            ...blocks.map((block) => {
+              const lineHeight = parseFloat(getComputedStyle(block).lineHeight);
+              const lines = Math.max(1, Math.round(block.getBoundingClientRect().height / lineHeight));
+              return lines > 1 ? (block.textContent ?? "").length / (lines - 0.5) : 0; // the last line may be short
+            }),
+          ),
+        );
+        expect(widest, "characters per line in the document").toBeLessThanOrEqual(80);
+      }
     });
     expect(seen.cspViolations).toEqual([]);
   });

@@ -46,7 +46,12 @@ from forge.core.records import (
     ResearchRecord,
     StateOfArt,
 )
-from forge.core.render_knowledge_document import DOCUMENT_SECTIONS, TITLE_LIMIT, DocumentInput, render_knowledge_document
+from forge.core.render_knowledge_document import (
+    DOCUMENT_SECTIONS,
+    TITLE_LIMIT,
+    DocumentInput,
+    render_knowledge_document,
+)
 
 GENERATED = datetime(2025, 6, 1, 12, 30, 45, 123456, tzinfo=UTC)
 LINK = re.compile(r"\]\(([^)]+)\)")
