@@ -29,12 +29,12 @@ const SHARED =
   "markdown-body break-words text-slate-800 [&_a]:text-indigo-700 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-3 [&_blockquote]:text-slate-600 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_li]:my-0.5 [&_ol]:list-decimal [&_ol]:pl-6 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-slate-100 [&_pre]:p-3 [&_pre]:text-xs [&_table]:w-full [&_td]:border [&_td]:border-slate-200 [&_td]:px-2 [&_td]:py-1 [&_th]:border [&_th]:border-slate-200 [&_th]:bg-slate-50 [&_th]:px-2 [&_th]:py-1 [&_ul]:list-disc [&_ul]:pl-6";
 
 /**
- * Text blocks keep a comfortable measure (64ch: about 75 characters of running text a line);
+ * Text blocks keep a comfortable measure (58ch: about 76 characters of English text a line);
  * tables and diagrams may use the whole width, inside a box that scrolls sideways.
  */
 const VARIANTS = {
   document:
-    "text-[15px] leading-relaxed [&_blockquote]:max-w-[64ch] [&_h1]:mb-3 [&_h1]:max-w-[40ch] [&_h1]:text-2xl [&_h1]:font-semibold [&_h2]:mb-2 [&_h2]:mt-6 [&_h2]:max-w-[64ch] [&_h2]:border-b [&_h2]:border-slate-200 [&_h2]:pb-1 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mb-1 [&_h3]:mt-4 [&_h3]:max-w-[64ch] [&_h3]:font-semibold [&_li]:max-w-[64ch] [&_p]:my-2 [&_p]:max-w-[64ch] [&_table]:text-sm",
+    "text-[15px] leading-relaxed [&_blockquote]:max-w-[58ch] [&_h1]:mb-3 [&_h1]:max-w-[40ch] [&_h1]:text-2xl [&_h1]:font-semibold [&_h2]:mb-2 [&_h2]:mt-6 [&_h2]:max-w-[58ch] [&_h2]:border-b [&_h2]:border-slate-200 [&_h2]:pb-1 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mb-1 [&_h3]:mt-4 [&_h3]:max-w-[58ch] [&_h3]:font-semibold [&_li]:max-w-[58ch] [&_p]:my-2 [&_p]:max-w-[58ch] [&_table]:text-sm",
   compact: "text-sm leading-relaxed [&_h1]:font-semibold [&_h2]:font-semibold [&_h3]:font-semibold [&_p]:my-1 [&_p:first-child]:mt-0 [&_p:last-child]:mb-0",
 } as const;
 
