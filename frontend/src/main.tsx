@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import { ApiError } from "./api/client";
+import "./i18n/i18n";
 import { router } from "./routes";
 import "./index.css";
 

@@ -4,8 +4,11 @@ Invariants:
     - Pure function of (DocumentInput); the same input always renders the same bytes.
     - Exactly the ten sections of `DOCUMENT_SECTIONS`, in order, each present even when empty
       (an empty section says so rather than disappearing).
-    - The title is the AnswerPack's (the frame's objective) or the problem's first line; when Solve
-      produced an AnswerPack, its direct answer (with its compliance status) opens the document.
+    - The title (the first heading) names the subject: "Knowledge Document: " and the problem
+      frame's objective when the session was framed, else the problem statement (without its
+      constraints list), on one line of at most TITLE_LIMIT characters.
+    - When Solve produced an AnswerPack, its direct answer (with its compliance status) opens the
+      document, right after the title.
     - When the model wrote a narrative (executive summary, recommendations, open questions), it comes
       first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
@@ -19,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from forge.core.build_answer_pack import answer_title
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
+from forge.core.problem_constraints import split_constraints
 from forge.core.records import Claim, DocumentNarrative, Evidence, TrizCell
 
 DOCUMENT_SECTIONS: tuple[str, ...] = (
@@ -45,6 +48,16 @@ class DocumentInput:
     state: ForgeState
     model_label: str
     generated_at: datetime
+
+
+TITLE_LIMIT = 120
+
+
+def document_title(s: ForgeState) -> str:
+    """What the document is about: the frame's objective, else the problem's statement; one line."""
+    objective = s.problem_frame.frame.objective if s.problem_frame else ""
+    text = " ".join((objective or split_constraints(s.problem).statement).split())
+    return text if len(text) <= TITLE_LIMIT else text[: TITLE_LIMIT - 1].rstrip() + "…"
 
 
 def _bullets(items: list[str], empty: str) -> list[str]:
@@ -223,13 +236,6 @@ def _narrative(n: DocumentNarrative | None) -> list[str]:
     ]
 
 
-def document_title(s: ForgeState) -> str:
-    if s.answer_pack is not None:
-        return s.answer_pack.title
-    frame = s.problem_frame.frame if s.problem_frame is not None else None
-    return answer_title(s.problem, frame, fallback="Knowledge Document")
-
-
 def _direct_answer(s: ForgeState) -> list[str]:
     pack = s.answer_pack
     if pack is None:
@@ -264,9 +270,7 @@ def render_knowledge_document(doc: DocumentInput) -> str:
         _sources,
     ]
     lines = [
-        f"# {escape_inline(document_title(s))}",
-        "",
-        "_Knowledge Document_",
+        f"# Knowledge Document: {escape_inline(document_title(s))}" if document_title(s) else "# Knowledge Document",
         "",
         f"- Session: `{doc.session_id}`",
         f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",

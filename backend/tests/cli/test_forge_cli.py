@@ -38,7 +38,7 @@ def test_answer_runs_six_phases_in_autopilot_and_writes_both_files(
     assert "(round 2)" in printed  # --rounds 2 ran a second synthesis round
     document = next(p for p in out.glob("*.md") if not p.name.endswith(".answer.md")).read_text(encoding="utf-8")
     session = json.loads(next(p for p in out.glob("*.json") if not p.name.endswith(".answer.json")).read_text("utf-8"))
-    assert document.startswith("# Cut emergency wait times\n") and "offline model" in document
+    assert document.startswith("# Knowledge Document: Cut emergency wait times\n") and "offline model" in document
     assert "## Direct Answer" in document
     answer = json.loads(next(out.glob("*.answer.json")).read_text(encoding="utf-8"))
     assert answer["offline"] is True and answer["compliance"]["checks"]  # audited against the hard constraint

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Link, Outlet, useLocation } from "react-router";
 import { useCurrentUser } from "../auth/AuthGate";
 import { AccountMenu } from "../components/auth/AccountMenu";
+import { LanguageSwitcher } from "../components/ui/LanguageSwitcher";
 
 /**
  * After an in-app navigation, focus goes to the new page's main heading (as a full page load
@@ -42,7 +43,7 @@ export function AppLayout() {
             </span>
             Knowledge Forge
           </Link>
-          <nav className="flex items-center gap-4 text-sm text-slate-600">
+          <nav className="flex min-w-0 flex-wrap items-center justify-end gap-x-4 gap-y-1 text-sm text-slate-600">
             <Link to="/" className="hover:text-slate-900">
               Sessions
             </Link>
@@ -52,6 +53,7 @@ export function AppLayout() {
             <a href="/docs" className="hover:text-slate-900">
               API
             </a>
+            <LanguageSwitcher />
             {me?.auth_enabled && <AccountMenu me={me} />}
           </nav>
         </div>

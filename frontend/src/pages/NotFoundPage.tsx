@@ -1,11 +1,16 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 export function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <div className="py-16 text-center">
-      <h1 className="text-2xl font-semibold">Page not found</h1>
+      <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
       <p className="mt-2 text-slate-600">
-        There is nothing at this address. <Link className="text-indigo-700 underline" to="/">Back to your sessions</Link>.
+        {t("notFound.body")}{" "}
+        <Link className="text-indigo-700 underline" to="/">
+          {t("notFound.back")}
+        </Link>
       </p>
     </div>
   );

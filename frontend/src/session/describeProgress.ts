@@ -1,7 +1,9 @@
 /**
  * What the agent is doing right now, in words for the live view: the step in progress (from the
- * activity) and how long the phase has run. Pure; the page supplies the clock.
+ * activity) and how long the phase has run, in the UI's language. Pure but for the language; the
+ * page supplies the clock.
  */
+import { i18n } from "../i18n/i18n";
 import type { ActivityItem } from "./sessionTimeline";
 
 /** The step in progress: a tool called and not yet answered, or the last thing that happened. */
@@ -10,16 +12,16 @@ export function currentStep(activity: readonly ActivityItem[]): string | null {
   if (!last) return null;
   switch (last.kind) {
     case "tool_call":
-      return `Running ${readable(last.tool)}`;
+      return i18n.t("progress.running", { tool: readable(last.tool) });
     case "tool_result":
-      return `Finished ${readable(last.event.data.tool)}; deciding the next step`;
+      return i18n.t("progress.finished", { tool: readable(last.event.data.tool) });
     case "tool_error":
-      return `${readable(last.tool)} failed; trying another way`;
+      return i18n.t("progress.failed", { tool: readable(last.tool) });
     case "text":
-      return "Writing up what it found";
+      return i18n.t("progress.writing");
     case "phase":
     case "resumed":
-      return "Starting the phase";
+      return i18n.t("progress.startingPhase");
     default:
       return null;
   }
@@ -28,10 +30,10 @@ export function currentStep(activity: readonly ActivityItem[]): string | null {
 /** "8 s", "2 min 05 s", "1 h 03 min". */
 export function formatElapsed(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return i18n.t("progress.seconds", { s: seconds });
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+  if (minutes < 60) return i18n.t("progress.minutes", { m: minutes, s: String(seconds % 60).padStart(2, "0") });
+  return i18n.t("progress.hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
 }
 
 function readable(tool: string): string {

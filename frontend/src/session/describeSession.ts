@@ -1,27 +1,41 @@
-/** Words and colours for a session's status and phase, shared by the list and the session page. */
+/**
+ * Words and colours for a session's status and phase, shared by the list and the session page.
+ * The words are read in the UI's language at the moment they are asked for (`i18n.t`): the label
+ * tables keep their shape (`PHASE_LABELS[phase]`) with a getter per entry.
+ */
+import type { ParseKeys } from "i18next";
 import type { Schemas } from "../api/client";
+import { currentLanguage, i18n } from "../i18n/i18n";
 import type { BadgeTone } from "../components/ui/Badge";
 import type { ConnectionKind } from "./connectionState";
 import type { TurnState } from "./sessionTimeline";
 
 type SessionStatus = Schemas["SessionStatus"];
 
-export const PHASE_LABELS: Record<string, string> = {
-  decompose: "Decompose",
-  explore: "Explore",
-  synthesize: "Synthesize",
-  validate: "Validate",
-  build: "Build",
-  crystallize: "Crystallize",
-};
+/** A table whose values are translated each time they are read (a language switch shows at once). */
+function translatedTable<K extends string>(keys: Readonly<Record<K, ParseKeys>>): Readonly<Record<string, string>> {
+  const table: Record<string, string> = {};
+  for (const [name, key] of Object.entries(keys) as [K, ParseKeys][])
+    Object.defineProperty(table, name, { enumerable: true, get: () => i18n.t(key) });
+  return table;
+}
 
-export const REVIEW_LABELS: Record<string, string> = {
-  decompose_review: "Review the decomposition",
-  explore_review: "Review the exploration",
-  claims_review: "Review the claims",
-  verdicts: "Give verdicts",
-  build_decision: "Decide what to build next",
-};
+export const PHASE_LABELS: Readonly<Record<string, string>> = translatedTable({
+  decompose: "phases.decompose",
+  explore: "phases.explore",
+  synthesize: "phases.synthesize",
+  validate: "phases.validate",
+  build: "phases.build",
+  crystallize: "phases.crystallize",
+});
+
+export const REVIEW_LABELS: Readonly<Record<string, string>> = translatedTable({
+  decompose_review: "reviewType.decompose_review",
+  explore_review: "reviewType.explore_review",
+  claims_review: "reviewType.claims_review",
+  verdicts: "reviewType.verdicts",
+  build_decision: "reviewType.build_decision",
+});
 
 export interface StatusView {
   readonly label: string;
@@ -42,25 +56,32 @@ export interface StatusView {
  *   3. Otherwise the server's fields: the review it awaits first (a lease may outlive the turn by
  *      a moment; a review that waits is the truth the person must act on), then `running`.
  */
-const AT_REST: Record<SessionStatus, StatusView> = {
-  decomposing: { label: "Paused", tone: "violet" },
-  exploring: { label: "Paused", tone: "violet" },
-  synthesizing: { label: "Paused", tone: "violet" },
-  validating: { label: "Paused", tone: "violet" },
-  building: { label: "Paused", tone: "violet" },
+interface StatusWords {
+  readonly key: ParseKeys;
+  readonly tone: BadgeTone;
+}
+
+const PAUSED: StatusWords = { key: "status.paused", tone: "violet" };
+const AT_REST: Record<SessionStatus, StatusWords> = {
+  decomposing: PAUSED,
+  exploring: PAUSED,
+  synthesizing: PAUSED,
+  validating: PAUSED,
+  building: PAUSED,
   // In CRYSTALLIZE with no document yet (interrupted): resuming writes it.
-  crystallizing: { label: "Crystallizing · paused", tone: "violet" },
-  crystallized: { label: "Crystallized", tone: "emerald" },
-  cancelled: { label: "Cancelled", tone: "slate" },
+  crystallizing: { key: "status.crystallizingPaused", tone: "violet" },
+  crystallized: { key: "status.crystallized", tone: "emerald" },
+  cancelled: { key: "status.cancelled", tone: "slate" },
 };
 
-const RUNNING: Partial<Record<SessionStatus, StatusView>> = {
-  crystallizing: { label: "Writing the document", tone: "sky" },
+const RUNNING: Partial<Record<SessionStatus, StatusWords>> = {
+  crystallizing: { key: "status.writingDocument", tone: "sky" },
 };
 
-const NEEDS_REVIEW: StatusView = { label: "Needs your review", tone: "amber" };
-const RECONNECTING: StatusView = { label: "Reconnecting…", tone: "slate" };
-const STOPPED: StatusView = { label: "Stopped by an error", tone: "rose" };
+const WORKING: StatusWords = { key: "status.working", tone: "sky" };
+const NEEDS_REVIEW: StatusWords = { key: "status.needsReview", tone: "amber" };
+const RECONNECTING: StatusWords = { key: "status.reconnecting", tone: "slate" };
+const STOPPED: StatusWords = { key: "status.stopped", tone: "rose" };
 
 export interface SessionFields {
   readonly status: string;
@@ -78,6 +99,11 @@ export interface LiveFacts {
 }
 
 export function describeStatus(session: SessionFields, live?: LiveFacts): StatusView {
+  const words = statusWords(session, live);
+  return { label: i18n.t(words.key), tone: words.tone };
+}
+
+function statusWords(session: SessionFields, live?: LiveFacts): StatusWords {
   const status = session.status as SessionStatus;
   if (status === "cancelled" || status === "crystallized") return AT_REST[status];
   if (live?.hasDocument) return AT_REST.crystallized;
@@ -85,20 +111,22 @@ export function describeStatus(session: SessionFields, live?: LiveFacts): Status
     if (live.connection === "reconnecting") return RECONNECTING;
     const streaming = live.connection === "live" || live.connection === "connecting";
     if (live.reviewWaiting && (!streaming || live.turn === "awaiting_input")) return NEEDS_REVIEW;
-    if (streaming) return RUNNING[status] ?? { label: "Working", tone: "sky" };
+    if (streaming) return RUNNING[status] ?? WORKING;
     if (live.turn === "failed") return STOPPED;
   }
   if (session.awaiting_input_type) return NEEDS_REVIEW;
-  if (session.running) return RUNNING[status] ?? { label: "Working", tone: "sky" };
-  return AT_REST[status] ?? { label: "Paused", tone: "violet" };
+  if (session.running) return RUNNING[status] ?? WORKING;
+  return AT_REST[status] ?? PAUSED;
 }
 
+/** "just now", "5 minutes ago", "3 hours ago", then the date: in the UI's language. */
 export function formatWhen(iso: string, now: Date = new Date()): string {
   const then = new Date(iso);
   const seconds = Math.round((now.getTime() - then.getTime()) / 1000);
   if (!Number.isFinite(seconds)) return iso;
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  return then.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  if (seconds < 60) return i18n.t("when.justNow");
+  const relative = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: "always" });
+  if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), "minute");
+  if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), "hour");
+  return then.toLocaleDateString(currentLanguage(), { year: "numeric", month: "short", day: "numeric" });
 }

@@ -1,4 +1,7 @@
-/** The words around an engine stage's progress bar: what runs, and how far (pure, tested). */
+/** The words around an engine stage's progress bar: what runs, and how far (tested), in the UI's language. */
+import type { ParseKeys } from "i18next";
+import { i18n } from "../i18n/i18n";
+
 export interface EngineProgressLike {
   readonly stage: string;
   readonly done: number;
@@ -6,19 +9,20 @@ export interface EngineProgressLike {
   readonly failed: number;
 }
 
-const STAGE_WORK: Readonly<Record<string, string>> = {
-  frame: "Framing the problem",
-  biso: "Transferring ideas from distant domains",
-  search: "Refining, combining and opposing the best hypotheses",
-  mapping_review: "Reviewing the mapping tables that passed the rules",
-  suggested_domains: "Exploring the domains you suggested",
-  verify: "Verifying the claims independently",
-  red_team: "The supervisor's red team is challenging the best ideas",
-  solve: "Solving: planning, auditing risks and checking your constraints",
+const STAGE_WORK: Readonly<Record<string, ParseKeys>> = {
+  frame: "engine.frame",
+  biso: "engine.biso",
+  search: "engine.search",
+  mapping_review: "engine.mapping_review",
+  suggested_domains: "engine.suggested_domains",
+  verify: "engine.verify",
+  red_team: "engine.red_team",
+  solve: "engine.solve",
 };
 
 export function engineProgressText(p: EngineProgressLike): { label: string; count: string } {
-  const label = STAGE_WORK[p.stage] ?? `Engine: ${p.stage}`;
-  const failed = p.failed > 0 ? `, ${p.failed} failed` : "";
-  return { label, count: `${p.done} of ${p.total} model calls${failed}` };
+  const key = STAGE_WORK[p.stage];
+  const label = key ? i18n.t(key) : i18n.t("engine.other", { stage: p.stage });
+  const numbers = { done: p.done, total: p.total, failed: p.failed };
+  return { label, count: p.failed > 0 ? i18n.t("engine.countFailed", numbers) : i18n.t("engine.count", numbers) };
 }

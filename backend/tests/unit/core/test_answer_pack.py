@@ -185,7 +185,9 @@ def test_the_document_is_titled_by_the_pack_and_opens_with_its_direct_answer() -
     s = state()
     s.answer_pack = pack(ComplianceVerdict.VIOLATION)
     document = render_knowledge_document(DocumentInput("sid", s, "offline model", AT))
-    assert document.startswith("# How can a hospital cut emergency wait times without more staff?\n")
+    assert document.startswith(
+        "# Knowledge Document: How can a hospital cut emergency wait times without more staff?\n"
+    )
     answer_at, first_section = document.index("## Direct Answer"), document.index("## 1. Problem and Framing")
     assert answer_at < first_section and "Smooth the evening peak on weekdays." in document[answer_at:first_section]
     assert "still violates a hard constraint" in document[answer_at:first_section]

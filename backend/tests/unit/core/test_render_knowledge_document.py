@@ -28,6 +28,7 @@ from forge.core.domain_types import (
     SemanticDistance,
 )
 from forge.core.forge_state import ForgeState
+from forge.core.problem_frame import ProblemFrame, audit_frame
 from forge.core.records import (
     Analogy,
     Assumption,
@@ -45,7 +46,12 @@ from forge.core.records import (
     ResearchRecord,
     StateOfArt,
 )
-from forge.core.render_knowledge_document import DOCUMENT_SECTIONS, DocumentInput, render_knowledge_document
+from forge.core.render_knowledge_document import (
+    DOCUMENT_SECTIONS,
+    TITLE_LIMIT,
+    DocumentInput,
+    render_knowledge_document,
+)
 
 GENERATED = datetime(2025, 6, 1, 12, 30, 45, 123456, tzinfo=UTC)
 LINK = re.compile(r"\]\(([^)]+)\)")
@@ -242,11 +248,32 @@ def test_document_ends_with_a_single_newline() -> None:
 
 def test_header_names_session_model_time_and_rounds() -> None:
     document = render(rich_state(), model_label="anthropic:claude-sonnet")
-    assert document.startswith("# How can hospitals reduce emergency room queues?\n\n_Knowledge Document_\n")
+    assert document.startswith("# Knowledge Document: ")
     assert "- Session: `session-123`" in document
     assert "- Model: anthropic:claude-sonnet" in document
     assert "- Generated: 2025-06-01T12:30:45+00:00" in document
     assert "- Rounds: 2" in document
+
+
+def test_the_title_is_the_problem_statement_without_its_constraints() -> None:
+    state = replace(ForgeState(), problem="How can an ER cut waits?\n\nConstraints:\n- no new staff")
+    assert render(state).startswith("# Knowledge Document: How can an ER cut waits?\n")
+
+
+def test_the_title_is_the_frame_objective_once_the_problem_is_framed() -> None:
+    framed = audit_frame(ProblemFrame("Cut <b>emergency</b> wait times", "emergency department", "shorter waits"))
+    state = replace(ForgeState(), problem="How can an ER cut waits?", problem_frame=framed)
+    assert render(state).splitlines()[0] == "# Knowledge Document: Cut &lt;b&gt;emergency&lt;/b&gt; wait times"
+
+
+def test_a_long_title_is_cut_on_one_line() -> None:
+    state = replace(ForgeState(), problem="word " * 100)
+    title = render(state).splitlines()[0]
+    assert len(title) <= len("# Knowledge Document: ") + TITLE_LIMIT and title.endswith("…")
+
+
+def test_an_empty_state_keeps_the_plain_title() -> None:
+    assert render(ForgeState()).startswith("# Knowledge Document\n")
 
 
 def test_the_model_label_appears_even_for_an_empty_state() -> None:

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { usePersistentDraft } from "../../hooks/useReviewDraft";
 import { useCreateSession } from "../../hooks/useSessions";
@@ -17,11 +18,7 @@ interface NewSessionDraft {
 
 const EMPTY_NEW_SESSION: NewSessionDraft = { problem: "", constraints: [], pendingConstraint: "" };
 
-const EXAMPLES = [
-  "How can a hospital cut emergency wait times without more staff?",
-  "How can a city reduce traffic congestion without building new roads?",
-  "How can a small bakery reduce food waste without losing sales?",
-];
+const EXAMPLES = ["problem.example1", "problem.example2", "problem.example3"] as const;
 
 /**
  * The problem form: problem text, optional constraints, autopilot toggle. What is typed is never
@@ -30,6 +27,9 @@ const EXAMPLES = [
  * the text is fixed (problems are re-checked on every change once a submit has failed).
  */
 export function ProblemInput() {
+  const { t, i18n } = useTranslation();
+  const examples = EXAMPLES.map((key) => t(key));
+  const n = (value: number) => value.toLocaleString(i18n.language);
   const problemId = useId();
   const hintId = useId();
   // Kept in this browser until the session is created: a reload loses nothing typed.
@@ -66,10 +66,10 @@ export function ProblemInput() {
   const nearLimit = length >= MAX_CHARS * 0.9;
   const error = problems[0] ?? (create.error ? create.error.message : null);
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Start a session">
+    <form onSubmit={submit} className="space-y-4" aria-label={t("problem.formLabel")}>
       <div className="space-y-1.5">
         <label htmlFor={problemId} className="block text-sm font-medium text-slate-800">
-          Your problem
+          {t("problem.label")}
         </label>
         <textarea
           id={problemId}
@@ -78,19 +78,19 @@ export function ProblemInput() {
           value={problem}
           onChange={(e) => setProblem(e.target.value)}
           rows={4}
-          placeholder={EXAMPLES[0]}
+          placeholder={examples[0]}
           className="w-full rounded-lg border border-slate-300 px-3 py-2 text-base shadow-inner"
         />
         {nearLimit && (
           <p id={`${hintId}-count`} className={`text-right text-xs ${length > MAX_CHARS ? "font-medium text-rose-700" : "text-slate-600"}`}>
-            {length.toLocaleString()} / {MAX_CHARS.toLocaleString()} characters
-            {length > MAX_CHARS ? ` — ${(length - MAX_CHARS).toLocaleString()} over the limit` : ""}
+            {t("problem.count", { length: n(length), max: n(MAX_CHARS) })}
+            {length > MAX_CHARS ? t("problem.overBy", { over: n(length - MAX_CHARS) }) : ""}
           </p>
         )}
         <div id={hintId} className="text-xs text-slate-600">
-          <p>Say what should change and what limits you. Try an example:</p>
+          <p>{t("problem.hint")}</p>
           <ul className="mt-1 space-y-1">
-            {EXAMPLES.map((ex) => (
+            {examples.map((ex) => (
               <li key={ex}>
                 <button type="button" className="text-left text-indigo-700 underline decoration-dotted underline-offset-2" onClick={() => setProblem(ex)}>
                   {ex}
@@ -101,10 +101,10 @@ export function ProblemInput() {
         </div>
       </div>
       <TextListEditor
-        label="Constraints (optional)"
+        label={t("problem.constraintsLabel")}
         items={constraints}
         onChange={setConstraints}
-        placeholder="e.g. without more staff"
+        placeholder={t("problem.constraintPlaceholder")}
         maxItems={MAX_CONSTRAINTS}
         maxLength={MAX_CONSTRAINT_CHARS}
         pending={pendingConstraint}
@@ -113,15 +113,13 @@ export function ProblemInput() {
       <label className="flex items-start gap-3 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm">
         <input type="checkbox" className="mt-0.5 size-4" checked={autopilot} onChange={(e) => setAutopilot(e.target.checked)} />
         <span>
-          <span className="font-medium">Autopilot</span>
-          <span className="block text-slate-600">
-            Let the engine answer each review with its default policy. You can switch it off at any time to take over.
-          </span>
+          <span className="font-medium">{t("problem.autopilot")}</span>
+          <span className="block text-slate-600">{t("problem.autopilotHelp")}</span>
         </span>
       </label>
       {error && <Alert>{error}</Alert>}
       <Button type="submit" busy={create.isPending} className="w-full sm:w-auto">
-        Start forging
+        {t("problem.submit")}
       </Button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
@@ -11,15 +12,12 @@ function shorten(text: string, max = 110): string {
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** Review after BUILD: look at the gaps and what failed, then continue, deep-dive, resolve or add an insight. */
 export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_build">) {
   const payload = event.data;
   const nodes = payload.graph.nodes;
   const [draft, setDraft] = useReviewDraft<BuildDraft>(sessionId, event.id, EMPTY_BUILD_DRAFT);
+  const { t } = useTranslation();
   const name = useId();
   const round = payload.round + 1;
   const lastRound = payload.max_rounds_reached;
@@ -27,43 +25,39 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
   const options: readonly { value: BuildDecisionType; label: string; help: string; unavailable: string | null }[] = [
     {
       value: "continue",
-      label: "Continue",
-      help: `Start round ${round + 1}: new claims that build on the graph and avoid what failed.`,
-      unavailable: lastRound ? `Round ${round} was the last allowed round, so no new round can start: resolve the session or add an insight.` : null,
+      label: t("build.continue"),
+      help: t("build.continueHelp", { next: round + 1 }),
+      unavailable: lastRound ? t("build.continueLast", { round }) : null,
     },
     {
       value: "deep_dive",
-      label: "Deep dive",
-      help: `Start round ${round + 1} focused on one claim of the graph.`,
-      unavailable: lastRound
-        ? `Round ${round} was the last allowed round, so no new round can start.`
-        : nodes.length === 0
-          ? "The knowledge graph has no claims to focus on yet."
-          : null,
+      label: t("build.deepDive"),
+      help: t("build.deepDiveHelp", { next: round + 1 }),
+      unavailable: lastRound ? t("build.deepDiveLast", { round }) : nodes.length === 0 ? t("build.deepDiveEmpty") : null,
     },
-    { value: "resolve", label: "Resolve", help: "Stop here and crystallize the knowledge into a document.", unavailable: null },
-    { value: "add_insight", label: "Add an insight", help: "Add your own claim, with evidence, to the graph; then decide again.", unavailable: null },
+    { value: "resolve", label: t("build.resolve"), help: t("build.resolveHelp"), unavailable: null },
+    { value: "add_insight", label: t("build.addInsight"), help: t("build.addInsightHelp"), unavailable: null },
   ];
 
   return (
     <ReviewForm
       testId="review-build"
-      title={`Round ${round}: what next?`}
+      title={t("build.title", { round })}
       intro={
         <span className="flex flex-wrap items-center gap-2">
           <span>
-            The knowledge graph holds {plural(nodes.length, "claim", "claims")} and {plural(payload.graph.edges.length, "link", "links")}.
+            {t("build.holds", { claims: t("build.claims", { count: nodes.length }), links: t("build.links", { count: payload.graph.edges.length }) })}
           </span>
-          {lastRound && <Badge tone="amber">last round</Badge>}
+          {lastRound && <Badge tone="amber">{t("build.lastRound")}</Badge>}
         </span>
       }
-      submitLabel="Apply decision"
+      submitLabel={t("build.submit")}
       validate={() => validateBuild(draft, payload)}
       onSubmit={onSubmit}
       disabled={disabled}
     >
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
-        <ReviewSection title="Gaps" description="What the graph does not cover yet.">
+        <ReviewSection title={t("build.gapsTitle")} description={t("build.gapsDescription")}>
           {payload.gaps.length ? (
             <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
               {payload.gaps.map((g, i) => (
@@ -71,32 +65,32 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-500">No gaps were found.</p>
+            <p className="text-sm text-slate-500">{t("build.noGaps")}</p>
           )}
         </ReviewSection>
-        <ReviewSection title="Negative knowledge" description="Claims that were rejected, and why — what does not work.">
+        <ReviewSection title={t("build.negativeTitle")} description={t("build.negativeDescription")}>
           {payload.negative_knowledge.length ? (
             <ul className="space-y-2">
               {payload.negative_knowledge.map((k) => (
                 <li key={k.claim_id} className="space-y-1 rounded-lg border border-rose-100 bg-rose-50/40 p-3 text-sm">
                   <p className="text-slate-800">{k.claim_text}</p>
                   <p className="text-slate-700">
-                    <span className="font-medium">Why not: </span>
+                    <span className="font-medium">{t("build.whyNot")}</span>
                     {k.reason}
                   </p>
-                  <Badge tone="rose">round {k.round + 1}</Badge>
+                  <Badge tone="rose">{t("build.round", { round: k.round + 1 })}</Badge>
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-500">Nothing has been rejected yet.</p>
+            <p className="text-sm text-slate-500">{t("build.nothingRejected")}</p>
           )}
         </ReviewSection>
       </div>
 
-      <ReviewSection title="Decision">
+      <ReviewSection title={t("build.decisionTitle")}>
         <fieldset className="min-w-0">
-          <legend className="sr-only">What next?</legend>
+          <legend className="sr-only">{t("build.whatNext")}</legend>
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {options.map((o) => (
               <RadioCard
@@ -116,7 +110,8 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
         {draft.decision === "deep_dive" && !lastRound && (
           <div className="space-y-1">
             <label htmlFor={`${name}-claim`} className="block text-sm font-medium text-slate-800">
-              Claim to deep-dive into<span className="ml-1 text-rose-700" aria-hidden>*</span>
+              {t("build.deepDiveClaim")}
+              <span className="ml-1 text-rose-700" aria-hidden>*</span>
             </label>
             <select
               id={`${name}-claim`}
@@ -125,10 +120,10 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
               onChange={(e) => setDraft((d) => ({ ...d, deepDiveClaimId: e.target.value }))}
               className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
             >
-              <option value="">Choose a claim…</option>
+              <option value="">{t("build.chooseClaim")}</option>
               {nodes.map((node) => (
                 <option key={node.id} value={node.id}>
-                  {shorten(node.label)} ({node.status})
+                  {t("build.claimOption", { label: shorten(node.label), status: t(`claimStatus.${node.status}`) })}
                 </option>
               ))}
             </select>
@@ -139,8 +134,8 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
           <div className="space-y-4">
             <TextArea
               id={`${name}-insight`}
-              label="Your insight"
-              hint="A claim of your own; it joins the knowledge graph as a user contribution."
+              label={t("build.insight")}
+              hint={t("build.insightHint")}
               required
               rows={4}
               value={draft.insight}
@@ -148,7 +143,7 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
               maxChars={MAX_INSIGHT_CHARS}
             />
             <TextListEditor
-              label="Evidence URLs (http:// or https://, optional)"
+              label={t("build.evidenceUrls")}
               items={draft.evidenceUrls}
               onChange={(evidenceUrls) => setDraft((d) => ({ ...d, evidenceUrls }))}
               pending={draft.pendingEvidenceUrl}

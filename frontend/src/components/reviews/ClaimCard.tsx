@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Badge, type BadgeTone } from "../ui/Badge";
 import { EvidenceList } from "./EvidenceList";
 import type { ClaimView } from "./reviewTypes";
@@ -14,18 +15,19 @@ const STATUS_TONES: Record<ClaimView["status"], BadgeTone> = {
 const SCORE_NAMES = ["novelty", "groundedness", "falsifiability", "significance"] as const;
 
 function Scores({ scores, mean }: { scores: NonNullable<ClaimView["scores"]>; mean: number | null }) {
+  const { t } = useTranslation();
   return (
     <div className="space-y-2">
       <div className="flex items-baseline justify-between gap-2">
-        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Scores</h4>
-        {mean !== null && <span className="text-sm font-medium text-slate-800">mean {mean.toFixed(2)}</span>}
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("claim.scores")}</h4>
+        {mean !== null && <span className="text-sm font-medium text-slate-800">{t("claim.mean", { mean: mean.toFixed(2) })}</span>}
       </div>
       <dl className="grid grid-cols-1 gap-x-4 gap-y-1.5 sm:grid-cols-2">
         {SCORE_NAMES.map((name) => {
           const value = scores[name];
           return (
             <div key={name} className="flex items-center gap-2 text-sm">
-              <dt className="w-28 shrink-0 capitalize text-slate-600">{name}</dt>
+              <dt className="w-28 shrink-0 capitalize text-slate-600">{t(`claim.${name}`)}</dt>
               <dd className="flex flex-1 items-center gap-2">
                 <span className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-100" aria-hidden>
                   <span className="block h-full rounded-full bg-indigo-500" style={{ width: `${Math.round(Math.min(1, Math.max(0, value)) * 100)}%` }} />
@@ -55,13 +57,14 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
  * (a review's controls for this claim).
  */
 export function ClaimCard({ claim, children }: { claim: ClaimView; children?: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <article className="@container space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap gap-1.5">
-        <Badge tone="indigo">{claim.claim_type.replace("_", " ")}</Badge>
-        <Badge tone={STATUS_TONES[claim.status]}>{claim.status}</Badge>
-        <Badge tone="sky">{claim.confidence}</Badge>
-        {claim.cross_domain_source && <Badge tone="violet">from {claim.cross_domain_source}</Badge>}
+        <Badge tone="indigo">{t(`claimType.${claim.claim_type}`)}</Badge>
+        <Badge tone={STATUS_TONES[claim.status]}>{t(`claimStatus.${claim.status}`)}</Badge>
+        <Badge tone="sky">{t(`confidence.${claim.confidence}`)}</Badge>
+        {claim.cross_domain_source && <Badge tone="violet">{t("claim.from", { source: claim.cross_domain_source })}</Badge>}
       </div>
       <p className="text-[15px] leading-relaxed text-slate-900">{claim.text}</p>
       {(claim.thesis_text || claim.antithesis_text) && (
@@ -70,25 +73,25 @@ export function ClaimCard({ claim, children }: { claim: ClaimView; children?: Re
         <div className="grid grid-cols-1 gap-3 @xl:grid-cols-2">
           {claim.thesis_text && (
             <div className="rounded-lg bg-emerald-50/60 p-3">
-              <Labelled label="Thesis">{claim.thesis_text}</Labelled>
+              <Labelled label={t("claim.thesis")}>{claim.thesis_text}</Labelled>
             </div>
           )}
           {claim.antithesis_text && (
             <div className="rounded-lg bg-rose-50/60 p-3">
-              <Labelled label="Antithesis">{claim.antithesis_text}</Labelled>
+              <Labelled label={t("claim.antithesis")}>{claim.antithesis_text}</Labelled>
             </div>
           )}
         </div>
       )}
-      {claim.falsifiability_condition && <Labelled label="Falsified if">{claim.falsifiability_condition}</Labelled>}
+      {claim.falsifiability_condition && <Labelled label={t("claim.falsifiedIf")}>{claim.falsifiability_condition}</Labelled>}
       {claim.scores && <Scores scores={claim.scores} mean={claim.score_mean} />}
-      {claim.novelty_summary && <Labelled label="Novelty check">{claim.novelty_summary}</Labelled>}
-      {claim.falsification_summary && <Labelled label="Falsification attempt">{claim.falsification_summary}</Labelled>}
-      {claim.qualification && <Labelled label="Qualification">{claim.qualification}</Labelled>}
-      {claim.rejection_reason && <Labelled label="Rejected because">{claim.rejection_reason}</Labelled>}
-      {claim.user_feedback && <Labelled label="Your feedback">{claim.user_feedback}</Labelled>}
+      {claim.novelty_summary && <Labelled label={t("claim.noveltyCheck")}>{claim.novelty_summary}</Labelled>}
+      {claim.falsification_summary && <Labelled label={t("claim.falsificationAttempt")}>{claim.falsification_summary}</Labelled>}
+      {claim.qualification && <Labelled label={t("claim.qualification")}>{claim.qualification}</Labelled>}
+      {claim.rejection_reason && <Labelled label={t("claim.rejectedBecause")}>{claim.rejection_reason}</Labelled>}
+      {claim.user_feedback && <Labelled label={t("claim.yourFeedback")}>{claim.user_feedback}</Labelled>}
       <div className="space-y-2">
-        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Evidence ({claim.evidence.length})</h4>
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("claim.evidence", { count: claim.evidence.length })}</h4>
         <EvidenceList evidence={claim.evidence} />
       </div>
       {children && <div className="border-t border-slate-100 pt-4">{children}</div>}

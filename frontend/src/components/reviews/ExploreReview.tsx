@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Badge, type BadgeTone } from "../ui/Badge";
 import { ScrollArea } from "../ui/ScrollArea";
 import { TextListEditor } from "../ui/TextListEditor";
@@ -12,20 +13,21 @@ import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraf
 const DISTANCE_TONES: Record<AnalogyView["semantic_distance"], BadgeTone> = { near: "sky", medium: "amber", far: "violet" };
 
 function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] }) {
-  if (box.length === 0) return <p className="text-sm text-slate-500">No morphological box was built.</p>;
+  const { t } = useTranslation();
+  if (box.length === 0) return <p className="text-sm text-slate-500">{t("explore.noBox")}</p>;
   const columns = Math.max(...box.map((p) => p.options.length));
   return (
-    <ScrollArea label="Morphological box (scrolls sideways)" className="rounded-lg border border-slate-200">
+    <ScrollArea label={t("explore.boxLabel")} className="rounded-lg border border-slate-200">
       <table className="min-w-full border-collapse text-left text-sm">
-        <caption className="sr-only">Morphological box: each parameter (row) and its options</caption>
+        <caption className="sr-only">{t("explore.boxCaption")}</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-semibold">
-              Parameter
+              {t("explore.parameter")}
             </th>
             {Array.from({ length: columns }, (_, i) => (
               <th key={i} scope="col" className="px-3 py-2 font-semibold">
-                Option {i + 1}
+                {t("explore.option", { n: i + 1 })}
               </th>
             ))}
           </tr>
@@ -38,7 +40,7 @@ function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] })
               </th>
               {Array.from({ length: columns }, (_, i) => (
                 <td key={i} className="min-w-36 px-3 py-2 text-slate-700">
-                  {parameter.options[i] ?? <span className="text-slate-300" aria-label="none">—</span>}
+                  {parameter.options[i] ?? <span className="text-slate-300" aria-label={t("explore.none")}>—</span>}
                 </td>
               ))}
             </tr>
@@ -50,6 +52,7 @@ function MorphologicalBox({ box }: { box: ExplorePayload["morphological_box"] })
 }
 
 function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; starred: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
   const n = analogy.index + 1;
   return (
     <article
@@ -59,11 +62,11 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
       <header className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <h4 id={`analogy-${analogy.id}`} className="font-semibold text-slate-900">
-            Analogy {n}: {analogy.source_domain}
+            {t("explore.analogy", { n, domain: analogy.source_domain })}
           </h4>
           <div className="flex flex-wrap gap-1.5">
-            <Badge tone={DISTANCE_TONES[analogy.semantic_distance]}>{analogy.semantic_distance} distance</Badge>
-            {analogy.suggested_by_user && <Badge tone="indigo">your suggestion</Badge>}
+            <Badge tone={DISTANCE_TONES[analogy.semantic_distance]}>{t(`distance.${analogy.semantic_distance}`)}</Badge>
+            {analogy.suggested_by_user && <Badge tone="indigo">{t("explore.yourSuggestion")}</Badge>}
           </div>
         </div>
         <button
@@ -75,17 +78,14 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
           }`}
         >
           <span aria-hidden>{starred ? "★" : "☆"}</span>
-          Star
-          <span className="sr-only">
-            {" "}
-            analogy {n} ({analogy.source_domain})
-          </span>
+          {t("explore.star")}
+          <span className="sr-only"> {t("explore.starLabel", { n, domain: analogy.source_domain })}</span>
         </button>
       </header>
       <p className="text-sm leading-relaxed text-slate-800">{analogy.description}</p>
       {analogy.mapping.length > 0 && (
         <details className="rounded-lg bg-slate-50 px-3 py-2 text-sm">
-          <summary className="cursor-pointer font-medium text-slate-700">Mapping ({analogy.mapping.length} concepts)</summary>
+          <summary className="cursor-pointer font-medium text-slate-700">{t("explore.mapping", { count: analogy.mapping.length })}</summary>
           <ul className="mt-2 space-y-1.5">
             {analogy.mapping.map((row, i) => (
               <li key={i} className="text-slate-700">
@@ -99,13 +99,13 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
       <dl className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2">
         {analogy.observable && (
           <div>
-            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Observable</dt>
+            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("explore.observable")}</dt>
             <dd className="text-slate-800">{analogy.observable}</dd>
           </div>
         )}
         {analogy.failure_mode && (
           <div>
-            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Fails when</dt>
+            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("explore.failsWhen")}</dt>
             <dd className="text-slate-800">{analogy.failure_mode}</dd>
           </div>
         )}
@@ -116,6 +116,7 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
 
 /** Review after EXPLORE: the morphological box, analogies to star, contradictions and the adjacent possible. */
 export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_explore">) {
+  const { t } = useTranslation();
   const payload = event.data;
   const [draft, setDraft] = useReviewDraft<ExploreDraft>(sessionId, event.id, EMPTY_EXPLORE_DRAFT);
   const toggle = (index: number) =>
@@ -127,27 +128,24 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
   return (
     <ReviewForm
       testId="review-explore"
-      title="Review the exploration"
-      intro="Star the analogies worth building claims on (at least one), and suggest other domains if you know some."
-      submitLabel="Continue to synthesis"
+      title={t("explore.title")}
+      intro={t("explore.intro")}
+      submitLabel={t("explore.submit")}
       validate={() => validateExplore(draft, payload)}
       onSubmit={onSubmit}
       disabled={disabled}
     >
       {payload.domain_selection && (
         <ReviewSection
-          title="Source domains explored"
-          description={`${payload.domain_selection.chosen.length} distant domains, chosen for relevance, distance and diversity.`}
+          title={t("explore.domainsTitle")}
+          description={t("explore.domainsDescription", { count: payload.domain_selection.chosen.length })}
         >
           <SourceDomainsSummary selection={payload.domain_selection} pool={payload.pool} />
         </ReviewSection>
       )}
 
       {sessionId && (
-        <ReviewSection
-          title="The hypothesis pool"
-          description="Star any hypothesis whose mapping passed the gate: it becomes an analogy synthesis builds on, like the starred ones below."
-        >
+        <ReviewSection title={t("explore.poolTitle")} description={t("explore.poolDescription")}>
           <PoolStarPicker
             sessionId={sessionId}
             starred={draft.starredHypotheses ?? []}
@@ -157,39 +155,43 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
         </ReviewSection>
       )}
 
-      <ReviewSection title="Morphological box" description="The problem's parameters and the options for each.">
+      <ReviewSection title={t("explore.boxTitle")} description={t("explore.boxDescription")}>
         <MorphologicalBox box={payload.morphological_box} />
       </ReviewSection>
 
-      <ReviewSection title="Cross-domain analogies" description={`${draft.starredAnalogies.length} of ${payload.analogies.length} starred.`}>
+      <ReviewSection title={t("explore.analogiesTitle")} description={t("explore.starred", { starred: draft.starredAnalogies.length, total: payload.analogies.length })}>
         <div className="space-y-3">
           {payload.analogies.map((a) => (
             <AnalogyCard key={a.index} analogy={a} starred={draft.starredAnalogies.includes(a.index)} onToggle={() => toggle(a.index)} />
           ))}
-          {payload.analogies.length === 0 && <p className="text-sm text-slate-500">No analogies were found.</p>}
+          {payload.analogies.length === 0 && <p className="text-sm text-slate-500">{t("explore.noAnalogies")}</p>}
         </div>
       </ReviewSection>
 
-      <ReviewSection title="Contradictions">
+      <ReviewSection title={t("explore.contradictionsTitle")}>
         {payload.contradictions.length ? (
           <ul className="space-y-2">
             {payload.contradictions.map((c) => (
               <li key={c.index} className="space-y-1 rounded-lg border border-slate-200 p-3 text-sm">
                 <p className="font-medium text-slate-900">
-                  Improving “{c.property_a}” worsens “{c.property_b}”
+                  {t("explore.tradeOff", { a: c.property_a, b: c.property_b })}
                 </p>
                 <p className="text-slate-700">{c.description}</p>
                 {c.resolution_direction && (
                   <p className="text-slate-700">
-                    <span className="font-medium text-slate-800">Direction: </span>
+                    <span className="font-medium text-slate-800">{t("explore.direction")}</span>
                     {c.resolution_direction}
                   </p>
                 )}
                 {c.matrix_cell && (
                   <p className="text-xs text-slate-600">
-                    TRIZ matrix: improving #{c.matrix_cell.improving} {c.matrix_cell.improving_name} against worsening #{c.matrix_cell.worsening}{" "}
-                    {c.matrix_cell.worsening_name}
-                    {c.matrix_cell.principles.length === 0 && " (the classic matrix is empty here)"}
+                    {t("explore.matrixCell", {
+                      improving: c.matrix_cell.improving,
+                      improvingName: c.matrix_cell.improving_name,
+                      worsening: c.matrix_cell.worsening,
+                      worseningName: c.matrix_cell.worsening_name,
+                    })}
+                    {c.matrix_cell.principles.length === 0 && t("explore.matrixEmpty")}
                   </p>
                 )}
                 {c.principles.length > 0 && (
@@ -205,11 +207,11 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-slate-500">No contradictions were found.</p>
+          <p className="text-sm text-slate-500">{t("explore.noContradictions")}</p>
         )}
       </ReviewSection>
 
-      <ReviewSection title="Adjacent possible">
+      <ReviewSection title={t("explore.adjacentTitle")}>
         {payload.adjacent.length ? (
           <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
             {payload.adjacent.map((a, i) => (
@@ -217,30 +219,29 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-slate-500">Nothing adjacent was noted.</p>
+          <p className="text-sm text-slate-500">{t("explore.noAdjacent")}</p>
         )}
       </ReviewSection>
 
-      <ReviewSection
-        title="Other domains"
-        description="Domains you suggest are explored (BISO) before the claims review: from the library, or described by the model when it is not there."
-      >
+      <ReviewSection title={t("explore.otherDomainsTitle")} description={t("explore.otherDomainsDescription")}>
         {payload.suggestion_outcomes && payload.suggestion_outcomes.length > 0 && (
           <ul className="mb-2 space-y-1 text-sm text-slate-700">
             {payload.suggestion_outcomes.map((o) => (
               <li key={`${o.round}-${o.suggestion}`}>
-                “{o.suggestion}” — {o.source === "none" ? `not explored: ${o.note}` : `${o.domain_name}, ${o.hypotheses} hypotheses (${o.note})`}
+                {o.source === "none"
+                  ? t("explore.suggestionNotExplored", { suggestion: o.suggestion, note: o.note })
+                  : t("explore.suggestionExplored", { suggestion: o.suggestion, domain: o.domain_name, n: o.hypotheses, note: o.note })}
               </li>
             ))}
           </ul>
         )}
         <TextListEditor
-          label="Suggest a domain to draw analogies from"
+          label={t("explore.suggestDomain")}
           items={draft.suggestedDomains}
           onChange={(items) => setDraft((d) => ({ ...d, suggestedDomains: items }))}
           pending={draft.pendingDomain}
           onPendingChange={(pendingDomain) => setDraft((d) => ({ ...d, pendingDomain }))}
-          placeholder="e.g. Air traffic control"
+          placeholder={t("explore.domainPlaceholder")}
           maxItems={MAX_ADDED_ITEMS}
         />
       </ReviewSection>

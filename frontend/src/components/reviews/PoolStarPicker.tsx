@@ -1,10 +1,12 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useHypothesisPool } from "../../hooks/useHypothesisPool";
 import { Badge } from "../ui/Badge";
 import type { PoolHypothesis } from "./hypothesisLineage";
 import { canStar, groupPoolByDomain, MAX_POOL_STARS } from "./poolStars";
 
 function PoolCard({ h, starred, onToggle, disabled }: { h: PoolHypothesis; starred: boolean; onToggle: () => void; disabled: boolean }) {
+  const { t } = useTranslation();
   const starrable = canStar(h);
   return (
     <li className={`space-y-2 rounded-lg border p-3 text-sm ${starred ? "border-amber-300 bg-amber-50/40" : "border-slate-200 bg-white"}`}>
@@ -12,9 +14,9 @@ function PoolCard({ h, starred, onToggle, disabled }: { h: PoolHypothesis; starr
         <div className="min-w-0 space-y-1">
           <p className="font-medium break-words text-slate-900">{h.title}</p>
           <div className="flex flex-wrap gap-1.5">
-            <Badge tone={starrable ? "emerald" : "slate"}>{starrable ? "gate passed" : "gate failed"}</Badge>
-            <Badge tone="slate">mapping {h.gate.mapping_score.toFixed(1)}/10</Badge>
-            {h.gate.unpack?.padding_suspected && <Badge tone="amber">padding suspected</Badge>}
+            <Badge tone={starrable ? "emerald" : "slate"}>{starrable ? t("explore.gatePassed") : t("explore.gateFailed")}</Badge>
+            <Badge tone="slate">{t("explore.mappingScore", { score: h.gate.mapping_score.toFixed(1) })}</Badge>
+            {h.gate.unpack?.padding_suspected && <Badge tone="amber">{t("explore.padding")}</Badge>}
             {h.operator !== "biso" && <Badge tone="indigo">{h.operator}</Badge>}
           </div>
         </div>
@@ -28,12 +30,13 @@ function PoolCard({ h, starred, onToggle, disabled }: { h: PoolHypothesis; starr
           }`}
         >
           <span aria-hidden>{starred ? "★" : "☆"}</span>
-          Star<span className="sr-only"> {h.title}</span>
+          {t("explore.star")}
+          <span className="sr-only"> {h.title}</span>
         </button>
       </div>
       <p className="break-words text-slate-800">{h.statement}</p>
       <details className="rounded bg-slate-50 px-2 py-1">
-        <summary className="cursor-pointer text-slate-700">Mapping table ({h.mapping.length} rows), observable, failure modes</summary>
+        <summary className="cursor-pointer text-slate-700">{t("explore.mappingDetails", { n: h.mapping.length })}</summary>
         <ul className="mt-1 space-y-1">
           {h.mapping.map((r, i) => (
             <li key={i} className="break-words text-slate-700">
@@ -41,8 +44,8 @@ function PoolCard({ h, starred, onToggle, disabled }: { h: PoolHypothesis; starr
             </li>
           ))}
         </ul>
-        <p className="mt-1 break-words"><span className="font-medium">Observable: </span>{h.observable}</p>
-        <p className="break-words"><span className="font-medium">Fails when: </span>{h.failure_modes.join(" · ")}</p>
+        <p className="mt-1 break-words"><span className="font-medium">{t("explore.poolObservable")}</span>{h.observable}</p>
+        <p className="break-words"><span className="font-medium">{t("explore.poolFailsWhen")}</span>{h.failure_modes.join(" · ")}</p>
       </details>
     </li>
   );
@@ -50,21 +53,22 @@ function PoolCard({ h, starred, onToggle, disabled }: { h: PoolHypothesis; starr
 
 /** The whole pool, by source domain, each hypothesis starrable (the pool is fetched when opened). */
 export function PoolStarPicker({ sessionId, starred, onToggle, disabled }: { sessionId: string; starred: readonly string[]; onToggle: (id: string) => void; disabled: boolean }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(starred.length > 0);
   const query = useHypothesisPool(sessionId, open);
   const groups = groupPoolByDomain(query.data?.items ?? []);
   return (
     <details className="rounded-lg border border-slate-200" open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary className="cursor-pointer px-3 py-2 font-medium text-slate-800">
-        Star from the whole pool ({starred.length} of at most {MAX_POOL_STARS} starred)
+        {t("explore.poolSummary", { n: starred.length, max: MAX_POOL_STARS })}
       </summary>
       <div className="space-y-3 px-3 pb-3">
-        {query.isPending && open && <p className="text-sm text-slate-500">Loading the hypothesis pool…</p>}
+        {query.isPending && open && <p className="text-sm text-slate-500">{t("explore.poolLoading")}</p>}
         {query.isError && <p role="alert" className="text-sm text-rose-800">{query.error.message}</p>}
         {groups.map((g) => (
           <section key={g.domainId} aria-label={g.domainName} className="space-y-2">
             <h4 className="text-sm font-semibold text-slate-900">
-              {g.domainName} <span className="font-normal text-slate-500">— {g.hypotheses.length} hypotheses, {g.passed} passed the gate</span>
+              {g.domainName} <span className="font-normal text-slate-500">{t("explore.poolDomain", { n: g.hypotheses.length, passed: g.passed })}</span>
             </h4>
             <ul className="space-y-2">
               {g.hypotheses.map((h) => (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import type { UserInput } from "../../api/client";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
@@ -30,6 +31,7 @@ export function ReviewForm({
   disabled?: boolean;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   // After a failed attempt the draft is checked again on every change, so each problem disappears
   // as soon as it is fixed (and a new one shows at once) instead of lingering until the next submit.
   const [checking, setChecking] = useState(false);
@@ -68,7 +70,7 @@ export function ReviewForm({
       await onSubmit(checked.input);
     } catch (error) {
       if (!mounted.current) return;
-      setRefusal(error instanceof Error && error.message ? error.message : "The review could not be sent.");
+      setRefusal(error instanceof Error && error.message ? error.message : t("reviewForm.refusedFallback"));
       setAttempt((n) => n + 1);
     } finally {
       if (mounted.current) setBusy(false);
@@ -93,7 +95,7 @@ export function ReviewForm({
         {hasProblems && (
           <div ref={problemsRef} tabIndex={-1} className="outline-none focus-visible:ring-2 focus-visible:ring-rose-300 rounded-lg">
             {errors.length > 0 && (
-              <Alert title="Before sending, please fix:">
+              <Alert title={t("reviewForm.fixFirst")}>
                 <ul className="mt-1 list-disc space-y-0.5 pl-5">
                   {errors.map((message) => (
                     <li key={message}>{message}</li>
@@ -102,14 +104,14 @@ export function ReviewForm({
               </Alert>
             )}
             {refusal !== null && (
-              <Alert title="The server did not accept this review. Your edits are kept.">
+              <Alert title={t("reviewForm.refused")}>
                 <p className="mt-1 break-words">{refusal}</p>
               </Alert>
             )}
           </div>
         )}
         <div className="flex flex-wrap items-center justify-end gap-3">
-          {disabled && !busy && <p className="text-sm text-slate-500">Waiting for the agent…</p>}
+          {disabled && !busy && <p className="text-sm text-slate-500">{t("reviewForm.waiting")}</p>}
           <Button type="submit" busy={busy} disabled={disabled} className="w-full sm:w-auto">
             {submitLabel}
           </Button>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { ApiNode } from "../../graph/toFlowElements";
 import type { ClaimView } from "../../session/sessionTimeline";
 import { ClaimCard } from "../reviews/ClaimCard";
@@ -8,11 +9,12 @@ import { Badge } from "../ui/Badge";
  * badges, evidence and scores); otherwise only what the graph node carries is known.
  */
 export function ClaimDetail({ node, claim, onClose }: { node: ApiNode; claim: ClaimView | undefined; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
-    <aside aria-label="Selected claim" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="claim-detail">
+    <aside aria-label={t("claim.selected")} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4" data-testid="claim-detail">
       <div className="flex items-start justify-between gap-2">
-        <h2 className="text-sm font-semibold text-slate-900">Selected claim</h2>
-        <button type="button" className="text-sm text-slate-500 hover:text-slate-900" onClick={onClose} aria-label="Close claim details">
+        <h2 className="text-sm font-semibold text-slate-900">{t("claim.selected")}</h2>
+        <button type="button" className="text-sm text-slate-500 hover:text-slate-900" onClick={onClose} aria-label={t("claim.close")}>
           ✕
         </button>
       </div>
@@ -27,16 +29,17 @@ function current(claim: ClaimView, node: ApiNode): ClaimView {
 }
 
 function NodeSummary({ node }: { node: ApiNode }) {
+  const { t } = useTranslation();
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-1.5">
-        <Badge tone="indigo">{node.claim_type}</Badge>
-        <Badge>{node.status}</Badge>
-        <Badge tone="sky">{node.confidence}</Badge>
-        {node.score !== null && node.score !== undefined && <Badge tone="emerald">score {node.score.toFixed(2)}</Badge>}
+        <Badge tone="indigo">{t(`claimType.${node.claim_type}`)}</Badge>
+        <Badge>{t(`claimStatus.${node.status}`)}</Badge>
+        <Badge tone="sky">{t(`confidence.${node.confidence}`)}</Badge>
+        {node.score !== null && node.score !== undefined && <Badge tone="emerald">{t("claim.score", { score: node.score.toFixed(2) })}</Badge>}
       </div>
       <p className="text-sm text-slate-800">{node.label}</p>
-      <p className="text-xs text-slate-500">Evidence and scores appear here once a review has shown this claim.</p>
+      <p className="text-xs text-slate-500">{t("claim.noDetailYet")}</p>
     </div>
   );
 }

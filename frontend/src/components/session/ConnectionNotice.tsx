@@ -2,6 +2,7 @@
  * What the page says about its link to the server (reconnecting, not found, deleted, stopped) and
  * a polite live region that announces phase changes, waiting reviews and the connection.
  */
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { AgentStream } from "../../hooks/useAgentStream";
 import { PHASE_LABELS } from "../../session/describeSession";
@@ -9,54 +10,55 @@ import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 
 export function ConnectionNotice({ stream }: { stream: AgentStream }) {
+  const { t } = useTranslation();
   const { link } = stream;
   if (link.kind === "reconnecting")
     return (
-      <Alert tone="warning" title="Connection lost — reconnecting…">
+      <Alert tone="warning" title={t("connection.reconnectingTitle")}>
         <span data-testid="reconnecting">
           {link.reason ? `${link.reason} ` : ""}
-          Everything shown here stays, and nothing recorded on the server is lost; the page picks up where it left off as soon as
-          the server answers{link.attempt > 1 ? ` (attempt ${link.attempt})` : ""}.
+          {t("connection.reconnectingBody")}
+          {link.attempt > 1 ? ` ${t("connection.attempt", { attempt: link.attempt })}` : ""}
         </span>
       </Alert>
     );
   if (link.kind === "not-found")
     return (
-      <Alert title="Session not found">
+      <Alert title={t("connection.notFoundTitle")}>
         <p>
-          The server no longer knows this session.{" "}
+          {t("connection.notFoundBody")}{" "}
           <Link to="/" className="underline">
-            Back to your sessions
+            {t("connection.back")}
           </Link>
         </p>
       </Alert>
     );
   if (stream.sessionDeleted)
     return (
-      <Alert title="This session was deleted">
+      <Alert title={t("connection.deletedTitle")}>
         <p>
-          It no longer exists on the server, so there is nothing more to follow.{" "}
+          {t("connection.deletedBody")}{" "}
           <Link to="/" className="underline">
-            Back to your sessions
+            {t("connection.back")}
           </Link>
         </p>
       </Alert>
     );
   if (stream.connection === "failed" && stream.streamError)
     return (
-      <Alert title="The live view stopped">
+      <Alert title={t("connection.stoppedTitle")}>
         <p>{stream.streamError}</p>
         <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Try again
+          {t("connection.tryAgain")}
         </Button>
       </Alert>
     );
   if (stream.timeline.turn === "failed" && stream.connection === "idle")
     return (
-      <Alert title="The agent stopped with an error">
-        <p>{stream.timeline.lastError?.message ?? "See the activity for details."}</p>
+      <Alert title={t("connection.errorTitle")}>
+        <p>{stream.timeline.lastError?.message ?? t("connection.seeActivity")}</p>
         <Button variant="secondary" className="mt-2" onClick={stream.follow}>
-          Resume the session
+          {t("connection.resume")}
         </Button>
       </Alert>
     );
@@ -65,12 +67,17 @@ export function ConnectionNotice({ stream }: { stream: AgentStream }) {
 
 /** A polite live region that says what changed: the phase, a review that waits, the connection. */
 export function LiveAnnouncer({ stream }: { stream: AgentStream }) {
+  const { t } = useTranslation();
   const { timeline, connection } = stream;
   let message = "";
-  if (connection === "reconnecting") message = "Connection lost. Reconnecting.";
-  else if (timeline.document) message = "The session is crystallized. The document is ready.";
-  else if (timeline.turn === "awaiting_input" && timeline.pendingReview) message = `${PHASE_LABELS[timeline.phase ?? "decompose"]} is done: your review is ready.`;
-  else if (timeline.phase) message = `Phase: ${PHASE_LABELS[timeline.phase]}${timeline.round > 0 ? `, round ${timeline.round + 1}` : ""}.`;
+  if (connection === "reconnecting") message = t("connection.announceReconnecting");
+  else if (timeline.document) message = t("connection.announceDocument");
+  else if (timeline.turn === "awaiting_input" && timeline.pendingReview) message = t("connection.announceReview", { phase: PHASE_LABELS[timeline.phase ?? "decompose"] });
+  else if (timeline.phase)
+    message =
+      timeline.round > 0
+        ? t("connection.announcePhaseRound", { phase: PHASE_LABELS[timeline.phase], round: timeline.round + 1 })
+        : t("connection.announcePhase", { phase: PHASE_LABELS[timeline.phase] });
   return (
     <p className="sr-only" role="status" aria-live="polite" data-testid="announcer">
       {message}

@@ -1,7 +1,10 @@
+import { useTranslation } from "react-i18next";
 import type { PayloadOf } from "../../api/events";
 
 /** How much of the model's context the conversation uses, and what the session has cost. */
 export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage"> | null; model: string }) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => value.toLocaleString(i18n.language);
   const pct = usage ? Math.min(100, Math.max(0, usage.usage_percentage)) : 0;
   const tone = pct > 85 ? "bg-rose-500" : pct > 60 ? "bg-amber-500" : "bg-indigo-500";
   return (
@@ -10,11 +13,11 @@ export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage
         <span className="truncate" title={model}>
           {model}
         </span>
-        <span>{usage ? `${pct.toFixed(1)}% of context` : "no model call yet"}</span>
+        <span>{usage ? t("context.percent", { percent: pct.toFixed(1) }) : t("context.noCall")}</span>
       </div>
       <div
         role="meter"
-        aria-label="Context used"
+        aria-label={t("context.meterLabel")}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(pct)}
@@ -24,12 +27,8 @@ export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage
       </div>
       {usage && (
         <div className="flex flex-wrap justify-between gap-x-3">
-          <span>
-            {usage.tokens_used.toLocaleString()} / {usage.tokens_limit.toLocaleString()} tokens
-          </span>
-          <span>
-            session {usage.session_tokens.toLocaleString()} tokens · ${usage.session_cost_usd.toFixed(4)}
-          </span>
+          <span>{t("context.tokens", { used: n(usage.tokens_used), limit: n(usage.tokens_limit) })}</span>
+          <span>{t("context.session", { tokens: n(usage.session_tokens), cost: usage.session_cost_usd.toFixed(4) })}</span>
         </div>
       )}
     </div>

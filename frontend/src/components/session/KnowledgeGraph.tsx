@@ -16,6 +16,7 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { layoutGraph } from "../../graph/layoutGraph";
 import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGraph, type ClaimNodeData } from "../../graph/toFlowElements";
 
@@ -27,6 +28,7 @@ const MINIMAP_FROM = 12;
 type ClaimNode = Node<ClaimNodeData, "claim">;
 
 function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
+  const { t } = useTranslation();
   return (
     <div
       className="w-64 rounded-lg border-2 px-3 py-2 text-left text-sm shadow-sm"
@@ -34,9 +36,9 @@ function ClaimNodeView({ data, selected }: NodeProps<ClaimNode>) {
     >
       <Handle type="target" position={Position.Left} />
       <div className="mb-1 flex items-center justify-between gap-2 font-semibold">
-        <span>{data.status}</span>
+        <span>{t(`claimStatus.${data.status as ClaimStatus}`)}</span>
         <span>
-          r{data.round + 1}
+          {t("graph.round", { round: data.round + 1 })}
           {data.score !== null ? ` · ${data.score.toFixed(2)}` : ""}
         </span>
       </div>
@@ -58,10 +60,11 @@ const NODE_TYPES = { claim: ClaimNodeView };
  * `layoutGraph`, then shown and fitted. A different graph re-measures only its new nodes.
  */
 export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const { t } = useTranslation();
   const [hiddenStatuses, setHiddenStatuses] = useState<ReadonlySet<ClaimStatus>>(new Set());
   const shown = useMemo(() => withoutStatuses(graph, hiddenStatuses), [graph, hiddenStatuses]);
   if (!graph.nodes.length)
-    return <p className="p-6 text-center text-sm text-slate-500">No claims yet — the graph fills in from the synthesis phase on.</p>;
+    return <p className="p-6 text-center text-sm text-slate-500">{t("graph.empty")}</p>;
   const toggle = (status: ClaimStatus) =>
     setHiddenStatuses((previous) => {
       const next = new Set(previous);
@@ -76,7 +79,7 @@ export function KnowledgeGraph({ graph, onSelect, selectedId }: { graph: ApiGrap
             <LaidOutFlow graph={shown} onSelect={onSelect} selectedId={selectedId} />
           </ReactFlowProvider>
         ) : (
-          <p className="p-6 text-center text-sm text-slate-500">Every claim is filtered out: show a status again below.</p>
+          <p className="p-6 text-center text-sm text-slate-500">{t("graph.allFiltered")}</p>
         )}
       </div>
       <GraphLegend graph={graph} hidden={hiddenStatuses} onToggle={toggle} />
@@ -96,6 +99,7 @@ function withoutStatuses(graph: ApiGraph, hidden: ReadonlySet<ClaimStatus>): Api
 }
 
 function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const { t } = useTranslation();
   const flow = useMemo(() => toFlowElements(graph), [graph]);
   // Sizes the renderer measured (its "dimensions" changes); the layout waits for every node's.
   const [sizes, setSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(new Map());
@@ -137,9 +141,14 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
       ),
     [flow.nodes, positions, sizes, selectedId],
   );
+  const edgeTypes = useMemo(() => new Map(graph.edges.map((e) => [e.id, e.label])), [graph.edges]);
   const edges = useMemo(
-    () => flow.edges.map((e): Edge => ({ ...e, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } })),
-    [flow.edges, positions],
+    () =>
+      flow.edges.map((e): Edge => {
+        const type = edgeTypes.get(e.id);
+        return { ...e, label: type ? t(`edgeType.${type}`) : e.label, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } };
+      }),
+    [flow.edges, positions, edgeTypes, t],
   );
   return (
     <ReactFlow
@@ -151,12 +160,13 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
       onNodesChange={onNodesChange}
       onNodeClick={(_, node) => onSelect(node.id)}
       proOptions={{ hideAttribution: true }}
+      colorMode="system"
       minZoom={0.2}
       maxZoom={2}
     >
       <Background gap={20} color="#e2e8f0" />
       <Controls showInteractive={false} fitViewOptions={FIT_VIEW} />
-      {graph.nodes.length >= MINIMAP_FROM && <MiniMap pannable zoomable style={{ width: 160, height: 100 }} nodeColor={(n) => (n.data as ClaimNodeData).colors.border} ariaLabel="Overview of the graph" />}
+      {graph.nodes.length >= MINIMAP_FROM && <MiniMap pannable zoomable style={{ width: 160, height: 100 }} nodeColor={(n) => (n.data as ClaimNodeData).colors.border} ariaLabel={t("graph.overview")} />}
     </ReactFlow>
   );
 }
@@ -175,8 +185,9 @@ function firstRanks(positions: ReadonlyMap<string, { x: number; y: number }>, si
 }
 
 function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelect: (id: string) => void; selectedId: string | null }) {
+  const { t } = useTranslation();
   return (
-    <ul aria-label="Claims in the graph" className="space-y-1">
+    <ul aria-label={t("graph.claimsLabel")} className="space-y-1">
       {graph.nodes.map((node) => (
         <li key={node.id}>
           <button
@@ -187,7 +198,7 @@ function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSele
           >
             <span className="mt-1 inline-block size-3 shrink-0 rounded border-2" style={{ borderColor: STATUS_COLORS[node.status].border, background: STATUS_COLORS[node.status].background }} aria-hidden />
             <span className="line-clamp-2">
-              <span className="sr-only">{node.status} claim: </span>
+              <span className="sr-only">{t("graph.claimPrefix", { status: t(`claimStatus.${node.status}`) })}</span>
               {node.label}
             </span>
           </button>
@@ -199,10 +210,11 @@ function ClaimButtons({ graph, onSelect, selectedId }: { graph: ApiGraph; onSele
 
 /** Statuses are filters (toggle buttons with their counts); edge types are a key. */
 function GraphLegend({ graph, hidden, onToggle }: { graph: ApiGraph; hidden: ReadonlySet<ClaimStatus>; onToggle: (status: ClaimStatus) => void }) {
+  const { t } = useTranslation();
   const counts = summarizeGraph(graph).byStatus;
   return (
     <div className="space-y-1 text-xs text-slate-600">
-      <div role="group" aria-label="Show claims by status" className="flex flex-wrap gap-1.5">
+      <div role="group" aria-label={t("graph.byStatus")} className="flex flex-wrap gap-1.5">
         {(Object.entries(STATUS_COLORS) as [ClaimStatus, (typeof STATUS_COLORS)[ClaimStatus]][]).map(([status, c]) => (
           <button
             key={status}
@@ -212,15 +224,15 @@ function GraphLegend({ graph, hidden, onToggle }: { graph: ApiGraph; hidden: Rea
             className="flex items-center gap-1 rounded-full border border-slate-200 px-2 py-0.5 hover:bg-slate-50 aria-[pressed=false]:text-slate-400 aria-[pressed=false]:line-through"
           >
             <span className="inline-block size-3 rounded border-2" style={{ borderColor: c.border, background: c.background }} aria-hidden />
-            {status} ({counts[status] ?? 0})
+            {t("graph.statusCount", { status: t(`claimStatus.${status}`), count: counts[status] ?? 0 })}
           </button>
         ))}
       </div>
-      <div role="group" className="flex flex-wrap gap-x-4 gap-y-1" aria-label="Link types">
-        {Object.entries(EDGE_COLORS).map(([type, color]) => (
+      <div role="group" className="flex flex-wrap gap-x-4 gap-y-1" aria-label={t("graph.linkTypes")}>
+        {(Object.entries(EDGE_COLORS) as [keyof typeof EDGE_COLORS, string][]).map(([type, color]) => (
           <span key={type} className="flex items-center gap-1">
             <span className="inline-block h-0.5 w-4" style={{ background: color }} aria-hidden />
-            {type.replace("_", " ")}
+            {t(`edgeType.${type}`)}
           </span>
         ))}
       </div>

@@ -4,6 +4,7 @@
  * on the heading that says what happens now, then on the next review's heading.
  */
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Session, UserInput } from "../../api/client";
 import type { AgentStream } from "../../hooks/useAgentStream";
 import { currentStep, formatElapsed } from "../../session/describeProgress";
@@ -17,6 +18,7 @@ import { EngineProgressBar } from "./EngineProgressBar";
 import { ReviewPanel } from "./ReviewPanel";
 
 export function NowView({ session, stream, autopilot, working }: { session: Session; stream: AgentStream; autopilot: boolean; working: boolean }) {
+  const { t } = useTranslation();
   const { timeline } = stream;
   const review = timeline.turn === "awaiting_input" ? timeline.pendingReview : null;
   const focusNext = useFocusAfterReview(review?.id ?? null);
@@ -30,27 +32,31 @@ export function NowView({ session, stream, autopilot, working }: { session: Sess
       <div className="min-w-0 space-y-4 lg:col-span-3">
         {review ? (
           autopilot ? (
-            <Alert tone="info" title="Autopilot is answering this review">Switch autopilot off to answer it yourself.</Alert>
+            <Alert tone="info" title={t("now.autopilotTitle")}>
+              {t("now.autopilotBody")}
+            </Alert>
           ) : (
             <ReviewPanel event={review} sessionId={session.id} onSubmit={submit} disabled={working} />
           )
         ) : timeline.document ? (
-          <Alert tone="success" title="The session is crystallized">Open the Document tab to read or download it.</Alert>
+          <Alert tone="success" title={t("now.crystallizedTitle")}>
+            {t("now.crystallizedBody")}
+          </Alert>
         ) : session.status === "cancelled" ? (
-          <Alert tone="warning" title="This session was cancelled">Its work so far stays available in the graph and the activity.</Alert>
+          <Alert tone="warning" title={t("now.cancelledTitle")}>
+            {t("now.cancelledBody")}
+          </Alert>
         ) : (
           <Card>
             <h2 data-focus-target="status" tabIndex={-1} className="text-base font-semibold text-slate-900 outline-none">
               {reconnecting
-                ? "Waiting for the connection"
+                ? t("now.waitingConnection")
                 : timeline.phase
-                  ? `The agent is working on ${PHASE_LABELS[timeline.phase]}`
-                  : "The agent is starting"}
+                  ? t("now.working", { phase: PHASE_LABELS[timeline.phase] })
+                  : t("now.starting")}
             </h2>
             {reconnecting ? (
-              <p className="mt-1 text-sm text-slate-700">
-                The server is not answering right now. What the agent did is kept there and shows up here once the connection is back.
-              </p>
+              <p className="mt-1 text-sm text-slate-700">{t("now.serverSilent")}</p>
             ) : (
               <>
                 <PhaseProgress timeline={timeline} working={working} />
@@ -66,8 +72,8 @@ export function NowView({ session, stream, autopilot, working }: { session: Sess
         <Card>
           <ContextMeter usage={timeline.usage} model={session.model} />
         </Card>
-        <Card title="Agent activity">
-          <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} />
+        <Card title={t("now.activityTitle")}>
+          <AgentActivity items={timeline.activity} working={working} draft={timeline.draft} model={session.model} />
         </Card>
       </div>
     </div>
@@ -76,6 +82,7 @@ export function NowView({ session, stream, autopilot, working }: { session: Sess
 
 /** The step in progress and how long the phase has run (ticking while the agent works). */
 function PhaseProgress({ timeline, working }: { timeline: SessionTimeline; working: boolean }) {
+  const { t } = useTranslation();
   const started = usePhaseStart(timeline.phaseEventId, timeline.phaseStartedAt);
   const now = useNow(working);
   const step = currentStep(timeline.activity);
@@ -83,12 +90,12 @@ function PhaseProgress({ timeline, working }: { timeline: SessionTimeline; worki
     <div className="mt-1 space-y-1 text-sm text-slate-700" data-testid="phase-progress">
       {step && (
         <p>
-          <span className="font-medium text-slate-900">Now:</span> {step}
+          <span className="font-medium text-slate-900">{t("now.nowLabel")}</span> {step}
           {working ? "…" : "."}
         </p>
       )}
-      {started !== null && <p className="text-slate-600">This phase has run for {formatElapsed(now - started)}.</p>}
-      <p className="text-slate-600">Each step appears in the activity as it happens; you will be asked to review when the phase is done.</p>
+      {started !== null && <p className="text-slate-600">{t("now.elapsed", { elapsed: formatElapsed(now - started) })}</p>}
+      <p className="text-slate-600">{t("now.howItWorks")}</p>
     </div>
   );
 }

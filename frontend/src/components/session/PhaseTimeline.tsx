@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { PHASES, type CheckpointMark, type PhaseName } from "../../session/sessionTimeline";
 import { PHASE_LABELS } from "../../session/describeSession";
 import { checkpointsByPhase } from "../../session/supervisorView";
@@ -15,10 +16,11 @@ export function PhaseTimeline({
   finished: boolean;
   checkpoints?: readonly CheckpointMark[];
 }) {
+  const { t } = useTranslation();
   const at = current ? PHASES.indexOf(current) : -1;
   const marks = checkpointsByPhase(checkpoints);
   return (
-    <ol className="grid grid-cols-3 gap-2 sm:grid-cols-6" aria-label="Phases">
+    <ol className="grid grid-cols-3 gap-2 sm:grid-cols-6" aria-label={t("phases.label")}>
       {PHASES.map((phase, i) => {
         const state = finished || i < at ? "done" : i === at ? "current" : "ahead";
         const styles = {
@@ -38,7 +40,7 @@ export function PhaseTimeline({
               {state === "done" ? "✓ " : `${i + 1}. `}
               {PHASE_LABELS[phase]}
             </span>
-            {state === "current" && <span className="block text-[11px] text-indigo-700">round {round + 1}</span>}
+            {state === "current" && <span className="block text-[11px] text-indigo-700">{t("phases.round", { round: round + 1 })}</span>}
             {marks[phase] && (
               <span className="mt-1 flex flex-wrap gap-1" data-testid={`checkpoints-${phase}`}>
                 {marks[phase].map((m) => (
@@ -47,7 +49,7 @@ export function PhaseTimeline({
                     title={m.summary}
                     className={`rounded px-1 text-[10px] font-medium ${m.passed ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900"}`}
                   >
-                    {m.checkpoint} {m.passed ? "✓" : `⚠ ${m.findings}`}
+                    {m.passed ? t("phases.checkpointPassed", { checkpoint: m.checkpoint }) : t("phases.checkpointFindings", { checkpoint: m.checkpoint, n: m.findings })}
                   </span>
                 ))}
               </span>

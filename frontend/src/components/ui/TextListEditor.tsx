@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "./Button";
 
 /**
@@ -29,6 +30,7 @@ export function TextListEditor({
   pending?: string;
   onPendingChange?: (text: string) => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [ownDraft, setOwnDraft] = useState("");
   const draft = pending ?? ownDraft;
@@ -54,7 +56,7 @@ export function TextListEditor({
           aria-describedby={nearLimit ? `${id}-count` : undefined}
           aria-invalid={tooLong || undefined}
           disabled={full && !draft}
-          placeholder={full ? `At most ${maxItems}` : placeholder}
+          placeholder={full ? t("list.atMost", { max: maxItems }) : placeholder}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter") {
@@ -65,13 +67,13 @@ export function TextListEditor({
           className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm"
         />
         <Button variant="secondary" onClick={add} disabled={!draft.trim() || full || tooLong}>
-          Add
+          {t("list.add")}
         </Button>
       </div>
       {nearLimit && (
         <p id={`${id}-count`} className={`text-right text-xs ${tooLong ? "font-medium text-rose-700" : "text-slate-600"}`}>
           {draft.trim().length} / {maxLength}
-          {tooLong ? ` — shorten it by ${draft.trim().length - maxLength} to add it` : ""}
+          {tooLong ? t("list.shortenBy", { over: draft.trim().length - maxLength }) : ""}
         </p>
       )}
       {items.length > 0 && (
@@ -82,10 +84,10 @@ export function TextListEditor({
               <button
                 type="button"
                 className="shrink-0 text-xs text-slate-500 hover:text-rose-700"
-                aria-label={`Remove “${item}”`}
+                aria-label={t("list.removeLabel", { item })}
                 onClick={() => onChange(items.filter((_, j) => j !== i))}
               >
-                Remove
+                {t("list.remove")}
               </button>
             </li>
           ))}
