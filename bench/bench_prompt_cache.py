@@ -40,6 +40,7 @@ from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse
 from forge.core.session_events import REVIEW_EVENT, EventType
+from forge.knowledge.load_knowledge import load_triz
 from forge.providers.anthropic_wire import request_params
 from forge.providers.offline.offline_model import OfflineModel
 from forge.providers.simulate_prompt_cache import CacheUsage, PromptCacheSimulator
@@ -75,7 +76,9 @@ class RecordingModel:
     inner: OfflineModel
     requests: list[tuple[str, ModelRequest]] = field(default_factory=list)
     phase: str = ""
-    final_state: ForgeState | None = None  # the session's state when the document was written
+    final_state: ForgeState | None = (
+        None  # the session's state when the document was written
+    )
 
     @property
     def label(self) -> str:
@@ -103,8 +106,13 @@ async def record_session(
         _Clock(),
         ids,
         model.label,
+        load_triz(),  # identify_contradictions resolves the TRIZ matrix cell, as in a real run
     )
-    runner = AgentRunner(model, curator=curator) if curator is not None else AgentRunner(model)
+    runner = (
+        AgentRunner(model, curator=curator)
+        if curator is not None
+        else AgentRunner(model)
+    )
     policy = AutopilotPolicy(rounds=rounds)
     history: list[Message] = [phase_kickoff(ctx.state)]
     for _ in range(MAX_RUNS):
@@ -149,7 +157,11 @@ def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
     # `thinking` only where request_params knows it, so the bench also runs against older commits.
-    thinking = {"thinking": True} if "thinking" in inspect.signature(request_params).parameters else {}
+    thinking = (
+        {"thinking": True}
+        if "thinking" in inspect.signature(request_params).parameters
+        else {}
+    )
     return request_params(
         request,
         model=WIRE_MODEL,
