@@ -123,6 +123,9 @@ class AnalogyView(Payload):
     failure_mode: str
     starred: bool
     suggested_by_user: bool
+    hypothesis_id: str = Field(
+        default="", description="The pool hypothesis this analogy was starred from; empty for the agent's own."
+    )
 
 
 class TrizCellView(Payload):

@@ -51,7 +51,7 @@ async def test_a_finished_offline_session_has_an_audited_answer_pack(client: htt
     assert markdown.status_code == 200 and markdown.headers["content-type"].startswith("text/markdown")
     assert markdown.text.startswith(f"# {pack.title}\n") and "## Constraint compliance" in markdown.text
     document = (await client.get(f"/api/v1/sessions/{sid}/document")).text
-    assert document.startswith(f"# {pack.title}\n") and "## Direct Answer" in document
+    assert document.startswith(f"# Knowledge Document: {pack.title}\n") and "## Direct Answer" in document
 
 
 async def test_answer_of_an_unknown_session_is_404_in_both_forms(client: httpx.AsyncClient) -> None:

@@ -642,6 +642,12 @@ export interface components {
             /** Failure Mode */
             failure_mode: string;
             /**
+             * Hypothesis Id
+             * @description The pool hypothesis this analogy was starred from; empty for the agent's own.
+             * @default
+             */
+            hypothesis_id: string;
+            /**
              * Id
              * Format: uuid
              */
