@@ -47,6 +47,8 @@ export async function driveOfflineSession(page: Page, problem: string, onScreen:
   await build.locator('input[type="radio"][value="resolve"]').check();
   await submit(page, "review-build");
 
+  // A finished session opens on its Answer tab; the document is one tab further.
+  await page.getByRole("tab", { name: /^(Document|文档|ドキュメント)/ }).click();
   await expect(page.getByTestId("knowledge-document")).toBeVisible();
   await expect(page.getByTestId("knowledge-document").getByTestId("mermaid-diagram")).toBeVisible();
   await onScreen("06-document");
