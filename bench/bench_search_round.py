@@ -56,7 +56,7 @@ FRAME = ProblemFrame(
     success_criteria=("median wait under 30 minutes",),
 )
 OFFLINE = build_structured_model(
-    ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR)
+    ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR), load_shipped_knowledge(KNOWLEDGE_DIR).domains
 )
 
 
@@ -71,9 +71,7 @@ class SlowScripted:
     def label(self) -> str:
         return "scripted with latency"
 
-    async def generate(
-        self, request: StructuredRequest[Any]
-    ) -> StructuredResult[Any] | StructuredFailure:
+    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
         self.calls += 1
         await asyncio.sleep(self.latency)
         return await OFFLINE.generate(request)
@@ -87,13 +85,9 @@ def _grounding() -> LazyHkgGrounding:
 async def hkg_cost(pool: tuple[Any, ...]) -> tuple[float, float]:
     grounding = _grounding()
     start = time.perf_counter()
-    await grounding.trace(
-        grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME)
-    )
+    await grounding.trace(grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME))
     opened = time.perf_counter() - start
-    requests = [
-        grounding_request(SearchOperator.HYPERPATH_EXPAND, (h,), FRAME) for h in pool
-    ]
+    requests = [grounding_request(SearchOperator.HYPERPATH_EXPAND, (h,), FRAME) for h in pool]
     for label in ("cold", "warm"):
         times = []
         for request in requests:
@@ -110,20 +104,12 @@ async def hkg_cost(pool: tuple[Any, ...]) -> tuple[float, float]:
 
 
 async def main(latency: float, concurrency: int) -> None:
-    pool = (
-        await run_biso(
-            OFFLINE, PROBLEM, FRAME, load_shipped_knowledge().domains[:8], per_domain=2
-        )
-    ).hypotheses
+    pool = (await run_biso(OFFLINE, PROBLEM, FRAME, load_shipped_knowledge().domains[:8], per_domain=2)).hypotheses
     space = resolve_concept_space(FRAME, PROBLEM, load_concept_spaces())
-    print(
-        f"pool: {len(pool)} hypotheses; latency {latency} s per call; concurrency {concurrency}; space: {space.name}"
-    )
+    print(f"pool: {len(pool)} hypotheses; latency {latency} s per call; concurrency {concurrency}; space: {space.name}")
     opened, trace_p50 = await hkg_cost(tuple(pool))
     grounding = _grounding()
-    await grounding.trace(
-        grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME)
-    )  # opened before timing
+    await grounding.trace(grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME))  # opened before timing
     result: dict[str, tuple[float, int, int]] = {}
     for profile in RuntimeProfile:
         model = SlowScripted(latency)
@@ -140,13 +126,8 @@ async def main(latency: float, concurrency: int) -> None:
         )
         wall = time.perf_counter() - start
         checks = sum(1 for t in run.transforms if t.logic is not None)
-        ideal = (
-            math.ceil((run.calls - checks) / concurrency)
-            + math.ceil(checks / concurrency)
-        ) * latency
-        accepted = sum(
-            1 for t in run.transforms if t.status is TransformStatus.ACCEPTED
-        )
+        ideal = (math.ceil((run.calls - checks) / concurrency) + math.ceil(checks / concurrency)) * latency
+        accepted = sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
         print(
             f"{profile.value:>11}: seeds={len(run.selection.seeds)} calls={run.calls} children={len(run.children)} "
             f"operators={len(run.operators)} {dict(run.operators)}\n"
@@ -164,9 +145,7 @@ async def main(latency: float, concurrency: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=1.5)
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()

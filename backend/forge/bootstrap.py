@@ -9,7 +9,7 @@ Invariants:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.config import Settings
-from forge.core.knowledge_records import ShippedKnowledge
+from forge.core.knowledge_records import ShippedKnowledge, SourceDomain
 from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
@@ -144,9 +144,10 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     )
 
 
-def build_structured_model(route: ModelRoute, model: LanguageModel) -> StructuredModel:
-    """Structured generation for the generator's route: the offline generators, or the model's
-    forced tool use (Anthropic, OpenAI-compatible)."""
+def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Sequence[SourceDomain]) -> StructuredModel:
+    """Structured generation for the generator's route: the offline generators (the offline verifier
+    reads `domains`, the shipped library the caller loaded once), or the model's forced tool use
+    (Anthropic, OpenAI-compatible)."""
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
@@ -160,7 +161,6 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
         from forge.engine.structural_operators import StructuralOutput
         from forge.engine.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
-        from forge.knowledge.load_knowledge import load_shipped_knowledge as load_knowledge
         from forge.providers.offline.biso_offline import offline_biso
         from forge.providers.offline.blend_offline import offline_blend
         from forge.providers.offline.frame_offline import offline_frame
@@ -190,7 +190,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel) -> Structure
             AuditOutput: offline_audit,
             TalkerOutput: offline_talker,
             ComplianceOutput: offline_compliance,
-            VerifyScoresOutput: offline_verifier(load_knowledge(KNOWLEDGE_DIR).domains),
+            VerifyScoresOutput: offline_verifier(domains),
             PriorArtOutput: offline_prior_art,
             StructuralOutput: offline_structural,
             BlendOutput: offline_blend,
@@ -255,18 +255,20 @@ def build_container(
             "FORGE_RESEARCH=anthropic uses Anthropic's server-side web search: set FORGE_MODEL=anthropic:<model>, "
             "or use FORGE_RESEARCH=searxng|brave|tavily with any model"
         )
+    knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     built_here = model is None
     if model is None:
         model = build_model(routes.generator, settings)
-        structured = structured or build_structured_model(routes.generator, model)
+        structured = structured or build_structured_model(routes.generator, model, knowledge.domains)
     derive_verifier = verifier is None and structured is not None and verifier_structured is None
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     if derive_verifier and structured is not None:
         same = routes.verifier == routes.generator
-        verifier_structured = structured if same else build_structured_model(routes.verifier, verifier)
+        verifier_structured = (
+            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains)
+        )
     research = research or build_research(settings)
     clock = clock or SystemClock()
-    knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # a malformed file fails before anything is opened
     # last: a configuration error leaves nothing open
     engine = create_engine_for(
         settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
@@ -288,7 +290,7 @@ def build_container(
     # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
     red_team = structured
     if built_here and structured is not None and verifier is not model:
-        red_team = build_structured_model(routes.verifier, verifier)
+        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains)
     stages = (
         EngineStages(
             structured,
