@@ -16,7 +16,7 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.apply_review import ReviewApplied, apply_review
-from forge.core.domain_types import BuildDecision, Phase, ReviewType, SessionId, VerdictType
+from forge.core.domain_types import BuildDecision, ReviewType, SessionId, VerdictType
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.records import ResearchHit
