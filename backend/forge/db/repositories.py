@@ -96,7 +96,8 @@ class SqlSessionRepository:
         await self.refresh_projection(record.id, state)
 
     async def get(self, session_id: SessionId) -> SessionRecord | None:
-        row = await self._session.scalar(select(SessionRow).where(SessionRow.id == session_id))
+        # The scalar columns only: the state (the largest column) would be read and JSON-decoded for nothing.
+        row = (await self._session.execute(select(*SCALAR_COLUMNS).where(SESSIONS.c.id == session_id))).first()
         return session_record(row) if row is not None else None
 
     async def lock(self, session_id: SessionId) -> SessionRecord | None:
@@ -119,8 +120,8 @@ class SqlSessionRepository:
             filters.append(SessionRow.owner_id == owner)
         total = await self._session.scalar(select(func.count()).select_from(SessionRow).where(*filters))
         newest_first = (SessionRow.created_at.desc(), SessionRow.id.desc())
-        query = select(SessionRow).where(*filters).order_by(*newest_first).limit(limit).offset(offset)
-        rows = await self._session.scalars(query)
+        query = select(*SCALAR_COLUMNS).where(*filters).order_by(*newest_first).limit(limit).offset(offset)
+        rows = await self._session.execute(query)
         return SessionPage(tuple(session_record(r) for r in rows), total or 0, limit, offset)
 
     async def delete(self, session_id: SessionId) -> bool:
