@@ -64,6 +64,8 @@ def _table(model: type[Base]) -> Table:
 SESSIONS = _table(SessionRow)
 SCALAR_COLUMNS = tuple(c for c in SESSIONS.c if c.name != "forge_state")
 KEEP_LEASE: Literal["keep"] = "keep"
+# Events are read as plain rows (no ORM identity map): replays and pages read hundreds at a time.
+_EVENT_COLUMNS = (EventRow.seq, EventRow.type, EventRow.data, EventRow.created_at)
 
 
 def _first_resolved(at: datetime) -> Any:
@@ -262,16 +264,16 @@ class SqlEventLog:
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:
         query = (
-            select(EventRow)
+            select(*_EVENT_COLUMNS)
             .where(EventRow.session_id == session_id, EventRow.seq > after_seq)
             .order_by(EventRow.seq)
             .limit(limit)
         )
-        return [stored_event(row) for row in await self._session.scalars(query)]
+        return [stored_event(row) for row in await self._session.execute(query)]
 
     async def last(self, session_id: SessionId) -> StoredEvent | None:
-        query = select(EventRow).where(EventRow.session_id == session_id).order_by(EventRow.seq.desc()).limit(1)
-        row = await self._session.scalar(query)
+        query = select(*_EVENT_COLUMNS).where(EventRow.session_id == session_id).order_by(EventRow.seq.desc()).limit(1)
+        row = (await self._session.execute(query)).first()
         return stored_event(row) if row is not None else None
 
     async def last_seq(self, session_id: SessionId) -> EventSeq:
