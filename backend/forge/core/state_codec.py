@@ -120,6 +120,13 @@ def _dataclass_decoder(cls: type) -> Decoder:
     return decode
 
 
+def _enum_decoder(enum: type[Enum]) -> Decoder:
+    """A member by value from the enum's own value map (`Enum(raw)` is slow); anything else goes
+    through `Enum(raw)`, which raises or resolves exactly as before."""
+    members = enum._value2member_map_
+    return lambda raw: members.get(raw) or enum(raw) if isinstance(raw, Hashable) else enum(raw)
+
+
 def _float_decoder(raw: JsonValue) -> Any:
     return float(raw) if isinstance(raw, int) else raw
 
@@ -138,7 +145,7 @@ def _build_decoder(annotation: Any) -> Decoder:
     if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
         return _dataclass_decoder(annotation)
     if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return cast(Decoder, annotation)
+        return _enum_decoder(annotation)
     if annotation is UUID:
         return UUID
     if annotation is datetime:
