@@ -44,7 +44,7 @@ def _as_is(value: Any) -> Any:
 
 
 def _encode_dataclass(value: Any) -> dict[str, JsonValue]:
-    return {name: encode_value(getattr(value, name)) for name in _field_names(type(value))}
+    return {name: encode_value(getattr(value, name)) for name in _field_names(cast(Hashable, type(value)))}
 
 
 def _encode_set(value: Any) -> list[JsonValue]:
@@ -60,7 +60,7 @@ def _encode_mapping(value: Any) -> dict[str, JsonValue]:
 
 
 def _build_encoder(cls: type) -> Encoder:
-    if dataclasses.is_dataclass(cls) and cls is not type:
+    if dataclasses.is_dataclass(cls):
         return _encode_dataclass
     kinds: tuple[tuple[type | tuple[type, ...], Encoder], ...] = (
         (Enum, lambda v: v.value),
@@ -92,7 +92,7 @@ def _hints(cls: Any) -> dict[str, Any]:
 
 
 def _union_decoder(args: tuple[Any, ...]) -> Decoder:
-    inner = _decoder_for([a for a in args if a is not type(None)][0])
+    inner = _decoder_for(next(a for a in args if a is not type(None)))
     return lambda raw: None if raw is None else inner(raw)
 
 
@@ -168,7 +168,7 @@ def decode_value(raw: JsonValue, annotation: Any) -> Any:
 
 
 def decode_dataclass(raw: dict[str, JsonValue], cls: type[T]) -> T:
-    decoded: T = _decoder_for(cls)(raw)
+    decoded: T = _decoder_for(cast(Hashable, cls))(raw)
     return decoded
 
 

@@ -136,9 +136,7 @@ class NodeMatcher:
             found = self._matched[key] = self._match(term, term_vector, limit, min_confidence)
         return found
 
-    def _match(
-        self, term: str, term_vector: Sequence[float] | None, limit: int, min_confidence: float
-    ) -> TermMatch:
+    def _match(self, term: str, term_vector: Sequence[float] | None, limit: int, min_confidence: float) -> TermMatch:
         phrase = normalize_phrase(term) or "\0"  # a term with no word matches no label exactly
         fixed = dict.fromkeys(self._alias.get(phrase, []), MatchMethod.ALIAS)
         fixed |= dict.fromkeys(self._exact.get(phrase, []), MatchMethod.EXACT)
