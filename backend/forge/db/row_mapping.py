@@ -86,7 +86,8 @@ def _lease(row: SessionRow | Any) -> RunLease | None:
     return RunLease(row.run_owner, row.run_lease_expires_at)
 
 
-def stored_event(row: EventRow) -> StoredEvent:
+def stored_event(row: EventRow | Any) -> StoredEvent:
+    """From an ORM row or a Core row with the same column names."""
     return StoredEvent(seq=EventSeq(row.seq), type=EventType(row.type), data=row.data, created_at=row.created_at)
 
 
