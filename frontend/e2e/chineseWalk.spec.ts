@@ -17,7 +17,7 @@ import { driveOfflineSession, watchConsole, type ScreenName } from "./driveSessi
 const PROBLEM = "How can a community pool serve more swimmers without longer opening hours?";
 /** Names written the same in every language of the UI. */
 const SAME_IN_EVERY_LANGUAGE =
-  /^(API|JSON|Markdown|Knowledge Forge|English|BISO|SEARCH|VERIFY|SOLVE|TRIZ|MOME|HKG|SAGA|C-K|CP-\d|F|p|r|C|std|http|https|URL|Bearer|Authorization|offline)$/;
+  /^(API|JSON|Markdown|Knowledge Forge|English|Enter|BISO|SEARCH|VERIFY|SOLVE|TRIZ|MOME|HKG|SAGA|C-K|CP-\d|F|p|r|C|std|http|https|URL|Bearer|Authorization|offline)$/;
 
 /** Every string field of a JSON value, plus the same with underscores read as spaces (the UI shows ids that way). */
 function strings(value: unknown, out: string[] = []): string[] {
