@@ -5,7 +5,7 @@
  */
 import { expect, type Page } from "@playwright/test";
 
-export type ScreenName = "00-home" | "01-decompose" | "02-explore" | "03-claims" | "04-verdicts" | "05-build" | "06-document" | "07-graph" | "08-report";
+export type ScreenName = "00-home" | "01-decompose" | "02-explore" | "03-claims" | "04-verdicts" | "05-build" | "05-answer" | "06-document" | "07-graph" | "08-report";
 
 const submit = (page: Page, testId: string) => page.getByTestId(testId).locator('button[type="submit"]').click();
 
@@ -48,6 +48,8 @@ export async function driveOfflineSession(page: Page, problem: string, onScreen:
   await submit(page, "review-build");
 
   // A finished session opens on its Answer tab; the document is one tab further.
+  await expect(page.getByTestId("answer-pack")).toBeVisible();
+  await onScreen("05-answer");
   await page.getByRole("tab", { name: /^(Document|文档|ドキュメント)/ }).click();
   await expect(page.getByTestId("knowledge-document")).toBeVisible();
   await expect(page.getByTestId("knowledge-document").getByTestId("mermaid-diagram")).toBeVisible();

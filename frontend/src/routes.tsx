@@ -3,13 +3,15 @@
  * the Markdown renderer come with them) load on first visit, so the first page paints sooner.
  */
 import { createBrowserRouter } from "react-router";
+import { useTranslation } from "react-i18next";
 import { AuthGate } from "./auth/AuthGate";
 import { AppLayout } from "./pages/AppLayout";
 import { HomePage } from "./pages/HomePage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 
 function Loading() {
-  return <p className="p-6 text-sm text-slate-500">Loading…</p>;
+  const { t } = useTranslation();
+  return <p className="p-6 text-sm text-slate-500">{t("app.loading")}</p>;
 }
 
 // AuthGate (who am I: login page, or the app) wraps every page.

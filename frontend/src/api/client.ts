@@ -5,6 +5,7 @@
  */
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema";
+import { i18n } from "../i18n/i18n";
 
 export type Schemas = components["schemas"];
 export type Session = Schemas["SessionResponse"];
@@ -74,8 +75,8 @@ export function errorMessage(status: number, body: unknown): string {
     const detail = (body as { detail: unknown }).detail;
     if (typeof detail === "string" && detail.trim()) return detail;
   }
-  if (status === 0) return "The server could not be reached. Is `make run` still running?";
-  return `The server answered ${status}.`;
+  if (status === 0) return i18n.t("apiError.unreachable");
+  return i18n.t("apiError.status", { status });
 }
 
 /**

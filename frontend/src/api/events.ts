@@ -11,6 +11,7 @@
  *     session deleted, events unreadable. It is not a session event either.
  */
 import type { Schemas } from "./client";
+import { i18n } from "../i18n/i18n";
 
 type EventOut = Schemas["SessionEventOut"];
 
@@ -86,7 +87,7 @@ export function itemFromFrame(frame: { id: string | null; event: string; data: s
       kind: "closed",
       closed: {
         code: typeof d.code === "string" ? d.code : "STREAM_CLOSED",
-        message: typeof d.message === "string" ? d.message : "The server ended the stream.",
+        message: typeof d.message === "string" ? d.message : i18n.t("apiError.streamEnded"),
         recoverable: d.recoverable === true,
       },
     };

@@ -23,6 +23,7 @@ import { retryDelayMs } from "./backoff";
 import { ApiError, ensureOk } from "./client";
 import { itemFromFrame, type LiveEvent, type SessionEvent, type StreamClosed } from "./events";
 import { SseFrameParser } from "./parseSseFrames";
+import { i18n } from "../i18n/i18n";
 
 export type StreamStatus = "connecting" | "live" | "reconnecting";
 
@@ -61,7 +62,7 @@ export class StreamClosedError extends Error {
   readonly code: string;
 
   constructor(closed: StreamClosed) {
-    super(closed.code === "SESSION_DELETED" ? "This session was deleted." : closed.message);
+    super(closed.code === "SESSION_DELETED" ? i18n.t("apiError.sessionDeleted") : closed.message);
     this.name = "StreamClosedError";
     this.code = closed.code;
   }
@@ -106,7 +107,7 @@ export async function followSessionStream(options: FollowOptions, first?: Respon
     }
     failures += 1;
     if (options.maxAttempts !== undefined && failures >= options.maxAttempts) {
-      throw new ApiError(0, "Lost the connection to the server and could not get it back.");
+      throw new ApiError(0, i18n.t("apiError.connectionLost"));
     }
     options.onStatus?.("reconnecting", reason);
     await sleep(retryDelay(failures), options.signal);

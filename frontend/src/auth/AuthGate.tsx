@@ -7,6 +7,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect } from "react";
 import { Outlet } from "react-router";
+import { useTranslation } from "react-i18next";
 import { onUnauthorized } from "../api/client";
 import { Alert } from "../components/ui/Alert";
 import { LoginPage } from "../components/auth/LoginPage";
@@ -23,6 +24,7 @@ export function useCurrentUser(): Me | null {
 export function AuthGate() {
   const client = useQueryClient();
   const { data, error, isPending } = useMe();
+  const { t } = useTranslation();
   useEffect(() => {
     // Only a login that was on can end: on the login page a 401 (a wrong password) is its own answer.
     onUnauthorized(() => {
@@ -30,13 +32,13 @@ export function AuthGate() {
     });
   }, [client]);
   const view = authView({ me: data, error, pending: isPending });
-  if (view.kind === "loading") return <p className="p-6 text-sm text-slate-500">Loading…</p>;
+  if (view.kind === "loading") return <p className="p-6 text-sm text-slate-500">{t("app.loading")}</p>;
   if (view.kind === "login") return <LoginPage />;
   if (view.kind === "error")
     return (
       <main className="mx-auto max-w-xl p-6">
-        <h1 className="mb-3 text-xl font-semibold">Knowledge Forge</h1>
-        <Alert title="Could not reach the server">{view.message}</Alert>
+        <h1 className="mb-3 text-xl font-semibold">{t("app.name")}</h1>
+        <Alert title={t("app.unreachable")}>{view.message}</Alert>
       </main>
     );
   return (

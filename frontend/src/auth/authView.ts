@@ -6,6 +6,7 @@
  * - anything else: an error that says what happened.
  */
 import { ApiError, type Schemas } from "../api/client";
+import { i18n } from "../i18n/i18n";
 
 export type Me = Schemas["MeResponse"];
 
@@ -36,7 +37,7 @@ export interface AccountLink {
 
 /** The account menu's pages: everyone's tokens; the users page for admins only. */
 export function accountLinks(me: Me): AccountLink[] {
-  const links: AccountLink[] = [{ to: "/account/tokens", label: "API tokens" }];
-  if (me.user.role === "admin" && !me.user.disabled) links.push({ to: "/admin/users", label: "Users" });
+  const links: AccountLink[] = [{ to: "/account/tokens", label: i18n.t("tokens.title") }];
+  if (me.user.role === "admin" && !me.user.disabled) links.push({ to: "/admin/users", label: i18n.t("users.title") });
   return links;
 }

@@ -3,6 +3,7 @@
  * words relative to now ("never", "just now", "5 minutes ago", "3 days ago").
  */
 import type { Schemas } from "../api/client";
+import { currentLanguage, i18n } from "../i18n/i18n";
 
 export type Token = Schemas["TokenOut"];
 
@@ -20,12 +21,11 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 export function timeAgo(iso: string | null | undefined, now: Date): string {
-  if (!iso) return "never";
+  if (!iso) return i18n.t("tokens.never");
   const elapsed = now.getTime() - new Date(iso).getTime();
-  if (elapsed < MINUTE) return "just now";
-  const [size, unit] = elapsed < HOUR ? [MINUTE, "minute"] : elapsed < DAY ? [HOUR, "hour"] : [DAY, "day"];
-  const count = Math.floor(elapsed / size);
-  return `${count} ${unit}${count === 1 ? "" : "s"} ago`;
+  if (elapsed < MINUTE) return i18n.t("when.justNow");
+  const [size, unit] = elapsed < HOUR ? ([MINUTE, "minute"] as const) : elapsed < DAY ? ([HOUR, "hour"] as const) : ([DAY, "day"] as const);
+  return new Intl.RelativeTimeFormat(currentLanguage(), { numeric: "always" }).format(-Math.floor(elapsed / size), unit);
 }
 
 export function describeToken(token: Token, now: Date): TokenRow {
@@ -35,7 +35,7 @@ export function describeToken(token: Token, now: Date): TokenRow {
     name: token.name,
     prefix: `${token.prefix}…`,
     active,
-    status: active ? "active" : `revoked ${timeAgo(token.revoked_at, now)}`,
+    status: active ? i18n.t("tokens.active") : i18n.t("tokens.revoked", { when: timeAgo(token.revoked_at, now) }),
     lastUsed: timeAgo(token.last_used_at, now),
   };
 }

@@ -9,6 +9,7 @@
  * laid out too — as their own components, stacked.
  */
 import dagre from "@dagrejs/dagre";
+import { textUnits } from "../document/layoutFlowchart";
 
 export interface LayoutNode {
   readonly id: string;
@@ -20,7 +21,7 @@ export interface LayoutEdge {
   readonly id: string;
   readonly source: string;
   readonly target: string;
-  /** Label text; its box is estimated from its length at the label's font size. */
+  /** Label text; its box is estimated from its length at the label's font size (a CJK character counts twice). */
   readonly label?: string;
 }
 
@@ -43,7 +44,7 @@ export function layoutGraph(nodes: readonly LayoutNode[], edges: readonly Layout
   const known = new Set(nodes.map((n) => n.id));
   for (const edge of [...edges].sort((a, b) => a.id.localeCompare(b.id))) {
     if (!known.has(edge.source) || !known.has(edge.target) || edge.source === edge.target) continue;
-    const width = edge.label ? edge.label.length * LABEL_CHAR_WIDTH + 16 : 0;
+    const width = edge.label ? textUnits(edge.label) * LABEL_CHAR_WIDTH + 16 : 0;
     graph.setEdge(edge.source, edge.target, { width, height: edge.label ? LABEL_HEIGHT : 0, labelpos: "c" }, edge.id);
   }
   dagre.layout(graph);

@@ -3,7 +3,9 @@
  * plot draws, the verdict history in the product's words, the sessions a hypothesis came from, and
  * the decompose review's pin / dismiss choices as request fields. No React, no fetching.
  */
+import type { ParseKeys } from "i18next";
 import type { Schemas } from "../api/client";
+import { i18n } from "../i18n/i18n";
 
 export type RememberedHypothesis = Schemas["RememberedHypothesisOut"];
 export type UsageEntry = Schemas["UsageOut"];
@@ -41,21 +43,20 @@ export function cHistoryLabel(values: readonly number[]): string {
   return values.map(percent).join(" → ");
 }
 
-const OUTCOME_WORDS: Record<UsageEntry["outcome"], string> = {
-  supported: "Supported (accepted)",
-  contradicted: "Contradicted (rejected)",
-  refined: "Refined (qualified or merged)",
+const OUTCOME_WORDS: Record<UsageEntry["outcome"], ParseKeys> = {
+  supported: "memory.supported",
+  contradicted: "memory.contradicted",
+  refined: "memory.refined",
 };
 
 /** One verdict of the history, in the product's words. */
 export function verdictWords(outcome: UsageEntry["outcome"]): string {
-  return OUTCOME_WORDS[outcome];
+  return i18n.t(OUTCOME_WORDS[outcome]);
 }
 
-/** "Supported 2 times, contradicted 1 time". */
+/** "Supported 2 times, contradicted 1 time" (in the UI's language). */
 export function evidenceWords(support: number, contradiction: number): string {
-  const times = (n: number) => `${n} ${n === 1 ? "time" : "times"}`;
-  return `Supported ${times(support)}, contradicted ${times(contradiction)}`;
+  return i18n.t("memory.evidence", { supported: i18n.t("memory.times", { count: support }), contradicted: i18n.t("memory.times", { count: contradiction }) });
 }
 
 export interface SessionRef {

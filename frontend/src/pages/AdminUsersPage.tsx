@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { emailProblem, newPasswordProblem } from "../auth/validateAccountForms";
 import { useCurrentUser } from "../auth/AuthGate";
 import { Alert } from "../components/ui/Alert";
@@ -14,15 +15,16 @@ export function AdminUsersPage() {
   const me = useCurrentUser();
   const usage = useUsage();
   const update = useUpdateUser();
+  const { t } = useTranslation();
 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
-        <p className="mt-1 text-slate-600">Who can log in, and what each person's sessions have run and spent.</p>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("users.title")}</h1>
+        <p className="mt-1 text-slate-600">{t("users.lead")}</p>
       </div>
       <AddUserForm />
-      <Card title="Users and usage">
+      <Card title={t("users.usage")}>
         {usage.error && <Alert>{usage.error.message}</Alert>}
         {update.error && <Alert>{update.error.message}</Alert>}
         {usage.data && (
@@ -30,13 +32,13 @@ export function AdminUsersPage() {
             <table className="w-full text-left text-sm">
               <thead className="text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">Email</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Role</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Sessions</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Running</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">This month</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Tokens</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("login.email")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("users.role")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("app.sessions")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("users.running")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("users.thisMonth")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("users.tokens")}</th>
+                  <th scope="col" className="py-2 font-medium"><span className="sr-only">{t("tokens.actions")}</span></th>
                 </tr>
               </thead>
               <tbody>
@@ -44,9 +46,9 @@ export function AdminUsersPage() {
                   <tr key={user.id} className="border-t border-slate-100">
                     <td className="py-2 pr-3">
                       {user.email}
-                      {user.disabled && <span className="ml-2 text-xs text-rose-700">(disabled)</span>}
+                      {user.disabled && <span className="ml-2 text-xs text-rose-700">{t("users.disabled")}</span>}
                     </td>
-                    <td className="py-2 pr-3">{user.role}</td>
+                    <td className="py-2 pr-3">{t(user.role === "admin" ? "users.roleAdmin" : "users.roleMember")}</td>
                     <td className="py-2 pr-3">{u.sessions_total}</td>
                     <td className="py-2 pr-3">{u.sessions_running}</td>
                     <td className="py-2 pr-3">{dollars(u.spend_this_month_usd)}</td>
@@ -58,7 +60,7 @@ export function AdminUsersPage() {
                           busy={update.isPending && update.variables?.userId === user.id}
                           onClick={() => update.mutate({ userId: user.id, disabled: !user.disabled })}
                         >
-                          {user.disabled ? "Enable" : "Disable"}
+                          {user.disabled ? t("users.enable") : t("users.disable")}
                           <span className="sr-only"> {user.email}</span>
                         </Button>
                       )}
@@ -83,6 +85,7 @@ function AddUserForm() {
   const [admin, setAdmin] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const add = useAddUser();
+  const { t } = useTranslation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -96,14 +99,14 @@ function AddUserForm() {
   };
 
   return (
-    <Card title="Add a user">
+    <Card title={t("users.add")}>
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
         <div>
-          <label htmlFor={emailId} className="text-sm font-medium text-slate-800">Email</label>
+          <label htmlFor={emailId} className="text-sm font-medium text-slate-800">{t("login.email")}</label>
           <input id={emailId} type="email" className={FIELD} value={email} onChange={(e) => setEmail(e.target.value)} />
         </div>
         <div>
-          <label htmlFor={passwordId} className="text-sm font-medium text-slate-800">Password (empty: generate one)</label>
+          <label htmlFor={passwordId} className="text-sm font-medium text-slate-800">{t("users.passwordLabel")}</label>
           <input
             id={passwordId}
             type="password"
@@ -115,24 +118,24 @@ function AddUserForm() {
         </div>
         <div className="flex items-center gap-2">
           <input id={adminId} type="checkbox" className="size-4" checked={admin} onChange={(e) => setAdmin(e.target.checked)} />
-          <label htmlFor={adminId} className="text-sm text-slate-800">Admin (manages users, sees usage)</label>
+          <label htmlFor={adminId} className="text-sm text-slate-800">{t("users.adminLabel")}</label>
         </div>
         <div className="sm:text-right">
-          <Button type="submit" busy={add.isPending}>Add user</Button>
+          <Button type="submit" busy={add.isPending}>{t("users.addSubmit")}</Button>
         </div>
       </form>
       <div className="mt-3 space-y-2">
         {problems.length > 0 && <Alert>{problems.join(" ")}</Alert>}
         {add.error && <Alert>{add.error.message}</Alert>}
         {add.data && (
-          <Alert tone="success" title={`Added ${add.data.user.email}.`}>
+          <Alert tone="success" title={t("users.added", { email: add.data.user.email })}>
             {add.data.generated_password ? (
               <>
-                Their password, shown only once:{" "}
+                {t("users.generatedPassword")}{" "}
                 <code className="rounded bg-white px-1 font-mono" data-testid="generated-password">{add.data.generated_password}</code>
               </>
             ) : (
-              "They can log in with the password you gave."
+              t("users.givenPassword")
             )}
           </Alert>
         )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link, Outlet, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
 import { useCurrentUser } from "../auth/AuthGate";
 import { AccountMenu } from "../components/auth/AccountMenu";
 import { LanguageSwitcher } from "../components/ui/LanguageSwitcher";
@@ -33,6 +34,7 @@ function useFocusHeadingOnNavigation() {
 export function AppLayout() {
   useFocusHeadingOnNavigation();
   const me = useCurrentUser();
+  const { t } = useTranslation();
   return (
     <div className="min-h-screen">
       <header className="no-print border-b border-slate-200 bg-white">
@@ -41,17 +43,17 @@ export function AppLayout() {
             <span className="grid size-7 place-items-center rounded-lg bg-indigo-700 text-sm text-white" aria-hidden>
               K
             </span>
-            Knowledge Forge
+            {t("app.name")}
           </Link>
           <nav className="flex min-w-0 flex-wrap items-center justify-end gap-x-4 gap-y-1 text-sm text-slate-600">
             <Link to="/" className="hover:text-slate-900">
-              Sessions
+              {t("app.sessions")}
             </Link>
             <Link to="/memory" className="hover:text-slate-900">
-              Memory
+              {t("app.memory")}
             </Link>
             <a href="/docs" className="hover:text-slate-900">
-              API
+              {t("app.api")}
             </a>
             <LanguageSwitcher />
             {me?.auth_enabled && <AccountMenu me={me} />}

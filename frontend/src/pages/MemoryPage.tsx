@@ -4,6 +4,8 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
 import { Alert } from "../components/ui/Alert";
 import { Badge } from "../components/ui/Badge";
 import { Button } from "../components/ui/Button";
@@ -20,14 +22,15 @@ import {
 } from "../memory/describeMemory";
 import { formatWhen } from "../session/describeSession";
 
-const FLOORS = [
-  { value: 0.2, label: "Confidence 20% or more (what new sessions are offered)" },
-  { value: 0, label: "Every remembered hypothesis, refuted ones too" },
-] as const;
+const FLOORS: readonly [{ value: number; label: ParseKeys }, ...{ value: number; label: ParseKeys }[]] = [
+  { value: 0.2, label: "memory.floorOffered" },
+  { value: 0, label: "memory.floorAll" },
+];
 
 function CPlot({ values }: { values: readonly number[] }) {
+  const { t } = useTranslation();
   return (
-    <svg viewBox="0 0 120 32" className="h-8 w-28 shrink-0" role="img" aria-label={`Confidence over time: ${cHistoryLabel(values)}`}>
+    <svg viewBox="0 0 120 32" className="h-8 w-28 shrink-0" role="img" aria-label={t("memory.overTime", { history: cHistoryLabel(values) })}>
       <line x1="2" x2="118" y1="16" y2="16" className="stroke-slate-200" strokeDasharray="2 2" />
       <polyline points={sparklinePoints(values, 120, 32)} fill="none" className="stroke-indigo-600" strokeWidth="2" />
     </svg>
@@ -37,6 +40,7 @@ function CPlot({ values }: { values: readonly number[] }) {
 function HypothesisCard({ h }: { h: RememberedHypothesis }) {
   const history = cHistory(h);
   const tone = h.confidence >= 0.5 ? "emerald" : h.confidence < 0.2 ? "rose" : "amber";
+  const { t } = useTranslation();
   return (
     <li className="min-w-0 space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="memory-item">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
@@ -48,23 +52,23 @@ function HypothesisCard({ h }: { h: RememberedHypothesis }) {
       </div>
       <p className="text-xs text-slate-600">{evidenceWords(h.support_count, h.contradiction_count)}</p>
       <details className="text-sm">
-        <summary className="cursor-pointer text-indigo-700">Verdicts and sessions</summary>
-        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Verdict history</h3>
+        <summary className="cursor-pointer text-indigo-700">{t("memory.verdictsAndSessions")}</summary>
+        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{t("memory.verdictHistory")}</h3>
         <ol className="mt-1 space-y-1">
           {h.usage_history.map((u, i) => (
             <li key={i} className="break-words text-slate-700">
-              {formatWhen(u.at)}: {verdictWords(u.outcome)}, C {percent(u.c_before)} → {percent(u.c_after)}
+              {t("memory.historyLine", { when: formatWhen(u.at), verdict: verdictWords(u.outcome), before: percent(u.c_before), after: percent(u.c_after) })}
             </li>
           ))}
         </ol>
-        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Sessions</h3>
+        <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{t("app.sessions")}</h3>
         <ul className="mt-1 space-y-1">
           {sessionsOf(h).map((s, i) => (
             <li key={s.sessionId} className="break-words">
               <Link to={`/sessions/${s.sessionId}`} className="text-indigo-700 underline-offset-2 hover:underline">
                 {s.question || s.sessionId}
               </Link>
-              {i === 0 && <span className="text-slate-500"> (where it came from)</span>}
+              {i === 0 && <span className="text-slate-500">{t("memory.origin")}</span>}
             </li>
           ))}
         </ul>
@@ -81,6 +85,7 @@ export function MemoryPage() {
   const [minC, setMinC] = useState<number>(FLOORS[0].value);
   const [offset, setOffset] = useState(0);
   const memory = useMemorySearch(text, minC, offset);
+  const { t } = useTranslation();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setText(typed);
@@ -91,29 +96,27 @@ export function MemoryPage() {
   return (
     <div className="mx-auto max-w-3xl space-y-4">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Memory</h1>
-        <p className="mt-1 text-slate-600">
-          What earlier sessions accepted, qualified or rejected, with how confident the verdicts made it. A new session on a related problem is offered the closest ones.
-        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("app.memory")}</h1>
+        <p className="mt-1 text-slate-600">{t("memory.lead")}</p>
       </div>
       <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-2">
         <div className="min-w-0 flex-1">
           <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
-            Search by meaning
+            {t("memory.searchLabel")}
           </label>
           <input
             id={searchId}
             type="search"
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
-            placeholder="e.g. waiting lines at the emergency door"
+            placeholder={t("memory.searchPlaceholder")}
             className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
           />
         </div>
-        <Button type="submit">Search</Button>
+        <Button type="submit">{t("memory.search")}</Button>
         <div className="w-full">
           <label htmlFor={floorId} className="block text-sm font-medium text-slate-800">
-            Show
+            {t("memory.show")}
           </label>
           <select
             id={floorId}
@@ -126,36 +129,34 @@ export function MemoryPage() {
           >
             {FLOORS.map((f) => (
               <option key={f.value} value={f.value}>
-                {f.label}
+                {t(f.label)}
               </option>
             ))}
           </select>
         </div>
       </form>
-      {memory.isPending && <p className="text-sm text-slate-500">Reading the memory…</p>}
-      {memory.isError && !page && <Alert title="Could not read the memory">{memory.error.message}</Alert>}
+      {memory.isPending && <p className="text-sm text-slate-500">{t("memory.reading")}</p>}
+      {memory.isError && !page && <Alert title={t("memory.readFailed")}>{memory.error.message}</Alert>}
       {page && page.total === 0 && (
         <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
-          {text.trim() ? "No remembered hypothesis matches that search." : "Nothing remembered yet: verdicts on claims become the memory."}
+          {text.trim() ? t("memory.noMatch") : t("memory.empty")}
         </p>
       )}
       {page && page.total > 0 && (
         <>
-          <ul className="space-y-3" aria-label="Remembered hypotheses">
+          <ul className="space-y-3" aria-label={t("memory.listLabel")}>
             {page.items.map((h) => (
               <HypothesisCard key={h.id} h={h} />
             ))}
           </ul>
-          <nav className="flex items-center justify-between text-sm text-slate-600" aria-label="Pages of remembered hypotheses">
-            <span>
-              {offset + 1}–{end} of {page.total}
-            </span>
+          <nav className="flex items-center justify-between text-sm text-slate-600" aria-label={t("memory.pagesLabel")}>
+            <span>{t("sessions.range", { from: offset + 1, to: end, total: page.total })}</span>
             <span className="flex gap-2">
               <Button variant="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - MEMORY_PAGE_SIZE))}>
-                Previous
+                {t("memory.previous")}
               </Button>
               <Button variant="secondary" disabled={end >= page.total} onClick={() => setOffset(offset + MEMORY_PAGE_SIZE)}>
-                Next
+                {t("memory.next")}
               </Button>
             </span>
           </nav>

@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
+import { useTranslation } from "react-i18next";
 import { ApiError, type Session, type UserInput } from "../api/client";
 import { ClaimDetail } from "../components/session/ClaimDetail";
 import { ConnectionNotice, LiveAnnouncer } from "../components/session/ConnectionNotice";
@@ -33,30 +34,32 @@ const AnswerView = lazy(async () => ({ default: (await import("../components/ses
 export function SessionPage() {
   const { sessionId = "" } = useParams();
   const session = useSession(sessionId);
+  const { t } = useTranslation();
   // Once shown, the session stays on screen whatever a later re-fetch meets (an outage keeps the
   // last data; the stream's notice says the connection is lost). Only the server's 404 is "not found".
   if (session.data) return <LiveSession key={sessionId} session={session.data} />;
   if (session.isError && session.error instanceof ApiError && session.error.status === 404) return <SessionNotFound />;
   if (session.isError)
     return (
-      <Alert title="This session could not be opened">
-        {session.error.message} <Link to="/" className="underline">Back to your sessions</Link>
+      <Alert title={t("session.openFailed")}>
+        {session.error.message} <Link to="/" className="underline">{t("connection.back")}</Link>
       </Alert>
     );
   if (session.failureCount > 0)
     return (
-      <Alert tone="warning" title="Cannot reach the server — retrying">
-        The page opens the session by itself as soon as the server answers.
+      <Alert tone="warning" title={t("sessions.offlineTitle")}>
+        {t("session.opensItself")}
       </Alert>
     );
-  return <p className="text-slate-500">Loading the session…</p>;
+  return <p className="text-slate-500">{t("session.loading")}</p>;
 }
 
 function SessionNotFound() {
+  const { t } = useTranslation();
   return (
-    <Alert title="Session not found">
-      <h1 className="sr-only">Session not found</h1>
-      It may have been deleted. <Link to="/" className="underline">Back to your sessions</Link>
+    <Alert title={t("connection.notFoundTitle")}>
+      <h1 className="sr-only">{t("connection.notFoundTitle")}</h1>
+      {t("session.mayBeDeleted")} <Link to="/" className="underline">{t("connection.back")}</Link>
     </Alert>
   );
 }
@@ -78,6 +81,7 @@ function LiveSession({ session }: { session: Session }) {
   const [tab, setTab] = useState<Tab>("now");
   const [autopilot, setAutopilot] = useState<AutopilotPreference>(() => readAutopilot(session.id));
   const cancel = useCancelSession(session.id);
+  const { t } = useTranslation();
   useAutopilot(stream, autopilot);
   useEffect(() => {
     if (timeline.document) setTab("answer");
@@ -108,7 +112,7 @@ function LiveSession({ session }: { session: Session }) {
         </div>
         <h1 className="whitespace-pre-line text-xl font-semibold leading-snug sm:text-2xl">{session.statement}</h1>
         {session.constraints.length > 0 && (
-          <ul aria-label="Constraints" className="flex flex-wrap gap-1.5">
+          <ul aria-label={t("session.constraints")} className="flex flex-wrap gap-1.5">
             {session.constraints.map((constraint) => (
               <li key={constraint}>
                 <Badge tone="amber">{constraint}</Badge>
@@ -119,11 +123,11 @@ function LiveSession({ session }: { session: Session }) {
         <div className="no-print flex flex-wrap items-center gap-3">
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4" checked={autopilot.enabled} disabled={finished} onChange={(e) => toggleAutopilot(e.target.checked)} />
-            Autopilot answers reviews
+            {t("session.autopilotAnswers")}
           </label>
           {!finished && session.status !== "cancelled" && (
             <Button variant="ghost" busy={cancel.isPending} onClick={() => cancel.mutate()}>
-              Cancel session
+              {t("session.cancel")}
             </Button>
           )}
         </div>
@@ -132,24 +136,24 @@ function LiveSession({ session }: { session: Session }) {
       <PhaseTimeline current={timeline.phase} round={timeline.round} finished={finished} checkpoints={timeline.checkpoints} />
       <ConnectionNotice stream={stream} />
       <LiveAnnouncer stream={stream} />
-      <nav role="tablist" aria-label="Session views" className="no-print flex flex-wrap gap-1 border-b border-slate-200">
-        {sessionTabs(finished).map((t) => (
+      <nav role="tablist" aria-label={t("session.views")} className="no-print flex flex-wrap gap-1 border-b border-slate-200">
+        {sessionTabs(finished).map((name) => (
           <button
-            key={t}
+            key={name}
             role="tab"
             type="button"
-            aria-selected={tab === t}
-            disabled={t === "document" && !timeline.document}
-            onClick={() => setTab(t)}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium disabled:text-slate-300 ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+            aria-selected={tab === name}
+            disabled={name === "document" && !timeline.document}
+            onClick={() => setTab(name)}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium disabled:text-slate-300 ${tab === name ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
           >
-            {{ answer: "Answer", now: "Now", graph: "Knowledge graph", supervisor: "Supervisor", document: "Document" }[t]}
-            {t === "supervisor" && decisionCount(decisions) > 0 && ` (${decisionCount(decisions)})`}
+            {t(`session.tab.${name}`)}
+            {name === "supervisor" && decisionCount(decisions) > 0 && ` (${decisionCount(decisions)})`}
           </button>
         ))}
       </nav>
       {tab === "answer" && finished && (
-        <Suspense fallback={<p className="text-sm text-slate-500">Loading the answer…</p>}>
+        <Suspense fallback={<p className="text-sm text-slate-500">{t("answer.loading")}</p>}>
           <AnswerView sessionId={session.id} />
         </Suspense>
       )}
@@ -164,7 +168,7 @@ function LiveSession({ session }: { session: Session }) {
         />
       )}
       {tab === "document" && timeline.document && (
-        <Suspense fallback={<p className="text-sm text-slate-500">Loading the document…</p>}>
+        <Suspense fallback={<p className="text-sm text-slate-500">{t("session.loadingDocument")}</p>}>
           <KnowledgeDocument sessionId={session.id} markdown={timeline.document} />
         </Suspense>
       )}
@@ -212,8 +216,9 @@ function SupervisorView({
   onToggle: (kind: keyof SupervisorDecisions, id: string) => void;
 }) {
   const supervisor = useSupervisor(sessionId, timeline.supervisorEvents);
-  if (supervisor.isPending) return <p className="text-sm text-slate-500">Loading the supervisor…</p>;
-  if (supervisor.isError) return <Alert title="Could not load the supervisor">{supervisor.error.message}</Alert>;
+  const { t } = useTranslation();
+  if (supervisor.isPending) return <p className="text-sm text-slate-500">{t("session.loadingSupervisor")}</p>;
+  if (supervisor.isError) return <Alert title={t("session.supervisorFailed")}>{supervisor.error.message}</Alert>;
   const reviewOpen = timeline.turn === "awaiting_input" && timeline.pendingReview !== null;
   return <SupervisorPanel supervisor={supervisor.data} reviewOpen={reviewOpen} decisions={decisions} onToggle={onToggle} />;
 }
@@ -222,13 +227,14 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
   const version = timeline.turn === "running" ? -1 : timeline.lastEventId;
   const graph = useKnowledgeGraph(sessionId, version);
   const [selected, setSelected] = useState<string | null>(null);
-  if (graph.isPending) return <p className="text-sm text-slate-500">Loading the graph…</p>;
-  if (graph.isError) return <Alert title="Could not load the graph">{graph.error.message}</Alert>;
+  const { t } = useTranslation();
+  if (graph.isPending) return <p className="text-sm text-slate-500">{t("session.loadingGraph")}</p>;
+  if (graph.isError) return <Alert title={t("session.graphFailed")}>{graph.error.message}</Alert>;
   const node = graph.data.nodes.find((n) => n.id === selected);
   return (
     <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_30rem]">
       <div className="min-w-0">
-        <Suspense fallback={<p className="text-sm text-slate-500">Loading the graph…</p>}>
+        <Suspense fallback={<p className="text-sm text-slate-500">{t("session.loadingGraph")}</p>}>
           <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
         </Suspense>
       </div>
@@ -236,7 +242,7 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
         {node ? (
           <ClaimDetail node={node} claim={timeline.claimsById[node.id]} onClose={() => setSelected(null)} />
         ) : (
-          <p className="text-sm text-slate-500">Click a claim to see its evidence and scores.</p>
+          <p className="text-sm text-slate-500">{t("session.clickClaim")}</p>
         )}
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { tokenRows } from "../auth/describeToken";
 import { tokenNameProblem } from "../auth/validateAccountForms";
 import { Alert } from "../components/ui/Alert";
@@ -8,6 +9,9 @@ import { useCreateToken, useRevokeToken, useTokens } from "../hooks/useAccount";
 
 const FIELD = "w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200";
 
+/** The header a script sends (code, the same in every language). */
+const BEARER_HEADER = "Authorization: Bearer <token>";
+
 /** Personal API tokens: create one (shown once), see when each was last used, revoke. */
 export function TokensPage() {
   const nameId = useId();
@@ -16,6 +20,7 @@ export function TokensPage() {
   const tokens = useTokens();
   const create = useCreateToken();
   const revoke = useRevokeToken();
+  const { t } = useTranslation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -27,28 +32,30 @@ export function TokensPage() {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">API tokens</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("tokens.title")}</h1>
         <p className="mt-1 text-slate-600">
-          For scripts and integrations: send <code>Authorization: Bearer &lt;token&gt;</code> with each request.
+          {t("tokens.leadBefore")}
+          <code>{BEARER_HEADER}</code>
+          {t("tokens.leadAfter")}
         </p>
       </div>
-      <Card title="New token">
+      <Card title={t("tokens.newToken")}>
         <form onSubmit={submit} className="flex flex-wrap items-end gap-3" noValidate>
           <div className="min-w-0 flex-1">
             <label htmlFor={nameId} className="text-sm font-medium text-slate-800">
-              What will use it
+              {t("tokens.whatUsesIt")}
             </label>
             <input id={nameId} className={`mt-1 ${FIELD}`} value={name} onChange={(e) => setName(e.target.value)} />
           </div>
           <Button type="submit" busy={create.isPending}>
-            Create token
+            {t("tokens.create")}
           </Button>
         </form>
         <div className="mt-3 space-y-2">
           {problem && <Alert>{problem}</Alert>}
           {create.error && <Alert>{create.error.message}</Alert>}
           {create.data && (
-            <Alert tone="success" title={`Token “${create.data.name}” created — copy it now, it is shown only once.`}>
+            <Alert tone="success" title={t("tokens.created", { name: create.data.name })}>
               <code className="mt-1 block break-all rounded bg-white px-2 py-1 font-mono text-xs text-slate-900" data-testid="new-token">
                 {create.data.token}
               </code>
@@ -56,20 +63,20 @@ export function TokensPage() {
           )}
         </div>
       </Card>
-      <Card title="Your tokens">
+      <Card title={t("tokens.yours")}>
         {tokens.error && <Alert>{tokens.error.message}</Alert>}
         {revoke.error && <Alert>{revoke.error.message}</Alert>}
-        {tokens.data && tokens.data.length === 0 && <p className="text-sm text-slate-600">No tokens yet.</p>}
+        {tokens.data && tokens.data.length === 0 && <p className="text-sm text-slate-600">{t("tokens.none")}</p>}
         {tokens.data && tokens.data.length > 0 && (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead className="text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">Name</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Token</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Last used</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("tokens.name")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("tokens.token")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("tokens.lastUsed")}</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">{t("tokens.status")}</th>
+                  <th scope="col" className="py-2 font-medium"><span className="sr-only">{t("tokens.actions")}</span></th>
                 </tr>
               </thead>
               <tbody>
@@ -85,10 +92,10 @@ export function TokensPage() {
                           variant="secondary"
                           busy={revoke.isPending && revoke.variables === row.id}
                           onClick={() => {
-                            if (window.confirm(`Revoke the token “${row.name}”? Anything using it stops working.`)) revoke.mutate(row.id);
+                            if (window.confirm(t("tokens.confirmRevoke", { name: row.name }))) revoke.mutate(row.id);
                           }}
                         >
-                          Revoke<span className="sr-only"> {row.name}</span>
+                          {t("tokens.revoke")}<span className="sr-only"> {row.name}</span>
                         </Button>
                       )}
                     </td>

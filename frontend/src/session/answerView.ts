@@ -3,7 +3,9 @@
  * markers (a violation is never shown as a pass), the evidence trace and its safe link, the Solve
  * convergence line and the methodology lines. No React, no fetching.
  */
+import type { ParseKeys } from "i18next";
 import type { Schemas } from "../api/client";
+import { currentLanguage, i18n } from "../i18n/i18n";
 
 export type AnswerPack = Schemas["AnswerPackOut"];
 export type ComplianceCheck = Schemas["ComplianceCheckOut"];
@@ -16,27 +18,27 @@ export interface VerdictMark {
   tone: Tone;
 }
 
-const MARKS: Record<ComplianceCheck["verdict"], VerdictMark> = {
-  pass: { symbol: "✓", label: "Pass", tone: "emerald" },
-  violation: { symbol: "✗", label: "Violation", tone: "rose" },
-  unclear: { symbol: "?", label: "Unclear", tone: "amber" },
+const MARKS: Record<ComplianceCheck["verdict"], { symbol: string; label: ParseKeys; tone: Tone }> = {
+  pass: { symbol: "✓", label: "answer.pass", tone: "emerald" },
+  violation: { symbol: "✗", label: "answer.violation", tone: "rose" },
+  unclear: { symbol: "?", label: "answer.unclear", tone: "amber" },
 };
 
 export function verdictMark(verdict: ComplianceCheck["verdict"]): VerdictMark {
-  return MARKS[verdict];
+  const mark = MARKS[verdict];
+  return { ...mark, label: i18n.t(mark.label) };
 }
 
 export function complianceHeadline(compliance: AnswerPack["compliance"]): { text: string; tone: Tone } {
   const total = compliance.checks.length;
-  const revised = compliance.revisions ? ` after ${compliance.revisions} revision${compliance.revisions === 1 ? "" : "s"}` : "";
-  if (total === 0) return { text: "No hard constraint was stated, so none was audited.", tone: "slate" };
+  const revised = compliance.revisions ? i18n.t("answer.afterRevisions", { count: compliance.revisions }) : "";
+  if (total === 0) return { text: i18n.t("answer.noConstraints"), tone: "slate" };
   if (compliance.status === "violation") {
     const broken = compliance.checks.filter((c) => c.verdict === "violation").length;
-    return { text: `The answer still violates ${broken} of ${total} hard constraint${total === 1 ? "" : "s"}${revised}. Resolve those before acting on it.`, tone: "rose" };
+    return { text: i18n.t("answer.violates", { broken, count: total, revised }), tone: "rose" };
   }
-  if (compliance.status === "unverified")
-    return { text: `No hard constraint is violated, but some of the ${total} could not be checked${revised}.`, tone: "amber" };
-  return { text: `All ${total} hard constraint${total === 1 ? "" : "s"} passed the audit${revised}.`, tone: "emerald" };
+  if (compliance.status === "unverified") return { text: i18n.t("answer.unverified", { count: total, revised }), tone: "amber" };
+  return { text: i18n.t("answer.allPassed", { count: total, revised }), tone: "emerald" };
 }
 
 /** An evidence source as a link only when it is http(s); other sources (the shipped corpus) stay text. */
@@ -52,34 +54,34 @@ export function evidenceHref(item: EvidenceItem): string | null {
 
 /** Where the evidence came from: the claim it supports (short id) and how it entered the session. */
 export function traceLabel(item: EvidenceItem): string {
-  const claim = item.claim_id ? `claim ${item.claim_id.slice(0, 8)}` : "";
+  const claim = item.claim_id ? i18n.t("answer.traceClaim", { id: item.claim_id.slice(0, 8) }) : "";
   return [claim, item.trace].filter(Boolean).join(" · ");
 }
 
-const CONVERGENCE: Record<AnswerPack["solve"]["status"], string> = {
-  zero_high_risks: "Converged: the last audit found no high risk.",
-  limits_reached: "Stopped at the iteration limits.",
-  no_new_constraints: "Stopped: the remaining risks gave no new constraint.",
-  failed: "Stopped: a model call failed.",
-};
-
 export function convergenceText(solve: AnswerPack["solve"]): string {
   const unresolved = solve.unresolved_high_risks;
-  const tail = unresolved ? ` ${unresolved} high risk${unresolved === 1 ? "" : "s"} remain unresolved.` : "";
-  return `${CONVERGENCE[solve.status]}${tail}`;
+  const tail = unresolved ? i18n.t("answer.unresolvedRisks", { count: unresolved }) : "";
+  return `${i18n.t(`answer.convergence.${solve.status}`)}${tail}`;
 }
 
 export function methodologyLines(pack: AnswerPack): { label: string; value: string }[] {
   const m = pack.methodology;
   const s = pack.solve;
+  const list = (items: readonly string[]) => items.join(i18n.t("lineage.listSeparator")) || i18n.t("answer.none");
+  const spend = [
+    i18n.t("answer.spendTokens", { tokens: m.spend.tokens.toLocaleString(currentLanguage()) }),
+    `$${m.spend.cost_usd.toFixed(4)}`,
+    i18n.t("answer.spendCalls", { count: m.spend.calls }),
+    i18n.t("answer.spendRounds", { count: m.rounds }),
+  ].join(" · ");
   return [
-    { label: "Source domains", value: m.domains.join(", ") || "none" },
-    { label: "Operators", value: m.operators.join(", ") || "none" },
-    { label: "Models", value: m.models.join(", ") + (pack.offline ? " (offline: deterministic rules, no language model)" : "") },
-    { label: "Spend", value: `${m.spend.tokens.toLocaleString("en")} tokens · $${m.spend.cost_usd.toFixed(4)} · ${m.spend.calls} calls · ${m.rounds} round${m.rounds === 1 ? "" : "s"}` },
-    { label: "Solve", value: `${s.attempts} plan/audit attempt${s.attempts === 1 ? "" : "s"} over ${s.outer_rounds} outer round${s.outer_rounds === 1 ? "" : "s"}; ${convergenceText(s)}` },
-    ...s.constraints_added.map((text) => ({ label: "Constraint from a risk", value: text })),
-    ...m.supervisor_findings.map((text) => ({ label: "Supervisor finding", value: text })),
+    { label: i18n.t("answer.sourceDomains"), value: list(m.domains) },
+    { label: i18n.t("answer.operators"), value: list(m.operators) },
+    { label: i18n.t("answer.models"), value: m.models.join(", ") + (pack.offline ? i18n.t("answer.offlineModels") : "") },
+    { label: i18n.t("answer.spend"), value: spend },
+    { label: i18n.t("answer.solve"), value: i18n.t("answer.solveValue", { attempts: i18n.t("answer.attempts", { count: s.attempts }), rounds: i18n.t("answer.outerRounds", { count: s.outer_rounds }), convergence: convergenceText(s) }) },
+    ...s.constraints_added.map((text) => ({ label: i18n.t("answer.constraintFromRisk"), value: text })),
+    ...m.supervisor_findings.map((text) => ({ label: i18n.t("answer.supervisorFinding"), value: text })),
   ];
 }
 

@@ -23,6 +23,7 @@
  */
 import type { EventOf, EventType, LiveEvent, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
 import { isReviewEvent } from "../api/events";
+import { i18n } from "../i18n/i18n";
 
 export const PHASES = ["decompose", "explore", "synthesize", "validate", "build", "crystallize"] as const;
 export type PhaseName = (typeof PHASES)[number];
@@ -176,11 +177,11 @@ function applyOther(t: SessionTimeline, event: SessionEvent): SessionTimeline {
       return withItem(t, {
         kind: "warning",
         id: event.id,
-        title: `Possible prompt injection around claim ${event.data.claim_index + 1}`,
-        text: event.data.findings.map((f) => `${f.pattern.replaceAll("_", " ")} in ${f.source}: “${f.excerpt}”`).join("; "),
+        title: i18n.t("timeline.injection", { n: event.data.claim_index + 1 }),
+        text: event.data.findings.map((f) => i18n.t("verify.injectionLine", { pattern: f.pattern.replaceAll("_", " "), source: f.source, excerpt: f.excerpt })).join("; "),
       });
     case "research_warning":
-      return withItem(t, { kind: "warning", id: event.id, title: `Research (${event.data.provider})`, text: event.data.message });
+      return withItem(t, { kind: "warning", id: event.id, title: i18n.t("timeline.research", { provider: event.data.provider }), text: event.data.message });
     default:
       return t;
   }

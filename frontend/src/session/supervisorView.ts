@@ -10,7 +10,9 @@
  *     review without supervisor choices is sent exactly as before.
  *   - A decision is a toggle: choosing the same id twice removes it.
  */
+import type { ParseKeys } from "i18next";
 import type { Schemas, UserInput } from "../api/client";
+import { i18n } from "../i18n/i18n";
 import type { CheckpointMark, PhaseName } from "./sessionTimeline";
 
 export type Supervisor = Schemas["SupervisorOut"];
@@ -28,28 +30,50 @@ export function describeStatistic(f: Pick<SupervisorFinding, "kind" | "statistic
     case "dimension_collinearity":
       return `|r| ${s} > ${t}`;
     case "source_domain_bias":
-      return f.p_value === null || f.p_value === undefined ? `share ${s} (limit ${t})` : `F ${s}, p ${f.p_value.toPrecision(2)} < ${t}`;
+      return f.p_value === null || f.p_value === undefined ? i18n.t("supervisor.stat.shareLimit", { s, t }) : `F ${s}, p ${f.p_value.toPrecision(2)} < ${t}`;
     case "shallow_rewrite":
       return `|Δscore| ${s} ≥ ${t}`;
     case "diversity_collapse":
-      return `share ${Math.round(f.statistic * 100)}% ≥ ${Math.round(f.threshold * 100)}%`;
+      return i18n.t("supervisor.stat.shareAtLeast", { s: Math.round(f.statistic * 100), t: Math.round(f.threshold * 100) });
     case "stale_idea":
-      return `distance ${s} < ${t}`;
+      return i18n.t("supervisor.stat.distance", { s, t });
     case "favourite_pattern":
-      return `seen in ${s} places (≥ ${t})`;
+      return i18n.t("supervisor.stat.seenIn", { s, t });
     case "red_team_challenge":
-      return `${s} challenge(s) failed`;
+      return i18n.t("supervisor.stat.challengesFailed", { s });
     default:
-      return f.statistic ? `${s} case(s)` : "";
+      return f.statistic ? i18n.t("supervisor.stat.cases", { s }) : "";
   }
 }
 
-export const LAYER_LABELS: Readonly<Record<number, string>> = {
-  1: "Statistics",
-  2: "Red team",
-  3: "Pattern memory",
-  4: "Domain profile",
+const LAYER_KEYS: Readonly<Record<number, ParseKeys>> = {
+  1: "supervisor.layer1",
+  2: "supervisor.layer2",
+  3: "supervisor.layer3",
+  4: "supervisor.layer4",
 };
+
+/** A SAGA layer's name in the UI's language. */
+export function layerLabel(layer: number): string {
+  const key = LAYER_KEYS[layer];
+  return key ? i18n.t(key) : i18n.t("supervisor.layerN", { n: layer });
+}
+
+const CHECKPOINT_KEYS: Readonly<Record<string, ParseKeys>> = {
+  "CP-1": "supervisor.checkpointTitle.cp1",
+  "CP-2": "supervisor.checkpointTitle.cp2",
+  "CP-3": "supervisor.checkpointTitle.cp3",
+  "CP-4": "supervisor.checkpointTitle.cp4",
+  "CP-5": "supervisor.checkpointTitle.cp5",
+  "CP-6": "supervisor.checkpointTitle.cp6",
+  "CP-7": "supervisor.checkpointTitle.cp7",
+};
+
+/** A checkpoint's title in the UI's language (the server's English title for one this UI does not know). */
+export function checkpointTitle(checkpoint: string, serverTitle: string): string {
+  const key = CHECKPOINT_KEYS[checkpoint];
+  return key ? i18n.t(key) : serverTitle;
+}
 
 export function findingsByCheckpoint(findings: readonly SupervisorFinding[]): [string, SupervisorFinding[]][] {
   const groups = new Map<string, SupervisorFinding[]>();
@@ -91,5 +115,5 @@ export function withDecisions(input: UserInput, d: SupervisorDecisions): UserInp
 /** "h1, h2, h3 and 4 more" */
 export function listIds(ids: readonly string[], shown = 3): string {
   if (ids.length <= shown) return ids.join(", ");
-  return `${ids.slice(0, shown).join(", ")} and ${ids.length - shown} more`;
+  return i18n.t("supervisor.andMore", { ids: ids.slice(0, shown).join(", "), count: ids.length - shown });
 }

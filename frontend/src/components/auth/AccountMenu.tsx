@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
 import { accountLinks, type Me } from "../../auth/authView";
 import { useLogout } from "../../hooks/useAccount";
 
@@ -15,6 +16,7 @@ export function AccountMenu({ me }: { me: Me }) {
   const container = useRef<HTMLDivElement>(null);
   const logout = useLogout();
   const { pathname } = useLocation();
+  const { t } = useTranslation();
 
   useEffect(() => setOpen(false), [pathname]);
 
@@ -40,7 +42,7 @@ export function AccountMenu({ me }: { me: Me }) {
         onClick={() => setOpen((o) => !o)}
         className="rounded-lg px-2 py-1 text-slate-700 hover:bg-slate-100 focus:outline-none focus:ring-2 focus:ring-indigo-300"
       >
-        <span className="sr-only">Account: </span>
+        <span className="sr-only">{t("login.account")}</span>
         {me.user.email}
         <span aria-hidden> ▾</span>
       </button>
@@ -62,7 +64,7 @@ export function AccountMenu({ me }: { me: Me }) {
               className="block w-full px-3 py-2 text-left text-slate-800 hover:bg-slate-50 focus:bg-slate-100"
               onClick={() => logout.mutate()}
             >
-              Log out
+              {t("login.logout")}
             </button>
           </li>
         </ul>

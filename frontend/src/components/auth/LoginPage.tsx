@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitcher } from "../ui/LanguageSwitcher";
 import { loginProblems } from "../../auth/validateAccountForms";
 import { useLogin } from "../../hooks/useAccount";
 import { Alert } from "../ui/Alert";
@@ -14,6 +16,7 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [problems, setProblems] = useState<string[]>([]);
   const login = useLogin();
+  const { t } = useTranslation();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -25,12 +28,15 @@ export function LoginPage() {
   return (
     <main className="grid min-h-screen place-items-center bg-slate-50 px-4">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-xl font-semibold text-slate-900">Log in to Knowledge Forge</h1>
-        <p className="mt-1 text-sm text-slate-600">Ask your admin for an account.</p>
+        <div className="mb-3 flex justify-end text-sm text-slate-600">
+          <LanguageSwitcher />
+        </div>
+        <h1 className="text-xl font-semibold text-slate-900">{t("login.title")}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("login.askAdmin")}</p>
         <form className="mt-5 space-y-4" onSubmit={submit} noValidate>
           <div>
             <label htmlFor={emailId} className="text-sm font-medium text-slate-800">
-              Email
+              {t("login.email")}
             </label>
             <input
               id={emailId}
@@ -44,7 +50,7 @@ export function LoginPage() {
           </div>
           <div>
             <label htmlFor={passwordId} className="text-sm font-medium text-slate-800">
-              Password
+              {t("login.password")}
             </label>
             <input
               id={passwordId}
@@ -67,7 +73,7 @@ export function LoginPage() {
           )}
           {login.error && <Alert>{login.error.message}</Alert>}
           <Button type="submit" busy={login.isPending} className="w-full">
-            Log in
+            {t("login.submit")}
           </Button>
         </form>
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { ClaimCard } from "./ClaimCard";
 import { SelectionPlots } from "./SelectionPlots";
 import { SearchLineagePanel, SearchRoundSummary } from "./HypothesisLineage";
@@ -10,13 +11,14 @@ import { EMPTY_CLAIMS_DRAFT, MAX_TEXT_CHARS, validateClaims, type ClaimsDraft } 
 export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_claims">) {
   const payload = event.data;
   const [draft, setDraft] = useReviewDraft<ClaimsDraft>(sessionId, event.id, EMPTY_CLAIMS_DRAFT);
+  const { t } = useTranslation();
 
   return (
     <ReviewForm
       testId="review-claims"
-      title={`Review the claims of round ${payload.round + 1}`}
-      intro="Each claim comes with its thesis, antithesis and the test that would falsify it. Feedback is optional; the validator reads it when it scores the claim."
-      submitLabel="Send feedback and validate"
+      title={t("claimsReview.title", { round: payload.round + 1 })}
+      intro={t("claimsReview.intro")}
+      submitLabel={t("claimsReview.submit")}
       validate={() => validateClaims(draft, payload)}
       onSubmit={onSubmit}
       disabled={disabled}
@@ -27,13 +29,13 @@ export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScr
         return (
           <section key={claim.id} aria-labelledby={`claim-${claim.id}-title`} className="space-y-2">
             <h3 id={`claim-${claim.id}-title`} className="text-base font-semibold text-slate-900">
-              Claim {n}
+              {t("claimsReview.claimN", { n })}
             </h3>
             <ClaimCard claim={claim}>
               <TextArea
                 id={`claim-${claim.id}-feedback`}
-                label={`Feedback on claim ${n}`}
-                hint="Optional: what to check, what seems wrong, what is missing."
+                label={t("claimsReview.feedback", { n })}
+                hint={t("claimsReview.feedbackHint")}
                 value={draft.feedback[claim.index] ?? ""}
                 onChange={(text) => setDraft((d) => ({ feedback: { ...d.feedback, [claim.index]: text } }))}
                 maxChars={MAX_TEXT_CHARS}
@@ -42,7 +44,7 @@ export function ClaimsReview({ event, sessionId, onSubmit, disabled }: ReviewScr
           </section>
         );
       })}
-      {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+      {payload.claims.length === 0 && <p className="text-sm text-slate-500">{t("claimsReview.noClaims")}</p>}
       {payload.search && <SearchRoundSummary search={payload.search} />}
       {payload.search && sessionId && <SearchLineagePanel sessionId={sessionId} round={payload.round} />}
     </ReviewForm>

@@ -1,4 +1,6 @@
 import { useId, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
 import { EvidenceList } from "./EvidenceList";
@@ -11,10 +13,10 @@ import { evidenceWords, type MemoryChoice, type OfferedHypothesis } from "../../
 
 type AssumptionChoice = "confirm" | "reject" | "none";
 
-const CHOICES: readonly { value: AssumptionChoice; label: string }[] = [
-  { value: "confirm", label: "Confirm" },
-  { value: "reject", label: "Reject" },
-  { value: "none", label: "No opinion" },
+const CHOICES: readonly { value: AssumptionChoice; label: ParseKeys }[] = [
+  { value: "confirm", label: "decompose.confirm" },
+  { value: "reject", label: "decompose.reject" },
+  { value: "none", label: "decompose.noOpinion" },
 ];
 
 function choiceOf(draft: DecomposeDraft, index: number): AssumptionChoice {
@@ -43,13 +45,14 @@ function ChoiceGroup<T extends string>({
   testId,
 }: {
   legend: ReactNode;
-  choices: readonly { value: T; label: string }[];
+  choices: readonly { value: T; label: ParseKeys }[];
   choice: T;
   onChoose: (choice: T) => void;
   srSuffix: string;
   testId?: string;
 }) {
   const name = useId();
+  const { t } = useTranslation();
   return (
     <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3" data-testid={testId}>
       <legend className="float-left mb-2 w-full text-sm text-slate-900">{legend}</legend>
@@ -64,7 +67,7 @@ function ChoiceGroup<T extends string>({
               onChange={() => onChoose(c.value)}
               className="size-4 accent-indigo-600"
             />
-            {c.label}
+            {t(c.label)}
             <span className="sr-only"> {srSuffix}</span>
           </label>
         ))}
@@ -83,28 +86,29 @@ function AssumptionChoices({
   onChoose: (choice: AssumptionChoice) => void;
 }) {
   const n = assumption.index + 1;
+  const { t } = useTranslation();
   return (
     <ChoiceGroup
       legend={
         <>
-          <span className="font-medium">Assumption {n}: </span>
+          <span className="font-medium">{t("decompose.assumptionN", { n })}</span>
           {assumption.text}
         </>
       }
       choices={CHOICES}
       choice={choice}
       onChoose={onChoose}
-      srSuffix={`assumption ${n}`}
+      srSuffix={t("decompose.assumptionSr", { n })}
     />
   );
 }
 
 type MemoryOption = MemoryChoice | "none";
 
-const MEMORY_CHOICES: readonly { value: MemoryOption; label: string }[] = [
-  { value: "accept", label: "Pin: use it in later phases" },
-  { value: "dismiss", label: "Dismiss" },
-  { value: "none", label: "Leave it" },
+const MEMORY_CHOICES: readonly { value: MemoryOption; label: ParseKeys }[] = [
+  { value: "accept", label: "decompose.pin" },
+  { value: "dismiss", label: "decompose.dismiss" },
+  { value: "none", label: "decompose.leave" },
 ];
 
 function withMemoryChoice(draft: DecomposeDraft, id: string, choice: MemoryOption): DecomposeDraft {
@@ -124,26 +128,27 @@ function RememberedChoices({
   choice: MemoryOption;
   onChoose: (choice: MemoryOption) => void;
 }) {
+  const { t } = useTranslation();
   return (
     <ChoiceGroup
       testId="memory-offer"
       legend={
         <span className="block space-y-1">
           <span className="block break-words">
-            <span className="font-medium">Earlier finding {n}: </span>
+            <span className="font-medium">{t("decompose.earlierN", { n })}</span>
             {item.text}
           </span>
           <span className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
-            <Badge tone={item.c >= 0.5 ? "emerald" : "amber"}>confidence {item.confidence_percent}%</Badge>
+            <Badge tone={item.c >= 0.5 ? "emerald" : "amber"}>{t("decompose.confidence", { percent: item.confidence_percent })}</Badge>
             <span>{evidenceWords(item.support_count, item.contradiction_count)}</span>
-            <span className="break-words">from “{item.origin_question}”</span>
+            <span className="break-words">{t("decompose.fromQuestion", { question: item.origin_question })}</span>
           </span>
         </span>
       }
       choices={MEMORY_CHOICES}
       choice={choice}
       onChoose={onChoose}
-      srSuffix={`earlier finding ${n}`}
+      srSuffix={t("decompose.earlierSr", { n })}
     />
   );
 }
@@ -152,6 +157,7 @@ function RememberedChoices({
 export function DecomposeReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_decompose">) {
   const payload = event.data;
   const [draft, setDraft] = useReviewDraft<DecomposeDraft>(sessionId, event.id, EMPTY_DECOMPOSE_DRAFT);
+  const { t } = useTranslation();
   const toggleReframing = (index: number, on: boolean) =>
     setDraft((d) => ({
       ...d,
@@ -161,23 +167,23 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
   return (
     <ReviewForm
       testId="review-decompose"
-      title="Review the decomposition"
-      intro="Check what the agent found, say which assumptions hold, and choose the reframings to explore. At least one reframing — chosen or your own — is needed."
-      submitLabel="Confirm and explore"
+      title={t("reviewType.decompose_review")}
+      intro={t("decompose.intro")}
+      submitLabel={t("decompose.submit")}
       validate={() => validateDecompose(draft, payload)}
       onSubmit={onSubmit}
       disabled={disabled}
     >
       {payload.problem_frame && (
-        <ReviewSection title="Problem frame" description="How the engine reads your problem; the constraint audit's findings are below it.">
+        <ReviewSection title={t("decompose.frameTitle")} description={t("decompose.frameDescription")}>
           <ProblemFrameSummary view={payload.problem_frame} />
         </ReviewSection>
       )}
 
       {(payload.memory ?? []).length > 0 && (
         <ReviewSection
-          title="What earlier sessions found"
-          description="Hypotheses earlier sessions judged that are close to this problem, with how confident the verdicts made them. The agent has seen them; pin the ones later phases should build on, dismiss the ones that do not apply."
+          title={t("decompose.memoryTitle")}
+          description={t("decompose.memoryDescription")}
         >
           <div className="space-y-3">
             {(payload.memory ?? []).map((m, i) => (
@@ -193,7 +199,7 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
         </ReviewSection>
       )}
 
-      <ReviewSection title="Fundamentals">
+      <ReviewSection title={t("decompose.fundamentals")}>
         {payload.fundamentals.length ? (
           <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
             {payload.fundamentals.map((f, i) => (
@@ -201,23 +207,23 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-slate-500">No fundamentals were recorded.</p>
+          <p className="text-sm text-slate-500">{t("decompose.noFundamentals")}</p>
         )}
       </ReviewSection>
 
-      <ReviewSection title="State of the art">
+      <ReviewSection title={t("decompose.stateOfArt")}>
         {payload.state_of_art ? (
           <div className="space-y-3">
             <p className="text-sm leading-relaxed text-slate-800">{payload.state_of_art.summary}</p>
-            <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Sources ({payload.state_of_art.evidence.length})</h4>
+            <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("decompose.sources", { count: payload.state_of_art.evidence.length })}</h4>
             <EvidenceList evidence={payload.state_of_art.evidence} />
           </div>
         ) : (
-          <p className="text-sm text-slate-500">No state-of-the-art summary was recorded.</p>
+          <p className="text-sm text-slate-500">{t("decompose.noStateOfArt")}</p>
         )}
       </ReviewSection>
 
-      <ReviewSection title="Assumptions" description="Confirm the ones that hold, reject the ones that don't; leave the rest at “No opinion”.">
+      <ReviewSection title={t("decompose.assumptions")} description={t("decompose.assumptionsDescription")}>
         <div className="space-y-3">
           {payload.assumptions.map((a) => (
             <AssumptionChoices
@@ -227,20 +233,20 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
               onChoose={(choice) => setDraft((d) => withChoice(d, a.index, choice))}
             />
           ))}
-          {payload.assumptions.length === 0 && <p className="text-sm text-slate-500">No assumptions were found.</p>}
+          {payload.assumptions.length === 0 && <p className="text-sm text-slate-500">{t("decompose.noAssumptions")}</p>}
         </div>
         <TextListEditor
-          label="Add an assumption the agent missed"
+          label={t("decompose.addAssumption")}
           items={draft.addedAssumptions}
           onChange={(items) => setDraft((d) => ({ ...d, addedAssumptions: items }))}
           pending={draft.pendingAssumption}
           onPendingChange={(pendingAssumption) => setDraft((d) => ({ ...d, pendingAssumption }))}
-          placeholder="e.g. Demand arrives evenly through the day"
+          placeholder={t("decompose.assumptionPlaceholder")}
           maxItems={MAX_ADDED_ITEMS}
         />
       </ReviewSection>
 
-      <ReviewSection title="Reframings" description="Select the ways of posing the problem worth exploring, or add your own.">
+      <ReviewSection title={t("decompose.reframings")} description={t("decompose.reframingsDescription")}>
         <ul className="space-y-2">
           {payload.reframings.map((r) => {
             const id = `reframing-${event.id}-${r.index}`;
@@ -255,20 +261,20 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
                 />
                 <label htmlFor={id} className="min-w-0 cursor-pointer space-y-1 text-sm text-slate-800">
                   <span className="block">{r.text}</span>
-                  <Badge tone="violet">{r.reframing_type.replace("_", " ")}</Badge>
+                  <Badge tone="violet">{t(`reframingType.${r.reframing_type}`)}</Badge>
                 </label>
               </li>
             );
           })}
         </ul>
-        {payload.reframings.length === 0 && <p className="text-sm text-slate-500">No reframings were proposed; add your own.</p>}
+        {payload.reframings.length === 0 && <p className="text-sm text-slate-500">{t("decompose.noReframings")}</p>}
         <TextListEditor
-          label="Add your own reframing"
+          label={t("decompose.addReframing")}
           items={draft.addedReframings}
           onChange={(items) => setDraft((d) => ({ ...d, addedReframings: items }))}
           pending={draft.pendingReframing}
           onPendingChange={(pendingReframing) => setDraft((d) => ({ ...d, pendingReframing }))}
-          placeholder="e.g. Treat the backlog as a buffer to design, not a failure"
+          placeholder={t("decompose.reframingPlaceholder")}
           maxItems={MAX_ADDED_ITEMS}
         />
       </ReviewSection>

@@ -1,13 +1,15 @@
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
 import type { DecomposePayload, ExplorePayload } from "./reviewTypes";
 
 type FrameView = NonNullable<DecomposePayload["problem_frame"]>;
 type SelectionView = NonNullable<ExplorePayload["domain_selection"]>;
 type PoolView = NonNullable<ExplorePayload["pool"]>;
 
-const FINDING_LABELS: Readonly<Record<string, string>> = {
-  duplicate: "Merged",
-  conflict: "Conflict",
-  undecidable: "Cannot be checked",
+const FINDING_LABELS: Readonly<Record<string, ParseKeys>> = {
+  duplicate: "frame.findingDuplicate",
+  conflict: "frame.findingConflict",
+  undecidable: "frame.findingUndecidable",
 };
 
 function Items({ label, items }: { label: string; items: readonly string[] }) {
@@ -31,29 +33,34 @@ function Items({ label, items }: { label: string; items: readonly string[] }) {
 /** The problem frame as the engine read it, and what the constraint audit (CP-1) found. */
 export function ProblemFrameSummary({ view }: { view: FrameView }) {
   const { frame, audit } = view;
+  const { t } = useTranslation();
+  const findingLabel = (kind: string) => {
+    const key = FINDING_LABELS[kind];
+    return key ? t(key) : kind;
+  };
   return (
     <div className="space-y-3 text-sm">
       <dl className="space-y-2">
         <div>
-          <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Objective</dt>
+          <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("frame.objective")}</dt>
           <dd className="break-words text-slate-800">{frame.objective}</dd>
         </div>
         {frame.target_outcome && (
           <div>
-            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">Success looks like</dt>
+            <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("frame.successLooksLike")}</dt>
             <dd className="break-words text-slate-800">{frame.target_outcome}</dd>
           </div>
         )}
-        <Items label="Hard constraints" items={frame.hard_constraints} />
-        <Items label="Soft constraints" items={frame.soft_constraints} />
-        <Items label="Success criteria" items={frame.success_criteria} />
-        <Items label="Stakeholders" items={frame.stakeholders} />
+        <Items label={t("frame.hardConstraints")} items={frame.hard_constraints} />
+        <Items label={t("frame.softConstraints")} items={frame.soft_constraints} />
+        <Items label={t("frame.successCriteria")} items={frame.success_criteria} />
+        <Items label={t("frame.stakeholders")} items={frame.stakeholders} />
       </dl>
       {audit.findings.length > 0 && (
-        <ul className="space-y-1" aria-label="Constraint audit findings">
+        <ul className="space-y-1" aria-label={t("frame.auditFindings")}>
           {audit.findings.map((f) => (
             <li key={`${f.kind}-${f.indices.join("-")}`} className="rounded-md border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-amber-900">
-              <strong>{FINDING_LABELS[f.kind] ?? f.kind}:</strong> {f.message}
+              <strong>{t("frame.findingLabel", { label: findingLabel(f.kind) })}</strong> {f.message}
             </li>
           ))}
         </ul>
@@ -65,20 +72,20 @@ export function ProblemFrameSummary({ view }: { view: FrameView }) {
 /** The source domains BISO explored, why each was chosen, and what it gave the hypothesis pool. */
 export function SourceDomainsSummary({ selection, pool }: { selection: SelectionView; pool: PoolView | null | undefined }) {
   const yields = new Map((pool?.domains ?? []).map((d) => [d.domain_id, d]));
+  const { t } = useTranslation();
   return (
     <div className="space-y-2 text-sm">
       {pool && (
         <p className="text-slate-700">
-          {pool.kept} hypotheses in the pool ({pool.generated} generated, near-duplicates merged); {pool.passed} passed the
-          mapping-quality gate.
+          {t("frame.poolSummary", { kept: pool.kept, generated: pool.generated, passed: pool.passed })}
         </p>
       )}
       {selection.shortfall && <p className="text-amber-800">{selection.shortfall}</p>}
       <details className="rounded-lg border border-slate-200">
         <summary className="cursor-pointer px-3 py-2 font-medium text-slate-800">
-          The {selection.chosen.length} domains, why each was chosen, and what it gave
+          {t("frame.domainsSummary", { count: selection.chosen.length })}
         </summary>
-      <ul className="divide-y divide-slate-100 border-t border-slate-200" aria-label="Source domains explored">
+      <ul className="divide-y divide-slate-100 border-t border-slate-200" aria-label={t("explore.domainsTitle")}>
         {selection.chosen.map((d) => {
           const y = yields.get(d.domain_id);
           return (
@@ -87,7 +94,7 @@ export function SourceDomainsSummary({ selection, pool }: { selection: Selection
                 <span className="font-medium text-slate-900">{d.name}</span>
                 {y && (
                   <span className="text-xs text-slate-600">
-                    {y.failure ? `no hypotheses: ${y.failure}` : `${y.hypotheses} hypotheses, ${y.passed} passed the gate`}
+                    {y.failure ? t("frame.noHypotheses", { failure: y.failure }) : t("frame.domainYield", { n: y.hypotheses, passed: y.passed })}
                   </span>
                 )}
               </div>

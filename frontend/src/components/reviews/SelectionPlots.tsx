@@ -1,5 +1,7 @@
 import { useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { i18n } from "../../i18n/i18n";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { frontPath, heatCells, heatFill, heatTextColor, placePoints, ticks } from "../../graph/selectionPlot";
 
@@ -26,8 +28,9 @@ function useHypotheses(sessionId: string) {
 }
 
 function pointLabel(p: Point): string {
-  const where = p.rank === 0 ? "on the Pareto front" : `front ${p.rank + 1}`;
-  return `${p.title}: novelty ${p.novelty.toFixed(2)}, feasibility ${p.feasibility.toFixed(2)}, ${where}${p.seed ? ", SEARCH seed" : ""}`;
+  const where = p.rank === 0 ? i18n.t("plots.onFront") : i18n.t("plots.frontN", { n: p.rank + 1 });
+  const label = i18n.t("plots.pointLabel", { title: p.title, novelty: p.novelty.toFixed(2), feasibility: p.feasibility.toFixed(2), where });
+  return p.seed ? i18n.t("plots.pointSeed", { label }) : label;
 }
 
 /** Novelty × feasibility scatter; front points filled, the front drawn as a staircase; points are buttons. */
@@ -36,10 +39,11 @@ function ParetoScatter({ plot, onOpen, openId }: { plot: Plot; onOpen: (id: stri
   const placed = placePoints(plot.points, BOX);
   const inner = BOX.width - 2 * BOX.margin;
   const innerH = BOX.height - 2 * BOX.margin;
+  const { t } = useTranslation();
   return (
     <figure className="space-y-1">
       <figcaption id={titleId} className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-        Pareto front: novelty × feasibility ({plot.points.filter((p) => p.rank === 0).length} on the front of {plot.points.length})
+        {t("plots.paretoTitle", { front: plot.points.filter((p) => p.rank === 0).length, total: plot.points.length })}
       </figcaption>
       <svg viewBox={`0 0 ${BOX.width} ${BOX.height}`} className="w-full max-w-md" role="group" aria-labelledby={titleId} data-testid="pareto-plot">
         <rect x={BOX.margin} y={BOX.margin} width={inner} height={innerH} fill="#f8fafc" stroke="#cbd5e1" />
@@ -54,10 +58,10 @@ function ParetoScatter({ plot, onOpen, openId }: { plot: Plot; onOpen: (id: stri
           </text>
         ))}
         <text x={BOX.width / 2} y={BOX.height - 4} fontSize="11" textAnchor="middle" fill="#334155">
-          novelty →
+          {t("plots.noveltyAxis")}
         </text>
         <text x={10} y={BOX.height / 2} fontSize="11" textAnchor="middle" fill="#334155" transform={`rotate(-90 10 ${BOX.height / 2})`}>
-          feasibility →
+          {t("plots.feasibilityAxis")}
         </text>
         <path d={frontPath(placed)} fill="none" stroke="#4f46e5" strokeWidth="1.5" strokeDasharray="4 3" />
         {placed.map(({ point, x, y, onFront }) => (
@@ -86,7 +90,7 @@ function ParetoScatter({ plot, onOpen, openId }: { plot: Plot; onOpen: (id: stri
           </circle>
         ))}
       </svg>
-      <p className="text-xs text-slate-600">Filled: on the front. Amber ring: expanded by SEARCH. {plot.pruned} failed the mapping gate and are not shown.</p>
+      <p className="text-xs text-slate-600">{t("plots.paretoLegend", { pruned: plot.pruned })}</p>
     </figure>
   );
 }
@@ -97,10 +101,11 @@ function MomeHeatMap({ plot }: { plot: Plot }) {
   const cells = heatCells(plot.cells, plot.mechanism_families, plot.data_granularities);
   const width = CELL.left + CELL.width * plot.data_granularities.length + 4;
   const height = CELL.top + CELL.height * plot.mechanism_families.length + 4;
+  const { t } = useTranslation();
   return (
     <figure className="space-y-1">
       <figcaption id={titleId} className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-        MOME grid: coverage {Math.round(plot.coverage_ratio * 100)}% of {plot.cells.length} cells
+        {t("plots.momeTitle", { percent: Math.round(plot.coverage_ratio * 100), cells: plot.cells.length })}
       </figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} className="w-full max-w-md" role="img" aria-labelledby={titleId} data-testid="mome-heatmap">
         {plot.data_granularities.map((g, column) => (
@@ -116,7 +121,7 @@ function MomeHeatMap({ plot }: { plot: Plot }) {
         {cells.map(({ cell, row, column, intensity }) => (
           <g key={`${cell.mechanism_family}-${cell.data_granularity}`}>
             <rect x={CELL.left + CELL.width * column} y={CELL.top + CELL.height * row} width={CELL.width - 2} height={CELL.height - 2} rx="3" fill={heatFill(intensity)}>
-              <title>{`${cell.mechanism_family} × ${cell.data_granularity}: ${cell.explored} hypotheses, front keeps ${cell.kept}`}</title>
+              <title>{t("plots.cellTitle", { family: cell.mechanism_family, granularity: cell.data_granularity, explored: cell.explored, kept: cell.kept })}</title>
             </rect>
             {cell.explored > 0 && (
               <text x={CELL.left + CELL.width * (column + 0.5) - 1} y={CELL.top + CELL.height * (row + 0.5) + 3} fontSize="10" textAnchor="middle" fill={heatTextColor(intensity)}>
@@ -126,32 +131,33 @@ function MomeHeatMap({ plot }: { plot: Plot }) {
           </g>
         ))}
       </svg>
-      <p className="text-xs text-slate-600">Each cell: kept on its front / hypotheses that landed there (capacity {plot.capacity}).</p>
+      <p className="text-xs text-slate-600">{t("plots.momeLegend", { capacity: plot.capacity })}</p>
     </figure>
   );
 }
 
 function HypothesisDetail({ id, hypotheses, onClose }: { id: string; hypotheses: readonly HypothesisOut[] | undefined; onClose: () => void }) {
   const h = hypotheses?.find((x) => x.id === id);
+  const { t } = useTranslation();
   return (
-    <section aria-label="Selected hypothesis" className="space-y-1 rounded-lg border border-indigo-200 bg-indigo-50/50 p-3 text-sm" data-testid="hypothesis-detail">
+    <section aria-label={t("plots.selected")} className="space-y-1 rounded-lg border border-indigo-200 bg-indigo-50/50 p-3 text-sm" data-testid="hypothesis-detail">
       {h ? (
         <>
           <h4 className="font-semibold text-slate-900">{h.title}</h4>
           <p className="text-xs text-slate-600">
             {h.domain_name} · {h.operator}
-            {h.parents.length > 0 && ` of ${h.parents.join(", ")}`}
+            {h.parents.length > 0 && t("plots.ofParents", { parents: h.parents.join(", ") })}
           </p>
           <p className="text-slate-800">{h.statement}</p>
           <p className="text-slate-700">
-            <span className="font-medium">Observable:</span> {h.observable}
+            <span className="font-medium">{t("explore.poolObservable")}</span>{h.observable}
           </p>
         </>
       ) : (
-        <p className="text-slate-600">Loading the hypothesis…</p>
+        <p className="text-slate-600">{t("plots.loadingHypothesis")}</p>
       )}
       <button type="button" onClick={onClose} className="text-xs font-medium text-indigo-700 underline">
-        Close
+        {t("plots.close")}
       </button>
     </section>
   );
@@ -162,13 +168,14 @@ export function SelectionPlots({ sessionId }: { sessionId: string }) {
   const selection = useSelection(sessionId);
   const hypotheses = useHypotheses(sessionId);
   const [openId, setOpenId] = useState<string | null>(null);
-  if (selection.isError) return <p className="text-sm text-rose-700">The selection plots could not be loaded: {selection.error.message}</p>;
-  if (!selection.data) return <p className="text-sm text-slate-500">Loading the selection plots…</p>;
+  const { t } = useTranslation();
+  if (selection.isError) return <p className="text-sm text-rose-700">{t("plots.loadFailed", { message: selection.error.message })}</p>;
+  if (!selection.data) return <p className="text-sm text-slate-500">{t("plots.loading")}</p>;
   if (selection.data.points.length === 0) return null;
   return (
     <section aria-labelledby="selection-plots-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="selection-plots">
       <h3 id="selection-plots-title" className="text-base font-semibold text-slate-900">
-        How SEARCH selected from the hypothesis pool
+        {t("plots.title")}
       </h3>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <ParetoScatter plot={selection.data} onOpen={setOpenId} openId={openId} />

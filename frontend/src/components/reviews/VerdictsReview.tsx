@@ -1,4 +1,6 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
 import { ClaimCard } from "./ClaimCard";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, TextArea } from "./ReviewForm";
@@ -7,11 +9,11 @@ import { EMPTY_VERDICT, EMPTY_VERDICTS_DRAFT, MAX_TEXT_CHARS, validateVerdicts, 
 import { RadioCard } from "../ui/RadioCard";
 import { VerifyBreakdown } from "./VerifyBreakdown";
 
-const VERDICTS: readonly { value: VerdictType; label: string; help: string }[] = [
-  { value: "accept", label: "Accept", help: "it holds" },
-  { value: "reject", label: "Reject", help: "it becomes negative knowledge" },
-  { value: "qualify", label: "Qualify", help: "it holds under a condition you state" },
-  { value: "merge", label: "Merge", help: "it says the same as another claim" },
+const VERDICTS: readonly { value: VerdictType; label: ParseKeys; help: ParseKeys }[] = [
+  { value: "accept", label: "verdicts.accept", help: "verdicts.acceptHelp" },
+  { value: "reject", label: "verdicts.reject", help: "verdicts.rejectHelp" },
+  { value: "qualify", label: "verdicts.qualify", help: "verdicts.qualifyHelp" },
+  { value: "merge", label: "verdicts.merge", help: "verdicts.mergeHelp" },
 ];
 
 function shorten(text: string, max = 90): string {
@@ -30,25 +32,26 @@ function VerdictControls({
   onChange: (next: VerdictDraft) => void;
 }) {
   const name = useId();
+  const { t } = useTranslation();
   const n = claim.index + 1;
   const others = claims.filter((c) => c.index !== claim.index);
   const base = `verdict-${claim.id}`;
   return (
     <div className="space-y-3">
       <fieldset className="min-w-0">
-        <legend className="text-sm font-semibold text-slate-900">Verdict on claim {n}</legend>
+        <legend className="text-sm font-semibold text-slate-900">{t("verdicts.verdictOn", { n })}</legend>
         <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
           {VERDICTS.map((v) => (
             <RadioCard
               key={v.value}
               name={name}
               value={v.value}
-              label={v.label}
-              help={v.help}
-              unavailable={v.value === "merge" && others.length === 0 ? "needs another claim in this round" : null}
+              label={t(v.label)}
+              help={t(v.help)}
+              unavailable={v.value === "merge" && others.length === 0 ? t("verdicts.mergeUnavailable") : null}
               checked={value.verdict === v.value}
               onSelect={() => onChange({ ...value, verdict: v.value })}
-              srLabel={`claim ${n}`}
+              srLabel={t("verdicts.claimSr", { n })}
             />
           ))}
         </div>
@@ -56,8 +59,8 @@ function VerdictControls({
       {value.verdict === "qualify" && (
         <TextArea
           id={`${base}-qualification`}
-          label={`Qualification for claim ${n}`}
-          hint="When, where or for whom does the claim hold?"
+          label={t("verdicts.qualification", { n })}
+          hint={t("verdicts.qualificationHint")}
           required
           value={value.qualification}
           onChange={(qualification) => onChange({ ...value, qualification })}
@@ -67,7 +70,7 @@ function VerdictControls({
       {value.verdict === "merge" && (
         <div className="space-y-1">
           <label htmlFor={`${base}-merge`} className="block text-sm font-medium text-slate-800">
-            Merge claim {n} with<span className="ml-1 text-rose-700" aria-hidden>*</span>
+            {t("verdicts.mergeWith", { n })}<span className="ml-1 text-rose-700" aria-hidden>*</span>
           </label>
           <select
             id={`${base}-merge`}
@@ -76,10 +79,10 @@ function VerdictControls({
             onChange={(e) => onChange({ ...value, mergeWith: e.target.value === "" ? null : Number(e.target.value) })}
             className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200"
           >
-            <option value="">Choose a claim…</option>
+            <option value="">{t("build.chooseClaim")}</option>
             {others.map((c) => (
               <option key={c.index} value={String(c.index)}>
-                Claim {c.index + 1}: {shorten(c.text)}
+                {t("verdicts.claimOption", { n: c.index + 1, text: shorten(c.text) })}
               </option>
             ))}
           </select>
@@ -87,7 +90,7 @@ function VerdictControls({
       )}
       <TextArea
         id={`${base}-reason`}
-        label={`Reason for claim ${n} (optional)`}
+        label={t("verdicts.reason", { n })}
         value={value.reason}
         onChange={(reason) => onChange({ ...value, reason })}
         maxChars={MAX_TEXT_CHARS}
@@ -101,14 +104,15 @@ function VerdictControls({
 export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewScreenProps<"review_verdicts">) {
   const payload = event.data;
   const [draft, setDraft] = useReviewDraft<VerdictsDraft>(sessionId, event.id, EMPTY_VERDICTS_DRAFT);
+  const { t } = useTranslation();
   const decided = payload.claims.filter((c) => (draft.verdicts[c.index] ?? EMPTY_VERDICT).verdict !== null).length;
 
   return (
     <ReviewForm
       testId="review-verdicts"
-      title={`Verdicts for round ${payload.round + 1}`}
-      intro={`Give each claim a verdict; the scores are the validator's, the decision is yours. ${decided} of ${payload.claims.length} decided.`}
-      submitLabel="Record verdicts"
+      title={t("verdicts.title", { round: payload.round + 1 })}
+      intro={t("verdicts.intro", { decided, total: payload.claims.length })}
+      submitLabel={t("verdicts.submit")}
       validate={() => validateVerdicts(draft, payload)}
       onSubmit={onSubmit}
       disabled={disabled}
@@ -116,7 +120,7 @@ export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewS
       {payload.claims.map((claim) => (
         <section key={claim.id} aria-labelledby={`verdict-${claim.id}-title`} className="space-y-2">
           <h3 id={`verdict-${claim.id}-title`} className="text-base font-semibold text-slate-900">
-            Claim {claim.index + 1}
+            {t("claimsReview.claimN", { n: claim.index + 1 })}
           </h3>
           <ClaimCard claim={claim}>
             {claim.verify && <VerifyBreakdown verify={claim.verify} claimNumber={claim.index + 1} />}
@@ -129,7 +133,7 @@ export function VerdictsReview({ event, sessionId, onSubmit, disabled }: ReviewS
           </ClaimCard>
         </section>
       ))}
-      {payload.claims.length === 0 && <p className="text-sm text-slate-500">This round has no claims.</p>}
+      {payload.claims.length === 0 && <p className="text-sm text-slate-500">{t("claimsReview.noClaims")}</p>}
     </ReviewForm>
   );
 }

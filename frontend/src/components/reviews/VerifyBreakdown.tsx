@@ -1,3 +1,5 @@
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
 import type { VerdictsPayload } from "./reviewTypes";
 import { Badge, type BadgeTone } from "../ui/Badge";
 
@@ -10,11 +12,11 @@ const STATUS_TONES: Record<Verify["status"], BadgeTone> = {
   abstained: "slate",
 };
 
-const LOGIC_DIMS = [
-  ["analogy_validity", "Analogy validity"],
-  ["internal_consistency", "Internal consistency"],
-  ["causal_rigor", "Causal rigor"],
-] as const;
+const LOGIC_DIMS: readonly (readonly ["analogy_validity" | "internal_consistency" | "causal_rigor", ParseKeys])[] = [
+  ["analogy_validity", "verify.analogyValidity"],
+  ["internal_consistency", "verify.internalConsistency"],
+  ["causal_rigor", "verify.causalRigor"],
+];
 
 function Dim({ label, value }: { label: string; value: number }) {
   return (
@@ -28,49 +30,50 @@ function Dim({ label, value }: { label: string; value: number }) {
 /** The independent verifier's VERIFY verdict on a claim, next to the agent's four scores. */
 export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claimNumber: number }) {
   const novelty = verify.novelty;
+  const { t } = useTranslation();
+  const titleOf = (reference: string) => verify.sources.find((s) => s.source === reference)?.title || reference;
   return (
-    <section aria-label={`Independent verification of claim ${claimNumber}`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/70 p-3" data-testid="verify-breakdown">
+    <section aria-label={t("verify.label", { n: claimNumber })} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/70 p-3" data-testid="verify-breakdown">
       <div className="flex flex-wrap items-center gap-2">
-        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Verifier</h4>
-        <Badge tone={STATUS_TONES[verify.status]}>{verify.status}</Badge>
-        <span className="text-sm text-slate-800">final {verify.final_score.toFixed(1)} / 10</span>
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("verify.verifier")}</h4>
+        <Badge tone={STATUS_TONES[verify.status]}>{t(`verify.status.${verify.status}`)}</Badge>
+        <span className="text-sm text-slate-800">{t("verify.final", { score: verify.final_score.toFixed(1) })}</span>
         <span className="text-sm text-slate-700">
-          confidence {verify.confidence.toFixed(2)}
-          {verify.samples > 0 && ` (${verify.samples} samples)`}
+          {verify.samples > 0 ? t("verify.confidenceSamples", { confidence: verify.confidence.toFixed(2), count: verify.samples }) : t("verify.confidence", { confidence: verify.confidence.toFixed(2) })}
         </span>
-        {verify.position_consistent === false && <Badge tone="amber">position bias: reversed order disagreed</Badge>}
-        {verify.injection.length > 0 && <Badge tone="rose">prompt injection flagged</Badge>}
+        {verify.position_consistent === false && <Badge tone="amber">{t("verify.positionBias")}</Badge>}
+        {verify.injection.length > 0 && <Badge tone="rose">{t("verify.injectionFlagged")}</Badge>}
       </div>
       <p className="text-xs text-slate-600">{verify.verifier}</p>
       <div className="grid grid-cols-1 gap-3 @xl:grid-cols-2">
         {verify.logic && (
           <div>
-            <h5 className="text-xs font-semibold text-slate-700">Logic {verify.logic.passed ? "passed" : "failed"} (all three ≥ 6)</h5>
+            <h5 className="text-xs font-semibold text-slate-700">{verify.logic.passed ? t("verify.logicPassed") : t("verify.logicFailed")}</h5>
             <dl className="mt-1 space-y-0.5">
               {LOGIC_DIMS.map(([key, label]) => (
-                <Dim key={key} label={label} value={verify.logic![key]} />
+                <Dim key={key} label={t(label)} value={verify.logic![key]} />
               ))}
             </dl>
           </div>
         )}
         {novelty && (
           <div>
-            <h5 className="text-xs font-semibold text-slate-700">Novelty</h5>
+            <h5 className="text-xs font-semibold text-slate-700">{t("claim.novelty")}</h5>
             <dl className="mt-1 space-y-0.5">
-              <Dim label="Preliminary" value={novelty.preliminary} />
-              <Dim label={novelty.searched ? "After prior-art search" : "Not searched (below 6)"} value={novelty.adjusted} />
+              <Dim label={t("verify.preliminary")} value={novelty.preliminary} />
+              <Dim label={novelty.searched ? t("verify.afterSearch") : t("verify.notSearched")} value={novelty.adjusted} />
             </dl>
             {novelty.searched && (
               <ul className="mt-1 space-y-0.5 text-xs text-slate-700">
                 {novelty.evidence.map((e) => (
                   <li key={`${e.kind}-${e.reference}`}>
-                    {e.kind.replace("_", " ")}: {Math.round(e.prior_art_similarity * 100)}% already stated by{" "}
+                    {t("verify.priorArt", { kind: e.kind.replace("_", " "), percent: Math.round(e.prior_art_similarity * 100) })}{" "}
                     {e.reference.startsWith("http") ? (
                       <a href={e.reference} className="text-indigo-700 underline" target="_blank" rel="noreferrer noopener">
-                        {verify.sources.find((s) => s.source === e.reference)?.title || e.reference}
+                        {titleOf(e.reference)}
                       </a>
                     ) : (
-                      verify.sources.find((s) => s.source === e.reference)?.title || e.reference
+                      titleOf(e.reference)
                     )}
                   </li>
                 ))}
@@ -83,7 +86,7 @@ export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claim
         <ul className="space-y-0.5 text-xs text-rose-800">
           {verify.injection.map((f) => (
             <li key={`${f.source}-${f.pattern}`}>
-              {f.pattern.replaceAll("_", " ")} in {f.source}: “{f.excerpt}”
+              {t("verify.injectionLine", { pattern: f.pattern.replaceAll("_", " "), source: f.source, excerpt: f.excerpt })}
             </li>
           ))}
         </ul>

@@ -6,27 +6,31 @@
  * Invariants: ancestry never loops (a hypothesis is visited once) and names a missing parent as
  * missing instead of dropping it; a chain starts and ends with a node and alternates node, relation.
  */
+import type { ParseKeys } from "i18next";
 import type { Schemas } from "../../api/client";
+import { currentLanguage, i18n } from "../../i18n/i18n";
 
 export type PoolHypothesis = Schemas["HypothesisOut"];
 export type HyperpathView = Schemas["HyperpathOut"];
 export type SearchView = Schemas["SearchSummaryView"];
 
-export const OPERATOR_LABELS: Readonly<Record<string, string>> = {
-  biso: "Cross-domain analogy (BISO)",
-  refine: "Refine",
-  variant: "Variant",
-  combine: "Combine",
-  oppose: "Oppose",
-  extreme: "Extreme",
-  hyperpath_expand: "Hyperpath expand (HKG)",
-  hyperbridge: "Hyperbridge (HKG)",
-  blend_expand: "Conceptual blend",
-  transform_space: "Transform the concept space",
+const OPERATOR_KEYS: Readonly<Record<string, ParseKeys>> = {
+  biso: "operator.biso",
+  refine: "operator.refine",
+  variant: "operator.variant",
+  combine: "operator.combine",
+  oppose: "operator.oppose",
+  extreme: "operator.extreme",
+  hyperpath_expand: "operator.hyperpath_expand",
+  hyperbridge: "operator.hyperbridge",
+  blend_expand: "operator.blend_expand",
+  transform_space: "operator.transform_space",
 };
 
+/** An operator's name in the UI's language; an operator the UI does not know reads as its id. */
 export function operatorLabel(operator: string): string {
-  return OPERATOR_LABELS[operator] ?? operator.replaceAll("_", " ");
+  const key = OPERATOR_KEYS[operator];
+  return key ? i18n.t(key) : operator.replaceAll("_", " ");
 }
 
 export interface LineageNode {
@@ -80,16 +84,17 @@ export function hyperpathChain(trace: HyperpathView, pathIndex = 0): ChainItem[]
 /** "3 refine, 2 oppose, …" in descending count, then by name. */
 export function operatorCounts(counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
-  return entries.map(([op, n]) => `${n} ${operatorLabel(op).toLowerCase()}`).join(", ");
+  const label = (op: string) => operatorLabel(op).toLocaleLowerCase(currentLanguage());
+  return entries.map(([op, n]) => i18n.t("lineage.operatorCount", { n, label: label(op) })).join(i18n.t("lineage.listSeparator"));
 }
 
 /** One sentence of what the round's SEARCH did. */
 export function searchSummaryText(search: SearchView): string {
   const parts = [
-    `${search.children} new hypotheses from ${search.seeds.length} seeds in ${search.calls} model calls`,
-    search.degraded ? `${search.degraded} degraded to refine/variant by quota` : "",
-    search.ungrounded ? `${search.ungrounded} found no hyperpath (no structural evidence)` : "",
-    search.failed ? `${search.failed} failed` : "",
+    i18n.t("lineage.searchChildren", { children: search.children, seeds: search.seeds.length, calls: search.calls }),
+    search.degraded ? i18n.t("lineage.searchDegraded", { n: search.degraded }) : "",
+    search.ungrounded ? i18n.t("lineage.searchUngrounded", { n: search.ungrounded }) : "",
+    search.failed ? i18n.t("lineage.searchFailed", { n: search.failed }) : "",
   ];
-  return `${parts.filter(Boolean).join("; ")} (profile ${search.profile}).`;
+  return i18n.t("lineage.searchSummary", { parts: parts.filter(Boolean).join(i18n.t("lineage.clauseSeparator")), profile: search.profile });
 }

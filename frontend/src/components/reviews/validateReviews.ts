@@ -4,6 +4,7 @@
  * server accepts, and the body is built here, once. Messages use the screen's words and 1-based
  * numbers ("claim 1"), because that is what the person sees.
  */
+import { i18n } from "../../i18n/i18n";
 import { MAX_POOL_STARS } from "./poolStars";
 import { memoryDecisionFields, type MemoryChoice } from "../../memory/describeMemory";
 import type { UserInput } from "../../api/client";
@@ -58,8 +59,11 @@ function withPending(items: readonly string[], pending: string): string[] {
 /** The longest item a list field accepts (TextListEditor's default `maxLength`). */
 export const MAX_ITEM_CHARS = 300;
 
-function tooLong(items: readonly string[], what: string): string[] {
-  return items.filter((item) => item.length > MAX_ITEM_CHARS).map((item) => `The ${what} “${item.slice(0, 40)}…” is ${item.length} characters; shorten it to ${MAX_ITEM_CHARS}.`);
+type ItemKind = "assumption" | "reframing" | "domain";
+
+function tooLong(items: readonly string[], what: ItemKind): string[] {
+  const key = ({ assumption: "validate.assumptionTooLong", reframing: "validate.reframingTooLong", domain: "validate.domainTooLong" } as const)[what];
+  return items.filter((item) => item.length > MAX_ITEM_CHARS).map((item) => i18n.t(key, { item: item.slice(0, 40), length: item.length, max: MAX_ITEM_CHARS }));
 }
 
 function outOfRange(indices: readonly number[], count: number): number[] {
@@ -105,18 +109,18 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   const addedReframings = withPending(draft.addedReframings, draft.pendingReframing);
 
   if (selected.length === 0 && addedReframings.length === 0) {
-    errors.push("Select at least one reframing, or add your own: the exploration starts from the reframings you choose.");
+    errors.push(i18n.t("validate.selectReframing"));
   }
   const both = confirmed.filter((i) => rejected.includes(i));
   if (both.length) {
-    errors.push(`Assumption ${ordinals(both)} is both confirmed and rejected; choose one.`);
+    errors.push(i18n.t("validate.assumptionBoth", { n: ordinals(both) }));
   }
   const badReframings = outOfRange(selected, payload.reframings.length);
-  if (badReframings.length) errors.push(`Reframing ${ordinals(badReframings)} is not part of this review.`);
+  if (badReframings.length) errors.push(i18n.t("validate.reframingUnknown", { n: ordinals(badReframings) }));
   const badAssumptions = outOfRange(sortedUnique([...confirmed, ...rejected]), payload.assumptions.length);
-  if (badAssumptions.length) errors.push(`Assumption ${ordinals(badAssumptions)} is not part of this review.`);
-  if (addedAssumptions.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} assumptions.`);
-  if (addedReframings.length > MAX_ADDED_ITEMS) errors.push(`Add at most ${MAX_ADDED_ITEMS} reframings.`);
+  if (badAssumptions.length) errors.push(i18n.t("validate.assumptionUnknown", { n: ordinals(badAssumptions) }));
+  if (addedAssumptions.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyAssumptions", { max: MAX_ADDED_ITEMS }));
+  if (addedReframings.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyReframings", { max: MAX_ADDED_ITEMS }));
   errors.push(...tooLong(addedAssumptions, "assumption"), ...tooLong(addedReframings, "reframing"));
 
   return result(errors, {
@@ -150,12 +154,12 @@ export function validateExplore(draft: ExploreDraft, payload: ExplorePayload): R
   const fromPool = [...new Set(draft.starredHypotheses ?? [])];
   const domains = withPending(draft.suggestedDomains, draft.pendingDomain);
   if (starred.length === 0 && fromPool.length === 0) {
-    errors.push("Star at least one analogy or hypothesis of the pool: synthesis builds its claims on the starred ones.");
+    errors.push(i18n.t("validate.starOne"));
   }
-  if (fromPool.length > MAX_POOL_STARS) errors.push(`Star at most ${MAX_POOL_STARS} hypotheses of the pool.`);
+  if (fromPool.length > MAX_POOL_STARS) errors.push(i18n.t("validate.tooManyStars", { max: MAX_POOL_STARS }));
   const bad = outOfRange(starred, payload.analogies.length);
-  if (bad.length) errors.push(`Analogy ${ordinals(bad)} is not part of this review.`);
-  if (domains.length > MAX_ADDED_ITEMS) errors.push(`Suggest at most ${MAX_ADDED_ITEMS} domains.`);
+  if (bad.length) errors.push(i18n.t("validate.analogyUnknown", { n: ordinals(bad) }));
+  if (domains.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyDomains", { max: MAX_ADDED_ITEMS }));
   errors.push(...tooLong(domains, "domain"));
   const body = { type: "explore_review" as const, starred_analogies: starred, suggested_domains: domains };
   return result(errors, fromPool.length ? { ...body, starred_hypotheses: fromPool } : body);
@@ -181,9 +185,9 @@ export function validateClaims(draft: ClaimsDraft, payload: ClaimsPayload): Revi
     .sort(([a], [b]) => a - b);
   for (const [index, text] of entries) {
     if (!known.has(index)) {
-      errors.push(`Claim ${index + 1} is not part of this review.`);
+      errors.push(i18n.t("validate.claimUnknown", { n: index + 1 }));
     } else if (text.length > MAX_TEXT_CHARS) {
-      errors.push(`Feedback on claim ${index + 1} is ${text.length} characters long; shorten it to at most ${MAX_TEXT_CHARS}.`);
+      errors.push(i18n.t("validate.feedbackTooLong", { n: index + 1, length: text.length, max: MAX_TEXT_CHARS }));
     } else {
       claimFeedback.push({ claim_index: index, feedback: text });
     }
@@ -223,20 +227,20 @@ export function validateVerdicts(draft: VerdictsDraft, payload: VerdictsPayload)
     const reason = v.reason.trim();
     const qualification = v.qualification.trim();
     if (v.verdict === null) {
-      errors.push(`Choose a verdict for claim ${n}.`);
+      errors.push(i18n.t("validate.chooseVerdict", { n }));
       continue;
     }
     const body: VerdictBody = { claim_index: claim.index, verdict: v.verdict };
-    if (reason.length > MAX_TEXT_CHARS) errors.push(`The reason for claim ${n} is longer than ${MAX_TEXT_CHARS} characters.`);
+    if (reason.length > MAX_TEXT_CHARS) errors.push(i18n.t("validate.reasonTooLong", { n, max: MAX_TEXT_CHARS }));
     if (reason) body.reason = reason;
     if (v.verdict === "qualify") {
-      if (!qualification) errors.push(`Claim ${n} is qualified: write the qualification (when or where it holds).`);
-      else if (qualification.length > MAX_TEXT_CHARS) errors.push(`The qualification of claim ${n} is longer than ${MAX_TEXT_CHARS} characters.`);
+      if (!qualification) errors.push(i18n.t("validate.qualificationMissing", { n }));
+      else if (qualification.length > MAX_TEXT_CHARS) errors.push(i18n.t("validate.qualificationTooLong", { n, max: MAX_TEXT_CHARS }));
       body.qualification = qualification;
     }
     if (v.verdict === "merge") {
       if (v.mergeWith === null || v.mergeWith === claim.index || !indices.has(v.mergeWith)) {
-        errors.push(`Claim ${n} is merged: choose another claim of this round to merge it with.`);
+        errors.push(i18n.t("validate.mergeMissing", { n }));
       } else {
         body.merge_with_index = v.mergeWith;
       }
@@ -266,14 +270,14 @@ export const NEW_ROUND_DECISIONS: readonly BuildDecisionType[] = ["continue", "d
 export function validateBuild(draft: BuildDraft, payload: BuildPayload): ReviewValidation {
   const errors: string[] = [];
   const decision = draft.decision;
-  if (decision === null) return { ok: false, errors: ["Choose what to do next."] };
+  if (decision === null) return { ok: false, errors: [i18n.t("validate.chooseDecision")] };
   if (payload.max_rounds_reached && NEW_ROUND_DECISIONS.includes(decision)) {
-    errors.push("This was the last allowed round: resolve the session or add an insight instead.");
+    errors.push(i18n.t("validate.lastRound"));
   }
   const input: UserInput = { type: "build_decision", decision };
   if (decision === "deep_dive") {
     if (!payload.graph.nodes.some((node) => node.id === draft.deepDiveClaimId)) {
-      errors.push("Choose the claim of the knowledge graph to deep-dive into.");
+      errors.push(i18n.t("validate.chooseDeepDive"));
     }
     input.deep_dive_claim_id = draft.deepDiveClaimId;
   }
@@ -281,12 +285,11 @@ export function validateBuild(draft: BuildDraft, payload: BuildPayload): ReviewV
     const insight = draft.insight.trim();
     const pending = draft.pendingEvidenceUrl.trim();
     const urls = cleanTexts(pending ? [...draft.evidenceUrls, pending] : draft.evidenceUrls);
-    if (!insight) errors.push("Write the insight to add to the knowledge graph.");
-    else if (insight.length > MAX_INSIGHT_CHARS) errors.push(`The insight is longer than ${MAX_INSIGHT_CHARS} characters.`);
-    if (urls.length > MAX_EVIDENCE_URLS) errors.push(`Give at most ${MAX_EVIDENCE_URLS} evidence URLs.`);
+    if (!insight) errors.push(i18n.t("validate.insightMissing"));
+    else if (insight.length > MAX_INSIGHT_CHARS) errors.push(i18n.t("validate.insightTooLong", { max: MAX_INSIGHT_CHARS }));
+    if (urls.length > MAX_EVIDENCE_URLS) errors.push(i18n.t("validate.tooManyUrls", { max: MAX_EVIDENCE_URLS }));
     for (const url of urls) {
-      const where = url === pending ? " (typed in the evidence field, not added yet — fix or clear it)" : "";
-      if (!isHttpUrl(url)) errors.push(`“${url}” is not a web address: evidence URLs must start with http:// or https://${where}.`);
+      if (!isHttpUrl(url)) errors.push(i18n.t(url === pending ? "validate.pendingUrlInvalid" : "validate.urlInvalid", { url }));
     }
     input.user_insight = insight;
     input.user_evidence_urls = urls;

@@ -4,6 +4,9 @@
  * boundaries, the hypothesis ranking, and the methodology folded away.
  */
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
+import { i18n } from "../../i18n/i18n";
 import { useAnswer } from "../../hooks/useAnswer";
 import {
   answerJsonUrl,
@@ -22,6 +25,32 @@ import { MarkdownView } from "./MarkdownView";
 
 const HEADLINE_TONE = { emerald: "success", rose: "error", amber: "warning", slate: "info" } as const;
 
+/** Words for the pack's enum-like fields; a value this UI does not know reads as the server sent it. */
+const WORDS: Readonly<Record<string, ParseKeys>> = {
+  "origin:user": "answer.originUser",
+  "origin:domain": "answer.originDomain",
+  "origin:risk_refinement": "answer.originRisk",
+  "relation:supporting": "evidenceType.supporting",
+  "relation:contradicting": "evidenceType.contradicting",
+  "relation:contextual": "evidenceType.contextual",
+  "relation:validated_claim": "answer.validatedClaimRelation",
+  "severity:high": "answer.severityHigh",
+  "severity:medium": "answer.severityMedium",
+  "severity:low": "answer.severityLow",
+  "gate:passed": "explore.gatePassed",
+  "gate:failed": "explore.gateFailed",
+  "verify:passed": "verify.status.passed",
+  "verify:failed": "verify.status.failed",
+  "verify:escalated": "verify.status.escalated",
+  "verify:abstained": "verify.status.abstained",
+  "verify:unverified": "answer.notVerified",
+};
+
+function wordsFor(kind: "origin" | "relation" | "severity" | "gate" | "verify", value: string): string {
+  const key = WORDS[`${kind}:${value}`];
+  return key ? i18n.t(key) : value.replaceAll("_", " ");
+}
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="space-y-2">
@@ -35,23 +64,25 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 export function AnswerView({ sessionId }: { sessionId: string }) {
   const answer = useAnswer(sessionId, true);
-  if (answer.isPending) return <p className="text-sm text-slate-500">Loading the answer…</p>;
-  if (answer.isError) return <Alert tone="warning" title="No answer for this session">{answer.error.message}</Alert>;
+  const { t } = useTranslation();
+  if (answer.isPending) return <p className="text-sm text-slate-500">{t("answer.loading")}</p>;
+  if (answer.isError) return <Alert tone="warning" title={t("answer.missing")}>{answer.error.message}</Alert>;
   return <AnswerPackView sessionId={sessionId} pack={answer.data} />;
 }
 
 export function AnswerPackView({ sessionId, pack }: { sessionId: string; pack: AnswerPack }) {
+  const { t } = useTranslation();
   return (
     <div className="max-w-[80ch] space-y-6 break-words" data-testid="answer-pack">
-      <Section id="answer-direct" title="Direct answer">
+      <Section id="answer-direct" title={t("answer.direct")}>
         <p className="text-[15px] leading-relaxed text-slate-800">{pack.direct_answer}</p>
         <div className="no-print flex flex-wrap items-center gap-2 text-sm">
-          {pack.offline && <Badge tone="slate">Offline model · deterministic rules, no language model</Badge>}
+          {pack.offline && <Badge tone="slate">{t("answer.offlineBadge")}</Badge>}
           <a className="text-indigo-700 underline" href={answerMarkdownUrl(sessionId)} download={`answer-${sessionId}.md`}>
-            Download answer (Markdown)
+            {t("answer.downloadMarkdown")}
           </a>
           <a className="text-indigo-700 underline" href={answerJsonUrl(sessionId)} download={`answer-${sessionId}.json`}>
-            JSON
+            {t("answer.json")}
           </a>
         </div>
       </Section>
@@ -60,11 +91,11 @@ export function AnswerPackView({ sessionId, pack }: { sessionId: string; pack: A
       <Risks pack={pack} />
       <Ranking pack={pack} />
       <details className="rounded-lg border border-slate-200 bg-white p-3">
-        <summary className="cursor-pointer font-semibold">The solution in full</summary>
+        <summary className="cursor-pointer font-semibold">{t("answer.solutionFull")}</summary>
         <MarkdownView markdown={pack.solution_markdown} />
       </details>
       <details className="rounded-lg border border-slate-200 bg-white p-3" data-testid="answer-methodology">
-        <summary className="cursor-pointer font-semibold">Methodology</summary>
+        <summary className="cursor-pointer font-semibold">{t("answer.methodology")}</summary>
         <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_minmax(0,1fr)]">
           {methodologyLines(pack).map((line, i) => (
             <div key={i} className="contents">
@@ -80,17 +111,18 @@ export function AnswerPackView({ sessionId, pack }: { sessionId: string; pack: A
 
 function Compliance({ pack }: { pack: AnswerPack }) {
   const headline = complianceHeadline(pack.compliance);
+  const { t } = useTranslation();
   return (
-    <Section id="answer-compliance" title="Constraint compliance">
+    <Section id="answer-compliance" title={t("answer.compliance")}>
       <Alert tone={HEADLINE_TONE[headline.tone]}>{headline.text}</Alert>
       {pack.compliance.checks.length > 0 && (
-        <ScrollArea label="Compliance table (scrolls sideways)">
+        <ScrollArea label={t("answer.complianceTable")}>
           <table className="w-full text-left text-sm" data-testid="compliance-table">
             <thead>
               <tr className="border-b border-slate-200 text-slate-600">
-                <th scope="col" className="py-1 pr-3">Constraint</th>
-                <th scope="col" className="py-1 pr-3">Verdict</th>
-                <th scope="col" className="py-1">Why</th>
+                <th scope="col" className="py-1 pr-3">{t("answer.constraint")}</th>
+                <th scope="col" className="py-1 pr-3">{t("answer.verdict")}</th>
+                <th scope="col" className="py-1">{t("answer.why")}</th>
               </tr>
             </thead>
             <tbody>
@@ -99,7 +131,7 @@ function Compliance({ pack }: { pack: AnswerPack }) {
                 return (
                   <tr key={check.constraint} className="border-b border-slate-100 align-top" data-verdict={check.verdict}>
                     <td className="py-1.5 pr-3">
-                      {check.constraint} <span className="text-xs text-slate-500">({check.origin.replace("_", " ")})</span>
+                      {check.constraint} <span className="text-xs text-slate-500">{t("answer.origin", { origin: wordsFor("origin", check.origin) })}</span>
                     </td>
                     <td className="py-1.5 pr-3 whitespace-nowrap">
                       <Badge tone={mark.tone}>
@@ -119,10 +151,11 @@ function Compliance({ pack }: { pack: AnswerPack }) {
 }
 
 function Evidence({ pack }: { pack: AnswerPack }) {
+  const { t } = useTranslation();
   return (
-    <Section id="answer-evidence" title="Key evidence">
+    <Section id="answer-evidence" title={t("answer.keyEvidence")}>
       {pack.key_evidence.length === 0 ? (
-        <p className="text-sm text-slate-500">No evidence was recorded.</p>
+        <p className="text-sm text-slate-500">{t("answer.noEvidence")}</p>
       ) : (
         <ol className="list-decimal space-y-2 pl-6 text-sm">
           {pack.key_evidence.map((item, i) => {
@@ -135,13 +168,13 @@ function Evidence({ pack }: { pack: AnswerPack }) {
                       {item.title}
                     </a>
                   ) : (
-                    item.title || "Validated claim"
+                    item.title || t("answer.validatedClaim")
                   )}
                 </span>{" "}
                 {item.source && !href && <code className="rounded bg-slate-100 px-1 text-xs">{item.source}</code>}{" "}
-                <Badge tone={item.relation === "contradicting" ? "rose" : "slate"}>{item.relation.replace("_", " ")}</Badge>
+                <Badge tone={item.relation === "contradicting" ? "rose" : "slate"}>{wordsFor("relation", item.relation)}</Badge>
                 <p className="text-slate-700">{item.statement}</p>
-                <p className="text-xs text-slate-500">Traced to: {traceLabel(item)}</p>
+                <p className="text-xs text-slate-500">{t("answer.tracedTo", { trace: traceLabel(item) })}</p>
               </li>
             );
           })}
@@ -152,44 +185,46 @@ function Evidence({ pack }: { pack: AnswerPack }) {
 }
 
 function Risks({ pack }: { pack: AnswerPack }) {
+  const { t } = useTranslation();
   return (
-    <Section id="answer-risks" title="Risks and boundaries">
+    <Section id="answer-risks" title={t("answer.risks")}>
       <ul className="list-disc space-y-1 pl-6 text-sm">
         {pack.risks.map((risk, i) => (
           <li key={i}>
             <Badge tone={risk.severity === "high" ? "rose" : risk.severity === "medium" ? "amber" : "slate"}>
-              {risk.severity}
-              {risk.unresolved ? " · unresolved" : ""}
+              {wordsFor("severity", risk.severity)}
+              {risk.unresolved ? t("answer.unresolved") : ""}
             </Badge>{" "}
             {risk.text}
-            {risk.mitigation && <span className="text-slate-600"> — mitigation: {risk.mitigation}</span>}
+            {risk.mitigation && <span className="text-slate-600">{t("answer.mitigation", { mitigation: risk.mitigation })}</span>}
           </li>
         ))}
         {pack.boundaries.map((boundary, i) => (
           <li key={`b${i}`}>{boundary}</li>
         ))}
-        {pack.risks.length + pack.boundaries.length === 0 && <li>No risk or boundary was recorded.</li>}
+        {pack.risks.length + pack.boundaries.length === 0 && <li>{t("answer.noRisks")}</li>}
       </ul>
     </Section>
   );
 }
 
 function Ranking({ pack }: { pack: AnswerPack }) {
+  const { t } = useTranslation();
   return (
-    <Section id="answer-ranking" title="Hypothesis ranking">
+    <Section id="answer-ranking" title={t("answer.ranking")}>
       {pack.ranking.length === 0 ? (
-        <p className="text-sm text-slate-500">The hypothesis pool is empty.</p>
+        <p className="text-sm text-slate-500">{t("answer.poolEmpty")}</p>
       ) : (
         <ol className="list-decimal space-y-1 pl-6 text-sm">
           {pack.ranking.map((h) => (
             <li key={h.id}>
-              <span className="font-medium">{h.title}</span> <span className="text-slate-500">({h.domain})</span> — score{" "}
-              {h.score.toFixed(2)}, gate {h.gate_status}, {h.verify_status}
+              <span className="font-medium">{h.title}</span> <span className="text-slate-500">({h.domain})</span>{" "}
+              {t("answer.rankingLine", { score: h.score.toFixed(2), gate: wordsFor("gate", h.gate_status), verify: wordsFor("verify", h.verify_status) })}
             </li>
           ))}
         </ol>
       )}
-      <p className="text-xs text-slate-500">Scores are the rule-layer composite (0–10) of each hypothesis's own fields.</p>
+      <p className="text-xs text-slate-500">{t("answer.scoresNote")}</p>
     </Section>
   );
 }

@@ -142,13 +142,33 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
     [flow.nodes, positions, sizes, selectedId],
   );
   const edgeTypes = useMemo(() => new Map(graph.edges.map((e) => [e.id, e.label])), [graph.edges]);
+  const titles = useMemo(() => new Map(flow.nodes.map((n) => [n.id, n.data.label])), [flow.nodes]);
   const edges = useMemo(
     () =>
       flow.edges.map((e): Edge => {
         const type = edgeTypes.get(e.id);
-        return { ...e, label: type ? t(`edgeType.${type}`) : e.label, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } };
+        const label = type ? t(`edgeType.${type}`) : e.label;
+        const ariaLabel = t("graph.a11y.edge", { source: titles.get(e.source) ?? e.source, type: label, target: titles.get(e.target) ?? e.target });
+        return { ...e, label, ariaLabel, hidden: !positions, style: { ...e.style }, markerEnd: { type: MarkerType.ArrowClosed, color: e.markerEnd.color } };
       }),
-    [flow.edges, positions, edgeTypes, t],
+    [flow.edges, positions, edgeTypes, titles, t],
+  );
+  // React Flow's own screen-reader words (its controls, and how to use a node or a link), in the UI's language.
+  const ariaLabelConfig = useMemo(
+    () => ({
+      "node.a11yDescription.default": t("graph.a11y.nodeHelp"),
+      "node.a11yDescription.keyboardDisabled": t("graph.a11y.nodeHelp"),
+      "node.a11yDescription.ariaLiveMessage": ({ direction, x, y }: { direction: string; x: number; y: number }) => t("graph.a11y.moved", { direction, x, y }),
+      "edge.a11yDescription.default": t("graph.a11y.edgeHelp"),
+      "controls.ariaLabel": t("graph.a11y.controls"),
+      "controls.zoomIn.ariaLabel": t("graph.a11y.zoomIn"),
+      "controls.zoomOut.ariaLabel": t("graph.a11y.zoomOut"),
+      "controls.fitView.ariaLabel": t("graph.a11y.fitView"),
+      "controls.interactive.ariaLabel": t("graph.a11y.interactive"),
+      "minimap.ariaLabel": t("graph.overview"),
+      "handle.ariaLabel": t("graph.a11y.handle"),
+    }),
+    [t],
   );
   return (
     <ReactFlow
@@ -160,6 +180,7 @@ function LaidOutFlow({ graph, onSelect, selectedId }: { graph: ApiGraph; onSelec
       onNodesChange={onNodesChange}
       onNodeClick={(_, node) => onSelect(node.id)}
       proOptions={{ hideAttribution: true }}
+      ariaLabelConfig={ariaLabelConfig}
       colorMode="system"
       minZoom={0.2}
       maxZoom={2}

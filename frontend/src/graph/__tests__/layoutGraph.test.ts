@@ -63,3 +63,15 @@ describe("layoutGraph", () => {
     expect(positions.get("a")!.x).toBeLessThan(positions.get("b")!.x);
   });
 });
+
+test("a Chinese edge label gets the room of its wide characters", () => {
+  const nodes = [
+    { id: "a", width: 200, height: 60 },
+    { id: "b", width: 200, height: 60 },
+  ];
+  const gap = (label: string) => {
+    const p = layoutGraph(nodes, [{ id: "e", source: "a", target: "b", label }]);
+    return p.get("b")!.x - p.get("a")!.x;
+  };
+  expect(gap("支持支持支持支持")).toBeGreaterThan(gap("supports"));
+});
