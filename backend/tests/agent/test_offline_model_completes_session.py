@@ -26,7 +26,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.render_knowledge_document import DOCUMENT_SECTIONS
 from forge.core.session_events import REVIEW_EVENT, EventType, SessionEvent
-from forge.providers.offline.offline_model import OfflineModel
+from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 
 HOSPITAL = "How can a hospital cut emergency wait times without more staff?"
