@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.knowledge_records import DomainVariable, SourceDomain
+from forge.offline.phrasing import the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import shorten, stem_set
 
@@ -27,7 +28,7 @@ class Role:
 
 
 def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
-    inflow = "load that produces" if frame.goal_direction == "decrease" else "inputs that feed"
+    inflow = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
     roles = [
         Role(frame.target, "the outcome to change", f"{frame.target} outcome result state level total average"),
         Role(
@@ -36,7 +37,7 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
             "load demand arrival incoming rate inflow input number per unit time source",
         ),
         Role(
-            f"capacity of {lever}",
+            f"capacity of {the_phrase(lever)}",
             "what handles the load",
             f"{lever} capacity server service rate resources parallel output handle complete work",
         ),
@@ -46,12 +47,12 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
         for c in frame.constraints[:1]
     ]
     roles += [
-        Role(a, "who acts", f"{a} agent actor choice strategy decision participant member individual")
+        Role(the_phrase(a), "who acts", f"{a} agent actor choice strategy decision participant member individual")
         for a in frame.actors[:1]
         if a != lever
     ]
     roles += [
-        Role(other, "an adjustable setting", f"{other} control setting adjust parameter policy")
+        Role(the_phrase(other), "an adjustable setting", f"{other} control setting adjust parameter policy")
         for other in frame.levers[:2]
         if other != lever
     ]

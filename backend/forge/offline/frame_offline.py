@@ -19,7 +19,7 @@ _OUTCOME_WORD = {"decrease": "lower", "increase": "higher", "achieve": "achieved
 
 def offline_frame(request: StructuredRequest[Any]) -> FrameOutput:
     reading = read_problem(request.input)
-    verb = reading.goal_verb or "achieve"
+    verb = reading.direction_verb if reading.goal_verb in ("", "make") else reading.goal_verb
     direction = _OUTCOME_WORD.get(reading.goal_direction, "achieved")
     target = reading.target
     return FrameOutput(

@@ -74,7 +74,32 @@ _AGREEMENT = {
     "grows": "grow",
     "falls": "fall",
     "rises": "rise",
+    "stays": "stay",
+    "varies": "vary",
+    "runs": "run",
+    "stops": "stop",
+    "holds": "hold",
+    "drifts": "drift",
+    "reacts": "react",
+    "guarantees": "guarantee",
+    "consumes": "consume",
 }
+
+
+_DETERMINERS = frozenset(
+    """the a an our its their my your his her this that these those all some each every any no""".split()
+)
+
+
+def the_phrase(noun_phrase: str) -> str:
+    """A bare noun phrase as a definite one ("database" -> "the database"); a phrase that already opens
+    with a determiner or possessive, or is not English words (Chinese, Japanese), is kept as written."""
+    words = noun_phrase.split()
+    if not words or not words[0][0].isascii() or not words[0][0].isalpha():
+        return noun_phrase
+    if words[0].lower() in _DETERMINERS or words[0].lower().endswith("'s"):
+        return noun_phrase
+    return f"the {noun_phrase}"
 
 
 def is_plural(noun_phrase: str) -> bool:
@@ -88,7 +113,7 @@ def agree(text: str, subject: str) -> str:
     """Make a verb agree with a plural `subject` that opens a clause ("if times is" -> "if times are")."""
     if not is_plural(subject):
         return text
-    opener = r"(^|\b(?:[Ii]f|[Ww]hen|[Ww]here|[Uu]nless|that|[Ww]hether) )"
+    opener = r"(^|\b(?:[Ii]f|[Ww]hen|[Ww]here|[Uu]nless|that|[Ww]hether|while|as|until|after|before) )"
     pattern = re.compile(opener + re.escape(subject) + r" (" + "|".join(_AGREEMENT) + r")\b")
     return pattern.sub(lambda m: f"{m.group(1)}{subject} {_AGREEMENT[m.group(2)]}", text)
 
@@ -156,3 +181,14 @@ def join_words(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_IRREGULAR_PLURALS = {"risk": "risks", "direction": "directions", "claim": "claims", "source": "sources"}
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """ "no risks", "1 risk", "3 risks": a count with its noun in the right number (never "risk(s)")."""
+    many = plural or _IRREGULAR_PLURALS.get(noun, noun + "s")
+    if count == 0:
+        return f"no {many}"
+    return f"{count} {noun if count == 1 else many}"

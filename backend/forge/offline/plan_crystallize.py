@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted
 from forge.offline.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
 from forge.offline.read_conversation import ConversationView
 
@@ -31,13 +32,17 @@ def _scoped(claim: Mapping[str, Any]) -> str:
     return f"{claim['text']}{limit}"
 
 
+def _rejected(count: int) -> str:
+    return f"{counted(count, 'direction')} {'was' if count == 1 else 'were'} rejected"
+
+
 def _summary(claims: Sequence[Mapping[str, Any]], rejected: int) -> str:
     if not claims:
-        return f"No claim entered the knowledge graph; {rejected} direction(s) were rejected. {OFFLINE_NOTE}"
+        return f"No claim entered the knowledge graph; {_rejected(rejected)}. {OFFLINE_NOTE}"
     lead = claims[0]
     score = f", mean score {lead['mean_score']}" if lead.get("mean_score") is not None else ""
     return (
-        f"{len(claims)} claim(s) entered the knowledge graph and {rejected} direction(s) were rejected. "
+        f"{counted(len(claims), 'claim').capitalize()} entered the knowledge graph and {_rejected(rejected)}. "
         f"The strongest ({lead.get('verdict', 'kept')}{score}): {_scoped(lead)} {OFFLINE_NOTE}"
     )
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from forge.core.text_terms import content_terms
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import join_words
+from forge.offline.phrasing import counted, join_words
 from forge.offline.planning import (
     OFFLINE_NOTE,
     Hit,
@@ -36,10 +36,14 @@ STATE_OF_ART_SOURCES = 4
 MIN_RELEVANCE = 2
 
 
-def decompose_queries(frame: ProblemFrame) -> tuple[str, ...]:
-    """Research candidates, most specific first; each shares content terms with the problem."""
+def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[str, ...]:
+    """Research candidates, most specific first; each shares content terms with the problem. The last
+    adds the nearest library domain's name, so a problem in words the corpus lacks (Chinese against an
+    English corpus) still finds the closest material — the state of the art then says it is a gap."""
     first = " ".join(frame.key_terms[:6])
-    candidates = (first, frame.target, frame.problem[:MAX_QUERY_CHARS])
+    chosen = select_domains(knowledge.domains, frame, count=1)
+    nearest = f"{' '.join(frame.key_terms[:2])} {chosen[0].domain.name}" if chosen else ""
+    candidates = (first, frame.target, frame.problem[:MAX_QUERY_CHARS], nearest)
     return tuple(dict.fromkeys(q for q in candidates if len(q) >= 3))
 
 
@@ -53,14 +57,15 @@ def fundamentals(frame: ProblemFrame) -> list[str]:
     items = [
         quantity,
         f"Its drivers: the flows that produce {target} (what arrives, what is handled, what accumulates) "
-        f"and how {join_words(frame.levers)} change them.",
+        f"and how {join_words(frame.lever_phrases)} change them.",
     ]
     items += [
         f"A binding constraint: {c} — a solution has to work inside it, or show why it can be relaxed."
         for c in frame.constraints[:2]
     ] or ["No explicit constraint is stated — cost, time and adoption still bound any solution."]
     items += [
-        f"The actors: {join_words(frame.actors)} — their decisions and incentives shape {target}.",
+        f"The actors: {join_words(frame.actor_phrases)} — {frame.actors_their} decisions and incentives shape "
+        f"{target}.",
         f"The measurement: how {target} {be} counted (baseline, unit, time window) decides what counts as success.",
         f"Variation over time: the peaks and the tail of {target} matter as much as the average.",
     ]
@@ -68,7 +73,7 @@ def fundamentals(frame: ProblemFrame) -> list[str]:
 
 
 def assumptions(frame: ProblemFrame) -> list[str]:
-    load = "load that produces" if frame.goal_direction == "decrease" else "inputs that feed"
+    load = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
     target, be = frame.target, frame.be
     items = [
         f"That {target} {be} measured correctly — the recorded figure may hide where the problem really accrues "
@@ -76,7 +81,7 @@ def assumptions(frame: ProblemFrame) -> list[str]:
         f"That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
         f"That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, "
         f"rather than where {frame.lever} is visible.",
-        f"That {frame.actors[0]} and the people who experience {target} want the same thing — incentives may "
+        f"That {frame.actor_phrases[0]} and the people who experience {target} want the same thing — incentives may "
         "hold the current level in place.",
     ]
     if frame.constraints:
@@ -151,7 +156,8 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     if not cited:
         return None
     parts = [
-        f"Research on '{research.query}' returned {len(hits)} source(s), {len(relevant)} of them on the problem's terms."
+        f"Research on '{research.query}' returned {counted(len(hits), 'source')}, "
+        f"{len(relevant)} of them on the problem's terms."
     ]
     parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
     shared = _common_terms(cited)
@@ -176,7 +182,7 @@ def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Ta
         Task(
             "map_state_of_art",
             lambda research: state_of_art(frame, research),
-            queries=decompose_queries(frame),
+            queries=decompose_queries(frame, knowledge),
             accept=lambda hits: bool(relevant_to(frame, hits)),
         ),
         Task("extract_assumptions", lambda _: {"assumptions": assumptions(frame)}),

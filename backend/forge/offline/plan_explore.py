@@ -26,7 +26,7 @@ from forge.offline.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.problem_frame import ProblemFrame, frame_problem
+from forge.offline.problem_frame import NO_ACTOR, ProblemFrame, frame_problem
 from forge.offline.read_conversation import ConversationView
 from forge.offline.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
 from forge.offline.synthesis_directions import sentence
@@ -52,7 +52,8 @@ def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: Offli
 
 
 def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
-    actors = [*frame.actors[:3], "an automated rule", "the people affected themselves"]
+    themselves = [] if NO_ACTOR in frame.actors else ["the people affected themselves"]
+    actors = [*frame.actor_phrases[:3], "an automated rule", *themselves]
     params = [
         {
             "name": f"How {frame.lever} is deployed",
@@ -132,7 +133,7 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
     improving, worsening = detect_parameters(knowledge.triz, frame)
     principles = choose_principles(knowledge.triz, frame, improving, worsening)
     limit = frame.constraints[0] if frame.constraints else f"keeping {worsening.name.lower()} where it is"
-    resolution = " ".join(f"{p.name}: {p.applied_to(frame.target)}" for p in principles)
+    resolution = " ".join(sentence(f"{p.name}: {p.applied_to(frame.target)}") for p in principles)
     cell = knowledge.triz.matrix.lookup(improving.number, worsening.number)
     matrix_says = (
         f"The classic contradiction matrix (improving #{improving.number} against worsening "

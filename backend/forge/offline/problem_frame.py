@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from forge.core.problem_constraints import split_constraints
 from forge.core.text_terms import content_terms, salient_terms
-from forge.offline.phrasing import is_plural
+from forge.offline.phrasing import is_plural, the_phrase
 from forge.offline.term_match import stem
 
 DECREASE_VERBS = tuple(
@@ -32,18 +32,19 @@ INCREASE_VERBS = tuple(
 )
 ACHIEVE_VERBS = tuple("""make achieve build design create ensure enable get develop deliver keep find bring""".split())
 _PARTICLES = {"down": "decrease", "low": "decrease", "under control": "decrease", "up": "increase", "high": "increase"}
+# "make decisions faster": the target is the quantity the comparative names ("the speed of decisions").
 _COMPARATIVES = {
-    "faster": "increase",
-    "quicker": "increase",
-    "better": "increase",
-    "easier": "increase",
-    "safer": "increase",
-    "stronger": "increase",
-    "cheaper": "decrease",
-    "shorter": "decrease",
-    "smaller": "decrease",
-    "slower": "decrease",
-    "leaner": "decrease",
+    "faster": ("speed", "increase"),
+    "quicker": ("speed", "increase"),
+    "better": ("quality", "increase"),
+    "easier": ("ease", "increase"),
+    "safer": ("safety", "increase"),
+    "stronger": ("strength", "increase"),
+    "cheaper": ("cost", "decrease"),
+    "shorter": ("length", "decrease"),
+    "smaller": ("size", "decrease"),
+    "slower": ("speed", "decrease"),
+    "leaner": ("waste", "decrease"),
 }
 _BOUNDARY_WORDS = tuple(
     """without while whilst given under with but despite for by in so when if using through
@@ -99,7 +100,23 @@ class ProblemFrame:
 
     @property
     def lever(self) -> str:
-        return self.levers[0]
+        """The first lever as a whole noun phrase for a sentence ("the database", never "database")."""
+        return the_phrase(self.levers[0])
+
+    @property
+    def lever_phrases(self) -> tuple[str, ...]:
+        return tuple(the_phrase(lever) for lever in self.levers)
+
+    @property
+    def actor_phrases(self) -> tuple[str, ...]:
+        """The actors as noun phrases for a sentence ("the bakery", "the maintainers")."""
+        return tuple(the_phrase(actor) for actor in self.actors)
+
+    @property
+    def actors_their(self) -> str:
+        """The possessive that agrees with the listed actors ("its" for one singular actor)."""
+        single = len(self.actors) == 1 and self.actors[0] != NO_ACTOR and not is_plural(self.actors[0])
+        return "its" if single else "their"
 
     @property
     def constraint(self) -> str:
@@ -191,7 +208,8 @@ def _refine_target(target: str, verb: str, direction: str) -> tuple[str, str]:
             return target[: -len(particle) - 1].strip(), implied if direction == "achieve" else direction
     words = target.split()
     if verb == "make" and len(words) > 1 and words[-1] in _COMPARATIVES:
-        return " ".join(words[:-1]), _COMPARATIVES[words[-1]]
+        quantity, implied = _COMPARATIVES[words[-1]]
+        return f"the {quantity} of {' '.join(words[:-1])}", implied
     return target, direction
 
 

@@ -48,6 +48,7 @@ from forge.engine.solve_requests import (
     TalkerContext,
     TalkerOutput,
 )
+from forge.offline.phrasing import counted
 from forge.ports import StructuredRequest
 
 OFFLINE_LABEL = (
@@ -182,13 +183,19 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
     return AuditOutput(risks=kept)
 
 
+def _risks_left(total: int, high: int) -> str:
+    if total == 0:
+        return "No risk remains open."
+    return f"{counted(total, 'risk').capitalize()} {'remains' if total == 1 else 'remain'}, {high} of them high."
+
+
 def offline_talker(request: StructuredRequest[Any]) -> TalkerOutput:
     ctx: TalkerContext = _context(request, TalkerContext)
     belief, m = ctx.belief, ctx.material
     hard = [c.text for c in belief.constraints if c.is_hard]
     high = [r for r in belief.audit.risks if r.severity is RiskSeverity.HIGH]
     limits = f" It keeps these limits: {'; '.join(hard)}." if hard else ""
-    direct = f"{belief.plan.summary.rstrip('.')}.{limits} {len(belief.audit.risks)} risk(s) remain, {len(high)} of them high."
+    direct = f"{belief.plan.summary.rstrip('.')}.{limits} {_risks_left(len(belief.audit.risks), len(high))}"
     lines = [f"**Plan.** {belief.plan.summary}", "", *(f"{i}. {s}" for i, s in enumerate(belief.plan.steps, 1))]
     lines += ["", "**Remaining risks**", ""]
     lines += [f"- [{r.severity.value}] {r.text}" for r in belief.audit.risks] or ["- none found by the audit"]

@@ -9,8 +9,8 @@ Invariants:
       the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
       domains share their best structural pattern's name (diversity); a domain near the problem's own
       field is chosen only when the person suggested it (an analogy needs a distant source).
-    - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
-      text (including other braces) is left as written.
+    - Templates are filled by plain replacement of {target}, {lever} (with its article) and
+      {constraint}; any other text (including other braces) is left as written.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from forge.core.domain_types import SemanticDistance
 from forge.core.knowledge_records import SourceDomain, Structure
 from forge.core.source_domain_distance import measure_proximity
-from forge.offline.phrasing import agree
+from forge.offline.phrasing import agree, the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import cue_hits, jaccard, stem_set
 from forge.offline.vocabulary import DOMAIN_SYNONYMS, expand
@@ -48,13 +48,15 @@ def distance_of(domain: SourceDomain, frame: ProblemFrame) -> SemanticDistance:
 
 
 def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
-    """The template with {target}, {lever}, {constraint} replaced (verbs agreeing with a plural target)."""
+    """The template with {target}, {lever}, {constraint} replaced by whole noun phrases (the lever with
+    its article: "through the database"), verbs agreeing with a plural target or lever."""
+    lever_phrase = the_phrase(lever) if lever else frame.lever
     text = (
         template.replace("{target}", frame.target)
-        .replace("{lever}", lever or frame.lever)
+        .replace("{lever}", lever_phrase)
         .replace("{constraint}", frame.constraint)
     )
-    return agree(text, frame.target)
+    return agree(agree(text, frame.target), lever_phrase)
 
 
 def best_pattern(domain: SourceDomain, text: str) -> Structure:

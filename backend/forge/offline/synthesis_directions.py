@@ -18,7 +18,7 @@ from typing import Any
 
 from forge.core.knowledge_records import TrizPrinciple
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import agree, if_condition, imperative_action, lower_first
+from forge.offline.phrasing import agree, if_condition, imperative_action, lower_first, the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.offline.term_match import coverage, first_sentence, jaccard, shorten
@@ -97,10 +97,10 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
         label=f"{pattern.name} ({domain.name})",
         source=domain.name,
         pattern=pattern.name,
-        lever=lever,
+        lever=the_phrase(lever),
         mechanism=pattern.mechanism,
         application=application,
-        action=imperative_action(application) or f"applying '{pattern.name}' through {lever}",
+        action=imperative_action(application) or f"applying '{pattern.name}' through {the_phrase(lever)}",
         condition=condition,
         failure=fill(pattern.transfer.failure, frame, lever),
         observable=fill(pattern.transfer.observable, frame, lever),

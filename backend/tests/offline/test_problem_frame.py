@@ -13,7 +13,7 @@ class TestFrameProblem:
         assert frame.target == "emergency wait times"
         assert frame.goal_verb == "cut" and frame.goal_direction == "decrease"
         assert frame.constraints == ("without more staff",)
-        assert set(frame.levers) == {"staff", "hospital"} and frame.lever == "staff"
+        assert set(frame.levers) == {"staff", "hospital"} and frame.lever == "the staff"
         assert frame.actors[0] == "hospital"
         assert frame.goal == "reduce emergency wait times without more staff"
 
@@ -37,7 +37,7 @@ class TestFrameProblem:
         ("problem", "target", "direction"),
         [
             ("How can a small farm increase crop yields under drought?", "crop yields", "increase"),
-            ("How do we make onboarding faster for new hires?", "onboarding", "increase"),
+            ("How do we make onboarding faster for new hires?", "the speed of onboarding", "increase"),
             ("How can we speed up drug discovery?", "drug discovery", "increase"),
             ("How can a bakery stop wasting bread at closing time?", "wasting bread", "decrease"),
         ],
