@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from forge.core.text_terms import content_terms
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted, join_words
+from forge.offline.phrasing import counted, join_words, lower_first
 from forge.offline.planning import (
     OFFLINE_NOTE,
     Hit,
@@ -80,7 +80,7 @@ def assumptions(frame: ProblemFrame) -> list[str]:
         "(averages hide tails; start and end points may be misdefined).",
         f"That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
         f"That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, "
-        f"rather than where {frame.lever} is visible.",
+        f"rather than where {frame.lever} {frame.lever_be} visible.",
         f"That {frame.actor_phrases[0]} and the people who experience {target} want the same thing — incentives may "
         "hold the current level in place.",
     ]
@@ -98,13 +98,13 @@ def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[st
     items = [
         (
             "scope_change",
-            f"Narrow the scope: {verb} {target} first for the segment or time window where it is "
+            f"Narrow the scope: {verb} {target} first for the segment or time window where {frame.it_is} "
             "worst, instead of everywhere at once.",
         ),
         (
             "entity_question",
-            f"Question the entity: is {target} the thing to change, or a symptom of how {lever} "
-            f"is organised? Work on {lever} rather than on {target} directly.",
+            f"Question the entity: {frame.be} {target} the thing to change, or a symptom of how {lever} "
+            f"{frame.lever_be} organised? Work on {lever} rather than on {target} directly.",
         ),
         (
             "variable_change",
@@ -119,7 +119,7 @@ def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[st
         items.append(
             (
                 "domain_change",
-                f"Change the domain: treat {target} as a {c.domain.name} problem — {c.pattern.name}: {relation}",
+                f"Change the domain: treat {target} as a problem of {lower_first(c.domain.name)} — {c.pattern.name}: {relation}",
             )
         )
     else:

@@ -56,7 +56,7 @@ def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
     actors = [*frame.actor_phrases[:3], "an automated rule", *themselves]
     params = [
         {
-            "name": f"How {frame.lever} is deployed",
+            "name": f"How {frame.lever} {frame.lever_be} deployed",
             "options": [
                 "fixed allocation (as today)",
                 "pooled and shared across units",
@@ -170,8 +170,11 @@ def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], prin
             f"Combine '{a.pattern.name}' ({a.domain.name}) with '{b.pattern.name}' ({b.domain.name}) on {frame.lever}."
         )
     if principles:
-        items.append(f"Try TRIZ principle {principles[0]} on {frame.target} as a low-cost experiment.")
-    items.append(f"Instrument {frame.target} so its peaks and tail are visible — every option above needs it.")
+        number, _, name = principles[0].partition(". ")
+        named = f"{number} ({name})" if name else principles[0]
+        items.append(f"Try TRIZ principle {named} on {frame.target} as a low-cost experiment.")
+    its = "their" if frame.plural else "its"
+    items.append(f"Instrument {frame.target} so {its} peaks and tail are visible — every option above needs it.")
     return items[:4]
 
 

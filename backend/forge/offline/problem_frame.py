@@ -28,7 +28,7 @@ DECREASE_VERBS = tuple(
 )
 INCREASE_VERBS = tuple(
     """increase improve raise boost grow maximize maximise accelerate expand strengthen enhance
-    double retain sustain speed""".split()
+    double retain sustain speed extend prolong lengthen""".split()
 )
 ACHIEVE_VERBS = tuple("""make achieve build design create ensure enable get develop deliver keep find bring""".split())
 _PARTICLES = {"down": "decrease", "low": "decrease", "under control": "decrease", "up": "increase", "high": "increase"}
@@ -54,8 +54,8 @@ _DETERMINERS = tuple("""the a an our its their my your his her this that these t
 _CONNECTORS = (
     r"without|while|whilst|given|under|but|despite|within|unless|with no|with only|using only|"
     r"no more than|at no extra|with (?:a |an |the )?(?:fixed|limited|same|existing|current|small|"
-    r"tight|flat|frozen|modest|shrinking|constant)|on (?:a |an )?(?:fixed|limited|tight|small|"
-    r"shoestring)"
+    r"tight|flat|frozen|modest|shrinking|constant)|on (?:a |an )(?:fixed|limited|tight|small|shoestring)|"
+    r"on (?:fixed|limited|tight|shoestring)"
 )
 _CONSTRAINT = re.compile(rf"\b(?:{_CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{_CONNECTORS})\b|$)")
 _SUBJECT = re.compile(
@@ -137,6 +137,10 @@ class ProblemFrame:
     @property
     def it(self) -> str:
         return "them" if self.plural else "it"
+
+    @property
+    def lever_be(self) -> str:
+        return "are" if is_plural(self.levers[0]) else "is"
 
     @property
     def it_is(self) -> str:
@@ -234,6 +238,9 @@ def _keep_from_target(lowered: str) -> str | None:
     return target if content_terms(who) else None
 
 
+_QUANTIFIER = re.compile(r"^\s*(less|fewer|more)\s+(.+)")
+
+
 def _target(problem: str) -> tuple[str, str, str]:
     lowered = problem.lower()
     kept = _keep_from_target(lowered)
@@ -247,6 +254,12 @@ def _target(problem: str) -> tuple[str, str, str]:
             target, direction = _refine_target(phrase, verb, direction)
             if content_terms(target):
                 return target, verb, direction
+    quantifier = _QUANTIFIER.match(lowered)
+    if quantifier and content_terms(quantifier.group(2)):  # "Less noise?", "More trust in the data"
+        target = _cut_phrase(quantifier.group(2))
+        return target, quantifier.group(1), "decrease" if quantifier.group(1) in ("less", "fewer") else "increase"
+    if not problem.isascii():  # Chinese, Japanese: bigram terms are no phrase; the question itself is
+        return problem.strip().rstrip("?？。.!！")[:60], "", "achieve"
     fallback = " ".join(salient_terms(problem, 2)) or problem.strip()[:60]
     return fallback, "", "achieve"
 
@@ -279,7 +292,8 @@ def _levers(
     banned = _banned_stems(target, verb)
     subject = {stem(name) for _, name in _subject(problem.lower())}
     limits = {stem(t) for c in constraints for t in content_terms(c)}
-    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER]
+    # A lever enters English sentences as a noun phrase: CJK bigrams are search terms, not phrases.
+    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER and t.isascii()]
     levers = sorted(found, key=lambda t: (stem(t) in subject, stem(t) in limits))[:5]
     actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
     generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
