@@ -22,13 +22,13 @@ from forge.core.domain_types import (
     Contributor,
     Phase,
     ReframingId,
-    ReframingType,
     ReviewType,
 )
 from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.records import Assumption, Reframing
+from forge.core.reframing_type import infer_reframing_type
 from forge.core.remembered_hypotheses import MemoryDecision, RememberedHypothesis
 from forge.core.review_inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
 from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
@@ -122,7 +122,7 @@ def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> 
     s.assumptions.extend(Assumption(t.strip(), Contributor.USER, True) for t in r.added_assumptions if t.strip())
     s.reframings = [replace(f, selected=i in r.selected_reframings) for i, f in enumerate(s.reframings)]
     s.reframings.extend(
-        Reframing(ReframingId(new_id()), t.strip(), ReframingType.SCOPE_CHANGE, True, Contributor.USER)
+        Reframing(ReframingId(new_id()), t.strip(), infer_reframing_type(t), True, Contributor.USER)
         for t in r.added_reframings
         if t.strip()
     )

@@ -245,6 +245,14 @@ def test_decompose_review_adds_user_reframings_as_selected() -> None:
     assert result.next_phase == Phase.EXPLORE
 
 
+def test_a_user_reframing_is_typed_from_its_wording() -> None:
+    s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
+    wording = ("Who decides when a patient leaves?", "Treat the ER as a traffic-engineering problem.")
+    result = applied(s, DecomposeReview(added_reframings=wording))
+    types = [r.reframing_type for r in result.state.reframings[3:]]
+    assert types == [ReframingType.ENTITY_QUESTION, ReframingType.DOMAIN_CHANGE]
+
+
 def test_a_user_reframing_can_complete_the_minimum_of_three() -> None:
     s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
     s.reframings = s.reframings[:2]
