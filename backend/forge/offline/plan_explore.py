@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.rule_verdicts import ErrorCode
 from forge.offline.analogy_mapping import mapping_rows
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.planning import (
@@ -47,7 +48,7 @@ def explore_context(view: ConversationView) -> tuple[str, list[str]]:
 
 def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
     reframings, suggested = explore_context(view)
-    extra = sum(1 for n in view.nudges if n.code == "EXPLORE_INCOMPLETE" and "cross-domain" in n.message)
+    extra = sum(1 for n in view.nudges if n.code is ErrorCode.EXPLORE_INCOMPLETE and "cross-domain" in n.message)
     return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
 
 

@@ -20,17 +20,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from forge.core.rule_verdicts import ErrorCode
 from forge.offline.read_conversation import CallOutcome, ConversationView, call_identity
 
 MAX_ATTEMPTS = 2
 RESEARCH_LIMIT = 5
 GATE_CODES = frozenset(
     {
-        "STATE_OF_ART_NOT_RESEARCHED",
-        "CROSS_DOMAIN_NOT_SEARCHED",
-        "ANTITHESIS_NOT_SEARCHED",
-        "FALSIFICATION_NOT_SEARCHED",
-        "UNGROUNDED_CLAIM",
+        ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
+        ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
+        ErrorCode.ANTITHESIS_NOT_SEARCHED,
+        ErrorCode.FALSIFICATION_NOT_SEARCHED,
+        ErrorCode.UNGROUNDED_CLAIM,
     }
 )
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forge.core.model_messages import Message, Role, ToolCall
+from forge.core.rule_verdicts import ErrorCode
 
 MARKER = re.compile(r"^\[forge phase=([a-z_]+) round=(\d+)\]")
 CONTEXT_BLOCK = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
@@ -35,6 +36,15 @@ def call_identity(name: str, arguments: Mapping[str, Any]) -> str:
     return name
 
 
+def error_code_of(code: object) -> ErrorCode | None:
+    if not code:
+        return None
+    try:
+        return ErrorCode(str(code))
+    except ValueError:
+        return ErrorCode.TOOL_FAILED
+
+
 @dataclass(frozen=True, slots=True)
 class CallOutcome:
     call: ToolCall
@@ -42,9 +52,10 @@ class CallOutcome:
     answered: bool
 
     @property
-    def error_code(self) -> str | None:
-        code = self.payload.get("error_code")
-        return str(code) if code else None
+    def error_code(self) -> ErrorCode | None:
+        """The agent's ErrorCode of an error result (the shared protocol); TOOL_FAILED for a code it does
+        not define."""
+        return error_code_of(self.payload.get("error_code"))
 
     @property
     def ok(self) -> bool:
@@ -57,7 +68,7 @@ class CallOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Nudge:
-    code: str
+    code: ErrorCode | None
     message: str
     after_outcomes: int
 
@@ -125,7 +136,7 @@ def _outcomes(messages: Sequence[Message]) -> list[tuple[int, CallOutcome]]:
             result = results.get(call.id)
             payload = _parse_result(result.content) if result else {}
             if result and result.is_error and "error_code" not in payload:
-                payload = {"error_code": "TOOL_ERROR", **payload}
+                payload = {"error_code": ErrorCode.TOOL_FAILED.value, **payload}
             found.append((index, CallOutcome(call, payload, result is not None)))
     return found
 
@@ -137,7 +148,7 @@ def _nudges(messages: Sequence[Message], start: int, outcomes: list[tuple[int, C
         match = NUDGE.match(message.text) if message.role == Role.USER else None
         if match:
             before = sum(1 for i, _ in outcomes if start < i < index)
-            nudges.append(Nudge(match.group(1), match.group(2).strip(), before))
+            nudges.append(Nudge(error_code_of(match.group(1)), match.group(2).strip(), before))
     return nudges
 
 

@@ -8,6 +8,7 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.core.domain_types import Phase, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.core.rule_verdicts import ErrorCode
 from forge.offline.read_conversation import call_identity, read_conversation
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -47,7 +48,7 @@ class TestReadConversation:
         ]
         view = read_conversation(messages)
         assert [o.ok for o in view.outcomes] == [True, False, False]
-        assert view.outcomes[1].error_code == "STATE_OF_ART_NOT_RESEARCHED"
+        assert view.outcomes[1].error_code is ErrorCode.STATE_OF_ART_NOT_RESEARCHED
         assert not view.outcomes[2].answered
         assert view.research("wait") is view.outcomes[0]
         assert view.done("map_state_of_art") is None
@@ -63,7 +64,7 @@ class TestReadConversation:
             ),
         ]
         view = read_conversation(messages)
-        assert [(n.code, n.after_outcomes) for n in view.nudges] == [("DECOMPOSE_INCOMPLETE", 1)]
+        assert [(n.code, n.after_outcomes) for n in view.nudges] == [(ErrorCode.DECOMPOSE_INCOMPLETE, 1)]
         assert view.attempts("map_state_of_art") == []
 
     def test_without_a_marker_there_is_no_phase(self) -> None:
@@ -77,7 +78,7 @@ class TestReadConversation:
             Message(Role.USER, (ToolResult(ToolCallId("a"), "not json", True),)),
         ]
         outcome = read_conversation(messages).outcomes[0]
-        assert outcome.payload["raw"] == "not json" and outcome.error_code == "TOOL_ERROR"
+        assert outcome.payload["raw"] == "not json" and outcome.error_code is ErrorCode.TOOL_FAILED
 
 
 def test_call_identity_uses_the_distinguishing_argument() -> None:
