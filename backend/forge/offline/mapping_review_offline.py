@@ -18,6 +18,7 @@ from typing import Any
 from forge.core.mapping_quality_gate import MappingType
 from forge.core.text_terms import term_set
 from forge.engine.review_mapping_depth import MappingReviewContext, MappingReviewOutput, RowExplanationOut
+from forge.offline.phrasing import counted
 from forge.ports import StructuredRequest
 
 _DEPTH_WEIGHT = {
@@ -60,6 +61,6 @@ def offline_mapping_review(request: StructuredRequest[Any]) -> MappingReviewOutp
         systematicity=systematicity,
         depth=depth,
         higher_order_mapped=higher > 0,
-        rationale=f"{_NOTE}: the largest group holds {largest} of {len(rows)} rows; {higher} higher-order row(s).",
+        rationale=f"{_NOTE}: the largest group holds {largest} of {len(rows)} rows; {counted(higher, 'higher-order row')}.",
         explanations=explanations,
     )

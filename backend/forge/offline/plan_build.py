@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted
 from forge.offline.planning import (
     MAX_ATTEMPTS,
     OFFLINE_NOTE,
@@ -180,7 +181,8 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
     boundaries = [g for g in listed if g.startswith("Boundary")]
     if rejected:
         lead = (
-            f"Most surprising: {len(rejected)} claim(s) of this round were rejected and are now negative "
+            f"Most surprising: {counted(len(rejected), 'claim')} of this round "
+            f"{'was' if len(rejected) == 1 else 'were'} rejected and {'is' if len(rejected) == 1 else 'are'} now negative "
             f"knowledge, e.g. '{shorten(str(rejected[0].get('text', '')), 200)}'."
         )
     else:
@@ -188,8 +190,8 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
     return "\n\n".join(
         [
             lead,
-            f"CLAIM → {len(added)} claim(s) added to the knowledge graph with {edges} typed edge(s).",
-            f"EVIDENCE → {len(listed)} gap(s) recorded from untested assumptions, claim boundaries, unexplored "
+            f"CLAIM → {counted(len(added), 'claim')} added to the knowledge graph with {counted(edges, 'typed edge')}.",
+            f"EVIDENCE → {counted(len(listed), 'gap')} recorded from untested assumptions, claim boundaries, unexplored "
             "options and rejected directions.",
             f"SO WHAT → continue for another round on {frame.target}, deep-dive a claim, or resolve.",
             OFFLINE_NOTE,

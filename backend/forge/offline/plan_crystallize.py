@@ -67,5 +67,5 @@ def plan_crystallize(view: ConversationView, knowledge: OfflineKnowledge) -> Pha
     calls = schedule(view, [Task("generate_knowledge_document", lambda _: narrative(view.context))])
     graph = view.context.get("graph_claims", []) or []
     return plan_or_summary(
-        calls, lambda: f"The knowledge document is generated from {len(graph)} graph claim(s). {OFFLINE_NOTE}"
+        calls, lambda: f"The knowledge document is generated from {counted(len(graph), 'graph claim')}. {OFFLINE_NOTE}"
     )

@@ -132,6 +132,14 @@ def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[st
     return [{"text": text, "reframing_type": kind} for kind, text in items]
 
 
+def _terms(terms: Sequence[str]) -> str:
+    """ "the term 'waste'", "the terms 'waste' and 'bread'", "no term"."""
+    if not terms:
+        return "no term"
+    quoted = join_words([f"'{t}'" for t in terms])
+    return f"the term {quoted}" if len(terms) == 1 else f"the terms {quoted}"
+
+
 def _common_terms(hits: Sequence[Hit]) -> list[str]:
     """Terms (as written) that at least two of the hits share, first seen first."""
     counts = Counter(s for h in hits for s in stem_set(f"{h.title} {h.snippet}"))
@@ -167,7 +175,7 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     if not relevant:
         parts.append(
             f"Gap: the corpus has little on {frame.target}; the closest match, '{best.title}', shares only "
-            f"{', '.join(overlap(frame.problem, f'{best.title} {best.snippet}')) or 'no'} term(s) with it."
+            f"{_terms(overlap(frame.problem, f'{best.title} {best.snippet}'))} with it."
         )
     elif coverage(frame.target, f"{best.title} {best.snippet}") < 1.0:
         parts.append(f"Gap: no source addresses {frame.target} directly; the closest is '{best.title}'.")

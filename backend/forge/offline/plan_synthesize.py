@@ -17,6 +17,7 @@ from typing import Any
 
 from forge.core.text_relevance import is_relevant
 from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted
 from forge.offline.planning import (
     OFFLINE_NOTE,
     Builder,
@@ -117,7 +118,7 @@ def _antithesis_builder(d: Direction, frame: ProblemFrame, cited: Sequence[str])
             text += f" Counter-evidence: '{found[0].title}' — {first_sentence(found[0].snippet, 240)}"
         else:
             text += (
-                f" None of the {len(research.hits)} result(s) for '{research.query}' speaks to this boundary, "
+                f" None of the {counted(len(research.hits), 'result')} for '{research.query}' speaks to this boundary, "
                 "so it rests on the source domain's known failure mode."
             )
         return {"antithesis": text[:2000], "evidence_sources": [h.source for h in found]}
@@ -196,8 +197,8 @@ def _summary(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnow
     negatives = view.done("get_negative_knowledge")
     if negatives is not None:
         lines.append(
-            f"Negative knowledge consulted: {len(negatives.payload.get('negative_knowledge', []))} "
-            "rejected claim(s) kept out of this round."
+            f"Negative knowledge consulted: {counted(len(negatives.payload.get('negative_knowledge', [])), 'rejected claim')}"
+            " kept out of this round."
         )
     lines += [
         "EVIDENCE → each thesis cites the research on its own terms; each antithesis quotes the "

@@ -16,6 +16,7 @@ from typing import Any
 
 from forge.core.text_relevance import is_relevant
 from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted
 from forge.offline.planning import (
     OFFLINE_NOTE,
     Builder,
@@ -189,7 +190,7 @@ def _summary(view: ConversationView) -> str:
             f"{'survived' if survived else 'did not survive'} falsification; mean score {mean:.2f}."
         )
     lead = (
-        f"Most surprising: {len(refuted)} claim(s) did not survive the attempt to disprove them, e.g. "
+        f"Most surprising: {counted(len(refuted), 'claim')} did not survive the attempt to disprove them, e.g. "
         f"'{shorten(str(refuted[0].get('text', '')), 160)}'."
         if refuted
         else "Most surprising: every claim survived the search for counter-evidence — read that as 'not refuted "

@@ -24,6 +24,7 @@ Rules (inspectable, each a plain reading of the record):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from forge.core.audit_constraints import Constraint, FindingKind, audit_constraints, is_negative, subject_stems
@@ -97,8 +98,7 @@ def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
     ]
     cross += [f"Rejected direction: {n.claim_text} ({n.reason})" for n in m.negative]
     return AnalysisOutput(
-        problem_analysis=f"Objective: {m.objective}. {len(m.claims)} claim(s) stand, {len(m.negative)} direction(s) "
-        f"were rejected, {len(m.gaps)} gap(s) remain.",
+        problem_analysis=f"Objective: {m.objective}. {_stand(m.claims, m.negative, m.gaps)}",
         hypothesis_assessments=assessments,
         evidence=evidence,
         cross_checks=cross,
@@ -181,6 +181,15 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
             )
     kept = [r for r in risks if not (r.severity is RiskSeverity.HIGH and _mitigated(r.text, steps))]
     return AuditOutput(risks=kept)
+
+
+def _stand(claims: Sequence[object], negative: Sequence[object], gaps: Sequence[object]) -> str:
+    were = "was" if len(negative) == 1 else "were"
+    remain = "remains" if len(gaps) == 1 else "remain"
+    return (
+        f"{counted(len(claims), 'claim').capitalize()} {'stands' if len(claims) == 1 else 'stand'}, "
+        f"{counted(len(negative), 'direction')} {were} rejected, {counted(len(gaps), 'gap')} {remain}."
+    )
 
 
 def _risks_left(total: int, high: int) -> str:

@@ -19,6 +19,7 @@ from forge.core.mapping_quality_gate import MappingType
 from forge.core.search_plan import SearchOperator
 from forge.engine.run_biso import HypothesisDraft, MappingRowOut
 from forge.engine.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
+from forge.offline.phrasing import counted
 from forge.offline.search_offline import parent_rows, target_of
 from forge.offline.term_match import shorten
 from forge.ports import StructuredRequest
@@ -53,7 +54,7 @@ def _path_row(parent: Hypothesis, path: TracePath, group: str) -> MappingRowOut:
     relations = ", ".join(dict.fromkeys(step.relation for step in path.steps))
     return MappingRowOut(
         source_concept=path.start.label,
-        source_relation=f"is linked through {relations} ({len(path.steps)} hyperedge(s))",
+        source_relation=f"is linked through {relations} ({counted(len(path.steps), 'hyperedge')})",
         target_concept=path.end.label,
         target_relation=f"responds to {path.start.label} along the chain {shorten(_route(path), 120)}",
         mapping_type=MappingType.HIGHER_ORDER,

@@ -18,7 +18,7 @@ from typing import Any
 
 from forge.core.knowledge_records import TrizPrinciple
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import agree, if_condition, imperative_action, lower_first, the_phrase
+from forge.offline.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.offline.term_match import coverage, first_sentence, jaccard, shorten
@@ -110,7 +110,7 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
 def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: ProblemFrame) -> Direction:
     application = principle.applied_to(frame.target)
     return Direction(
-        label=f"TRIZ principle {principle.label}",
+        label=f"TRIZ principle {principle.number} ({principle.name})",
         source=None,
         pattern=principle.name,
         lever=frame.lever,
@@ -118,7 +118,8 @@ def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: Prob
         application=application,
         action=imperative_action(application) or f"applying {principle.name.lower()} to {frame.target}",
         condition=f"the conflict between '{goal}' and '{limit}' is what keeps {frame.target} where {frame.it_is}",
-        failure=f"If {principle.name.lower()} only moves the cost into '{limit}', it will not help.",
+        failure=f"If {principle.name.lower()} only {'move' if is_plural(principle.name) else 'moves'} the cost into "
+        f"'{limit}', it will not help.",
         observable=f"{frame.target} per period, measured together with the resource that '{limit}' protects",
     )
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forge.core.text_terms import content_terms
-from forge.offline.phrasing import top_level_split
+from forge.offline.phrasing import counted, top_level_split
 from forge.offline.planning import Hit
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import coverage, overlap, stem, stem_set
@@ -113,21 +113,22 @@ def falsify(claim: str, frame: ProblemFrame, query: str, hits: Sequence[Hit]) ->
     refuting = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and not j[3]]
     anticipated = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and j[3]]
     approach = (
-        f"Searched for evidence against the claim ('{query}') and checked each of the {len(hits)} "
-        f"snippet(s) for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
+        f"Searched for evidence against the claim ('{query}') and checked "
+        f"{'each of the ' if len(hits) > 1 else ''}{counted(len(hits), 'snippet')} for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
         "a limiting cue (fails, limits, unless, however, …)."
     )
     if refuting:
         hit, share, cue, _ = max(refuting, key=lambda j: j[1])
         result = (
-            f"{len(refuting)} snippet(s) share >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
+            f"{counted(len(refuting), 'snippet').capitalize()} {'shares' if len(refuting) == 1 else 'share'} >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
             f"outside the claim's stated boundary; strongest: '{hit.title}' ({hit.source}) shares {share:.0%} "
             f"and says '{cue}'. The claim does not survive as stated."
         )
     else:
         result = (
             f"No snippet both shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside "
-            f"the claim's boundary ({len(anticipated)} limiting snippet(s) fall inside the boundary it already "
+            f"the claim's boundary ({counted(len(anticipated), 'limiting snippet')} "
+            f"{'falls' if len(anticipated) == 1 else 'fall'} inside the boundary it already "
             "states). It survives this test — absence of refutation in the searched corpus, not proof."
         )
     ranked = [j for j in sorted(judged, key=lambda j: -j[1]) if j[1] > 0]
@@ -144,7 +145,7 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
     shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
     is_novel = share < NOVELTY_THRESHOLD
     assessment = (
-        f"Closest of {len(hits)} researched source(s): '{closest.title}' ({closest.source}) covers "
+        f"Closest of {counted(len(hits), 'researched source')}: '{closest.title}' ({closest.source}) covers "
         f"{share:.0%} of the claim's terms ({shared or 'none'}) — "
         f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
         f"combination is {'not' if is_novel else 'largely'} already stated there."
@@ -204,7 +205,7 @@ def score_rationale(inputs: ScoreInputs) -> str:
     """The features the scores were computed from, in words (score_claim requires a rationale)."""
     return (
         f"Novelty from the source domain's distance ({inputs.distance or 'none'}) and the closest source's "
-        f"overlap ({inputs.closest_overlap:.0%}); groundedness from {inputs.relevant_sources} relevant cited "
-        f"source(s), {'survived' if inputs.survived else 'did not survive'} falsification; falsifiability from the "
+        f"overlap ({inputs.closest_overlap:.0%}); groundedness from "
+        f"{counted(inputs.relevant_sources, 'relevant cited source')}, {'survived' if inputs.survived else 'did not survive'} falsification; falsifiability from the "
         "condition's metric, relation, threshold and time window; significance from coverage of the target."
     )

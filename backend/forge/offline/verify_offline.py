@@ -37,6 +37,7 @@ from forge.engine.verify_requests import (
     SampleContext,
     VerifyScoresOutput,
 )
+from forge.offline.phrasing import counted
 from forge.offline.problem_frame import frame_problem
 from forge.offline.source_domain_library import distance_of, find_domain
 from forge.offline.validation_rules import (
@@ -96,7 +97,7 @@ def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> Ver
     )
     novelty = 10.0 * (0.5 * distance + 0.5 * (1.0 - closest))
     rationale = (
-        f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({len(texts)} text(s), {relevant} relevant, closest "
+        f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({counted(len(texts), 'text')}, {relevant} relevant, closest "
         f"covers {closest:.0%} of the claim's terms). Source domain {'in' if domain else 'not in'} the shipped library. "
         "Reads order-invariantly, so forward and reversed order agree."
     )

@@ -16,17 +16,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from support.offline_session import run_session
 
 from forge.core.problem_frame import make_frame
 from forge.engine.run_biso import BisoContext, BisoOutput
 from forge.offline.biso_offline import offline_biso
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
+from forge.offline.offline_model import OfflineModel
 from forge.offline.plan_decompose import assumptions, fundamentals, reframings
 from forge.offline.plan_explore import adjacent_possible, analogy, contradiction, morphological_box
 from forge.offline.problem_frame import GENERIC_LEVERS, ProblemFrame, frame_problem
 from forge.offline.source_domain_library import select_domains
 from forge.offline.synthesis_directions import claim_text, falsifiability, from_analogy, thesis_text
 from forge.ports import StructuredRequest
+from forge.research.local_corpus import LocalCorpusResearch
 
 PROBLEMS = (
     "How can we reduce p99 write latency of our order-processing service without new database hardware?",
@@ -145,3 +148,14 @@ def test_the_garbling_check_catches_the_patterns_seen_in_real_sessions() -> None
     assert garbling("crack length (a) → python", frame)
     assert garbling("2 claim(s) entered the the graph.", frame)
     assert not garbling("Applying it through the database will reduce p99 write latency.", frame)
+
+
+@pytest.mark.parametrize("problem", [PROBLEMS[2], PROBLEMS[3]])
+async def test_a_whole_offline_session_document_reads_without_garbling(problem: str) -> None:
+    run = await run_session(problem, OfflineModel(), LocalCorpusResearch.from_directory())
+    frame = frame_problem(problem)
+    prose = [line for line in run.document.splitlines() if not line.startswith(("```", "  ", "graph", "|"))]
+    sentences = [s for line in prose for s in re.split(r"(?<=[.!?])\s+", line)]
+    # The renderer's own "→" between a contradiction and its resolution is layout, not a stray token.
+    bad = [(s, found) for s in sentences if (found := [f for f in garbling(s, frame) if "arrow" not in f])]
+    assert not bad, bad
