@@ -9,7 +9,7 @@ A. Inspiration retrieval: for each paper's background question, rank the whole c
    abstract) and report recall@20 and recall@50 of its ground-truth inspirations (matched by
    normalised title; inspirations not in the corpus are left out of the denominator) for
      - bm25:     forge.core.bm25_index (title counted twice),
-     - hashed:   forge.providers.offline.HashedTextEmbedder (spelling: hashed word/trigram features),
+     - hashed:   forge.offline.HashedTextEmbedder (spelling: hashed word/trigram features),
      - embedder: forge.providers.static_embedder.StaticTextEmbedder (meaning: static MiniLM vectors),
      - hybrid:   reciprocal-rank fusion of bm25 and embedder (k = 60).
 B. Hypothesis memory recall: every paper's ground-truth hypothesis is a remembered episode (equal C);
@@ -43,7 +43,7 @@ from forge.core.bm25_index import IndexedDocument, build_bm25_index
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_memory import HypothesisEpisode, HypothesisEpisodeId, rank_episodes
 from forge.core.remembered_hypotheses import RECALL_LIMIT, RECALL_MIN_SIMILARITY
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "moose-chem"

@@ -42,7 +42,7 @@ from forge.core.model_messages import Message, ModelRequest, ModelResponse
 from forge.core.session_events import REVIEW_EVENT, EventType
 from forge.knowledge.load_knowledge import load_triz
 from forge.providers.anthropic_wire import request_params
-from forge.providers.offline.offline_model import OfflineModel
+from forge.offline.offline_model import OfflineModel
 from forge.providers.simulate_prompt_cache import CacheUsage, PromptCacheSimulator
 from forge.research.local_corpus import LocalCorpusResearch
 

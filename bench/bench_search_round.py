@@ -43,8 +43,8 @@ from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
-from forge.providers.offline.offline_model import OfflineModel
+from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.offline.offline_model import OfflineModel
 from forge.services.search_grounding import LazyHkgGrounding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -30,6 +30,7 @@ from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
 from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
+from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.password_hashing import Argon2PasswordHasher
 from forge.ports import (
     Clock,
@@ -41,7 +42,6 @@ from forge.ports import (
     UnitOfWork,
     UnitOfWorkFactory,
 )
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.services.account_service import AccountService
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
@@ -111,8 +111,8 @@ class Container:
 def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     """The LanguageModel for a route; no network call is made here."""
     if route.provider == Provider.OFFLINE:
-        from forge.providers.offline.offline_model import OfflineModel
-        from forge.providers.offline.paced_model import PacedModel
+        from forge.offline.offline_model import OfflineModel
+        from forge.offline.paced_model import PacedModel
 
         offline = OfflineModel(KNOWLEDGE_DIR)
         delay = settings.offline_step_delay_ms
@@ -161,23 +161,23 @@ def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Seq
         from forge.engine.structural_operators import StructuralOutput
         from forge.engine.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
-        from forge.providers.offline.biso_offline import offline_biso
-        from forge.providers.offline.blend_offline import offline_blend
-        from forge.providers.offline.frame_offline import offline_frame
-        from forge.providers.offline.mapping_review_offline import offline_mapping_review
-        from forge.providers.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
-        from forge.providers.offline.red_team_offline import offline_red_team
-        from forge.providers.offline.search_offline import offline_search
-        from forge.providers.offline.solve_offline import (
+        from forge.offline.biso_offline import offline_biso
+        from forge.offline.blend_offline import offline_blend
+        from forge.offline.frame_offline import offline_frame
+        from forge.offline.mapping_review_offline import offline_mapping_review
+        from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.offline.red_team_offline import offline_red_team
+        from forge.offline.search_offline import offline_search
+        from forge.offline.solve_offline import (
             offline_analysis,
             offline_audit,
             offline_compliance,
             offline_plan,
             offline_talker,
         )
-        from forge.providers.offline.structural_offline import offline_structural
-        from forge.providers.offline.transform_offline import offline_logic_check, offline_transform
-        from forge.providers.offline.verify_offline import offline_prior_art, offline_verifier
+        from forge.offline.structural_offline import offline_structural
+        from forge.offline.transform_offline import offline_logic_check, offline_transform
+        from forge.offline.verify_offline import offline_prior_art, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,

@@ -21,8 +21,8 @@ from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore
 from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, query_limits_problem
 from forge.core.hkg.node_matching import TermMatch
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, HyperpathEvidence
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
-from forge.providers.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
+from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
 from forge.services.hkg_grounding import ingest_hypergraph_file, load_hypergraph, open_hkg_grounding
 
 EXIT_OK, EXIT_NOTHING_FOUND, EXIT_BAD_INPUT = 0, 1, 2

@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from forge.api.event_schemas import SessionEventOut
 from forge.api.text_fields import FreeText
-from forge.core.domain_types import BuildDecision, VerdictType
+from forge.core.domain_types import BuildDecision, ReframingType, VerdictType
 from forge.core.evidence_urls import evidence_url_problem
 from forge.core.problem_constraints import split_constraints
 from forge.core.records import SessionDocument
@@ -202,6 +202,12 @@ class UserInput(BaseModel):
     added_assumptions: list[FreeText] | None = Field(default=None, max_length=10)
     selected_reframings: list[int] | None = Field(default=None, max_length=MAX_LIST)
     added_reframings: list[FreeText] | None = Field(default=None, max_length=10)
+    added_reframing_types: list[ReframingType | None] | None = Field(
+        default=None,
+        max_length=10,
+        description="decompose_review: the type of added_reframings[i] (scope_change, entity_question, "
+        "variable_change, domain_change); null or missing -> inferred from its wording.",
+    )
     accepted_memories: list[FreeText] | None = Field(
         default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to pin"
     )
@@ -250,6 +256,7 @@ class UserInput(BaseModel):
                 tuple(self.added_reframings or ()),
                 accepted_memories=tuple(self.accepted_memories or ()),
                 dismissed_memories=tuple(self.dismissed_memories or ()),
+                added_reframing_types=tuple(self.added_reframing_types or ()),
             )
         if t == "explore_review":
             return ExploreReview(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
+from forge.core.domain_types import BuildDecision, ReframingType, ReviewType, VerdictType
 from forge.core.hypothesis_pool import Hypothesis
 
 
@@ -39,6 +39,8 @@ class DecomposeReview:
     supervisor: SupervisorDecisions = SupervisorDecisions()
     accepted_memories: tuple[str, ...] = ()  # episode ids of remembered hypotheses the person pins
     dismissed_memories: tuple[str, ...] = ()  # ... and of those they dismiss
+    # The person's type for added_reframings[i]; None (or no entry) -> inferred from the wording.
+    added_reframing_types: tuple[ReframingType | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

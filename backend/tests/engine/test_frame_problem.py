@@ -8,9 +8,9 @@ from typing import Any
 from forge.core.audit_constraints import ConstraintFindingKind
 from forge.core.model_messages import Usage
 from forge.engine.frame_problem import Framed, FrameOutput, FramingFailure, frame_problem, frame_request
+from forge.offline.frame_offline import offline_frame
+from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-from forge.providers.offline.frame_offline import offline_frame
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
 
 PROBLEM = "How can a hospital cut emergency wait times?\n\nConstraints:\n- no new beds\n- budget under 50k"
 

@@ -12,10 +12,10 @@ from forge.core.problem_frame import ProblemFrame
 from forge.engine.review_mapping_depth import MappingReviewOutput
 from forge.engine.run_biso import BisoOutput, HypothesisDraft, MappingRowOut, run_biso
 from forge.knowledge.load_knowledge import load_shipped_knowledge
+from forge.offline.biso_offline import offline_biso
+from forge.offline.mapping_review_offline import offline_mapping_review
+from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-from forge.providers.offline.biso_offline import offline_biso
-from forge.providers.offline.mapping_review_offline import offline_mapping_review
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
-from forge.providers.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
+from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
 from forge.services.hkg_grounding import (
     DEMO_ORIGIN,
     LoadedHypergraph,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from forge.bootstrap import KNOWLEDGE_DIR
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
-from forge.providers.offline.hashed_embedder import HashedTextEmbedder
+from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.services.search_grounding import LazyHkgGrounding
 
 REQUEST = GroundingRequest.for_hyperpath_expand(("buffer", "queue length"), ("waiting time",))

@@ -17,10 +17,10 @@ from forge.core.problem_frame import ProblemFrame
 from forge.engine.run_biso import BisoOutput, run_biso
 from forge.engine.search_operators import OperatorOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.providers.offline.biso_offline import offline_biso
-from forge.providers.offline.offline_model import OfflineModel
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
-from forge.providers.offline.search_offline import offline_search
+from forge.offline.biso_offline import offline_biso
+from forge.offline.offline_model import OfflineModel
+from forge.offline.offline_structured_model import OfflineStructuredModel
+from forge.offline.search_offline import offline_search
 from forge.services.run_engine_stages import EngineStages
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -11,9 +11,9 @@ from forge.core.domain_types import Phase, SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.problem_frame import ProblemFrame, audit_frame
 from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
-from forge.providers.offline.offline_model import OfflineModel
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
-from forge.providers.offline.solve_offline import (
+from forge.offline.offline_model import OfflineModel
+from forge.offline.offline_structured_model import OfflineStructuredModel
+from forge.offline.solve_offline import (
     offline_analysis,
     offline_audit,
     offline_compliance,

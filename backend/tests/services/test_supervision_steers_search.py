@@ -20,11 +20,11 @@ from forge.core.session_events import EventType
 from forge.engine.red_team import RedTeamOutput
 from forge.engine.run_biso import BisoOutput, run_biso
 from forge.engine.search_operators import OperatorOutput
-from forge.providers.offline.biso_offline import offline_biso
-from forge.providers.offline.offline_model import OfflineModel
-from forge.providers.offline.offline_structured_model import OfflineStructuredModel
-from forge.providers.offline.red_team_offline import offline_red_team
-from forge.providers.offline.search_offline import offline_search
+from forge.offline.biso_offline import offline_biso
+from forge.offline.offline_model import OfflineModel
+from forge.offline.offline_structured_model import OfflineStructuredModel
+from forge.offline.red_team_offline import offline_red_team
+from forge.offline.search_offline import offline_search
 from forge.services.run_engine_stages import EngineStages
 from forge.services.run_supervision import Supervisor, supervised_quotas
 

@@ -12,7 +12,7 @@ from forge.config import Settings
 from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.db.migrate import upgrade_database
-from forge.providers.offline.offline_model import OfflineModel
+from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.service_results import ServiceFailure
 

@@ -37,7 +37,7 @@ from forge.core.review_inputs import (
     VerdictsReview,
 )
 from forge.core.session_events import EventType
-from forge.providers.offline.offline_model import OfflineModel
+from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

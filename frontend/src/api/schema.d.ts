@@ -3506,6 +3506,11 @@ export interface components {
             accepted_memories?: string[] | null;
             /** Added Assumptions */
             added_assumptions?: string[] | null;
+            /**
+             * Added Reframing Types
+             * @description decompose_review: the type of added_reframings[i] (scope_change, entity_question, variable_change, domain_change); null or missing -> inferred from its wording.
+             */
+            added_reframing_types?: (components["schemas"]["ReframingType"] | null)[] | null;
             /** Added Reframings */
             added_reframings?: string[] | null;
             /**

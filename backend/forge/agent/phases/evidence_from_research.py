@@ -3,6 +3,8 @@
 Invariants:
     - Evidence is only ever built from a hit some research call returned; the query and time of
       that call travel with it.
+    - Given a `topic` (the problem), a source cited as supporting that is off the topic is recorded
+      as contextual (`core.evidence_roles.role_on_topic`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from forge.core.domain_types import ClaimId, Contributor, EvidenceId, EvidenceType
+from forge.core.evidence_roles import role_on_topic
 from forge.core.forge_state import ForgeState
 from forge.core.records import Evidence
 
@@ -26,6 +29,7 @@ def evidence_for_sources(
     evidence_type: EvidenceType,
     new_id: Callable[[], UUID],
     claim_id: ClaimId | None = None,
+    topic: str | None = None,
 ) -> tuple[Evidence, ...]:
     found: list[Evidence] = []
     for source in dict.fromkeys(sources):
@@ -38,7 +42,9 @@ def evidence_for_sources(
                         hit.source,
                         hit.title,
                         hit.snippet,
-                        evidence_type,
+                        evidence_type
+                        if topic is None
+                        else role_on_topic(evidence_type, f"{hit.title} {hit.snippet}", topic),
                         Contributor.AGENT,
                         record.query,
                         record.at,

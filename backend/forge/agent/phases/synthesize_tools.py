@@ -92,7 +92,9 @@ async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
     if violation:
         return ToolOutcome.failed(violation)
     claim_id = ClaimId(ctx.new_id())
-    evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id)
+    evidence = evidence_for_sources(
+        s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id, topic=s.problem
+    )
     s.current_round_claims.append(
         Claim(
             claim_id,

@@ -22,13 +22,13 @@ from forge.core.domain_types import (
     Contributor,
     Phase,
     ReframingId,
-    ReframingType,
     ReviewType,
 )
 from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.records import Assumption, Reframing
+from forge.core.reframing_type import infer_reframing_type
 from forge.core.remembered_hypotheses import MemoryDecision, RememberedHypothesis
 from forge.core.review_inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
 from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
@@ -89,6 +89,8 @@ def check_decompose_review(state: ForgeState, review: DecomposeReview) -> Review
         return invalid_review(
             f"selected_reframings must select at least one reframing ({choices}), or added_reframings must add one."
         )
+    if len(review.added_reframing_types) > len(review.added_reframings):
+        return invalid_review("added_reframing_types has more entries than added_reframings; give one per reframing.")
     both = sorted(set(review.confirmed_assumptions) & set(review.rejected_assumptions))
     if both:
         return invalid_review(f"assumptions {both} are both confirmed and rejected; choose one for each.")
@@ -121,9 +123,10 @@ def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> 
             s.assumptions[i] = replace(a, confirmed=False)
     s.assumptions.extend(Assumption(t.strip(), Contributor.USER, True) for t in r.added_assumptions if t.strip())
     s.reframings = [replace(f, selected=i in r.selected_reframings) for i, f in enumerate(s.reframings)]
+    chosen = dict(enumerate(r.added_reframing_types))
     s.reframings.extend(
-        Reframing(ReframingId(new_id()), t.strip(), ReframingType.SCOPE_CHANGE, True, Contributor.USER)
-        for t in r.added_reframings
+        Reframing(ReframingId(new_id()), t.strip(), chosen.get(i) or infer_reframing_type(t), True, Contributor.USER)
+        for i, t in enumerate(r.added_reframings)
         if t.strip()
     )
     s.remembered_hypotheses = [_decided(h, r) for h in s.remembered_hypotheses]

@@ -12,8 +12,8 @@ from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase, ReviewType
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import ModelRequest
 from forge.core.review_payloads import build_review_payload
+from forge.offline.read_conversation import read_conversation
 from forge.providers.anthropic_model import NON_STREAMING_MAX_TOKENS
-from forge.providers.offline.read_conversation import read_conversation
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 

@@ -245,6 +245,31 @@ def test_decompose_review_adds_user_reframings_as_selected() -> None:
     assert result.next_phase == Phase.EXPLORE
 
 
+def test_a_user_reframing_is_typed_from_its_wording() -> None:
+    s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
+    wording = ("Who decides when a patient leaves?", "Treat the ER as a traffic-engineering problem.")
+    result = applied(s, DecomposeReview(added_reframings=wording))
+    types = [r.reframing_type for r in result.state.reframings[3:]]
+    assert types == [ReframingType.ENTITY_QUESTION, ReframingType.DOMAIN_CHANGE]
+
+
+def test_a_type_the_person_chose_wins_over_the_inferred_one() -> None:
+    s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
+    wording = ("Who decides when a patient leaves?", "Treat the ER as a traffic-engineering problem.")
+    chosen = (ReframingType.VARIABLE_CHANGE, None)
+    result = applied(s, DecomposeReview(added_reframings=wording, added_reframing_types=chosen))
+    types = [r.reframing_type for r in result.state.reframings[3:]]
+    assert types == [ReframingType.VARIABLE_CHANGE, ReframingType.DOMAIN_CHANGE]
+
+
+def test_more_reframing_types_than_added_reframings_are_refused() -> None:
+    s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
+    review = DecomposeReview(
+        added_reframings=("mine",), added_reframing_types=(ReframingType.SCOPE_CHANGE, ReframingType.DOMAIN_CHANGE)
+    )
+    assert "added_reframing_types" in rejected(s, review).message
+
+
 def test_a_user_reframing_can_complete_the_minimum_of_three() -> None:
     s = waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW)
     s.reframings = s.reframings[:2]

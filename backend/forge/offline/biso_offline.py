@@ -1,0 +1,99 @@
+"""The offline BISO generator: hypotheses carried from a shipped source domain's structures onto the
+problem, with mapping tables built from the domain's key variables paired with the problem's roles.
+
+Invariants:
+    - Deterministic, from the shipped domain record and the problem's own words; the offline model
+      invents no science: statements, mechanisms, observables and failure modes are the domain's
+      structure texts with the problem's target, lever and constraint filled in as whole phrases.
+    - One hypothesis per structure, the structures that share the most stems with the problem first;
+      at most `per_domain`.
+    - Mapping rows: each key variable paired with a problem role (analogy_mapping), plus one
+      higher-order row for the structure's own relation. The rows of the outcome, inflow and
+      capacity roles and the structure row form one systematicity group (the causal story). The
+      gate judges the table like any model's: the offline model does not promise to pass it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forge.core.knowledge_records import SourceDomain, Structure
+from forge.core.mapping_quality_gate import MappingType
+from forge.engine.run_biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
+from forge.offline.analogy_mapping import problem_roles
+from forge.offline.problem_frame import ProblemFrame, frame_problem
+from forge.offline.source_domain_library import best_lever, fill
+from forge.offline.term_match import shorten, stem_set
+from forge.ports import StructuredRequest
+
+_CAUSAL_ROLES = ("the outcome to change", "the inflow", "what handles the load")
+_ROLE_TYPES = {
+    "the outcome to change": MappingType.ATTRIBUTE,
+    "the inflow": MappingType.ATTRIBUTE,
+    "what handles the load": MappingType.ATTRIBUTE,
+    "the limit that must hold": MappingType.RELATION,
+    "who acts": MappingType.ENTITY,
+    "an adjustable setting": MappingType.ATTRIBUTE,
+    "how it is observed": MappingType.ATTRIBUTE,
+}
+
+
+def offline_biso(request: StructuredRequest[Any]) -> BisoOutput:
+    context = request.offline_context
+    if not isinstance(context, BisoContext):
+        raise TypeError("offline BISO needs a BisoContext")
+    reading = frame_problem(context.problem)
+    structures = _ranked(context.domain, reading)[: context.per_domain]
+    return BisoOutput(hypotheses=[_draft(context.domain, s, reading) for s in structures])
+
+
+def _ranked(domain: SourceDomain, reading: ProblemFrame) -> list[Structure]:
+    wanted = stem_set(f"{reading.problem} {reading.target}")
+    order = sorted(enumerate(domain.structures), key=lambda item: (-len(stem_set(item[1].text) & wanted), item[0]))
+    return [structure for _, structure in order]
+
+
+def _draft(domain: SourceDomain, structure: Structure, reading: ProblemFrame) -> HypothesisDraft:
+    lever = best_lever(reading, structure)
+    observable = fill(structure.transfer.observable, reading, lever)
+    return HypothesisDraft(
+        title=shorten(f"{structure.name} ({domain.name}) for {reading.target}", 80),
+        structure=structure.name,
+        statement=fill(structure.transfer.mapping, reading, lever),
+        mechanism=structure.mechanism,
+        mapping=_rows(domain, structure, reading, lever, observable),
+        observable=observable,
+        failure_modes=[fill(structure.transfer.failure, reading, lever), *structure.failure_modes[:1]],
+    )
+
+
+def _rows(
+    domain: SourceDomain, structure: Structure, reading: ProblemFrame, lever: str, observable: str
+) -> list[MappingRowOut]:
+    roles = problem_roles(reading, lever)
+    variables = [v for v in domain.key_variables if v.name in structure.key_variables]
+    variables += [v for v in domain.key_variables if v not in variables]
+    rows = [
+        MappingRowOut(
+            source_concept=structure.name,
+            source_relation=shorten(structure.source_relation, 200),
+            target_concept=reading.target,
+            target_relation=shorten(fill(structure.transfer.mapping, reading, lever), 200),
+            mapping_type=MappingType.HIGHER_ORDER,
+            systematicity_group="causal story",
+            observable_link=shorten(observable, 200),
+        )
+    ]
+    for variable, role in zip(variables, roles, strict=False):
+        rows.append(
+            MappingRowOut(
+                source_concept=variable.name,
+                source_relation=shorten(variable.meaning, 200),
+                target_concept=role.label,
+                target_relation=role.phrase,
+                mapping_type=_ROLE_TYPES.get(role.phrase, MappingType.ATTRIBUTE),
+                systematicity_group="causal story" if role.phrase in _CAUSAL_ROLES else role.phrase,
+                observable_link=f"{role.label}, measured before and after the change",
+            )
+        )
+    return rows

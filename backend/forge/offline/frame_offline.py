@@ -1,0 +1,36 @@
+"""The offline problem frame: the frame fields filled from the problem text's own reading
+(goal verb and target, constraints, actors, key terms), in plain words; nothing is invented.
+
+Invariants:
+    - Deterministic; every list item comes from the problem text (or is a fixed, labelled template
+      around the target, for success criteria), so the offline frame never claims knowledge it lacks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forge.engine.frame_problem import FrameOutput
+from forge.offline.problem_frame import frame_problem as read_problem
+from forge.ports import StructuredRequest
+
+_OUTCOME_WORD = {"decrease": "lower", "increase": "higher", "achieve": "achieved"}
+
+
+def offline_frame(request: StructuredRequest[Any]) -> FrameOutput:
+    reading = read_problem(request.input)
+    verb = reading.direction_verb if reading.goal_verb in ("", "make") else reading.goal_verb
+    direction = _OUTCOME_WORD.get(reading.goal_direction, "achieved")
+    target = reading.target
+    return FrameOutput(
+        objective=f"{verb.capitalize()} {target}",
+        target_object=target,
+        target_outcome=f"{target} measurably {direction} than today's baseline",
+        hard_constraints=list(reading.constraints),
+        success_criteria=[
+            f"{target}: a baseline measured before any change, and the change against it after a fixed trial period"
+        ],
+        stakeholders=list(reading.actors),
+        scope=f"Within the problem as stated: {request.input.splitlines()[0].strip()}",
+        domain_tags=list(reading.key_terms[:3]),
+    )

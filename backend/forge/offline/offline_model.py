@@ -1,0 +1,141 @@
+"""OfflineModel: a deterministic LanguageModel that needs no key and no network.
+
+It plays the model's role in the same agent loop as a hosted model: it reads only the ModelRequest
+(the conversation and the offered tools), finds the phase from the last `[forge phase=...]` marker,
+and answers with the next tool calls of that phase's planner — or, when the phase's work is done,
+with a short summary (stop_reason end_turn).
+
+Invariants:
+    - Never claims to be a hosted model: `label` says what it is.
+    - Same request -> same response: no randomness, no clock, no set-order dependence; tool-call ids
+      are `offline-<phase>-<round>-<turn>-<k>` (turn: assistant turns since the first brief of the
+      current phase and round), unique within a conversation even when the context curator left
+      earlier phases' exchanges out of the request (it never leaves out the current phase's).
+    - Only calls tools the request offers; a planned call to a tool not offered is dropped.
+    - Usage is counted with the shipped cl100k_base tokenizer (no download): the tokens of the request
+      (system, messages, tool definitions) and of the response. It is not any hosted model's bill.
+    - Knowledge files are read once per instance, on the first request (no import-time IO).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from forge.core.domain_types import ToolCallId
+from forge.core.model_messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Role,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolResult,
+    Usage,
+)
+from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
+from forge.offline.plan_build import plan_build
+from forge.offline.plan_crystallize import plan_crystallize
+from forge.offline.plan_decompose import plan_decompose
+from forge.offline.plan_explore import plan_explore
+from forge.offline.plan_synthesize import plan_synthesize
+from forge.offline.plan_validate import plan_validate
+from forge.offline.planning import PhasePlan
+from forge.offline.read_conversation import MARKER, ConversationView, read_conversation
+from forge.providers.token_counting import CountingProvider, token_counter_for
+
+OFFLINE_LABEL = "offline model (deterministic, no network)"
+OFFLINE_TOKENS = token_counter_for(CountingProvider.OFFLINE)
+
+Planner = Callable[[ConversationView, OfflineKnowledge], PhasePlan]
+PLANNERS: dict[str, Planner] = {
+    "decompose": plan_decompose,
+    "explore": plan_explore,
+    "synthesize": plan_synthesize,
+    "validate": plan_validate,
+    "build": plan_build,
+    "crystallize": plan_crystallize,
+}
+
+
+def _part_texts(message: Message) -> list[str]:
+    texts: list[str] = []
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            texts.append(part.text)
+        elif isinstance(part, ToolCall):
+            texts += [part.name, json.dumps(dict(part.arguments), ensure_ascii=False, default=str)]
+        elif isinstance(part, ToolResult):
+            texts.append(part.content)
+    return texts
+
+
+def estimate_usage(request: ModelRequest, response: Message) -> Usage:
+    """Tokens (cl100k_base, shipped) of everything sent and of the answer."""
+    sent = [request.system]
+    for tool in request.tools:
+        sent += [tool.name, tool.description, json.dumps(tool.input_schema, default=str)]
+    for message in request.messages:
+        sent += _part_texts(message)
+    count = OFFLINE_TOKENS.count_tokens
+    return Usage(sum(count(text) for text in sent), sum(count(text) for text in _part_texts(response)))
+
+
+def _call_numbering(messages: Sequence[Message]) -> tuple[str, int]:
+    """("<phase>-<round>-", turn) counting from the first brief of the latest marker; ("", turn) without one."""
+    markers = [(i, match) for i, m in enumerate(messages) if m.role == Role.USER and (match := MARKER.match(m.text))]
+    if not markers:
+        return "", sum(1 for m in messages if m.role == Role.ASSISTANT) + 1
+    latest = markers[-1][1]
+    first = next(i for i, match in markers if match.group(0) == latest.group(0))
+    turns = sum(1 for m in messages[first:] if m.role == Role.ASSISTANT)
+    return f"{latest.group(1)}-{latest.group(2)}-", turns + 1
+
+
+class OfflineModel:
+    """The built-in deterministic engine (see the module docstring)."""
+
+    def __init__(self, knowledge_dir: Path | None = None) -> None:
+        self._knowledge_dir = knowledge_dir
+        self._knowledge: OfflineKnowledge | None = None
+
+    @property
+    def label(self) -> str:
+        return OFFLINE_LABEL
+
+    @property
+    def context_window(self) -> int:
+        return 200_000
+
+    def _loaded(self) -> OfflineKnowledge:
+        if self._knowledge is None:
+            self._knowledge = load_offline_knowledge(self._knowledge_dir)
+        return self._knowledge
+
+    def _plan(self, request: ModelRequest) -> PhasePlan:
+        view = read_conversation(request.messages)
+        planner = PLANNERS.get(view.phase or "")
+        if planner is None:
+            return PhasePlan(
+                summary="The offline model found no `[forge phase=...]` marker, so there is no phase work to do."
+            )
+        return planner(view, self._loaded())
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        plan = self._plan(request)
+        offered = {t.name for t in request.tools}
+        prefix, turn = _call_numbering(request.messages)
+        calls = [c for c in plan.calls if c.name in offered]
+        if calls:
+            parts: tuple[TextPart | ToolCall, ...] = tuple(
+                ToolCall(ToolCallId(f"offline-{prefix}{turn}-{k}"), c.name, dict(c.arguments))
+                for k, c in enumerate(calls)
+            )
+            stop = StopReason.TOOL_USE
+        else:
+            parts = (TextPart(plan.summary or "The offline model has nothing further to do in this phase."),)
+            stop = StopReason.END_TURN
+        message = Message(Role.ASSISTANT, parts)
+        return ModelResponse(message, stop, estimate_usage(request, message), OFFLINE_LABEL)

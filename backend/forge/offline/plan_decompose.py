@@ -1,0 +1,230 @@
+"""DECOMPOSE for the offline model: research, fundamentals, state of the art, assumptions, reframings.
+
+Invariants:
+    - Everything is derived from the ProblemFrame of the context's problem, the research results
+      returned in this phase and the shipped domain library; nothing else.
+    - map_state_of_art cites only sources of the research it was built from (rule 7) and is only
+      emitted after research whose query names the problem's terms (rule 12).
+    - Exactly one reframing of each of the four types; 5 assumptions; 6-7 fundamentals.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from forge.core.text_terms import content_terms
+from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted, join_words, lower_first
+from forge.offline.planning import (
+    OFFLINE_NOTE,
+    Hit,
+    PhasePlan,
+    Researched,
+    Task,
+    plan_or_summary,
+    schedule,
+    sources,
+)
+from forge.offline.problem_frame import ProblemFrame, frame_problem
+from forge.offline.read_conversation import ConversationView
+from forge.offline.source_domain_library import fill, select_domains
+from forge.offline.term_match import coverage, first_sentence, overlap, relevance, stem, stem_set
+
+MAX_QUERY_CHARS = 400
+STATE_OF_ART_SOURCES = 4
+MIN_RELEVANCE = 2
+
+
+def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[str, ...]:
+    """Research candidates, most specific first; each shares content terms with the problem. The last
+    adds the nearest library domain's name, so a problem in words the corpus lacks (Chinese against an
+    English corpus) still finds the closest material — the state of the art then says it is a gap."""
+    first = " ".join(frame.key_terms[:6])
+    chosen = select_domains(knowledge.domains, frame, count=1)
+    nearest = f"{' '.join(frame.key_terms[:2])} {chosen[0].domain.name}" if chosen else ""
+    candidates = (first, frame.target, frame.problem[:MAX_QUERY_CHARS], nearest)
+    return tuple(dict.fromkeys(q for q in candidates if len(q) >= 3))
+
+
+def fundamentals(frame: ProblemFrame) -> list[str]:
+    target, be = frame.target, frame.be
+    quantity = (
+        f"The quantity to change: {target} — the goal is to {frame.direction_verb} {frame.it}."
+        if frame.goal_direction != "achieve"
+        else f"The outcome to achieve: {target}."
+    )
+    items = [
+        quantity,
+        f"Its drivers: the flows that produce {target} (what arrives, what is handled, what accumulates) "
+        f"and how {join_words(frame.lever_phrases)} change them.",
+    ]
+    items += [
+        f"A binding constraint: {c} — a solution has to work inside it, or show why it can be relaxed."
+        for c in frame.constraints[:2]
+    ] or ["No explicit constraint is stated — cost, time and adoption still bound any solution."]
+    items += [
+        f"The actors: {join_words(frame.actor_phrases)} — {frame.actors_their} decisions and incentives shape "
+        f"{target}.",
+        f"The measurement: how {target} {be} counted (baseline, unit, time window) decides what counts as success.",
+        f"Variation over time: the peaks and the tail of {target} matter as much as the average.",
+    ]
+    return items
+
+
+def assumptions(frame: ProblemFrame) -> list[str]:
+    load = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
+    target, be = frame.target, frame.be
+    items = [
+        f"That {target} {be} measured correctly — the recorded figure may hide where the problem really accrues "
+        "(averages hide tails; start and end points may be misdefined).",
+        f"That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
+        f"That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, "
+        f"rather than where {frame.lever} {frame.lever_be} visible.",
+        f"That {frame.actor_phrases[0]} and the people who experience {target} want the same thing — incentives may "
+        "hold the current level in place.",
+    ]
+    if frame.constraints:
+        items.insert(
+            0,
+            f"That '{frame.constraints[0]}' is absolute — it may bind only at peaks or for some "
+            "cases, or be tradeable against another resource.",
+        )
+    return items[:5]
+
+
+def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[str, str]]:
+    verb, target, lever = frame.direction_verb, frame.target, frame.lever
+    items = [
+        (
+            "scope_change",
+            f"Narrow the scope: {verb} {target} first for the segment or time window where {frame.it_is} "
+            "worst, instead of everywhere at once.",
+        ),
+        (
+            "entity_question",
+            f"Question the entity: {frame.be} {target} the thing to change, or a symptom of how {lever} "
+            f"{frame.lever_be} organised? Work on {lever} rather than on {target} directly.",
+        ),
+        (
+            "variable_change",
+            f"Change the variable: control the variability of {target} (its peaks and tail) "
+            f"rather than its average, or {lever} per unit of load.",
+        ),
+    ]
+    chosen = select_domains(knowledge.domains, frame, count=1)
+    if chosen:
+        c = chosen[0]
+        relation = first_sentence(fill(c.pattern.source_relation, frame), 220)
+        items.append(
+            (
+                "domain_change",
+                f"Change the domain: treat {target} as a problem of {lower_first(c.domain.name)} — {c.pattern.name}: {relation}",
+            )
+        )
+    else:
+        items.append(
+            (
+                "domain_change",
+                f"Change the domain: ask how a field that manages flows, not {lever}, would {verb} {target}.",
+            )
+        )
+    return [{"text": text, "reframing_type": kind} for kind, text in items]
+
+
+def _terms(terms: Sequence[str]) -> str:
+    """ "the term 'waste'", "the terms 'waste' and 'bread'", "no term"."""
+    if not terms:
+        return "no term"
+    quoted = join_words([f"'{t}'" for t in terms])
+    return f"the term {quoted}" if len(terms) == 1 else f"the terms {quoted}"
+
+
+def _common_terms(hits: Sequence[Hit]) -> list[str]:
+    """Terms (as written) that at least two of the hits share, first seen first."""
+    counts = Counter(s for h in hits for s in stem_set(f"{h.title} {h.snippet}"))
+    words: dict[str, str] = {}
+    for h in hits:
+        for term in content_terms(f"{h.title} {h.snippet}"):
+            if counts[stem(term)] >= 2:
+                words.setdefault(stem(term), term)
+    return list(words.values())[:5]
+
+
+def relevant_to(frame: ProblemFrame, hits: Sequence[Hit]) -> list[Hit]:
+    """Hits sharing >= MIN_RELEVANCE of the problem's key terms."""
+    subject = f"{frame.target} {' '.join(frame.key_terms)}"
+    return [h for h in hits if relevance(f"{h.title} {h.snippet}", subject) >= MIN_RELEVANCE]
+
+
+def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object] | None:
+    hits = research.hits
+    relevant = relevant_to(frame, hits)
+    cited = (relevant or list(hits[:2]))[:STATE_OF_ART_SOURCES]
+    if not cited:
+        return None
+    parts = [
+        f"Research on '{research.query}' returned {counted(len(hits), 'source')}, "
+        f"{len(relevant)} of them on the problem's terms."
+    ]
+    parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
+    shared = _common_terms(cited)
+    if shared and len(cited) > 1:
+        parts.append(f"Shared thread across sources: {', '.join(shared)}.")
+    best = max(cited, key=lambda h: coverage(frame.target, f"{h.title} {h.snippet}"))
+    if not relevant:
+        parts.append(
+            f"Gap: the corpus has little on {frame.target}; the closest match, '{best.title}', shares only "
+            f"{_terms(overlap(frame.problem, f'{best.title} {best.snippet}'))} with it."
+        )
+    elif coverage(frame.target, f"{best.title} {best.snippet}") < 1.0:
+        parts.append(f"Gap: no source addresses {frame.target} directly; the closest is '{best.title}'.")
+    if frame.constraints:
+        parts.append(f"None is framed under the constraint '{frame.constraints[0]}', which this session keeps.")
+    return {"summary": " ".join(parts)[:4000], "sources": sources(cited, STATE_OF_ART_SOURCES)}
+
+
+def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:
+    return [
+        Task("decompose_to_fundamentals", lambda _: {"fundamentals": fundamentals(frame)}),
+        Task(
+            "map_state_of_art",
+            lambda research: state_of_art(frame, research),
+            queries=decompose_queries(frame, knowledge),
+            accept=lambda hits: bool(relevant_to(frame, hits)),
+        ),
+        Task("extract_assumptions", lambda _: {"assumptions": assumptions(frame)}),
+        Task("reframe_problem", lambda _: {"reframings": reframings(frame, knowledge)}),
+    ]
+
+
+def _summary(view: ConversationView, frame: ProblemFrame) -> str:
+    sota = view.done("map_state_of_art")
+    summary = str(sota.call.arguments.get("summary", "")) if sota else ""
+    gap = summary[summary.find("Gap:") :] if "Gap:" in summary else ""
+    lead = (
+        f"Most surprising: {gap[5:]}"
+        if gap
+        else "Most surprising: the shipped corpus already speaks to this target directly — check whether the "
+        "known remedies were tried."
+    )
+    if sota is None:
+        lead = "The state of the art could not be mapped: research returned nothing the model could cite."
+    return "\n\n".join(
+        [
+            lead,
+            f"CLAIM → the problem reduces to changing {frame.target} ({frame.goal_direction}) "
+            f"{'under ' + repr(frame.constraints[0]) if frame.constraints else 'with no explicit constraint'}; "
+            f"levers: {', '.join(frame.levers)}; actors: {', '.join(frame.actors)}.",
+            "EVIDENCE → " + (first_sentence(summary, 300) if summary else "none cited."),
+            "SO WHAT → the assumptions to test first are whether the constraint is absolute and whether the load "
+            "is fixed; pick a reframing to steer the search for distant analogies.",
+            OFFLINE_NOTE,
+        ]
+    )
+
+
+def plan_decompose(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
+    frame = frame_problem(view.problem)
+    calls = schedule(view, decompose_tasks(frame, knowledge))
+    return plan_or_summary(calls, lambda: _summary(view, frame))

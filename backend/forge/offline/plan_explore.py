@@ -1,0 +1,235 @@
+"""EXPLORE for the offline model: morphological box, distant-domain analogies, TRIZ, adjacent possible.
+
+Invariants:
+    - Source domains come from the shipped library only, chosen by `select_domains` from the problem,
+      the selected reframings and the user's suggested domains (three, diverse; one more per
+      EXPLORE_INCOMPLETE nudge).
+    - Every search_cross_domain follows research whose query names the domain (rule 13) and quotes
+      only what that research returned.
+    - Mapping tables pair the domain's key variables with the frame's terms (3-6 rows); the
+      observable and failure mode are the pattern's templates filled with the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forge.core.rule_verdicts import ErrorCode
+from forge.offline.analogy_mapping import mapping_rows
+from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.planning import (
+    OFFLINE_NOTE,
+    Builder,
+    Hit,
+    PhasePlan,
+    Task,
+    plan_or_summary,
+    schedule,
+)
+from forge.offline.problem_frame import NO_ACTOR, ProblemFrame, frame_problem
+from forge.offline.read_conversation import ConversationView
+from forge.offline.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
+from forge.offline.synthesis_directions import sentence
+from forge.offline.term_match import first_sentence, key_terms, shorten
+from forge.offline.triz_library import choose_principles, detect_parameters
+
+BASE_DOMAINS = 3
+MAX_ROWS = 6
+DISTANCES = ("near", "medium", "far")
+
+
+def explore_context(view: ConversationView) -> tuple[str, list[str]]:
+    """(text of the selected reframings, the user's suggested domains) from the phase context."""
+    reframings = " ".join(str(r) for r in view.context.get("selected_reframings", []) or [])
+    suggested = [str(s) for s in view.context.get("suggested_domains", []) or []]
+    return reframings, suggested
+
+
+def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
+    reframings, suggested = explore_context(view)
+    extra = sum(1 for n in view.nudges if n.code is ErrorCode.EXPLORE_INCOMPLETE and "cross-domain" in n.message)
+    return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
+
+
+def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
+    themselves = [] if NO_ACTOR in frame.actors else ["the people affected themselves"]
+    actors = [*frame.actor_phrases[:3], "an automated rule", *themselves]
+    params = [
+        {
+            "name": f"How {frame.lever} {frame.lever_be} deployed",
+            "options": [
+                "fixed allocation (as today)",
+                "pooled and shared across units",
+                "flexed to match load over time",
+                "prioritised by need",
+            ],
+        },
+        {
+            "name": f"When action on {frame.target} happens",
+            "options": [
+                "after the fact (reactive)",
+                "at the moment of peak load",
+                "in advance, from a forecast",
+                "continuously, from a live signal",
+            ],
+        },
+        {
+            "name": "Where the load is shaped",
+            "options": [
+                "accepted as it arrives",
+                "smoothed over time",
+                "diverted to another channel",
+                "filtered or triaged at entry",
+            ],
+        },
+        {"name": "Who acts", "options": list(dict.fromkeys(actors))},
+    ]
+    if frame.constraints:
+        params.append(
+            {
+                "name": f"How '{frame.constraints[0]}' is treated",
+                "options": [
+                    "held absolutely",
+                    "relaxed at peaks only",
+                    "traded against another resource",
+                    "met by substitution (technology, volunteers, partners)",
+                ],
+            }
+        )
+    return {"parameters": params}
+
+
+def domain_queries(choice: DomainChoice) -> tuple[str, ...]:
+    name = choice.domain.name
+    summary_terms = " ".join(key_terms(choice.domain.summary, 3, exclude=[name]))
+    return tuple(dict.fromkeys((f"{name} {choice.pattern.name}", f"{name} {summary_terms}".strip(), name)))
+
+
+def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> dict[str, Any]:
+    lever = best_lever(frame, choice.pattern)
+    p = choice.pattern
+    text = (
+        f"{p.name} ({choice.domain.name}): {sentence(fill(p.source_relation, frame, lever))} "
+        f"Applied here: {fill(p.transfer.mapping, frame, lever)} Mechanism: {fill(p.mechanism, frame, lever)}"
+    )
+    if hits:
+        text += f" Research: '{hits[0].title}' — {first_sentence(hits[0].snippet, 220)}"
+    distance = distance_of(choice.domain, frame).value
+    return {
+        "target_application": frame.goal,
+        "analogy_description": text[:4000],
+        "semantic_distance": distance,
+        "mapping": mapping_rows(choice.domain, frame, lever),
+        "observable": fill(p.transfer.observable, frame, lever)[:1000],
+        "failure_mode": fill(p.transfer.failure, frame, lever)[:1000],
+    }
+
+
+def _analogy_builder(choice: DomainChoice, frame: ProblemFrame) -> Builder:
+    return lambda research: analogy(choice, frame, research.hits)
+
+
+def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str, Any]:
+    improving, worsening = detect_parameters(knowledge.triz, frame)
+    principles = choose_principles(knowledge.triz, frame, improving, worsening)
+    limit = frame.constraints[0] if frame.constraints else f"keeping {worsening.name.lower()} where it is"
+    resolution = " ".join(sentence(f"{p.name}: {p.applied_to(frame.target)}") for p in principles)
+    cell = knowledge.triz.matrix.lookup(improving.number, worsening.number)
+    matrix_says = (
+        f"The classic contradiction matrix (improving #{improving.number} against worsening "
+        f"#{worsening.number}) recommends principles {', '.join(str(n) for n in cell)}."
+        if isinstance(cell, tuple) and cell
+        else "The classic contradiction matrix has no principles for this pair; they were chosen by cue terms."
+    )
+    return {
+        "property_a": f"{frame.direction_verb} {frame.target} (TRIZ #{improving.number} {improving.name})"[:300],
+        "property_b": f"{limit} (TRIZ #{worsening.number} {worsening.name})"[:300],
+        "description": (
+            f"Improving '{improving.name}' — to {frame.direction_verb} {frame.target} — normally "
+            f"worsens '{worsening.name}', which '{limit}' protects. Parameters detected from the cue "
+            f"terms of the goal and of the constraint. {matrix_says}"
+        )[:2000],
+        "resolution_direction": resolution[:2000],
+        "improving_parameter": f"{improving.number} {improving.name}",
+        "worsening_parameter": f"{worsening.number} {worsening.name}",
+        "principles": [p.label for p in principles],
+    }
+
+
+def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], principles: Sequence[str]) -> list[str]:
+    items = []
+    if choices:
+        first = choices[0]
+        items.append(
+            f"Pilot '{first.pattern.name}' ({first.domain.name}) on one segment of {frame.target} "
+            f"and watch: {shorten(fill(first.pattern.transfer.observable, frame), 160)}"
+        )
+    if len(choices) >= 2:
+        a, b = choices[0], choices[1]
+        items.append(
+            f"Combine '{a.pattern.name}' ({a.domain.name}) with '{b.pattern.name}' ({b.domain.name}) on {frame.lever}."
+        )
+    if principles:
+        number, _, name = principles[0].partition(". ")
+        named = f"{number} ({name})" if name else principles[0]
+        items.append(f"Try TRIZ principle {named} on {frame.target} as a low-cost experiment.")
+    its = "their" if frame.plural else "its"
+    items.append(f"Instrument {frame.target} so {its} peaks and tail are visible — every option above needs it.")
+    return items[:4]
+
+
+def explore_tasks(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:
+    choices = chosen_domains(view, frame, knowledge)
+    contra = contradiction(frame, knowledge)
+    tasks = [Task("build_morphological_box", lambda _: morphological_box(frame))]
+    tasks += [
+        Task(
+            "search_cross_domain",
+            _analogy_builder(c, frame),
+            key={"source_domain": c.domain.name},
+            queries=domain_queries(c),
+        )
+        for c in choices
+    ]
+    tasks += [
+        Task("identify_contradictions", lambda _: contra),
+        Task("map_adjacent_possible", lambda _: {"items": adjacent_possible(frame, choices, contra["principles"])}),
+    ]
+    return tasks
+
+
+def _recorded(view: ConversationView) -> list[Mapping[str, Any]]:
+    return [o.call.arguments for o in view.outcomes if o.ok and o.call.name == "search_cross_domain"]
+
+
+def _summary(view: ConversationView, frame: ProblemFrame) -> str:
+    analogies = _recorded(view)
+    if not analogies:
+        return "No analogy could be recorded: research returned nothing for the chosen domains. " + OFFLINE_NOTE
+    rank = {d: i for i, d in enumerate(DISTANCES)}
+    farthest = max(enumerate(analogies), key=lambda ia: (rank.get(str(ia[1]["semantic_distance"]), 0), -ia[0]))[1]
+    contra = view.done("identify_contradictions")
+    triz = (
+        f"TRIZ: {contra.call.arguments['property_a']} vs {contra.call.arguments['property_b']}; principles "
+        f"{', '.join(contra.call.arguments.get('principles', []))}."
+        if contra
+        else "TRIZ: not recorded."
+    )
+    names = ", ".join(f"{a['source_domain']} ({a['semantic_distance']})" for a in analogies)
+    return "\n\n".join(
+        [
+            f"Most surprising: the farthest analogy comes from {farthest['source_domain']} "
+            f"({farthest['semantic_distance']} domain) — {first_sentence(str(farthest['analogy_description']), 260)}",
+            f"CLAIM → {len(analogies)} structural analogies: {names}.",
+            f"EVIDENCE → each domain was researched first; observable for the farthest: {farthest['observable']}",
+            f"SO WHAT → {triz} Star the analogies worth turning into claims.",
+            OFFLINE_NOTE,
+        ]
+    )
+
+
+def plan_explore(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
+    frame = frame_problem(view.problem)
+    calls = schedule(view, explore_tasks(view, frame, knowledge))
+    return plan_or_summary(calls, lambda: _summary(view, frame))

@@ -1,0 +1,216 @@
+"""SYNTHESIZE for the offline model: thesis -> counter-evidence -> antithesis -> synthesis per direction.
+
+Invariants:
+    - Rounds 2+ call get_negative_knowledge before anything else (rule 10) and use its result to
+      drop directions that repeat rejected claims; every synthesis then passes builds_on_claim_id
+      (rule 9).
+    - A thesis cites only sources of research on its own terms; the antithesis follows research on
+      the thesis' terms plus "limits"/"fails" (rule 14) and quotes what that research returned.
+    - At most three theses per round (rule 8); claim indices are read from state_thesis results,
+      never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forge.core.text_relevance import is_relevant
+from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import counted
+from forge.offline.planning import (
+    OFFLINE_NOTE,
+    Builder,
+    Hit,
+    PhasePlan,
+    Researched,
+    Task,
+    plan_or_summary,
+    schedule,
+    sources,
+)
+from forge.offline.problem_frame import ProblemFrame, frame_problem
+from forge.offline.read_conversation import ConversationView
+from forge.offline.source_domain_library import distance_of, find_domain
+from forge.offline.synthesis_directions import (
+    Direction,
+    claim_text,
+    falsifiability,
+    later_round,
+    round_one,
+    sentence,
+    thesis_text,
+)
+from forge.offline.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
+
+COUNTER_WORDS = ("limits", "fails")
+DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}
+MIN_RELEVANCE = 4
+
+
+def directions(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction] | None:
+    """The round's directions; None while rounds 2+ still wait for get_negative_knowledge."""
+    if view.round <= 1:
+        return round_one(view.context, frame, knowledge)
+    consulted = view.done("get_negative_knowledge")
+    if consulted is None:
+        return None
+    negatives = consulted.payload.get("negative_knowledge") or view.context.get("negative_knowledge") or []
+    graph = consulted.payload.get("graph_claims") or view.context.get("graph_claims") or []
+    return later_round(view.context, list(negatives), list(graph), frame, knowledge)
+
+
+def thesis_queries(d: Direction, frame: ProblemFrame) -> tuple[str, ...]:
+    named = f"{d.source} {d.pattern}" if d.source else d.pattern
+    return tuple(dict.fromkeys((f"{d.pattern} {frame.target}", named, frame.target)))
+
+
+def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) -> tuple[str, ...]:
+    word = COUNTER_WORDS[index % len(COUNTER_WORDS)]
+    terms = " ".join(key_terms(f"{d.pattern} {frame.target}", 4))
+    return tuple(
+        dict.fromkeys(
+            (
+                f"{terms} {word}",
+                f"{frame.target} {d.pattern} fails",
+                f"{' '.join(key_terms(thesis, 5))} limits",
+                f"{d.source} {d.pattern} limits".strip(),
+            )
+        )
+    )
+
+
+def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
+    """Hits sharing >= 2 terms with the direction's mechanism and application; the top hit otherwise."""
+    subject = f"{d.pattern} {d.mechanism} {d.application}"
+    found = [h for h in hits if relevance(f"{h.title} {h.snippet}", subject) >= 2]
+    return (found or list(hits[:1]))[:2]
+
+
+def _thesis_builder(d: Direction) -> Builder:
+    def build(research: Researched) -> Mapping[str, Any]:
+        args: dict[str, Any] = {"evidence_sources": sources(supporting(d, research.hits), 2)}
+        if d.source:
+            args["cross_domain_source"] = d.source
+        return args
+
+    return build
+
+
+def _boundary_score(hit: Hit, d: Direction, frame: ProblemFrame) -> int:
+    """2 per shared failure-mode term that is not a target term, 1 per shared target term."""
+    target = stem_set(frame.target)
+    shared = (stem_set(f"{hit.title} {hit.snippet}") & stem_set(d.failure)) - QUERY_WORDS
+    return 2 * len(shared - target) + len(shared & target)
+
+
+def counter_evidence(d: Direction, frame: ProblemFrame, hits: Sequence[Hit], cited: Sequence[str]) -> list[Hit]:
+    """Hits that speak to the direction's failure mode (score >= MIN_RELEVANCE), most relevant first."""
+    scored = [(_boundary_score(h, d, frame), -i, h) for i, h in enumerate(hits) if h.source not in cited]
+    return [h for score, _, h in sorted(scored, key=lambda s: (-s[0], -s[1])) if score >= MIN_RELEVANCE]
+
+
+def _antithesis_builder(d: Direction, frame: ProblemFrame, cited: Sequence[str]) -> Builder:
+    def build(research: Researched) -> Mapping[str, Any]:
+        found = counter_evidence(d, frame, research.hits, cited)[:2]
+        text = sentence(d.failure)
+        if found:
+            text += f" Counter-evidence: '{found[0].title}' — {first_sentence(found[0].snippet, 240)}"
+        else:
+            text += (
+                f" None of the {counted(len(research.hits), 'result')} for '{research.query}' speaks to this boundary, "
+                "so it rests on the source domain's known failure mode."
+            )
+        return {"antithesis": text[:2000], "evidence_sources": [h.source for h in found]}
+
+    return build
+
+
+def _synthesis_builder(d: Direction, frame: ProblemFrame) -> Builder:
+    def build(_: Researched) -> Mapping[str, Any]:
+        args: dict[str, Any] = {
+            "claim_text": claim_text(d, frame),
+            "falsifiability_condition": falsifiability(d, frame),
+        }
+        if d.base_id:
+            args["builds_on_claim_id"] = d.base_id
+        return args
+
+    return build
+
+
+def direction_tasks(view: ConversationView, d: Direction, index: int, frame: ProblemFrame) -> list[Task]:
+    """The chain for one direction, each link added once the previous one succeeded."""
+    thesis = thesis_text(d, frame)
+    tasks = [Task("state_thesis", _thesis_builder(d), key={"thesis": thesis}, queries=thesis_queries(d, frame))]
+    stated = view.done(tasks[0].identity)
+    if stated is None or "claim_index" not in stated.payload:
+        return tasks
+    claim_index = int(stated.payload["claim_index"])
+    cited = [str(s) for s in stated.call.arguments.get("evidence_sources", [])]
+    antithesis = Task(
+        "find_antithesis",
+        _antithesis_builder(d, frame, cited),
+        key={"claim_index": claim_index},
+        queries=counter_queries(d, frame, thesis, index),
+        accept=lambda hits: any(is_relevant(f"{h.title} {h.snippet}", thesis) for h in hits),
+    )
+    tasks.append(antithesis)
+    if view.done(antithesis.identity):
+        tasks.append(Task("create_synthesis", _synthesis_builder(d, frame), key={"claim_index": claim_index}))
+    return tasks
+
+
+def synthesize_tasks(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:
+    tasks = [Task("get_negative_knowledge", lambda _: {})] if view.round > 1 else []
+    chosen = directions(view, frame, knowledge)
+    for index, d in enumerate(chosen or []):
+        tasks += direction_tasks(view, d, index, frame)
+    return tasks
+
+
+def _claims_with_distance(
+    view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge
+) -> list[tuple[int, str]]:
+    """(distance rank of the claim's source domain, claim text) for each synthesis of this phase."""
+    sources_by_index = {
+        o.payload.get("claim_index"): str(o.call.arguments.get("cross_domain_source") or "")
+        for o in view.outcomes
+        if o.ok and o.call.name == "state_thesis"
+    }
+    found = []
+    for o in view.outcomes:
+        if o.ok and o.call.name == "create_synthesis":
+            domain = find_domain(knowledge.domains, sources_by_index.get(o.call.arguments.get("claim_index"), ""))
+            rank = DISTANCE_RANK[distance_of(domain, frame).value] if domain else 1
+            found.append((rank, str(o.call.arguments["claim_text"])))
+    return found
+
+
+def _summary(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> str:
+    claims = _claims_with_distance(view, frame, knowledge)
+    if not claims:
+        return "No claim could be synthesized this round (see the tool errors above). " + OFFLINE_NOTE
+    boldest = max(enumerate(claims), key=lambda ic: (ic[1][0], -ic[0]))[1][1]
+    lines = [f"Most surprising (the most distant source): {shorten(boldest, 400)}"]
+    lines += [f"CLAIM {i + 1} → {c}" for i, (_, c) in enumerate(claims)]
+    negatives = view.done("get_negative_knowledge")
+    if negatives is not None:
+        lines.append(
+            f"Negative knowledge consulted: {counted(len(negatives.payload.get('negative_knowledge', [])), 'rejected claim')}"
+            " kept out of this round."
+        )
+    lines += [
+        "EVIDENCE → each thesis cites the research on its own terms; each antithesis quotes the "
+        "counter-evidence found for it, or says that none was found.",
+        f"SO WHAT → every claim is conditional: it names when it should {frame.direction_verb} "
+        f"{frame.target} and where it should not, and how to measure it.",
+        OFFLINE_NOTE,
+    ]
+    return "\n\n".join(lines)
+
+
+def plan_synthesize(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
+    frame = frame_problem(view.problem)
+    calls = schedule(view, synthesize_tasks(view, frame, knowledge))
+    return plan_or_summary(calls, lambda: _summary(view, frame, knowledge))

@@ -1,0 +1,172 @@
+"""The offline model's planning primitives: tasks, research prerequisites and bounded retries.
+
+Invariants:
+    - A phase planner describes its work as ordered Tasks; `schedule` turns the tasks that are not
+      yet done into this step's tool calls, so the plan is recomputed from the conversation at every
+      step (no hidden memory: the same conversation always yields the same calls).
+    - A task with research queries is emitted only after research with one of them succeeded; the
+      task then cites only `source` values from that research's results.
+    - The next research candidate is used when the previous one returned nothing (or nothing the
+      task's `accept` finds relevant), or when the task failed with a research-gate error after it
+      (e.g. STATE_OF_ART_NOT_RESEARCHED); when no candidate is good, the first non-empty one is used;
+      when every candidate came back empty, only a task with `needs_hits=False` is still built.
+    - Each task and each research query is tried at most MAX_ATTEMPTS times between nudges; a task
+      whose builder returns None (nothing honest to say) is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from forge.core.rule_verdicts import ErrorCode
+from forge.offline.read_conversation import CallOutcome, ConversationView, call_identity
+
+MAX_ATTEMPTS = 2
+RESEARCH_LIMIT = 5
+GATE_CODES = frozenset(
+    {
+        ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
+        ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
+        ErrorCode.ANTITHESIS_NOT_SEARCHED,
+        ErrorCode.FALSIFICATION_NOT_SEARCHED,
+        ErrorCode.UNGROUNDED_CLAIM,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    source: str
+    title: str
+    snippet: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Researched:
+    """The research a task is built from: the query that was run and what it returned."""
+
+    query: str = ""
+    hits: tuple[Hit, ...] = ()
+
+
+Builder = Callable[[Researched], Mapping[str, Any] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One tool call to make: `key` holds the identifying arguments, `build` the rest."""
+
+    name: str
+    build: Builder
+    key: Mapping[str, Any] = field(default_factory=dict)
+    queries: tuple[str, ...] = ()
+    accept: Callable[[tuple[Hit, ...]], bool] | None = None
+    # False for a task that judges against everything researched so far (check_novelty): when its own
+    # queries found nothing it is still built, instead of leaving the phase incomplete.
+    needs_hits: bool = True
+
+    @property
+    def identity(self) -> str:
+        return call_identity(self.name, self.key)
+
+
+def hits_of(outcome: CallOutcome | None) -> tuple[Hit, ...]:
+    if outcome is None:
+        return ()
+    results = outcome.payload.get("results", [])
+    return tuple(
+        Hit(str(r.get("source", "")), str(r.get("title", "")), str(r.get("snippet", "")))
+        for r in results
+        if isinstance(r, Mapping) and r.get("source")
+    )
+
+
+def research_call(query: str) -> PlannedCall:
+    return PlannedCall("research", {"query": query, "limit": RESEARCH_LIMIT})
+
+
+def _research_for(view: ConversationView, task: Task) -> str | Researched | None:
+    """A query still to research, the research to build from, or None when research is exhausted."""
+    gate_errors = [view.position(o) for o in view.attempts(task.identity) if o.error_code in GATE_CODES]
+    fallback: Researched | None = None
+    for query in task.queries:
+        done = view.research(query)
+        if done is None:
+            if len(view.attempts(call_identity("research", {"query": query}))) >= MAX_ATTEMPTS:
+                continue
+            return query
+        hits = hits_of(done)
+        good = bool(hits) and (task.accept is None or task.accept(hits))
+        if good and not any(p > view.position(done) for p in gate_errors):
+            return Researched(query, hits)
+        fallback = fallback or (Researched(query, hits) if hits else None)
+    return fallback
+
+
+def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]:
+    """This step's calls: research prerequisites first, then every task that is ready."""
+    research: list[PlannedCall] = []
+    calls: list[PlannedCall] = []
+    for task in tasks:
+        if view.done(task.identity) or len(view.attempts(task.identity)) >= MAX_ATTEMPTS:
+            continue
+        researched = Researched()
+        if task.queries:
+            found = _research_for(view, task)
+            if isinstance(found, str):
+                if all(c.arguments["query"] != found for c in research):
+                    research.append(research_call(found))
+                continue
+            if found is None and task.needs_hits:
+                continue
+            researched = found or Researched()
+        built = task.build(researched)
+        if built is not None:
+            calls.append(PlannedCall(task.name, {**built, **task.key}))
+    return research + calls
+
+
+def pending(view: ConversationView, tasks: Sequence[Task]) -> list[Task]:
+    """Tasks not done yet (including those given up on until the next nudge)."""
+    return [t for t in tasks if view.done(t.identity) is None]
+
+
+def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> list[Hit]:
+    """Every distinct hit research returned in the conversation (or this phase), first seen first."""
+    outcomes = view.outcomes if this_phase else view.history
+    seen: dict[str, Hit] = {}
+    for outcome in outcomes:
+        if outcome.ok and outcome.call.name == "research":
+            for hit in hits_of(outcome):
+                seen.setdefault(hit.source, hit)
+    return list(seen.values())
+
+
+def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:
+    return list(dict.fromkeys(h.source for h in hits))[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class PhasePlan:
+    """This step's tool calls, or (when there are none) the end-of-phase summary."""
+
+    calls: tuple[PlannedCall, ...] = ()
+    summary: str = ""
+
+
+def plan_or_summary(calls: Sequence[PlannedCall], summarize: Callable[[], str]) -> PhasePlan:
+    return PhasePlan(tuple(calls)) if calls else PhasePlan(summary=summarize())
+
+
+OFFLINE_NOTE = (
+    "_Produced by the offline model: deterministic heuristics over the problem text and the shipped "
+    "knowledge (source domains, TRIZ, local corpus); no network, no language model._"
+)

@@ -1,0 +1,187 @@
+"""The offline SEARCH operators: refine, variant, combine, oppose and extreme built from the parents'
+own text and the problem frame, chosen by operator from an explicit registry.
+
+Invariants:
+    - Deterministic: the same parents and frame give the same child. No science is invented: every
+      child's statement recombines phrases the parents (which came from shipped source-domain
+      structures) and the frame already contain, and its mechanism says it was made offline.
+    - A child keeps its parents' mapping rows and adds one row that carries the operator's change
+      (the scope, the other lever, the counter-condition, the boundary, the link between parents),
+      keeps the parents' observable and failure modes and adds one of its own; the gate then judges
+      it like any model's child.
+    - An operator without a generator is a KeyError (the registry is explicit, nothing is faked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from forge.core.hypothesis_pool import Hypothesis
+from forge.core.mapping_quality_gate import MappingType
+from forge.core.problem_frame import ProblemFrame
+from forge.core.search_plan import SearchOperator
+from forge.core.text_terms import term_set
+from forge.engine.run_biso import HypothesisDraft, MappingRowOut
+from forge.engine.search_operators import OperatorOutput, SearchContext
+from forge.offline.term_match import shorten
+from forge.ports import StructuredRequest
+
+
+def offline_search(request: StructuredRequest[Any]) -> OperatorOutput:
+    context = request.offline_context
+    if not isinstance(context, SearchContext):
+        raise TypeError("offline SEARCH needs a SearchContext")
+    return OperatorOutput(hypothesis=OFFLINE_OPERATORS[context.operator](context.parents, context.frame))
+
+
+def target_of(frame: ProblemFrame) -> str:
+    return frame.target_object or frame.target_outcome or frame.objective
+
+
+def _levers(parent: Hypothesis, frame: ProblemFrame) -> list[str]:
+    """The parent's target-side concepts that are not the outcome itself (they share no term with the
+    frame's objective and outcome), in table order; the parent's structure when there are none."""
+    outcome = term_set(f"{frame.objective} {frame.target_outcome}")
+    seen: dict[str, None] = {}
+    for row in parent.mapping.rows:
+        concept = row.target_concept.strip()
+        if row.mapping_type is not MappingType.HIGHER_ORDER and concept and not term_set(concept) & outcome:
+            seen.setdefault(concept, None)
+    return list(seen) or [parent.structure]
+
+
+def parent_rows(parent: Hypothesis) -> list[MappingRowOut]:
+    return [
+        MappingRowOut(
+            source_concept=r.source_concept,
+            source_relation=r.source_relation,
+            target_concept=r.target_concept,
+            target_relation=r.target_relation,
+            mapping_type=r.mapping_type,
+            systematicity_group=r.systematicity_group,
+            observable_link=r.observable_link,
+        )
+        for r in parent.mapping.rows
+    ]
+
+
+def _extra_row(parent: Hypothesis, target: str, relation: str, group: str) -> MappingRowOut:
+    return MappingRowOut(
+        source_concept=parent.structure,
+        source_relation=shorten(parent.mechanism, 200),
+        target_concept=shorten(target, 120),
+        target_relation=shorten(relation, 200),
+        mapping_type=MappingType.RELATION,
+        systematicity_group=group,
+        observable_link=shorten(parent.observable, 200),
+    )
+
+
+def _child(
+    parent: Hypothesis, operator: SearchOperator, title: str, statement: str, extra: MappingRowOut, failure: str
+) -> HypothesisDraft:
+    return HypothesisDraft(
+        title=shorten(title, 80),
+        structure=parent.structure,
+        statement=statement,
+        mechanism=f"{parent.mechanism} (Offline {operator.value} of “{shorten(parent.title, 60)}”: "
+        "made from the parent's text and the problem frame, not by a language model.)",
+        mapping=[*parent_rows(parent), extra],
+        observable=parent.observable,
+        failure_modes=[failure, *parent.failure_modes],
+    )
+
+
+def refine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
+    parent, target = parents[0], target_of(frame)
+    scope = next(iter((*frame.success_criteria, *frame.hard_constraints)), "the first measured period")
+    statement = (
+        f"{parent.structure} holds for {target} only within this scope: {scope}. Inside it, "
+        f"{shorten(parent.observable, 160)} must pass a threshold fixed before the test."
+    )
+    extra = _extra_row(parent, scope, "bounds where the refined claim is expected to hold", "scope")
+    failure = f"Outside the scope ({shorten(scope, 80)}) the refined claim says nothing."
+    return _child(parent, SearchOperator.REFINE, f"Refined: {parent.title}", statement, extra, failure)
+
+
+def variant(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
+    parent, target = parents[0], target_of(frame)
+    levers = _levers(parent, frame)
+    first, other = levers[0], levers[-1] if len(levers) > 1 else (frame.stakeholders or ("another lever",))[0]
+    statement = (
+        f"Same {parent.structure} mechanism on {target}, different lever: act on {other} instead of {first}, "
+        f"and expect {shorten(parent.observable, 140)} to move the same way."
+    )
+    extra = _extra_row(parent, other, f"takes the place of {first} as the lever acted on", "variant lever")
+    failure = f"If only {shorten(first, 60)} moves the outcome, acting on {shorten(other, 60)} changes nothing."
+    return _child(
+        parent, SearchOperator.VARIANT, f"Variant ({shorten(other, 30)}): {parent.title}", statement, extra, failure
+    )
+
+
+def oppose(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
+    parent, target = parents[0], target_of(frame)
+    condition = shorten(parent.failure_modes[0].rstrip("."), 160) if parent.failure_modes else "its premises fail"
+    statement = (
+        f"Counter-hypothesis: {parent.structure} does not improve {target} where this holds: {condition}. "
+        f"There {shorten(parent.observable, 120)} stays flat or worsens."
+    )
+    extra = _extra_row(parent, condition, "reverses or cancels the parent's effect", "counter-condition")
+    failure = f"Refuted if {shorten(parent.observable, 100)} improves even where the counter-condition holds."
+    return _child(parent, SearchOperator.OPPOSE, f"Against: {parent.title}", statement, extra, failure)
+
+
+def extreme(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
+    parent, target = parents[0], target_of(frame)
+    lever = _levers(parent, frame)[0]
+    limit = frame.hard_constraints[0] if frame.hard_constraints else "its zero and its maximum"
+    statement = (
+        f"Push {lever} to its boundary ({limit}) under {parent.structure}: at the limit, {target} saturates or "
+        f"breaks, and {shorten(parent.observable, 120)} shows where."
+    )
+    extra = _extra_row(parent, lever, f"is driven to its boundary: {limit}", "boundary")
+    failure = f"At the boundary the hard constraint ({shorten(limit, 80)}) may be violated before any gain shows."
+    return _child(parent, SearchOperator.EXTREME, f"Extreme: {parent.title}", statement, extra, failure)
+
+
+def combine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
+    first, second = parents[0], parents[-1]
+    target = target_of(frame)
+    statement = (
+        f"Combine {first.structure} ({first.domain_name}) with {second.structure} ({second.domain_name}) on "
+        f"{target}: both mechanisms are needed, so {shorten(first.observable, 100)} should move more than under "
+        "either alone."
+    )
+    link = MappingRowOut(
+        source_concept=f"{first.structure} + {second.structure}",
+        source_relation="two mechanisms acting on one system at once",
+        target_concept=shorten(target, 120),
+        target_relation="responds to both levers together",
+        mapping_type=MappingType.HIGHER_ORDER,
+        systematicity_group="combination",
+        observable_link=shorten(first.observable, 200),
+    )
+    return HypothesisDraft(
+        title=shorten(f"{first.structure} + {second.structure}", 80),
+        structure=f"{first.structure} + {second.structure}",
+        statement=statement,
+        mechanism=f"{first.mechanism} {second.mechanism} (Offline combine of “{shorten(first.title, 40)}” and "
+        f"“{shorten(second.title, 40)}”: made from the parents' text and the problem frame, not by a language model.)",
+        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], link],
+        observable=first.observable,
+        failure_modes=[
+            "If either mechanism alone explains the change, the combination adds nothing.",
+            *first.failure_modes[:1],
+            *second.failure_modes[:1],
+        ],
+    )
+
+
+OFFLINE_OPERATORS: dict[SearchOperator, Callable[[tuple[Hypothesis, ...], ProblemFrame], HypothesisDraft]] = {
+    SearchOperator.REFINE: refine,
+    SearchOperator.VARIANT: variant,
+    SearchOperator.COMBINE: combine,
+    SearchOperator.OPPOSE: oppose,
+    SearchOperator.EXTREME: extreme,
+}

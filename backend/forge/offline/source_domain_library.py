@@ -1,0 +1,158 @@
+"""Choosing source domains of the shipped library (typed records from `forge.knowledge`) for a problem.
+
+Invariants:
+    - The records are loaded by `forge.knowledge.load_knowledge`; nothing here reads a file.
+    - A domain's distance to the problem is computed from the problem's words
+      (`forge.core.source_domain_distance`), never a fixed tag.
+    - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
+      fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
+      the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
+      domains share their best structural pattern's name (diversity); a domain near the problem's own
+      field is chosen only when the person suggested it (an analogy needs a distant source).
+    - Templates are filled by plain replacement of {target}, {lever} (with its article) and
+      {constraint}; any other text (including other braces) is left as written.
+    - Scores and distances are pure functions of frozen records (domain, frame) and strings, so
+      they are memoised: the offline model re-plans every turn from the same frame and library.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from forge.core.domain_types import SemanticDistance
+from forge.core.knowledge_records import SourceDomain, Structure
+from forge.core.source_domain_distance import measure_proximity
+from forge.offline.phrasing import agree, the_phrase
+from forge.offline.problem_frame import ProblemFrame
+from forge.offline.term_match import cue_hits, jaccard, stem_set
+from forge.offline.vocabulary import DOMAIN_SYNONYMS, expand
+
+DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
+CUE_WEIGHT = 3.0
+CONTEXT_WEIGHT = 1.0
+AFFINITY_WEIGHT = 0.25
+AFFINITY_CAP = 4
+SUGGESTED_BONUS = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class DomainChoice:
+    domain: SourceDomain
+    pattern: Structure
+    score: float
+    cue_hits: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=8192)  # pure on frozen records
+def distance_of(domain: SourceDomain, frame: ProblemFrame) -> SemanticDistance:
+    """How far the domain is from this problem, computed from the problem's words (never a fixed tag)."""
+    return measure_proximity(f"{frame.problem} {frame.target}", domain).band
+
+
+def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
+    """The template with {target}, {lever}, {constraint} replaced by whole noun phrases (the lever with
+    its article: "through the database"), verbs agreeing with a plural target or lever."""
+    lever_phrase = the_phrase(lever) if lever else frame.lever
+    text = (
+        template.replace("{target}", frame.target)
+        .replace("{lever}", lever_phrase)
+        .replace("{constraint}", frame.constraint)
+    )
+    return agree(agree(text, frame.target), lever_phrase)
+
+
+@functools.lru_cache(maxsize=8192)  # pure on a frozen record and a string
+def best_pattern(domain: SourceDomain, text: str) -> Structure:
+    """The pattern sharing the most stems with `text`; the first pattern on a tie."""
+    wanted = stem_set(text)
+    scored = [(len(stem_set(p.text) & wanted), -i, p) for i, p in enumerate(domain.structures)]
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def best_lever(frame: ProblemFrame, pattern: Structure) -> str:
+    """The lever that the pattern's text mentions most; the frame's first lever otherwise."""
+    wanted = stem_set(pattern.text)
+    ranked = sorted(enumerate(frame.levers), key=lambda il: (-len(stem_set(il[1]) & wanted), il[0]))
+    return ranked[0][1]
+
+
+def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
+    names = (domain.name.lower(), domain.id.lower())
+    return any(s.strip().lower() in names or jaccard(s, domain.name) >= 0.5 for s in suggested if s.strip())
+
+
+def _distinct(cues: Sequence[str]) -> int:
+    """How many different stems the hit cues stand for ("wait", "waits" count once)."""
+    return len({s for cue in cues for s in stem_set(cue)})
+
+
+def _domain_text(domain: SourceDomain) -> str:
+    variables = " ".join(f"{v.name} {v.meaning}" for v in domain.key_variables)
+    return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structures)}"
+
+
+def score_domain(
+    domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
+) -> tuple[float, tuple[str, ...]]:
+    return _score_domain(domain, frame, context, tuple(suggested))
+
+
+@functools.lru_cache(maxsize=8192)  # pure on frozen records and strings
+def _score_domain(
+    domain: SourceDomain, frame: ProblemFrame, context: str, suggested: tuple[str, ...]
+) -> tuple[float, tuple[str, ...]]:
+    """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
+    + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""
+    problem = f"{frame.problem} {frame.target}"
+    hits = tuple(cue_hits(domain.cue_terms, stem_set(problem)))
+    indirect = cue_hits(domain.cue_terms, stem_set(f"{expand(problem, DOMAIN_SYNONYMS)} {context}"))
+    indirect = [c for c in indirect if c not in hits]
+    affinity = min(AFFINITY_CAP, len(stem_set(problem) & stem_set(_domain_text(domain))))
+    score = (
+        CUE_WEIGHT * _distinct(hits)
+        + CONTEXT_WEIGHT * _distinct(indirect)
+        + AFFINITY_WEIGHT * affinity
+        + DISTANCE_BONUS[distance_of(domain, frame).value]
+        + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0)
+    )
+    return score, hits + tuple(indirect)
+
+
+def rank_domains(
+    domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
+) -> list[DomainChoice]:
+    ranked = []
+    for domain in domains:
+        score, hits = score_domain(domain, frame, context, suggested)
+        pattern = best_pattern(domain, f"{frame.problem} {expand(frame.problem, DOMAIN_SYNONYMS)} {context}")
+        ranked.append(DomainChoice(domain, pattern, score, hits))
+    return sorted(ranked, key=lambda c: (-c.score, c.domain.id))
+
+
+def select_domains(
+    domains: Iterable[SourceDomain],
+    frame: ProblemFrame,
+    *,
+    context: str = "",
+    suggested: Sequence[str] = (),
+    count: int = 3,
+) -> list[DomainChoice]:
+    """The `count` best domains whose best patterns all have different names; a domain near the
+    problem's own field is not a distant source and is skipped unless the person suggested it."""
+    chosen: list[DomainChoice] = []
+    for choice in rank_domains(domains, frame, context, suggested):
+        near = distance_of(choice.domain, frame) is SemanticDistance.NEAR
+        if near and not _suggested(choice.domain, suggested):
+            continue
+        if all(choice.pattern.name.lower() != c.pattern.name.lower() for c in chosen):
+            chosen.append(choice)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def find_domain(domains: Iterable[SourceDomain], name: str) -> SourceDomain | None:
+    wanted = name.strip().lower()
+    return next((d for d in domains if d.name.lower() == wanted or d.id.lower() == wanted), None)

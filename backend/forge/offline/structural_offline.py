@@ -1,0 +1,109 @@
+"""The offline HKG operators: `hyperpath_expand` and `hyperbridge` written from the hyperpath the
+traversal found (node labels, relations, hyperedge ids) and the parents' own text.
+
+Invariants:
+    - Deterministic, and only what the path says: one chain step per hyperedge of the shortest path,
+      each citing that hyperedge's id and naming its relation and the nodes it shares with the next;
+      nothing is claimed beyond the path. The mechanism says it was made offline.
+    - Never called without a path (the engine asks nothing on PATH_NOT_FOUND); asked anyway, it
+      refuses with a TypeError rather than inventing a chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forge.core.hyperpath_trace import TracePath
+from forge.core.hypothesis_pool import Hypothesis
+from forge.core.mapping_quality_gate import MappingType
+from forge.core.search_plan import SearchOperator
+from forge.engine.run_biso import HypothesisDraft, MappingRowOut
+from forge.engine.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
+from forge.offline.phrasing import counted
+from forge.offline.search_offline import parent_rows, target_of
+from forge.offline.term_match import shorten
+from forge.ports import StructuredRequest
+
+OFFLINE_NOTE = "made from the hypergraph path and the parents' text, not by a language model"
+
+
+def offline_structural(request: StructuredRequest[Any]) -> StructuralOutput:
+    context = request.offline_context
+    if not isinstance(context, StructuralContext) or not context.trace.grounded:
+        raise TypeError("offline HKG operators need a StructuralContext with a found path")
+    path = context.trace.paths[0]
+    chain = [
+        ChainLinkOut(
+            hyperedge_id=step.hyperedge_id,
+            step=f"—{step.relation}— "
+            + (f"carries it on to {', '.join(v.label for v in step.via)}" if step.via else f"reaches {path.end.label}"),
+        )
+        for step in path.steps
+    ]
+    draft = _bridge(context, path) if context.operator is SearchOperator.HYPERBRIDGE else _expand(context, path)
+    boundary = f"Only as far as the hypergraph's links hold for {shorten(target_of(context.frame), 80)}."
+    return StructuralOutput(hypothesis=draft, chain=chain, boundary_conditions=[boundary])
+
+
+def _route(path: TracePath) -> str:
+    joints = [v.label for step in path.steps for v in step.via[:2]]
+    return " → ".join(dict.fromkeys([path.start.label, *joints, path.end.label]))
+
+
+def _path_row(parent: Hypothesis, path: TracePath, group: str) -> MappingRowOut:
+    relations = ", ".join(dict.fromkeys(step.relation for step in path.steps))
+    return MappingRowOut(
+        source_concept=path.start.label,
+        source_relation=f"is linked through {relations} ({counted(len(path.steps), 'hyperedge')})",
+        target_concept=path.end.label,
+        target_relation=f"responds to {path.start.label} along the chain {shorten(_route(path), 120)}",
+        mapping_type=MappingType.HIGHER_ORDER,
+        systematicity_group=group,
+        observable_link=shorten(parent.observable, 200),
+    )
+
+
+def _expand(context: StructuralContext, path: TracePath) -> HypothesisDraft:
+    parent, target = context.parents[0], target_of(context.frame)
+    statement = (
+        f"{parent.structure} reaches {target} along the chain {_route(path)}: acting on {path.start.label} moves "
+        f"{path.end.label}, and {shorten(parent.observable, 120)} shows each step. Grounded claim: "
+        f"{shorten(parent.statement, 240)}"
+    )
+    return HypothesisDraft(
+        title=shorten(f"Grounded chain: {parent.title}", 80),
+        structure=parent.structure,
+        statement=statement,
+        mechanism=f"{parent.mechanism} (Offline hyperpath_expand of “{shorten(parent.title, 60)}”: {OFFLINE_NOTE}.)",
+        mapping=[*parent_rows(parent), _path_row(parent, path, "hyperpath")],
+        observable=parent.observable,
+        failure_modes=[
+            f"If {path.start.label} does not move {path.end.label} on this target, the chain breaks.",
+            *parent.failure_modes,
+        ],
+    )
+
+
+def _bridge(context: StructuralContext, path: TracePath) -> HypothesisDraft:
+    first, second = context.parents[0], context.parents[-1]
+    target = target_of(context.frame)
+    statement = (
+        f"Bridge {first.structure} ({first.domain_name}) to {second.structure} ({second.domain_name}) through "
+        f"{_route(path)}: on {target}, the first mechanism works through the second, so "
+        f"{shorten(first.observable, 100)} should follow {shorten(second.observable, 80)}. Bridged claims: "
+        f"{shorten(first.statement, 160)} / {shorten(second.statement, 160)}"
+    )
+    return HypothesisDraft(
+        title=shorten(f"Bridge: {first.structure} ↔ {second.structure}", 80),
+        structure=f"{first.structure} ↔ {second.structure}",
+        statement=statement,
+        mechanism=f"{first.mechanism} {second.mechanism} (Offline hyperbridge of “{shorten(first.title, 40)}” and "
+        f"“{shorten(second.title, 40)}”: {OFFLINE_NOTE}.)",
+        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], _path_row(first, path, "bridge")],
+        observable=first.observable,
+        failure_modes=[
+            f"If {path.start.label} and {path.end.label} are linked only by words, not by mechanism, the bridge fails.",
+            *first.failure_modes[:1],
+            *second.failure_modes[:1],
+        ],
+    )

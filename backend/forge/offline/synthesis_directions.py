@@ -1,0 +1,239 @@
+"""Knowledge directions for SYNTHESIZE: starred analogies and TRIZ principles turned into claim texts.
+
+Invariants:
+    - A Direction is built only from the phase context (starred analogies, contradictions, graph
+      claims, negative knowledge) and the shipped library; texts are pure functions of it.
+    - Round 1 uses the starred analogies (at most 3); with a single starred analogy a contradiction's
+      principle gives a second direction.
+    - Rounds 2+ extend earlier knowledge: each direction names the claim it builds on (the deep-dive
+      claim when set), and a direction covering >= REPEAT_COVERAGE of a rejected claim's terms is
+      dropped; directions already present in the graph go last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from forge.core.knowledge_records import TrizPrinciple
+from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
+from forge.offline.problem_frame import ProblemFrame
+from forge.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
+from forge.offline.term_match import coverage, first_sentence, jaccard, shorten
+from forge.offline.triz_library import principles_named
+
+MAX_CLAIMS = 3
+REPEAT_COVERAGE = 0.6
+THRESHOLD_PERCENT = 10
+OBSERVATION_WEEKS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Direction:
+    """One knowledge direction: what to do (action), why (mechanism), when, and where it fails."""
+
+    label: str
+    source: str | None
+    pattern: str
+    lever: str
+    mechanism: str
+    application: str
+    action: str
+    condition: str
+    failure: str
+    observable: str
+    base_id: str | None = None
+    base_text: str = ""
+
+    @property
+    def core(self) -> str:
+        return f"{self.pattern} {self.mechanism} {self.action}"
+
+
+def sentence(text: str) -> str:
+    text = " ".join(text.split()).strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def clause(text: str, limit: int = 220) -> str:
+    return lower_first(shorten(" ".join(text.split()).rstrip(".").strip(), limit))
+
+
+def _unknown_domain(analogy: Mapping[str, Any], frame: ProblemFrame) -> Direction:
+    name = str(analogy.get("source_domain", "another domain"))
+    description = str(analogy.get("description", ""))
+    return Direction(
+        label=name,
+        source=name,
+        pattern=name,
+        lever=frame.lever,
+        mechanism=first_sentence(description, 300),
+        application=description,
+        action=f"applying the {name} analogy through {frame.lever}",
+        condition=f"the structure described for {name} also holds for {frame.target}",
+        failure=str(analogy.get("failure_mode") or "If the analogy's assumptions do not hold, it will not help."),
+        observable=str(analogy.get("observable") or f"{frame.target} against its baseline"),
+    )
+
+
+def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> Direction:
+    domain = find_domain(knowledge.domains, str(analogy.get("source_domain", "")))
+    if domain is None:
+        return _unknown_domain(analogy, frame)
+    description = str(analogy.get("description", ""))
+    pattern = next(
+        (p for p in domain.structures if description.startswith(p.name)), best_pattern(domain, frame.problem)
+    )
+    lever = best_lever(frame, pattern)
+    application = fill(pattern.transfer.mapping, frame, lever)
+    # Only a condition the mapping itself states; the mechanism is named by the claim's origin tag.
+    condition = if_condition(application) or ""
+    return Direction(
+        label=f"{pattern.name} ({domain.name})",
+        source=domain.name,
+        pattern=pattern.name,
+        lever=the_phrase(lever),
+        mechanism=pattern.mechanism,
+        application=application,
+        action=imperative_action(application) or f"applying '{pattern.name}' through {the_phrase(lever)}",
+        condition=condition,
+        failure=fill(pattern.transfer.failure, frame, lever),
+        observable=fill(pattern.transfer.observable, frame, lever),
+    )
+
+
+def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: ProblemFrame) -> Direction:
+    application = principle.applied_to(frame.target)
+    return Direction(
+        label=f"TRIZ principle {principle.number} ({principle.name})",
+        source=None,
+        pattern=principle.name,
+        lever=frame.lever,
+        mechanism=principle.description,
+        application=application,
+        action=imperative_action(application) or f"applying {principle.name.lower()} to {frame.target}",
+        condition=f"the conflict between '{goal}' and '{limit}' is what keeps {frame.target} where {frame.it_is}",
+        failure=f"If {principle.name.lower()} only {'move' if is_plural(principle.name) else 'moves'} the cost into "
+        f"'{limit}', it will not help.",
+        observable=f"{frame.target} per period, measured together with the resource that '{limit}' protects",
+    )
+
+
+def from_contradictions(
+    contradictions: Sequence[Mapping[str, Any]], frame: ProblemFrame, knowledge: OfflineKnowledge
+) -> list[Direction]:
+    found = []
+    for c in contradictions:
+        limit = str(c.get("property_b", frame.constraint)).split(" (TRIZ")[0]
+        goal = str(c.get("property_a", frame.goal)).split(" (TRIZ")[0]
+        names = [str(n) for n in c.get("principles", [])]
+        found += [_from_principle(p, goal, limit, frame) for p in principles_named(knowledge.triz, names)]
+    return found
+
+
+def round_one(context: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction]:
+    starred = [a for a in context.get("starred_analogies", []) or [] if isinstance(a, Mapping)]
+    # Two stars can carry the same structure (two pool hypotheses of one domain): one claim each structure.
+    unique = {d.label: d for d in (from_analogy(a, frame, knowledge) for a in starred)}
+    directions = list(unique.values())[:MAX_CLAIMS]
+    principles = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
+    wanted = 2 if len(directions) < 2 else len(directions)
+    return (directions + principles)[:wanted]
+
+
+def _base_for(direction: Direction, bases: Sequence[Mapping[str, Any]], used: Sequence[str]) -> Mapping[str, Any]:
+    """The earlier claim this direction extends: least used in this round, then most similar, then latest."""
+    scored = [(-used.count(str(b["id"])), jaccard(direction.core, str(b["text"])), i) for i, b in enumerate(bases)]
+    return bases[max(scored)[2]]
+
+
+def _bases(
+    context: Mapping[str, Any], negatives: Sequence[Mapping[str, Any]], graph: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    deep = context.get("deep_dive")
+    if isinstance(deep, Mapping) and deep.get("id"):
+        return [{"id": deep["id"], "text": deep.get("text", "")}]
+    bases: list[Mapping[str, Any]] = [
+        {"id": g.get("id", g.get("claim_id")), "text": g.get("text", g.get("claim", ""))} for g in graph
+    ]
+    return bases or [{"id": n.get("claim_id"), "text": n.get("claim", n.get("claim_text", ""))} for n in negatives]
+
+
+def later_round(
+    context: Mapping[str, Any],
+    negatives: Sequence[Mapping[str, Any]],
+    graph: Sequence[Mapping[str, Any]],
+    frame: ProblemFrame,
+    knowledge: OfflineKnowledge,
+) -> list[Direction]:
+    """Directions for rounds 2+: not repeating rejected claims, each building on an earlier claim."""
+    starred = [a for a in context.get("starred_analogies", []) or [] if isinstance(a, Mapping)]
+    pool = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
+    pool += [from_analogy(a, frame, knowledge) for a in starred]
+    rejected = [str(n.get("claim", n.get("claim_text", ""))) for n in negatives]
+    pool = [d for d in pool if all(coverage(d.core, r) < REPEAT_COVERAGE for r in rejected)]
+    earlier = [str(g.get("text", g.get("claim", ""))) for g in graph]
+    pool.sort(key=lambda d: sum(1 for e in earlier if coverage(d.action, e) >= REPEAT_COVERAGE))
+    deep = context.get("deep_dive")
+    if isinstance(deep, Mapping) and deep.get("id"):
+        pool.sort(key=lambda d: -jaccard(d.core, str(deep.get("text", ""))))
+    bases = _bases(context, negatives, graph)
+    chosen: list[Direction] = []
+    for d in pool[: min(MAX_CLAIMS, max(2, len(starred)))]:
+        if not bases:
+            chosen.append(d)
+            continue
+        base = _base_for(d, bases, [c.base_id or "" for c in chosen])
+        chosen.append(replace(d, base_id=str(base["id"]), base_text=str(base["text"])))
+    return chosen
+
+
+def _limit(frame: ProblemFrame) -> str:
+    return f" {frame.constraints[0]}" if frame.constraints else ""
+
+
+def failure_condition(d: Direction, frame: ProblemFrame) -> str:
+    return clause(agree(if_condition(d.failure) or d.failure, frame.target))
+
+
+def thesis_text(d: Direction, frame: ProblemFrame) -> str:
+    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
+    if d.base_id:
+        text = (
+            f"Building on '{shorten(d.base_text, 140)}': {d.label} adds {d.action}. {sentence(d.mechanism)} "
+            f"Combined with that claim, this should {verb} {target} further{limit}."
+        )
+    else:
+        text = f"{d.label}: {sentence(d.mechanism)} Applied here: {sentence(d.application)} This should {verb} {target}{limit}."
+    return text[:2000]
+
+
+def claim_text(d: Direction, frame: ProblemFrame) -> str:
+    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
+    further = " further" if d.base_id else ""
+    origin = f" ({d.source.lower()}: {d.pattern.lower()})" if d.source else f" (TRIZ: {d.pattern.lower()})"
+    when = f"when {clause(d.condition, 300)}, " if d.condition else ""
+    core = (
+        f"{when}{d.action} will {verb} {target}{further}{limit}{origin}; "
+        f"where {failure_condition(d, frame)}, it will not."
+    )
+    if d.base_id:
+        return f"Extending '{shorten(d.base_text, 100)}': {core}"[:2000]
+    return sentence(core)[:2000]
+
+
+def falsifiability(d: Direction, frame: ProblemFrame) -> str:
+    moves = {"decrease": "fall", "increase": "rise"}.get(frame.goal_direction, "improve")
+    holds = f"while '{frame.constraints[0]}' holds" if frame.constraints else "at unchanged cost"
+    does = "do" if frame.plural else "does"
+    return (
+        f"Observable: {clause(d.observable, 300)}. Compare {frame.target} with its baseline for at least "
+        f"{OBSERVATION_WEEKS} weeks (or {OBSERVATION_WEEKS} comparable cycles) after the change: the claim is "
+        f"false if {frame.target} {does} not {moves} by at least {THRESHOLD_PERCENT}% {holds}, or if the "
+        "observable contradicts the predicted relation."
+    )[:1000]

@@ -1,0 +1,127 @@
+"""The offline verifier: VERIFY's scores from inspectable rules over shipped knowledge and the
+session's evidence — labelled as such, never presented as a language model's judgement.
+
+Invariants:
+    - Deterministic: the same request gives the same scores. It reads order-invariantly, so its
+      forward and reversed samples agree (the position check then always passes; the rationale
+      says why).
+    - The k samples are three independent evidence views of the same claim: sample 0 reads the
+      evidence the claim cites, sample 1 the person's documents and the problem, sample 2 the
+      shipped library's record of the claim's source domain. Where the views disagree the scores
+      spread, and the verdict's confidence falls: disagreement of evidence, not noise.
+    - Scores (0–10, two decimals):
+        analogy_validity = 3 + 4 × (the source domain is in the shipped library)
+                           + 3 × min(1, view texts relevant to the claim / 2)
+        internal_consistency = 10 × mean(claim covers the thesis's terms, the falsifiability
+                               condition shares ≥ 2 terms with the claim, an antithesis is stated)
+        causal_rigor = 2.5 each: the condition names a measurable quantity, a direction, a
+                       number, a time frame
+        novelty = 10 × (0.5 × distance score of the domain + 0.5 × (1 − the view's closest
+                  coverage of the claim)); distance far 1.0, medium 0.7, near 0.4, unknown 0.5
+    - Prior art: for each query kind, the result covering most of the claim's terms, with that
+      coverage as its similarity (0 and "none" when no result shares a term).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from forge.core.knowledge_records import SourceDomain
+from forge.core.records import Claim
+from forge.core.text_relevance import coverage, is_relevant, shared_keys
+from forge.engine.verify_requests import (
+    PriorArtContext,
+    PriorArtItem,
+    PriorArtOutput,
+    SampleContext,
+    VerifyScoresOutput,
+)
+from forge.offline.phrasing import counted
+from forge.offline.problem_frame import frame_problem
+from forge.offline.source_domain_library import distance_of, find_domain
+from forge.offline.validation_rules import (
+    DISTANCE_SCORE,
+    MEASURABLE,
+    NO_DISTANCE,
+    RELATION,
+    THRESHOLD,
+    TIME_FRAME,
+)
+from forge.ports import StructuredRequest
+
+LABEL = "Offline verifier (deterministic rules over shipped knowledge and session evidence, not a language model)"
+VIEWS = ("the evidence the claim cites", "the person's documents and the problem", "the shipped source-domain record")
+
+
+def offline_verifier(domains: Sequence[SourceDomain]) -> Callable[[StructuredRequest[Any]], VerifyScoresOutput]:
+    def generate(request: StructuredRequest[Any]) -> VerifyScoresOutput:
+        context = request.offline_context
+        if not isinstance(context, SampleContext):
+            raise TypeError("the offline verifier needs a SampleContext")
+        return score_sample(context, domains)
+
+    return generate
+
+
+def offline_prior_art(request: StructuredRequest[Any]) -> PriorArtOutput:
+    context = request.offline_context
+    if not isinstance(context, PriorArtContext):
+        raise TypeError("the offline prior-art judge needs a PriorArtContext")
+    items = []
+    for result in context.results:
+        scored = [(coverage(f"{h.title} {h.snippet}", context.claim.text), n) for n, h in enumerate(result.hits, 1)]
+        similarity, closest = max(scored, default=(0.0, 0))
+        items.append(
+            PriorArtItem(kind=result.kind, closest_result=closest if similarity else 0, similarity=round(similarity, 3))
+        )
+    return PriorArtOutput(items=items, rationale=f"{LABEL}: similarity = share of the claim's terms a result states.")
+
+
+def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> VerifyScoresOutput:
+    claim = context.material.claim
+    domain = find_domain(domains, claim.cross_domain_source or "")
+    view = context.sample % len(VIEWS)
+    texts = _view_texts(context, domain, view)
+    relevant = sum(1 for text in texts if is_relevant(text, claim.text))
+    closest = max((coverage(text, claim.text) for text in texts), default=0.0)
+    distance = (
+        DISTANCE_SCORE.get(distance_of(domain, frame_problem(context.problem)).value, NO_DISTANCE)
+        if domain
+        else NO_DISTANCE
+    )
+    analogy = 3.0 + 4.0 * (domain is not None) + 3.0 * min(1.0, relevant / 2)
+    consistency = 10.0 * _consistency(claim)
+    rigor = 2.5 * sum(
+        bool(p.search(claim.falsifiability_condition.lower())) for p in (MEASURABLE, RELATION, THRESHOLD, TIME_FRAME)
+    )
+    novelty = 10.0 * (0.5 * distance + 0.5 * (1.0 - closest))
+    rationale = (
+        f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({counted(len(texts), 'text')}, {relevant} relevant, closest "
+        f"covers {closest:.0%} of the claim's terms). Source domain {'in' if domain else 'not in'} the shipped library. "
+        "Reads order-invariantly, so forward and reversed order agree."
+    )
+    return VerifyScoresOutput(
+        analogy_validity=round(analogy, 2),
+        internal_consistency=round(consistency, 2),
+        causal_rigor=round(rigor, 2),
+        novelty=round(min(10.0, novelty), 2),
+        rationale=rationale,
+    )
+
+
+def _view_texts(context: SampleContext, domain: SourceDomain | None, view: int) -> list[str]:
+    if view == 0:
+        return [f"{e.title} {e.summary}" for e in context.material.claim.evidence]
+    if view == 1:
+        return [context.problem, *(f"{d.title} {d.snippet}" for d in context.documents)]
+    return [domain.text] if domain else []
+
+
+def _consistency(claim: Claim) -> float:
+    checks = [
+        coverage(claim.text, claim.thesis_text) if claim.thesis_text else 0.0,
+        1.0 if len(shared_keys(claim.falsifiability_condition, claim.text)) >= 2 else 0.0,
+        1.0 if claim.antithesis_text.strip() else 0.0,
+    ]
+    return sum(checks) / len(checks)

@@ -1,0 +1,102 @@
+"""BUILD through the real loop: kept claims enter the graph with extends, merged_from and supports edges."""
+
+from __future__ import annotations
+
+import json
+from uuid import UUID
+
+from support.agent_run import record_run
+from support.fixed_clock import CountingIds, FixedClock
+from support.memory_research import MemoryResearch
+
+from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.runner import AgentRunner
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, Phase, SessionId, ToolCallId
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.records import Claim, ClaimScores
+from forge.core.session_events import EventType
+from forge.offline.offline_model import OFFLINE_LABEL, OfflineModel
+
+PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+EARLIER = ClaimId(UUID(int=501))
+KEPT = ClaimId(UUID(int=502))
+MERGED = ClaimId(UUID(int=503))
+DROPPED = ClaimId(UUID(int=504))
+
+
+def _claim(claim_id: ClaimId, text: str, status: ClaimStatus, **extra: object) -> Claim:
+    return Claim(
+        claim_id,
+        text,
+        ClaimType.SYNTHESIS,
+        1,
+        Phase.SYNTHESIZE,
+        status=status,
+        scores=ClaimScores(0.7, 0.7, 0.7, 0.7),
+        antithesis_text="If staff are not interchangeable, it will not.",
+        **extra,
+    )  # type: ignore[arg-type]
+
+
+def _state() -> ForgeState:
+    state = ForgeState(problem=PROBLEM, current_phase=Phase.BUILD, current_round=1)
+    earlier = _claim(EARLIER, "Pooling staff reduces emergency wait times.", ClaimStatus.VALIDATED)
+    kept_text = "Smoothing arrivals reduces emergency wait times without more staff."
+    state.knowledge_graph_nodes = [earlier]
+    state.past_round_claims = [earlier]
+    state.current_round_claims = [
+        _claim(KEPT, kept_text, ClaimStatus.VALIDATED),
+        _claim(
+            MERGED,
+            "Smoothing arrivals cuts emergency wait times.",
+            ClaimStatus.SUPERSEDED,
+            rejection_reason=f"merged into: {kept_text}",
+        ),
+        _claim(
+            DROPPED,
+            "Hiring reduces emergency wait times.",
+            ClaimStatus.REJECTED,
+            rejection_reason="breaks the constraint",
+        ),
+    ]
+    return state
+
+
+def _earlier_synthesis() -> list[Message]:
+    """The SYNTHESIZE turn in which claim KEPT was synthesized on top of claim EARLIER."""
+    call = ToolCall(
+        ToolCallId("offline-9-0"),
+        "create_synthesis",
+        {
+            "claim_index": 0,
+            "claim_text": "x" * 12,
+            "falsifiability_condition": "y" * 12,
+            "builds_on_claim_id": str(EARLIER),
+        },
+    )
+    synth_state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE, current_round=1)
+    return [
+        phase_kickoff(synth_state),
+        Message(Role.ASSISTANT, (call,)),
+        Message(Role.USER, (ToolResult(call.id, json.dumps({"claim_index": 0, "claim_id": str(KEPT)})),)),
+        Message(Role.ASSISTANT, (TextPart("synthesized"),)),
+    ]
+
+
+async def test_build_adds_kept_claims_with_typed_edges_then_records_gaps() -> None:
+    state = _state()
+    ids = CountingIds(seed=900)
+    ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL)
+    history = [*_earlier_synthesis(), phase_kickoff(state)]
+    events = (await record_run(AgentRunner(OfflineModel()), ctx, history)).events
+    assert not [e for e in events if e.type in (EventType.TOOL_ERROR, EventType.ERROR)]
+    assert [c.id for c in state.knowledge_graph_nodes] == [EARLIER, MERGED, KEPT]
+    edges = {(e.source, e.target, e.edge_type) for e in state.knowledge_graph_edges}
+    assert (KEPT, EARLIER, EdgeType.EXTENDS) in edges
+    assert (KEPT, MERGED, EdgeType.MERGED_FROM) in edges
+    assert (MERGED, EARLIER, EdgeType.SUPPORTS) in edges
+    assert any(g.startswith("Rejected direction") and "Hiring" in g for g in state.gaps)
+    assert any(g.startswith("Boundary not yet measured") for g in state.gaps)
+    assert events[-2].type == EventType.REVIEW_BUILD

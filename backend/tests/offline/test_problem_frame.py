@@ -1,0 +1,93 @@
+"""ProblemFrame heuristics on several differently phrased problems."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge.offline.problem_frame import frame_problem
+
+
+class TestFrameProblem:
+    def test_hospital_problem_has_target_constraint_levers_and_actor(self) -> None:
+        frame = frame_problem("How can a hospital cut emergency wait times without more staff?")
+        assert frame.target == "emergency wait times"
+        assert frame.goal_verb == "cut" and frame.goal_direction == "decrease"
+        assert frame.constraints == ("without more staff",)
+        assert set(frame.levers) == {"staff", "hospital"} and frame.lever == "the staff"
+        assert frame.actors[0] == "hospital"
+        assert frame.goal == "reduce emergency wait times without more staff"
+
+    def test_keep_down_is_a_decrease_and_with_a_fixed_budget_is_a_constraint(self) -> None:
+        frame = frame_problem("How can a city keep heat-wave deaths down with a fixed budget?")
+        assert frame.target == "heat-wave deaths"
+        assert frame.goal_direction == "decrease"
+        assert frame.constraints == ("with a fixed budget",)
+        assert "budget" in frame.levers and frame.actors == ("city",)
+        assert frame.plural and frame.be == "are"
+
+    def test_target_keeps_its_of_phrase_and_levers_fall_back_to_the_actor(self) -> None:
+        frame = frame_problem("How can we reduce churn of open-source contributors?")
+        assert frame.target == "churn of open-source contributors"
+        assert not frame.plural
+        assert frame.constraints == ()
+        assert frame.levers[0] == "contributor workload"
+        assert frame.actors == ("contributors",)
+
+    @pytest.mark.parametrize(
+        ("problem", "target", "direction"),
+        [
+            ("How can a small farm increase crop yields under drought?", "crop yields", "increase"),
+            ("How do we make onboarding faster for new hires?", "the speed of onboarding", "increase"),
+            ("How can we speed up drug discovery?", "drug discovery", "increase"),
+            ("How can a bakery stop wasting bread at closing time?", "wasting bread", "decrease"),
+        ],
+    )
+    def test_goal_verbs_set_target_and_direction(self, problem: str, target: str, direction: str) -> None:
+        frame = frame_problem(problem)
+        assert (frame.target, frame.goal_direction) == (target, direction)
+
+    def test_a_long_target_keeps_its_whole_noun_phrase(self) -> None:
+        frame = frame_problem(
+            "How can we reduce p99 write latency of our order-processing service without new database hardware?"
+        )
+        assert frame.target == "p99 write latency of our order-processing service"
+
+    def test_a_target_too_long_to_keep_loses_its_trailing_modifier_not_its_last_words(self) -> None:
+        frame = frame_problem(
+            "How can we reduce average end-to-end checkout page load time of our mobile web shop app?"
+        )
+        assert frame.target == "average end-to-end checkout page load time"
+
+    def test_constraint_terms_come_after_other_levers(self) -> None:
+        frame = frame_problem("How can a bakery reduce unsold bread at closing time without losing customers?")
+        assert frame.levers.index("customer") > frame.levers.index("closing")
+
+    def test_several_constraints_are_found_in_order(self) -> None:
+        frame = frame_problem("How can schools improve reading scores without longer school days but with volunteers?")
+        assert frame.constraints == ("without longer school days", "but with volunteers")
+
+    def test_without_a_goal_verb_the_salient_terms_become_the_target(self) -> None:
+        frame = frame_problem("Why do open-source contributors leave?")
+        assert frame.target == "open-source contributor"
+        assert frame.goal_direction == "achieve"
+        assert frame.levers and frame.actors
+
+    def test_key_terms_leave_out_goal_verbs(self) -> None:
+        frame = frame_problem("How can a hospital cut emergency wait times without more staff?")
+        assert "cut" not in frame.key_terms and "emergency" in frame.key_terms
+
+    def test_the_same_text_gives_the_same_frame(self) -> None:
+        text = "How can a city keep heat-wave deaths down with a fixed budget?"
+        assert frame_problem(text) == frame_problem(text)
+
+
+def test_keep_x_from_y_targets_the_thing_to_prevent_even_with_a_later_growth_verb() -> None:
+    frame = frame_problem(
+        "How can an open-source project keep its maintainers from burning out while growing its user base?"
+    )
+    assert frame.target == "maintainers burning out" and frame.goal_direction == "decrease"
+    assert (
+        frame_problem("How do we stop small farms from going bankrupt after droughts?").target
+        == "small farms going bankrupt"
+    )
+    assert frame_problem("How can we prevent volunteers from leaving the project?").target == "volunteers leaving"
