@@ -86,7 +86,8 @@ export function operatorCounts(counts: Readonly<Record<string, number>>): string
 /** One sentence of what the round's SEARCH did. */
 export function searchSummaryText(search: SearchView): string {
   const parts = [
-    `${search.children} new hypotheses from ${search.seeds.length} seeds in ${search.calls} model calls`,
+    `${search.children} new hypotheses from ${search.seeds.length} seeds in ${search.calls} model calls`
+      + (search.depth > 1 ? ` over ${search.depth} SEARCH rounds (later rounds expand earlier children)` : ""),
     search.degraded ? `${search.degraded} degraded to refine/variant by quota` : "",
     search.ungrounded ? `${search.ungrounded} found no hyperpath (no structural evidence)` : "",
     search.failed ? `${search.failed} failed` : "",
