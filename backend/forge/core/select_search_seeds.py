@@ -21,7 +21,7 @@ from enum import Enum
 
 from forge.core.composite_score import grounded_composite, selection_point
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_hypothesis
+from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_pool
 from forge.core.mome_grid import build_mome_grid, select_mome
 from forge.core.pareto_selection import select_pareto
 from forge.core.problem_frame import ProblemFrame
@@ -51,7 +51,7 @@ def select_search_seeds(
 ) -> SeedSelection:
     """`weights`: the supervisor's composite weights after ADJUST_WEIGHTS (None: the seed's)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = [score_hypothesis(h, frame) for h in eligible]
+    scores = score_pool(eligible, frame)  # novelty relative to the other eligible hypotheses too
     points = [selection_point(s, weights) for s in scores]
     coverage: float | None = None
     if method is SelectionMethod.COMPOSITE:

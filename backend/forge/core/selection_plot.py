@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from forge.core.composite_score import composite_score, selection_point
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_hypothesis
+from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_pool
 from forge.core.mome_grid import DEFAULT_CELL_CAPACITY, build_mome_grid
 from forge.core.pareto_selection import rank_points
 from forge.core.problem_frame import ProblemFrame
@@ -70,7 +70,7 @@ def selection_plot(
 ) -> SelectionPlot:
     """`weights`: SAGA's composite weights when ADJUST_WEIGHTS changed them (the axes SEARCH used)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = [score_hypothesis(h, frame) for h in eligible]
+    scores = score_pool(eligible, frame)  # the scores SEARCH selected on
     points = [selection_point(s, weights) for s in scores]
     descriptors = [describe_behavior(h) for h in eligible]
     ranking = rank_points([(p.novelty, p.feasibility) for p in points])
