@@ -32,6 +32,7 @@ Invariants:
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,16 +75,15 @@ def front_ranks(points: PairArray) -> IntArray:
     distinct, back = np.unique(complex_points, return_inverse=True)  # ascending (novelty, feasibility)
     # Distinct points, novelty falling: a front's last point dominates p ⇔ its −feasibility ≤ p's.
     keys = (-distinct.imag[::-1]).tolist()
-    last_keys: list[float] = []
+    last_keys = [math.inf]  # the fronts' last keys, then a sentinel: a new front is one more slot
     fronts: list[int] = []
-    place, extend, record, count = last_keys.__setitem__, last_keys.append, fronts.append, 0
+    record, count = fronts.append, 0
     for key in keys:
         front = bisect_right(last_keys, key)
+        last_keys[front] = key
         if front == count:
-            extend(key)
+            last_keys.append(math.inf)
             count += 1
-        else:
-            place(front, key)
         record(front)
     fronts.reverse()
     return np.asarray(fronts, dtype=np.int64)[back.reshape(-1)]
