@@ -36,6 +36,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +62,11 @@ def dominates(a: Pair, b: Pair) -> bool:
 
 def as_pair_array(points: Sequence[Pair] | PairArray) -> PairArray:
     """The points as an (N, 2) float array; refuses NaN."""
-    array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if isinstance(points, np.ndarray):
+        array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    else:  # a list of pairs: fromiter over the flattened values is several times faster than np.asarray
+        flat = np.fromiter(chain.from_iterable(points), dtype=np.float64, count=2 * len(points))
+        array = flat.reshape(-1, 2)
     if np.isnan(array).any():
         raise ValueError("a selection objective is NaN")
     return array
