@@ -1,18 +1,21 @@
-"""SEARCH round benchmark: one round per runtime profile over an offline BISO pool (8 domains x 2),
+"""SEARCH round benchmark: each runtime profile's `search_depth` rounds (interactive 1, research 2) over an
+offline BISO pool (8 domains x 2), each later round selecting from the pool with the earlier rounds'
+children in it (and never re-expanding an earlier seed), as the SYNTHESIZE stage does;
 through a scripted structured model that answers with the offline generators after a fixed latency,
 with the HKG operators grounded on the demo hypergraph and transform_space on the shipped concept
 space of the problem's target domain.
 
 The scripted model sleeps `--latency` seconds per call, then returns the offline generator's value
 (every operator, the Transform Gate's logic check included), validated as any model's output.
-Prints, per profile: seeds, calls, children per operator, degraded and skipped applications, HKG
+Prints, per profile and round: seeds (how many are children of earlier rounds), calls, children per operator, degraded and skipped applications, HKG
 outcomes, Transform Gate decisions, wall time, the ideal (one batch of operator calls, then one of
 logic checks: Σ ceil(batch / concurrency) x latency) and the sequential estimate calls x latency.
 Then the HKG's own cost: opening the demo hypergraph and `--traces` groundings of the pool's
 hypotheses (the traversal cache is cold for the first pass, warm for the second). No assertions.
 Ends with:
     RESULT interactive_wall_s=<float> interactive_calls=<int> research_wall_s=<float> research_calls=<int>
-           research_operators=<int> hkg_open_s=<float> hkg_trace_ms_p50=<float>
+           research_operators=<int> research_rounds=<int> hkg_open_s=<float> hkg_trace_ms_p50=<float>
+(wall, calls and operators summed over the profile's rounds)
 
 Run: make bench-search   (or backend/.venv/bin/python bench/bench_search_round.py [--latency 1.5] [--concurrency 8])
 """
@@ -34,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 from forge.bootstrap import KNOWLEDGE_DIR, build_structured_model
 from forge.core.concept_space import resolve_concept_space
 from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import RuntimeProfile, SearchOperator
+from forge.core.search_plan import PROFILES, RuntimeProfile, SearchOperator
 from forge.core.transform_gate import TransformStatus
 from forge.engine.run_biso import run_biso
 from forge.engine.run_search_round import run_search_round
@@ -103,6 +106,22 @@ async def hkg_cost(pool: tuple[Any, ...]) -> tuple[float, float]:
     return opened, cold_p50
 
 
+def report_round(profile: RuntimeProfile, depth: int, run: Any, wall: float, latency: float, concurrency: int) -> None:
+    checks = sum(1 for t in run.transforms if t.logic is not None)
+    ideal = (math.ceil((run.calls - checks) / concurrency) + math.ceil(checks / concurrency)) * latency
+    accepted = sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
+    from_children = sum(1 for s in run.selection.seeds if not s.startswith("biso-"))
+    print(
+        f"{profile.value:>11} round {depth + 1}: seeds={len(run.selection.seeds)} (children of earlier rounds: "
+        f"{from_children}) calls={run.calls} children={len(run.children)} "
+        f"operators={len(run.operators)} {dict(run.operators)}\n"
+        f"             degraded={run.degraded} skipped={run.skipped} failed={len(run.failures)} "
+        f"hkg={dict(run.hkg_paths)} ungrounded={run.ungrounded} "
+        f"transform_gate=accepted {accepted}/rejected {len(run.transforms) - accepted}\n"
+        f"             wall={wall:.2f}s ideal={ideal:.2f}s sequential={run.calls * latency:.1f}s"
+    )
+
+
 async def main(latency: float, concurrency: int) -> None:
     pool = (await run_biso(OFFLINE, PROBLEM, FRAME, load_shipped_knowledge().domains[:8], per_domain=2)).hypotheses
     space = resolve_concept_space(FRAME, PROBLEM, load_concept_spaces())
@@ -112,35 +131,32 @@ async def main(latency: float, concurrency: int) -> None:
     await grounding.trace(grounding_request(SearchOperator.HYPERPATH_EXPAND, pool[:1], FRAME))  # opened before timing
     result: dict[str, tuple[float, int, int]] = {}
     for profile in RuntimeProfile:
-        model = SlowScripted(latency)
-        start = time.perf_counter()
-        run = await run_search_round(
-            model,
-            pool,
-            FRAME,
-            profile,
-            problem=PROBLEM,
-            concurrency=concurrency,
-            grounding=grounding,
-            space=space,
-        )
-        wall = time.perf_counter() - start
-        checks = sum(1 for t in run.transforms if t.logic is not None)
-        ideal = (math.ceil((run.calls - checks) / concurrency) + math.ceil(checks / concurrency)) * latency
-        accepted = sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
-        print(
-            f"{profile.value:>11}: seeds={len(run.selection.seeds)} calls={run.calls} children={len(run.children)} "
-            f"operators={len(run.operators)} {dict(run.operators)}\n"
-            f"             degraded={run.degraded} skipped={run.skipped} failed={len(run.failures)} "
-            f"hkg={dict(run.hkg_paths)} ungrounded={run.ungrounded} "
-            f"transform_gate=accepted {accepted}/rejected {len(run.transforms) - accepted}\n"
-            f"             wall={wall:.2f}s ideal={ideal:.2f}s sequential={run.calls * latency:.1f}s"
-        )
-        result[profile.value] = (wall, run.calls, len(run.operators))
+        grown, seeds, wall, calls, operators = list(pool), [], 0.0, 0, set()
+        for depth in range(PROFILES[profile].search_depth):
+            model = SlowScripted(latency)
+            start = time.perf_counter()
+            run = await run_search_round(
+                model,
+                grown,
+                FRAME,
+                profile,
+                problem=PROBLEM,
+                depth=depth,
+                expanded=seeds,
+                concurrency=concurrency,
+                grounding=grounding,
+                space=space,
+            )
+            took = time.perf_counter() - start
+            report_round(profile, depth, run, took, latency, concurrency)
+            grown += run.children
+            seeds += run.selection.seeds
+            wall, calls, operators = wall + took, calls + run.calls, operators | set(run.operators)
+        result[profile.value] = (wall, calls, len(operators))
     (iw, ic, _), (rw, rc, ro) = result["interactive"], result["research"]
     print(
         f"RESULT interactive_wall_s={iw:.3f} interactive_calls={ic} research_wall_s={rw:.3f} research_calls={rc} "
-        f"research_operators={ro} hkg_open_s={opened:.3f} hkg_trace_ms_p50={trace_p50:.2f}"
+        f"research_operators={ro} research_rounds={PROFILES[RuntimeProfile.RESEARCH].search_depth} hkg_open_s={opened:.3f} hkg_trace_ms_p50={trace_p50:.2f}"
     )
 
 

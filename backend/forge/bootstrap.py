@@ -297,7 +297,10 @@ def build_container(
             model,
             knowledge.domains,
             EngineConfig(
-                settings.engine_concurrency, settings.hypotheses_per_domain, RuntimeProfile(settings.search_profile)
+                settings.engine_concurrency,
+                settings.hypotheses_per_domain,
+                RuntimeProfile(settings.search_profile),
+                settings.search_depth,
             ),
             pool_reader(uow_factory),
             supervisor=Supervisor(

@@ -69,6 +69,7 @@ class Settings:
     public_url: str | None = None
     log_format: str = "text"  # or "json": one JSON object per line (logging_setup)
     search_profile: str = "interactive"  # SEARCH at SYNTHESIZE: interactive (fewer calls) or research
+    search_depth: int = 0  # SEARCH rounds per session round; 0: the profile's (interactive 1, research 2)
     searxng_url: str | None = None  # FORGE_RESEARCH=searxng: the instance (JSON format enabled)
     brave_api_key: str | None = None
     brave_base_url: str = "https://api.search.brave.com"
@@ -126,6 +127,7 @@ class Settings:
             public_url=env.get("FORGE_PUBLIC_URL") or None,
             log_format=(env.get("FORGE_LOG_FORMAT") or "text").lower(),
             search_profile=_search_profile(env.get("FORGE_SEARCH_PROFILE") or "interactive"),
+            search_depth=min(5, max(0, int(env.get("FORGE_SEARCH_DEPTH") or "0"))),
             searxng_url=env.get("FORGE_SEARXNG_URL") or None,
             brave_api_key=env.get("BRAVE_SEARCH_API_KEY") or None,
             brave_base_url=env.get("FORGE_BRAVE_URL") or "https://api.search.brave.com",

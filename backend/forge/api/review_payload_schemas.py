@@ -394,6 +394,8 @@ class SearchSummaryView(Payload):
     ungrounded: int = Field(default=0, description="HKG applications that found no hyperpath (no evidence).")
     concept_space: str = ""
     hkg_paths: dict[str, int] = Field(default_factory=dict, description="HKG traversal outcomes by event name.")
+    depth: int = Field(default=1, description="SEARCH rounds run this session round (search_depth); counts sum them.")
+    stalled: bool = Field(default=False, description="The latest round expanded or made nothing; no further round ran.")
 
 
 class ClaimsReviewData(Payload):

@@ -5,7 +5,9 @@ Invariants:
     - `composite_score` is the weighted sum with the seed's weights (divergence .21, testability
       .26, rationale .21, robustness .17, feasibility .15; they sum to 1), so it lies in [0, 10].
     - The selection axes are in [0, 1]: novelty = divergence / 10, feasibility = the mean of the
-      other four / 10 (both maximised).
+      other four / 10 (both maximised). SAGA's ADJUST_WEIGHTS reaches both: the composite uses the
+      supervisor's weights, and the feasibility axis weighs its four dimensions by how far the
+      supervisor moved each from the seed's weight (unchanged weights give the plain mean).
     - `novelty_weight` is the novelty-conditional weight wN = wn_min + (wn_max − wn_min)·(1 − n)^γ:
       a low-novelty hypothesis is scored mostly on novelty (pushing search toward innovation), a
       high-novelty one mostly on feasibility. `conditional_scalar` = wN·n + (1 − wN)·f is the
@@ -18,6 +20,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 COMPOSITE_WEIGHTS: dict[str, float] = {
@@ -56,20 +59,42 @@ class SelectionPoint:
     feasibility: float
 
 
-def composite_score(scores: ScoreVector) -> float:
-    return sum(weight * float(getattr(scores, name)) for name, weight in COMPOSITE_WEIGHTS.items())
+def composite_score(scores: ScoreVector, weights: Mapping[str, float] | None = None) -> float:
+    """The weighted sum with `weights` (the seed's when None; SAGA's ADJUST_WEIGHTS otherwise),
+    normalised by their total so the score stays in [0, 10]."""
+    if weights is None:
+        return sum(weight * float(getattr(scores, name)) for name, weight in COMPOSITE_WEIGHTS.items())
+    total = sum(weights.get(name, 0.0) for name in COMPOSITE_WEIGHTS)
+    if total <= 0:
+        return composite_score(scores)
+    return sum(weights.get(name, 0.0) * float(getattr(scores, name)) for name in COMPOSITE_WEIGHTS) / total
 
 
-def grounded_composite(scores: ScoreVector, structural_grounding: float | None) -> float:
-    base = composite_score(scores)
+def grounded_composite(
+    scores: ScoreVector, structural_grounding: float | None, weights: Mapping[str, float] | None = None
+) -> float:
+    base = composite_score(scores, weights)
     if structural_grounding is None:
         return base
     grounding = min(10.0, max(0.0, structural_grounding))
     return (base + STRUCTURAL_GROUNDING_WEIGHT * grounding) / (1.0 + STRUCTURAL_GROUNDING_WEIGHT)
 
 
-def selection_point(scores: ScoreVector) -> SelectionPoint:
-    rest = (scores.testability + scores.rationale + scores.robustness + scores.feasibility) / 4
+FEASIBILITY_DIMENSIONS = ("testability", "rationale", "robustness", "feasibility")
+
+
+def selection_point(scores: ScoreVector, weights: Mapping[str, float] | None = None) -> SelectionPoint:
+    """Novelty = divergence / 10; feasibility = the mean of the other four / 10. With `weights`
+    (SAGA's ADJUST_WEIGHTS), each of the four counts in proportion to weights[d] / COMPOSITE_WEIGHTS[d]
+    — how far the supervisor moved it from the seed's weight — so the seed's weights give the mean."""
+    if weights is None:
+        rest = (scores.testability + scores.rationale + scores.robustness + scores.feasibility) / 4
+        return SelectionPoint(scores.divergence / 10, rest / 10)
+    factors = {d: max(0.0, weights.get(d, COMPOSITE_WEIGHTS[d])) / COMPOSITE_WEIGHTS[d] for d in FEASIBILITY_DIMENSIONS}
+    total = sum(factors.values())
+    if total <= 0:
+        return selection_point(scores)
+    rest = sum(factor * float(getattr(scores, d)) for d, factor in factors.items()) / total
     return SelectionPoint(scores.divergence / 10, rest / 10)
 
 

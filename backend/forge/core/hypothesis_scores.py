@@ -1,16 +1,28 @@
 """Rule-layer scores and behaviour descriptors of a hypothesis, for SEARCH selection (seed 000
 §4.3.2, §8.3), computed from the hypothesis's own fields and the problem frame — no model call.
 
-These are proxies, and say so: a verifier's scores (VERIFY) replace them where they exist.
-    divergence   share of the mapping's source vocabulary (structure + source concepts) absent from
-                 the frame's words: a source far from the problem's own terms diverges more.
-    testability  4 for an observable of at least two content terms, + 6 × share of mapping rows
-                 with an observable link.
-    rationale    the mapping-quality rule layer's score (0..10, capped at 4 on a failed gate).
-    robustness   3.5 per concrete failure mode named, up to 10 (a hypothesis that names how it
-                 breaks is less likely to be overfit).
-    feasibility  share of the frame's target terms (target object and outcome) that the statement
-                 and observable address, × 10 (5 when the frame names no target).
+These are proxies, and say so: a verifier's scores (VERIFY) replace them where they exist. Each is
+graded from real differences between hypotheses (their words, their mapping table), never noise,
+so hypotheses that differ do not pile up on one edge of the Pareto plane:
+    divergence   10 × (½ source share + ½ claim share): the share of the mapping's source vocabulary
+                 (structure + source concepts) absent from the frame's words, and the share of the
+                 claim's own terms (statement + mechanism) absent from them — a source far from the
+                 problem diverges, a claim that mostly restates the problem diverges less.
+    testability  3 for an observable of at least two content terms, + 4 × share of mapping rows with
+                 an observable link, + 1.5 when the observable names a measurement (rate, share,
+                 median, per hour, a number …), + 1.5 when it states what to expect (a direction, a
+                 threshold, a shape).
+    rationale    0.7 × the mapping-quality rule layer's score (0..10, capped at 4 on a failed gate)
+                 + 3 × the mapping table's depth: the share of its rows that map relations or
+                 relations between relations rather than bare entities or attributes.
+    robustness   2.5 per concrete failure mode named (at least two content terms), + 1 when it says
+                 when it breaks (if / when / unless / only / outside / above / below), up to 10.
+    feasibility  10 × (0.6 × the share of the frame's target terms (target object and outcome) the
+                 statement and observable address + 0.4 × the share of the observable's terms that
+                 are the problem's own words: data the problem's owner already names); 5 when the
+                 frame names no target.
+`score_pool` scores a whole pool, making divergence relative to the other hypotheses as well (what
+SEARCH selection and the Pareto plot use; see there).
 Behaviour descriptor: the mechanism family from cue stems in the structure and mechanism, the data
 granularity from cue stems in the observable ("other" / "aggregate" when no cue matches).
 
@@ -20,8 +32,13 @@ Invariants: pure and deterministic; every score lies in [0, 10]; every descripto
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
 from forge.core.composite_score import ScoreVector
 from forge.core.hypothesis_pool import Hypothesis
+from forge.core.mapping_quality_gate import MappingType
 from forge.core.mome_grid import BehaviorDescriptor, GridAxes
 from forge.core.problem_frame import ProblemFrame
 from forge.core.text_terms import content_terms, term_set
@@ -40,16 +57,45 @@ GRANULARITY_CUES: dict[str, tuple[str, ...]] = {
     "group": ("team", "ward", "unit", "cohort", "group", "department", "shift", "class"),
 }
 SEARCH_GRID = GridAxes((*MECHANISM_CUES, "other"), (*GRANULARITY_CUES, "aggregate"))
+MEASUREMENT = re.compile(
+    r"\b(?:measur\w*|rate|share|proportion|percent\w*|median|mean|average|count\w*|number of|time series|"
+    r"per (?:hour|day|week|shift|patient|case|unit)|hourly|daily|weekly|minutes|hours|days)\b|\d|%"
+)
+EXPECTATION = re.compile(
+    r"\b(?:expect\w*|above|below|threshold|rise\w*|drop\w*|fall\w*|increase\w*|decrease\w*|steepen\w*|"
+    r"lag\w*|proportional|convex|concave|cluster\w*|peak\w*|plateau\w*|doubl\w*|halv\w*)\b"
+)
+BREAK_CONDITION = re.compile(r"\b(?:if|when|unless|only|outside|above|below|beyond|until|once)\b")
+DEEP_MAPPINGS = frozenset({MappingType.RELATION, MappingType.HIGHER_ORDER})
 
 
 def score_hypothesis(hypothesis: Hypothesis, frame: ProblemFrame) -> ScoreVector:
     return ScoreVector(
         divergence=_divergence(hypothesis, frame),
         testability=_testability(hypothesis),
-        rationale=hypothesis.gate.mapping_score,
-        robustness=min(10.0, 3.5 * sum(1 for f in hypothesis.failure_modes if len(content_terms(f)) >= 2)),
+        rationale=_rationale(hypothesis),
+        robustness=_robustness(hypothesis),
         feasibility=_feasibility(hypothesis, frame),
     )
+
+
+def score_pool(pool: Sequence[Hypothesis], frame: ProblemFrame) -> list[ScoreVector]:
+    """Every hypothesis's scores with novelty relative to the pool too (novelty search's archive):
+    divergence = ½ its frame divergence + 5 × (1 − its claim's largest term overlap (Jaccard) with
+    any other hypothesis of the pool). A child that rephrases its parent, or a near-twin of another
+    domain's idea, is less novel than one unlike anything in the pool."""
+    claims = [term_set(f"{h.statement} {h.mechanism}") for h in pool]
+    scored = []
+    for index, hypothesis in enumerate(pool):
+        own = score_hypothesis(hypothesis, frame)
+        nearest = max((_overlap(claims[index], other) for j, other in enumerate(claims) if j != index), default=0.0)
+        scored.append(replace(own, divergence=round(0.5 * own.divergence + 5.0 * (1.0 - nearest), 2)))
+    return scored
+
+
+def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
+    union = len(first | second)
+    return len(first & second) / union if union else 0.0
 
 
 def describe_behavior(hypothesis: Hypothesis) -> BehaviorDescriptor:
@@ -66,18 +112,38 @@ def _frame_words(frame: ProblemFrame) -> frozenset[str]:
     return term_set(" ".join((frame.objective, frame.target_object, frame.target_outcome, *frame.hard_constraints)))
 
 
+def _outside_share(terms: frozenset[str], known: frozenset[str]) -> float:
+    return len(terms - known) / len(terms) if terms else 0.0
+
+
 def _divergence(hypothesis: Hypothesis, frame: ProblemFrame) -> float:
     source = term_set(" ".join((hypothesis.structure, *(row.source_concept for row in hypothesis.mapping.rows))))
     if not source:
         return 0.0
-    return round(10.0 * len(source - _frame_words(frame)) / len(source), 2)
+    known = _frame_words(frame)
+    claim = term_set(f"{hypothesis.statement} {hypothesis.mechanism}")
+    return round(5.0 * _outside_share(source, known) + 5.0 * _outside_share(claim, known), 2)
 
 
 def _testability(hypothesis: Hypothesis) -> float:
     rows = hypothesis.mapping.rows
     linked = sum(1 for row in rows if row.observable_link.strip()) / len(rows) if rows else 0.0
-    has_observable = len(content_terms(hypothesis.observable)) >= 2
-    return round(4.0 * has_observable + 6.0 * linked, 2)
+    observable = hypothesis.observable.casefold()
+    has_observable = len(content_terms(observable)) >= 2
+    measured = has_observable and MEASUREMENT.search(observable) is not None
+    expected = has_observable and EXPECTATION.search(observable) is not None
+    return round(3.0 * has_observable + 4.0 * linked + 1.5 * measured + 1.5 * expected, 2)
+
+
+def _rationale(hypothesis: Hypothesis) -> float:
+    rows = hypothesis.mapping.rows
+    deep = sum(1 for row in rows if row.mapping_type in DEEP_MAPPINGS) / len(rows) if rows else 0.0
+    return round(min(10.0, 0.7 * hypothesis.gate.mapping_score + 3.0 * deep), 2)
+
+
+def _robustness(hypothesis: Hypothesis) -> float:
+    concrete = [f.casefold() for f in dict.fromkeys(hypothesis.failure_modes) if len(content_terms(f)) >= 2]
+    return min(10.0, sum(2.5 + 1.0 * (BREAK_CONDITION.search(f) is not None) for f in concrete))
 
 
 def _feasibility(hypothesis: Hypothesis, frame: ProblemFrame) -> float:
@@ -85,4 +151,5 @@ def _feasibility(hypothesis: Hypothesis, frame: ProblemFrame) -> float:
     if not target:
         return 5.0
     addressed = term_set(f"{hypothesis.statement} {hypothesis.observable}")
-    return round(10.0 * len(target & addressed) / len(target), 2)
+    anchored = 1.0 - _outside_share(term_set(hypothesis.observable), _frame_words(frame))
+    return round(6.0 * len(target & addressed) / len(target) + 4.0 * anchored, 2)

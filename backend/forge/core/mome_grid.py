@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forge.core.composite_score import SelectionPoint, conditional_scalar
-from forge.core.pareto_selection import crowding_distances, non_dominated_ranks
+import numpy as np
+
+from forge.core.composite_score import SelectionPoint
+from forge.core.pareto_selection import IntArray, PairArray, as_pair_array, conditional_scalars, segment_crowding
 
 DEFAULT_CELL_CAPACITY = 3
 
@@ -71,26 +73,46 @@ def build_mome_grid(
         raise ValueError("a MOME cell holds at least one point")
     if len(points) != len(descriptors):
         raise ValueError("one descriptor per point")
-    members: dict[BehaviorDescriptor, list[int]] = {cell: [] for cell in axes.cells}
-    for index, descriptor in enumerate(descriptors):
-        if descriptor not in members:
-            raise ValueError(f"descriptor {descriptor} is outside the grid's axes")
-        members[descriptor].append(index)
-    cells = tuple(
-        MomeCell(cell, _cell_front(points, indices, capacity), len(indices))
-        for cell, indices in members.items()
-        if indices
+    cell_of = {cell: number for number, cell in enumerate(axes.cells)}
+    try:
+        cells = np.fromiter((cell_of[d] for d in descriptors), dtype=np.int64, count=len(descriptors))
+    except KeyError as missing:
+        raise ValueError(f"descriptor {missing.args[0]} is outside the grid's axes") from None
+    pairs = as_pair_array([(p.novelty, p.feasibility) for p in points])
+    kept = _cell_fronts(pairs, cells, capacity)
+    explored = np.bincount(cells, minlength=len(axes.cells)).tolist()
+    return MomeGrid(
+        axes,
+        capacity,
+        tuple(MomeCell(cell, kept[n], explored[n]) for n, cell in enumerate(axes.cells) if explored[n]),
     )
-    return MomeGrid(axes, capacity, cells)
 
 
-def _cell_front(points: Sequence[SelectionPoint], indices: Sequence[int], capacity: int) -> tuple[int, ...]:
-    pairs = [(points[i].novelty, points[i].feasibility) for i in indices]
-    ranks = non_dominated_ranks(pairs)
-    front = [local for local, rank in enumerate(ranks) if rank == 0]
-    crowding = crowding_distances(pairs, front)
-    best = sorted(front, key=lambda local: (-crowding[local], -conditional_scalar(points[indices[local]]), local))
-    return tuple(indices[local] for local in best[:capacity])
+def _cell_fronts(pairs: PairArray, cells: IntArray, capacity: int) -> dict[int, tuple[int, ...]]:
+    """Per cell, its non-dominated points, best first (crowding ↓, scalar ↓, index ↑), at most `capacity`."""
+    count = len(pairs)
+    if count == 0:
+        return {}
+    index = np.arange(count)
+    # Cell ↑, then novelty ↓, feasibility ↓: a point is in its cell's front unless an earlier point of
+    # the cell beats it on (feasibility, novelty) lexicographically — identical points do not.
+    order = np.lexsort((-pairs[:, 1], -pairs[:, 0], cells))
+    by_key = np.lexsort((-pairs[:, 0], -pairs[:, 1]))
+    ordered = pairs[by_key]
+    fresh = np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)]
+    key = np.empty(count, dtype=np.int64)
+    key[by_key] = np.cumsum(fresh)
+    # Later cells get lower values, so a running minimum never carries across a cell boundary.
+    shifted = key[order] - cells[order] * (count + 1)
+    front = np.sort(order[shifted == np.minimum.accumulate(shifted)])
+    crowding = segment_crowding(pairs[front], cells[front])
+    best = np.lexsort((index[front], -conditional_scalars(pairs[front]), -crowding, cells[front]))
+    kept: dict[int, list[int]] = {}
+    for cell, point in zip(cells[front][best].tolist(), front[best].tolist(), strict=True):
+        members = kept.setdefault(cell, [])
+        if len(members) < capacity:
+            members.append(point)
+    return {cell: tuple(members) for cell, members in kept.items()}
 
 
 def select_mome(grid: MomeGrid, count: int) -> list[int]:

@@ -15,6 +15,8 @@ Invariants:
       `refine`, whichever that parent has not had this round (`degraded_from` says what was asked);
       when both were had, it is skipped. Operators without a quota are limited only by `max_calls`.
     - At most `max_calls` applications per round; the rest are skipped and counted.
+    - A profile runs `search_depth` rounds per session round (interactive 1, research 2); the quotas
+      and `max_calls` are per round: every round starts with a fresh budget.
     - The plan is a pure function of the seeds and the profile: same input, same plan.
 """
 
@@ -60,6 +62,7 @@ class SearchProfile:
     max_calls: int = 12
     blend_pairs: int = 0  # blend_expand applications asked per round (before quotas)
     transforms: int = 0  # transform_space applications asked per round (before quotas)
+    search_depth: int = 1  # SEARCH rounds per session round, each with its own quotas
 
 
 PROFILES: dict[RuntimeProfile, SearchProfile] = {
@@ -82,6 +85,7 @@ PROFILES: dict[RuntimeProfile, SearchProfile] = {
             **dict.fromkeys(HEAVY_OPERATORS, 0),
         },
         max_calls=12,
+        search_depth=1,
     ),
     # Deep exploration: six seeds, every operator; the heavy ones under per-round quotas, and what
     # exceeds them degrades to variant / refine.
@@ -108,6 +112,7 @@ PROFILES: dict[RuntimeProfile, SearchProfile] = {
         max_calls=40,
         blend_pairs=3,
         transforms=2,
+        search_depth=2,
     ),
 }
 

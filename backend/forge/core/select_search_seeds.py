@@ -9,17 +9,19 @@ Invariants:
     - The composite method ranks by the composite with structural grounding where a hypothesis has
       one (`grounded_composite`).
     - Seeds come back best first; ties resolve by pool order, so the selection is deterministic.
+    - SAGA's ADJUST_WEIGHTS (`weights`) reaches every method: the composite is weighted with them and
+      the feasibility axis of Pareto/MOME weighs its dimensions by them (composite_score).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.composite_score import grounded_composite, selection_point
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_hypothesis
+from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_pool
 from forge.core.mome_grid import build_mome_grid, select_mome
 from forge.core.pareto_selection import select_pareto
 from forge.core.problem_frame import ProblemFrame
@@ -41,14 +43,21 @@ class SeedSelection:
 
 
 def select_search_seeds(
-    pool: Sequence[Hypothesis], frame: ProblemFrame, count: int, method: SelectionMethod = SelectionMethod.MOME
+    pool: Sequence[Hypothesis],
+    frame: ProblemFrame,
+    count: int,
+    method: SelectionMethod = SelectionMethod.MOME,
+    weights: Mapping[str, float] | None = None,
 ) -> SeedSelection:
+    """`weights`: the supervisor's composite weights after ADJUST_WEIGHTS (None: the seed's)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = [score_hypothesis(h, frame) for h in eligible]
-    points = [selection_point(s) for s in scores]
+    scores = score_pool(eligible, frame)  # novelty relative to the other eligible hypotheses too
+    points = [selection_point(s, weights) for s in scores]
     coverage: float | None = None
     if method is SelectionMethod.COMPOSITE:
-        composites = [grounded_composite(s, h.structural_grounding) for s, h in zip(scores, eligible, strict=True)]
+        composites = [
+            grounded_composite(s, h.structural_grounding, weights) for s, h in zip(scores, eligible, strict=True)
+        ]
         order = sorted(range(len(eligible)), key=lambda i: (-composites[i], i))[:count]
     elif method is SelectionMethod.PARETO:
         order = select_pareto(points, count)

@@ -15,12 +15,12 @@ Invariants:
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from forge.core.composite_score import composite_score, selection_point
 from forge.core.hypothesis_pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_hypothesis
+from forge.core.hypothesis_scores import SEARCH_GRID, describe_behavior, score_pool
 from forge.core.mome_grid import DEFAULT_CELL_CAPACITY, build_mome_grid
 from forge.core.pareto_selection import rank_points
 from forge.core.problem_frame import ProblemFrame
@@ -63,11 +63,15 @@ class SelectionPlot:
 
 
 def selection_plot(
-    pool: Sequence[Hypothesis], frame: ProblemFrame, seeds: Collection[HypothesisId] = ()
+    pool: Sequence[Hypothesis],
+    frame: ProblemFrame,
+    seeds: Collection[HypothesisId] = (),
+    weights: Mapping[str, float] | None = None,
 ) -> SelectionPlot:
+    """`weights`: SAGA's composite weights when ADJUST_WEIGHTS changed them (the axes SEARCH used)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = [score_hypothesis(h, frame) for h in eligible]
-    points = [selection_point(s) for s in scores]
+    scores = score_pool(eligible, frame)  # the scores SEARCH selected on
+    points = [selection_point(s, weights) for s in scores]
     descriptors = [describe_behavior(h) for h in eligible]
     ranking = rank_points([(p.novelty, p.feasibility) for p in points])
     grid = build_mome_grid(points, descriptors, SEARCH_GRID, DEFAULT_CELL_CAPACITY)

@@ -5,8 +5,11 @@ and turn the answers into gated child hypotheses with their lineage.
 
 Invariants:
     - The pool is read, never changed: the round returns the children; the caller adds them.
-    - Child ids are `search-<round>-<n>-<operator>` with n the application's place in the plan, so
-      the same pool, round and profile give the same ids (a repeated stage rewrites, not duplicates).
+    - Child ids are `search-<round>-<n>-<operator>` (`search-<round>-d<k>-<n>-<operator>` for the k-th
+      SEARCH round of a session round, k ≥ 2) with n the application's place in the plan, so the
+      same pool, round, depth and profile give the same ids (a repeated stage rewrites, not duplicates).
+    - Seeds come from the whole pool it is given (earlier rounds' children included), minus the
+      hypotheses in `expanded`: a later round never re-expands a seed of an earlier one.
     - A failed call or a refused answer costs its application only: it is listed in `failures` and
       the rest still count. An HKG application whose traversal found no path is counted in
       `ungrounded` and makes no call and no child.
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from forge.core.concept_space import ConceptSpace, derive_concept_space
@@ -92,6 +95,9 @@ async def run_search_round(
     *,
     problem: str = "",
     round_: int = 0,
+    depth: int = 0,
+    expanded: Collection[HypothesisId] = (),
+    weights: Mapping[str, float] | None = None,
     method: SelectionMethod = SelectionMethod.MOME,
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressSink | None = None,
@@ -101,9 +107,13 @@ async def run_search_round(
 ) -> SearchRound:
     """`grounding` is the HKG (without it, HKG applications make nothing); `space` the target domain's
     concept space (derived from the frame when None); `verifier` runs the Transform Gate's logic
-    check (the generator when None)."""
+    check (the generator when None). `depth` is the SEARCH round inside the session round (its
+    children's ids say it); `expanded` the seeds earlier rounds of this session round already
+    expanded (not selected again); `weights` SAGA's composite weights for the selection."""
     settings = PROFILES[profile]
-    selection = select_search_seeds(pool, frame, settings.top_n, method)
+    skip = set(expanded)
+    candidates = [h for h in pool if h.id not in skip]
+    selection = select_search_seeds(candidates, frame, settings.top_n, method, weights)
     by_id = {h.id: h for h in pool}
     plan = plan_search_round(selection.seeds, settings, quotas, {s: by_id[s].domain_id for s in selection.seeds})
     space = space or derive_concept_space(frame)
@@ -115,6 +125,7 @@ async def run_search_round(
         grounding=grounding,
         space=space,
         round_=round_,
+        depth=depth,
     )
     collected = await _run_applications(model, prepared, space, concurrency, progress)
     transforms = await _close_gates(verifier or model, collected, space, concurrency)

@@ -6,8 +6,10 @@ Invariants:
       (`Prepared.request` is None) and no child — PATH_NOT_FOUND never produces evidence.
     - An answer becomes a child (`Hypothesis`), a refusal (`str`: why it is not usable), or, for
       transform_space, a `PendingTransform` whose gate closes after the logic check.
-    - Child ids are `search-<round>-<n>-<operator>` and proposal ids `transform-<round>-<n>`, with n
-      the application's place in the plan: the same pool, round and profile give the same ids.
+    - Child ids are `search-<stem>-<n>-<operator>` and proposal ids `transform-<stem>-<n>`, with n
+      the application's place in the plan and stem `<round>` for the first SEARCH round of a session
+      round, `<round>-d<k>` for its k-th (search_depth > 1): the same pool, round, depth and
+      profile give the same ids.
 """
 
 from __future__ import annotations
@@ -46,10 +48,16 @@ class Prepared:
     request: StructuredRequest[Any] | None  # None: the HKG found no path, nothing is asked
     trace: HyperpathTrace | None = None
     round_: int = 0
+    depth: int = 0  # the SEARCH round inside the session round, 0-based
+
+    @property
+    def stem(self) -> str:
+        """`<round>` for the first SEARCH round of a session round, `<round>-d<depth + 1>` after it."""
+        return f"{self.round_}" if self.depth == 0 else f"{self.round_}-d{self.depth + 1}"
 
     @property
     def child_id(self) -> HypothesisId:
-        return HypothesisId(f"search-{self.round_}-{self.place}-{self.application.operator.value}")
+        return HypothesisId(f"search-{self.stem}-{self.place}-{self.application.operator.value}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +78,14 @@ async def prepare_applications(
     grounding: StructuralGrounding | None,
     space: ConceptSpace,
     round_: int,
+    depth: int = 0,
 ) -> list[Prepared]:
     parents_of = [tuple(by_id[i] for i in a.parents) for a in plan]
     traces = await _traces(plan, parents_of, frame, grounding)
     prepared = []
     for place, (application, parents, trace) in enumerate(zip(plan, parents_of, traces, strict=True), start=1):
         request = _request(application.operator, parents, problem, frame, trace, space)
-        prepared.append(Prepared(place, application, parents, request, trace, round_))
+        prepared.append(Prepared(place, application, parents, request, trace, round_, depth))
     return prepared
 
 
@@ -123,7 +132,7 @@ def finish_application(
         return blend_child(value, parents, child_id, round_)
     if isinstance(value, TransformOutput):
         proposal = proposal_of(value)
-        proposal_id = f"transform-{round_}-{prepared.place}"
+        proposal_id = f"transform-{prepared.stem}-{prepared.place}"
         return PendingTransform(prepared, proposal_id, proposal, value, audit_transform(proposal, space))
     if isinstance(value, OperatorOutput):
         return child_from_draft(value.hypothesis, operator, parents, child_id, round_)

@@ -1,12 +1,13 @@
 """The engine's stages that open a phase, run before the agent's step loop: the problem frame at
-DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), one SEARCH round
-over the persisted pool at SYNTHESIZE (§4.2.1), VERIFY of the round's claims by the verifier role at
+DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), `search_depth`
+SEARCH rounds over the persisted pool at SYNTHESIZE (§4.2.1; each round its own stage and step, its
+seeds drawn from the pool with the earlier rounds' children in it), VERIFY of the round's claims by the verifier role at
 VALIDATE (§4.3, `services/verify_claims_stage.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
 stages 7–8; `run_solve_stage`).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
-      `biso.round`; `search.round`), so a run resumed after a crash redoes at most the stage that had not committed.
+      `biso.round`; `search.round` and `search.depth`), so a run resumed after a crash redoes at most the stage that had not committed.
     - A stage changes the state in memory and returns what the driver commits with it in ONE step
       transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
       hypotheses for the pool. Progress is published live while it works, never stored.
@@ -33,8 +34,8 @@ from forge.core.knowledge_records import SourceDomain
 from forge.core.model_messages import Usage
 from forge.core.problem_frame import ProblemFrame
 from forge.core.saga_observe import open_finding_lines
-from forge.core.search_plan import RuntimeProfile
-from forge.core.search_summary import SearchSummary
+from forge.core.search_plan import PROFILES, RuntimeProfile
+from forge.core.search_summary import SearchSummary, after_round
 from forge.core.session_events import SessionEvent
 from forge.core.suggested_domains import describe_outcomes, pending_suggestions
 from forge.core.transform_gate import TransformStatus
@@ -46,7 +47,7 @@ from forge.engine.run_search_round import SearchRound, run_search_round
 from forge.engine.run_structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
 from forge.services.run_solve_stage import SolveStage
-from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas
+from forge.services.run_supervision import Supervisor, supervised_pool, supervised_quotas, supervised_weights
 from forge.services.verify_claims_stage import VerifyStage
 
 LiveSink = Callable[[SessionEvent], None]
@@ -58,6 +59,11 @@ class EngineConfig:
     concurrency: int = DEFAULT_CONCURRENCY
     hypotheses_per_domain: int = 3
     search_profile: RuntimeProfile = RuntimeProfile.INTERACTIVE
+    search_depth: int = 0  # SEARCH rounds per session round; 0: the profile's own (interactive 1, research 2)
+
+    @property
+    def search_rounds(self) -> int:
+        return self.search_depth if self.search_depth > 0 else PROFILES[self.search_profile].search_depth
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +112,22 @@ class EngineStages:
         if phase in (Phase.EXPLORE, Phase.SYNTHESIZE) and self._unexplored(state):
             return "suggested_domains"
         if phase is Phase.SYNTHESIZE and self._read_pool is not None:
-            return "search" if state.search is None or state.search.round != state.current_round else None
+            return self._search_stage(state)
         if phase is Phase.VALIDATE and self._verify is not None and self._verify.pending(state):
             return "verify"
         if phase is Phase.CRYSTALLIZE and self._solve.pending(state):
             return "solve"
+        return None
+
+    def _search_stage(self, state: ForgeState) -> str | None:
+        """The due SEARCH round — "search" for the first of the session round, "search_round_<k>" for
+        the k-th — when fewer than search_depth ran and the latest still expanded something. Each
+        round is its own stage (named apart, so the driver runs each once per run) and its own step."""
+        done = state.search
+        if done is None or done.round != state.current_round:
+            return "search"
+        if done.depth < self._config.search_rounds and not done.stalled:
+            return f"search_round_{done.depth + 1}"
         return None
 
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
@@ -132,7 +149,7 @@ class EngineStages:
             return await self._biso(ctx, live)
         if stage == "suggested_domains":
             return await self._suggested(ctx, live)
-        if stage == "search":
+        if stage is not None and stage.startswith("search"):
             return await self._search(ctx, live)
         if stage == "verify" and self._verify is not None:
             return StageOutput(await self._verify.run(ctx, _progress_to(live)))
@@ -224,26 +241,33 @@ class EngineStages:
         state = ctx.state
         pool = supervised_pool(state, await self._read_pool(ctx.session_id))  # SAGA: no flagged seeds
         frame, framing_cost = await self._frame_of(ctx)
+        earlier = state.search if state.search is not None and state.search.round == state.current_round else None
+        depth = earlier.depth if earlier is not None else 0
+        profile = self._config.search_profile
 
         run = await run_search_round(
             self._structured,
             pool,
             frame,
-            self._config.search_profile,
-            supervised_quotas(state, self._config.search_profile),  # SAGA's ADJUST_SEARCH_PARAMS
+            profile,
+            supervised_quotas(state, profile),  # SAGA's ADJUST_SEARCH_PARAMS
             problem=state.problem,
             round_=state.current_round,
+            depth=depth,
+            expanded=earlier.seeds if earlier is not None else (),
+            weights=supervised_weights(state),  # SAGA's ADJUST_WEIGHTS
             concurrency=self._config.concurrency,
             progress=_progress_to(live),
             grounding=self._grounding,
             space=resolve_concept_space(frame, state.problem, self._concept_spaces),
             verifier=self._verifier,
         )
-        state.search = _summarize_search(run, state.current_round, self._config.search_profile)
+        state.search = after_round(earlier, _summarize_search(run, state.current_round, profile))
+        rounds = (depth + 1, self._config.search_rounds)
         events = (
             *framing_cost,
             *self._account(ctx, run.usage),
-            ev.engine_stage("search", _search_text(run, len(pool)), _search_counts(run)),
+            ev.engine_stage("search", _search_text(run, len(pool), rounds), _search_counts(run, rounds)),
         )
         return StageOutput(events, run.children)
 
@@ -288,14 +312,21 @@ def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) ->
     )
 
 
-def _search_text(run: SearchRound, pool_size: int) -> str:
+def _search_text(run: SearchRound, pool_size: int, rounds: tuple[int, int]) -> str:
+    label = "SEARCH" if rounds[1] <= 1 else f"SEARCH round {rounds[0]}/{rounds[1]}"
     if not run.selection.seeds:
-        return f"SEARCH: none of the {pool_size} hypotheses in the pool passed the mapping gate; nothing to expand."
+        return (
+            f"{label}: none of the {pool_size} hypotheses in the pool passed the mapping gate"
+            + (" or was left unexpanded by an earlier round" if rounds[0] > 1 else "")
+            + "; nothing to expand."
+        )
     made = ", ".join(f"{count} {operator}" for operator, count in run.operators.items()) or "none"
     coverage = run.selection.coverage_ratio
+    lineage = sum(1 for s in run.selection.seeds if not str(s).startswith("biso-"))
     return (
-        f"SEARCH over {len(run.selection.seeds)} seeds of {run.selection.eligible} gated hypotheses"
+        f"{label} over {len(run.selection.seeds)} seeds of {run.selection.eligible} gated hypotheses"
         + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
+        + (f", {lineage} of them children of earlier rounds" if rounds[0] > 1 else "")
         + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
         + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
         + (f"; {run.ungrounded} HKG application(s) found no hyperpath (no evidence)" if run.ungrounded else "")
@@ -309,8 +340,10 @@ def _search_text(run: SearchRound, pool_size: int) -> str:
     )
 
 
-def _search_counts(run: SearchRound) -> dict[str, int]:
+def _search_counts(run: SearchRound, rounds: tuple[int, int]) -> dict[str, int]:
     return {
+        "depth": rounds[0],
+        "search_depth": rounds[1],
         "seeds": len(run.selection.seeds),
         "calls": run.calls,
         "children": len(run.children),

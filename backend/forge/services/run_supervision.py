@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
+from forge.core.composite_score import COMPOSITE_WEIGHTS
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis
@@ -198,6 +199,14 @@ def supervised_pool(state: ForgeState, pool: Sequence[Hypothesis]) -> list[Hypot
     """The pool SEARCH may expand: no flagged hypothesis, nothing while the pipeline is paused."""
     keep = set(expandable([h.id for h in pool], supervision_of(state)))
     return [h for h in pool if h.id in keep]
+
+
+def supervised_weights(state: ForgeState) -> dict[str, float] | None:
+    """SAGA's composite weights for SEARCH's seed selection (None: no supervisor, or unchanged)."""
+    sup = state.supervision
+    if sup is None or sup.weights == COMPOSITE_WEIGHTS:
+        return None
+    return dict(sup.weights)
 
 
 def supervised_quotas(state: ForgeState, profile: RuntimeProfile) -> dict[SearchOperator, int] | None:

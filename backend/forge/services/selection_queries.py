@@ -8,6 +8,7 @@ from forge.core.problem_frame import ProblemFrame
 from forge.core.selection_plot import SelectionPlot, selection_plot
 from forge.ports import HypothesisFilter, UnitOfWorkFactory
 from forge.services.hypothesis_queries import POOL_READ_LIMIT
+from forge.services.run_supervision import supervised_weights
 from forge.services.service_results import ServiceFailure, not_found
 
 
@@ -22,4 +23,5 @@ async def selection_plot_of(uow_factory: UnitOfWorkFactory, session_id: SessionI
         if state.problem_frame is not None
         else ProblemFrame(objective=(state.problem.splitlines() or [""])[0], target_object="", target_outcome="")
     )
-    return selection_plot(page.items, frame, state.search.seeds if state.search else ())
+    seeds = state.search.seeds if state.search else ()
+    return selection_plot(page.items, frame, seeds, supervised_weights(state))  # the axes SEARCH selected on

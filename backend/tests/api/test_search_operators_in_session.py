@@ -94,3 +94,21 @@ async def test_the_research_profile_applies_all_nine_operators_and_keeps_the_gat
     search = next(e for e in events if e.type == "review_claims").data["search"]
     assert search["profile"] == "research" and search["transforms"]
     assert search["degraded"] > 0  # heavy quotas exhausted → refine / variant
+
+
+async def test_the_research_profile_runs_two_search_rounds_whose_lineage_crosses_rounds(
+    research_client: httpx.AsyncClient,
+) -> None:
+    sid, events = await synthesize(research_client)
+    rounds = [e for e in events if e.type == "engine_stage" and e.data["stage"] == "search"]
+    assert [r.data["counts"]["depth"] for r in rounds] == [1, 2]
+    assert all(r.data["counts"]["search_depth"] == 2 and r.data["counts"]["children"] > 0 for r in rounds)
+    assert rounds[1].data["summary"].startswith("SEARCH round 2/2")
+    children = await children_of(research_client, sid)
+    first = {h["id"] for h in children if not h["id"].startswith("search-0-d")}
+    second = [h for h in children if h["id"].startswith("search-0-d2-")]
+    assert first and second
+    # Round 2 expanded round-1 children: the pool is a graph across rounds.
+    assert any(set(h["parents"]) & first for h in second)
+    search = next(e for e in events if e.type == "review_claims").data["search"]
+    assert search["children"] == len(children)

@@ -72,3 +72,41 @@ async def test_an_empty_pool_is_said_plainly_and_makes_no_calls() -> None:
 def test_without_a_pool_reader_synthesize_has_no_stage() -> None:
     stages = EngineStages(STRUCTURED, OfflineModel(), DOMAINS)
     assert not stages.pending(ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE))
+
+
+async def test_search_depth_rounds_are_stages_of_their_own_whose_seeds_include_earlier_children() -> None:
+    from forge.core.search_plan import RuntimeProfile
+    from forge.services.run_engine_stages import EngineConfig
+
+    biso = (await run_biso(STRUCTURED, PROBLEM, FRAME, DOMAINS[:6], per_domain=2)).hypotheses
+    reader = PoolOf(biso)
+    config = EngineConfig(search_profile=RuntimeProfile.INTERACTIVE, search_depth=3)
+    stages = EngineStages(STRUCTURED, OfflineModel(), DOMAINS, config, read_pool=reader)
+    state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
+    names, made = [], []
+    while (stage := stages.pending_stage(state)) is not None:
+        names.append(stage)
+        output = await stages.run(context(state), lambda event: None)
+        assert output is not None
+        made.append(output.hypotheses)
+        reader.pool = (*reader.pool, *output.hypotheses)  # the driver commits each stage before the next
+    assert names == ["search", "search_round_2", "search_round_3"]
+    assert state.search is not None and state.search.depth == 3
+    assert state.search.children == sum(len(m) for m in made)
+    assert all(h.id.startswith("search-0-d2-") for h in made[1])
+    assert all(h.id.startswith("search-0-d3-") for h in made[2])
+    # MOME seeds sparse cells first (round 2 still finds unexpanded BISO cells); by round 3 the
+    # seeds include children of earlier rounds: lineage crosses rounds.
+    earlier = {h.id for h in (*made[0], *made[1])}
+    assert any(set(h.parents) & earlier for h in made[2])
+    seeds = state.search.seeds
+    assert len(seeds) == len(set(seeds))  # no seed is expanded twice in a session round
+
+
+async def test_search_rounds_stop_early_when_a_round_has_nothing_to_expand() -> None:
+    from forge.services.run_engine_stages import EngineConfig
+
+    stages = EngineStages(STRUCTURED, OfflineModel(), DOMAINS, EngineConfig(search_depth=3), read_pool=PoolOf(()))
+    state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
+    await stages.run(context(state), lambda event: None)
+    assert state.search is not None and state.search.stalled and not stages.pending(state)

@@ -2866,6 +2866,12 @@ export interface components {
             coverage_ratio: number | null;
             /** Degraded */
             degraded: number;
+            /**
+             * Depth
+             * @description SEARCH rounds run this session round (search_depth); counts sum them.
+             * @default 1
+             */
+            depth: number;
             /** Eligible */
             eligible: number;
             /** Failed */
@@ -2894,6 +2900,12 @@ export interface components {
             seeds: string[];
             /** Skipped */
             skipped: number;
+            /**
+             * Stalled
+             * @description The latest round expanded or made nothing; no further round ran.
+             * @default false
+             */
+            stalled: boolean;
             /**
              * Transforms
              * @description Accepted and rejected proposals.

@@ -9,10 +9,14 @@ Invariants:
       and score 0 (the SAGA check "PATH_NOT_FOUND but the hypothesis claims structure" relies on it).
     - Evidence references provenance (hyperedge id, source, locator) and never carries its text.
     - `structural_grounding_score` is in [0, 10], rounded to 2 decimals, and is
-          10 · length_factor · support · (0.5 + 0.5 · coverage) · confidence
-      with length_factor = 1 / (1 + 0.25 · (m* − 1)) (a one-hyperedge link scores 1, six hyperedges
-      0.44), support = 0.75 + 0.25 · paths_found / k, coverage = share of all terms that matched a
-      node, confidence = mean confidence of those terms' best matches.
+          10 · length_factor · support · (0.5 + 0.5 · coverage) · confidence · (0.7 + 0.3 · reach)
+      with length_factor = 1 / (1 + 0.25 · (m* − 1) + 0.1 · (m̄ − m*)) (m* the shortest path's
+      hyperedges, m̄ the mean over the paths found: a one-hyperedge link scores 1, six hyperedges
+      0.44, and detours among the k paths cost a little), support = 0.75 + 0.25 · paths_found / k,
+      coverage = share of all terms that matched a node, confidence = mean confidence of those
+      terms' best matches, reach = distinct start nodes of the paths / min(k, start nodes asked):
+      how much of the hypothesis connects to the frame, not just one of its terms. Every factor is
+      a real difference between hypotheses (their terms, their paths), none is noise.
     - Start nodes are the best `candidates_per_term` matches of each hypothesis term, end nodes those
       of each frame term.
 """
@@ -90,9 +94,13 @@ def structural_grounding_score(
         return 0.0
     coverage = len(confidences) / len(terms)
     confidence = sum(confidences) / len(confidences)
-    length_factor = 1.0 / (1.0 + 0.25 * (result.paths[0].length - 1))
+    shortest = min(p.length for p in result.paths)
+    mean_length = sum(p.length for p in result.paths) / len(result.paths)
+    length_factor = 1.0 / (1.0 + 0.25 * (shortest - 1) + 0.1 * (mean_length - shortest))
     support = 0.75 + 0.25 * min(1.0, len(result.paths) / result.query.k)
-    score = MAX_SCORE * length_factor * support * (0.5 + 0.5 * coverage) * confidence
+    asked = max(1, min(result.query.k, len(result.query.start_nodes)))
+    reach = min(1.0, len({p.start_node for p in result.paths}) / asked)
+    score = MAX_SCORE * length_factor * support * (0.5 + 0.5 * coverage) * confidence * (0.7 + 0.3 * reach)
     return round(min(MAX_SCORE, max(0.0, score)), 2)
 
 

@@ -1,7 +1,10 @@
+import random
+
 import pytest
 
-from forge.core.composite_score import SelectionPoint
+from forge.core.composite_score import SelectionPoint, conditional_scalar
 from forge.core.mome_grid import BehaviorDescriptor, GridAxes, build_mome_grid, select_mome
+from forge.core.pareto_selection import crowding_distances, dominates
 
 AXES = GridAxes(("feedback", "flow"), ("individual", "aggregate"))
 FEEDBACK_IND = BehaviorDescriptor("feedback", "individual")
@@ -62,3 +65,31 @@ def test_rejects_a_descriptor_outside_the_axes() -> None:
 def test_rejects_a_capacity_below_one() -> None:
     with pytest.raises(ValueError, match="at least one"):
         build_mome_grid([], [], AXES, capacity=0)
+
+
+def reference_cell_front(points: list[SelectionPoint], indices: list[int], capacity: int) -> tuple[int, ...]:
+    pairs = {i: (points[i].novelty, points[i].feasibility) for i in indices}
+    front = [i for i in indices if not any(dominates(pairs[j], pairs[i]) for j in indices)]
+    crowding = crowding_distances([pairs.get(i, (0.0, 0.0)) for i in range(len(points))], front)
+    best = sorted(front, key=lambda i: (-crowding[i], -conditional_scalar(points[i]), i))
+    return tuple(best[:capacity])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_cell_fronts_match_the_definition_on_random_points_with_ties(seed: int) -> None:
+    rng = random.Random(seed)
+    axes = GridAxes(("feedback", "flow", "network"), ("individual", "group", "aggregate"))
+    grid_step = rng.choice([2, 5, 10, 1000])
+    size, capacity = rng.randint(1, 150), rng.randint(1, 5)
+    points = [
+        SelectionPoint(rng.randint(0, grid_step) / grid_step, rng.randint(0, grid_step) / grid_step)
+        for _ in range(size)
+    ]
+    points += [rng.choice(points) for _ in range(size // 4)]
+    descriptors = [rng.choice(axes.cells) for _ in points]
+    grid = build_mome_grid(points, descriptors, axes, capacity=capacity)
+    for cell in grid.cells:
+        members = [i for i, d in enumerate(descriptors) if d == cell.descriptor]
+        assert cell.explored == len(members)
+        assert cell.front == reference_cell_front(points, members, capacity)
+    assert {c.descriptor for c in grid.cells} == set(descriptors)

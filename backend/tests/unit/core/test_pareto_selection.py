@@ -1,10 +1,19 @@
 import math
 import random
 
+import numpy as np
 import pytest
 
-from forge.core.composite_score import SelectionPoint
-from forge.core.pareto_selection import crowding_distances, dominates, rank_points, select_pareto
+from forge.core.composite_score import SelectionPoint, conditional_scalar
+from forge.core.pareto_selection import (
+    conditional_scalars,
+    crowding_distances,
+    dominates,
+    front_ranks,
+    non_dominated_ranks,
+    rank_points,
+    select_pareto,
+)
 
 
 def brute_force_ranks(points: list[tuple[float, float]]) -> list[int]:
@@ -29,6 +38,65 @@ def test_ranks_match_brute_force_dominance_on_random_points(seed: int) -> None:
     grid = rng.choice([4, 10, 1000])
     points = [(rng.randint(0, grid) / grid, rng.randint(0, grid) / grid) for _ in range(size)]
     assert list(rank_points(points).ranks) == brute_force_ranks(points)
+
+
+def reference_crowding(points: list[tuple[float, float]], front: list[int]) -> dict[int, float]:
+    """Crowding distance straight from its definition, one front at a time."""
+    if len(front) <= 2:
+        return dict.fromkeys(front, math.inf)
+    distance = dict.fromkeys(front, 0.0)
+    for axis in (0, 1):
+        ordered = sorted(front, key=lambda i: (points[i][axis], i))
+        low, high = points[ordered[0]][axis], points[ordered[-1]][axis]
+        distance[ordered[0]] = distance[ordered[-1]] = math.inf
+        if high == low:
+            continue
+        for before, current, after in zip(ordered, ordered[1:], ordered[2:], strict=False):
+            distance[current] += (points[after][axis] - points[before][axis]) / (high - low)
+    return distance
+
+
+def random_points_with_ties(rng: random.Random, size: int) -> list[tuple[float, float]]:
+    grid = rng.choice([2, 4, 10, 40, 1000])
+    points = [(rng.randint(0, grid) / grid, rng.randint(0, grid) / grid) for _ in range(size)]
+    # Exact duplicates of earlier points, anywhere in the list.
+    for _ in range(rng.randint(0, size // 3)):
+        points.insert(rng.randrange(len(points) + 1), rng.choice(points))
+    return points
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ranks_and_crowding_match_the_definitions_with_ties_and_duplicates(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    points = random_points_with_ties(rng, rng.randint(1, 300))
+    ranking = rank_points(points)
+    assert list(ranking.ranks) == brute_force_ranks(points)
+    for front in ranking.fronts:
+        expected = reference_crowding(points, list(front))
+        assert [ranking.crowding[i] for i in front] == [expected[i] for i in front]
+
+
+def test_array_and_list_inputs_give_the_same_ranks() -> None:
+    rng = random.Random(5)
+    points = random_points_with_ties(rng, 500)
+    assert front_ranks(np.asarray(points)).tolist() == non_dominated_ranks(points)
+
+
+def test_a_nan_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="NaN"):
+        rank_points([(0.5, math.nan), (0.1, 0.2)])
+
+
+def test_empty_input_has_no_fronts() -> None:
+    ranking = rank_points([])
+    assert ranking.ranks == () and ranking.fronts == () and ranking.crowding == ()
+
+
+def test_vectorised_conditional_scalar_matches_the_scalar_one() -> None:
+    rng = random.Random(8)
+    points = [SelectionPoint(rng.random(), rng.random()) for _ in range(50)]
+    vectorised = conditional_scalars(np.asarray([(p.novelty, p.feasibility) for p in points]))
+    assert vectorised.tolist() == pytest.approx([conditional_scalar(p) for p in points], abs=1e-12)
 
 
 def test_every_front_is_mutually_non_dominated_and_dominated_by_the_previous() -> None:

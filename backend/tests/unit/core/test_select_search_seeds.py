@@ -68,3 +68,20 @@ def test_pareto_returns_the_dominating_hypothesis_first() -> None:
     weaker = replace(POOL[0], id=HypothesisId("weak"), gate=replace(POOL[0].gate, mapping_score=6.0))
     selection = select_search_seeds([weaker, POOL[0]], FRAME, 1, SelectionMethod.PARETO)
     assert selection.seeds == ("q1",)
+
+
+def test_saga_weights_reach_the_selection_axes_and_the_composite() -> None:
+    # Same divergence, testability and feasibility: A maps better (rationale 9), B names a failure
+    # mode (robustness 3.5, rationale 5). With the seed's weights A dominates; once SAGA halves
+    # rationale's weight (ADJUST_WEIGHTS on a collinear dimension), B does.
+    a = replace(hypothesis("a", "queue buffer", "minutes per patient", 9.0), failure_modes=())
+    b = replace(hypothesis("b", "queue buffer", "minutes per patient", 5.0), failure_modes=("Beds block the flow.",))
+    damped = {"divergence": 0.21, "testability": 0.26, "rationale": 0.105, "robustness": 0.17, "feasibility": 0.15}
+    for method in (SelectionMethod.PARETO, SelectionMethod.MOME):
+        assert select_search_seeds([a, b], FRAME, 1, method).seeds == ("a",)
+        assert select_search_seeds([a, b], FRAME, 1, method, damped).seeds == ("b",)
+    heavy_rationale = {**damped, "rationale": 0.9}
+    assert select_search_seeds([a, b], FRAME, 1, SelectionMethod.COMPOSITE, heavy_rationale).seeds == ("a",)
+    assert select_search_seeds([a, b], FRAME, 1, SelectionMethod.COMPOSITE, {**damped, "robustness": 0.9}).seeds == (
+        "b",
+    )

@@ -91,7 +91,8 @@ export function operatorCounts(counts: Readonly<Record<string, number>>): string
 /** One sentence of what the round's SEARCH did. */
 export function searchSummaryText(search: SearchView): string {
   const parts = [
-    i18n.t("lineage.searchChildren", { children: search.children, seeds: search.seeds.length, calls: search.calls }),
+    i18n.t("lineage.searchChildren", { children: search.children, seeds: search.seeds.length, calls: search.calls }) +
+      (search.depth > 1 ? i18n.t("lineage.searchDepth", { n: search.depth }) : ""),
     search.degraded ? i18n.t("lineage.searchDegraded", { n: search.degraded }) : "",
     search.ungrounded ? i18n.t("lineage.searchUngrounded", { n: search.ungrounded }) : "",
     search.failed ? i18n.t("lineage.searchFailed", { n: search.failed }) : "",

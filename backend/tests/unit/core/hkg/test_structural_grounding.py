@@ -114,3 +114,21 @@ class TestScore:
             for confidence in (0.01, 0.5, 1.0):
                 score = structural_grounding_score(_result(lengths), _matches(confidence), _matches(confidence, None))
                 assert 0.0 <= score <= 10.0
+
+
+def _paths_from(starts: list[str], lengths: list[int], asked: int = 3) -> HyperpathResult:
+    query = HyperpathQuery(frozenset(NodeId(f"s{i}") for i in range(asked)), frozenset({NodeId("t")}), 3)
+    paths = tuple(
+        Hyperpath(tuple(HyperedgeId(f"e{i}") for i in range(n)), NodeId(s), NodeId("t"), ())
+        for s, n in zip(starts, lengths, strict=True)
+    )
+    return HyperpathResult(query, TraversalStatus.FOUND, paths)
+
+
+def test_paths_reaching_more_of_the_hypothesis_score_higher_and_detours_cost() -> None:
+    one_term = structural_grounding_score(_paths_from(["s0", "s0", "s0"], [2, 2, 2]), _matches(1.0), _matches(1.0))
+    three_terms = structural_grounding_score(_paths_from(["s0", "s1", "s2"], [2, 2, 2]), _matches(1.0), _matches(1.0))
+    assert three_terms > one_term
+    direct = structural_grounding_score(_paths_from(["s0", "s1", "s2"], [1, 1, 1]), _matches(1.0), _matches(1.0))
+    detour = structural_grounding_score(_paths_from(["s0", "s1", "s2"], [1, 1, 2]), _matches(1.0), _matches(1.0))
+    assert direct == 10.0 and three_terms < detour < direct

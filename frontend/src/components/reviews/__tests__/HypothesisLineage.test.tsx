@@ -41,7 +41,7 @@ describe("HypothesisLineage", () => {
 const SEARCH: SearchView = {
   round: 0, profile: "research", method: "mome", seeds: ["biso-0-q-1"], eligible: 3, calls: 5, children: 3,
   operators: { hyperpath_expand: 1, refine: 2 }, degraded: 0, skipped: 0, failed: 0, coverage_ratio: 0.5, ungrounded: 0,
-  concept_space: "Healthcare operations",
+  concept_space: "Healthcare operations", depth: 1, stalled: false,
   transforms: [
     {
       proposal_id: "transform-0-9", parent: "biso-0-q-1", space_id: "healthcare_operations", space_origin: "shipped", status: "rejected",

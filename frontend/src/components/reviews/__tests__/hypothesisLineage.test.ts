@@ -47,11 +47,14 @@ describe("words", () => {
   it("summarises a round, naming degradation and missing hyperpaths only when they happened", () => {
     const search: SearchView = {
       round: 0, profile: "research", method: "mome", seeds: ["a", "b"], eligible: 4, calls: 9, children: 7, operators: {},
-      degraded: 2, skipped: 0, failed: 0, coverage_ratio: 0.5, ungrounded: 1, concept_space: "x",
+      degraded: 2, skipped: 0, failed: 0, coverage_ratio: 0.5, ungrounded: 1, concept_space: "x", depth: 1, stalled: false,
     };
     expect(searchSummaryText(search)).toBe(
       "7 new hypotheses from 2 seeds in 9 model calls; 2 degraded to refine/variant by quota; 1 found no hyperpath (no structural evidence) (profile research).",
     );
     expect(searchSummaryText({ ...search, degraded: 0, ungrounded: 0 })).toBe("7 new hypotheses from 2 seeds in 9 model calls (profile research).");
+    expect(searchSummaryText({ ...search, degraded: 0, ungrounded: 0, depth: 2 })).toBe(
+      "7 new hypotheses from 2 seeds in 9 model calls over 2 SEARCH rounds (later rounds expand earlier children) (profile research).",
+    );
   });
 });
