@@ -51,10 +51,13 @@ class CuriosityItem:
 
 @dataclass(frozen=True, slots=True)
 class HkgNeighbourhood:
-    """The part of the HKG around a query: (id, label) nodes and (relation, members) hyperedges."""
+    """The part of the HKG around a query: (id, label) nodes and (relation, members) hyperedges.
+    `seeds` are the nodes the query matched: only they have every hyperedge of theirs in it, so only
+    they can be judged thin (a node at the rim looks barely connected because the rest was cut)."""
 
     nodes: tuple[tuple[str, str], ...] = ()
     hyperedges: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    seeds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +86,14 @@ def _question(text: str, degree: int, source: str) -> str:
     return f"What else bears on “{_short(text)}”? In {where} it connects to {links}."
 
 
-def _items(walk: Navigation, nodes: Sequence[NavNode], source: str, prefix: str) -> list[CuriosityItem]:
+def _items(
+    walk: Navigation, nodes: Sequence[NavNode], source: str, prefix: str, judged: frozenset[str] | None = None
+) -> list[CuriosityItem]:
     text = {n.id: n.text for n in nodes}
     items = []
     for node_id in walk.thin:
+        if judged is not None and node_id not in judged:
+            continue
         state = walk.states[node_id]
         question = _question(text[node_id], state.degree, source)
         items.append(
@@ -113,7 +120,7 @@ def find_curiosity(
     if hkg is not None and hkg.nodes:
         hkg_nodes, hkg_links = hypergraph_as_graph(hkg.nodes, hkg.hyperedges)
         hkg_walk = navigate(query, hkg_nodes, hkg_links, budget, count)
-        found += _items(hkg_walk, hkg_nodes, "hkg", "hkg")
+        found += _items(hkg_walk, hkg_nodes, "hkg", "hkg", frozenset(hkg.seeds))
     ranked = sorted(enumerate(found), key=lambda pair: (-pair[1].relevance, pair[0]))
     return GapScan(session_walk, hkg_walk, tuple(item for _, item in ranked[:MAX_CURIOSITY]))
 

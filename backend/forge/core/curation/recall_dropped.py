@@ -8,8 +8,8 @@ Invariants:
     - The note the model sees names the recallable ids on one line, in conversation order (up to
       NOTE_IDS, then how many more); no note when nothing was left out.
     - `recall` returns the items asked for by id, else those a query matches best (match-key cosine,
-      the curator's similarity), in conversation order, cut to `max_tokens` in all: an item that
-      does not fit is shortened (marked), never silently dropped; unknown ids are named.
+      the curator's similarity), in conversation order, within `max_tokens` in all (counted): an item
+      that does not fit is shortened (marked CUT_MARK and listed); unknown ids are named.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from forge.core.text_terms import match_keys
 NOTE_IDS = 40
 NOTE_PREFIX = "[context curator]"
 QUERY_LIMIT = 3
+CUT_MARK = " … [cut to the recall budget]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +102,25 @@ def recall(
     shortened: list[str] = []
     room = max_tokens
     for item in wanted:
-        tokens = count(item.text)
-        if tokens > room:
-            keep = max(0, len(item.text) * room // max(tokens, 1))
-            item = RecallItem(item.id, item.phase, item.tools, item.text[:keep] + " … [cut to the recall budget]")
-            shortened.append(item.id)
-            tokens = room
-        out.append(item)
-        room -= tokens
-        if room <= 0:
+        text = item.text if count(item.text) <= room else _cut(item.text, room, count)
+        if text is None:
             break
+        if text is not item.text:
+            shortened.append(item.id)
+        out.append(RecallItem(item.id, item.phase, item.tools, text))
+        room -= count(text)
     return Recalled(tuple(out), unknown, tuple(shortened))
+
+
+def _cut(text: str, room: int, count: Callable[[str], int]) -> str | None:
+    """The longest prefix of `text` that, marked CUT_MARK, counts at most `room`; None if not even the mark fits."""
+    if count(CUT_MARK) > room:
+        return None
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count(text[:middle] + CUT_MARK) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low] + CUT_MARK

@@ -3,9 +3,9 @@
 Invariants:
     - Seeds are the nodes the matcher finds for the query's distinct content terms (at most
       MAX_TERMS terms, SEEDS_PER_TERM nodes each, most confident first).
-    - The neighbourhood holds the seeds, then the members of hyperedges that contain a seed, in the
-      store's hyperedge order, until `limit` nodes; a hyperedge enters with its members cut to the
-      nodes kept (a hyperedge left with fewer than two members is left out). Deterministic and pure.
+    - The neighbourhood holds the seeds (at most limit/SEED_SHARE), then for each seed in turn an equal
+      share of the members of its hyperedges (store order), never more than `limit` nodes; a hyperedge
+      enters with its members cut to the nodes kept (fewer than two left: left out). Deterministic, pure.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from forge.core.text_terms import content_terms
 
 MAX_TERMS = 12
 SEEDS_PER_TERM = 2
+SEED_SHARE = 4  # at most limit/SEED_SHARE seeds, so each has room for SEED_SHARE-1 neighbours
 
 
 def _seeds(matcher: NodeMatcher, query: str, limit: int) -> list[str]:
@@ -29,14 +30,20 @@ def _seeds(matcher: NodeMatcher, query: str, limit: int) -> list[str]:
 
 def hkg_neighbourhood(store: HypergraphStore, matcher: NodeMatcher, query: str, limit: int) -> HkgNeighbourhood:
     """The seeds of `query` and their hyperedge neighbours, at most `limit` nodes."""
-    kept = dict.fromkeys(_seeds(matcher, query, limit))
-    seeds = set(kept)
+    seeded = _seeds(matcher, query, max(1, limit // SEED_SHARE))
+    kept = dict.fromkeys(seeded)
+    seeds = set(seeded)
     touching = [e for e in store.hyperedges if seeds.intersection(e.members)]
-    for edge in touching:
-        for member in edge.members:
-            if len(kept) >= limit:
-                break
-            kept.setdefault(member)
+    share = max(1, (limit - len(kept)) // max(1, len(seeded)))
+    for seed in seeded:  # each seed gets its share of neighbours, so none looks thin for lack of room
+        added = 0
+        for edge in (e for e in touching if seed in e.members):
+            for member in edge.members:
+                if added >= share or len(kept) >= limit:
+                    break
+                if member not in kept:
+                    kept[member] = None
+                    added += 1
     hyperedges = []
     for edge in touching:
         members = tuple(m for m in edge.members if m in kept)
@@ -47,4 +54,5 @@ def hkg_neighbourhood(store: HypergraphStore, matcher: NodeMatcher, query: str, 
         node = store.node(node_id)
         if node is not None:
             nodes.append((str(node_id), " ".join((node.label, *node.aliases))))
-    return HkgNeighbourhood(tuple(nodes), tuple((r, tuple(str(m) for m in ms)) for r, ms in hyperedges))
+    links = tuple((r, tuple(str(m) for m in ms)) for r, ms in hyperedges)
+    return HkgNeighbourhood(tuple(nodes), links, tuple(str(n) for n in seeded))
