@@ -12,7 +12,7 @@ const CONVERTED = import.meta.glob(
     "../../pages/{HomePage,NotFoundPage,ReportPage}.tsx",
     "../../components/home/*.tsx",
     "../../components/session/{NowView,AgentActivity,ConnectionNotice,PhaseTimeline,KnowledgeGraph,ClaimDetail,ContextMeter,EngineProgressBar,KnowledgeDocument,MarkdownView,MermaidDiagram,OfflineModelNote}.tsx",
-    "../../components/reviews/{ExploreReview,BuildDecision,ReviewForm,EvidenceList,ClaimCard}.tsx",
+    "../../components/reviews/{ExploreReview,BuildDecision,CuriosityPicker,ReviewForm,EvidenceList,ClaimCard}.tsx",
     "../../components/ui/*.tsx",
   ],
   { query: "?raw", import: "default", eager: true },
