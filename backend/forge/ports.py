@@ -17,9 +17,9 @@ from uuid import UUID
 from pydantic import BaseModel
 
 from forge.core.accounts import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
+from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
-from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.hkg.structural_grounding import GroundingRequest
 from forge.core.hyperpath_trace import HyperpathTrace
 from forge.core.hypothesis_memory import HypothesisEpisode

@@ -11,7 +11,8 @@ Invariants:
     - Budgets and λ prices are read from `LiveCurationSettings` at every call (`budget_for`), so a
       change (FORGE_CURATION_* at start, the admin API while running) applies to the next call.
     - What the curator left out stays recallable: the curated context carries them (`recallable`)
-      and the current phase's brief carries a one-line note naming their ids (`recall` tool).
+      and the current phase's brief carries a one-line note naming their ids (`recall` tool); the
+      selection runs with NOTE_RESERVE tokens less so the note fits, and `tokens_sent` counts it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ DEFAULT_BUDGETS: dict[CountingProvider, CurationBudget] = {
 }
 DEFAULT_SETTINGS = CurationSettings({p.value: b for p, b in DEFAULT_BUDGETS.items()}, NavigationBudget())
 MEMO_SIZE = 4_096
+# Room kept for the recall note (it lists fewer ids rather than exceed it): the call with its note stays
+# within the budget. The summary counts the note in `tokens_sent`.
+NOTE_RESERVE = 700
 
 
 class LiveCurationSettings:
@@ -118,13 +122,18 @@ class RequestCurator:
         self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]
     ) -> CuratedRequest:
         marker = MARKER.format(phase=state.current_phase.value, round=state.current_round + 1)
+        budget = self.budget_for()
+        room = replace(budget, context_tokens=max(0, budget.context_tokens - NOTE_RESERVE))
         curated = curate_conversation(
             messages,
             current_marker=marker,
             fixed_tokens=self._fixed_tokens(system, tools),
             count=self.count,
-            budget=self.budget_for(),
+            budget=room,
         )
         recallable = recallable_units(messages, curated.summary)
-        noted = with_recall_note(curated.messages, marker, recall_note(list(recallable.values())))
-        return CuratedRequest(replace(curated, messages=noted), recallable)
+        note = recall_note(list(recallable.values()), NOTE_RESERVE, self.count)
+        noted = with_recall_note(curated.messages, marker, note)
+        sent = curated.summary.tokens_sent + (self.count(note) if note and noted != curated.messages else 0)
+        summary = replace(curated.summary, tokens_sent=sent, budget=budget)
+        return CuratedRequest(CuratedContext(noted, summary), recallable)

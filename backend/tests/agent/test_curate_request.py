@@ -127,7 +127,7 @@ class TestRecall:
         first, second = model.requests
         note = first.messages[-1].parts[-1]
         assert isinstance(note, TextPart)
-        assert note.text.startswith("[context curator]") and "m1-2 (decompose/1: research)" in note.text
+        assert note.text.startswith("[context curator]") and "decompose/1: m1-2 research" in note.text
         assert not any("honey bees" in m.text for m in first.messages)
         result = second.messages[-1].tool_results[0]
         assert "honey bees dance to recruit foragers" in result.content and not result.is_error

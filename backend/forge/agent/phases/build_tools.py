@@ -167,8 +167,8 @@ BUILD_TOOLS = (
         "analyze_gaps",
         "Record the gaps in the knowledge graph and any convergence locks. Use it after the kept claims are in "
         "the graph; calls accumulate. Gaps steer the next round and close the knowledge document. The result "
-        "also lists `thin_regions`: nodes a budgeted walk over the graph (and the knowledge hypergraph) found "
-        "relevant but barely connected; the person is offered them as next-round directions.",
+        "adds `thin_regions`: relevant but barely connected nodes a walk over the graph found (offered to the "
+        "person as next-round directions).",
         GapsInput,
         analyze_gaps,
     ),

@@ -70,12 +70,12 @@ class RecallInput(BaseModel):
     ids: list[str] = Field(
         default_factory=list,
         max_length=10,
-        description="Ids from the context curator's note (like m12-15): the earlier exchanges to read again.",
+        description="Ids from the context curator's note (like m12-15).",
     )
     query: str = Field(
         default="",
         max_length=400,
-        description="Without ids: words naming what to find among the left-out exchanges (the best matches return).",
+        description="Without ids: words naming what to find among the left-out exchanges.",
     )
 
 
@@ -111,8 +111,8 @@ SHARED_TOOLS = (
     ),
     ToolSpec(
         "recall",
-        "Read again an earlier exchange the context curator left out of this call (its tool results and "
-        "replies): pass ids from the curator's note, or a query to find the best matches. It changes nothing.",
+        "Read again an earlier exchange (tool results, replies) the context curator left out of this call: "
+        "ids from its note, or a query. It changes nothing.",
         RecallInput,
         recall,
     ),

@@ -24,8 +24,8 @@ from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.domain_types import Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
-from forge.core.records import Claim
 from forge.core.phases import close_synthesize
+from forge.core.records import Claim
 from forge.core.state_codec import encode_value
 from forge.providers.token_counting import cl100k_length
 

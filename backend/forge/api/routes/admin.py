@@ -10,9 +10,8 @@ Invariants:
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from typing import Any
+from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field

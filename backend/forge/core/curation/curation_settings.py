@@ -13,7 +13,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 
 from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.path_navigator import NavigationBudget
@@ -61,27 +61,29 @@ def check_change(change: CurationChange) -> str | None:
 
 
 def _budget(budget: CurationBudget, change: CurationChange) -> CurationBudget:
-    return replace(
-        budget,
-        context_tokens=change.context_tokens if change.context_tokens is not None else budget.context_tokens,
-        carry_tokens=change.carry_tokens if change.carry_tokens is not None else budget.carry_tokens,
-        lambda_tokens=change.lambda_tokens if change.lambda_tokens is not None else budget.lambda_tokens,
-        redundancy_weight=change.redundancy_weight
-        if change.redundancy_weight is not None
-        else budget.redundancy_weight,
+    c = change
+    return CurationBudget(
+        context_tokens=budget.context_tokens if c.context_tokens is None else c.context_tokens,
+        carry_tokens=budget.carry_tokens if c.carry_tokens is None else c.carry_tokens,
+        lambda_tokens=_kept(c.lambda_tokens, budget.lambda_tokens),
+        redundancy_weight=_kept(c.redundancy_weight, budget.redundancy_weight),
     )
 
 
+def _kept(new: float | None, old: float) -> float:
+    return old if new is None else new
+
+
 def _navigation(budget: NavigationBudget, change: CurationChange) -> NavigationBudget:
-    pairs = {
-        "max_steps": change.navigation_max_steps,
-        "max_edges": change.navigation_max_edges,
-        "max_tokens": change.navigation_max_tokens,
-        "lambda_tokens": change.navigation_lambda_tokens,
-        "lambda_edge": change.navigation_lambda_edge,
-        "redundancy_weight": change.redundancy_weight,
-    }
-    return replace(budget, **{k: v for k, v in pairs.items() if v is not None})
+    c = change
+    return NavigationBudget(
+        max_steps=budget.max_steps if c.navigation_max_steps is None else c.navigation_max_steps,
+        max_edges=budget.max_edges if c.navigation_max_edges is None else c.navigation_max_edges,
+        max_tokens=budget.max_tokens if c.navigation_max_tokens is None else c.navigation_max_tokens,
+        lambda_tokens=_kept(c.navigation_lambda_tokens, budget.lambda_tokens),
+        lambda_edge=_kept(c.navigation_lambda_edge, budget.lambda_edge),
+        redundancy_weight=_kept(c.redundancy_weight, budget.redundancy_weight),
+    )
 
 
 def apply_change(settings: CurationSettings, change: CurationChange) -> CurationSettings:

@@ -6,7 +6,7 @@ Invariants:
       curator's unit key ("m12-15") as its id, its phase and tools, and the full text of its
       messages (`message_text`: replies, tool calls and tool results).
     - The note the model sees names the recallable ids on one line, in conversation order (up to
-      NOTE_IDS, then how many more); no note when nothing was left out.
+      NOTE_IDS, fewer if a token limit is given, then how many more); no note when nothing was left out.
     - `recall` returns the items asked for by id, else those a query matches best (match-key cosine,
       the curator's similarity), in conversation order, within `max_tokens` in all (counted): an item
       that does not fit is shortened (marked CUT_MARK and listed); unknown ids are named.
@@ -22,7 +22,7 @@ from forge.core.curation.listwise_selection import term_similarity
 from forge.core.model_messages import Message, Role, TextPart
 from forge.core.text_terms import match_keys
 
-NOTE_IDS = 40
+NOTE_IDS = 30
 NOTE_PREFIX = "[context curator]"
 QUERY_LIMIT = 3
 CUT_MARK = " … [cut to the recall budget]"
@@ -55,16 +55,35 @@ def recallable_units(messages: Sequence[Message], summary: CurationSummary) -> d
     return found
 
 
-def recall_note(items: Sequence[RecallItem]) -> str | None:
-    """One line naming what was left out and how to get it back; None when nothing was."""
+def _label(item: RecallItem) -> str:
+    tools = list(dict.fromkeys(item.tools))
+    return f"{item.id} {'+'.join(tools)}" if tools else item.id
+
+
+def _note(items: Sequence[RecallItem], shown: int) -> str:
+    by_phase: dict[str, list[str]] = {}
+    for item in items[:shown]:
+        by_phase.setdefault(item.phase or "start", []).append(_label(item))
+    listed = "; ".join(f"{phase}: {', '.join(labels)}" for phase, labels in by_phase.items())
+    more = f"; and {len(items) - shown} more" if len(items) > shown else ""
+    return (
+        f"{NOTE_PREFIX} Left out of this context, recallable by id — {listed}{more}. Call recall with ids or a query."
+    )
+
+
+def recall_note(
+    items: Sequence[RecallItem], max_tokens: int | None = None, count: Callable[[str], int] | None = None
+) -> str | None:
+    """One line naming what was left out (ids grouped by phase, with their tools) and how to get it back,
+    within `max_tokens` when given (fewer ids are listed, the rest counted); None when nothing was."""
     if not items:
         return None
-    shown = [f"{i.id} ({i.phase}{': ' + ', '.join(dict.fromkeys(i.tools)) if i.tools else ''})" for i in items]
-    more = f" and {len(items) - NOTE_IDS} more" if len(items) > NOTE_IDS else ""
-    return (
-        f"{NOTE_PREFIX} Earlier exchanges left out of this context (ids): {'; '.join(shown[:NOTE_IDS])}{more}. "
-        "Call recall with ids or a query to read one again."
-    )
+    shown = min(len(items), NOTE_IDS)
+    note = _note(items, shown)
+    while max_tokens is not None and count is not None and shown > 0 and count(note) > max_tokens:
+        shown -= 1
+        note = _note(items, shown)
+    return note
 
 
 def with_recall_note(messages: Sequence[Message], marker: str, note: str | None) -> tuple[Message, ...]:

@@ -11,6 +11,7 @@ Invariants:
 from __future__ import annotations
 
 from forge.core.curation.graph_gaps import HkgNeighbourhood
+from forge.core.hkg.hypergraph_records import NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
 from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.text_terms import content_terms
@@ -30,7 +31,7 @@ def _seeds(matcher: NodeMatcher, query: str, limit: int) -> list[str]:
 
 def hkg_neighbourhood(store: HypergraphStore, matcher: NodeMatcher, query: str, limit: int) -> HkgNeighbourhood:
     """The seeds of `query` and their hyperedge neighbours, at most `limit` nodes."""
-    seeded = _seeds(matcher, query, max(1, limit // SEED_SHARE))
+    seeded = [NodeId(n) for n in _seeds(matcher, query, max(1, limit // SEED_SHARE))]
     kept = dict.fromkeys(seeded)
     seeds = set(seeded)
     touching = [e for e in store.hyperedges if seeds.intersection(e.members)]

@@ -9,6 +9,7 @@ from itertools import count
 from uuid import UUID
 
 from forge.core.apply_review import ReviewApplied, apply_review
+from forge.core.curation.graph_gaps import CuriosityItem
 from forge.core.domain_types import (
     AnalogyId,
     BuildDecision,
@@ -27,7 +28,6 @@ from forge.core.domain_types import (
     SemanticDistance,
     VerdictType,
 )
-from forge.core.curation.graph_gaps import CuriosityItem
 from forge.core.forge_state import ForgeState
 from forge.core.phases.close_build import build_decision_payload
 from forge.core.records import (

@@ -67,9 +67,15 @@ class TestNote:
         items, curated = _curated(messages)
         note = recall_note(list(items.values()))
         assert note is not None and note.startswith(NOTE_PREFIX) and "\n" not in note
-        assert "m1-2 (decompose/1: research)" in note
+        assert "decompose/1: m1-2 research" in note
         sent = with_recall_note(curated.messages, EXPLORE, note)  # type: ignore[attr-defined]
         assert sent[-1].parts[-1] == TextPart(note) and sent[:-1] == curated.messages[:-1]  # type: ignore[attr-defined]
+
+    def test_a_token_limit_lists_fewer_ids_and_counts_the_rest(self) -> None:
+        items = [RecallItem(f"m{n}-{n + 1}", "synthesize/1", ("search_cross_domain",), "") for n in range(0, 120, 2)]
+        note = recall_note(items, 120, COUNT)
+        assert note is not None and COUNT(note) <= 120 and note.count("search_cross_domain") < len(items)
+        assert f"and {len(items) - note.count('search_cross_domain')} more" in note
 
     def test_nothing_left_out_means_no_note_and_the_messages_unchanged(self) -> None:
         messages = [user_text(f"{EXPLORE}\nGOAL: x")]
