@@ -26,4 +26,5 @@ async def test_a_value_out_of_range_is_refused_and_changes_nothing(client: httpx
     refused = await client.put("/api/v1/admin/curation", json={"navigation_max_steps": 0})
     assert refused.status_code == 422
     assert (await client.put("/api/v1/admin/curation", json={"unknown": 1})).status_code == 422
+    assert (await client.put("/api/v1/admin/curation", json={"navigation_lambda_edge": False})).status_code == 422
     assert (await client.get("/api/v1/admin/curation")).json() == before

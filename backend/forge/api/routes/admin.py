@@ -61,7 +61,7 @@ async def usage(request: Request, admin: AdminUser) -> list[UserUsageOut]:
 class CurationChangeIn(BaseModel):
     """What to change; a field left out keeps its value. Context and carry budgets apply to every provider."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # a number, never a boolean or a numeric string
 
     context_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
     carry_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
