@@ -29,8 +29,9 @@ from dataclasses import dataclass, field, replace
 
 import bench_prompt_cache as session
 
-from forge.agent.curate_request import DEFAULT_BUDGETS, RequestCurator
+from forge.agent.curate_request import CuratedRequest, LiveCurationSettings, RequestCurator
 from forge.core.curation.curate_conversation import CuratedContext, message_text
+from forge.core.curation.curation_settings import CurationChange
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, ToolDefinition, Usage
 from forge.core.model_pricing import cost_of, price_for
@@ -64,9 +65,9 @@ class KeepEverything(RequestCurator):
 
     def curate(
         self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]
-    ) -> CuratedContext:
-        summary = super().curate(state, messages, system, tools).summary
-        return CuratedContext(tuple(messages), replace(summary, tokens_sent=summary.tokens_available))
+    ) -> CuratedRequest:
+        summary = super().curate(state, messages, system, tools).context.summary
+        return CuratedRequest(CuratedContext(tuple(messages), replace(summary, tokens_sent=summary.tokens_available)), {})
 
 
 class RepliesKept(session.RecordingModel):
@@ -93,8 +94,9 @@ def run_session(problem: str, rounds: int, curated: bool, carry: int | None = No
     model = RepliesKept(session.OfflineModel())
     curator = None if curated else KeepEverything(model.label, model.context_window)
     if curated and carry is not None:
-        budgets = {p: replace(b, carry_tokens=carry) for p, b in DEFAULT_BUDGETS.items()}
-        curator = RequestCurator(model.label, model.context_window, budgets)
+        settings = LiveCurationSettings()
+        settings.update(CurationChange(carry_tokens=carry))
+        curator = RequestCurator(model.label, model.context_window, settings)
     requests = asyncio.run(session.record_session(problem, rounds, model, curator))
     cache, phases = PromptCacheSimulator(), dict[str, PhaseTokens]()
     for (phase, request), chars in zip(requests, model.reply_chars, strict=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
@@ -18,7 +18,9 @@ from uuid import UUID
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
 from forge.config import Settings
+from forge.core.curation.curation_settings import apply_change
 from forge.core.knowledge_records import ShippedKnowledge, SourceDomain
 from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
@@ -83,6 +85,7 @@ class Container:
     accounts: AccountService
     usage: UserUsageService
     listener: PostgresEventListener | None = None
+    curation: LiveCurationSettings = field(default_factory=LiveCurationSettings)  # read at every model call
 
     async def start(self) -> None:
         """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
@@ -286,6 +289,10 @@ def build_container(
     listener = None if single_process else _event_listener(settings, broadcaster)
     models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
     budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
+    # every runner (FORGE_CURATION_* at start, the admin API while running).
+    hkg = LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder())
+    curation = LiveCurationSettings(apply_change(DEFAULT_SETTINGS, settings.curation))
     # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
     # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
     red_team = structured
@@ -313,7 +320,7 @@ def build_container(
             verify=VerifyStage(verifier_structured, verifier, concurrency=settings.engine_concurrency)
             if verifier_structured is not None
             else None,
-            grounding=LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder()),
+            grounding=hkg,
             concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
             # the Transform Gate's logic check runs on the verifier role when it is another model
             verifier=verifier_structured if verifier_structured is not structured else None,
@@ -333,6 +340,8 @@ def build_container(
         metrics,
         stages,
         triz=knowledge.triz,
+        curation=curation,
+        hkg=hkg,
     )
     memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
     service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)
@@ -352,6 +361,7 @@ def build_container(
         AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
         listener,
+        curation,
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from forge.core.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.curation.curation_settings import CurationChange, check_change
 from forge.core.user_limits import UserLimits
 
 DEFAULT_DATA_DIR = "var"
@@ -36,6 +37,36 @@ def read_env_file(path: Path) -> dict[str, str]:
 def environment_with_dotenv(cwd: Path | None = None) -> dict[str, str]:
     """The process environment over `.env` in the working directory: real variables win."""
     return {**read_env_file((cwd or Path.cwd()) / ".env"), **os.environ}
+
+
+def _number(name: str, raw: str | None, kind: type[int] | type[float]) -> int | float | None:
+    if raw is None or not raw.strip():
+        return None
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+
+
+def curation_change_from_env(env: Mapping[str, str]) -> CurationChange:
+    """FORGE_CURATION_* and FORGE_NAVIGATION_* over the built-in budgets (unset = the default)."""
+    names: dict[str, type[int] | type[float]] = {
+        "CURATION_CONTEXT_TOKENS": int,
+        "CURATION_CARRY_TOKENS": int,
+        "CURATION_LAMBDA_TOKENS": float,
+        "CURATION_REDUNDANCY_WEIGHT": float,
+        "NAVIGATION_MAX_STEPS": int,
+        "NAVIGATION_MAX_EDGES": int,
+        "NAVIGATION_MAX_TOKENS": int,
+        "NAVIGATION_LAMBDA_TOKENS": float,
+        "NAVIGATION_LAMBDA_EDGE": float,
+    }
+    values = {name: _number(f"FORGE_{name}", env.get(f"FORGE_{name}"), kind) for name, kind in names.items()}
+    change = CurationChange(**{k.lower().removeprefix("curation_"): v for k, v in values.items()})  # type: ignore[arg-type]
+    refusal = check_change(change)
+    if refusal is not None:
+        raise ValueError(f"FORGE_CURATION_* / FORGE_NAVIGATION_*: {refusal}")
+    return change
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +115,7 @@ class Settings:
 
     auth: str = ""  # FORGE_AUTH: "on", "off", or "" (off on loopback, refused elsewhere: core.auth_mode)
     user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
+    curation: CurationChange = field(default_factory=CurationChange)  # FORGE_CURATION_* / FORGE_NAVIGATION_*
 
     @property
     def hkg_path(self) -> Path:
@@ -135,6 +167,7 @@ class Settings:
             tavily_base_url=env.get("FORGE_TAVILY_URL") or "https://api.tavily.com",
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
             auth=_auth_setting(env.get("FORGE_AUTH")),
+            curation=curation_change_from_env(env),
             user_limits=UserLimits(
                 max_running_sessions=_optional_int(
                     "FORGE_USER_MAX_RUNNING_SESSIONS", env.get("FORGE_USER_MAX_RUNNING_SESSIONS")

@@ -17,6 +17,7 @@ from uuid import UUID
 from pydantic import BaseModel
 
 from forge.core.accounts import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
+from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.hkg.structural_grounding import GroundingRequest
@@ -157,6 +158,13 @@ class StructuralGrounding(Protocol):
     a path (PATH_NOT_FOUND, NO_MATCH, or no usable hypergraph) carries no evidence."""
 
     async def trace(self, request: GroundingRequest) -> HyperpathTrace: ...
+
+
+class HkgNeighbourhoodSource(Protocol):
+    """The part of the HKG around a query (nodes matched by its terms and their hyperedges), for the
+    path navigator; empty when no hypergraph is usable."""
+
+    async def neighbourhood(self, query: str, limit: int) -> HkgNeighbourhood: ...
 
 
 class TokenCounter(Protocol):

@@ -8,20 +8,26 @@ Invariants:
       file × the provider's safety margin); counts are memoised by text, so a conversation that
       grows by one exchange per call is counted once, not once per call.
     - The system prompt and tool list are counted once per runner (they never change in a session).
-    - Budgets can be changed between calls (`RequestCurator.budget_for` reads `budgets`, a plain
-      mapping the caller may replace); `DEFAULT_BUDGETS` is the table per provider.
+    - Budgets and λ prices are read from `LiveCurationSettings` at every call (`budget_for`), so a
+      change (FORGE_CURATION_* at start, the admin API while running) applies to the next call.
+    - What the curator left out stays recallable: the curated context carries them (`recallable`)
+      and the current phase's brief carries a one-line note naming their ids (`recall` tool); the
+      selection runs with NOTE_RESERVE tokens less so the note fits, and `tokens_sent` counts it.
 """
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from forge.agent.phases.compose_brief import MARKER
 from forge.core.curation.curate_conversation import CuratedContext, curate_conversation
+from forge.core.curation.curation_settings import CurationChange, CurationSettings, apply_change, check_change
 from forge.core.curation.listwise_selection import CurationBudget
+from forge.core.curation.path_navigator import NavigationBudget
+from forge.core.curation.recall_dropped import RecallItem, recall_note, recallable_units, with_recall_note
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ToolDefinition
 from forge.providers.token_counting import CountingProvider, TiktokenCounter, token_counter_for
@@ -35,7 +41,29 @@ DEFAULT_BUDGETS: dict[CountingProvider, CurationBudget] = {
     CountingProvider.OPENAI_COMPATIBLE: CurationBudget(context_tokens=48_000, carry_tokens=1_000),
     CountingProvider.OFFLINE: CurationBudget(context_tokens=60_000, carry_tokens=1_000),
 }
+DEFAULT_SETTINGS = CurationSettings({p.value: b for p, b in DEFAULT_BUDGETS.items()}, NavigationBudget())
 MEMO_SIZE = 4_096
+# Room kept for the recall note (it lists fewer ids rather than exceed it): the call with its note stays
+# within the budget. The summary counts the note in `tokens_sent`.
+NOTE_RESERVE = 700
+
+
+class LiveCurationSettings:
+    """The config provider: the current snapshot, read at each call, replaced by `update`."""
+
+    def __init__(self, initial: CurationSettings = DEFAULT_SETTINGS) -> None:
+        self._current = initial
+
+    def current(self) -> CurationSettings:
+        return self._current
+
+    def update(self, change: CurationChange) -> CurationSettings | str:
+        """The new snapshot, or why the change was refused (nothing changes then)."""
+        refusal = check_change(change)
+        if refusal is not None:
+            return refusal
+        self._current = apply_change(self._current, change)
+        return self._current
 
 
 def counting_provider(label: str) -> CountingProvider:
@@ -60,35 +88,52 @@ class _MemoCounter:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class CuratedRequest:
+    """A call's curated messages (with the recall note), its summary, and what it left out."""
+
+    context: CuratedContext
+    recallable: dict[str, RecallItem]
+
+
 class RequestCurator:
-    def __init__(
-        self, label: str, context_window: int, budgets: Mapping[CountingProvider, CurationBudget] = DEFAULT_BUDGETS
-    ) -> None:
+    def __init__(self, label: str, context_window: int, settings: LiveCurationSettings | None = None) -> None:
         self.provider = counting_provider(label)
-        self.budgets = budgets
+        self.settings = settings or LiveCurationSettings()
         self._window = context_window
-        self._count = _MemoCounter(token_counter_for(self.provider))
+        self.count = _MemoCounter(token_counter_for(self.provider))
         self._fixed: int | None = None
 
     def budget_for(self) -> CurationBudget:
-        budget = self.budgets[self.provider]
+        budget = self.settings.current().budgets[self.provider.value]
         ceiling = self._window * 3 // 4 if self._window else budget.context_tokens
         return replace(budget, context_tokens=min(budget.context_tokens, ceiling))
+
+    def navigation_budget(self) -> NavigationBudget:
+        return self.settings.current().navigation
 
     def _fixed_tokens(self, system: str, tools: Sequence[ToolDefinition]) -> int:
         if self._fixed is None:
             texts = [system, *(f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in tools)]
-            self._fixed = sum(self._count(t) for t in texts)
+            self._fixed = sum(self.count(t) for t in texts)
         return self._fixed
 
     def curate(
         self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]
-    ) -> CuratedContext:
+    ) -> CuratedRequest:
         marker = MARKER.format(phase=state.current_phase.value, round=state.current_round + 1)
-        return curate_conversation(
+        budget = self.budget_for()
+        room = replace(budget, context_tokens=max(0, budget.context_tokens - NOTE_RESERVE))
+        curated = curate_conversation(
             messages,
             current_marker=marker,
             fixed_tokens=self._fixed_tokens(system, tools),
-            count=self._count,
-            budget=self.budget_for(),
+            count=self.count,
+            budget=room,
         )
+        recallable = recallable_units(messages, curated.summary)
+        note = recall_note(list(recallable.values()), NOTE_RESERVE, self.count)
+        noted = with_recall_note(curated.messages, marker, note)
+        sent = curated.summary.tokens_sent + (self.count(note) if note and noted != curated.messages else 0)
+        summary = replace(curated.summary, tokens_sent=sent, budget=budget)
+        return CuratedRequest(CuratedContext(noted, summary), recallable)

@@ -21,7 +21,9 @@ Invariants:
     - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
     - Every request's messages are curated under the model's token budget (`curate_request`); the
       history itself is never changed by curation, and the call's `context_usage` event carries
-      the curation summary (what was kept, shortened or dropped, and why).
+      the curation summary (what was kept, shortened or dropped, and why). What it left out is the
+      `recall` tool's (`ctx.recallable`), and the call's budgets (curation, navigation) are read
+      from the curator's live settings for that call.
 """
 
 from __future__ import annotations
@@ -163,18 +165,22 @@ class AgentRunner:
         self._budget = budget
         self._prices = prices
 
-    def _request(self, state: ForgeState, messages: list[Message]) -> tuple[ModelRequest, CurationSummary]:
+    def _request(self, ctx: ToolContext, messages: list[Message]) -> tuple[ModelRequest, CurationSummary]:
+        state = ctx.state
         tools = all_tool_definitions()
         curated = self.curator.curate(state, messages_to_send(state, messages), SYSTEM_PROMPT, tools)
+        ctx.recallable = curated.recallable
+        ctx.navigation_budget = self.curator.navigation_budget()
+        ctx.count_tokens = self.curator.count
         request = ModelRequest(
             SYSTEM_PROMPT,
-            curated.messages,
+            curated.context.messages,
             tools,
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
             thinking_budget=THINKING_BUDGET,
         )
-        return request, curated.summary
+        return request, curated.context.summary
 
     async def run(self, ctx: ToolContext, history: list[Message]) -> AsyncIterator[RunnerOutput]:
         """Continue the conversation in `history` until the run pauses, finishes or fails."""
@@ -246,7 +252,7 @@ class AgentRunner:
         Ends without a ModelResponse (with error + done in the draft) when the model cannot answer."""
         for attempt in range(2):
             try:
-                request, curation = self._request(ctx.state, messages)
+                request, curation = self._request(ctx, messages)
                 async for item in call_model(self._model, request):
                     if isinstance(item, ModelResponse):
                         usage = account_usage(ctx, self._model, item.usage, item.model, self._prices, curation)

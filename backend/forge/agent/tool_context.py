@@ -4,6 +4,8 @@ Invariants:
     - Handlers mutate only `ctx.state` (in memory); persistence happens after the step, in the
       service, so one step is read -> pure process -> write.
     - A handler returns a ToolOutcome; a rule violation is a value (`violation`), never an exception.
+    - The runner refreshes `recallable`, `navigation_budget` and `count_tokens` before each reply's
+      tool calls run: what the curator left out of that call, and the budgets read for it.
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
+from forge.core.curation.path_navigator import NavigationBudget
+from forge.core.curation.recall_dropped import RecallItem
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.knowledge_records import TrizKnowledge
 from forge.core.records import ResearchHit
 from forge.core.rule_verdicts import RuleViolation
 from forge.core.session_events import SessionEvent
-from forge.ports import Clock, ResearchProvider
+from forge.ports import Clock, HkgNeighbourhoodSource, ResearchProvider
+from forge.providers.token_counting import cl100k_length
 
 
 @dataclass
@@ -33,6 +38,10 @@ class ToolContext:
     new_id: Callable[[], UUID]
     model_label: str = "unknown model"
     triz: TrizKnowledge | None = None  # the classic matrix identify_contradictions resolves with
+    hkg: HkgNeighbourhoodSource | None = None  # the HKG around a query, for the path navigator
+    recallable: Mapping[str, RecallItem] = field(default_factory=dict)
+    navigation_budget: NavigationBudget = field(default_factory=NavigationBudget)
+    count_tokens: Callable[[str], int] = cl100k_length
 
 
 @dataclass(frozen=True, slots=True)

@@ -485,12 +485,26 @@ class VerdictsReviewData(Payload):
     claims: list[VerdictClaimView]
 
 
+class CuriosityView(Payload):
+    """A thin region the path navigator found (relevant to the problem, barely connected): a direction
+    the person may pick for the next round (`curiosity_id` of the build decision)."""
+
+    id: str
+    source: Literal["session_graph", "hkg"]
+    node_id: str
+    node_text: str
+    question: str
+    relevance: float
+    neighbours: int
+
+
 class BuildReviewData(Payload):
     """After BUILD: the knowledge graph, gaps and negative knowledge, for the build decision."""
 
     review: Literal["build_decision"]
     graph: FlowGraphResponse
     gaps: list[str]
+    curiosity: list[CuriosityView] = []
     negative_knowledge: list[NegativeKnowledgeView]
     round: int
     max_rounds_reached: bool

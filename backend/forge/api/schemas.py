@@ -228,6 +228,12 @@ class UserInput(BaseModel):
     deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
     user_insight: FreeText | None = Field(default=None, max_length=8000)
     user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=10)
+    curiosity_id: FreeText | None = Field(
+        default=None,
+        max_length=300,
+        description="build_decision: id of a curiosity item of the review (a thin region of the graph) to make "
+        "the next round's direction; with decision continue or deep_dive.",
+    )
     dismissed_findings: list[Annotated[FreeText, Field(max_length=120)]] | None = Field(
         default=None, max_length=MAX_LIST, description="Supervisor finding ids to dismiss (any review)."
     )
@@ -276,7 +282,11 @@ class UserInput(BaseModel):
         if self.decision is None:
             return "build_decision needs 'decision': one of continue, deep_dive, resolve, add_insight."
         return BuildDecisionReview(
-            self.decision, self.deep_dive_claim_id, self.user_insight, tuple(self.user_evidence_urls or ())
+            self.decision,
+            self.deep_dive_claim_id,
+            self.user_insight,
+            tuple(self.user_evidence_urls or ()),
+            curiosity_id=self.curiosity_id,
         )
 
 

@@ -3,7 +3,8 @@
 Invariants:
     - Holds everything a rule needs; rules are pure functions of (state, tool input).
     - `reset_for_new_round` clears exactly the per-round fields of the spec and preserves the
-      knowledge graph, negative knowledge and gaps.
+      knowledge graph, negative knowledge and gaps (the curiosity items, found again each BUILD, and
+      the direction picked from them are per round).
     - Entering a phase clears `web_searches_this_phase` (research gates are per phase).
 
 Design decisions:
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from forge.core.answer_pack import AnswerPack
 from forge.core.claim_verification import ClaimVerification
+from forge.core.curation.graph_gaps import CuriosityItem
 from forge.core.domain_types import (
     MAX_CLAIMS_PER_ROUND,
     MAX_ROUNDS,
@@ -88,6 +90,8 @@ class ForgeState:
     knowledge_graph_edges: list[Edge] = field(default_factory=list)
     negative_knowledge: list[NegativeKnowledge] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
+    curiosity_items: list[CuriosityItem] = field(default_factory=list)  # thin regions the navigator found
+    chosen_direction: CuriosityItem | None = None  # the one the person picked for the round under way
     negative_knowledge_consulted: bool = False
     previous_claims_referenced: bool = False
     past_round_claims: list[Claim] = field(default_factory=list)
@@ -183,4 +187,6 @@ class ForgeState:
         self.negative_knowledge_consulted = False
         self.previous_claims_referenced = False
         self.web_searches_this_phase = []
+        self.curiosity_items = []
+        self.chosen_direction = None
         self.current_round += 1

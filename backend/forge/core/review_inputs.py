@@ -86,6 +86,7 @@ class BuildDecisionReview:
     user_insight: str | None = None
     user_evidence_urls: tuple[str, ...] = ()
     supervisor: SupervisorDecisions = SupervisorDecisions()
+    curiosity_id: str | None = None  # a curiosity item of the payload, as the new round's direction
 
 
 ReviewInput = DecomposeReview | ExploreReview | ClaimsReview | VerdictsReview | BuildDecisionReview

@@ -171,6 +171,18 @@ def build_tasks(view: ConversationView, frame: ProblemFrame) -> list[Task]:
     return tasks
 
 
+def _curiosity_line(payload: Mapping[str, Any]) -> str:
+    """What the path navigator's walk reported in analyze_gaps' result, as it reported it."""
+    thin = [t for t in payload.get("thin_regions", []) if isinstance(t, Mapping)]
+    if not thin:
+        return "CURIOSITY → the graph walk found no thin region (every relevant node it reached is connected)."
+    first = shorten(str(thin[0].get("node", "")), 160)
+    return (
+        f"CURIOSITY → the graph walk found {len(thin)} thin region(s), relevant but barely connected (e.g. "
+        f"'{first}'); they are offered as next-round directions."
+    )
+
+
 def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mapping[str, Any]]) -> str:
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
@@ -193,6 +205,7 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
             f"CLAIM → {counted(len(added), 'claim')} added to the knowledge graph with {counted(edges, 'typed edge')}.",
             f"EVIDENCE → {counted(len(listed), 'gap')} recorded from untested assumptions, claim boundaries, unexplored "
             "options and rejected directions.",
+            _curiosity_line(gaps_call.payload if gaps_call else {}),
             f"SO WHAT → continue for another round on {frame.target}, deep-dive a claim, or resolve.",
             OFFLINE_NOTE,
         ]

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from forge.agent.call_model import Live
+from forge.agent.curate_request import LiveCurationSettings, RequestCurator
 from forge.agent.runner import AgentRunner, Step, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core import session_events as ev
@@ -39,7 +40,14 @@ from forge.core.model_messages import Message
 from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.session_spend import SpendBudget
 from forge.logging_setup import bind_session
-from forge.ports import Clock, LanguageModel, ResearchProvider, RunObserver, UnitOfWorkFactory
+from forge.ports import (
+    Clock,
+    HkgNeighbourhoodSource,
+    LanguageModel,
+    ResearchProvider,
+    RunObserver,
+    UnitOfWorkFactory,
+)
 from forge.services.run_engine_stages import EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -90,8 +98,12 @@ class PhaseRunDriver:
         observer: RunObserver | None = None,
         stages: EngineStages | None = None,
         triz: TrizKnowledge | None = None,
+        curation: LiveCurationSettings | None = None,
+        hkg: HkgNeighbourhoodSource | None = None,
     ):
         self._triz = triz
+        self._hkg = hkg
+        curation = curation or LiveCurationSettings()
         self._observer = observer or NoRunObserver()
         self._uow_factory = uow_factory
         self._broadcaster = broadcaster
@@ -100,12 +112,20 @@ class PhaseRunDriver:
         self._clock = clock
         self._new_id = new_id
         self._stages = stages
-        self._runner = AgentRunner(models.generator, max_iterations=max_iterations, budget=budget)
+        self._runner = self._agent(models.generator, max_iterations, budget, curation)
         self._verifier_runner = (
             self._runner
             if models.verifier is models.generator
-            else AgentRunner(models.verifier, max_iterations=max_iterations, budget=budget)
+            else self._agent(models.verifier, max_iterations, budget, curation)
         )
+
+    @staticmethod
+    def _agent(
+        model: LanguageModel, max_iterations: int, budget: SpendBudget | None, curation: LiveCurationSettings
+    ) -> AgentRunner:
+        """A runner whose curator reads the shared live settings at every call."""
+        curator = RequestCurator(model.label, model.context_window, curation)
+        return AgentRunner(model, max_iterations=max_iterations, budget=budget, curator=curator)
 
     async def run(self, session_id: SessionId, lease: RunLease) -> None:
         bind_session(session_id)  # this task's log lines name the session
@@ -158,7 +178,9 @@ class PhaseRunDriver:
         runner, model = (
             (self._verifier_runner, self._models.verifier) if verifying else (self._runner, self._models.generator)
         )
-        ctx = ToolContext(session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz)
+        ctx = ToolContext(
+            session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz, self._hkg
+        )
         if not await self._run_stage(session_id, lease, ctx):
             return False
         async for output in runner.run(ctx, messages):

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.hkg.demo_hypergraph import build_demo_hypergraph
+from forge.core.hkg.hkg_neighbourhood import hkg_neighbourhood
 from forge.core.hkg.hypergraph_graphml import parse_graphml
 from forge.core.hkg.hypergraph_jsonl import dump_hypergraph_jsonl, parse_hypergraph_jsonl
 from forge.core.hkg.hypergraph_records import (
@@ -150,6 +152,10 @@ class HkgGrounding:
             return edge.relation if edge is not None else "related_to"
 
         return trace_from_evidence(evidence, request.hypothesis_terms, request.frame_terms, label, relation)
+
+    async def neighbourhood(self, query: str, limit: int) -> HkgNeighbourhood:
+        """The HKG around `query` for the path navigator (matched by words, aliases and labels)."""
+        return hkg_neighbourhood(self.loaded.store, self._matcher, query, limit)
 
     async def _term_vectors(self, terms: Sequence[str]) -> dict[str, list[float]]:
         if self._embedder is None or not terms:

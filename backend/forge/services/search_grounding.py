@@ -6,6 +6,8 @@ Invariants:
       names once (under a lock, so concurrent operators open it once).
     - A hypergraph that cannot be loaded (a damaged ingested file) never stops a search: every
       trace is then NO_MATCH with no path and score 0, and `problem` says why.
+    - The same hypergraph answers the path navigator (`neighbourhood`, the `HkgNeighbourhoodSource`
+      port analyze_gaps reads); empty when it cannot be loaded.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.core.hyperpath_trace import HyperpathTrace
@@ -42,6 +45,11 @@ class LazyHkgGrounding:
                     self._grounding = await open_hkg_grounding(loaded, self._embedder)
                     self.origin = loaded.origin
         return self._grounding
+
+    async def neighbourhood(self, query: str, limit: int) -> HkgNeighbourhood:
+        """The `HkgNeighbourhoodSource` port: empty when no hypergraph is usable."""
+        grounding = await self._open()
+        return HkgNeighbourhood() if grounding is None else await grounding.neighbourhood(query, limit)
 
     async def trace(self, request: GroundingRequest) -> HyperpathTrace:
         grounding = await self._open()

@@ -5,13 +5,13 @@ from __future__ import annotations
 from support.agent_run import record_run
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
-from support.scripted_model import ScriptedModel, turn
+from support.scripted_model import ScriptedModel, call, turn
 
-from forge.agent.curate_request import DEFAULT_BUDGETS, RequestCurator, counting_provider
+from forge.agent.curate_request import DEFAULT_BUDGETS, LiveCurationSettings, RequestCurator, counting_provider
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.curation.listwise_selection import CurationBudget
+from forge.core.curation.curation_settings import CurationChange
 from forge.core.domain_types import Phase, SessionId, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
@@ -44,9 +44,17 @@ class TestRequestCurator:
         assert large.budget_for() == DEFAULT_BUDGETS[CountingProvider.ANTHROPIC]
 
     def test_a_budget_changed_between_calls_applies_to_the_next_call(self) -> None:
-        curator = RequestCurator("anthropic:claude-sonnet-4-6", 200_000)
-        curator.budgets = {CountingProvider.ANTHROPIC: CurationBudget(context_tokens=9_000, carry_tokens=10)}
-        assert curator.budget_for().carry_tokens == 10
+        settings = LiveCurationSettings()
+        curator = RequestCurator("anthropic:claude-sonnet-4-6", 200_000, settings)
+        settings.update(CurationChange(context_tokens=9_000, carry_tokens=10, navigation_max_edges=3))
+        assert curator.budget_for().carry_tokens == 10 and curator.budget_for().context_tokens == 9_000
+        assert curator.navigation_budget().max_edges == 3
+
+    def test_a_change_out_of_range_is_refused_and_changes_nothing(self) -> None:
+        settings = LiveCurationSettings()
+        before = settings.current()
+        assert "carry_tokens" in str(settings.update(CurationChange(carry_tokens=0)))
+        assert settings.current() is before
 
 
 class TestRunnerCuratesEachCall:
@@ -62,7 +70,8 @@ class TestRunnerCuratesEachCall:
         run = await record_run(AgentRunner(model, max_nudges=0, curator=curator), ctx, history)
 
         sent = model.requests[0].messages
-        assert [m.text for m in sent] == [history[0].text, "Decompose is done.", history[-1].text]
+        assert [m.text for m in sent[:2]] == [history[0].text, "Decompose is done."]
+        assert sent[2].text.startswith(history[-1].text)  # the brief, with the curator's recall note
         assert not any(m.tool_calls or m.tool_results for m in sent)
         usage = next(e.data for e in run.events if e.type == EventType.CONTEXT_USAGE)
         curation = usage["curation"]
@@ -80,3 +89,73 @@ class TestRunnerCuratesEachCall:
         history = _earlier_decompose(state)[:3]
         await record_run(AgentRunner(model, max_nudges=0), ctx, history)
         assert model.requests[0].messages == tuple(history)
+
+
+class TestLiveBudgets:
+    async def test_a_budget_changed_while_a_run_goes_on_applies_to_its_next_call(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        history = _earlier_decompose(state)
+        state.current_phase = Phase.EXPLORE
+        history.append(phase_kickoff(state))
+        settings = LiveCurationSettings()
+        model = ScriptedModel([turn(call("get_session_status")), turn(text="Done.")])
+        runner = AgentRunner(model, max_nudges=0, curator=RequestCurator(model.label, model.context_window, settings))
+        ids = CountingIds()
+        ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, model.label)
+        carried: list[object] = []
+        async for output in runner.run(ctx, history):
+            for event in getattr(output, "events", ()):
+                if event.type == EventType.CONTEXT_USAGE:
+                    curation = event.data["curation"]
+                    carried.append((curation["budget_tokens"], curation["carry_budget_tokens"]))
+                    # an operator, between the two calls of one run
+                    settings.update(CurationChange(context_tokens=9_000, carry_tokens=5_000))
+        assert carried == [(60_000, 1_000), (9_000, 5_000)]
+
+
+class TestRecall:
+    async def test_the_model_reads_a_dropped_exchange_back_by_the_id_the_note_names(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        history = _earlier_decompose(state)
+        state.current_phase = Phase.EXPLORE
+        history.append(phase_kickoff(state))
+        model = ScriptedModel([turn(call("recall", {"ids": ["m1-2"]})), turn(text="The bees recruit by dancing.")])
+        ids = CountingIds()
+        ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, model.label)
+        run = await record_run(AgentRunner(model, max_nudges=0), ctx, history)
+
+        first, second = model.requests
+        note = first.messages[-1].parts[-1]
+        assert isinstance(note, TextPart)
+        assert note.text.startswith("[context curator]") and "decompose/1: m1-2 research" in note.text
+        assert not any("honey bees" in m.text for m in first.messages)
+        result = second.messages[-1].tool_results[0]
+        assert "honey bees dance to recruit foragers" in result.content and not result.is_error
+        assert run.tool_calls[0].name == "recall" and run.tool_calls[0].output["items"][0]["id"] == "m1-2"
+        assert run.messages[-1].text == "The bees recruit by dancing."
+
+    async def test_a_query_finds_the_dropped_exchange_and_an_unknown_id_is_named(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        history = _earlier_decompose(state)
+        state.current_phase = Phase.EXPLORE
+        history.append(phase_kickoff(state))
+        script = [
+            turn(call("recall", {"query": "bee foraging dance"}), call("recall", {"ids": ["m9-9"]})),
+            turn(text="ok"),
+        ]
+        model = ScriptedModel(script)
+        ids = CountingIds()
+        ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, model.label)
+        run = await record_run(AgentRunner(model, max_nudges=0), ctx, history)
+        by_query, unknown = (c.output for c in run.tool_calls)
+        assert [i["id"] for i in by_query["items"]] == ["m1-2"]
+        assert unknown["items"] == [] and unknown["unknown_ids"] == ["m9-9"] and unknown["known_ids"] == ["m1-2"]
+
+    async def test_with_nothing_left_out_there_is_no_note_and_recall_says_so(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        model = ScriptedModel([turn(call("recall", {"query": "anything"})), turn(text="ok")])
+        ids = CountingIds()
+        ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, model.label)
+        run = await record_run(AgentRunner(model, max_nudges=0), ctx, [phase_kickoff(state)])
+        assert not any("[context curator]" in m.text for m in model.requests[0].messages)
+        assert run.tool_calls[0].output["items"] == []

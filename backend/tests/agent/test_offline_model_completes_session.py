@@ -92,3 +92,19 @@ async def test_the_queueing_problem_meets_queueing_theory(model: OfflineModel, r
     run = await run_session(HOSPITAL, model, research)
     assert run.state.cross_domain_analogies[0].source_domain == "Queueing theory"
     assert all(c.evidence for c in run.state.knowledge_graph_nodes)
+
+
+async def test_each_build_summary_reports_the_thin_regions_its_review_offers(
+    model: OfflineModel, research: LocalCorpusResearch
+) -> None:
+    run = await run_session(HOSPITAL, model, research)
+    offered = [len(e.data["curiosity"]) for e in run.events if e.type == EventType.REVIEW_BUILD]
+    reported = [
+        str(e.data).split("CURIOSITY → ", 1)[1].split("\n", 1)[0]
+        for e in run.events
+        if e.type == EventType.AGENT_TEXT and "CURIOSITY → " in str(e.data)
+    ]
+    assert len(offered) == len(reported) == 2 and offered[0] > 0  # the first round's graph has thin regions
+    for count, line in zip(offered, reported, strict=True):
+        expected = f"found {count} thin region(s)" if count else "found no thin region"
+        assert expected in line, line

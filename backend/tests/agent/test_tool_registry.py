@@ -1,4 +1,4 @@
-"""The explicit tool registry: 19 custom tools + research, exposed per phase with JSON schemas.
+"""The explicit tool registry: 19 custom tools + research + recall, exposed per phase with JSON schemas.
 
 003 lists 20 custom tools; its `submit_user_insight` is person-only (issue 17): a model tool that adds a
 validated claim would skip validation, so the person's insight enters through the build decision.
@@ -38,7 +38,7 @@ PERSON_ONLY = {"submit_user_insight"}
 
 
 def test_registry_holds_the_spec_tools_and_research_but_no_person_only_tool() -> None:
-    assert set(ALL_TOOLS) == SPEC_TOOLS | {"research"}
+    assert set(ALL_TOOLS) == SPEC_TOOLS | {"research", "recall"}
     assert not PERSON_ONLY & {d.name for d in all_tool_definitions()}
 
 
@@ -49,12 +49,16 @@ def test_every_tool_has_an_object_json_schema_and_a_description() -> None:
             assert definition.description
 
 
+def test_recall_is_offered_in_every_phase() -> None:
+    assert all("recall" in tool_names_for_phase(phase) for phase in Phase)
+
+
 def test_research_is_offered_where_research_gates_apply_and_not_in_build_or_crystallize() -> None:
     offered = {phase: {d.name for d in tools_for_phase(phase)} for phase in Phase}
     for phase in (Phase.DECOMPOSE, Phase.EXPLORE, Phase.SYNTHESIZE, Phase.VALIDATE):
         assert "research" in offered[phase]
     assert "research" not in offered[Phase.BUILD] and "research" not in offered[Phase.CRYSTALLIZE]
-    assert offered[Phase.CRYSTALLIZE] == {"generate_knowledge_document", "get_session_status"}
+    assert offered[Phase.CRYSTALLIZE] == {"generate_knowledge_document", "get_session_status", "recall"}
     assert "get_negative_knowledge" in offered[Phase.SYNTHESIZE]  # rule 10 must be satisfiable in round 2+
 
 
@@ -87,7 +91,7 @@ def test_all_tool_definitions_lists_every_tool_once_in_a_stable_order() -> None:
     first, second = all_tool_definitions(), all_tool_definitions()
     assert first == second
     assert [d.name for d in first] == list(ALL_TOOLS)
-    assert len({d.name for d in first}) == len(first) == len(SPEC_TOOLS) + 1
+    assert len({d.name for d in first}) == len(first) == len(SPEC_TOOLS) + 2
 
 
 def test_all_tool_definitions_holds_each_phases_tools_exactly_as_the_phase_offers_them() -> None:

@@ -77,6 +77,8 @@ STATUSES = {
     ("post", "/api/v1/admin/users"): {"201", "400", "401", "403", "409", "413", "422"},
     ("patch", "/api/v1/admin/users/{user_id}"): {"200", "400", "401", "403", "404", "409", "413", "422"},
     ("get", "/api/v1/admin/usage"): {"200", "401", "403"},
+    ("get", "/api/v1/admin/curation"): {"200", "401", "403"},
+    ("put", "/api/v1/admin/curation"): {"200", "400", "401", "403", "413", "422"},
     ("get", "/api/v1/knowledge/domains"): {"200", "401"},
     ("get", "/api/v1/knowledge/triz/parameters"): {"200", "401"},
     ("get", "/api/v1/knowledge/triz/principles"): {"200", "401"},

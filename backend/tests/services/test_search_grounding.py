@@ -31,3 +31,15 @@ async def test_a_damaged_ingested_file_gives_no_match_and_says_why(tmp_path: Pat
     trace = await grounding.trace(REQUEST)
     assert trace.status is GroundingStatus.NO_MATCH and trace.paths == () and trace.score == 0.0
     assert grounding.problem is not None and "line 1" in grounding.problem
+
+
+async def test_the_navigator_reads_the_demo_around_a_query_and_nothing_from_a_damaged_file(tmp_path: Path) -> None:
+    demo = LazyHkgGrounding(tmp_path / "hypergraph.jsonl", KNOWLEDGE_DIR, HashedTextEmbedder())
+    around = await demo.neighbourhood("queue waiting time", 20)
+    assert "term:queue" in around.seeds and 0 < len(around.nodes) <= 20
+    kept = {node_id for node_id, _ in around.nodes}
+    assert set(around.seeds) <= kept and all(set(members) <= kept for _, members in around.hyperedges)
+    path = tmp_path / "damaged.jsonl"
+    path.write_text("{not json\n", encoding="utf-8")
+    damaged = await LazyHkgGrounding(path, KNOWLEDGE_DIR, None).neighbourhood("queue", 20)
+    assert damaged.nodes == () and damaged.seeds == ()

@@ -4,6 +4,30 @@
  */
 
 export interface paths {
+    "/api/v1/admin/curation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Curation Settings
+         * @description The curation budgets per provider and the navigator's budget the next model call will use.
+         */
+        get: operations["curation_settings_api_v1_admin_curation_get"];
+        /**
+         * Change Curation Settings
+         * @description Change budgets or λ prices live: the next model call (and the next navigator walk) uses them.
+         */
+        put: operations["change_curation_settings_api_v1_admin_curation_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/usage": {
         parameters: {
             query?: never;
@@ -799,6 +823,11 @@ export interface components {
          * @description After BUILD: the knowledge graph, gaps and negative knowledge, for the build decision.
          */
         BuildReviewData: {
+            /**
+             * Curiosity
+             * @default []
+             */
+            curiosity: components["schemas"]["CuriosityView"][];
             /** Gaps */
             gaps: string[];
             graph: components["schemas"]["FlowGraphResponse"];
@@ -1185,6 +1214,30 @@ export interface components {
             kind: components["schemas"]["CrossSpaceKind"];
         };
         /**
+         * CurationChangeIn
+         * @description What to change; a field left out keeps its value. Context and carry budgets apply to every provider.
+         */
+        CurationChangeIn: {
+            /** Carry Tokens */
+            carry_tokens?: number | null;
+            /** Context Tokens */
+            context_tokens?: number | null;
+            /** Lambda Tokens */
+            lambda_tokens?: number | null;
+            /** Navigation Lambda Edge */
+            navigation_lambda_edge?: number | null;
+            /** Navigation Lambda Tokens */
+            navigation_lambda_tokens?: number | null;
+            /** Navigation Max Edges */
+            navigation_max_edges?: number | null;
+            /** Navigation Max Steps */
+            navigation_max_steps?: number | null;
+            /** Navigation Max Tokens */
+            navigation_max_tokens?: number | null;
+            /** Redundancy Weight */
+            redundancy_weight?: number | null;
+        };
+        /**
          * CurationData
          * @description What the context curator put into the call: curated (`tokens_sent`) vs available tokens,
          *     the budget, whether the shaped-utility stop rule ended the selection, and each unit's provenance
@@ -1252,6 +1305,30 @@ export interface components {
             tokens_sent: number;
             /** Tools */
             tools: string[];
+        };
+        /**
+         * CuriosityView
+         * @description A thin region the path navigator found (relevant to the problem, barely connected): a direction
+         *     the person may pick for the next round (`curiosity_id` of the build decision).
+         */
+        CuriosityView: {
+            /** Id */
+            id: string;
+            /** Neighbours */
+            neighbours: number;
+            /** Node Id */
+            node_id: string;
+            /** Node Text */
+            node_text: string;
+            /** Question */
+            question: string;
+            /** Relevance */
+            relevance: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "session_graph" | "hkg";
         };
         /**
          * DecomposeReviewData
@@ -3534,6 +3611,11 @@ export interface components {
             claim_feedback?: components["schemas"]["ClaimFeedbackIn"][] | null;
             /** Confirmed Assumptions */
             confirmed_assumptions?: number[] | null;
+            /**
+             * Curiosity Id
+             * @description build_decision: id of a curiosity item of the review (a thin region of the graph) to make the next round's direction; with decision continue or deep_dive.
+             */
+            curiosity_id?: string | null;
             decision?: components["schemas"]["BuildDecision"] | null;
             /** Deep Dive Claim Id */
             deep_dive_claim_id?: string | null;
@@ -3761,6 +3843,117 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    curation_settings_api_v1_admin_curation_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    change_curation_settings_api_v1_admin_curation_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurationChangeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body could not be read: it must be UTF-8 encoded JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Refused: a browser login's state-changing request without its X-CSRF-Token, or an admin-only action. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A parameter, header or body field is invalid; `errors` lists each invalid field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     usage_api_v1_admin_usage_get: {
         parameters: {
             query?: never;

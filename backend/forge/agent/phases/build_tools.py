@@ -4,6 +4,9 @@ Invariants:
     - Only claims the person accepted, qualified or merged enter the graph; edges keep it a DAG.
     - get_negative_knowledge sets the flag rule 10 reads; it is offered in SYNTHESIZE too, because
       rounds 2+ must consult it before their first synthesis.
+    - analyze_gaps records the model's gaps, then lets the path navigator (seed 002) walk the graph
+      and the HKG around the problem (read → pure walk → write into the state): the thin regions it
+      finds replace the round's curiosity items, offered at the build review as next-round directions.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
+from forge.core.curation.graph_gaps import CuriosityItem, find_curiosity, navigation_view
 from forge.core.domain_types import ClaimId, ClaimStatus, EdgeId, EdgeType
 from forge.core.enforce_claim_rules import check_claim_index
 from forge.core.knowledge_graph import check_edge_allowed
@@ -96,11 +100,47 @@ async def add_to_knowledge_graph(ctx: ToolContext, args: AddToGraphInput) -> Too
     )
 
 
+HKG_NODES = 40
+
+
+def gap_query(ctx: ToolContext, gaps: list[str]) -> str:
+    """What the walk looks for: the problem, its frame's target and the gaps the model named."""
+    frame = ctx.state.problem_frame
+    target = f"{frame.frame.target_object} {frame.frame.target_outcome}" if frame is not None else ""
+    return "\n".join(p for p in (ctx.state.problem, target, *gaps) if p)
+
+
+def curiosity_view(item: CuriosityItem) -> dict[str, object]:
+    return {
+        "id": item.id,
+        "source": item.source,
+        "node": item.node_text,
+        "question": item.question,
+        "relevance": item.relevance,
+        "neighbours": item.neighbours,
+    }
+
+
 async def analyze_gaps(ctx: ToolContext, args: GapsInput) -> ToolOutcome:
-    known = set(ctx.state.gaps)
+    s = ctx.state
+    known = set(s.gaps)
     new = [g.strip() for g in [*args.gaps, *(f"Convergence lock: {c}" for c in args.convergence_locks)]]
-    ctx.state.gaps.extend(g for g in new if g and g not in known)
-    return ToolOutcome({"gaps": ctx.state.gaps}, f"{len(ctx.state.gaps)} gap(s)")
+    s.gaps.extend(g for g in new if g and g not in known)
+    query = gap_query(ctx, args.gaps)
+    hkg = await ctx.hkg.neighbourhood(query, HKG_NODES) if ctx.hkg is not None else None
+    scan = find_curiosity(
+        query, s.knowledge_graph_nodes, s.knowledge_graph_edges, ctx.navigation_budget, ctx.count_tokens, hkg
+    )
+    s.curiosity_items = list(scan.items)
+    payload = {
+        "gaps": s.gaps,
+        "thin_regions": [curiosity_view(i) for i in scan.items],
+        "navigation": {
+            "session_graph": navigation_view(scan.session_walk),
+            "hkg": navigation_view(scan.hkg_walk) if scan.hkg_walk is not None else None,
+        },
+    }
+    return ToolOutcome(payload, f"{len(s.gaps)} gap(s), {len(scan.items)} thin region(s)")
 
 
 async def get_negative_knowledge(ctx: ToolContext, args: NoInput) -> ToolOutcome:
@@ -126,7 +166,9 @@ BUILD_TOOLS = (
     ToolSpec(
         "analyze_gaps",
         "Record the gaps in the knowledge graph and any convergence locks. Use it after the kept claims are in "
-        "the graph; calls accumulate. Gaps steer the next round and close the knowledge document.",
+        "the graph; calls accumulate. Gaps steer the next round and close the knowledge document. The result "
+        "adds `thin_regions`: relevant but barely connected nodes a walk over the graph found (offered to the "
+        "person as next-round directions).",
         GapsInput,
         analyze_gaps,
     ),

@@ -18,6 +18,7 @@ from typing import Any
 from forge.agent.phases.compose_brief import compose_brief, verdict_of
 from forge.agent.phases.crystallize_tools import CRYSTALLIZE_TOOLS
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
+from forge.agent.phases.shared_tools import CROSS_CUTTING
 from forge.core.domain_types import Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
@@ -69,7 +70,7 @@ def brief(state: ForgeState) -> Message:
 DEFINITION = PhaseDefinition(
     phase=Phase.CRYSTALLIZE,
     tools=CRYSTALLIZE_TOOLS,
-    tool_names=(*names_of(CRYSTALLIZE_TOOLS), "get_session_status"),
+    tool_names=(*names_of(CRYSTALLIZE_TOOLS), *CROSS_CUTTING),
     work_gate=close_crystallize.check_crystallize_work_complete,
     brief=brief,
     review=None,

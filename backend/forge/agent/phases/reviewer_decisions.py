@@ -4,7 +4,8 @@ Invariants:
     - A pure function of ForgeState: selected and added reframings, confirmed, rejected and added
       assumptions, starred analogies, suggested domains, feedback per claim, verdicts (accepted,
       qualified with the qualification's exact words, merged, rejected with the reason), the
-      deep-dive target and the person's insights with their sources. Empty parts are left out; with
+      deep-dive target, the curiosity direction picked at the build review and the person's insights
+      with their sources. Empty parts are left out; with
       nothing decided the block is empty (the first brief).
     - The block states that these decisions override the model's own judgement and earlier output:
       the state already applies them, but a model reads instructions, not diffs of state.
@@ -95,7 +96,13 @@ def _claim_lines(s: ForgeState) -> list[str]:
         if target
         else []
     )
-    return [*feedback, *verdicts, *insights, *deep_dive]
+    chosen = s.chosen_direction if s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE) else None
+    direction = (
+        [f"- Direction for this round (a thin region of the graph you chose to explore): {chosen.question}"]
+        if chosen is not None
+        else []
+    )
+    return [*feedback, *verdicts, *insights, *deep_dive, *direction]
 
 
 Section = Callable[[ForgeState], list[str]]

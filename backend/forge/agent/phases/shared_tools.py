@@ -5,6 +5,8 @@ Invariants:
       this is what the research gates (rules 12-15) and the provenance check of rule 7 read.
     - The person's own insights enter through the build decision (`add_insight`), never through a
       model tool: a model tool that adds a validated claim would skip validation.
+    - `recall` returns what the context curator left out of the current call (`ctx.recallable`, set by
+      the runner per call), by the ids its note names or by a query, within RECALL_TOKENS.
     - Which phase offers which of these is each phase definition's `tool_names`; they are listed
       here once so the tool registry holds every tool exactly once.
 """
@@ -15,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core import session_events as ev
+from forge.core.curation.recall_dropped import recall as recall_items
 from forge.core.records import ResearchRecord
 from forge.core.research_results import answered_by, research_warning_of
 
@@ -63,8 +66,39 @@ async def get_session_status(ctx: ToolContext, args: NoInput) -> ToolOutcome:
     )
 
 
+class RecallInput(BaseModel):
+    ids: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Ids from the context curator's note (like m12-15).",
+    )
+    query: str = Field(
+        default="",
+        max_length=400,
+        description="Without ids: words naming what to find among the left-out exchanges.",
+    )
+
+
+RECALL_TOKENS = 6_000
+
+
+async def recall(ctx: ToolContext, args: RecallInput) -> ToolOutcome:
+    available = list(ctx.recallable.values())
+    if not available:
+        return ToolOutcome({"items": [], "note": "Nothing was left out of this context."}, "nothing to recall")
+    found = recall_items(available, args.ids, args.query, RECALL_TOKENS, ctx.count_tokens)
+    items = [{"id": i.id, "phase": i.phase, "tools": list(i.tools), "text": i.text} for i in found.items]
+    payload: dict[str, object] = {"items": items}
+    if found.unknown_ids:
+        payload["unknown_ids"] = list(found.unknown_ids)
+        payload["known_ids"] = [i.id for i in available]
+    if found.shortened:
+        payload["shortened"] = list(found.shortened)
+    return ToolOutcome(payload, f"recalled {len(items)} exchange(s)")
+
+
 RESEARCH = "research"
-CROSS_CUTTING = ("get_session_status",)
+CROSS_CUTTING = ("get_session_status", "recall")
 
 SHARED_TOOLS = (
     ToolSpec(
@@ -74,6 +108,13 @@ SHARED_TOOLS = (
         "arguments and changes nothing.",
         NoInput,
         get_session_status,
+    ),
+    ToolSpec(
+        "recall",
+        "Read again an earlier exchange (tool results, replies) the context curator left out of this call: "
+        "ids from its note, or a query. It changes nothing.",
+        RecallInput,
+        recall,
     ),
     ToolSpec(
         RESEARCH,

@@ -4,6 +4,9 @@ Invariants:
     - Its brief carries the person's choices (selected reframings, starred analogies, suggested
       domains), the contradictions, the graph so far, the negative knowledge and the deep-dive
       target, so rounds 2+ can build on earlier claims (rule 9) and avoid rejected ones (rule 10).
+    - A deep dive's target comes with its neighbours as the path navigator chose them (a walk from
+      the target under the default navigation budget: which claims to bring into context), and a
+      curiosity item the person picked at the build review comes as the round's `direction`.
     - It also offers BUILD's get_negative_knowledge: rule 10 must be satisfiable in rounds 2+.
     - It pauses for the claims review once rule 4 passes (`forge.core.phases.close_synthesize`).
 """
@@ -16,11 +19,15 @@ from forge.agent.phases.compose_brief import analogies_view, compose_brief, grap
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
+from forge.core.curation.graph_gaps import deep_dive_neighbours, navigation_view
+from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.domain_types import Phase
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.phases import close_synthesize
+from forge.core.records import Claim
 from forge.core.state_codec import encode_value
+from forge.providers.token_counting import cl100k_length
 
 FIRST_ROUND = """GOAL: turn what was explored into at most 3 claims that are new, grounded and testable; two \
 excellent claims beat three average ones.
@@ -49,8 +56,30 @@ def instruction(state: ForgeState) -> str:
     return "\n".join(p for p in (lead, deep, THINK, DONE) if p)
 
 
+def deep_dive_view(state: ForgeState, target: Claim) -> dict[str, Any]:
+    """The target and the neighbours a navigator walk from it selected (with the walk's summary)."""
+    neighbours, walk = deep_dive_neighbours(
+        target, state.knowledge_graph_nodes, state.knowledge_graph_edges, NavigationBudget(), cl100k_length
+    )
+    return {
+        "id": str(target.id),
+        "text": target.text,
+        "neighbours": [
+            {"id": str(n.claim.id), "text": n.claim.text, "via": n.relation, "relevance": n.relevance}
+            for n in neighbours
+        ],
+        "navigation": navigation_view(walk),
+    }
+
+
+def _direction(state: ForgeState) -> dict[str, Any] | None:
+    chosen = state.chosen_direction
+    return {"question": chosen.question, "node": chosen.node_text} if chosen is not None else None
+
+
 def _context(state: ForgeState) -> dict[str, Any]:
     target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
+    direction = _direction(state)
     return {
         "selected_reframings": [r.text for r in state.selected_reframings],
         "starred_analogies": analogies_view(state.starred_analogies),
@@ -58,8 +87,8 @@ def _context(state: ForgeState) -> dict[str, Any]:
         "graph_claims": graph_view(state),
         "negative_knowledge": encode_value(state.negative_knowledge),
         "suggested_domains": state.suggested_domains,
-        "deep_dive": {"id": str(target.id), "text": target.text} if target else None,
-    }
+        "deep_dive": deep_dive_view(state, target) if target else None,
+    } | ({"direction": direction} if direction else {})
 
 
 def brief(state: ForgeState) -> Message:

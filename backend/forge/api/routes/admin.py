@@ -4,19 +4,24 @@ Invariants:
     - A generated password is in the creation response only.
     - Admins manage accounts and read usage; they do not read other users' sessions (ownership is not
       a role): the usage report counts and sums, it lists no session.
+    - `PUT /curation` changes the curation and navigation budgets and λ prices of this process while it
+      runs (the next model call reads them); a value out of range is refused (422) and changes nothing.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
 
 from forge.api.account_schemas import NewUserOut, UserCreate, UserOut, UserUpdate, UserUsageOut
 from forge.api.authentication import AdminUser, accounts_of
 from forge.api.deps import unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.core.accounts import UserId
+from forge.core.curation.curation_settings import CurationChange, settings_view
 from forge.services.user_usage import UserUsageService
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
@@ -51,3 +56,34 @@ async def usage(request: Request, admin: AdminUser) -> list[UserUsageOut]:
     """Per user: sessions (in all, running, created in the last hour), spend (this month, in all), tokens."""
     service: UserUsageService = request.app.state.container.usage
     return [UserUsageOut.of(u) for u in await service.report()]
+
+
+class CurationChangeIn(BaseModel):
+    """What to change; a field left out keeps its value. Context and carry budgets apply to every provider."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)  # a number, never a boolean or a numeric string
+
+    context_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
+    carry_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
+    lambda_tokens: float | None = Field(default=None, ge=0, le=1)
+    redundancy_weight: float | None = Field(default=None, ge=0, le=10)
+    navigation_max_steps: int | None = Field(default=None, ge=1, le=1_000)
+    navigation_max_edges: int | None = Field(default=None, ge=1, le=100_000)
+    navigation_max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
+    navigation_lambda_tokens: float | None = Field(default=None, ge=0, le=1)
+    navigation_lambda_edge: float | None = Field(default=None, ge=0, le=10)
+
+
+@router.get("/curation", responses=error_responses(401, 403))
+async def curation_settings(request: Request, admin: AdminUser) -> dict[str, Any]:
+    """The curation budgets per provider and the navigator's budget the next model call will use."""
+    return settings_view(request.app.state.container.curation.current())
+
+
+@router.put("/curation", responses=error_responses(*BODY_ERRORS, 401, 403))
+async def change_curation_settings(body: CurationChangeIn, request: Request, admin: AdminUser) -> dict[str, Any]:
+    """Change budgets or λ prices live: the next model call (and the next navigator walk) uses them."""
+    changed = request.app.state.container.curation.update(CurationChange(**body.model_dump()))
+    if isinstance(changed, str):
+        raise HTTPException(422, changed)
+    return settings_view(changed)

@@ -5,6 +5,9 @@ Invariants:
     - The decision continues (a new round), deep-dives (a new round on one graph claim), adds the
       person's insight (the session keeps waiting) or resolves (on to CRYSTALLIZE). Starting a
       new round is refused, before anything changes, once the last allowed round is done (rule 11).
+    - The payload offers the round's curiosity items (thin regions the path navigator found); a
+      decision that starts a new round may pick one by id (`curiosity_id`): it becomes the new
+      round's `chosen_direction`, which its briefs carry. An unknown id is refused.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def build_decision_payload(state: ForgeState) -> dict[str, Any]:
     return {
         "graph": {"nodes": [asdict(n) for n in flow.nodes], "edges": [asdict(e) for e in flow.edges]},
         "gaps": list(state.gaps),
+        "curiosity": encode_value(state.curiosity_items),
         "negative_knowledge": encode_value(state.negative_knowledge),
         "round": state.current_round,
         "max_rounds_reached": state.max_rounds_reached,
@@ -72,6 +76,12 @@ def check_build_decision(state: ForgeState, review: BuildDecisionReview) -> Revi
                 "decision 'deep_dive' needs deep_dive_claim_id of a claim in the knowledge graph; "
                 f"known ids: {sorted(ids) or 'none'}."
             )
+    if review.curiosity_id is not None:
+        known = [i.id for i in state.curiosity_items]
+        if review.decision not in (BuildDecision.CONTINUE, BuildDecision.DEEP_DIVE):
+            return invalid_review("curiosity_id goes with decision 'continue' or 'deep_dive' (a new round).")
+        if review.curiosity_id not in known:
+            return invalid_review(f"curiosity_id must be one of the offered items; known ids: {known or 'none'}.")
     return None
 
 
@@ -116,7 +126,9 @@ def apply_build_decision(s: ForgeState, r: BuildDecisionReview, new_id: NewId) -
         return None, "added a user insight to the knowledge graph"
     if r.decision == BuildDecision.RESOLVE:
         return Phase.CRYSTALLIZE, "resolved: crystallize the knowledge"
+    chosen = next((i for i in s.curiosity_items if i.id == r.curiosity_id), None)
     s.reset_for_new_round()
+    s.chosen_direction = chosen
     s.deep_dive_active = r.decision == BuildDecision.DEEP_DIVE
     s.deep_dive_target_claim_id = (
         ClaimId(UUID(r.deep_dive_claim_id)) if s.deep_dive_active and r.deep_dive_claim_id else None

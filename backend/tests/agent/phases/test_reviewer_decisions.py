@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.phases.reviewer_decisions import reviewer_decided
-from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, Contributor, Phase
+from forge.core.curation.graph_gaps import CuriosityItem
+from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, Contributor, EdgeId, EdgeType, Phase
 from forge.core.forge_state import ForgeState
 from forge.core.problem_constraints import join_constraints
-from forge.core.records import Assumption, Claim
+from forge.core.records import Assumption, Claim, Edge
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
@@ -63,6 +65,39 @@ def test_a_deep_dive_names_its_target_in_the_round_two_synthesis_brief() -> None
     assert text.startswith("[forge phase=synthesize round=2]\n")
     assert "get_negative_knowledge first" in text and "builds_on_claim_id" in text
     assert f"Deep dive: this round goes deeper into claim {target.id}" in text
+
+
+def _brief_json(text: str) -> dict[str, object]:
+    return dict(json.loads(text.split("```json\n", 1)[1].split("\n```", 1)[0]))
+
+
+def test_a_deep_dive_brings_the_neighbours_the_navigator_walks_to_and_not_the_unrelated_claim() -> None:
+    s = ForgeState(problem=PROBLEM)
+    target = _claim(7, "Pooling triage queues cuts emergency waits", status=ClaimStatus.VALIDATED)
+    near = _claim(8, "Triage queues pooled across two wards cut waits at peaks", status=ClaimStatus.VALIDATED)
+    far = _claim(9, "Parking fees fund the cafeteria", status=ClaimStatus.VALIDATED)
+    s.knowledge_graph_nodes = [target, near, far]
+    s.knowledge_graph_edges = [
+        Edge(EdgeId(UUID(int=70)), near.id, target.id, EdgeType.EXTENDS),
+        Edge(EdgeId(UUID(int=71)), far.id, target.id, EdgeType.SUPPORTS),
+    ]
+    s.enter_phase(Phase.SYNTHESIZE)
+    s.current_round, s.deep_dive_active, s.deep_dive_target_claim_id = 1, True, target.id
+    deep = _brief_json(phase_kickoff(s).text)["deep_dive"]
+    assert isinstance(deep, dict)
+    assert [n["id"] for n in deep["neighbours"]] == [str(near.id)]
+    assert deep["neighbours"][0]["via"] == "extends"
+    assert deep["navigation"]["stop_reason"] == "stop_rule"
+
+
+def test_a_picked_curiosity_item_is_the_round_two_synthesis_direction() -> None:
+    s = ForgeState(problem=PROBLEM)
+    s.enter_phase(Phase.SYNTHESIZE)
+    s.current_round = 1
+    s.chosen_direction = CuriosityItem("kg:x", "session_graph", "x", "triage", "What else bears on “triage”?", 0.4, 1)
+    text = phase_kickoff(s).text
+    assert "Direction for this round (a thin region of the graph you chose to explore): What else bears on" in text
+    assert _brief_json(text)["direction"] == {"question": "What else bears on “triage”?", "node": "triage"}
 
 
 def test_the_first_synthesis_round_does_not_ask_for_negative_knowledge() -> None:

@@ -9,6 +9,7 @@ from itertools import count
 from uuid import UUID
 
 from forge.core.apply_review import ReviewApplied, apply_review
+from forge.core.curation.graph_gaps import CuriosityItem
 from forge.core.domain_types import (
     AnalogyId,
     BuildDecision,
@@ -28,6 +29,7 @@ from forge.core.domain_types import (
     VerdictType,
 )
 from forge.core.forge_state import ForgeState
+from forge.core.phases.close_build import build_decision_payload
 from forge.core.records import (
     Analogy,
     Assumption,
@@ -530,3 +532,46 @@ def test_a_second_review_after_a_transition_is_a_conflict() -> None:
     s = waiting(Phase.EXPLORE, ReviewType.EXPLORE_REVIEW)
     state = applied(s, ExploreReview(starred_analogies=(0,))).state
     assert rejected(state, ExploreReview(starred_analogies=(0,))).kind == RejectionKind.CONFLICT
+
+
+# ---- curiosity items (thin regions the path navigator found) ----------------------------------
+
+THIN = CuriosityItem("kg:x", "session_graph", "x", "triage by acuity", "What else bears on “triage”?", 0.4, 1)
+
+
+def test_the_build_review_payload_offers_the_rounds_curiosity_items() -> None:
+    s = waiting(Phase.BUILD, ReviewType.BUILD_DECISION, curiosity_items=[THIN])
+    payload = build_decision_payload(s)
+    assert payload["curiosity"] == [
+        {
+            "id": "kg:x",
+            "source": "session_graph",
+            "node_id": "x",
+            "node_text": "triage by acuity",
+            "question": "What else bears on “triage”?",
+            "relevance": 0.4,
+            "neighbours": 1,
+        }
+    ]
+
+
+def test_a_picked_curiosity_item_becomes_the_next_rounds_direction_and_the_old_items_go() -> None:
+    s = waiting(Phase.BUILD, ReviewType.BUILD_DECISION, curiosity_items=[THIN])
+    state = applied(s, BuildDecisionReview(BuildDecision.CONTINUE, curiosity_id="kg:x")).state
+    assert state.chosen_direction == THIN
+    assert state.curiosity_items == []
+
+
+def test_a_round_without_a_pick_has_no_direction() -> None:
+    s = waiting(Phase.BUILD, ReviewType.BUILD_DECISION, curiosity_items=[THIN], chosen_direction=THIN)
+    assert applied(s, BuildDecisionReview(BuildDecision.CONTINUE)).state.chosen_direction is None
+
+
+def test_an_unknown_curiosity_id_is_refused_and_changes_nothing() -> None:
+    s = waiting(Phase.BUILD, ReviewType.BUILD_DECISION, curiosity_items=[THIN])
+    assert "kg:x" in rejected(s, BuildDecisionReview(BuildDecision.CONTINUE, curiosity_id="kg:nope")).message
+
+
+def test_a_curiosity_pick_with_resolve_is_refused() -> None:
+    s = waiting(Phase.BUILD, ReviewType.BUILD_DECISION, curiosity_items=[THIN])
+    assert "new round" in rejected(s, BuildDecisionReview(BuildDecision.RESOLVE, curiosity_id="kg:x")).message

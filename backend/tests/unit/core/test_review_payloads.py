@@ -171,9 +171,10 @@ def test_verdicts_payload_carries_each_verified_claims_breakdown() -> None:
     assert verify["final_score"] == 5.8 and claims[1]["verify"] is None
 
 
-def test_build_payload_carries_graph_gaps_negatives_round_and_limit() -> None:
+def test_build_payload_carries_graph_gaps_curiosity_negatives_round_and_limit() -> None:
     payload = build_review_payload(state(), ReviewType.BUILD_DECISION)
-    assert set(payload) == {"review", "graph", "gaps", "negative_knowledge", "round", "max_rounds_reached"}
+    assert set(payload) == {"review", "graph", "gaps", "curiosity", "negative_knowledge", "round", "max_rounds_reached"}
+    assert payload["curiosity"] == []  # none found yet (test_apply_review covers the items)
     assert [n["id"] for n in payload["graph"]["nodes"]] == [str(UUID(int=1)), str(UUID(int=3))]
     assert payload["graph"]["edges"] == [
         {"id": str(UUID(int=50)), "source": str(UUID(int=1)), "target": str(UUID(int=3)), "label": "extends"}

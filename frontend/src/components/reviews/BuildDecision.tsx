@@ -5,8 +5,16 @@ import { TextListEditor } from "../ui/TextListEditor";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ReviewForm, ReviewSection, TextArea } from "./ReviewForm";
 import type { BuildDecisionType, ReviewScreenProps } from "./reviewTypes";
-import { EMPTY_BUILD_DRAFT, MAX_EVIDENCE_URLS, MAX_INSIGHT_CHARS, validateBuild, type BuildDraft } from "./validateReviews";
+import {
+  EMPTY_BUILD_DRAFT,
+  MAX_EVIDENCE_URLS,
+  MAX_INSIGHT_CHARS,
+  NEW_ROUND_DECISIONS,
+  validateBuild,
+  type BuildDraft,
+} from "./validateReviews";
 import { RadioCard } from "../ui/RadioCard";
+import { CuriosityPicker } from "./CuriosityPicker";
 
 function shorten(text: string, max = 110): string {
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
@@ -87,6 +95,14 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
           )}
         </ReviewSection>
       </div>
+
+      <CuriosityPicker
+        items={payload.curiosity ?? []}
+        selected={draft.curiosityId ?? ""}
+        onSelect={(curiosityId) => setDraft((d) => ({ ...d, curiosityId }))}
+        appliesToDecision={draft.decision === null || NEW_ROUND_DECISIONS.includes(draft.decision)}
+        disabled={lastRound}
+      />
 
       <ReviewSection title={t("build.decisionTitle")}>
         <fieldset className="min-w-0">

@@ -256,6 +256,8 @@ export function validateVerdicts(draft: VerdictsDraft, payload: VerdictsPayload)
 export interface BuildDraft {
   readonly decision: BuildDecisionType | null;
   readonly deepDiveClaimId: string;
+  /** A curiosity item (thin region of the graph) as the next round's direction; "" = none. */
+  readonly curiosityId?: string;
   readonly insight: string;
   readonly evidenceUrls: readonly string[];
   /** A URL typed in the field but not added with "Add": sent with the others, never dropped. */
@@ -280,6 +282,13 @@ export function validateBuild(draft: BuildDraft, payload: BuildPayload): ReviewV
       errors.push(i18n.t("validate.chooseDeepDive"));
     }
     input.deep_dive_claim_id = draft.deepDiveClaimId;
+  }
+  const curiosityId = draft.curiosityId ?? "";
+  if (curiosityId && NEW_ROUND_DECISIONS.includes(decision)) {
+    if (!(payload.curiosity ?? []).some((item) => item.id === curiosityId)) {
+      errors.push(i18n.t("validate.curiosityUnknown"));
+    }
+    input.curiosity_id = curiosityId;
   }
   if (decision === "add_insight") {
     const insight = draft.insight.trim();

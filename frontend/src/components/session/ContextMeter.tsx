@@ -1,7 +1,11 @@
 import { useTranslation } from "react-i18next";
 import type { PayloadOf } from "../../api/events";
 
-/** How much of the model's context the conversation uses, and what the session has cost. */
+/**
+ * How much of the model's context the conversation uses, and what the session has cost. When the call's
+ * context was curated, how many tokens were sent of those available, and how many earlier exchanges
+ * were left out (the model can recall them).
+ */
 export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage"> | null; model: string }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => value.toLocaleString(i18n.language);
@@ -29,6 +33,14 @@ export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage
         <div className="flex flex-wrap justify-between gap-x-3">
           <span>{t("context.tokens", { used: n(usage.tokens_used), limit: n(usage.tokens_limit) })}</span>
           <span>{t("context.session", { tokens: n(usage.session_tokens), cost: usage.session_cost_usd.toFixed(4) })}</span>
+        </div>
+      )}
+      {usage?.curation && (
+        <div className="flex flex-wrap justify-between gap-x-3" data-testid="context-curation">
+          <span>{t("context.curated", { sent: n(usage.curation.tokens_sent), available: n(usage.curation.tokens_available) })}</span>
+          {usage.curation.units_dropped + usage.curation.units_digest > 0 && (
+            <span>{t("context.leftOut", { count: usage.curation.units_dropped + usage.curation.units_digest })}</span>
+          )}
         </div>
       )}
     </div>

@@ -135,4 +135,68 @@ describe("BuildDecision", () => {
     release();
     await expect.poll(() => within(root).getByRole("button", { name: "Apply decision" })).toBeEnabled();
   });
+
+  describe("curiosity: thin regions offered as the next round's direction", () => {
+    const items = [
+      {
+        id: "kg:7",
+        source: "session_graph" as const,
+        node_id: "7",
+        node_text: "Fast track for minor cases",
+        question: "What else bears on “Fast track for minor cases”? In the session's knowledge graph it connects to only 1 other node.",
+        relevance: 0.41,
+        neighbours: 1,
+      },
+      {
+        id: "hkg:term:queue",
+        source: "hkg" as const,
+        node_id: "term:queue",
+        node_text: "queue",
+        question: "What else bears on “queue”? In the knowledge hypergraph it connects to nothing else.",
+        relevance: 0.35,
+        neighbours: 0,
+      },
+    ];
+    function withCuriosity(base = recordedEvent("build")): EventOf<"review_build"> {
+      return { ...base, data: { ...base.data, curiosity: items } };
+    }
+
+    it("lists each item with its question, the node, where it was found and its links", () => {
+      const { root } = setup(withCuriosity());
+      const picker = within(root).getByTestId("curiosity-picker");
+      expect(within(picker).getByRole("radio", { name: /no direction/i })).toBeChecked();
+      for (const item of items) expect(within(picker).getByRole("radio", { name: item.question })).toBeEnabled();
+      expect(picker).toHaveTextContent("session graph");
+      expect(picker).toHaveTextContent("knowledge hypergraph");
+      expect(picker).toHaveTextContent("1 link");
+      expect(picker).toHaveTextContent("0 links");
+    });
+
+    it("a picked item goes with continue as curiosity_id", async () => {
+      const { root, onSubmit, submit, user } = setup(withCuriosity());
+      await user.click(within(root).getByRole("radio", { name: items[1]!.question }));
+      await user.click(within(root).getByRole("radio", { name: /continue/i }));
+      await submit();
+      expect(onSubmit).toHaveBeenLastCalledWith({ type: "build_decision", decision: "continue", curiosity_id: "hkg:term:queue" });
+    });
+
+    it("a picked item is not sent with resolve, and the form says a direction needs a new round", async () => {
+      const { root, onSubmit, submit, user } = setup(withCuriosity());
+      await user.click(within(root).getByRole("radio", { name: items[0]!.question }));
+      await user.click(within(root).getByRole("radio", { name: /resolve/i }));
+      expect(root).toHaveTextContent("A direction applies to a new round");
+      await submit();
+      expect(onSubmit).toHaveBeenLastCalledWith({ type: "build_decision", decision: "resolve" });
+    });
+
+    it("at the last round the items cannot be picked", () => {
+      const { root } = setup(withCuriosity(recordedEvent("buildFinal")));
+      expect(within(root).getByRole("radio", { name: items[0]!.question })).toBeDisabled();
+    });
+
+    it("with no item the review says the walk found no thin region", () => {
+      const { root } = setup();
+      expect(root).toHaveTextContent("The walk found no thin region");
+    });
+  });
 });
