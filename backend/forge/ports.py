@@ -329,6 +329,14 @@ class SagaPatternRepository(Protocol):
         ...
 
 
+class RunJobQueue(Protocol):
+    """The task engine's queue of session runs (FORGE_RUNNER=workers, PostgreSQL only)."""
+
+    async def enqueue_run(self, session_id: SessionId, ticket: str) -> None:
+        """Enqueue a run job for the session in this unit of work's transaction (it exists once committed)."""
+        ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
@@ -337,6 +345,7 @@ class UnitOfWork(Protocol):
     memory: HypothesisMemoryRepository
     patterns: SagaPatternRepository
     accounts: AccountRepository
+    run_jobs: RunJobQueue
 
     async def __aenter__(self) -> UnitOfWork: ...
 
