@@ -50,6 +50,8 @@ $$;
 def _run_script(sql: str) -> None:
     """Several statements (with $$ bodies) at once: asyncpg's simple protocol, in Alembic's transaction."""
     driver_connection = op.get_bind().connection.driver_connection
+    if driver_connection is None:
+        raise RuntimeError("migration 0007 needs a live database connection (not --sql mode)")
     await_only(driver_connection.execute(sql))
 
 
