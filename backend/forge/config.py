@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from forge.core.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.login_throttle import LoginThrottlePolicy
 from forge.core.user_limits import UserLimits
 
 DEFAULT_DATA_DIR = "var"
@@ -88,6 +89,7 @@ class Settings:
 
     auth: str = ""  # FORGE_AUTH: "on", "off", or "" (off on loopback, refused elsewhere: core.auth_mode)
     user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
+    login_throttle: LoginThrottlePolicy = field(default_factory=LoginThrottlePolicy)  # wrong passwords per window
 
     @property
     def hkg_path(self) -> Path:
@@ -143,6 +145,10 @@ class Settings:
             tavily_base_url=env.get("FORGE_TAVILY_URL") or "https://api.tavily.com",
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
             auth=_auth_setting(env.get("FORGE_AUTH")),
+            login_throttle=LoginThrottlePolicy(
+                max_failures=max(1, int(env.get("FORGE_LOGIN_MAX_FAILURES") or "5")),
+                window_seconds=max(1.0, float(env.get("FORGE_LOGIN_WINDOW_SECONDS") or "900")),
+            ),
             user_limits=UserLimits(
                 max_running_sessions=_optional_int(
                     "FORGE_USER_MAX_RUNNING_SESSIONS", env.get("FORGE_USER_MAX_RUNNING_SESSIONS")
