@@ -261,8 +261,8 @@ def main() -> None:
     parser.add_argument("--step-delay-ms", type=int, default=100, help="offline model step delay for part A")
     parser.add_argument("--failover-step-delay-ms", type=int, default=100)
     parser.add_argument("--lease-seconds", type=float, default=15.0)
-    parser.add_argument("--stalled-seconds", type=float, default=10.0)
-    parser.add_argument("--heartbeat-seconds", type=float, default=2.0)
+    parser.add_argument("--stalled-seconds", type=float, default=5.0)
+    parser.add_argument("--heartbeat-seconds", type=float, default=1.0)
     parser.add_argument("--pg", default=os.environ.get("FORGE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432"))
     args = parser.parse_args()
     env = {

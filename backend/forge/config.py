@@ -67,8 +67,8 @@ class Settings:
     runner: str = "inprocess"  # FORGE_RUNNER: "inprocess", or "workers" (PostgreSQL: runs are jobs for `forge worker`)
     queue_lease_seconds: float = 3600.0  # how long a queued run counts as running before a worker claims it
     worker_concurrency: int = 4  # sessions one `forge worker` runs at once
-    worker_heartbeat_seconds: float = 2.0  # a worker's heartbeat to the task engine
-    worker_stalled_seconds: float = 10.0  # a worker silent this long is dead: its jobs are retried elsewhere
+    worker_heartbeat_seconds: float = 1.0  # a worker's heartbeat to the task engine
+    worker_stalled_seconds: float = 5.0  # a worker silent this long is dead: its jobs are retried elsewhere
     engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
     hypotheses_per_domain: int = 3
     allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
@@ -130,8 +130,8 @@ class Settings:
             runner=_runner(env.get("FORGE_RUNNER") or "inprocess", env.get("DATABASE_URL") or default_db),
             queue_lease_seconds=max(1.0, float(env.get("FORGE_QUEUE_LEASE_SECONDS") or "3600")),
             worker_concurrency=max(1, int(env.get("FORGE_WORKER_CONCURRENCY") or "4")),
-            worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "2")),
-            worker_stalled_seconds=max(0.5, float(env.get("FORGE_WORKER_STALLED_SECONDS") or "10")),
+            worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "1")),
+            worker_stalled_seconds=max(0.5, float(env.get("FORGE_WORKER_STALLED_SECONDS") or "5")),
             engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
             allowed_hosts=hosts,

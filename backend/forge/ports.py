@@ -336,6 +336,10 @@ class RunJobQueue(Protocol):
         """Enqueue a run job for the session in this unit of work's transaction (it exists once committed)."""
         ...
 
+    async def has_pending_run(self, session_id: SessionId) -> bool:
+        """A run job of the session waits in the queue or is held by a worker (maybe a dead one, not yet retried)."""
+        ...
+
 
 class UnitOfWork(Protocol):
     sessions: SessionRepository

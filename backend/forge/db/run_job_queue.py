@@ -29,6 +29,10 @@ _DEFER = text(
     "SELECT procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, NULL, NULL, CAST(:args AS jsonb), NULL)"
     "::procrastinate_job_to_defer_v1])"
 )
+_PENDING = text(
+    "SELECT EXISTS (SELECT 1 FROM procrastinate_jobs WHERE queue_name = :queue AND task_name = :task "
+    "AND status IN ('todo', 'doing') AND args->>'session_id' = :session_id)"
+)
 _DEPTH = text(
     "SELECT status::text AS status, count(*) AS jobs FROM procrastinate_jobs "
     "WHERE queue_name = :queue AND status IN ('todo', 'doing') GROUP BY status"
@@ -64,6 +68,12 @@ class SqlRunJobQueue:
         await self._ticket.enter()
         args = json.dumps(run_job_args(session_id, ticket))
         await self._session.execute(_DEFER, {"queue": RUN_QUEUE, "task": RUN_SESSION_TASK, "args": args})
+
+    async def has_pending_run(self, session_id: SessionId) -> bool:
+        if self._session.get_bind().dialect.name != "postgresql":
+            return False
+        params = {"queue": RUN_QUEUE, "task": RUN_SESSION_TASK, "session_id": str(session_id)}
+        return bool(await self._session.scalar(_PENDING, params))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ Invariants:
       writes nothing, `start` hands the run to the RunRegistry.
     - Workers (FORGE_RUNNER=workers, PostgreSQL): the lease is a queued ticket (`run_tickets`),
       `enqueue` inserts the job in the same transaction, `start` does nothing — a worker process
-      claims the ticket and runs the session (`queued_run.QueuedRunExecutor`).
+      claims the ticket and runs the session (`queued_run.QueuedRunExecutor`). Between a dead
+      worker's lease expiring and its retried job claiming the session, `pending` says a run is
+      still on its way (the job is in the queue), so a follower's stream does not end.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ class RunLauncher(Protocol):
         """After the command's commit."""
         ...
 
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        """Whether a run of the session is on its way although no lease reads live (a queued job, or a
+        dead worker's job about to be retried)."""
+        ...
+
 
 class InProcessLauncher:
     def __init__(self, registry: RunRegistry, driver: PhaseRunDriver) -> None:
@@ -49,6 +56,9 @@ class InProcessLauncher:
     def start(self, session_id: SessionId, lease: RunLease) -> None:
         self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
 
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        return False
+
 
 class QueueLauncher:
     def __init__(self, clock: Clock, queue_seconds: float) -> None:
@@ -63,3 +73,6 @@ class QueueLauncher:
 
     def start(self, session_id: SessionId, lease: RunLease) -> None:
         return None
+
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        return await uow.run_jobs.has_pending_run(session_id)

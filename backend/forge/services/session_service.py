@@ -198,8 +198,9 @@ class SessionService:
     async def _has_work_but_no_run(self, session_id: SessionId) -> bool:
         if self._registry.runs_here(session_id):
             return False  # the common case for followers of a live run: no database read at all
-        found = await self.get(session_id)
-        return not isinstance(found, ServiceFailure) and self._needs_run(found)
+        async with self._uow_factory() as uow:
+            found = await uow.sessions.get(session_id)
+            return found is not None and self._needs_run(found) and not await self._launcher.pending(uow, session_id)
 
     # ---- commands --------------------------------------------------------------------------
     async def create(

@@ -24,6 +24,7 @@ from forge.core.run_tickets import ClaimKind, ticket_of, worker_lease
 from forge.core.session_events import EventType
 from forge.core.session_record import SessionRecord
 from forge.db.migrate import upgrade_database
+from forge.services.broadcast_types import RUN_NOT_RUNNING, Heartbeat, StreamClosed
 from forge.services.queued_run import QueuedRunExecutor
 from forge.services.service_results import ServiceFailure
 
@@ -37,7 +38,8 @@ async def workers(tmp_path: Path) -> AsyncIterator[Container]:
         container = build_container(
             Settings(
                 database_url=url, runner="workers", run_lease_seconds=2, data_dir=tmp_path, offline_step_delay_ms=20
-            )
+            ),
+            heartbeat_seconds=0.05,
         )
         try:
             yield container
@@ -145,3 +147,29 @@ async def test_a_job_cancelled_mid_run_hands_its_session_back_to_the_queue(worke
     assert [j["status"] for j in await _jobs(workers)] == ["todo", "todo"]  # the first never ran in a worker
     assert await _executor(workers).run_job(sid, ticket) == ClaimKind.TAKE
     assert (await _record(workers, sid)).awaiting_input_type == "decompose_review"
+
+
+async def _closed_within(container: Container, sid: SessionId, heartbeats: int) -> StreamClosed | None:
+    """Follow the session for a few heartbeats; the StreamClosed it ended with, if it ended."""
+    seen = 0
+    async for batch in container.service.follow_batches(sid, 10**6):
+        if isinstance(batch[-1], StreamClosed):
+            return batch[-1]
+        seen += isinstance(batch[-1], Heartbeat)
+        if seen >= heartbeats:
+            return None
+    return None
+
+
+async def test_a_follower_keeps_waiting_while_a_dead_workers_job_is_still_queued(workers: Container) -> None:
+    sid, ticket = await _started(workers)
+    async with workers.uow_factory() as uow:  # its worker died and its lease expired; the job is in the queue
+        await uow.sessions.lock(sid)
+        await uow.sessions.set_run_lease(sid, worker_lease("dead-worker", ticket, datetime.now(UTC)))
+        await uow.commit()
+    assert not (await _record(workers, sid)).running
+    assert await _closed_within(workers, sid, heartbeats=5) is None
+    async with workers.engine.begin() as connection:  # no job left: nothing will run the session
+        await connection.execute(text("DELETE FROM procrastinate_jobs"))
+    closed = await _closed_within(workers, sid, heartbeats=5)
+    assert closed is not None and closed.code == RUN_NOT_RUNNING
