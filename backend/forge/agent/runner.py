@@ -289,7 +289,9 @@ class AgentRunner:
                 outcome = _truncated_call(call, phase_definition(ctx.state.current_phase).max_tokens)
             else:
                 outcome = await dispatch_tool_call(ctx, call)
-            results.append(ToolResult(call.id, _result_content(outcome), outcome.violation is not None))
+            failed = outcome.violation is not None
+            cited = () if failed else tuple(h for h in outcome.sources if h.snippet.strip())
+            results.append(ToolResult(call.id, _result_content(outcome), failed, cited))
             draft.tool_calls.append(_executed(call.name, dict(call.arguments), outcome))
             if outcome.violation:
                 draft.events.append(ev.tool_error(call.name, outcome.violation.code.value, outcome.violation.message))

@@ -24,7 +24,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 from forge.api.search_trace_schemas import TransformRecordOut
-from forge.core.audit_constraints import ConstraintKind, FindingKind
+from forge.core.audit_constraints import ConstraintFindingKind, ConstraintKind
 from forge.core.domain_types import (
     ClaimConfidence,
     ClaimStatus,
@@ -253,7 +253,7 @@ class ConstraintView(Payload):
 class AuditFindingView(Payload):
     """A CP-1 finding: duplicate constraints merged, a conflict, or a limit that cannot be checked."""
 
-    kind: FindingKind
+    kind: ConstraintFindingKind
     indices: list[int] = Field(description="The constraints concerned, by index in hard then soft order.")
     message: str
 

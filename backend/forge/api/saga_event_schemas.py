@@ -4,40 +4,16 @@ exactly as `core.session_events.saga_*` build them (unknown fields are errors).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from forge.api.review_payload_schemas import Payload
 from forge.core.domain_types import Phase
+from forge.core.saga_records import Checkpoint, DirectiveKind, FindingKind, Severity
 
-SagaFindingKind = Literal[
-    "score_compression",
-    "dimension_collinearity",
-    "source_domain_bias",
-    "shallow_rewrite",
-    "mapping_padding",
-    "injection_suspected",
-    "red_team_challenge",
-    "favourite_pattern",
-    "hard_constraint_violation",
-    "anti_pattern",
-    "stale_idea",
-    "constraint_audit",
-    "target_domain",
-    "diversity_collapse",
-    "risk_convergence",
-]
-SagaDirectiveKind = Literal[
-    "ADJUST_WEIGHTS",
-    "ADJUST_SEARCH_PARAMS",
-    "INJECT_CHALLENGE",
-    "PAUSE_PIPELINE",
-    "RESUME_PIPELINE",
-    "FLAG_HYPOTHESIS",
-    "ADD_CONSTRAINT",
-]
-CheckpointName = Literal["CP-1", "CP-2", "CP-3", "CP-4", "CP-5", "CP-6", "CP-7"]
+# The kinds are the core's enums, never a copy: a kind the core adds is a kind the API accepts.
+SagaFindingKind = FindingKind
+SagaDirectiveKind = DirectiveKind
+CheckpointName = Checkpoint
 
 
 class SagaFindingData(Payload):
@@ -49,7 +25,7 @@ class SagaFindingData(Payload):
     round: int
     kind: SagaFindingKind
     layer: int = Field(ge=1, le=4, description="1 statistics, 2 red team, 3 pattern memory, 4 domain profile.")
-    severity: Literal["info", "warning", "critical"]
+    severity: Severity
     statistic: float
     threshold: float
     p_value: float | None

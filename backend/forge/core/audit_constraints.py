@@ -35,7 +35,7 @@ class Constraint:
     kind: ConstraintKind = ConstraintKind.HARD
 
 
-class FindingKind(str, Enum):
+class ConstraintFindingKind(str, Enum):
     DUPLICATE = "duplicate"
     CONFLICT = "conflict"
     UNDECIDABLE = "undecidable"
@@ -43,7 +43,7 @@ class FindingKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class AuditFinding:
-    kind: FindingKind
+    kind: ConstraintFindingKind
     indices: tuple[int, ...]  # into the audited input
     message: str
 
@@ -53,7 +53,7 @@ class ConstraintAudit:
     kept: tuple[Constraint, ...]  # the input without the duplicates that were merged away
     findings: tuple[AuditFinding, ...]
 
-    def of_kind(self, kind: FindingKind) -> list[AuditFinding]:
+    def of_kind(self, kind: ConstraintFindingKind) -> list[AuditFinding]:
         return [f for f in self.findings if f.kind is kind]
 
 
@@ -151,7 +151,7 @@ def _merge_duplicates(readings: list[_Reading]) -> tuple[list[_Reading], list[Au
             continue
         findings.append(
             AuditFinding(
-                FindingKind.DUPLICATE,
+                ConstraintFindingKind.DUPLICATE,
                 (twin.index, reading.index),
                 f"“{reading.constraint.text}” says the same as “{twin.constraint.text}”; kept the latter once.",
             )
@@ -179,7 +179,7 @@ def _conflicts(kept: list[_Reading]) -> list[AuditFinding]:
                 continue
             findings.append(
                 AuditFinding(
-                    FindingKind.CONFLICT,
+                    ConstraintFindingKind.CONFLICT,
                     (a.index, b.index),
                     f"“{a.constraint.text}” and “{b.constraint.text}” conflict: {message}; keep one or reword them.",
                 )
@@ -197,7 +197,7 @@ def _empty_range(a: str, b: str) -> str | None:
 
 def _undecidable(reading: _Reading) -> AuditFinding:
     return AuditFinding(
-        FindingKind.UNDECIDABLE,
+        ConstraintFindingKind.UNDECIDABLE,
         (reading.index,),
         f"“{reading.constraint.text}” cannot be checked as written; say how much (a number, a unit, a date).",
     )

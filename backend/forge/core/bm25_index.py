@@ -119,29 +119,32 @@ def _term_of_word(word: str) -> str | None:
     return terms[0] if terms else None
 
 
-def _first_match(sentence: str, wanted: Iterable[str]) -> tuple[frozenset[str], int]:
-    """The query terms present in `sentence`, and the offset of the first one (-1 if none)."""
+@lru_cache(maxsize=4096)
+def _sentence_terms(text: str) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Each non-empty sentence of `text` (whitespace collapsed) with its content terms and their
+    offsets, in order (memoised: the same corpus documents are snippeted for query after query)."""
+    sentences = []
+    for raw in _SENTENCE_END.split(text):
+        sentence = collapse_whitespace(raw)
+        if sentence:
+            words = ((_term_of_word(m.group()), m.start()) for m in _WORD.finditer(sentence.lower()))
+            sentences.append((sentence, tuple((t, at) for t, at in words if t is not None)))
+    return tuple(sentences)
+
+
+def _first_match(terms_at: Sequence[tuple[str, int]], wanted: Iterable[str]) -> tuple[frozenset[str], int]:
+    """The query terms among a sentence's terms, and the offset of the first one (-1 if none)."""
     wanted_set = set(wanted)
-    found: set[str] = set()
-    first = -1
-    for match in _WORD.finditer(sentence.lower()):
-        term = _term_of_word(match.group())
-        if term is not None and term in wanted_set:
-            found.add(term)
-            if first == -1:
-                first = match.start()
-    return frozenset(found), first
+    found = [(term, at) for term, at in terms_at if term in wanted_set]
+    return frozenset(term for term, _ in found), (found[0][1] if found else -1)
 
 
 def best_snippet(text: str, terms: Sequence[str], idf: Mapping[str, float], max_chars: int = SNIPPET_MAX_CHARS) -> str:
     """The sentence of `text` that best covers `terms` (by summed IDF), at most `max_chars` long."""
     best_score = 0.0
     best: tuple[str, int] | None = None
-    for raw in _SENTENCE_END.split(text):
-        sentence = collapse_whitespace(raw)
-        if not sentence:
-            continue
-        found, anchor = _first_match(sentence, terms)
+    for sentence, terms_at in _sentence_terms(text):
+        found, anchor = _first_match(terms_at, terms)
         score = sum(idf.get(term, 0.0) for term in found)
         if found and score > best_score:
             best_score, best = score, (sentence, anchor)
@@ -153,7 +156,7 @@ def best_snippet(text: str, terms: Sequence[str], idf: Mapping[str, float], max_
 class Bm25Index:
     """An immutable BM25 index; build it with `build_bm25_index`."""
 
-    __slots__ = ("_avg_length", "_df", "_entries")
+    __slots__ = ("_avg_length", "_df", "_entries", "_postings")
 
     def __init__(self, entries: tuple[_Entry, ...]) -> None:
         seen: set[str] = set()
@@ -162,9 +165,13 @@ class Bm25Index:
                 raise ValueError(f"duplicate document source in index: {entry.document.source!r}")
             seen.add(entry.document.source)
         df: Counter[str] = Counter()
-        for entry in entries:
+        postings: dict[str, list[int]] = {}
+        for position, entry in enumerate(entries):
             df.update(entry.term_counts.keys())
+            for term in entry.term_counts:
+                postings.setdefault(term, []).append(position)
         self._entries = entries
+        self._postings: Mapping[str, list[int]] = postings
         self._df: Mapping[str, int] = df
         total = sum(entry.length for entry in entries)
         self._avg_length = total / len(entries) if entries else 0.0
@@ -201,7 +208,9 @@ class Bm25Index:
         if limit <= 0 or not terms or not self._entries:
             return []
         scored: list[tuple[float, str, int, _Entry]] = []
-        for position, entry in enumerate(self._entries):
+        # Only documents holding a query term can score above 0 (the postings say which).
+        for position in sorted({p for term in terms for p in self._postings.get(term, ())}):
+            entry = self._entries[position]
             value = self._score(entry.term_counts, entry.length, terms)
             if value > 0.0:
                 scored.append((value, entry.document.source, position, entry))

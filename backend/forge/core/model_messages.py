@@ -46,9 +46,14 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
+    """What a tool call returned. `citable` are the research hits behind it, which a provider may
+    offer the model for native citation (Anthropic `search_result` blocks); `content` names them too,
+    so a provider that cannot cite natively loses nothing."""
+
     call_id: ToolCallId
     content: str
     is_error: bool = False
+    citable: tuple[ResearchHit, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,9 +141,11 @@ def detect_shallow_rewrites(
             parent = parents.get(parent_id)
             if parent is None:
                 continue
-            distance = word_edit_distance(parent.text, child.text)
             change = child.composite(children.weights) - parent.composite(children.weights)
-            if distance <= max_distance and abs(change) >= min_change:
+            if abs(change) < min_change:  # the score held: no edit distance needed (the costly part)
+                continue
+            distance = word_edit_distance(parent.text, child.text)
+            if distance <= max_distance:
                 offenders.append((child.id, distance, change))
                 break
     if not offenders:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from forge.core.audit_constraints import Constraint, ConstraintKind, FindingKind, audit_constraints
+from forge.core.audit_constraints import Constraint, ConstraintFindingKind, ConstraintKind, audit_constraints
 from forge.core.problem_constraints import split_constraints
 from forge.core.problem_frame import ProblemFrame
 from forge.core.text_terms import term_set
@@ -215,5 +215,5 @@ def constraint_conflicts(library: Sequence[ConstraintSpec]) -> tuple[ConstraintC
     audit = audit_constraints([Constraint(c.text, kinds[c.type]) for c in library])
     return tuple(
         ConstraintConflict(library[f.indices[0]], library[f.indices[1]], f.message)
-        for f in audit.of_kind(FindingKind.CONFLICT)
+        for f in audit.of_kind(ConstraintFindingKind.CONFLICT)
     )

@@ -291,6 +291,7 @@ _BRITISH = re.compile(r"(?<=[a-z]{3})([iy])s(e|es|ed|ing|ation|ations|er|ers)$")
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ed", "ly")
 
 
+@functools.lru_cache(maxsize=16384)  # pure: a pool's terms recur in every comparison
 def match_key(term: str) -> str:
     """The form two terms are compared in: American spelling, common suffixes off, no final 'e'."""
     key = _BRITISH.sub(r"\1z\2", term)
@@ -301,6 +302,7 @@ def match_key(term: str) -> str:
     return key[:-1] if len(key) > 4 and key.endswith("e") else key
 
 
+@functools.lru_cache(maxsize=8192)  # pure, immutable result: the curator and SAGA compare the same texts per step
 def match_keys(text: str) -> frozenset[str]:
     """The match keys of every content term of `text`, a hyphenated term also by its parts."""
     keys: set[str] = set()

@@ -64,6 +64,8 @@ def _table(model: type[Base]) -> Table:
 SESSIONS = _table(SessionRow)
 SCALAR_COLUMNS = tuple(c for c in SESSIONS.c if c.name != "forge_state")
 KEEP_LEASE: Literal["keep"] = "keep"
+# Events are read as plain rows (no ORM identity map): replays and pages read hundreds at a time.
+_EVENT_COLUMNS = (EventRow.seq, EventRow.type, EventRow.data, EventRow.created_at)
 
 
 def _first_resolved(at: datetime) -> Any:
@@ -96,7 +98,8 @@ class SqlSessionRepository:
         await self.refresh_projection(record.id, state)
 
     async def get(self, session_id: SessionId) -> SessionRecord | None:
-        row = await self._session.scalar(select(SessionRow).where(SessionRow.id == session_id))
+        # The scalar columns only: the state (the largest column) would be read and JSON-decoded for nothing.
+        row = (await self._session.execute(select(*SCALAR_COLUMNS).where(SESSIONS.c.id == session_id))).first()
         return session_record(row) if row is not None else None
 
     async def lock(self, session_id: SessionId) -> SessionRecord | None:
@@ -119,8 +122,8 @@ class SqlSessionRepository:
             filters.append(SessionRow.owner_id == owner)
         total = await self._session.scalar(select(func.count()).select_from(SessionRow).where(*filters))
         newest_first = (SessionRow.created_at.desc(), SessionRow.id.desc())
-        query = select(SessionRow).where(*filters).order_by(*newest_first).limit(limit).offset(offset)
-        rows = await self._session.scalars(query)
+        query = select(*SCALAR_COLUMNS).where(*filters).order_by(*newest_first).limit(limit).offset(offset)
+        rows = await self._session.execute(query)
         return SessionPage(tuple(session_record(r) for r in rows), total or 0, limit, offset)
 
     async def delete(self, session_id: SessionId) -> bool:
@@ -261,16 +264,16 @@ class SqlEventLog:
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:
         query = (
-            select(EventRow)
+            select(*_EVENT_COLUMNS)
             .where(EventRow.session_id == session_id, EventRow.seq > after_seq)
             .order_by(EventRow.seq)
             .limit(limit)
         )
-        return [stored_event(row) for row in await self._session.scalars(query)]
+        return [stored_event(row) for row in await self._session.execute(query)]
 
     async def last(self, session_id: SessionId) -> StoredEvent | None:
-        query = select(EventRow).where(EventRow.session_id == session_id).order_by(EventRow.seq.desc()).limit(1)
-        row = await self._session.scalar(query)
+        query = select(*_EVENT_COLUMNS).where(EventRow.session_id == session_id).order_by(EventRow.seq.desc()).limit(1)
+        row = (await self._session.execute(query)).first()
         return stored_event(row) if row is not None else None
 
     async def last_seq(self, session_id: SessionId) -> EventSeq:

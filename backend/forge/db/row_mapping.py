@@ -17,6 +17,7 @@ from forge.core.accounts import UserId
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
+from forge.core.records import ResearchHit
 from forge.core.session_events import EventType
 from forge.core.session_position import derive_session_position
 from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
@@ -85,7 +86,8 @@ def _lease(row: SessionRow | Any) -> RunLease | None:
     return RunLease(row.run_owner, row.run_lease_expires_at)
 
 
-def stored_event(row: EventRow) -> StoredEvent:
+def stored_event(row: EventRow | Any) -> StoredEvent:
+    """From an ORM row or a Core row with the same column names."""
     return StoredEvent(seq=EventSeq(row.seq), type=EventType(row.type), data=row.data, created_at=row.created_at)
 
 
@@ -113,7 +115,10 @@ def _encode_part(part: MessagePart) -> dict[str, Any]:
         }
     if isinstance(part, ProviderPart):
         return {"kind": "provider", "provider": part.provider, "payload": encode_value(dict(part.payload))}
-    return {"kind": "tool_result", "call_id": part.call_id, "content": part.content, "is_error": part.is_error}
+    encoded = {"kind": "tool_result", "call_id": part.call_id, "content": part.content, "is_error": part.is_error}
+    if part.citable:
+        encoded["citable"] = [[h.source, h.title, h.snippet] for h in part.citable]
+    return encoded
 
 
 def _decode_part(raw: dict[str, Any]) -> MessagePart:
@@ -123,7 +128,8 @@ def _decode_part(raw: dict[str, Any]) -> MessagePart:
     if kind == "tool_call":
         return ToolCall(ToolCallId(raw["id"]), raw["name"], dict(raw["arguments"]), raw.get("parse_error"))
     if kind == "tool_result":
-        return ToolResult(ToolCallId(raw["call_id"]), raw["content"], bool(raw.get("is_error", False)))
+        cited = tuple(ResearchHit(*hit) for hit in raw.get("citable") or ())
+        return ToolResult(ToolCallId(raw["call_id"]), raw["content"], bool(raw.get("is_error", False)), cited)
     if kind == "provider":
         return ProviderPart(raw["provider"], dict(raw["payload"]))
     raise ValueError(f"Unknown message part kind {kind!r}.")

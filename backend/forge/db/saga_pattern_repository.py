@@ -41,13 +41,14 @@ class SqlSagaPatternRepository:
         self._gate = gate
 
     async def recent(self, *, exclude: SessionId, limit: int = 5000) -> list[PatternSighting]:
-        query = (
-            select(SagaPatternRow)
+        columns = (SagaPatternRow.hash, SagaPatternRow.label, SagaPatternRow.session_id, SagaPatternRow.score)
+        query = (  # plain columns, not ORM objects: up to `limit` rows are read at every checkpoint
+            select(*columns)
             .where(SagaPatternRow.session_id != UUID(str(exclude)))
             .order_by(SagaPatternRow.created_at.desc(), SagaPatternRow.hypothesis_id)
             .limit(limit)
         )
-        rows = await self._session.scalars(query)
+        rows = await self._session.execute(query)
         return [PatternSighting(_unsigned(r.hash), r.label, str(r.session_id), r.score) for r in rows]
 
     async def add_all(

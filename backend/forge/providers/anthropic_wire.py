@@ -17,6 +17,10 @@ Invariants:
       turn cut at max_tokens) becomes a ToolCall with `parse_error` set: never dropped, never run
       with half its arguments. A call cut by the output limit says so (naming max_tokens and its
       value), whatever its JSON looks like, so the agent can ask for a shorter call.
+    - A tool result with citable research hits goes as its JSON (each cited result's `snippet` taken
+      out: it is not sent twice) followed by one `search_result` block per hit with citations on, so
+      the model can cite a hit's text natively. Citations are on for every search result (the API
+      wants them all on or all off). The evidence trail does not change: tools still name sources.
     - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
       the snippet is text the model quoted from that page (its citations), else the title and page
       age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
@@ -110,12 +114,46 @@ def _part_block(part: MessagePart) -> Block | None:
         return {"type": "tool_use", "id": part.id, "name": part.name, "input": arguments}
     if isinstance(part, ToolResult):
         block: Block = {"type": "tool_result", "tool_use_id": part.call_id, "is_error": part.is_error}
-        if part.content:
+        if part.citable:
+            block["content"] = _citable_result(part)
+        elif part.content:
             block["content"] = part.content
         return block
     if part.provider == PROVIDER:
         return copy.deepcopy(dict(part.payload))
     return None
+
+
+def _search_result(hit: ResearchHit) -> Block:
+    return {
+        "type": "search_result",
+        "source": hit.source,
+        "title": hit.title.strip() or hit.source,
+        "content": [{"type": "text", "text": hit.snippet}],
+        "citations": {"enabled": True},
+    }
+
+
+def _without_cited_snippets(content: str, cited: set[str]) -> str:
+    """The research result's JSON with the snippets of the cited hits removed (sent as blocks)."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return content
+    results = value.get("results") if isinstance(value, dict) else None
+    if not isinstance(results, list):
+        return content
+    value["results"] = [
+        {k: v for k, v in r.items() if k != "snippet"} if isinstance(r, dict) and r.get("source") in cited else r
+        for r in results
+    ]
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _citable_result(part: ToolResult) -> list[Block]:
+    text = _without_cited_snippets(part.content, {h.source for h in part.citable})
+    head: list[Block] = [{"type": "text", "text": text}] if text.strip() else []
+    return [*head, *(_search_result(h) for h in part.citable)]
 
 
 def message_params(messages: Sequence[Message]) -> list[Block]:

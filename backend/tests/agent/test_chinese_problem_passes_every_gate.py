@@ -1,5 +1,6 @@
 """A Chinese problem passes every gate: a scripted model working in Chinese runs the real loop from
-DECOMPOSE to the verdicts, with research gates (rules 12-15) matching on character bigrams."""
+DECOMPOSE through the verdicts, BUILD and CRYSTALLIZE to the knowledge document, with research gates
+(rules 12-15) matching on character bigrams and no tool error on the way."""
 
 from __future__ import annotations
 
@@ -15,11 +16,19 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.apply_review import ReviewApplied, apply_review
-from forge.core.domain_types import Phase, ReviewType, SessionId
+from forge.core.domain_types import BuildDecision, ReviewType, SessionId, VerdictType
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.records import ResearchHit
-from forge.core.review_inputs import ClaimsReview, DecomposeReview, ExploreReview, ReviewInput
+from forge.core.review_inputs import (
+    BuildDecisionReview,
+    ClaimsReview,
+    ClaimVerdictInput,
+    DecomposeReview,
+    ExploreReview,
+    ReviewInput,
+    VerdictsReview,
+)
 from forge.core.session_events import EventType
 
 PROBLEM = "如何在不增加人手的情况下缩短医院急诊的等待时间？"
@@ -27,6 +36,7 @@ SOURCE = "https://zh.example/ed-queue"
 HITS = [ResearchHit(SOURCE, "急诊排队与利用率", "急诊等待时间随利用率上升而急剧增加。")]
 THESIS = "按到达率动态调整分诊排班可以缩短急诊等待时间"
 CITED = {"evidence_sources": [SOURCE]}
+SCRIPT_CLAIM = "在利用率高于85%的急诊，按到达率动态调整分诊排班可将中位等待时间缩短15%。"
 
 
 def _analogy(domain: str) -> dict[str, Any]:
@@ -96,7 +106,7 @@ SCRIPT: list[Message] = [
             "create_synthesis",
             {
                 "claim_index": 0,
-                "claim_text": "在利用率高于85%的急诊，按到达率动态调整分诊排班可将中位等待时间缩短15%。",
+                "claim_text": SCRIPT_CLAIM,
                 "falsifiability_condition": "若8周内中位等待时间未比3个月基线下降10%，则该主张不成立。",
             },
         ),
@@ -130,35 +140,60 @@ SCRIPT: list[Message] = [
         ),
     ),
     turn(text="验证完成。"),
+    turn(
+        call("add_to_knowledge_graph", {"claim_index": 0}),
+        call("analyze_gaps", {"gaps": ["动态排班在夜班是否同样有效？"], "convergence_locks": []}),
+    ),
+    turn(text="构建完成。"),
+    turn(
+        call(
+            "generate_knowledge_document",
+            {
+                "executive_summary": "最有力的主张：在利用率高于85%的急诊，按到达率动态调整分诊排班可将中位等待时间缩短15%，"
+                "它经受住了证伪尝试，且尚未见报道。",
+                "recommendations": ["在一家急诊试行8周动态排班；若中位等待时间未下降10%，则停止。"],
+                "open_questions": ["动态排班在夜班是否同样有效？"],
+            },
+        )
+    ),
+    turn(text="知识文档已生成。"),
 ]
 
 REVIEWS: dict[ReviewType, ReviewInput] = {
     ReviewType.DECOMPOSE_REVIEW: DecomposeReview((0,)),
     ReviewType.EXPLORE_REVIEW: ExploreReview((0,)),
     ReviewType.CLAIMS_REVIEW: ClaimsReview(),
+    ReviewType.VERDICTS: VerdictsReview((ClaimVerdictInput(0, VerdictType.ACCEPT),)),
+    ReviewType.BUILD_DECISION: BuildDecisionReview(BuildDecision.RESOLVE),
 }
 
 
-async def test_a_chinese_problem_reaches_the_verdicts_without_a_tool_error() -> None:
+async def test_a_chinese_problem_reaches_the_document_without_a_tool_error() -> None:
     ids = CountingIds()
     ctx = ToolContext(
         SessionId(ids()), ForgeState(problem=PROBLEM), MemoryResearch(HITS), FixedClock(), ids, "scripted"
     )
     runner, history = AgentRunner(ScriptedModel(SCRIPT)), [phase_kickoff(ctx.state)]
     tool_errors: list[Any] = []
-    for _ in range(4):
+    reviews_seen: list[ReviewType] = []
+    for _ in range(7):
         async for output in runner.run(ctx, history):
             if not isinstance(output, Live):
                 history = apply_step(history, output)
                 tool_errors += [e.data for e in output.events if e.type == EventType.TOOL_ERROR]
+        assert tool_errors == []
         waiting = ctx.state.awaiting_input_type
-        assert waiting is not None and tool_errors == []
-        if waiting == ReviewType.VERDICTS:
+        if waiting is None:
             break
+        reviews_seen.append(waiting)
+        if waiting == ReviewType.VERDICTS:
+            assert ctx.state.current_round_claims[0].scores is not None
         applied = apply_review(ctx.state, REVIEWS[waiting], ids)
         assert isinstance(applied, ReviewApplied), applied
         ctx.state = applied.state
         history = [*history, phase_kickoff(ctx.state)]
-    assert ctx.state.current_phase == Phase.VALIDATE and ctx.state.awaiting_input_type == ReviewType.VERDICTS
+    assert reviews_seen == list(REVIEWS)
     assert len({a.source_domain for a in ctx.state.cross_domain_analogies}) == 2
-    assert ctx.state.current_round_claims[0].scores is not None
+    assert [n.text for n in ctx.state.knowledge_graph_nodes] == [SCRIPT_CLAIM]
+    document = ctx.state.knowledge_document_markdown or ""
+    assert "最有力的主张" in document and SCRIPT_CLAIM in document

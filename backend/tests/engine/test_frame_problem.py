@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.audit_constraints import FindingKind
+from forge.core.audit_constraints import ConstraintFindingKind
 from forge.core.model_messages import Usage
 from forge.engine.frame_problem import Framed, FrameOutput, FramingFailure, frame_problem, frame_request
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
@@ -45,7 +45,10 @@ async def test_the_persons_constraints_stay_hard_even_when_the_model_leaves_them
     assert isinstance(framed, Framed) and framed.usage == Usage(900, 300)
     assert framed.audited.frame.hard_constraints == ("no new beds", "budget under 50k", "no new hires")
     assert "no additional beds" in framed.audited.audit.findings[0].message  # merged into the person's wording
-    assert [f.kind for f in framed.audited.audit.findings] == [FindingKind.DUPLICATE, FindingKind.UNDECIDABLE]
+    assert [f.kind for f in framed.audited.audit.findings] == [
+        ConstraintFindingKind.DUPLICATE,
+        ConstraintFindingKind.UNDECIDABLE,
+    ]
     (request,) = model.requests
     assert request.input == PROBLEM and request.output is FrameOutput
 

@@ -743,7 +743,7 @@ export interface components {
              * @description The constraints concerned, by index in hard then soft order.
              */
             indices: number[];
-            kind: components["schemas"]["FindingKind"];
+            kind: components["schemas"]["ConstraintFindingKind"];
             /** Message */
             message: string;
         };
@@ -836,13 +836,15 @@ export interface components {
             /** Step */
             step: string;
         };
+        /**
+         * Checkpoint
+         * @description The Answer Engine's checkpoints (§7.3).
+         * @enum {string}
+         */
+        Checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
         /** CheckpointOut */
         CheckpointOut: {
-            /**
-             * Checkpoint
-             * @enum {string}
-             */
-            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            checkpoint: components["schemas"]["Checkpoint"];
             /** Directive Ids */
             directive_ids: string[];
             /** Fast Events */
@@ -1056,6 +1058,11 @@ export interface components {
             /** Kept */
             kept: components["schemas"]["ConstraintView"][];
         };
+        /**
+         * ConstraintFindingKind
+         * @enum {string}
+         */
+        ConstraintFindingKind: "duplicate" | "conflict" | "undecidable";
         /**
          * ConstraintKind
          * @enum {string}
@@ -1290,6 +1297,11 @@ export interface components {
             /** Systematicity */
             systematicity: number;
         };
+        /**
+         * DirectiveKind
+         * @enum {string}
+         */
+        DirectiveKind: "ADJUST_WEIGHTS" | "ADJUST_SEARCH_PARAMS" | "INJECT_CHALLENGE" | "PAUSE_PIPELINE" | "RESUME_PIPELINE" | "FLAG_HYPOTHESIS" | "ADD_CONSTRAINT";
         /** DirectiveOut */
         DirectiveOut: {
             /**
@@ -1309,11 +1321,7 @@ export interface components {
             hypothesis_ids: string[];
             /** Id */
             id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "ADJUST_WEIGHTS" | "ADJUST_SEARCH_PARAMS" | "INJECT_CHALLENGE" | "PAUSE_PIPELINE" | "RESUME_PIPELINE" | "FLAG_HYPOTHESIS" | "ADD_CONSTRAINT";
+            kind: components["schemas"]["DirectiveKind"];
             /** Message */
             message: string;
             /** Quota Changes */
@@ -1679,14 +1687,10 @@ export interface components {
          * FindingKind
          * @enum {string}
          */
-        FindingKind: "duplicate" | "conflict" | "undecidable";
+        FindingKind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
         /** FindingOut */
         FindingOut: {
-            /**
-             * Checkpoint
-             * @enum {string}
-             */
-            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            checkpoint: components["schemas"]["Checkpoint"];
             /** Dimensions */
             dimensions: string[];
             /** Dismissed */
@@ -1695,11 +1699,7 @@ export interface components {
             hypothesis_ids: string[];
             /** Id */
             id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            kind: components["schemas"]["FindingKind"];
             /**
              * Layer
              * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
@@ -1711,11 +1711,7 @@ export interface components {
             p_value: number | null;
             /** Round */
             round: number;
-            /**
-             * Severity
-             * @enum {string}
-             */
-            severity: "info" | "warning" | "critical";
+            severity: components["schemas"]["Severity"];
             /** Statistic */
             statistic: number;
             /** Suggested Constraint */
@@ -2717,11 +2713,7 @@ export interface components {
          * @description An Answer Engine checkpoint ran (CP-1..7) in `phase`: what it found and which directives followed.
          */
         SagaCheckpointData: {
-            /**
-             * Checkpoint
-             * @enum {string}
-             */
-            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            checkpoint: components["schemas"]["Checkpoint"];
             /** Directive Ids */
             directive_ids: string[];
             /**
@@ -2776,11 +2768,7 @@ export interface components {
             hypothesis_ids: string[];
             /** Id */
             id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "ADJUST_WEIGHTS" | "ADJUST_SEARCH_PARAMS" | "INJECT_CHALLENGE" | "PAUSE_PIPELINE" | "RESUME_PIPELINE" | "FLAG_HYPOTHESIS" | "ADD_CONSTRAINT";
+            kind: components["schemas"]["DirectiveKind"];
             /** Message */
             message: string;
             /** Quota Changes */
@@ -2820,22 +2808,14 @@ export interface components {
          *     `p_value` < 0.05), the hypotheses (or claims) involved, and a message a person can act on.
          */
         SagaFindingData: {
-            /**
-             * Checkpoint
-             * @enum {string}
-             */
-            checkpoint: "CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7";
+            checkpoint: components["schemas"]["Checkpoint"];
             /** Dimensions */
             dimensions: string[];
             /** Hypothesis Ids */
             hypothesis_ids: string[];
             /** Id */
             id: string;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+            kind: components["schemas"]["FindingKind"];
             /**
              * Layer
              * @description 1 statistics, 2 red team, 3 pattern memory, 4 domain profile.
@@ -2847,11 +2827,7 @@ export interface components {
             p_value: number | null;
             /** Round */
             round: number;
-            /**
-             * Severity
-             * @enum {string}
-             */
-            severity: "info" | "warning" | "critical";
+            severity: components["schemas"]["Severity"];
             /** Statistic */
             statistic: number;
             /** Suggested Constraint */
@@ -3076,6 +3052,11 @@ export interface components {
          * @enum {string}
          */
         SessionStatus: "decomposing" | "exploring" | "synthesizing" | "validating" | "building" | "crystallizing" | "crystallized" | "cancelled";
+        /**
+         * Severity
+         * @enum {string}
+         */
+        Severity: "info" | "warning" | "critical";
         /** SolveSummaryOut */
         SolveSummaryOut: {
             /** Attempts */
@@ -3139,8 +3120,7 @@ export interface components {
         };
         /** StageOut */
         StageOut: {
-            /** Checkpoint */
-            checkpoint: ("CP-1" | "CP-2" | "CP-3" | "CP-4" | "CP-5" | "CP-6" | "CP-7") | null;
+            checkpoint: components["schemas"]["Checkpoint"] | null;
             /** Name */
             name: string;
             /** Number */

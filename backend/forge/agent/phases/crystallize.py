@@ -30,7 +30,8 @@ the rejected directions and the gaps). The ten sections that follow your text ar
 record. Then write a closing line for the person.
 EXCELLENT: the summary leads with the strongest claim and its qualification, says how it survived \
 falsification and how novel it is, and never claims more than the graph holds; each recommendation names \
-what to try, where, and the result that would stop it; open questions are the ones that block action."""
+what to try, where, and the result that would stop it, in one or two sentences — the document already \
+carries every claim in full, so do not restate a claim; open questions are the ones that block action."""
 
 
 def _claims(state: ForgeState) -> list[dict[str, Any]]:

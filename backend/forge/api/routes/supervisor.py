@@ -94,12 +94,7 @@ def supervisor_out(sup: SupervisionState) -> SupervisorOut:
         checkpoints=[
             CheckpointOut(**ev.saga_checkpoint(c).data, title=CHECKPOINT_TITLE[c.checkpoint]) for c in sup.checkpoints
         ],
-        stages=[
-            StageOut(
-                number=s.number, name=s.name, phase=s.phase, checkpoint=s.checkpoint.value if s.checkpoint else None
-            )
-            for s in ANSWER_STAGES
-        ],
+        stages=[StageOut(number=s.number, name=s.name, phase=s.phase, checkpoint=s.checkpoint) for s in ANSWER_STAGES],
         weights=dict(sup.weights),
         quota_changes=dict(sup.quota_changes),
         flagged=list(sup.flagged),

@@ -39,6 +39,7 @@ ALIAS_CONFIDENCE = 0.92
 RERANK_CEILING = 0.85
 RECALL_SIZE = 50
 DEFAULT_MIN_CONFIDENCE = 0.35
+MATCH_MEMO_SIZE = 4096
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -93,7 +94,7 @@ def _names(node: HypergraphNode) -> tuple[str, ...]:
 class NodeMatcher:
     """Build once per store (and vector set); `match` is then cheap."""
 
-    __slots__ = ("_alias", "_exact", "_name_words", "_nodes", "_vectors", "_word_index")
+    __slots__ = ("_alias", "_exact", "_matched", "_name_words", "_nodes", "_vectors", "_word_index")
 
     def __init__(self, store: HypergraphStore, node_vectors: npt.NDArray[np.float32] | None = None) -> None:
         if node_vectors is not None and node_vectors.shape[0] != len(store.nodes):
@@ -104,6 +105,9 @@ class NodeMatcher:
         self._alias: dict[str, list[int]] = defaultdict(list)
         self._word_index: dict[str, list[int]] = defaultdict(list)
         self._name_words: list[tuple[frozenset[str], ...]] = []
+        # `match` is a pure function of its arguments over this immutable index: answers are kept
+        # (bounded), since every trace of a session matches the same frame terms again.
+        self._matched: dict[tuple[str, tuple[float, ...] | None, int, float], TermMatch] = {}
         for position, node in enumerate(store.nodes):
             self._exact[normalize_phrase(node.label)].append(position)
             for alias in node.aliases:
@@ -124,6 +128,15 @@ class NodeMatcher:
         limit: int = 3,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
     ) -> TermMatch:
+        key = (term, None if term_vector is None else tuple(term_vector), limit, min_confidence)
+        found = self._matched.get(key)
+        if found is None:
+            if len(self._matched) >= MATCH_MEMO_SIZE:
+                self._matched.clear()
+            found = self._matched[key] = self._match(term, term_vector, limit, min_confidence)
+        return found
+
+    def _match(self, term: str, term_vector: Sequence[float] | None, limit: int, min_confidence: float) -> TermMatch:
         phrase = normalize_phrase(term) or "\0"  # a term with no word matches no label exactly
         fixed = dict.fromkeys(self._alias.get(phrase, []), MatchMethod.ALIAS)
         fixed |= dict.fromkeys(self._exact.get(phrase, []), MatchMethod.EXACT)

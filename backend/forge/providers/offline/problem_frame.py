@@ -14,6 +14,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -303,6 +304,7 @@ def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
     return tuple(t for t in salient_terms(problem, 12) if stem(t) not in banned)[:8]
 
 
+@functools.lru_cache(maxsize=1024)  # pure: every offline call re-frames the session's problem
 def frame_problem(problem: str) -> ProblemFrame:
     parts = split_constraints(problem)
     statement, listed = parts.statement, parts.constraints

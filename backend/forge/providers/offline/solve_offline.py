@@ -26,7 +26,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from forge.core.audit_constraints import Constraint, FindingKind, audit_constraints, is_negative, subject_stems
+from forge.core.audit_constraints import (
+    Constraint,
+    ConstraintFindingKind,
+    audit_constraints,
+    is_negative,
+    subject_stems,
+)
 from forge.core.compliance_audit import ComplianceVerdict
 from forge.core.domain_types import EvidenceType
 from forge.core.records import Claim
@@ -208,7 +214,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _conflicts(constraint: str, sentence: str) -> bool:
-    if audit_constraints([Constraint(constraint), Constraint(sentence)]).of_kind(FindingKind.CONFLICT):
+    if audit_constraints([Constraint(constraint), Constraint(sentence)]).of_kind(ConstraintFindingKind.CONFLICT):
         return True
     if not is_negative(constraint) or is_negative(sentence):
         return False

@@ -11,10 +11,13 @@ Invariants:
       field is chosen only when the person suggested it (an analogy needs a distant source).
     - Templates are filled by plain replacement of {target}, {lever} and {constraint}; any other
       text (including other braces) is left as written.
+    - Scores and distances are pure functions of frozen records (domain, frame) and strings, so
+      they are memoised: the offline model re-plans every turn from the same frame and library.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -42,6 +45,7 @@ class DomainChoice:
     cue_hits: tuple[str, ...]
 
 
+@functools.lru_cache(maxsize=8192)  # pure on frozen records
 def distance_of(domain: SourceDomain, frame: ProblemFrame) -> SemanticDistance:
     """How far the domain is from this problem, computed from the problem's words (never a fixed tag)."""
     return measure_proximity(f"{frame.problem} {frame.target}", domain).band
@@ -57,6 +61,7 @@ def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
     return agree(text, frame.target)
 
 
+@functools.lru_cache(maxsize=8192)  # pure on a frozen record and a string
 def best_pattern(domain: SourceDomain, text: str) -> Structure:
     """The pattern sharing the most stems with `text`; the first pattern on a tie."""
     wanted = stem_set(text)
@@ -88,6 +93,13 @@ def _domain_text(domain: SourceDomain) -> str:
 
 def score_domain(
     domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
+) -> tuple[float, tuple[str, ...]]:
+    return _score_domain(domain, frame, context, tuple(suggested))
+
+
+@functools.lru_cache(maxsize=8192)  # pure on frozen records and strings
+def _score_domain(
+    domain: SourceDomain, frame: ProblemFrame, context: str, suggested: tuple[str, ...]
 ) -> tuple[float, tuple[str, ...]]:
     """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
     + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""

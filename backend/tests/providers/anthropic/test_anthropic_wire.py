@@ -318,3 +318,54 @@ def test_no_thinking_without_a_budget_a_supporting_model_or_room_for_the_minimum
 def test_claude_3_7_and_4_think_and_older_models_do_not() -> None:
     assert supports_extended_thinking("claude-sonnet-4-6") and supports_extended_thinking("claude-3-7-sonnet-latest")
     assert not supports_extended_thinking("claude-3-5-haiku-latest")
+
+
+def _research_result(citable: tuple[ResearchHit, ...]) -> dict[str, Any]:
+    content = json.dumps(
+        {
+            "query": "ed crowding",
+            "results": [
+                {"source": "corpus://queueing/little", "title": "Little's Law", "snippet": "L = lambda W."},
+                {"source": "corpus://traffic/flow", "title": "Traffic", "snippet": "Flow peaks at a density."},
+            ],
+        }
+    )
+    messages = (
+        user_text("Why do waits grow?"),
+        Message(Role.ASSISTANT, (ToolCall(ToolCallId("toolu_R"), "research", {"query": "ed crowding"}),)),
+        Message(Role.USER, (ToolResult(ToolCallId("toolu_R"), content, citable=citable),)),
+    )
+    block = _params(ModelRequest("sys", messages, (RESEARCH,)))["messages"][-1]["content"][0]
+    assert block["type"] == "tool_result"
+    return block
+
+
+def test_citable_research_hits_go_as_search_result_blocks_with_citations_and_are_not_sent_twice() -> None:
+    little = ResearchHit("corpus://queueing/little", "Little's Law", "L = lambda W.")
+
+    content = _research_result((little,))["content"]
+
+    assert content[1:] == [
+        {
+            "type": "search_result",
+            "source": "corpus://queueing/little",
+            "title": "Little's Law",
+            "content": [{"type": "text", "text": "L = lambda W."}],
+            "citations": {"enabled": True},
+        }
+    ]
+    results = json.loads(content[0]["text"])["results"]
+    assert results == [
+        {"source": "corpus://queueing/little", "title": "Little's Law"},
+        {"source": "corpus://traffic/flow", "title": "Traffic", "snippet": "Flow peaks at a density."},
+    ]
+
+
+def test_a_result_without_citable_hits_stays_a_plain_string() -> None:
+    assert isinstance(_research_result(())["content"], str)
+
+
+def test_a_citable_hit_without_a_title_is_titled_by_its_source() -> None:
+    untitled = ResearchHit("https://example.org/a", " ", "Queues grow.")
+
+    assert _research_result((untitled,))["content"][-1]["title"] == "https://example.org/a"

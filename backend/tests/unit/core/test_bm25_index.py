@@ -157,3 +157,16 @@ def test_topics_are_indexed_but_not_quoted_in_snippets() -> None:
 
     assert [h.source for h in hit] == ["doc://t"]
     assert hit[0].snippet == "Plain body text."
+
+
+def test_search_scores_every_document_sharing_a_term_as_a_full_scan_would() -> None:
+    docs = [
+        IndexedDocument(f"s{i}", f"Doc {i}", text)
+        for i, text in enumerate(
+            ["queue triage nurses. Waiting rooms.", "triage only", "nothing relevant here", "nurses and queues"]
+        )
+    ]
+    index = build_bm25_index(docs)
+    found = index.search("queue triage nurses", limit=10)
+    assert [d.source for d in found] == ["s0", "s3", "s1"]
+    assert found[0].snippet == "queue triage nurses."

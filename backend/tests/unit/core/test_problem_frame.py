@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forge.core.audit_constraints import FindingKind
+from forge.core.audit_constraints import ConstraintFindingKind
 from forge.core.problem_frame import ProblemFrame, audit_frame, make_frame
 
 
@@ -36,4 +36,7 @@ def test_audit_merges_duplicate_constraints_across_hard_and_soft_and_keeps_findi
     audited = audit_frame(frame)
     assert audited.frame.hard_constraints == ("no more staff",)
     assert audited.frame.soft_constraints == ("keep costs reasonable",)
-    assert [f.kind for f in audited.audit.findings] == [FindingKind.DUPLICATE, FindingKind.UNDECIDABLE]
+    assert [f.kind for f in audited.audit.findings] == [
+        ConstraintFindingKind.DUPLICATE,
+        ConstraintFindingKind.UNDECIDABLE,
+    ]

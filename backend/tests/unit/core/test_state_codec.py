@@ -6,6 +6,8 @@ import json
 from datetime import UTC, datetime, timedelta, timezone
 from uuid import UUID
 
+import pytest
+
 from forge.core.domain_types import (
     AnalogyId,
     ClaimConfidence,
@@ -306,3 +308,25 @@ def test_encoding_does_not_mutate_the_state() -> None:
     before = decode_state(encode_state(s))
     encode_state(s)
     assert s == before
+
+
+def test_an_unknown_enum_value_is_refused_as_the_enum_refuses_it() -> None:
+    with pytest.raises(ValueError, match="not a valid Phase"):
+        decode_value("no_such_phase", Phase)
+
+
+def test_encoding_a_subclass_of_a_container_uses_the_containers_rule() -> None:
+    class Ids(list[int]):
+        pass
+
+    class Tags(frozenset[str]):
+        pass
+
+    assert encode_value({"ids": Ids([3, 1]), "tags": Tags({"b", "a"})}) == {"ids": [3, 1], "tags": ["a", "b"]}
+
+
+def test_an_optional_list_of_records_decodes_none_and_items() -> None:
+    annotation = list[ResearchHit] | None
+    assert decode_value(None, annotation) is None
+    hit = ResearchHit("https://s1.example", "Title 1", "snippet")
+    assert decode_value(encode_value([hit]), annotation) == [hit]
