@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-prompt-cache bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -90,6 +90,10 @@ bench-hkg: $(STAMP)
 # SQLite and PostgreSQL (127.0.0.1:5432, a throwaway database per server). See the script's docstring.
 bench-load: $(STAMP)
 	$(BIN)/python bench/bench_load.py
+
+# PostgreSQL: 40 concurrent autopilot sessions with 1 vs 2 `forge worker` processes, and a worker's kill -9.
+bench-workers: $(STAMP)
+	$(BIN)/python bench/bench_workers.py
 
 # Share of input tokens a full session would read from Anthropic's prompt cache (simulated, no network).
 # BISO fan-out: 24 domains x 3 hypotheses through the structured path with 1.5 s model latency.

@@ -26,6 +26,7 @@ from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
+from forge.db.run_job_queue import QueueDepth, QueueProbe
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_concept_spaces import load_concept_spaces
@@ -51,7 +52,9 @@ from forge.services.event_log_source import EventLogSource
 from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
 from forge.services.pattern_memory import PatternMemory
+from forge.services.queued_run import QueuedRunExecutor
 from forge.services.run_engine_stages import EngineConfig, EngineStages
+from forge.services.run_launcher import InProcessLauncher, QueueLauncher, RunLauncher
 from forge.services.run_registry import RunRegistry
 from forge.services.run_supervision import Supervisor
 from forge.services.search_grounding import LazyHkgGrounding
@@ -86,6 +89,12 @@ class Container:
     usage: UserUsageService
     listener: PostgresEventListener | None = None
     curation: LiveCurationSettings = field(default_factory=LiveCurationSettings)  # read at every model call
+    queue: QueueProbe | None = None  # FORGE_RUNNER=workers: the run queue (readiness, metrics)
+    queued_runs: QueuedRunExecutor | None = None  # PostgreSQL: what `forge worker` runs for each job
+
+    async def queue_depth(self) -> QueueDepth | None:
+        """The run queue now (None without workers); raises when it cannot be read."""
+        return await self.queue.depth() if self.queue is not None else None
 
     async def start(self) -> None:
         """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
@@ -344,7 +353,16 @@ def build_container(
         hkg=hkg,
     )
     memory = HypothesisMemory(embedder or StaticTextEmbedder(), new_id)
-    service = SessionService(uow_factory, broadcaster, runs, driver, clock, new_id, model.label, memory)
+    workers = settings.runner == "workers"
+    launcher: RunLauncher = (
+        QueueLauncher(clock, settings.queue_lease_seconds) if workers else InProcessLauncher(runs, driver)
+    )
+    service = SessionService(uow_factory, broadcaster, runs, launcher, clock, new_id, model.label, memory)
+    queued = (
+        None
+        if single_process
+        else QueuedRunExecutor(uow_factory, broadcaster, runs, driver, clock, settings.queue_lease_seconds)
+    )
     return Container(
         settings,
         engine,
@@ -362,6 +380,8 @@ def build_container(
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
         listener,
         curation,
+        QueueProbe(engine, settings.worker_stalled_seconds) if workers else None,
+        queued,
     )
 
 

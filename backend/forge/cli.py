@@ -1,4 +1,4 @@
-"""The `forge` command: serve, answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge,
+"""The `forge` command: serve, worker (runs queued sessions), answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge,
 users / tokens / admin (accounts).
 
 Invariants:
@@ -26,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="migrate the database and serve the API (and app) on HOST:PORT")
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
+    worker = sub.add_parser("worker", help="run queued sessions (PostgreSQL, FORGE_RUNNER=workers); migrates first")
+    worker.add_argument("--alive-file", type=Path, default=None, help="touch this file every heartbeat (healthchecks)")
     sub.add_parser("migrate", help="upgrade the database to the latest schema")
     sub.add_parser("doctor", help="show each role's provider and model, keys, database; no paid call")
     answer = sub.add_parser("answer", help="run all six phases in autopilot and write the document")
@@ -164,6 +166,19 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     ForgeServer(config, before_shutdown=container.broadcaster.close).run()
 
 
+def _worker(settings: Settings, alive_file: Path | None) -> int:
+    from forge.run_worker import run_worker
+
+    check_log_format(settings.log_format)
+    configure_logging(settings.log_format, settings.log_level)
+    if settings.database_kind != "postgresql":
+        raise ValueError(
+            "forge worker needs PostgreSQL (DATABASE_URL=postgresql+asyncpg://...) with FORGE_RUNNER=workers"
+        )
+    _migrate(settings)
+    return asyncio.run(run_worker(settings, alive_file))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     settings = Settings.from_env(environment_with_dotenv())
@@ -179,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if all(f.ok for f in findings) else 1
         elif args.command == "serve":
             _serve(settings, args.host, args.port)
+        elif args.command == "worker":
+            return _worker(settings, args.alive_file)
         elif args.command in ("users", "tokens", "admin"):
             return _accounts(settings, args)
         elif args.command == "hkg":

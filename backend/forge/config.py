@@ -15,6 +15,7 @@ from pathlib import Path
 
 from forge.core.auth_mode import AuthRefusal, parse_auth_setting
 from forge.core.curation.curation_settings import CurationChange, check_change
+from forge.core.login_throttle import LoginThrottlePolicy
 from forge.core.user_limits import UserLimits
 
 DEFAULT_DATA_DIR = "var"
@@ -94,6 +95,11 @@ class Settings:
     db_pool_size: int = 10
     db_max_overflow: int = 20
     run_lease_seconds: float = 15.0
+    runner: str = "inprocess"  # FORGE_RUNNER: "inprocess", or "workers" (PostgreSQL: runs are jobs for `forge worker`)
+    queue_lease_seconds: float = 3600.0  # how long a queued run counts as running before a worker claims it
+    worker_concurrency: int = 4  # sessions one `forge worker` runs at once
+    worker_heartbeat_seconds: float = 1.0  # a worker's heartbeat to the task engine
+    worker_stalled_seconds: float = 5.0  # a worker silent this long is dead: its jobs are retried elsewhere
     engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
     hypotheses_per_domain: int = 3
     allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
@@ -116,6 +122,7 @@ class Settings:
     auth: str = ""  # FORGE_AUTH: "on", "off", or "" (off on loopback, refused elsewhere: core.auth_mode)
     user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
     curation: CurationChange = field(default_factory=CurationChange)  # FORGE_CURATION_* / FORGE_NAVIGATION_*
+    login_throttle: LoginThrottlePolicy = field(default_factory=LoginThrottlePolicy)  # wrong passwords per window
 
     @property
     def hkg_path(self) -> Path:
@@ -153,6 +160,11 @@ class Settings:
             db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "10")),
             db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "20")),
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
+            runner=_runner(env.get("FORGE_RUNNER") or "inprocess", env.get("DATABASE_URL") or default_db),
+            queue_lease_seconds=max(1.0, float(env.get("FORGE_QUEUE_LEASE_SECONDS") or "3600")),
+            worker_concurrency=max(1, int(env.get("FORGE_WORKER_CONCURRENCY") or "4")),
+            worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "1")),
+            worker_stalled_seconds=max(0.5, float(env.get("FORGE_WORKER_STALLED_SECONDS") or "5")),
             engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
             allowed_hosts=hosts,
@@ -168,6 +180,10 @@ class Settings:
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
             auth=_auth_setting(env.get("FORGE_AUTH")),
             curation=curation_change_from_env(env),
+            login_throttle=LoginThrottlePolicy(
+                max_failures=max(1, int(env.get("FORGE_LOGIN_MAX_FAILURES") or "5")),
+                window_seconds=max(1.0, float(env.get("FORGE_LOGIN_WINDOW_SECONDS") or "900")),
+            ),
             user_limits=UserLimits(
                 max_running_sessions=_optional_int(
                     "FORGE_USER_MAX_RUNNING_SESSIONS", env.get("FORGE_USER_MAX_RUNNING_SESSIONS")
@@ -184,6 +200,21 @@ class Settings:
     @property
     def database_kind(self) -> str:
         return "postgresql" if self.database_url.startswith("postgresql") else "sqlite"
+
+
+RUNNERS = ("inprocess", "workers")
+
+
+def _runner(value: str, database_url: str) -> str:
+    runner = value.strip().lower()
+    if runner not in RUNNERS:
+        raise ValueError(f"FORGE_RUNNER must be one of {', '.join(RUNNERS)}; got {value!r}")
+    if runner == "workers" and not database_url.startswith("postgresql"):
+        raise ValueError(
+            "FORGE_RUNNER=workers needs PostgreSQL (DATABASE_URL=postgresql+asyncpg://...): "
+            "the embedded SQLite database runs sessions in the server process (FORGE_RUNNER=inprocess)"
+        )
+    return runner
 
 
 SEARCH_PROFILES = ("interactive", "research")

@@ -9,7 +9,9 @@ Invariants:
 
 Series: forge_runs_active, forge_sse_listeners, forge_phase_run_seconds{phase},
 forge_model_calls_total{provider}, forge_model_tokens_total{provider,kind} (kind: context,
-cache_read, cache_creation), forge_model_cost_usd_total{provider}.
+cache_read, cache_creation), forge_model_cost_usd_total{provider}; with workers (FORGE_RUNNER=workers),
+read from the run queue at each scrape: forge_queue_jobs{state} (state: waiting, running) and
+forge_queue_live_workers (absent without workers; -1 when the queue could not be read).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -64,6 +66,21 @@ class ForgeMetrics:
         self._calls = Counter("forge_model_calls", "Model calls.", ["provider"], registry=self.registry)
         self._tokens = Counter("forge_model_tokens", "Model tokens.", ["provider", "kind"], registry=self.registry)
         self._cost = Counter("forge_model_cost_usd", "Model cost in USD.", ["provider"], registry=self.registry)
+        self._queue_jobs: Gauge | None = None
+        self._queue_workers: Gauge | None = None
+
+    def queue_read(self, waiting: int, running: int, live_workers: int) -> None:
+        """The run queue as read for this scrape (workers only; -1 everywhere = it could not be read)."""
+        if self._queue_jobs is None or self._queue_workers is None:
+            self._queue_jobs = Gauge(
+                "forge_queue_jobs", "Run jobs in the task engine's queue.", ["state"], registry=self.registry
+            )
+            self._queue_workers = Gauge(
+                "forge_queue_live_workers", "Workers with a recent heartbeat.", registry=self.registry
+            )
+        self._queue_jobs.labels("waiting").set(waiting)
+        self._queue_jobs.labels("running").set(running)
+        self._queue_workers.set(live_workers)
 
     def watch(self, runs_active: Callable[[], int], sse_listeners: Callable[[], int]) -> None:
         """Read these when scraped (called once, by the composition root)."""

@@ -337,6 +337,18 @@ class SagaPatternRepository(Protocol):
         ...
 
 
+class RunJobQueue(Protocol):
+    """The task engine's queue of session runs (FORGE_RUNNER=workers, PostgreSQL only)."""
+
+    async def enqueue_run(self, session_id: SessionId, ticket: str) -> None:
+        """Enqueue a run job for the session in this unit of work's transaction (it exists once committed)."""
+        ...
+
+    async def has_pending_run(self, session_id: SessionId) -> bool:
+        """A run job of the session waits in the queue or is held by a worker (maybe a dead one, not yet retried)."""
+        ...
+
+
 class UnitOfWork(Protocol):
     sessions: SessionRepository
     events: EventLog
@@ -345,6 +357,7 @@ class UnitOfWork(Protocol):
     memory: HypothesisMemoryRepository
     patterns: SagaPatternRepository
     accounts: AccountRepository
+    run_jobs: RunJobQueue
 
     async def __aenter__(self) -> UnitOfWork: ...
 

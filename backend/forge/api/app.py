@@ -31,6 +31,7 @@ from forge.api.docs_pages import mount_docs
 from forge.api.error_handlers import install_error_handlers
 from forge.api.error_responses import error_responses, errors_as_json
 from forge.api.limit_request_body import LimitRequestBody
+from forge.api.login_attempts import LoginAttempts
 from forge.api.request_context import RequestContext
 from forge.api.request_limits import MAX_BODY_BYTES
 from forge.api.routes import (
@@ -120,6 +121,7 @@ def create_app(container: Container, spa_dir: Path = SPA_DIR) -> FastAPI:
     app.state.container = container
     app.state.auth_enabled = auth_on
     app.state.sse_frames = SseFrameCache()
+    app.state.login_attempts = LoginAttempts(settings.login_throttle)
     install_error_handlers(app)
     # add_middleware wraps: the last one added is the outermost.
     app.add_middleware(LimitRequestBody, max_bytes=MAX_BODY_BYTES)

@@ -19,6 +19,7 @@ from forge.db.account_repository import SqlAccountRepository
 from forge.db.hypothesis_memory_repository import SqlHypothesisMemoryRepository
 from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
+from forge.db.run_job_queue import SqlRunJobQueue
 from forge.db.saga_pattern_repository import SqlSagaPatternRepository
 from forge.db.write_gate import NO_GATE, WriteGate
 from forge.ports import (
@@ -26,6 +27,7 @@ from forge.ports import (
     EventLog,
     HypothesisMemoryRepository,
     HypothesisRepository,
+    RunJobQueue,
     SagaPatternRepository,
     SessionRepository,
     ToolCallLog,
@@ -41,6 +43,7 @@ class SqlAlchemyUnitOfWork:
     memory: HypothesisMemoryRepository
     patterns: SagaPatternRepository
     accounts: AccountRepository
+    run_jobs: RunJobQueue
 
     def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
         self._session_factory = session_factory
@@ -66,6 +69,7 @@ class SqlAlchemyUnitOfWork:
         self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
         self.patterns = SqlSagaPatternRepository(session, self._ticket)
         self.accounts = SqlAccountRepository(session, self._ticket)
+        self.run_jobs = SqlRunJobQueue(session, self._ticket)
         return self
 
     async def __aexit__(

@@ -35,6 +35,11 @@ class RunRegistry:
         self._tasks: dict[str, tuple[SessionId, asyncio.Task[None]]] = {}
 
     @property
+    def instance(self) -> str:
+        """This process's part of every lease owner it makes ('<instance>/<run id>')."""
+        return self._policy.instance
+
+    @property
     def other_processes_read_leases(self) -> bool:
         """Whether a lease's expiry means anything: only where other processes may judge it."""
         return self._policy.trust_other_processes

@@ -9,7 +9,8 @@ Invariants:
       or a duplicate run leaves the session exactly as it was.
     - A command that starts a run takes the run's lease in its own transaction (with the events and
       the phase's brief), so a crash right after it leaves a session whose next `start_run` (POST
-      /run) resumes the phase; the run itself happens in a background task (RunRegistry).
+      /run) resumes the phase; the run itself happens in a background task (RunRegistry), or, with
+      workers on, in a worker process: the job is enqueued in that same transaction (`RunLauncher`).
     - Only commands start model work: `start_run`, and a review that opens the next phase. `follow`
       (GET /stream) only reads; when it finds the session with work and no live run (a run whose
       process died, once its lease expired), it ends the stream with RUN_NOT_RUNNING so the client
@@ -57,8 +58,8 @@ from forge.core.session_record import (
 from forge.core.star_from_pool import resolve_pool_stars
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
-from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.hypothesis_memory_service import HypothesisMemory
+from forge.services.run_launcher import RunLauncher
 from forge.services.run_registry import RunRegistry
 from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
 from forge.services.session_broadcast import SessionBroadcaster
@@ -94,7 +95,7 @@ class SessionService:
         uow_factory: UnitOfWorkFactory,
         broadcaster: SessionBroadcaster,
         registry: RunRegistry,
-        driver: PhaseRunDriver,
+        launcher: RunLauncher,
         clock: Clock,
         new_id: Callable[[], UUID],
         model_label: str,
@@ -104,7 +105,7 @@ class SessionService:
         self._memory = memory
         self._broadcaster = broadcaster
         self._registry = registry
-        self._driver = driver
+        self._launcher = launcher
         self._clock = clock
         self._new_id = new_id
         self._model_label = model_label
@@ -197,8 +198,9 @@ class SessionService:
     async def _has_work_but_no_run(self, session_id: SessionId) -> bool:
         if self._registry.runs_here(session_id):
             return False  # the common case for followers of a live run: no database read at all
-        found = await self.get(session_id)
-        return not isinstance(found, ServiceFailure) and self._needs_run(found)
+        async with self._uow_factory() as uow:
+            found = await uow.sessions.get(session_id)
+            return found is not None and self._needs_run(found) and not await self._launcher.pending(uow, session_id)
 
     # ---- commands --------------------------------------------------------------------------
     async def create(
@@ -308,8 +310,9 @@ class SessionService:
                 return refused
             if self._registry.is_live(record.run_lease):
                 return RunStarted(self._with_running(record), started=False)
-            lease = self._registry.new_lease()
+            lease = self._launcher.new_lease()
             await uow.sessions.set_run_lease(session_id, lease)
+            await self._launcher.enqueue(uow, session_id, lease)
             last = await uow.events.last(session_id)
             # A phase whose run started before (and stopped: a crash, an error) is marked as resumed,
             # so the stream shows it and a follower at a `done` knows a new run is under way.
@@ -323,7 +326,7 @@ class SessionService:
         return RunStarted(replace(record, run_lease=lease, running=True), started=True)
 
     def _start(self, session_id: SessionId, lease: RunLease) -> None:
-        self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
+        self._launcher.start(session_id, lease)
 
     async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:
         """Apply a review and start the next phase; returns the event cursor to stream from."""
@@ -406,9 +409,10 @@ class SessionService:
                 events.append(ev.review(waiting, build_review_payload(state, waiting)))
             events.append(ev.done(error=False, awaiting_input=True))
         else:
-            lease = self._registry.new_lease()
+            lease = self._launcher.new_lease()
             await uow.sessions.append_messages(session_id, [phase_kickoff(state)])
             await uow.sessions.set_run_lease(session_id, lease)
+            await self._launcher.enqueue(uow, session_id, lease)
             events.append(ev.phase_change(state.current_phase, state.current_round))
         await uow.sessions.save_state(session_id, state, at=now)
         await uow.sessions.refresh_projection(session_id, state)

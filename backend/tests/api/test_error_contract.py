@@ -67,7 +67,7 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}/documents"): {"200", "404", "401"},
     ("get", "/api/v1/sessions/{session_id}/hypotheses"): {"200", "404", "422", "401"},
     ("get", "/api/v1/memory/hypotheses"): {"200", "422", "401"},
-    ("post", "/api/v1/auth/login"): {"200", "400", "401", "403", "409", "413", "422"},
+    ("post", "/api/v1/auth/login"): {"200", "400", "401", "403", "409", "413", "422", "429"},
     ("post", "/api/v1/auth/logout"): {"204", "401", "403"},
     ("get", "/api/v1/auth/me"): {"200", "401"},
     ("get", "/api/v1/auth/tokens"): {"200", "401"},

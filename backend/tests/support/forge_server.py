@@ -11,7 +11,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
@@ -62,9 +62,43 @@ class ForgeProcess:
         await asyncio.wait_for(self.process.wait(), 30)
 
     @classmethod
-    async def start(cls, database_url: str, data_dir: Path, *, step_delay_ms: int, name: str) -> ForgeProcess:
+    async def start(
+        cls, database_url: str, data_dir: Path, *, step_delay_ms: int, name: str, extra_env: Mapping[str, str] = {}
+    ) -> ForgeProcess:
         """`forge serve` (migrates, then serves) on a free port; returns once /health/ready says 200."""
         port = free_port()
+        server = await cls._spawn(
+            "serve", database_url, data_dir, step_delay_ms, name, {**extra_env, "PORT": str(port)}
+        )
+        server.base_url = f"http://127.0.0.1:{port}"
+        try:
+            await server._wait_ready()
+        except BaseException:
+            server.kill()
+            await server.wait_exit()
+            raise
+        return server
+
+    @classmethod
+    async def start_worker(
+        cls, database_url: str, data_dir: Path, *, step_delay_ms: int, name: str, extra_env: Mapping[str, str] = {}
+    ) -> ForgeProcess:
+        """`forge worker` (migrates, then runs queued sessions); returns once spawned (it has no port:
+        wait for it through an API replica's readiness, which counts live workers)."""
+        return await cls._spawn(
+            "worker", database_url, data_dir, step_delay_ms, name, {"LOG_LEVEL": "info", **extra_env}
+        )
+
+    @classmethod
+    async def _spawn(
+        cls,
+        command: str,
+        database_url: str,
+        data_dir: Path,
+        step_delay_ms: int,
+        name: str,
+        extra_env: Mapping[str, str],
+    ) -> ForgeProcess:
         env = {
             k: v
             for k, v in os.environ.items()
@@ -76,22 +110,15 @@ class ForgeProcess:
             "FORGE_OFFLINE_STEP_DELAY_MS": str(step_delay_ms),
             "FORGE_RUN_LEASE_SECONDS": str(RUN_LEASE_SECONDS),
             "HOST": "127.0.0.1",
-            "PORT": str(port),
             "LOG_LEVEL": "warning",
+            **extra_env,
         }
         log_path = data_dir / f"{name}.log"
         with log_path.open("wb") as log:  # the child keeps its own descriptor
             process = await asyncio.create_subprocess_exec(
-                str(FORGE), "serve", cwd=data_dir, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
+                str(FORGE), command, cwd=data_dir, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
             )
-        server = cls(process, f"http://127.0.0.1:{port}", log_path)
-        try:
-            await server._wait_ready()
-        except BaseException:
-            server.kill()
-            await server.wait_exit()
-            raise
-        return server
+        return cls(process, "", log_path)
 
     async def _wait_ready(self) -> None:
         try:

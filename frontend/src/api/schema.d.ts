@@ -2464,6 +2464,20 @@ export interface components {
          * @enum {string}
          */
         QueryKind: "concept" | "implementation" | "cross_domain";
+        /** QueueReadiness */
+        QueueReadiness: {
+            /** Live Workers */
+            live_workers?: number | null;
+            /** Running */
+            running?: number | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "reachable" | "unreachable";
+            /** Waiting */
+            waiting?: number | null;
+        };
         /** RankedHypothesisOut */
         RankedHypothesisOut: {
             /** Domain */
@@ -2497,6 +2511,7 @@ export interface components {
              * @enum {string}
              */
             database: "reachable" | "unreachable";
+            queue?: components["schemas"]["QueueReadiness"] | null;
             /**
              * Status
              * @enum {string}
@@ -4273,6 +4288,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A per-user limit is reached; the message names it (running sessions, sessions per hour, monthly spend). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     logout_api_v1_auth_logout_post: {
@@ -4525,7 +4549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The database is not reachable. */
+            /** @description The database (or, with workers, the run queue) is not reachable. */
             503: {
                 headers: {
                     [name: string]: unknown;

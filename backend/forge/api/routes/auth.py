@@ -4,6 +4,9 @@ Invariants:
     - POST /login is the one public route here. It refuses a cross-site Origin (login CSRF), sets
       the `forge_session` cookie (HttpOnly, SameSite=Lax, Secure when served over TLS) and answers
       like GET /me, with the CSRF token the SPA sends back as X-CSRF-Token.
+    - POST /login is throttled per (account, client address): after FORGE_LOGIN_MAX_FAILURES wrong
+      passwords within FORGE_LOGIN_WINDOW_SECONDS it answers 429 with Retry-After, without checking
+      the password, until the oldest failure leaves the window (`core.login_throttle`).
     - GET /me tells the SPA whether auth is on: with FORGE_AUTH off it answers the local user and
       `auth_enabled: false`; with it on, an anonymous caller gets 401 (and the SPA shows its login).
     - A token's secret is in the response of its creation only; lists show its prefix.
@@ -21,6 +24,7 @@ from forge.api.account_schemas import LoginRequest, MeResponse, NewTokenOut, Tok
 from forge.api.authentication import CurrentUser, accounts_of, auth_enabled
 from forge.api.deps import unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
+from forge.api.login_attempts import LoginAttempts
 from forge.core.accounts import ApiTokenId
 from forge.core.credentials import LOGIN_SESSION_LIFETIME, SESSION_COOKIE, csrf_token_for
 
@@ -44,18 +48,25 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc.lower() in allowed
 
 
-@public_router.post("/login", response_model=MeResponse, responses=error_responses(*BODY_ERRORS, 401, 403, 409))
+@public_router.post("/login", response_model=MeResponse, responses=error_responses(*BODY_ERRORS, 401, 403, 409, 429))
 async def login(body: LoginRequest, request: Request, response: Response) -> MeResponse:
     """Log in with email and password: sets the session cookie and returns the CSRF token."""
     if not auth_enabled(request):
         raise HTTPException(409, "Authentication is off (FORGE_AUTH=off): there is nothing to log in to.")
     if not _same_origin(request):
         raise HTTPException(403, "Cross-site login refused: log in from this server's own page.")
+    attempts: LoginAttempts = request.app.state.login_attempts
+    key = attempts.key(body.email, request.client.host if request.client else "unknown")
+    refused = attempts.refusal(key)
+    if refused is not None:
+        raise HTTPException(429, refused.message, headers={"Retry-After": str(refused.retry_after_seconds)})
     granted = await accounts_of(request).login(body.email, body.password)
     if granted is None:
+        attempts.failed(key)
         raise HTTPException(
             401, "Wrong email or password.", headers={"WWW-Authenticate": 'Bearer realm="Knowledge Forge"'}
         )
+    attempts.succeeded(key)
     response.set_cookie(
         SESSION_COOKIE,
         granted.cookie_secret,

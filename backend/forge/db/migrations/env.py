@@ -6,6 +6,7 @@ Invariants:
       for running the alembic CLI by hand.
     - target_metadata is the ORM metadata of forge.db.tables, so autogenerate compares against
       the models.
+    - Autogenerate ignores the task engine's `procrastinate_*` tables (applied by 0007, not models).
     - SQLite migrations render as batch operations (table copy-and-move), with foreign-key
       enforcement left off for the migration connection.
     - When the caller passes a live sync Connection in `config.attributes["connection"]`, the
@@ -25,6 +26,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from forge.db.engine import async_url, ensure_sqlite_directory, is_sqlite
+from forge.db.run_job_queue import ours_in_autogenerate
 from forge.db.tables import Base
 
 config = context.config
@@ -47,6 +49,7 @@ def _run_on(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_name=ours_in_autogenerate,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -25,6 +25,7 @@ from forge.core.state_codec import encode_state
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import alembic_config
 from forge.db.row_mapping import encode_message
+from forge.db.run_job_queue import ours_in_autogenerate
 from forge.db.tables import Base, MessageRow, SessionRow, UtcDateTime
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 
@@ -127,7 +128,10 @@ async def message_rows(url: str, session_id: uuid.UUID) -> list[tuple[int, Any]]
 async def schema_differences(url: str) -> list[Any]:
     async with engine_for(url) as engine, engine.connect() as connection:
         return await connection.run_sync(
-            lambda sync: compare_metadata(MigrationContext.configure(sync, opts={"compare_type": True}), Base.metadata)
+            lambda sync: compare_metadata(
+                MigrationContext.configure(sync, opts={"compare_type": True, "include_name": ours_in_autogenerate}),
+                Base.metadata,
+            )
         )
 
 

@@ -23,6 +23,7 @@ from forge.core.session_events import EventType, agent_text, phase_change, tool_
 from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
 from forge.core.session_spend import PhaseSpend
 from forge.db.repositories import SessionNotFoundError
+from forge.db.run_job_queue import ours_in_autogenerate
 from forge.db.tables import (
     CHILD_TABLES,
     AnalogyRow,
@@ -715,6 +716,9 @@ async def test_migrated_schema_matches_the_orm_models(db: Any) -> None:
     async with db.session_factory() as session:
         connection = await session.connection()
         differences = await connection.run_sync(
-            lambda sync: compare_metadata(MigrationContext.configure(sync, opts={"compare_type": True}), METADATA)
+            lambda sync: compare_metadata(
+                MigrationContext.configure(sync, opts={"compare_type": True, "include_name": ours_in_autogenerate}),
+                METADATA,
+            )
         )
     assert differences == []

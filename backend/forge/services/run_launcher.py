@@ -1,0 +1,78 @@
+"""How a command that starts a run gets it running: in this process, or as a job for a worker.
+
+Invariants:
+    - A command takes the run's lease (`new_lease`) and calls `enqueue` inside its transaction, then
+      `start` after its commit (still under the session's lock).
+    - In-process (the default; the only runner on SQLite): the lease is this process's, `enqueue`
+      writes nothing, `start` hands the run to the RunRegistry.
+    - Workers (FORGE_RUNNER=workers, PostgreSQL): the lease is a queued ticket (`run_tickets`),
+      `enqueue` inserts the job in the same transaction, `start` does nothing — a worker process
+      claims the ticket and runs the session (`queued_run.QueuedRunExecutor`). Between a dead
+      worker's lease expiring and its retried job claiming the session, `pending` says a run is
+      still on its way (the job is in the queue), so a follower's stream does not end.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Protocol
+
+from forge.core.domain_types import SessionId
+from forge.core.run_tickets import queued_lease, ticket_of
+from forge.core.session_record import RunLease
+from forge.ports import Clock, UnitOfWork
+from forge.services.drive_phase_run import PhaseRunDriver
+from forge.services.run_registry import RunRegistry
+
+
+class RunLauncher(Protocol):
+    def new_lease(self) -> RunLease: ...
+
+    async def enqueue(self, uow: UnitOfWork, session_id: SessionId, lease: RunLease) -> None:
+        """Inside the command's transaction, before its commit."""
+        ...
+
+    def start(self, session_id: SessionId, lease: RunLease) -> None:
+        """After the command's commit."""
+        ...
+
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        """Whether a run of the session is on its way although no lease reads live (a queued job, or a
+        dead worker's job about to be retried)."""
+        ...
+
+
+class InProcessLauncher:
+    def __init__(self, registry: RunRegistry, driver: PhaseRunDriver) -> None:
+        self._registry = registry
+        self._driver = driver
+
+    def new_lease(self) -> RunLease:
+        return self._registry.new_lease()
+
+    async def enqueue(self, uow: UnitOfWork, session_id: SessionId, lease: RunLease) -> None:
+        return None
+
+    def start(self, session_id: SessionId, lease: RunLease) -> None:
+        self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
+
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        return False
+
+
+class QueueLauncher:
+    def __init__(self, clock: Clock, queue_seconds: float) -> None:
+        self._clock = clock
+        self._queue_seconds = queue_seconds
+
+    def new_lease(self) -> RunLease:
+        return queued_lease(uuid.uuid4().hex, self._clock.now(), self._queue_seconds)
+
+    async def enqueue(self, uow: UnitOfWork, session_id: SessionId, lease: RunLease) -> None:
+        await uow.run_jobs.enqueue_run(session_id, ticket_of(lease))
+
+    def start(self, session_id: SessionId, lease: RunLease) -> None:
+        return None
+
+    async def pending(self, uow: UnitOfWork, session_id: SessionId) -> bool:
+        return await uow.run_jobs.has_pending_run(session_id)

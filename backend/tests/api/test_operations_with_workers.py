@@ -1,0 +1,66 @@
+"""With workers (FORGE_RUNNER=workers, PostgreSQL): readiness reads the run queue, /metrics shows its depth."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+from support.fresh_database import fresh_database_url
+
+from forge.api.app import create_app
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.db.migrate import upgrade_database
+
+PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+
+
+@asynccontextmanager
+async def _api(tmp_path: Path, migrate: bool) -> AsyncIterator[httpx.AsyncClient]:
+    async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_ops") as url:
+        if migrate:
+            await upgrade_database(url)
+        container = build_container(Settings(database_url=url, runner="workers", data_dir=tmp_path))
+        transport = httpx.ASGITransport(app=create_app(container, tmp_path / "no-build"))
+        try:
+            async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
+                yield http
+        finally:
+            await container.close()
+
+
+async def _with_api(tmp_path: Path, migrate: bool, check: Callable[[httpx.AsyncClient], Awaitable[None]]) -> None:
+    async with _api(tmp_path, migrate) as http:
+        await check(http)
+
+
+async def test_ready_reports_the_queue_and_metrics_count_a_queued_run(tmp_path: Path) -> None:
+    async def check(http: httpx.AsyncClient) -> None:
+        ready = await http.get("/api/v1/health/ready")
+        assert ready.status_code == 200
+        assert ready.json() == {
+            "status": "ready",
+            "database": "reachable",
+            "queue": {"state": "reachable", "waiting": 0, "running": 0, "live_workers": 0},
+        }
+        sid = (await http.post("/api/v1/sessions", json={"problem": PROBLEM})).json()["id"]
+        assert (await http.post(f"/api/v1/sessions/{sid}/run")).status_code == 200
+        assert (await http.get("/api/v1/health/ready")).json()["queue"]["waiting"] == 1
+        exposition = (await http.get("/metrics")).text
+        assert 'forge_queue_jobs{state="waiting"} 1.0' in exposition
+        assert 'forge_queue_jobs{state="running"} 0.0' in exposition
+        assert "forge_queue_live_workers 0.0" in exposition
+
+    await _with_api(tmp_path, True, check)
+
+
+async def test_ready_is_503_when_the_queue_schema_is_missing(tmp_path: Path) -> None:
+    async def check(http: httpx.AsyncClient) -> None:
+        ready = await http.get("/api/v1/health/ready")
+        assert ready.status_code == 503
+        assert ready.json() == {"status": "unavailable", "database": "reachable", "queue": {"state": "unreachable"}}
+        assert "forge_queue_live_workers -1.0" in (await http.get("/metrics")).text
+
+    await _with_api(tmp_path, False, check)
