@@ -7,6 +7,8 @@ Invariants:
       and emphasis but no raw HTML and no link; evidence links only for http(s)/mailto sources.
     - The compliance table has one row per audited hard constraint with an explicit PASS /
       VIOLATION / UNCLEAR marker, and the overall status above it; a violation is never hidden.
+    - The fixed words (headings, labels, status sentences) come from an `AnswerWords`, one per
+      problem language; `ENGLISH_ANSWER_WORDS`, the default, renders the original bytes.
     - `answer_pack_json` is the lossless `state_codec` encoding (the API's `AnswerPackOut` schema).
 """
 
@@ -15,37 +17,38 @@ from __future__ import annotations
 from typing import Any
 
 from forge.core.answer_pack import AnswerPack, EvidenceItem
+from forge.core.answer_words import ENGLISH_ANSWER_WORDS, AnswerWords
 from forge.core.compliance_audit import ComplianceStatus, ComplianceVerdict
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link
 from forge.core.solve_loop import Convergence
 from forge.core.state_codec import encode_value
 
-ANSWER_SECTIONS: tuple[str, ...] = (
-    "Direct answer",
-    "Solution",
-    "Key evidence",
-    "Risks and boundaries",
-    "Hypothesis ranking",
-    "Constraint compliance",
-    "Methodology",
-)
-VERDICT_MARK = {
-    ComplianceVerdict.PASS: "✅ pass",
-    ComplianceVerdict.VIOLATION: "❌ VIOLATION",
-    ComplianceVerdict.UNCLEAR: "❔ unclear",
-}
-STATUS_TEXT = {
-    ComplianceStatus.COMPLIANT: "Every hard constraint passed the audit.",
-    ComplianceStatus.UNVERIFIED: "No hard constraint is violated, but some could not be checked (marked unclear).",
-    ComplianceStatus.VIOLATION: "**The solution still violates a hard constraint** after the allowed revisions; "
-    "act on it only after resolving the rows marked VIOLATION.",
-}
-CONVERGENCE_TEXT = {
-    Convergence.CONVERGED: "converged: the last audit found no high risk",
-    Convergence.LIMITS_REACHED: "stopped at the iteration limits",
-    Convergence.NO_NEW_CONSTRAINTS: "stopped: the remaining risks gave no new constraint",
-    Convergence.FAILED: "stopped: a model call failed",
-}
+ANSWER_SECTIONS: tuple[str, ...] = ENGLISH_ANSWER_WORDS.sections
+
+
+def _verdict_mark(verdict: ComplianceVerdict, w: AnswerWords) -> str:
+    return {
+        ComplianceVerdict.PASS: w.verdict_pass,
+        ComplianceVerdict.VIOLATION: w.verdict_violation,
+        ComplianceVerdict.UNCLEAR: w.verdict_unclear,
+    }[verdict]
+
+
+def _status_text(status: ComplianceStatus, w: AnswerWords) -> str:
+    return {
+        ComplianceStatus.COMPLIANT: w.status_compliant,
+        ComplianceStatus.UNVERIFIED: w.status_unverified,
+        ComplianceStatus.VIOLATION: w.status_violation,
+    }[status]
+
+
+def _convergence_text(status: Convergence, w: AnswerWords) -> str:
+    return {
+        Convergence.CONVERGED: w.convergence_converged,
+        Convergence.LIMITS_REACHED: w.convergence_limits,
+        Convergence.NO_NEW_CONSTRAINTS: w.convergence_no_new,
+        Convergence.FAILED: w.convergence_failed,
+    }[status]
 
 
 def answer_pack_json(pack: AnswerPack) -> dict[str, Any]:
@@ -57,90 +60,108 @@ def _bullets(items: list[str], empty: str) -> list[str]:
     return [f"- {item}" for item in items] if items else [f"_{empty}_"]
 
 
-def _evidence_line(e: EvidenceItem) -> str:
-    claim = f" (claim `{e.claim_id}`)" if e.claim_id else ""
+def _evidence_line(e: EvidenceItem, w: AnswerWords) -> str:
+    claim = w.claim_ref.format(claim=e.claim_id) if e.claim_id else ""
     if e.source is None:
         return f"{escape_inline(e.statement)}{claim} — {escape_inline(e.trace)}"
-    return (
-        f"{markdown_link(e.title, e.source)} — {escape_inline(e.relation)} for “{escape_inline(e.statement)}”"
-        f"{claim}; {escape_inline(e.trace)}"
+    return w.evidence_with_source.format(
+        link=markdown_link(e.title, e.source),
+        relation=escape_inline(e.relation),
+        statement=escape_inline(e.statement),
+        claim=claim,
+        trace=escape_inline(e.trace),
     )
 
 
-def _risks(pack: AnswerPack) -> list[str]:
+def _risks(pack: AnswerPack, w: AnswerWords) -> list[str]:
     lines = _bullets(
         [
-            f"**{r.severity}**{' (unresolved)' if r.unresolved else ''}: {escape_inline(r.text)}"
-            + (f" — mitigation: {escape_inline(r.mitigation)}" if r.mitigation else "")
+            w.risk_line.format(
+                severity=r.severity,
+                unresolved=w.risk_unresolved if r.unresolved else "",
+                text=escape_inline(r.text),
+                mitigation=w.risk_mitigation.format(text=escape_inline(r.mitigation)) if r.mitigation else "",
+            )
             for r in pack.risks
         ],
-        "No risk was recorded by the audit.",
+        w.no_risk,
     )
-    return [*lines, "", "**Boundaries**", "", *_bullets([escape_inline(b) for b in pack.boundaries], "None recorded.")]
+    boundaries = _bullets([escape_inline(b) for b in pack.boundaries], w.none_recorded)
+    return [*lines, "", w.boundaries, "", *boundaries]
 
 
-def _ranking(pack: AnswerPack) -> list[str]:
+def _ranking(pack: AnswerPack, w: AnswerWords) -> list[str]:
     if not pack.ranking:
-        return ["_The hypothesis pool is empty._"]
-    rows = ["| # | Hypothesis | Domain | Score | Gate | Verify |", "|---|---|---|---|---|---|"]
+        return [f"_{w.ranking_empty}_"]
+    rows = [w.ranking_header, "|---|---|---|---|---|---|"]
     rows += [
         f"| {i} | {escape_inline(h.title)} | {escape_inline(h.domain)} | {h.score:.2f} | {h.gate_status} | "
         f"{escape_inline(h.verify_status)} |"
         for i, h in enumerate(pack.ranking, 1)
     ]
-    return [*rows, "", "_Scores are the rule-layer composite (0–10) of each hypothesis's own fields._"]
+    return [*rows, "", w.ranking_note]
 
 
-def _compliance(pack: AnswerPack) -> list[str]:
+def _compliance(pack: AnswerPack, w: AnswerWords) -> list[str]:
     c = pack.compliance
-    lines = [STATUS_TEXT[c.status], "", f"_Revisions made: {c.revisions}._", ""]
+    lines = [_status_text(c.status, w), "", w.revisions.format(count=c.revisions), ""]
     if not c.checks:
-        return [*lines, "_No hard constraint was stated._"]
-    lines += ["| Constraint | Origin | Verdict | Reason |", "|---|---|---|---|"]
+        return [*lines, f"_{w.no_constraint}_"]
+    lines += [w.compliance_header, "|---|---|---|---|"]
     lines += [
-        f"| {escape_inline(k.constraint)} | {k.origin.value} | {VERDICT_MARK[k.verdict]} | {escape_inline(k.reason)} |"
+        f"| {escape_inline(k.constraint)} | {k.origin.value} | {_verdict_mark(k.verdict, w)} | "
+        f"{escape_inline(k.reason)} |"
         for k in c.checks
     ]
     return lines
 
 
-def _methodology(pack: AnswerPack) -> list[str]:
+def _methodology(pack: AnswerPack, w: AnswerWords) -> list[str]:
     m, s = pack.methodology, pack.solve
+    sp = m.spend
     lines = [
-        f"- Source domains: {escape_inline(', '.join(m.domains)) or 'none'}",
-        f"- Operators: {escape_inline(', '.join(m.operators)) or 'none'}",
-        f"- Models: {escape_inline(', '.join(m.models))}",
-        f"- Spend: {m.spend.tokens} tokens, ${m.spend.cost_usd:.4f}, {m.spend.calls} model calls; {m.rounds} round(s)",
-        f"- Solve: {CONVERGENCE_TEXT[s.status]}; {s.unresolved_high_risks} unresolved high risk(s); "
-        f"{s.outer_rounds} outer round(s), {s.attempts} plan/audit attempt(s)",
+        w.source_domains.format(value=escape_inline(", ".join(m.domains)) or w.none),
+        w.operators.format(value=escape_inline(", ".join(m.operators)) or w.none),
+        w.models.format(value=escape_inline(", ".join(m.models))),
+        w.spend.format(tokens=sp.tokens, cost=sp.cost_usd, calls=sp.calls, rounds=m.rounds),
+        w.solve.format(
+            convergence=_convergence_text(s.status, w),
+            risks=s.unresolved_high_risks,
+            outer=s.outer_rounds,
+            attempts=s.attempts,
+        ),
     ]
     if s.failure:
-        lines.append(f"- Solve failure: {escape_inline(s.failure)}")
-    lines += [f"- Constraint added from a risk: {escape_inline(t)}" for t in s.constraints_added]
-    lines += [f"- {n.kind.value} (outer {n.outer_round}): {escape_inline(n.text)}" for n in s.notes]
-    lines += ["", "**Supervisor findings**", ""]
-    return lines + _bullets([escape_inline(f) for f in m.supervisor_findings], "None recorded.")
+        lines.append(w.solve_failure.format(text=escape_inline(s.failure)))
+    lines += [w.constraint_added.format(text=escape_inline(t)) for t in s.constraints_added]
+    lines += [w.note.format(kind=n.kind.value, outer=n.outer_round, text=escape_inline(n.text)) for n in s.notes]
+    lines += ["", w.supervisor_findings, ""]
+    return lines + _bullets([escape_inline(f) for f in m.supervisor_findings], w.none_recorded)
 
 
-def render_answer_markdown(pack: AnswerPack) -> str:
-    label = "; deterministic rules over this session's record, no language model" if pack.offline else ""
+def _markdown_lines(text: str, empty: str) -> list[str]:
+    return [escape_markdown(line) for line in text.strip().splitlines()] or [f"_{empty}_"]
+
+
+def render_answer_markdown(pack: AnswerPack, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> str:
+    w = words
     sections = [
-        [escape_markdown(line) for line in pack.direct_answer.strip().splitlines()] or ["_No answer._"],
-        [escape_markdown(line) for line in pack.solution_markdown.strip().splitlines()] or ["_No solution._"],
-        _bullets([_evidence_line(e) for e in pack.key_evidence], "No evidence was recorded."),
-        _risks(pack),
-        _ranking(pack),
-        _compliance(pack),
-        _methodology(pack),
+        _markdown_lines(pack.direct_answer, w.no_answer),
+        _markdown_lines(pack.solution_markdown, w.no_solution),
+        _bullets([_evidence_line(e, w) for e in pack.key_evidence], w.no_evidence),
+        _risks(pack, w),
+        _ranking(pack, w),
+        _compliance(pack, w),
+        _methodology(pack, w),
     ]
     lines = [
         f"# {escape_inline(pack.title)}",
         "",
         *[f"> {escape_markdown(line)}".rstrip() for line in pack.question.strip().splitlines()],
         "",
-        f"_AnswerPack written by {escape_inline(pack.written_by)}{label}._",
+        w.written_by.format(model=escape_inline(pack.written_by), label=w.offline_label if pack.offline else ""),
         "",
     ]
-    for title, body in zip(ANSWER_SECTIONS, sections, strict=True):
+    for title, body in zip(w.sections, sections, strict=True):
         lines += [f"## {title}", "", *body, ""]
     return "\n".join(lines).rstrip() + "\n"

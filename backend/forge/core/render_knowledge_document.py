@@ -13,6 +13,8 @@ Invariants:
       first, under "Summary", labelled with the model that wrote it; the ten sections follow.
     - Sources listed are only those carried by evidence (research results or user-supplied, and
       labelled as such); the renderer never invents a citation.
+    - The fixed words (title, headings, labels, empty-section notes) come from `doc.words`, one
+      `DocumentWords` per problem language; the English words render the original bytes.
     - Every string from the state (the person's or a model's) is escaped (`markdown_safety`): no raw
       HTML, no link but http/https/mailto evidence URLs, no Markdown structure from inside a field.
 """
@@ -22,24 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from forge.core.document_words import ENGLISH_DOCUMENT_WORDS, DocumentWords
 from forge.core.domain_types import ClaimStatus, Contributor
 from forge.core.forge_state import ForgeState
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link, mermaid_label
 from forge.core.problem_constraints import split_constraints
 from forge.core.records import Claim, DocumentNarrative, Evidence, TrizCell
 
-DOCUMENT_SECTIONS: tuple[str, ...] = (
-    "1. Problem and Framing",
-    "2. Fundamentals and Assumptions",
-    "3. State of the Art",
-    "4. Cross-Domain Analogies",
-    "5. Contradictions and Solution Space",
-    "6. Validated Knowledge",
-    "7. Knowledge Graph",
-    "8. Negative Knowledge",
-    "9. Gaps and Open Questions",
-    "10. Evidence and Sources",
-)
+DOCUMENT_SECTIONS: tuple[str, ...] = ENGLISH_DOCUMENT_WORDS.sections
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +40,7 @@ class DocumentInput:
     state: ForgeState
     model_label: str
     generated_at: datetime
+    words: DocumentWords = ENGLISH_DOCUMENT_WORDS
 
 
 TITLE_LIMIT = 120
@@ -73,109 +66,112 @@ def _quote(text: str) -> list[str]:
     return [f"> {escape_markdown(line)}".rstrip() for line in text.strip().splitlines()] or [">"]
 
 
-def _framing(s: ForgeState) -> list[str]:
-    lines = [*_quote(s.problem), "", "**Selected reframings**", ""]
+def _framing(s: ForgeState, w: DocumentWords) -> list[str]:
+    lines = [*_quote(s.problem), "", w.selected_reframings, ""]
     reframings = [f"{escape_inline(r.text)} _({r.reframing_type.value})_" for r in s.selected_reframings]
-    return lines + _bullets(reframings, "None selected.")
+    return lines + _bullets(reframings, w.none_selected)
 
 
-def _fundamentals(s: ForgeState) -> list[str]:
-    lines = ["**Fundamentals**", "", *_bullets_of(s.fundamentals, "None recorded."), "", "**Assumptions**", ""]
-    labels = {True: "confirmed", False: "rejected", None: "unreviewed"}
+def _fundamentals(s: ForgeState, w: DocumentWords) -> list[str]:
+    lines = [w.fundamentals, "", *_bullets_of(s.fundamentals, w.none_recorded), "", w.assumptions, ""]
+    labels = {True: w.assumption_confirmed, False: w.assumption_rejected, None: w.assumption_unreviewed}
     return lines + _bullets(
-        [f"{escape_inline(a.text)} _({labels[a.confirmed]})_" for a in s.assumptions], "None recorded."
+        [f"{escape_inline(a.text)} _({labels[a.confirmed]})_" for a in s.assumptions], w.none_recorded
     )
 
 
-def _state_of_art(s: ForgeState) -> list[str]:
+def _state_of_art(s: ForgeState, w: DocumentWords) -> list[str]:
     if s.state_of_art is None:
-        return ["_Not mapped._"]
+        return [f"_{w.not_mapped}_"]
     cites = ", ".join(markdown_link(e.title, e.source) for e in s.state_of_art.evidence)
-    return [escape_markdown(s.state_of_art.summary), "", f"Sources: {cites}" if cites else "_No sources._"]
+    sources = w.sources_line.format(cites=cites) if cites else f"_{w.no_sources}_"
+    return [escape_markdown(s.state_of_art.summary), "", sources]
 
 
-def _analogies(s: ForgeState) -> list[str]:
+def _analogies(s: ForgeState, w: DocumentWords) -> list[str]:
     lines: list[str] = []
     for a in s.cross_domain_analogies:
         star = " ★" if a.starred else ""
-        heading = f"### {escape_inline(a.source_domain)}{star} _({a.semantic_distance.value} domain)_"
-        lines += [heading, "", escape_markdown(a.description), ""]
+        distance = w.analogy_distance.format(distance=a.semantic_distance.value)
+        lines += [f"### {escape_inline(a.source_domain)}{star} _({distance})_", "", escape_markdown(a.description), ""]
         if a.mapping:
-            lines += ["| Source | Target | Relation |", "|---|---|---|"]
+            lines += [w.analogy_table_header, "|---|---|---|"]
             lines += [
                 f"| {escape_inline(m.source_concept)} | {escape_inline(m.target_concept)} | {escape_inline(m.relation)} |"
                 for m in a.mapping
             ] + [""]
         if a.observable:
-            lines += [f"- Observable: {escape_inline(a.observable)}"]
+            lines += [w.analogy_observable.format(text=escape_inline(a.observable))]
         if a.failure_mode:
-            lines += [f"- Failure mode: {escape_inline(a.failure_mode)}"]
+            lines += [w.analogy_failure_mode.format(text=escape_inline(a.failure_mode))]
         lines.append("")
-    return lines or ["_No analogies._"]
+    return lines or [f"_{w.no_analogies}_"]
 
 
-def _matrix_cell(cell: TrizCell | None) -> str:
+def _matrix_cell(cell: TrizCell | None, w: DocumentWords) -> str:
     if cell is None:
         return ""
-    found = "its principles" if cell.principles else "an empty cell"
-    return (
-        f" TRIZ matrix cell: improving #{cell.improving} {escape_inline(cell.improving_name)} against worsening "
-        f"#{cell.worsening} {escape_inline(cell.worsening_name)} ({found})."
+    return w.matrix_cell.format(
+        improving=cell.improving,
+        improving_name=escape_inline(cell.improving_name),
+        worsening=cell.worsening,
+        worsening_name=escape_inline(cell.worsening_name),
+        found=w.matrix_found_principles if cell.principles else w.matrix_found_empty,
     )
 
 
-def _contradictions(s: ForgeState) -> list[str]:
+def _contradictions(s: ForgeState, w: DocumentWords) -> list[str]:
     lines = [
-        f"- **{escape_inline(c.property_a)} vs {escape_inline(c.property_b)}**: {escape_inline(c.description)} → "
-        f"{escape_inline(c.resolution_direction)}"
-        + (f" (principles: {escape_inline(', '.join(c.principles))})" if c.principles else "")
-        + _matrix_cell(c.matrix_cell)
+        "- "
+        + w.contradiction_head.format(a=escape_inline(c.property_a), b=escape_inline(c.property_b))
+        + f"{escape_inline(c.description)} → {escape_inline(c.resolution_direction)}"
+        + (w.contradiction_principles.format(principles=escape_inline(", ".join(c.principles))) if c.principles else "")
+        + _matrix_cell(c.matrix_cell, w)
         for c in s.contradictions
-    ] or ["_No contradictions._"]
+    ] or [f"_{w.no_contradictions}_"]
     if s.morphological_box:
-        lines += ["", "**Morphological box**", "", "| Parameter | Options |", "|---|---|"]
+        lines += ["", w.morphological_box, "", w.morphological_header, "|---|---|"]
         lines += [f"| {escape_inline(p.name)} | {escape_inline(' · '.join(p.options))} |" for p in s.morphological_box]
     if s.adjacent_possible:
-        lines += ["", "**Adjacent possible**", "", *_bullets_of(s.adjacent_possible, "")]
+        lines += ["", w.adjacent_possible, "", *_bullets_of(s.adjacent_possible, "")]
     return lines
 
 
-def _claim_block(c: Claim) -> list[str]:
-    lines = [
-        f"### {escape_inline(c.text)}",
-        "",
-        f"- Status: {c.status.value}; confidence: {c.confidence.value}; round {c.round_created + 1}",
-    ]
+def _claim_block(c: Claim, w: DocumentWords) -> list[str]:
+    status = w.claim_status.format(status=c.status.value, confidence=c.confidence.value, round=c.round_created + 1)
+    lines = [f"### {escape_inline(c.text)}", "", status]
     for label, text in (
-        ("Thesis", c.thesis_text),
-        ("Antithesis", c.antithesis_text),
-        ("Falsifiable if", c.falsifiability_condition),
-        ("Qualification", c.qualification),
+        (w.claim_thesis, c.thesis_text),
+        (w.claim_antithesis, c.antithesis_text),
+        (w.claim_falsifiable_if, c.falsifiability_condition),
+        (w.claim_qualification, c.qualification),
     ):
         if text:
-            lines.append(f"- {label}: {escape_inline(text)}")
+            lines.append(w.claim_field.format(label=label, text=escape_inline(text)))
     if c.scores:
         sc = c.scores
         lines.append(
-            f"- Scores: novelty {sc.novelty:.2f}, groundedness {sc.groundedness:.2f}, "
-            f"falsifiability {sc.falsifiability:.2f}, significance {sc.significance:.2f}"
+            w.claim_scores.format(
+                novelty=sc.novelty,
+                groundedness=sc.groundedness,
+                falsifiability=sc.falsifiability,
+                significance=sc.significance,
+            )
         )
     if c.evidence:
-        lines.append(
-            "- Evidence: "
-            + "; ".join(f"{markdown_link(e.title, e.source)} ({e.evidence_type.value})" for e in c.evidence)
-        )
+        items = "; ".join(f"{markdown_link(e.title, e.source)} ({e.evidence_type.value})" for e in c.evidence)
+        lines.append(w.claim_evidence.format(items=items))
     return [*lines, ""]
 
 
-def _validated(s: ForgeState) -> list[str]:
+def _validated(s: ForgeState, w: DocumentWords) -> list[str]:
     kept = [c for c in s.knowledge_graph_nodes if c.status != ClaimStatus.SUPERSEDED]
-    return [line for c in kept for line in _claim_block(c)] or ["_No validated claims._"]
+    return [line for c in kept for line in _claim_block(c, w)] or [f"_{w.no_validated}_"]
 
 
-def _graph(s: ForgeState) -> list[str]:
+def _graph(s: ForgeState, w: DocumentWords) -> list[str]:
     if not s.knowledge_graph_nodes:
-        return ["_The graph is empty._"]
+        return [f"_{w.graph_empty}_"]
     short = {c.id: f"C{i + 1}" for i, c in enumerate(s.knowledge_graph_nodes)}
     lines = ["```mermaid", "graph LR"]
     lines += [f'  {short[c.id]}["{mermaid_label(c.text)}"]' for c in s.knowledge_graph_nodes]
@@ -183,14 +179,18 @@ def _graph(s: ForgeState) -> list[str]:
     return [*lines, "```"]
 
 
-def _negative(s: ForgeState) -> list[str]:
+def _negative(s: ForgeState, w: DocumentWords) -> list[str]:
     return _bullets(
         [
-            f"{escape_inline(n.claim_text)} — {escape_inline(n.reason)} (round {n.round + 1})"
+            w.negative_item.format(claim=escape_inline(n.claim_text), reason=escape_inline(n.reason), round=n.round + 1)
             for n in s.negative_knowledge
         ],
-        "Nothing rejected.",
+        w.nothing_rejected,
     )
+
+
+def _gaps(s: ForgeState, w: DocumentWords) -> list[str]:
+    return _bullets_of(s.gaps, w.no_gaps)
 
 
 def _all_evidence(s: ForgeState) -> list[Evidence]:
@@ -203,83 +203,86 @@ def _all_evidence(s: ForgeState) -> list[Evidence]:
     return sorted(found.values(), key=lambda e: e.source)
 
 
-def _sources(s: ForgeState) -> list[str]:
+def _sources(s: ForgeState, w: DocumentWords) -> list[str]:
     rows = []
     for e in _all_evidence(s):
         if e.contributed_by == Contributor.USER:
-            origin = "provided by the user"
+            origin = w.source_user
         else:
-            origin = f"research query: “{escape_inline(e.query)}”" if e.query else "research"
+            origin = w.source_query.format(query=escape_inline(e.query)) if e.query else w.source_research
         rows.append(f"- {markdown_link(e.title, e.source)} — {origin}")
-    return rows or ["_No sources._"]
+    return rows or [f"_{w.no_sources}_"]
 
 
-def _narrative(n: DocumentNarrative | None) -> list[str]:
+def _narrative(n: DocumentNarrative | None, w: DocumentWords) -> list[str]:
     if n is None:
         return []
     numbered = [f"{i}. {escape_inline(r)}" for i, r in enumerate(n.recommendations, 1)]
     return [
-        "## Summary",
+        f"## {w.summary_heading}",
         "",
-        f"_Written by {escape_inline(n.written_by)} from the session's recorded work._",
+        w.narrative_written_by.format(model=escape_inline(n.written_by)),
         "",
         *[escape_markdown(line) for line in n.executive_summary.splitlines()],
         "",
-        "**Recommendations**",
+        w.recommendations,
         "",
         *numbered,
         "",
-        "**Open questions**",
+        w.open_questions,
         "",
-        *_bullets_of(list(n.open_questions), "None."),
+        *_bullets_of(list(n.open_questions), w.none),
         "",
     ]
 
 
-def _direct_answer(s: ForgeState) -> list[str]:
+def _direct_answer(s: ForgeState, w: DocumentWords) -> list[str]:
     pack = s.answer_pack
     if pack is None:
         return []
     status = {
-        "compliant": "every hard constraint passed the audit",
-        "unverified": "no hard constraint is violated; some could not be checked",
-        "violation": "**it still violates a hard constraint** — see the AnswerPack's compliance table",
+        "compliant": w.compliance_compliant,
+        "unverified": w.compliance_unverified,
+        "violation": w.compliance_violation,
     }[pack.compliance.status.value]
     return [
-        "## Direct Answer",
+        f"## {w.direct_answer_heading}",
         "",
         *[escape_markdown(line) for line in pack.direct_answer.strip().splitlines()],
         "",
-        f"_Constraint compliance: {status}. Written by {escape_inline(pack.written_by)}._",
+        w.compliance_line.format(status=status, model=escape_inline(pack.written_by)),
         "",
     ]
+
+
+_SECTIONS = (
+    _framing,
+    _fundamentals,
+    _state_of_art,
+    _analogies,
+    _contradictions,
+    _validated,
+    _graph,
+    _negative,
+    _gaps,
+    _sources,
+)
 
 
 def render_knowledge_document(doc: DocumentInput) -> str:
-    s = doc.state
-    sections = [
-        _framing,
-        _fundamentals,
-        _state_of_art,
-        _analogies,
-        _contradictions,
-        _validated,
-        _graph,
-        _negative,
-        lambda st: _bullets_of(st.gaps, "No gaps recorded."),
-        _sources,
-    ]
+    s, w = doc.state, doc.words
+    title = document_title(s)
     lines = [
-        f"# Knowledge Document: {escape_inline(document_title(s))}" if document_title(s) else "# Knowledge Document",
+        "# " + (w.title_with_subject.format(subject=escape_inline(title)) if title else w.title_alone),
         "",
-        f"- Session: `{doc.session_id}`",
-        f"- Generated: {doc.generated_at.isoformat(timespec='seconds')}",
-        f"- Model: {escape_inline(doc.model_label)}",
-        f"- Rounds: {s.current_round + 1}",
+        w.meta_session.format(session=doc.session_id),
+        w.meta_generated.format(at=doc.generated_at.isoformat(timespec="seconds")),
+        w.meta_model.format(model=escape_inline(doc.model_label)),
+        w.meta_rounds.format(rounds=s.current_round + 1),
         "",
-        *_direct_answer(s),
-        *_narrative(s.document_narrative),
+        *_direct_answer(s, w),
+        *_narrative(s.document_narrative, w),
     ]
-    for title, render in zip(DOCUMENT_SECTIONS, sections, strict=True):
-        lines += [f"## {title}", "", *render(s), ""]
+    for heading, render in zip(w.sections, _SECTIONS, strict=True):
+        lines += [f"## {heading}", "", *render(s, w), ""]
     return "\n".join(lines).rstrip() + "\n"

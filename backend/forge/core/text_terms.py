@@ -26,6 +26,9 @@ _KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
 _HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
 _HIRAGANA = "\u3040-\u309f"
 _SPACELESS = _HAN + _KATAKANA + _HANGUL + _HIRAGANA
+# Character-class ranges other modules reuse (inside [...]): Han ideographs, and Japanese kana.
+HAN_RANGES = _HAN
+KANA_RANGES = _KATAKANA + _HIRAGANA
 # Combining marks Python's \w leaves out (Indic vowel signs, Hebrew and Arabic points): without them
 # "हिन्दी" would split into single letters. Danda (U+0964/5) is punctuation and stays out.
 _MARKS = "\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0963\u0966-\u0dff\u0e00-\u0eff"

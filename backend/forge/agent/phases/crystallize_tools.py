@@ -12,6 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
+from forge.core.document_words import document_words_for
 from forge.core.records import DocumentNarrative
 from forge.core.render_knowledge_document import DocumentInput, render_knowledge_document
 
@@ -44,7 +45,8 @@ async def generate_knowledge_document(ctx: ToolContext, args: DocumentInputArgs)
         tuple(q.strip() for q in args.open_questions if q.strip()),
         ctx.model_label,
     )
-    doc = DocumentInput(str(ctx.session_id), ctx.state, ctx.model_label, ctx.clock.now())
+    words = document_words_for(ctx.state.problem)
+    doc = DocumentInput(str(ctx.session_id), ctx.state, ctx.model_label, ctx.clock.now(), words)
     markdown = render_knowledge_document(doc)
     ctx.state.knowledge_document_markdown = markdown
     return ToolOutcome({"generated": True, "characters": len(markdown)}, "knowledge document generated", pauses=True)

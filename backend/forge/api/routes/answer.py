@@ -2,7 +2,8 @@
 
 Invariants:
     - Read-only. 404 for an unknown session; 409 with a message while no AnswerPack exists.
-    - `/answer` answers text/markdown (errors stay JSON); `/answer.json` is `AnswerPackOut`.
+    - `/answer` answers text/markdown (errors stay JSON) with its fixed words in the question's
+      language (en, zh or ja); `/answer.json` is `AnswerPackOut`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from forge.api.answer_schemas import AnswerPackOut
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.routes.session_stream import MarkdownResponse
+from forge.core.answer_words import answer_words_for
 from forge.core.render_answer_pack import answer_pack_json, render_answer_markdown
 from forge.services.answer_queries import answer_pack
 
@@ -31,7 +33,7 @@ ANSWER_MARKDOWN_OK: dict[int | str, dict[str, Any]] = {
 )
 async def get_answer_markdown(session_id: str, request: Request) -> MarkdownResponse:
     pack = unwrap(await answer_pack(request.app.state.container.uow_factory, session_id_of(session_id)))
-    return MarkdownResponse(render_answer_markdown(pack))
+    return MarkdownResponse(render_answer_markdown(pack, answer_words_for(pack.question)))
 
 
 @router.get("/{session_id}/answer.json", response_model=AnswerPackOut, responses=error_responses(404, 409))
