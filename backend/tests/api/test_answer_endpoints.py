@@ -68,3 +68,17 @@ async def test_the_answer_schema_is_in_openapi(client: httpx.AsyncClient) -> Non
         "text/markdown" in spec["paths"]["/api/v1/sessions/{session_id}/answer"]["get"]["responses"]["200"]["content"]
     )
     assert set(spec["paths"]["/api/v1/sessions/{session_id}/answer"]["get"]["responses"]) >= {"404", "409"}
+
+
+async def test_a_chinese_problem_gets_its_answer_and_document_headings_in_chinese(client: httpx.AsyncClient) -> None:
+    body = {"problem": "医院如何在不增加人手的情况下缩短急诊等待时间？"}
+    sid = str((await client.post("/api/v1/sessions", json=body)).json()["id"])
+    await run_and_stream(client, sid)
+    await _finish(client, sid)
+
+    markdown = (await client.get(f"/api/v1/sessions/{sid}/answer")).text
+    headings = [line[3:] for line in markdown.splitlines() if line.startswith("## ")]
+    assert headings == ["直接回答", "解决方案", "关键证据", "风险与边界", "假设排名", "约束合规", "方法"]
+    document = (await client.get(f"/api/v1/sessions/{sid}/document")).text
+    assert document.startswith("# 知识文档：") and "\n## 直接回答\n" in document and "\n## 7. 知识图谱\n" in document
+    assert "Knowledge Document" not in document and "## Direct Answer" not in document
