@@ -28,6 +28,13 @@ describe("documentTitle", () => {
     expect(documentTitle("# Knowledge Document: Cut &lt;b&gt;waits&lt;/b&gt; &amp; queues")).toBe("Knowledge Document: Cut <b>waits</b> & queues");
   });
 
+  test("reads a Chinese or Japanese document's title, whose prefix the server writes in the problem's language", () => {
+    const zh = "# 知识文档：医院如何缩短急诊等待时间？\n\n- 会话：`s-1`\n\n## 直接回答\n\n## 7. 知识图谱\n\n```mermaid\ngraph LR\n```";
+    const ja = "# ナレッジドキュメント：救急外来の待ち時間を\\*どう\\*減らすか\n\n## 1. 問題と枠組み";
+    expect(documentTitle(zh)).toBe("知识文档：医院如何缩短急诊等待时间？");
+    expect(documentTitle(ja)).toBe("ナレッジドキュメント：救急外来の待ち時間を*どう*減らすか");
+  });
+
   test("ignores headings inside code blocks and lower levels", () => {
     expect(documentTitle("```\n# not a title\n```\n## Section\n# Real title")).toBe("Real title");
     expect(documentTitle("## Only sections")).toBeNull();
