@@ -11,7 +11,9 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from forge.core.problem_language import DocumentLanguage, problem_language
 
@@ -76,6 +78,12 @@ class DocumentWords:
     compliance_unverified: str
     compliance_violation: str
     compliance_line: str
+    # Labels for the enum values the document shows (claim status and confidence, evidence type,
+    # reframing type, semantic distance), as the SPA's locales name them; a missing value reads as itself.
+    value_labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def label(self, value: str) -> str:
+        return self.value_labels.get(value, value)
 
 
 ENGLISH_DOCUMENT_WORDS = DocumentWords(
@@ -182,7 +190,7 @@ CHINESE_DOCUMENT_WORDS = DocumentWords(
     not_mapped="尚未梳理。",
     sources_line="来源：{cites}",
     no_sources="没有来源。",
-    analogy_distance="{distance} 领域",
+    analogy_distance="{distance}",
     analogy_table_header="| 来源 | 目标 | 关系 |",
     analogy_observable="- 可观测指标：{text}",
     analogy_failure_mode="- 失效模式：{text}",
@@ -223,6 +231,28 @@ CHINESE_DOCUMENT_WORDS = DocumentWords(
     compliance_unverified="没有违反任何硬约束，但有些无法检查",
     compliance_violation="**仍然违反一条硬约束** — 请查看 AnswerPack 的合规表",
     compliance_line="_约束合规：{status}。由 {model} 撰写。_",
+    value_labels=MappingProxyType(
+        {
+            "proposed": "已提出",
+            "validated": "已验证",
+            "rejected": "已否决",
+            "qualified": "有条件成立",
+            "superseded": "已被取代",
+            "speculative": "推测性",
+            "emerging": "初步成形",
+            "grounded": "有依据",
+            "supporting": "支持",
+            "contradicting": "反驳",
+            "contextual": "背景",
+            "scope_change": "改变范围",
+            "entity_question": "追问对象",
+            "variable_change": "改变变量",
+            "domain_change": "改变领域",
+            "near": "近距离",
+            "medium": "中等距离",
+            "far": "远距离",
+        }
+    ),
 )
 
 JAPANESE_DOCUMENT_WORDS = DocumentWords(
@@ -255,7 +285,7 @@ JAPANESE_DOCUMENT_WORDS = DocumentWords(
     not_mapped="まだ整理されていません。",
     sources_line="出典：{cites}",
     no_sources="出典なし。",
-    analogy_distance="{distance} の分野",
+    analogy_distance="{distance}",
     analogy_table_header="| 元 | 対象 | 関係 |",
     analogy_observable="- 観測できる指標：{text}",
     analogy_failure_mode="- 失敗モード：{text}",
@@ -297,6 +327,28 @@ JAPANESE_DOCUMENT_WORDS = DocumentWords(
     compliance_unverified="厳格な制約への違反はありませんが、一部は確認できませんでした",
     compliance_violation="**厳格な制約にまだ違反しています** — AnswerPack の適合表を参照してください",
     compliance_line="_制約への適合：{status}。作成：{model}。_",
+    value_labels=MappingProxyType(
+        {
+            "proposed": "提案中",
+            "validated": "検証済み",
+            "rejected": "却下",
+            "qualified": "条件付き",
+            "superseded": "置き換え済み",
+            "speculative": "推測的",
+            "emerging": "形成途上",
+            "grounded": "根拠あり",
+            "supporting": "支持",
+            "contradicting": "反証",
+            "contextual": "背景",
+            "scope_change": "範囲の変更",
+            "entity_question": "対象の問い直し",
+            "variable_change": "変数の変更",
+            "domain_change": "分野の変更",
+            "near": "近い分野",
+            "medium": "中程度の距離",
+            "far": "遠い分野",
+        }
+    ),
 )
 
 _WORDS = {

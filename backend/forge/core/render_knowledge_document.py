@@ -68,7 +68,7 @@ def _quote(text: str) -> list[str]:
 
 def _framing(s: ForgeState, w: DocumentWords) -> list[str]:
     lines = [*_quote(s.problem), "", w.selected_reframings, ""]
-    reframings = [f"{escape_inline(r.text)} _({r.reframing_type.value})_" for r in s.selected_reframings]
+    reframings = [f"{escape_inline(r.text)} _({w.label(r.reframing_type.value)})_" for r in s.selected_reframings]
     return lines + _bullets(reframings, w.none_selected)
 
 
@@ -92,7 +92,7 @@ def _analogies(s: ForgeState, w: DocumentWords) -> list[str]:
     lines: list[str] = []
     for a in s.cross_domain_analogies:
         star = " ★" if a.starred else ""
-        distance = w.analogy_distance.format(distance=a.semantic_distance.value)
+        distance = w.analogy_distance.format(distance=w.label(a.semantic_distance.value))
         lines += [f"### {escape_inline(a.source_domain)}{star} _({distance})_", "", escape_markdown(a.description), ""]
         if a.mapping:
             lines += [w.analogy_table_header, "|---|---|---|"]
@@ -138,7 +138,9 @@ def _contradictions(s: ForgeState, w: DocumentWords) -> list[str]:
 
 
 def _claim_block(c: Claim, w: DocumentWords) -> list[str]:
-    status = w.claim_status.format(status=c.status.value, confidence=c.confidence.value, round=c.round_created + 1)
+    status = w.claim_status.format(
+        status=w.label(c.status.value), confidence=w.label(c.confidence.value), round=c.round_created + 1
+    )
     lines = [f"### {escape_inline(c.text)}", "", status]
     for label, text in (
         (w.claim_thesis, c.thesis_text),
@@ -159,7 +161,7 @@ def _claim_block(c: Claim, w: DocumentWords) -> list[str]:
             )
         )
     if c.evidence:
-        items = "; ".join(f"{markdown_link(e.title, e.source)} ({e.evidence_type.value})" for e in c.evidence)
+        items = "; ".join(f"{markdown_link(e.title, e.source)} ({w.label(e.evidence_type.value)})" for e in c.evidence)
         lines.append(w.claim_evidence.format(items=items))
     return [*lines, ""]
 

@@ -113,5 +113,32 @@ def test_every_translation_fills_the_same_placeholders_as_english() -> None:
             translated = getattr(words, f.name)
             if isinstance(english, str):
                 assert sorted(placeholder.findall(translated)) == sorted(placeholder.findall(english)), f.name
-            else:
+            elif f.name == "sections":
                 assert len(translated) == len(english) == 10
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (CHINESE_DOCUMENT_WORDS, ["状态：已验证", "置信度：有依据", "(支持)", "_(改变变量)_", "_(中等距离)_"]),
+        (
+            JAPANESE_DOCUMENT_WORDS,
+            ["状態：検証済み", "確信度：根拠あり", "(支持)", "_(変数の変更)_", "_(中程度の距離)_"],
+        ),
+    ],
+    ids=["zh", "ja"],
+)
+def test_a_translated_document_names_statuses_and_types_as_the_spa_does(
+    words: DocumentWords, expected: list[str]
+) -> None:
+    document = render(complete_state(), words)
+    for text in expected:
+        assert text in document
+    for english in ("(supporting)", "_(variable_change)_", "(medium domain)", "Status: validated"):
+        assert english not in document
+    assert "-->|supports|" in document  # the Mermaid edges keep their machine labels
+
+
+def test_every_translation_labels_the_same_enum_values() -> None:
+    assert ENGLISH_DOCUMENT_WORDS.label("validated") == "validated"
+    assert set(CHINESE_DOCUMENT_WORDS.value_labels) == set(JAPANESE_DOCUMENT_WORDS.value_labels)
