@@ -82,6 +82,11 @@ def test_array_and_list_inputs_give_the_same_ranks() -> None:
     assert front_ranks(np.asarray(points)).tolist() == non_dominated_ranks(points)
 
 
+def test_infinite_objectives_rank_as_the_definition_says() -> None:
+    points = [(1.0, math.inf), (0.5, -math.inf), (1.0, math.inf), (-math.inf, 0.0), (math.inf, -1.0), (0.5, 0.5)]
+    assert non_dominated_ranks(points) == brute_force_ranks(points)
+
+
 def test_a_nan_objective_is_refused() -> None:
     with pytest.raises(ValueError, match="NaN"):
         rank_points([(0.5, math.nan), (0.1, 0.2)])
