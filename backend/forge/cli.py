@@ -148,6 +148,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
         configure_logging("json", settings.log_level)
     _migrate(settings)
     container = build_container(settings)
+    container.warm_on_start = True  # the first run must not load the tokenizer on the event loop
     app = create_app(container)
     mode = "auth on" if refused else "auth off: local user"
     print(

@@ -79,6 +79,7 @@ async def run_worker(settings: Settings, alive_file: Path | None = None) -> int:
         )
     container = build_container(settings)
     assert container.queued_runs is not None  # built on PostgreSQL
+    await container.warm_up()
     app = App(connector=PsycopgConnector(conninfo=asyncpg_dsn(settings.database_url)))
     _register_run_task(app, container.queued_runs)
     name = f"forge-worker-{os.getpid()}"

@@ -45,6 +45,10 @@ class StaticTextEmbedder:
             self._table = rows
         return self._table
 
+    def load(self) -> None:
+        """Read the table now (a server warming up) instead of on the first vector."""
+        self._loaded()
+
     def vector(self, text: str) -> list[float]:
         table = self._loaded()
         unknown = self._vocab[UNKNOWN]

@@ -2,7 +2,7 @@
 shipped knowledge, opened on first use and then kept for the process.
 
 Invariants:
-    - Nothing is read at construction: the first `trace` loads the hypergraph and embeds its node
+    - Nothing is read at construction: the first `trace` (or `warm`) loads the hypergraph and embeds its node
       names once (under a lock, so concurrent operators open it once).
     - A hypergraph that cannot be loaded (a damaged ingested file) never stops a search: every
       trace is then NO_MATCH with no path and score 0, and `problem` says why.
@@ -45,6 +45,10 @@ class LazyHkgGrounding:
                     self._grounding = await open_hkg_grounding(loaded, self._embedder)
                     self.origin = loaded.origin
         return self._grounding
+
+    async def warm(self) -> None:
+        """Open the hypergraph now (a server warming up) instead of on the first trace."""
+        await self._open()
 
     async def neighbourhood(self, query: str, limit: int) -> HkgNeighbourhood:
         """The `HkgNeighbourhoodSource` port: empty when no hypergraph is usable."""

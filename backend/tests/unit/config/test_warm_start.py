@@ -1,0 +1,36 @@
+"""A server warms up before taking work: the lazy parts are loaded at start, not on the first run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.providers.static_embedder import StaticTextEmbedder
+from forge.providers.token_counting import cl100k_encoding
+
+
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")
+
+
+async def test_start_with_warm_on_start_opens_the_hypergraph_and_the_embedding_table(tmp_path: Path) -> None:
+    container = build_container(_settings(tmp_path))
+    assert container.grounding is not None and container.grounding.origin is None
+    assert isinstance(container.memory_embedder, StaticTextEmbedder)  # what warm_up loads in a thread
+    container.warm_on_start = True
+    await container.start()
+    try:
+        assert container.grounding.origin is not None  # the demo hypergraph from the shipped knowledge
+        assert cl100k_encoding.cache_info().currsize == 1
+    finally:
+        await container.close()
+
+
+async def test_start_without_warm_on_start_leaves_the_hypergraph_closed(tmp_path: Path) -> None:
+    container = build_container(_settings(tmp_path))
+    await container.start()
+    try:
+        assert container.grounding is not None and container.grounding.origin is None
+    finally:
+        await container.close()
