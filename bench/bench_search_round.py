@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from forge.bootstrap import KNOWLEDGE_DIR, build_structured_model
+from forge.build_adapters import KNOWLEDGE_DIR, build_structured_model
 from forge.core.concept_space import resolve_concept_space
 from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import PROFILES, RuntimeProfile, SearchOperator

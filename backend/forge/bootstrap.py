@@ -13,19 +13,19 @@ import gc
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from uuid import UUID
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
+from forge.build_adapters import KNOWLEDGE_DIR, build_model, build_research, build_structured_model
 from forge.config import Settings
 from forge.core.curation.curation_settings import apply_change
-from forge.core.knowledge_records import ShippedKnowledge, SourceDomain
+from forge.core.knowledge_records import ShippedKnowledge
 from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
@@ -36,7 +36,7 @@ from forge.db.write_gate import WriteGate
 from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.metrics import ForgeMetrics
-from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
+from forge.model_routing import Provider, RoleRoutes, resolve_routes
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.password_hashing import Argon2PasswordHasher
 from forge.ports import (
@@ -68,7 +68,6 @@ from forge.services.session_service import SessionService
 from forge.services.user_usage import UserUsageService
 from forge.services.verify_claims_stage import VerifyStage
 
-KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
 log = logging.getLogger(__name__)
 
 
@@ -149,117 +148,6 @@ class Container:
         await self.engine.dispose()
 
 
-def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
-    """The LanguageModel for a route; no network call is made here."""
-    if route.provider == Provider.OFFLINE:
-        from forge.offline.offline_model import OfflineModel
-        from forge.offline.paced_model import PacedModel
-
-        offline = OfflineModel(KNOWLEDGE_DIR)
-        delay = settings.offline_step_delay_ms
-        return PacedModel(offline, delay / 1000) if delay else offline
-    missing = missing_for(route, settings)
-    if missing:
-        raise ValueError(
-            f"{route.name} needs {', '.join(missing)}; set it (see .env.example) or use FORGE_MODEL=offline"
-        )
-    if route.provider == Provider.ANTHROPIC:
-        from forge.providers.anthropic_model import anthropic_model_from_settings
-
-        web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
-        return anthropic_model_from_settings(
-            settings.anthropic_api_key or "",
-            route.model,
-            base_url=settings.anthropic_base_url,
-            context_1m=settings.anthropic_context_1m,
-            web_search_max_uses=web_uses,
-        )
-    from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
-
-    return openai_compatible_model_from_settings(
-        settings.openai_api_key,
-        route.model,
-        base_url=settings.openai_base_url,
-        label_prefix=route.provider.value,
-        context_window=settings.openai_context_window,
-    )
-
-
-def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Sequence[SourceDomain]) -> StructuredModel:
-    """Structured generation for the generator's route: the offline generators (the offline verifier
-    reads `domains`, the shipped library the caller loaded once), or the model's forced tool use
-    (Anthropic, OpenAI-compatible)."""
-    if route.provider == Provider.OFFLINE:
-        from pydantic import BaseModel
-
-        from forge.engine.blend_expand import BlendOutput
-        from forge.engine.frame_problem import FrameOutput
-        from forge.engine.red_team import RedTeamOutput
-        from forge.engine.review_mapping_depth import MappingReviewOutput
-        from forge.engine.run_biso import BisoOutput
-        from forge.engine.search_operators import OperatorOutput
-        from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
-        from forge.engine.structural_operators import StructuralOutput
-        from forge.engine.transform_space import LogicCheckOutput, TransformOutput
-        from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
-        from forge.offline.biso_offline import offline_biso
-        from forge.offline.blend_offline import offline_blend
-        from forge.offline.frame_offline import offline_frame
-        from forge.offline.mapping_review_offline import offline_mapping_review
-        from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
-        from forge.offline.red_team_offline import offline_red_team
-        from forge.offline.search_offline import offline_search
-        from forge.offline.solve_offline import (
-            offline_analysis,
-            offline_audit,
-            offline_compliance,
-            offline_plan,
-            offline_talker,
-        )
-        from forge.offline.structural_offline import offline_structural
-        from forge.offline.transform_offline import offline_logic_check, offline_transform
-        from forge.offline.verify_offline import offline_prior_art, offline_verifier
-
-        generators: dict[type[BaseModel], OfflineGenerator] = {
-            FrameOutput: offline_frame,
-            BisoOutput: offline_biso,
-            MappingReviewOutput: offline_mapping_review,
-            OperatorOutput: offline_search,
-            RedTeamOutput: offline_red_team,
-            AnalysisOutput: offline_analysis,
-            PlanOutput: offline_plan,
-            AuditOutput: offline_audit,
-            TalkerOutput: offline_talker,
-            ComplianceOutput: offline_compliance,
-            VerifyScoresOutput: offline_verifier(domains),
-            PriorArtOutput: offline_prior_art,
-            StructuralOutput: offline_structural,
-            BlendOutput: offline_blend,
-            TransformOutput: offline_transform,
-            LogicCheckOutput: offline_logic_check,
-        }
-        return OfflineStructuredModel(generators, label=model.label)
-    from forge.providers.structured_via_tools import ToolCallingStructuredModel
-
-    return ToolCallingStructuredModel(model)
-
-
-def build_research(settings: Settings) -> ResearchProvider:
-    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
-    from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
-
-    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    if settings.research in ("local", "anthropic", "web"):
-        return local
-    import httpx
-
-    from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, web_search_api
-
-    api = web_search_api(settings)
-    client = httpx.AsyncClient(follow_redirects=True)
-    return WebResearchWithFallback(WebSearchResearch(api, client, settings.research_timeout_seconds), local)
-
-
 def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
     """Other API processes on the same PostgreSQL learn of this one's commits (and vice versa)."""
     return PostgresEventListener(
@@ -297,17 +185,7 @@ def build_container(
             "or use FORGE_RESEARCH=searxng|brave|tavily with any model"
         )
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
-    built_here = model is None
-    if model is None:
-        model = build_model(routes.generator, settings)
-        structured = structured or build_structured_model(routes.generator, model, knowledge.domains)
-    derive_verifier = verifier is None and structured is not None and verifier_structured is None
-    verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
-    if derive_verifier and structured is not None:
-        same = routes.verifier == routes.generator
-        verifier_structured = (
-            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains)
-        )
+    roles = _model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
     research = research or build_research(settings)
     clock = clock or SystemClock()
     # last: a configuration error leaves nothing open
@@ -324,59 +202,22 @@ def build_container(
 
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
     broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
-    listener = None if single_process else _event_listener(settings, broadcaster)
-    models, metrics = RunModels(model, verifier, research), _watched_metrics(runs, broadcaster)
-    budget = SpendBudget(settings.budget_tokens, settings.budget_usd)
+    metrics = _watched_metrics(runs, broadcaster)
     # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
     # every runner (FORGE_CURATION_* at start, the admin API while running).
     hkg = LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder())
     curation = LiveCurationSettings(apply_change(DEFAULT_SETTINGS, settings.curation))
-    # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
-    # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
-    red_team = structured
-    if built_here and structured is not None and verifier is not model:
-        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains)
-    stages = (
-        EngineStages(
-            structured,
-            model,
-            knowledge.domains,
-            EngineConfig(
-                settings.engine_concurrency,
-                settings.hypotheses_per_domain,
-                RuntimeProfile(settings.search_profile),
-                settings.search_depth,
-            ),
-            pool_reader(uow_factory),
-            supervisor=Supervisor(
-                red_team,
-                verifier,
-                knowledge.domains,
-                pool_reader(uow_factory),
-                patterns=PatternMemory(uow_factory, clock),
-            ),
-            verify=VerifyStage(verifier_structured, verifier, concurrency=settings.engine_concurrency)
-            if verifier_structured is not None
-            else None,
-            grounding=hkg,
-            concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
-            # the Transform Gate's logic check runs on the verifier role when it is another model
-            verifier=verifier_structured if verifier_structured is not structured else None,
-        )
-        if structured is not None
-        else None
-    )
     driver = PhaseRunDriver(
         uow_factory,
         broadcaster,
         runs,
-        models,
+        RunModels(roles.model, roles.verifier, research),
         clock,
         new_id,
         settings.max_iterations,
-        budget,
+        SpendBudget(settings.budget_tokens, settings.budget_usd),
         metrics,
-        stages,
+        _engine_stages(settings, roles, knowledge, uow_factory, clock, hkg),
         triz=knowledge.triz,
         curation=curation,
         hkg=hkg,
@@ -387,7 +228,7 @@ def build_container(
     launcher: RunLauncher = (
         QueueLauncher(clock, settings.queue_lease_seconds) if workers else InProcessLauncher(runs, driver)
     )
-    service = SessionService(uow_factory, broadcaster, runs, launcher, clock, new_id, model.label, memory)
+    service = SessionService(uow_factory, broadcaster, runs, launcher, clock, new_id, roles.model.label, memory)
     queued = (
         None
         if single_process
@@ -398,22 +239,101 @@ def build_container(
         engine,
         service,
         runs,
-        model,
+        roles.model,
         research,
         uow_factory,
-        verifier,
+        roles.verifier,
         broadcaster,
         knowledge,
         metrics,
         memory,
         AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
-        listener,
+        None if single_process else _event_listener(settings, broadcaster),
         curation,
         QueueProbe(engine, settings.worker_stalled_seconds) if workers else None,
         queued,
         grounding=hkg,
         memory_embedder=memory_embedder,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _ModelRoles:
+    model: LanguageModel
+    verifier: LanguageModel
+    structured: StructuredModel | None
+    verifier_structured: StructuredModel | None
+    red_team: StructuredModel | None
+
+
+def _model_roles(
+    settings: Settings,
+    routes: RoleRoutes,
+    knowledge: ShippedKnowledge,
+    model: LanguageModel | None,
+    verifier: LanguageModel | None,
+    structured: StructuredModel | None,
+    verifier_structured: StructuredModel | None,
+) -> _ModelRoles:
+    """The generator, the verifier and their structured models: the given ones (tests), else built
+    from the routes. A given `model` without `structured` means no engine stages."""
+    built_here = model is None
+    if model is None:
+        model = build_model(routes.generator, settings)
+        structured = structured or build_structured_model(routes.generator, model, knowledge.domains)
+    derive_verifier = verifier is None and structured is not None and verifier_structured is None
+    verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
+    if derive_verifier and structured is not None:
+        same = routes.verifier == routes.generator
+        verifier_structured = (
+            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains)
+        )
+    # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
+    # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
+    red_team = structured
+    if built_here and structured is not None and verifier is not model:
+        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains)
+    return _ModelRoles(model, verifier, structured, verifier_structured, red_team)
+
+
+def _engine_stages(
+    settings: Settings,
+    roles: _ModelRoles,
+    knowledge: ShippedKnowledge,
+    uow_factory: UnitOfWorkFactory,
+    clock: Clock,
+    hkg: LazyHkgGrounding,
+) -> EngineStages | None:
+    """The creative engine's stages, or None without a structured model."""
+    if roles.structured is None:
+        return None
+    verifier_structured = roles.verifier_structured
+    return EngineStages(
+        roles.structured,
+        roles.model,
+        knowledge.domains,
+        EngineConfig(
+            settings.engine_concurrency,
+            settings.hypotheses_per_domain,
+            RuntimeProfile(settings.search_profile),
+            settings.search_depth,
+        ),
+        pool_reader(uow_factory),
+        supervisor=Supervisor(
+            roles.red_team,
+            roles.verifier,
+            knowledge.domains,
+            pool_reader(uow_factory),
+            patterns=PatternMemory(uow_factory, clock),
+        ),
+        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=settings.engine_concurrency)
+        if verifier_structured is not None
+        else None,
+        grounding=hkg,
+        concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
+        # the Transform Gate's logic check runs on the verifier role when it is another model
+        verifier=verifier_structured if verifier_structured is not roles.structured else None,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.bootstrap import KNOWLEDGE_DIR, build_structured_model
+from forge.build_adapters import KNOWLEDGE_DIR, build_structured_model
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.problem_frame import ProblemFrame
 from forge.core.search_plan import RuntimeProfile, SearchOperator

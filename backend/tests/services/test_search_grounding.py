@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from forge.bootstrap import KNOWLEDGE_DIR
+from forge.build_adapters import KNOWLEDGE_DIR
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.services.search_grounding import LazyHkgGrounding

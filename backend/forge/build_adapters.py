@@ -1,0 +1,130 @@
+"""Which adapter serves a route: the language model, its structured generation and research.
+
+Part of the composition root (`bootstrap.build_container` calls these; tests and benches build a
+single adapter with them). Invariants: nothing is built at import time, no network call is made
+while building, and a route without its key is refused with what to set. Provider SDKs and the
+offline model are imported inside the functions, so a deployment loads only what its routes use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from forge.config import Settings
+from forge.core.knowledge_records import SourceDomain
+from forge.model_routing import ModelRoute, Provider, missing_for
+from forge.ports import LanguageModel, ResearchProvider, StructuredModel
+
+KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
+
+
+def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
+    """The LanguageModel for a route; no network call is made here."""
+    if route.provider == Provider.OFFLINE:
+        from forge.offline.offline_model import OfflineModel
+        from forge.offline.paced_model import PacedModel
+
+        offline = OfflineModel(KNOWLEDGE_DIR)
+        delay = settings.offline_step_delay_ms
+        return PacedModel(offline, delay / 1000) if delay else offline
+    missing = missing_for(route, settings)
+    if missing:
+        raise ValueError(
+            f"{route.name} needs {', '.join(missing)}; set it (see .env.example) or use FORGE_MODEL=offline"
+        )
+    if route.provider == Provider.ANTHROPIC:
+        from forge.providers.anthropic_model import anthropic_model_from_settings
+
+        web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
+        return anthropic_model_from_settings(
+            settings.anthropic_api_key or "",
+            route.model,
+            base_url=settings.anthropic_base_url,
+            context_1m=settings.anthropic_context_1m,
+            web_search_max_uses=web_uses,
+        )
+    from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
+
+    return openai_compatible_model_from_settings(
+        settings.openai_api_key,
+        route.model,
+        base_url=settings.openai_base_url,
+        label_prefix=route.provider.value,
+        context_window=settings.openai_context_window,
+    )
+
+
+def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Sequence[SourceDomain]) -> StructuredModel:
+    """Structured generation for the generator's route: the offline generators (the offline verifier
+    reads `domains`, the shipped library the caller loaded once), or the model's forced tool use
+    (Anthropic, OpenAI-compatible)."""
+    if route.provider == Provider.OFFLINE:
+        from pydantic import BaseModel
+
+        from forge.engine.blend_expand import BlendOutput
+        from forge.engine.frame_problem import FrameOutput
+        from forge.engine.red_team import RedTeamOutput
+        from forge.engine.review_mapping_depth import MappingReviewOutput
+        from forge.engine.run_biso import BisoOutput
+        from forge.engine.search_operators import OperatorOutput
+        from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
+        from forge.engine.structural_operators import StructuralOutput
+        from forge.engine.transform_space import LogicCheckOutput, TransformOutput
+        from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
+        from forge.offline.biso_offline import offline_biso
+        from forge.offline.blend_offline import offline_blend
+        from forge.offline.frame_offline import offline_frame
+        from forge.offline.mapping_review_offline import offline_mapping_review
+        from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.offline.red_team_offline import offline_red_team
+        from forge.offline.search_offline import offline_search
+        from forge.offline.solve_offline import (
+            offline_analysis,
+            offline_audit,
+            offline_compliance,
+            offline_plan,
+            offline_talker,
+        )
+        from forge.offline.structural_offline import offline_structural
+        from forge.offline.transform_offline import offline_logic_check, offline_transform
+        from forge.offline.verify_offline import offline_prior_art, offline_verifier
+
+        generators: dict[type[BaseModel], OfflineGenerator] = {
+            FrameOutput: offline_frame,
+            BisoOutput: offline_biso,
+            MappingReviewOutput: offline_mapping_review,
+            OperatorOutput: offline_search,
+            RedTeamOutput: offline_red_team,
+            AnalysisOutput: offline_analysis,
+            PlanOutput: offline_plan,
+            AuditOutput: offline_audit,
+            TalkerOutput: offline_talker,
+            ComplianceOutput: offline_compliance,
+            VerifyScoresOutput: offline_verifier(domains),
+            PriorArtOutput: offline_prior_art,
+            StructuralOutput: offline_structural,
+            BlendOutput: offline_blend,
+            TransformOutput: offline_transform,
+            LogicCheckOutput: offline_logic_check,
+        }
+        return OfflineStructuredModel(generators, label=model.label)
+    from forge.providers.structured_via_tools import ToolCallingStructuredModel
+
+    return ToolCallingStructuredModel(model)
+
+
+def build_research(settings: Settings) -> ResearchProvider:
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+    from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
+
+    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    if settings.research in ("local", "anthropic", "web"):
+        return local
+    import httpx
+
+    from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, web_search_api
+
+    api = web_search_api(settings)
+    client = httpx.AsyncClient(follow_redirects=True)
+    return WebResearchWithFallback(WebSearchResearch(api, client, settings.research_timeout_seconds), local)
