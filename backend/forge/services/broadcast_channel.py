@@ -121,6 +121,11 @@ class SessionChannel:
         self._live.append(live)
         self._wake()
 
+    def tick(self) -> None:
+        """The heartbeat ticker: wake the waiting followers so each checks whether its heartbeat is due."""
+        if self.closed is None:
+            self._wake()
+
     def close(self, reason: StreamClosed) -> None:
         if self.closed is not None:
             return

@@ -10,7 +10,8 @@ Invariants:
     - Deciding to wait and taking the wake-up signal happen in one synchronous step, so a publish
       between "nothing to do" and "wait" always wakes the follower.
     - While waiting the follower holds no database connection and no lock: only an asyncio.Event
-      wait under a timeout, which cancellation unwinds completely.
+      wait, which cancellation unwinds completely. It arms no timer: the channel's owner ticks the
+      channel (a wake-up without a change) often enough for each follower's heartbeat deadline.
 
 Design decisions:
     - `_step` is synchronous and returns either an item or what to do next (read, wait, end); the
@@ -124,13 +125,9 @@ class ChannelFollower:
 
     @staticmethod
     async def _wait(signal: asyncio.Event, deadline: float) -> bool:
-        """True when the channel changed, False when the deadline passed first."""
-        remaining = deadline - asyncio.get_running_loop().time()
-        if remaining <= 0:
+        """False once the deadline has passed; otherwise wait for a change or the channel's heartbeat
+        tick (its owner's ticker) and return True — the caller looks again and waits again."""
+        if asyncio.get_running_loop().time() >= deadline:
             return False
-        try:
-            async with asyncio.timeout(remaining):
-                await signal.wait()
-        except TimeoutError:
-            return False
+        await signal.wait()
         return True

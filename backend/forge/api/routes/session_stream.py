@@ -70,9 +70,10 @@ async def stream_session(
     """Follow the session's events: replay after Last-Event-ID, then live until the run pauses.
     Starts nothing: POST /run starts or resumes the agent."""
     after = _cursor(last_event_id_header, last_event_id)
-    service = service_of(request)
-    unwrap(await service.get(session_id))  # 404 before the stream opens
-    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, after)))
+    # OwnedSession has answered 404 for a session that does not exist (or is not the caller's): no
+    # second read here — under a connection storm every query per connect counts.
+    feed = service_of(request).follow_batches(session_id, after)
+    return EventStreamResponse(encode_sse(frames_of(request), session_id, feed))
 
 
 @router.post(
