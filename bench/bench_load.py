@@ -3,7 +3,8 @@
 Runs the real server (`forge serve`, uvicorn in a subprocess) on SQLite and/or PostgreSQL and prints
 numbers — no assertions, no pass/fail. Per backend:
 
-  A. --sessions (20) concurrent autopilot sessions (FORGE_OFFLINE_STEP_DELAY_MS=0): each is created,
+  A. --sessions (20) concurrent autopilot sessions (FORGE_OFFLINE_STEP_DELAY_MS=0), each on its own
+     problem (PROBLEMS: twenty different ones, so no per-text cache serves one session from another): each is created,
      its stream opened, and every stream that ends with `done` awaiting input is answered with
      POST /autopilot {"rounds": 1} (the schema's default) whose SSE is followed, until a
      `knowledge_document` / `done` without awaiting input. Prints wall time (first create -> last
@@ -78,6 +79,31 @@ import httpx
 
 FORGE = Path(sys.executable).parent / "forge"
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+# Part A gives each concurrent session its own problem: twenty copies of one problem would let
+# per-text caches (term sets, domain scores, token counts) answer later sessions from earlier ones,
+# which no real deployment sees.
+PROBLEMS = (
+    PROBLEM,
+    "How can a small bakery reduce food waste at the end of each day?",
+    "How can a city keep heat-wave deaths down among elderly people living alone?",
+    "How can a regional airline cut delays caused by late baggage loading?",
+    "How can a school district keep substitute teachers from quitting?",
+    "How can a water utility find leaks in old pipes before they burst?",
+    "How can a warehouse cut picking errors without slowing order fulfilment?",
+    "How can a rural clinic keep vaccines cold during power cuts?",
+    "How can an open-source project keep maintainers from burning out?",
+    "How can a farm reduce soil erosion on steep fields without losing yield?",
+    "How can a call centre shorten hold times during billing-cycle peaks?",
+    "How can a museum attract teenagers without alienating its regular visitors?",
+    "How can a bus network stay reliable when drivers call in sick?",
+    "How can a hospital pharmacy prevent dispensing the wrong drug dose?",
+    "How can a software team reduce incidents caused by configuration changes?",
+    "How can a fishing cooperative avoid overfishing while keeping incomes stable?",
+    "How can a library keep its study rooms fairly shared during exam weeks?",
+    "How can a factory reduce energy use of compressed-air systems?",
+    "How can a food bank match donations to what families actually need?",
+    "How can a marathon organiser prevent heat stroke among runners?",
+)
 KEEP_DATA = frozenset(
     {"done", "error"}
 )  # frames whose data the bench reads; others keep only type/id/time
@@ -546,9 +572,9 @@ class SessionsStats:
 
 
 async def _one_autopilot_session(
-    srv: Server, client: httpx.AsyncClient, stats: SessionsStats
+    srv: Server, client: httpx.AsyncClient, stats: SessionsStats, problem: str
 ) -> None:
-    r = await client.post("/api/v1/sessions", json={"problem": PROBLEM})
+    r = await client.post("/api/v1/sessions", json={"problem": problem})
     if r.status_code // 100 != 2:
         stats.http_errors.append(f"POST /sessions -> {r.status_code}")
         stats.without_document += 1
@@ -614,8 +640,10 @@ async def run_sessions(srv: Server, n: int, limit_s: float) -> dict[str, Any]:
         cpu0 = (_proc_cpu_seconds(srv.pid), _machine_cpu_seconds())
         started = time.perf_counter()
         tasks = [
-            asyncio.create_task(_one_autopilot_session(srv, client, stats))
-            for _ in range(n)
+            asyncio.create_task(
+                _one_autopilot_session(srv, client, stats, PROBLEMS[i % len(PROBLEMS)])
+            )
+            for i in range(n)
         ]
         _, pending = await asyncio.wait(tasks, timeout=limit_s)
         wall = time.perf_counter() - started
