@@ -205,7 +205,7 @@ def build_container(
     metrics = _watched_metrics(runs, broadcaster)
     # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
     # every runner (FORGE_CURATION_* at start, the admin API while running).
-    hkg = LazyHkgGrounding(settings.hkg_path, KNOWLEDGE_DIR, HashedTextEmbedder())
+    hkg = LazyHkgGrounding(settings.hkg_path, knowledge, HashedTextEmbedder())
     curation = LiveCurationSettings(apply_change(DEFAULT_SETTINGS, settings.curation))
     driver = PhaseRunDriver(
         uow_factory,

@@ -21,6 +21,8 @@ from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore
 from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, query_limits_problem
 from forge.core.hkg.node_matching import TermMatch
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, HyperpathEvidence
+from forge.core.knowledge_records import ShippedKnowledge
+from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
 from forge.services.hkg_grounding import ingest_hypergraph_file, load_hypergraph, open_hkg_grounding
@@ -68,8 +70,12 @@ def run_ingest(settings: Settings, source: Path) -> int:
     return EXIT_OK
 
 
+def _shipped_knowledge() -> ShippedKnowledge:
+    return load_shipped_knowledge(DEFAULT_KNOWLEDGE_DIR)
+
+
 def run_stats(settings: Settings) -> int:
-    loaded = load_hypergraph(settings.hkg_path, DEFAULT_KNOWLEDGE_DIR)
+    loaded = load_hypergraph(settings.hkg_path, _shipped_knowledge)
     if isinstance(loaded, HypergraphDefect):
         return _fail(loaded.message)
     print(render_stats(loaded.origin, loaded.store.stats()))
@@ -133,7 +139,7 @@ def run_traverse(settings: Settings, options: TraverseOptions) -> int:
         return _fail(problem)
     if not options.start_terms or not options.end_terms:
         return _fail("--from and --to each need at least one term")
-    loaded = load_hypergraph(settings.hkg_path, DEFAULT_KNOWLEDGE_DIR)
+    loaded = load_hypergraph(settings.hkg_path, _shipped_knowledge)
     if isinstance(loaded, HypergraphDefect):
         return _fail(loaded.message)
     request = GroundingRequest(

@@ -17,7 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +40,7 @@ from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.hkg.structural_grounding import GroundingRequest, HyperpathEvidence, ground_terms
 from forge.core.hkg.traversal_cache import TraversalCache
 from forge.core.hyperpath_trace import HyperpathTrace, trace_from_evidence
-from forge.knowledge.load_knowledge import load_shipped_knowledge
+from forge.core.knowledge_records import ShippedKnowledge
 from forge.ports import Embedder
 
 EMBEDDED_NODE_LIMIT = 20_000
@@ -95,19 +95,19 @@ def ingest_hypergraph_file(source: Path, target: Path) -> HypergraphStats | Hype
     return store.stats()
 
 
-def build_demo_store(knowledge_dir: Path) -> HypergraphStore | HypergraphDefect:
-    try:
-        knowledge = load_shipped_knowledge(knowledge_dir)
-        contents = build_demo_hypergraph(knowledge.domains, knowledge.triz.principles, knowledge.triz.parameters)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        return HypergraphDefect(f"cannot build the demo hypergraph from {knowledge_dir}: {error}")
+def build_demo_store(knowledge: ShippedKnowledge) -> HypergraphStore | HypergraphDefect:
+    contents = build_demo_hypergraph(knowledge.domains, knowledge.triz.principles, knowledge.triz.parameters)
     return build_hypergraph_store(contents)
 
 
-def load_hypergraph(path: Path, knowledge_dir: Path) -> LoadedHypergraph | HypergraphDefect:
-    """The ingested hypergraph at `path`, or the demo when nothing was ingested."""
+def load_hypergraph(path: Path, demo_knowledge: Callable[[], ShippedKnowledge]) -> LoadedHypergraph | HypergraphDefect:
+    """The ingested hypergraph at `path`, or the demo built from `demo_knowledge()` (asked only when
+    nothing was ingested: the server passes the knowledge it already loaded, the CLI reads the files)."""
     if not path.exists():
-        demo = build_demo_store(knowledge_dir)
+        try:
+            demo = build_demo_store(demo_knowledge())
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            return HypergraphDefect(f"cannot build the demo hypergraph from the shipped knowledge: {error}")
         return demo if isinstance(demo, HypergraphDefect) else LoadedHypergraph(demo, DEMO_ORIGIN)
     store = _store_from_file(path)
     if isinstance(store, HypergraphDefect):

@@ -19,16 +19,18 @@ from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.core.hyperpath_trace import HyperpathTrace
+from forge.core.knowledge_records import ShippedKnowledge
 from forge.ports import Embedder
 from forge.services.hkg_grounding import HkgGrounding, load_hypergraph, open_hkg_grounding
 
 
 class LazyHkgGrounding:
-    """The `StructuralGrounding` port over the hypergraph at `path` (or the demo from `knowledge_dir`)."""
+    """The `StructuralGrounding` port over the hypergraph at `path` (or the demo from the shipped
+    `knowledge` the composition root loaded once)."""
 
-    def __init__(self, path: Path, knowledge_dir: Path, embedder: Embedder | None) -> None:
+    def __init__(self, path: Path, knowledge: ShippedKnowledge, embedder: Embedder | None) -> None:
         self._path = path
-        self._knowledge_dir = knowledge_dir
+        self._knowledge = knowledge
         self._embedder = embedder
         self._grounding: HkgGrounding | None = None
         self._lock = asyncio.Lock()
@@ -38,7 +40,7 @@ class LazyHkgGrounding:
     async def _open(self) -> HkgGrounding | None:
         async with self._lock:
             if self._grounding is None and self.problem is None:
-                loaded = await asyncio.to_thread(load_hypergraph, self._path, self._knowledge_dir)
+                loaded = await asyncio.to_thread(load_hypergraph, self._path, lambda: self._knowledge)
                 if isinstance(loaded, HypergraphDefect):
                     self.problem = loaded.message
                 else:

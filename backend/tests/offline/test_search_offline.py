@@ -19,12 +19,12 @@ from forge.offline.offline_model import OfflineModel
 from forge.offline.search_offline import OFFLINE_OPERATORS
 from forge.services.search_grounding import LazyHkgGrounding
 
+SHIPPED = load_shipped_knowledge()
+
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
-MODEL = build_structured_model(
-    ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR), load_shipped_knowledge().domains
-)
-DEMO_HKG = LazyHkgGrounding(Path("/nonexistent/no-ingested-hypergraph.jsonl"), KNOWLEDGE_DIR, HashedTextEmbedder())
+MODEL = build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), OfflineModel(KNOWLEDGE_DIR), SHIPPED.domains)
+DEMO_HKG = LazyHkgGrounding(Path("/nonexistent/no-ingested-hypergraph.jsonl"), SHIPPED, HashedTextEmbedder())
 OWN_REQUESTS = STRUCTURAL_OPERATORS | {SearchOperator.BLEND_EXPAND, SearchOperator.TRANSFORM_SPACE}
 
 

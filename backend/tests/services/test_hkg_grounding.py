@@ -7,8 +7,8 @@ from pathlib import Path
 
 from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
+from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.hashed_embedder import HashedTextEmbedder
-from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
 from forge.services.hkg_grounding import (
     DEMO_ORIGIN,
     LoadedHypergraph,
@@ -31,7 +31,7 @@ class RecordingEmbedder:
 
 
 def _demo(tmp_path: Path) -> LoadedHypergraph:
-    loaded = load_hypergraph(tmp_path / "absent.jsonl", DEFAULT_KNOWLEDGE_DIR)
+    loaded = load_hypergraph(tmp_path / "absent.jsonl", load_shipped_knowledge)
     assert isinstance(loaded, LoadedHypergraph)
     return loaded
 
@@ -69,6 +69,6 @@ async def test_ingest_validates_before_writing_and_load_reads_what_was_written(t
     defect = ingest_hypergraph_file(bad, target)
     assert isinstance(defect, HypergraphDefect)
     assert defect.message == f"{bad}: line 1: hyperedge 'e' names undeclared node 'ghost'"
-    loaded = load_hypergraph(target, DEFAULT_KNOWLEDGE_DIR)
+    loaded = load_hypergraph(target, load_shipped_knowledge)
     assert isinstance(loaded, LoadedHypergraph) and loaded.store.stats().hyperedge_count == 1
     assert not list(target.parent.glob("*.partial"))
