@@ -82,7 +82,7 @@ class SlowScripted:
 
 def _grounding() -> LazyHkgGrounding:
     nothing_ingested = Path(tempfile.gettempdir()) / "forge-bench-no-hypergraph.jsonl"
-    return LazyHkgGrounding(nothing_ingested, KNOWLEDGE_DIR, HashedTextEmbedder())
+    return LazyHkgGrounding(nothing_ingested, load_shipped_knowledge(), HashedTextEmbedder())
 
 
 async def hkg_cost(pool: tuple[Any, ...]) -> tuple[float, float]:
