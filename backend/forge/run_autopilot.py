@@ -18,7 +18,6 @@ from pathlib import Path
 
 from forge.bootstrap import build_container
 from forge.config import Settings
-from forge.core.answer_words import answer_words_for
 from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.build_answer_pack import with_current_spend
 from forge.core.domain_types import SessionId
@@ -160,7 +159,7 @@ def _write_answer(state: ForgeState, stem: Path) -> Path | None:
         return None
     pack = with_current_spend(state.answer_pack, state)
     markdown = stem.with_name(f"{stem.name}.answer.md")
-    markdown.write_text(render_answer_markdown(pack, answer_words_for(pack.question)), encoding="utf-8")
+    markdown.write_text(render_answer_markdown(pack), encoding="utf-8")
     as_json = json.dumps(answer_pack_json(pack), indent=1, ensure_ascii=False)
     stem.with_name(f"{stem.name}.answer.json").write_text(as_json, encoding="utf-8")
     return markdown

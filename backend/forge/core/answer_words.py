@@ -11,7 +11,9 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from forge.core.problem_language import DocumentLanguage, problem_language
 
@@ -58,6 +60,21 @@ class AnswerWords:
     no_answer: str
     no_solution: str
     no_evidence: str
+    # The phrases the builder writes into the pack itself (its JSON and its Markdown).
+    trace_user: str = "provided by the user"
+    trace_query: str = "research query: {query}"
+    trace_research: str = "research"
+    validated_claim: str = "validated claim"
+    state_of_the_art: str = "State of the art: {summary}"
+    qualified: str = "{claim} — qualified: {qualification}"
+    stop_if: str = "Stop if: {condition}"
+    ruled_out: str = "Ruled out: {claim} ({reason})"
+    # Labels for the enum values the pack shows (evidence relation, risk severity, gate and verify
+    # status, constraint origin, Solve's note kinds); a missing value reads as itself (English).
+    value_labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def label(self, value: str) -> str:
+        return self.value_labels.get(value, value)
 
 
 ENGLISH_ANSWER_WORDS = AnswerWords(
@@ -154,6 +171,38 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     no_answer="没有回答。",
     no_solution="没有解决方案。",
     no_evidence="没有记录证据。",
+    trace_user="由用户提供",
+    trace_query="检索查询：{query}",
+    trace_research="检索",
+    validated_claim="已验证的论断",
+    state_of_the_art="现有技术：{summary}",
+    qualified="{claim} — 限定条件：{qualification}",
+    stop_if="出现以下情况即停止：{condition}",
+    ruled_out="已排除：{claim}（{reason}）",
+    value_labels=MappingProxyType(
+        {
+            "supporting": "支持",
+            "contradicting": "反驳",
+            "contextual": "背景",
+            "validated_claim": "已验证的论断",
+            "high": "高",
+            "medium": "中",
+            "low": "低",
+            "passed": "通过",
+            "failed": "未通过",
+            "escalated": "已上报",
+            "abstained": "弃权",
+            "unverified": "未验证",
+            "user": "用户",
+            "domain": "问题本身",
+            "risk_refinement": "风险细化",
+            "constraint_reframe_triggered": "触发约束重构",
+            "constraint_added": "新增约束",
+            "constraint_duplicate": "重复约束",
+            "constraint_conflict_detected": "发现约束冲突",
+            "constraint_pruned": "删减约束",
+        }
+    ),
 )
 
 JAPANESE_ANSWER_WORDS = AnswerWords(
@@ -198,6 +247,38 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     no_answer="回答なし。",
     no_solution="解決策なし。",
     no_evidence="記録された証拠はありません。",
+    trace_user="ユーザー提供",
+    trace_query="検索クエリ：{query}",
+    trace_research="調査",
+    validated_claim="検証済みの主張",
+    state_of_the_art="技術の現状：{summary}",
+    qualified="{claim} — 限定条件：{qualification}",
+    stop_if="中止条件：{condition}",
+    ruled_out="除外：{claim}（{reason}）",
+    value_labels=MappingProxyType(
+        {
+            "supporting": "支持",
+            "contradicting": "反証",
+            "contextual": "背景",
+            "validated_claim": "検証済みの主張",
+            "high": "高",
+            "medium": "中",
+            "low": "低",
+            "passed": "合格",
+            "failed": "不合格",
+            "escalated": "上申",
+            "abstained": "棄権",
+            "unverified": "未検証",
+            "user": "ユーザー",
+            "domain": "問題そのもの",
+            "risk_refinement": "リスクの精緻化",
+            "constraint_reframe_triggered": "制約の再構成",
+            "constraint_added": "制約の追加",
+            "constraint_duplicate": "重複した制約",
+            "constraint_conflict_detected": "制約の衝突を検出",
+            "constraint_pruned": "制約の削除",
+        }
+    ),
 )
 
 _WORDS = {

@@ -8,6 +8,8 @@ Invariants:
     - The ranking holds at most RANKING_SIZE hypotheses, best composite score first; the scores are
       the rule-layer proxies (`hypothesis_scores`), and `verify_status` is "unverified" unless a
       verifier's status was supplied.
+    - The phrases the builder writes (traces, boundaries, the state-of-the-art line) are in the
+      problem's language (`answer_words_for`); English is the default of the helpers.
     - Supervisor findings enter only through `supervisor_findings` / `with_supervisor_findings`.
 """
 
@@ -26,6 +28,7 @@ from forge.core.answer_pack import (
     SpendLine,
     TalkerAnswer,
 )
+from forge.core.answer_words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.compliance_audit import ComplianceResult
 from forge.core.composite_score import composite_score
 from forge.core.domain_types import ClaimStatus, Contributor, EvidenceType
@@ -72,26 +75,28 @@ def kept_claims(state: ForgeState) -> list[Claim]:
     return sorted(standing, key=lambda c: -(c.scores.mean if c.scores else 0.0))
 
 
-def key_evidence(state: ForgeState) -> tuple[EvidenceItem, ...]:
+def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> tuple[EvidenceItem, ...]:
     items: list[EvidenceItem] = []
     seen: set[tuple[str, str]] = set()
     for claim in kept_claims(state):
         traced = [e for e in claim.evidence if e.evidence_type is not EvidenceType.CONTEXTUAL]
         if not traced:
-            items.append(EvidenceItem(claim.text, str(claim.id), None, "", "", "validated_claim", "validated claim"))
+            items.append(
+                EvidenceItem(claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim)
+            )
         for e in traced:
             if (str(claim.id), e.source) in seen:
                 continue
             seen.add((str(claim.id), e.source))
-            trace = "provided by the user" if e.contributed_by is Contributor.USER else _query_trace(e.query)
+            trace = words.trace_user if e.contributed_by is Contributor.USER else _query_trace(e.query, words)
             items.append(
                 EvidenceItem(claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace)
             )
     if state.state_of_art is not None:
-        statement = f"State of the art: {_first_sentence(state.state_of_art.summary)}"
+        statement = words.state_of_the_art.format(summary=_first_sentence(state.state_of_art.summary))
         for e in state.state_of_art.evidence[:2]:
             items.append(
-                EvidenceItem(statement, None, e.source, e.title, e.summary, "contextual", _query_trace(e.query))
+                EvidenceItem(statement, None, e.source, e.title, e.summary, "contextual", _query_trace(e.query, words))
             )
     return tuple(items[:MAX_EVIDENCE])
 
@@ -103,14 +108,17 @@ def _first_sentence(text: str, limit: int = 160) -> str:
     return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"
 
 
-def _query_trace(query: str | None) -> str:
-    return f"research query: {query}" if query else "research"
+def _query_trace(query: str | None, words: AnswerWords) -> str:
+    return words.trace_query.format(query=query) if query else words.trace_research
 
 
-def boundaries(state: ForgeState) -> tuple[str, ...]:
-    found = [f"{c.text} — qualified: {c.qualification}" for c in kept_claims(state) if c.qualification]
-    found += [f"Stop if: {c.falsifiability_condition}" for c in kept_claims(state)[:3] if c.falsifiability_condition]
-    found += [f"Ruled out: {n.claim_text} ({n.reason})" for n in state.negative_knowledge]
+def boundaries(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> tuple[str, ...]:
+    kept = kept_claims(state)
+    found = [words.qualified.format(claim=c.text, qualification=c.qualification) for c in kept if c.qualification]
+    found += [
+        words.stop_if.format(condition=c.falsifiability_condition) for c in kept[:3] if c.falsifiability_condition
+    ]
+    found += [words.ruled_out.format(claim=n.claim_text, reason=n.reason) for n in state.negative_knowledge]
     return tuple(found)
 
 
@@ -152,6 +160,7 @@ def _frame_of(state: ForgeState) -> ProblemFrame:
 
 def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:
     state = inputs.state
+    words = answer_words_for(state.problem)  # the pack's own phrases in the problem's language
     frame = state.problem_frame.frame if state.problem_frame is not None else None
     # the risks of Solve's best attempt: its high risks are by definition the unresolved ones
     risks = tuple(
@@ -162,9 +171,9 @@ def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:
         question=state.problem,
         direct_answer=inputs.answer.direct_answer,
         solution_markdown=inputs.answer.solution_markdown,
-        key_evidence=key_evidence(state),
+        key_evidence=key_evidence(state, words),
         risks=risks,
-        boundaries=boundaries(state),
+        boundaries=boundaries(state, words),
         ranking=rank_hypotheses(inputs.hypotheses, _frame_of(state), inputs.verify_status),
         compliance=inputs.compliance,
         solve=inputs.solve,

@@ -8,7 +8,8 @@ Invariants:
     - The compliance table has one row per audited hard constraint with an explicit PASS /
       VIOLATION / UNCLEAR marker, and the overall status above it; a violation is never hidden.
     - The fixed words (headings, labels, status sentences) come from an `AnswerWords`, one per
-      problem language; `ENGLISH_ANSWER_WORDS`, the default, renders the original bytes.
+      problem language, chosen here from the pack's question (callers do not repeat the choice);
+      `ENGLISH_ANSWER_WORDS` renders the original bytes.
     - `answer_pack_json` is the lossless `state_codec` encoding (the API's `AnswerPackOut` schema).
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from forge.core.answer_pack import AnswerPack, EvidenceItem
-from forge.core.answer_words import ENGLISH_ANSWER_WORDS, AnswerWords
+from forge.core.answer_words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.compliance_audit import ComplianceStatus, ComplianceVerdict
 from forge.core.markdown_safety import escape_inline, escape_markdown, markdown_link
 from forge.core.solve_loop import Convergence
@@ -66,7 +67,7 @@ def _evidence_line(e: EvidenceItem, w: AnswerWords) -> str:
         return f"{escape_inline(e.statement)}{claim} — {escape_inline(e.trace)}"
     return w.evidence_with_source.format(
         link=markdown_link(e.title, e.source),
-        relation=escape_inline(e.relation),
+        relation=escape_inline(w.label(e.relation)),
         statement=escape_inline(e.statement),
         claim=claim,
         trace=escape_inline(e.trace),
@@ -77,7 +78,7 @@ def _risks(pack: AnswerPack, w: AnswerWords) -> list[str]:
     lines = _bullets(
         [
             w.risk_line.format(
-                severity=r.severity,
+                severity=w.label(r.severity),
                 unresolved=w.risk_unresolved if r.unresolved else "",
                 text=escape_inline(r.text),
                 mitigation=w.risk_mitigation.format(text=escape_inline(r.mitigation)) if r.mitigation else "",
@@ -95,8 +96,8 @@ def _ranking(pack: AnswerPack, w: AnswerWords) -> list[str]:
         return [f"_{w.ranking_empty}_"]
     rows = [w.ranking_header, "|---|---|---|---|---|---|"]
     rows += [
-        f"| {i} | {escape_inline(h.title)} | {escape_inline(h.domain)} | {h.score:.2f} | {h.gate_status} | "
-        f"{escape_inline(h.verify_status)} |"
+        f"| {i} | {escape_inline(h.title)} | {escape_inline(h.domain)} | {h.score:.2f} | {w.label(h.gate_status)} | "
+        f"{escape_inline(w.label(h.verify_status))} |"
         for i, h in enumerate(pack.ranking, 1)
     ]
     return [*rows, "", w.ranking_note]
@@ -109,7 +110,7 @@ def _compliance(pack: AnswerPack, w: AnswerWords) -> list[str]:
         return [*lines, f"_{w.no_constraint}_"]
     lines += [w.compliance_header, "|---|---|---|---|"]
     lines += [
-        f"| {escape_inline(k.constraint)} | {k.origin.value} | {_verdict_mark(k.verdict, w)} | "
+        f"| {escape_inline(k.constraint)} | {w.label(k.origin.value)} | {_verdict_mark(k.verdict, w)} | "
         f"{escape_inline(k.reason)} |"
         for k in c.checks
     ]
@@ -134,7 +135,9 @@ def _methodology(pack: AnswerPack, w: AnswerWords) -> list[str]:
     if s.failure:
         lines.append(w.solve_failure.format(text=escape_inline(s.failure)))
     lines += [w.constraint_added.format(text=escape_inline(t)) for t in s.constraints_added]
-    lines += [w.note.format(kind=n.kind.value, outer=n.outer_round, text=escape_inline(n.text)) for n in s.notes]
+    lines += [
+        w.note.format(kind=w.label(n.kind.value), outer=n.outer_round, text=escape_inline(n.text)) for n in s.notes
+    ]
     lines += ["", w.supervisor_findings, ""]
     return lines + _bullets([escape_inline(f) for f in m.supervisor_findings], w.none_recorded)
 
@@ -143,8 +146,9 @@ def _markdown_lines(text: str, empty: str) -> list[str]:
     return [escape_markdown(line) for line in text.strip().splitlines()] or [f"_{empty}_"]
 
 
-def render_answer_markdown(pack: AnswerPack, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> str:
-    w = words
+def render_answer_markdown(pack: AnswerPack, words: AnswerWords | None = None) -> str:
+    """The pack's Markdown, in the words of the language its question was asked in unless `words` says otherwise."""
+    w = words or answer_words_for(pack.question)
     sections = [
         _markdown_lines(pack.direct_answer, w.no_answer),
         _markdown_lines(pack.solution_markdown, w.no_solution),

@@ -16,7 +16,6 @@ from forge.api.answer_schemas import AnswerPackOut
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.routes.session_stream import MarkdownResponse
-from forge.core.answer_words import answer_words_for
 from forge.core.render_answer_pack import answer_pack_json, render_answer_markdown
 from forge.services.answer_queries import answer_pack
 
@@ -33,7 +32,7 @@ ANSWER_MARKDOWN_OK: dict[int | str, dict[str, Any]] = {
 )
 async def get_answer_markdown(session_id: str, request: Request) -> MarkdownResponse:
     pack = unwrap(await answer_pack(request.app.state.container.uow_factory, session_id_of(session_id)))
-    return MarkdownResponse(render_answer_markdown(pack, answer_words_for(pack.question)))
+    return MarkdownResponse(render_answer_markdown(pack))
 
 
 @router.get("/{session_id}/answer.json", response_model=AnswerPackOut, responses=error_responses(404, 409))

@@ -162,6 +162,23 @@ def test_risks_boundaries_and_the_supervisor_hook() -> None:
     assert "score compression on round 1" in render_answer_markdown(filled)
 
 
+def test_a_chinese_problem_gets_its_traces_and_boundaries_in_chinese() -> None:
+    s = state()
+    s.problem = "医院如何在不增加人手的情况下缩短急诊等待时间？"
+    s.state_of_art = StateOfArt("Queues grow with load.", (evidence(20, EvidenceType.CONTEXTUAL),))
+    p = build_answer_pack(replace(inputs(), state=s))
+    assert [i.trace for i in p.key_evidence] == [
+        "检索查询：triage research",
+        "由用户提供",
+        "已验证的论断",
+        "检索查询：triage research",
+    ]
+    assert p.key_evidence[-1].statement == "现有技术：Queues grow with load."
+    assert "Smooth the evening peak — 限定条件：only on weekdays" in p.boundaries
+    assert "已排除：Rejected idea（no evidence）" in p.boundaries
+    assert not any(b.startswith(("Stop if", "Ruled out")) for b in p.boundaries)
+
+
 def test_markdown_has_every_section_and_marks_a_violation_plainly() -> None:
     markdown = render_answer_markdown(pack(ComplianceVerdict.VIOLATION))
     assert [line[3:] for line in markdown.splitlines() if line.startswith("## ")] == list(ANSWER_SECTIONS)

@@ -17,13 +17,29 @@ from forge.core.answer_words import (
     answer_words,
     answer_words_for,
 )
+from forge.core.build_answer_pack import UNVERIFIED
 from forge.core.compliance_audit import ComplianceVerdict
+from forge.core.domain_types import EvidenceType
+from forge.core.hypothesis_pool import GateStatus
 from forge.core.problem_language import DocumentLanguage
 from forge.core.render_answer_pack import ANSWER_SECTIONS, render_answer_markdown
-from forge.core.solve_loop import Convergence, LoopNote, NoteKind
+from forge.core.solve_constraints import ConstraintOrigin
+from forge.core.solve_loop import Convergence, LoopNote, NoteKind, RiskSeverity
 from forge.core.state_codec import encode_value
+from forge.core.verify_verdicts import VerifyStatus
 
 TRANSLATED = [CHINESE_ANSWER_WORDS, JAPANESE_ANSWER_WORDS]
+# Every enum value an AnswerPack shows in its Markdown or its JSON phrases.
+SHOWN_VALUES = {
+    *(v.value for v in EvidenceType),
+    *(v.value for v in RiskSeverity),
+    *(v.value for v in GateStatus),
+    *(v.value for v in VerifyStatus),
+    *(v.value for v in ConstraintOrigin),
+    *(v.value for v in NoteKind),
+    "validated_claim",
+    UNVERIFIED,
+}
 KEPT_NAMES = {"AnswerPack"}
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 HTML_ENTITY = re.compile(r"&\w+;")  # the escaping of a model's "<b>" is not a fixed word
@@ -115,5 +131,18 @@ def test_every_translation_fills_the_same_placeholders_as_english() -> None:
             translated = getattr(words, f.name)
             if isinstance(english, str):
                 assert sorted(placeholder.findall(translated)) == sorted(placeholder.findall(english)), f.name
-            else:
+            elif isinstance(english, tuple):
                 assert len(translated) == len(english) == len(ANSWER_SECTIONS)
+            else:  # value labels: English reads the values as they are
+                assert set(translated) == SHOWN_VALUES, f.name
+
+
+def test_a_translated_pack_labels_relations_severities_statuses_and_origins() -> None:
+    p = full_pack(ComplianceVerdict.VIOLATION)
+    for words in TRANSLATED:
+        markdown = render_answer_markdown(p, words)
+        risk = p.risks[0]
+        assert f"**{words.label(risk.severity)}**" in markdown and f"**{risk.severity}**" not in markdown
+        check = p.compliance.checks[0]
+        assert f"| {words.label(check.origin.value)} |" in markdown
+        assert words.label(NoteKind.ADDED.value) in markdown and NoteKind.ADDED.value not in markdown
