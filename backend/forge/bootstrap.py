@@ -30,6 +30,7 @@ from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
+from forge.db.postgres_live_relay import PostgresLiveRelay
 from forge.db.run_job_queue import QueueDepth, QueueProbe
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
@@ -98,6 +99,7 @@ class Container:
     queued_runs: QueuedRunExecutor | None = None  # PostgreSQL: what `forge worker` runs for each job
     grounding: LazyHkgGrounding | None = None  # SEARCH's hypergraph, opened on first use (or by warm_up)
     memory_embedder: Embedder | None = None
+    live_relay: PostgresLiveRelay | None = None
     warm_on_start: bool = False  # `forge serve` / `forge worker`: load the lazy parts before taking work
 
     async def queue_depth(self) -> QueueDepth | None:
@@ -141,6 +143,8 @@ class Container:
         await self.runs.shutdown()
         if self.listener is not None:
             await self.listener.stop()
+        if self.live_relay is not None:
+            await self.live_relay.aclose()
         await self.broadcaster.close()
         close_research = getattr(self.research, "aclose", None)  # a web search API's HTTP client
         if close_research is not None:
@@ -148,10 +152,17 @@ class Container:
         await self.engine.dispose()
 
 
-def _event_listener(settings: Settings, broadcaster: SessionBroadcaster) -> PostgresEventListener:
-    """Other API processes on the same PostgreSQL learn of this one's commits (and vice versa)."""
+def _event_listener(
+    settings: Settings, broadcaster: SessionBroadcaster, relay: PostgresLiveRelay
+) -> PostgresEventListener:
+    """Other API processes on the same PostgreSQL learn of this one's commits and live events (and
+    vice versa); the live events this process relayed itself are skipped."""
     return PostgresEventListener(
-        asyncpg_dsn(settings.database_url), broadcaster.committed_elsewhere, broadcaster.resync
+        asyncpg_dsn(settings.database_url),
+        broadcaster.committed_elsewhere,
+        broadcaster.resync,
+        on_live=broadcaster.publish_live,
+        origin=relay.origin,
     )
 
 
@@ -203,6 +214,8 @@ def build_container(
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
     broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
     metrics = _watched_metrics(runs, broadcaster)
+    # PostgreSQL: live events (text deltas, engine progress) also reach other processes' followers
+    relay = None if single_process else PostgresLiveRelay(asyncpg_dsn(settings.database_url), uuid.uuid4().hex)
     # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
     # every runner (FORGE_CURATION_* at start, the admin API while running).
     hkg = LazyHkgGrounding(settings.hkg_path, knowledge, HashedTextEmbedder())
@@ -221,6 +234,7 @@ def build_container(
         triz=knowledge.triz,
         curation=curation,
         hkg=hkg,
+        live_relay=relay,
     )
     memory_embedder = embedder or StaticTextEmbedder()
     memory = HypothesisMemory(memory_embedder, new_id)
@@ -249,12 +263,13 @@ def build_container(
         memory,
         AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
-        None if single_process else _event_listener(settings, broadcaster),
+        None if relay is None else _event_listener(settings, broadcaster, relay),
         curation,
         QueueProbe(engine, settings.worker_stalled_seconds) if workers else None,
         queued,
         grounding=hkg,
         memory_embedder=memory_embedder,
+        live_relay=relay,
     )
 
 

@@ -132,6 +132,16 @@ class RunObserver(Protocol):
     def run_ended(self, phase: Phase, seconds: float) -> None: ...
 
 
+class LiveEventRelay(Protocol):
+    """Live (never stored) events to the followers in other processes; best effort, in order."""
+
+    def send(self, session_id: SessionId, event: SessionEvent) -> None: ...
+
+    async def flush(self) -> None:
+        """Return once everything sent before is out (a step commits after its live events)."""
+        ...
+
+
 class ResearchProvider(Protocol):
     @property
     def name(self) -> str: ...

@@ -10,6 +10,9 @@ Invariants:
       drops (or stops answering a periodic health check) the listener reconnects with backoff and,
       once LISTEN is in place again, calls `on_reconnect`: everything committed after that point is
       notified, and the callback's re-read of the source covers what came before.
+    - With `on_live`, the same connection also LISTENs to the live channel (`postgres_live_relay`):
+      live events relayed by other processes reach `on_live`; this process's own (`origin`) are
+      skipped — it published them to its followers already.
     - Nothing here raises into the application: connection failures and callback errors are logged,
       and the listener keeps trying until `stop()`.
 
@@ -36,6 +39,8 @@ from sqlalchemy import URL, TextClause, make_url, text
 
 from forge.core.backoff_schedule import RetryPolicy, backoff_delay
 from forge.core.domain_types import SessionId
+from forge.core.session_events import SessionEvent
+from forge.db.postgres_live_relay import LIVE_CHANNEL, parse_live
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +95,8 @@ class PostgresEventListener:
         on_commit: Callable[[SessionId, int], None],
         on_reconnect: Callable[[], None],
         *,
+        on_live: Callable[[SessionId, SessionEvent], None] | None = None,
+        origin: str = "",
         reconnect: RetryPolicy = DEFAULT_RECONNECT,
         health_check_seconds: float = 30.0,
         connect_timeout_seconds: float = 10.0,
@@ -98,6 +105,8 @@ class PostgresEventListener:
         self._dsn = dsn
         self._on_commit = on_commit
         self._on_reconnect = on_reconnect
+        self._on_live = on_live
+        self._origin = origin  # live events this process relayed itself are skipped
         self._reconnect = reconnect
         self._health_check_seconds = health_check_seconds
         self._connect_timeout = connect_timeout_seconds
@@ -166,6 +175,8 @@ class PostgresEventListener:
         try:
             connection.add_termination_listener(self._on_terminated)
             await connection.add_listener(NOTIFY_CHANNEL, self._on_notification)
+            if self._on_live is not None:
+                await connection.add_listener(LIVE_CHANNEL, self._on_live_notification)
         except Exception:
             log.warning("event listener cannot LISTEN; retrying", exc_info=True)
             connection.terminate()
@@ -218,6 +229,15 @@ class PostgresEventListener:
             log.debug("ignoring notification payload %r", payload)
             return
         self._call("on_commit", self._on_commit, *parsed)
+
+    def _on_live_notification(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        parsed = parse_live(payload)
+        if parsed is None or self._on_live is None:
+            log.debug("ignoring live payload %r", payload[:200])
+            return
+        origin, session_id, event = parsed
+        if origin != self._origin:
+            self._call("on_live", self._on_live, session_id, event)
 
     @staticmethod
     def _call(name: str, callback: Callable[..., None], *args: Any) -> None:

@@ -12,7 +12,8 @@ Invariants:
       registry forgets the run right after that commit, before its events are published, so a
       client that sees `done` can post its review at once and never reads "running".
     - Committed events are published to the broadcaster after the commit; live text (never
-      stored) is published as it streams.
+      stored) is published as it streams, and through the live relay (PostgreSQL) to the other
+      processes' followers, flushed before each step commits so a step's deltas precede it.
     - The generator runs every phase but VALIDATE, which the verifier runs (the same model unless
       configured otherwise).
     - The observer (metrics) hears of each committed step and of the run's duration; it never
@@ -37,6 +38,7 @@ from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_pool import Hypothesis
 from forge.core.knowledge_records import TrizKnowledge
 from forge.core.model_messages import Message
+from forge.core.session_events import SessionEvent
 from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.session_spend import SpendBudget
 from forge.logging_setup import bind_session
@@ -44,6 +46,7 @@ from forge.ports import (
     Clock,
     HkgNeighbourhoodSource,
     LanguageModel,
+    LiveEventRelay,
     ResearchProvider,
     RunObserver,
     UnitOfWorkFactory,
@@ -100,7 +103,9 @@ class PhaseRunDriver:
         triz: TrizKnowledge | None = None,
         curation: LiveCurationSettings | None = None,
         hkg: HkgNeighbourhoodSource | None = None,
+        live_relay: LiveEventRelay | None = None,
     ):
+        self._live_relay = live_relay
         self._triz = triz
         self._hkg = hkg
         curation = curation or LiveCurationSettings()
@@ -185,7 +190,7 @@ class PhaseRunDriver:
             return False
         async for output in runner.run(ctx, messages):
             if isinstance(output, Live):
-                self._broadcaster.publish_live(session_id, output.event)
+                self._publish_live(session_id, output.event)
                 continue
             if not await self._commit(session_id, lease, state, output, provider_of(model.label)):
                 return False
@@ -214,7 +219,7 @@ class PhaseRunDriver:
         ran: set[str | None] = set()
         while (stage := self._stages.pending_stage(ctx.state)) not in ran:
             ran.add(stage)
-            output = await self._stages.run(ctx, lambda event: self._broadcaster.publish_live(session_id, event))
+            output = await self._stages.run(ctx, lambda event: self._publish_live(session_id, event))
             if output is None:
                 return True
             step = Step(events=output.events)
@@ -223,6 +228,12 @@ class PhaseRunDriver:
             if stage is None:
                 return True
         return True
+
+    def _publish_live(self, session_id: SessionId, event: SessionEvent) -> None:
+        """To this process's followers, and through the relay to the other processes' followers."""
+        self._broadcaster.publish_live(session_id, event)
+        if self._live_relay is not None:
+            self._live_relay.send(session_id, event)
 
     def _tool_entries(self, phase: Phase, executed: tuple[ToolExecuted, ...]) -> list[ToolCallEntry]:
         now = self._clock.now()
@@ -238,6 +249,8 @@ class PhaseRunDriver:
         hypotheses: tuple[Hypothesis, ...] = (),
     ) -> bool:
         """Commit one step (the state is None after a crash: the in-memory state is not trusted)."""
+        if self._live_relay is not None:
+            await self._live_relay.flush()  # the step's live events reach other processes before it
         now = self._clock.now()
         async with self._uow_factory() as uow:
             if not _holds(await uow.sessions.lock(session_id), lease):

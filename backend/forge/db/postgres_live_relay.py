@@ -1,0 +1,139 @@
+"""Live (never stored) session events across processes: a worker's text deltas and engine progress
+reach the followers of every API process through PostgreSQL NOTIFY.
+
+Invariants:
+    - Best effort, never in the way: `send` is synchronous and never waits; a full queue, a lost
+      connection or an oversized event drops live events (logged), never a step. Stored events do
+      not travel here (they have their own notification, sent by the committing transaction).
+    - Order: one sender task sends in the order `send` was called. `flush` (awaited by the run
+      before it commits a step) returns once everything sent before it is out, so a step's live
+      events are notified before the step's own commit notification: a listener never sees a
+      step's text delta after the step's stored text.
+    - Every payload names its origin (one per process): the listener of the same process skips it,
+      because that process already published the event to its own followers.
+    - A payload stays under PostgreSQL's 8,000-byte NOTIFY limit: a long text delta is split into
+      several deltas; any other event that does not fit is dropped.
+
+Design decisions:
+    - One dedicated asyncpg connection, outside the SQLAlchemy pool (a relay must not take a
+      connection a request or a step needs), opened on first use and again after a failure.
+    - The payload is compact JSON: {"o": origin, "s": session id, "t": event type, "d": data}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from typing import Any
+
+import asyncpg  # type: ignore[import-untyped]
+
+from forge.core import session_events as ev
+from forge.core.domain_types import SessionId
+from forge.core.session_events import EventType, SessionEvent
+
+log = logging.getLogger(__name__)
+
+LIVE_CHANNEL = "forge_live_events"
+MAX_PAYLOAD_BYTES = 7_900  # PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more
+QUEUE_LIMIT = 2_048
+FLUSH_TIMEOUT_SECONDS = 2.0
+
+
+def encode_live(origin: str, session_id: SessionId, event: SessionEvent) -> list[str]:
+    """The payloads for one live event: one, several for a long text delta, none if it cannot fit."""
+    payload = _payload(origin, session_id, event)
+    if len(payload.encode()) <= MAX_PAYLOAD_BYTES:
+        return [payload]
+    if event.type is not EventType.AGENT_TEXT_DELTA:
+        return []
+    text: str = event.data["text"]
+    half = len(text) // 2
+    if half == 0:
+        return []
+    return [
+        *encode_live(origin, session_id, ev.agent_text_delta(text[:half])),
+        *encode_live(origin, session_id, ev.agent_text_delta(text[half:])),
+    ]
+
+
+def _payload(origin: str, session_id: SessionId, event: SessionEvent) -> str:
+    body = {"o": origin, "s": str(session_id), "t": event.type.value, "d": event.data}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def parse_live(payload: str) -> tuple[str, SessionId, SessionEvent] | None:
+    """Origin, session and event of a payload, or None when it is not one of ours."""
+    try:
+        body = json.loads(payload)
+        return body["o"], SessionId(uuid.UUID(body["s"])), SessionEvent(EventType(body["t"]), body["d"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class PostgresLiveRelay:
+    def __init__(self, dsn: str, origin: str, *, connect_timeout_seconds: float = 5.0) -> None:
+        self.origin = origin
+        self._dsn = dsn
+        self._connect_timeout = connect_timeout_seconds
+        self._queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
+        self._sender: asyncio.Task[None] | None = None
+        self._connection: Any = None
+        self._dropped = 0
+
+    def send(self, session_id: SessionId, event: SessionEvent) -> None:
+        payloads = encode_live(self.origin, session_id, event)
+        if not payloads:
+            log.info("live %s event too large to relay; dropped", event.type.value)
+        for payload in payloads:
+            try:
+                self._queue.put_nowait(payload)
+            except asyncio.QueueFull:
+                self._dropped += 1
+                if self._dropped % 100 == 1:
+                    log.warning("live relay queue full: %d live events dropped so far", self._dropped)
+                return
+        if payloads and (self._sender is None or self._sender.done()):
+            self._sender = asyncio.get_running_loop().create_task(self._send_all(), name="forge-live-relay")
+
+    async def flush(self) -> None:
+        """Wait (at most FLUSH_TIMEOUT_SECONDS) until every event sent before this call is out."""
+        try:
+            async with asyncio.timeout(FLUSH_TIMEOUT_SECONDS):
+                await self._queue.join()
+        except TimeoutError:
+            log.warning("live relay did not flush within %.1f s; the step commits anyway", FLUSH_TIMEOUT_SECONDS)
+
+    async def aclose(self) -> None:
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
+        await self._disconnect()
+
+    async def _send_all(self) -> None:
+        while True:
+            payload = await self._queue.get()
+            try:
+                await self._notify(payload)
+            finally:
+                self._queue.task_done()
+
+    async def _notify(self, payload: str) -> None:
+        try:
+            if self._connection is None or self._connection.is_closed():
+                self._connection = await asyncpg.connect(self._dsn, timeout=self._connect_timeout)
+            await self._connection.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, payload)
+        except Exception as exc:  # best effort: a live event is lost, the run goes on
+            log.warning("live relay could not notify (%s: %s); live event dropped", type(exc).__name__, exc)
+            await self._disconnect()
+
+    async def _disconnect(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                await connection.close(timeout=self._connect_timeout)
+            except Exception:
+                connection.terminate()
