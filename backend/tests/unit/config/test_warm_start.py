@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from forge.bootstrap import build_container
@@ -23,7 +24,9 @@ async def test_start_with_warm_on_start_opens_the_hypergraph_and_the_embedding_t
     try:
         assert container.grounding.origin is not None  # the demo hypergraph from the shipped knowledge
         assert cl100k_encoding.cache_info().currsize == 1
+        assert gc.get_freeze_count() > 0  # what was loaded is out of the cyclic collector's sight
     finally:
+        gc.unfreeze()  # warm_up froze this test process's objects; give them back to the collector
         await container.close()
 
 
