@@ -28,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from forge.bootstrap import Container, build_container  # noqa: E402
-from forge.config import Settings  # noqa: E402
-from forge.core import session_events as ev  # noqa: E402
-from forge.core.autopilot_policy import AutopilotPolicy  # noqa: E402
-from forge.core.domain_types import SessionId, SessionStatus  # noqa: E402
-from forge.core.forge_state import ForgeState  # noqa: E402
-from forge.core.model_messages import Message  # noqa: E402
-from forge.core.session_record import ToolCallEntry  # noqa: E402
-from forge.db.migrate import upgrade_database  # noqa: E402
-from forge.services.service_results import ServiceFailure  # noqa: E402
+from forge.bootstrap import Container, build_container
+from forge.config import Settings
+from forge.core import session_events as ev
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.domain_types import SessionId, SessionStatus
+from forge.core.forge_state import ForgeState
+from forge.core.model_messages import Message
+from forge.core.session_record import ToolCallEntry
+from forge.db.migrate import upgrade_database
+from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a small bakery reduce food waste at the end of each day?"
 PG_SERVER = "127.0.0.1"
