@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from forge.core.document_words import CHINESE_DOCUMENT_WORDS, JAPANESE_DOCUMENT_WORDS, DocumentWords
+from forge.core.domain_types import EvidenceType
 from forge.core.problem_language import DocumentLanguage, problem_language
 
 
@@ -75,6 +77,11 @@ class AnswerWords:
 
     def label(self, value: str) -> str:
         return self.value_labels.get(value, value)
+
+
+def _evidence_labels(document: DocumentWords) -> dict[str, str]:
+    """The evidence relations as the Knowledge Document names them (one table for both outputs)."""
+    return {t.value: document.label(t.value) for t in EvidenceType}
 
 
 ENGLISH_ANSWER_WORDS = AnswerWords(
@@ -181,9 +188,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     ruled_out="已排除：{claim}（{reason}）",
     value_labels=MappingProxyType(
         {
-            "supporting": "支持",
-            "contradicting": "反驳",
-            "contextual": "背景",
+            **_evidence_labels(CHINESE_DOCUMENT_WORDS),
             "validated_claim": "已验证的论断",
             "high": "高",
             "medium": "中",
@@ -257,9 +262,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     ruled_out="除外：{claim}（{reason}）",
     value_labels=MappingProxyType(
         {
-            "supporting": "支持",
-            "contradicting": "反証",
-            "contextual": "背景",
+            **_evidence_labels(JAPANESE_DOCUMENT_WORDS),
             "validated_claim": "検証済みの主張",
             "high": "高",
             "medium": "中",
