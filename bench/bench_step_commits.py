@@ -3,8 +3,10 @@
 One real offline session is run to its document (in-process, autopilot reviews) to get a realistic
 end-of-session state and an assistant message. Then --sessions (20) concurrent sessions each commit
 --steps (15) steps the way `PhaseRunDriver._commit` does: one transaction that locks the session,
-appends one message, records two tool calls, writes the whole state (the end-of-session one: the
-largest a step writes) and appends --events (8) events. Prints events persisted per second and this
+appends one message, records two tool calls, saves the state (the end-of-session one: the largest
+a step saves; each session has its own copy, and each step changes what a typical step changes: the
+phase's spend, and one more record in the research log, its largest list) and appends --events (8)
+events. Prints events persisted per second and this
 process's CPU per event, per backend; no assertions. bench_load.py measures the whole product; this
 separates the persistence path from the rest (see issue #10's note).
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import subprocess
 import sys
 import tempfile
@@ -32,11 +35,13 @@ from forge.bootstrap import Container, build_container
 from forge.config import Settings
 from forge.core import session_events as ev
 from forge.core.autopilot_policy import AutopilotPolicy
-from forge.core.domain_types import SessionId, SessionStatus
+from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message
 from forge.core.session_record import ToolCallEntry
+from forge.core.session_spend import PhaseSpend
 from forge.db.migrate import upgrade_database
+from forge.run_autopilot import drive_to_document
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a small bakery reduce food waste at the end of each day?"
@@ -46,20 +51,21 @@ PG_SERVER = "127.0.0.1"
 async def _finished_session(c: Container) -> tuple[ForgeState, list[Message]]:
     created = await c.service.create(PROBLEM)
     assert not isinstance(created, ServiceFailure)
-    await c.service.start_run(created.id)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-        record = await c.service.get(created.id)
-        assert not isinstance(record, ServiceFailure)
-        if record.status is SessionStatus.CRYSTALLIZED:
-            break
-        if record.awaiting_input_type is not None and not record.running:
-            await c.service.submit_autopilot_review(created.id, AutopilotPolicy())
+    async with asyncio.timeout(300):
+        assert await drive_to_document(c.service, created.id, AutopilotPolicy())
     async with c.uow_factory() as uow:
         return await uow.sessions.load_state(
             created.id
         ), await uow.sessions.load_messages(created.id)
+
+
+def _a_steps_changes(state: ForgeState) -> None:
+    """What a model step typically changes: its phase's spend, and often a log it appends to."""
+    phase = state.current_phase.value
+    spent = state.spend_by_phase.get(phase, PhaseSpend())
+    state.spend_by_phase[phase] = PhaseSpend(spent.tokens + 1_000, spent.cost_usd, spent.calls + 1)
+    if state.research_log:
+        state.research_log.append(state.research_log[-1])
 
 
 async def _commit_steps(
@@ -79,7 +85,9 @@ async def _commit_steps(
             "search", {"query": "x"}, {"hits": []}, None, state.current_phase, now
         )
     ] * 2
+    state = copy.deepcopy(state)  # each session its own, as in the product
     for _ in range(steps):
+        _a_steps_changes(state)
         async with c.uow_factory() as uow:
             await uow.sessions.lock(sid)
             await uow.sessions.append_messages(sid, [message])

@@ -119,8 +119,8 @@ class Container:
         p99): the tokenizer and the memory's embedding table in a thread, then the hypergraph."""
         started = time.perf_counter()
         await asyncio.to_thread(cl100k_encoding)
-        if isinstance(self.memory_embedder, StaticTextEmbedder):
-            await asyncio.to_thread(self.memory_embedder.load)
+        if self.memory_embedder is not None:
+            await self.memory_embedder.warm()
         if self.grounding is not None:
             await self.grounding.warm()
         # What is loaded now lives as long as the process: out of the cyclic collector's sight, a

@@ -162,6 +162,10 @@ class ResearchProvider(Protocol):
 class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
+    async def warm(self) -> None:
+        """Load now, off the event loop, whatever the first `embed` would load (a server starting)."""
+        ...
+
 
 class StructuralGrounding(Protocol):
     """The HKG as SEARCH sees it (seed 000 §4.2.2): terms in, a hyperpath trace out. A trace without

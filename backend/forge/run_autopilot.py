@@ -87,7 +87,12 @@ async def _follow(
     return after, last
 
 
-async def _drive(service: SessionService, sid: SessionId, policy: AutopilotPolicy, progress: _Progress) -> bool:
+async def drive_to_document(
+    service: SessionService, sid: SessionId, policy: AutopilotPolicy, progress: _Progress | None = None
+) -> bool:
+    """Run the session and answer each review with `policy` until its document exists (True), or
+    a refusal or a failed run stops it (False). Also what benchmarks use to finish a session."""
+    progress = progress or _Progress(quiet=True)
     cursor = 0
     for _ in range(40):  # bounded: 6 phases x 5 rounds is far below this
         state = await service.state(sid)
@@ -122,7 +127,7 @@ async def run_autopilot(settings: Settings, options: AutopilotOptions) -> int:
             return 2
         progress.say(f"Session {record.id} — {container.model.label}\nProblem: {record.problem}")
         policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=max(1, min(5, options.rounds)))
-        finished = await _drive(service, record.id, policy, progress)
+        finished = await drive_to_document(service, record.id, policy, progress)
         return await _write_outputs(service, record.id, options, progress, finished)
     finally:
         await container.close()

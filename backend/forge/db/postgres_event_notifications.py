@@ -40,7 +40,7 @@ from sqlalchemy import URL, TextClause, make_url, text
 from forge.core.backoff_schedule import RetryPolicy, backoff_delay
 from forge.core.domain_types import SessionId
 from forge.core.session_events import SessionEvent
-from forge.db.postgres_live_relay import LIVE_CHANNEL, parse_live
+from forge.db.postgres_live_relay import LIVE_CHANNEL, is_from_origin, parse_live
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +231,8 @@ class PostgresEventListener:
         self._call("on_commit", self._on_commit, *parsed)
 
     def _on_live_notification(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        if self._origin is not None and is_from_origin(payload, self._origin):
+            return  # this process's own: published to its followers already (cheap check, no parse)
         parsed = parse_live(payload)
         if parsed is None or self._on_live is None:
             log.debug("ignoring live payload %r", payload[:200])

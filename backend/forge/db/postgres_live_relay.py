@@ -5,19 +5,25 @@ Invariants:
     - Best effort, never in the way: `send` is synchronous and never waits; a full queue, a lost
       connection or an oversized event drops live events (logged), never a step. Stored events do
       not travel here (they have their own notification, sent by the committing transaction).
-    - Order: one sender task sends in the order `send` was called. `flush` (awaited by the run
+    - Order: one sender task sends in the order `send` was called, everything queued at once in one
+      statement (one round trip per batch, not per event: a round trip waits behind whatever else
+      the event loop does, e.g. a fan-out to a thousand followers). `flush` (awaited by the run
       before it commits a step) returns once everything sent before it is out, so a step's live
       events are notified before the step's own commit notification: a listener never sees a
       step's text delta after the step's stored text.
     - Every payload names its origin (one per process): the listener of the same process skips it,
-      because that process already published the event to its own followers.
+      because that process already published the event to its own followers. It also carries a
+      serial number, unique per origin: PostgreSQL delivers identical payloads notified in one
+      transaction only once, and two equal text deltas in one batch must both arrive.
     - A payload stays under PostgreSQL's 8,000-byte NOTIFY limit: a long text delta is split into
       several deltas; any other event that does not fit is dropped.
 
 Design decisions:
     - One dedicated asyncpg connection, outside the SQLAlchemy pool (a relay must not take a
       connection a request or a step needs), opened on first use and again after a failure.
-    - The payload is compact JSON: {"o": origin, "s": session id, "t": event type, "d": data}.
+    - The payload is compact JSON: {"o": origin, "n": serial, "s": session id, "t": event type,
+      "d": data}; the origin comes first so a listener skips its own without parsing
+      (`is_from_origin`).
 """
 
 from __future__ import annotations
@@ -39,14 +45,21 @@ log = logging.getLogger(__name__)
 LIVE_CHANNEL = "forge_live_events"
 MAX_PAYLOAD_BYTES = 7_900  # PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more
 QUEUE_LIMIT = 2_048
+BATCH_LIMIT = 256  # payloads per NOTIFY statement (each under the 8,000-byte limit)
+_WIDEST_SERIAL = 10**15  # sizes the serial field when checking that a payload fits
 FLUSH_TIMEOUT_SECONDS = 2.0
 
 
-def encode_live(origin: str, session_id: SessionId, event: SessionEvent) -> list[str]:
-    """The payloads for one live event: one, several for a long text delta, none if it cannot fit."""
-    payload = _payload(origin, session_id, event)
-    if len(payload.encode()) <= MAX_PAYLOAD_BYTES:
-        return [payload]
+def encode_live(origin: str, session_id: SessionId, event: SessionEvent, serial: int = 0) -> list[str]:
+    """The payloads for one live event, numbered from `serial`: one, several for a long text delta,
+    none if it cannot fit."""
+    parts = _fitting_parts(origin, session_id, event)
+    return [_payload(origin, serial + n, session_id, part) for n, part in enumerate(parts)]
+
+
+def _fitting_parts(origin: str, session_id: SessionId, event: SessionEvent) -> list[SessionEvent]:
+    if len(_payload(origin, _WIDEST_SERIAL, session_id, event).encode()) <= MAX_PAYLOAD_BYTES:
+        return [event]
     if event.type is not EventType.AGENT_TEXT_DELTA:
         return []
     text: str = event.data["text"]
@@ -54,14 +67,19 @@ def encode_live(origin: str, session_id: SessionId, event: SessionEvent) -> list
     if half == 0:
         return []
     return [
-        *encode_live(origin, session_id, ev.agent_text_delta(text[:half])),
-        *encode_live(origin, session_id, ev.agent_text_delta(text[half:])),
+        *_fitting_parts(origin, session_id, ev.agent_text_delta(text[:half])),
+        *_fitting_parts(origin, session_id, ev.agent_text_delta(text[half:])),
     ]
 
 
-def _payload(origin: str, session_id: SessionId, event: SessionEvent) -> str:
-    body = {"o": origin, "s": str(session_id), "t": event.type.value, "d": event.data}
+def _payload(origin: str, serial: int, session_id: SessionId, event: SessionEvent) -> str:
+    body = {"o": origin, "n": serial, "s": str(session_id), "t": event.type.value, "d": event.data}
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def is_from_origin(payload: str, origin: str) -> bool:
+    """Whether `payload` was relayed by `origin`, without parsing it (a listener skips its own)."""
+    return payload.startswith(json.dumps({"o": origin}, ensure_ascii=False, separators=(",", ":"))[:-1] + ",")
 
 
 def parse_live(payload: str) -> tuple[str, SessionId, SessionEvent] | None:
@@ -82,9 +100,11 @@ class PostgresLiveRelay:
         self._sender: asyncio.Task[None] | None = None
         self._connection: Any = None
         self._dropped = 0
+        self._serial = 0
 
     def send(self, session_id: SessionId, event: SessionEvent) -> None:
-        payloads = encode_live(self.origin, session_id, event)
+        payloads = encode_live(self.origin, session_id, event, self._serial)
+        self._serial += len(payloads)
         if not payloads:
             log.info("live %s event too large to relay; dropped", event.type.value)
         for payload in payloads:
@@ -115,19 +135,28 @@ class PostgresLiveRelay:
 
     async def _send_all(self) -> None:
         while True:
-            payload = await self._queue.get()
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH_LIMIT and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                await self._notify(payload)
+                await self._notify(batch)
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
-    async def _notify(self, payload: str) -> None:
+    async def _notify(self, payloads: list[str]) -> None:
         try:
             if self._connection is None or self._connection.is_closed():
                 self._connection = await asyncpg.connect(self._dsn, timeout=self._connect_timeout)
-            await self._connection.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, payload)
-        except Exception as exc:  # best effort: a live event is lost, the run goes on
-            log.warning("live relay could not notify (%s: %s); live event dropped", type(exc).__name__, exc)
+            # One statement, one transaction: the rows of a function scan come in array order, and
+            # PostgreSQL delivers one transaction's notifications in the order they were sent.
+            await self._connection.execute(
+                "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", LIVE_CHANNEL, payloads
+            )
+        except Exception as exc:  # best effort: live events are lost, the run goes on
+            log.warning(
+                "live relay could not notify (%s: %s); %d live events dropped", type(exc).__name__, exc, len(payloads)
+            )
             await self._disconnect()
 
     async def _disconnect(self) -> None:

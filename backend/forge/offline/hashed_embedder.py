@@ -19,3 +19,6 @@ class HashedTextEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [hashed_text_vector(text, self._dimensions) for text in texts]
+
+    async def warm(self) -> None:
+        pass  # nothing to load: vectors are computed from the text alone

@@ -15,6 +15,7 @@ Invariants:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -61,3 +62,6 @@ class StaticTextEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [self.vector(text) for text in texts]
+
+    async def warm(self) -> None:
+        await asyncio.to_thread(self.load)

@@ -51,6 +51,7 @@ from forge.ports import (
     RunObserver,
     UnitOfWorkFactory,
 )
+from forge.services.finish_before_cancel import finish_before_cancelling
 from forge.services.run_engine_stages import EngineStages
 from forge.services.run_registry import RunRegistry
 from forge.services.session_broadcast import SessionBroadcaster
@@ -251,10 +252,36 @@ class PhaseRunDriver:
         """Commit one step (the state is None after a crash: the in-memory state is not trusted)."""
         if self._live_relay is not None:
             await self._live_relay.flush()  # the step's live events reach other processes before it
+        # A cancel (the user's, or shutdown) waits for the commit and its publishing: never half a step.
+        stored = await finish_before_cancelling(
+            self._write_step(session_id, lease, state, step, hypotheses),
+            then=lambda stored: self._step_committed(session_id, lease, step, provider, stored),
+        )
+        return stored is not None
+
+    def _step_committed(
+        self, session_id: SessionId, lease: RunLease, step: Step, provider: str, stored: list[StoredEvent] | None
+    ) -> None:
+        if stored is None:
+            return  # the lease was lost: nothing was written
+        if step.ends_run:
+            self._registry.release(lease.owner)
+        self._broadcaster.published(session_id, stored)
+        self._observer.events_committed(provider, stored)
+
+    async def _write_step(
+        self,
+        session_id: SessionId,
+        lease: RunLease,
+        state: ForgeState | None,
+        step: Step,
+        hypotheses: tuple[Hypothesis, ...],
+    ) -> list[StoredEvent] | None:
+        """The step's transaction; its events, or None when the lease is no longer ours."""
         now = self._clock.now()
         async with self._uow_factory() as uow:
             if not _holds(await uow.sessions.lock(session_id), lease):
-                return False
+                return None
             await uow.hypotheses.add_all(session_id, hypotheses, now)
             if step.replaced_history is not None:
                 await uow.sessions.replace_messages(session_id, step.replaced_history)
@@ -269,19 +296,18 @@ class PhaseRunDriver:
                 await uow.sessions.set_run_lease(session_id, lease_after)
             stored = await uow.events.append_all(session_id, step.events, now)
             await uow.commit()
-        if step.ends_run:
-            self._registry.release(lease.owner)
-        self._broadcaster.published(session_id, stored)
-        self._observer.events_committed(provider, stored)
-        return True
+        return stored
+
+    async def _renew(self, session_id: SessionId, lease: RunLease) -> bool:
+        async with self._uow_factory() as uow:
+            held = await uow.sessions.renew_run_lease(session_id, self._registry.renewed(lease))
+            await uow.commit()
+        return held
 
     async def _keep_lease(self, session_id: SessionId, lease: RunLease) -> None:
         """Renew the lease while a long model call runs (steps renew it too)."""
         interval = max(0.05, self._registry.lease_seconds / 3)
         while True:
             await asyncio.sleep(interval)
-            async with self._uow_factory() as uow:
-                held = await uow.sessions.renew_run_lease(session_id, self._registry.renewed(lease))
-                await uow.commit()
-            if not held:
+            if not await finish_before_cancelling(self._renew(session_id, lease)):
                 return

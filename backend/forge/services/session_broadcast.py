@@ -12,7 +12,7 @@ Invariants:
     - Per process and channel, missing events are fetched from the source by ONE fill task (gaps,
       other processes' commits, reconnects), never once per follower.
     - A channel exists exactly while it has followers: publishing to a session nobody follows
-      stores nothing, and the last follower to leave drops the channel and cancels its tasks. Memory
+      stores nothing, and the last follower to leave drops and closes the channel. Memory
       is therefore bounded by followed sessions x (buffer_size + live_buffer_size), plus at most one
       source page per follower.
     - End rule: a follow returns once the latest committed event known for the session is a DONE at
@@ -26,6 +26,10 @@ Design decisions:
       from memory. Publishes that arrive while it starts wait in its reorder buffer.
     - A source failure ends the follower's stream with StreamClosed(EVENTS_UNAVAILABLE) instead of
       cutting it silently; the client reconnects with Last-Event-ID.
+    - A source read is never cancelled half-way (a follower that leaves, the last follower leaving,
+      close() and session deletion only cancel the ticker): a database driver cancelled mid-query
+      loses its connection to the garbage collector instead of the pool (aiosqlite warns, asyncpg
+      may hold locks). Reads are short; close() waits for them, bounded by CLOSE_GRACE_SECONDS.
     - Publishing is synchronous and never waits for anyone.
 """
 
@@ -35,7 +39,7 @@ import asyncio
 import logging
 import math
 from collections.abc import AsyncIterator, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -71,6 +75,8 @@ log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15.0
 # Ticks per heartbeat: a follower's heartbeat is at most 1/TICKS of its interval late.
 TICKS_PER_HEARTBEAT = 4
+# How long close() lets in-flight source reads finish before cancelling them.
+CLOSE_GRACE_SECONDS = 5.0
 
 
 @dataclass(eq=False)
@@ -78,10 +84,11 @@ class _Entry:
     """A registered channel and the background work that feeds it (at most one start, one fill)."""
 
     channel: SessionChannel
-    start: asyncio.Task[StreamClosed | None] | None = None
+    # Resolved when the channel has started (None) or cannot be (why); closing resolves it too,
+    # so followers waiting for a start in flight end at once while the read runs to its end.
+    started: asyncio.Future[StreamClosed | None] | None = None
     fill: asyncio.Task[None] | None = None
     fill_again: bool = False
-    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     tick_seconds: float = math.inf  # the heartbeat ticker's period: the smallest follower heartbeat / TICKS
     ticker: asyncio.Task[None] | None = None
 
@@ -95,11 +102,13 @@ class SessionBroadcaster:
         page_size: int = 500,
         live_buffer_size: int = 1024,
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
+        close_grace_seconds: float = CLOSE_GRACE_SECONDS,
     ) -> None:
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self._source = source
         self._heartbeat_seconds = heartbeat_seconds
+        self._close_grace_seconds = close_grace_seconds
         self._buffer_size = buffer_size
         self._page_size = page_size
         self._live_buffer_size = live_buffer_size
@@ -150,7 +159,12 @@ class SessionBroadcaster:
         entries, self._entries = list(self._entries.values()), {}
         for entry in entries:
             self._shut(entry, self._closed)
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        pending = [task for task in self._tasks if not task.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=self._close_grace_seconds)
+            for task in late:
+                task.cancel()  # a read that hangs past the grace period; shutting down wins
+            await asyncio.gather(*pending, return_exceptions=True)
 
     def stats(self) -> BroadcastStats:
         entries = self._entries.values()
@@ -189,7 +203,7 @@ class SessionBroadcaster:
             follower = ChannelFollower(
                 entry.channel,
                 after_seq,
-                lambda cursor: self._read_page(session_id, cursor),
+                lambda cursor: self._read_page_to_the_end(entry, cursor),
                 lambda: self._request_fill(entry),
             )
             while batch := await follower.next_batch(heartbeat):
@@ -212,7 +226,7 @@ class SessionBroadcaster:
         is due: no follower arms a timer of its own per wait."""
         entry.tick_seconds = min(entry.tick_seconds, max(0.001, heartbeat / TICKS_PER_HEARTBEAT))
         if entry.ticker is None:
-            entry.ticker = self._spawn(entry, self._tick(entry))
+            entry.ticker = self._spawn(self._tick(entry))
 
     @staticmethod
     async def _tick(entry: _Entry) -> None:
@@ -224,37 +238,34 @@ class SessionBroadcaster:
         entry.channel.followers -= 1
         if entry.channel.followers == 0 and self._entries.get(session_id) is entry:
             del self._entries[session_id]
-            for task in list(entry.tasks):
-                task.cancel()
+            self._shut(entry, StreamClosed(SERVER_SHUTDOWN, "Nobody follows this session here any more."))
 
     async def _started(self, entry: _Entry) -> StreamClosed | None:
         """Wait until the channel is started from the source (one start per channel, shared)."""
         if entry.channel.head is not None:
             return None
-        if entry.start is None:
-            entry.start = self._spawn(entry, self._start(entry))
-        start = entry.start
-        try:
-            # Shielded: a follower that disconnects must not cancel the start the others wait for.
-            return await asyncio.shield(start)
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if start.cancelled() and entry.channel.closed is not None and not (current and current.cancelling()):
-                return entry.channel.closed  # the start was cancelled by close() or session_deleted()
-            raise
+        if entry.started is None:
+            entry.started = asyncio.get_running_loop().create_future()
+            self._spawn(self._start(entry, entry.started))
+        # Shielded: a follower that disconnects must not cancel the start the others wait for.
+        return await asyncio.shield(entry.started)
 
-    async def _start(self, entry: _Entry) -> StreamClosed | None:
+    async def _start(self, entry: _Entry, started: asyncio.Future[StreamClosed | None]) -> None:
         session_id = entry.channel.session_id
         try:
             tail = await self._tail(session_id)
         except Exception as exc:
             log.warning("could not start the event channel of session %s", session_id, exc_info=True)
-            entry.start = None  # the next follower tries again
-            return StreamClosed(EVENTS_UNAVAILABLE, f"The session's events cannot be read: {exc}")
+            entry.started = None  # the next follower tries again
+            _resolve(started, StreamClosed(EVENTS_UNAVAILABLE, f"The session's events cannot be read: {exc}"))
+            return
+        except asyncio.CancelledError:
+            _resolve(started, self._closed or StreamClosed(SERVER_SHUTDOWN, "The server is shutting down."))
+            raise
         entry.channel.start(tail)
         if entry.channel.has_gap():
             self._request_fill(entry)
-        return None
+        _resolve(started, None)
 
     async def _tail(self, session_id: SessionId) -> list[StoredEvent]:
         last = await self._source.last(session_id)
@@ -266,6 +277,13 @@ class SessionBroadcaster:
         tail = await self._source.after(session_id, max(0, last.seq - warm), warm)
         contiguous = all(later.seq == earlier.seq + 1 for earlier, later in pairwise(tail))
         return tail if tail and contiguous and tail[-1].seq >= last.seq else [last]  # commits since are fine
+
+    async def _read_page_to_the_end(self, entry: _Entry, after_seq: int) -> list[StoredEvent] | StreamClosed:
+        """A follower's page read in its own task: a follower cancelled while it reads (its client
+        left) leaves the read to finish and give its connection back."""
+        follower = asyncio.current_task()
+        name = f"{follower.get_name()}: page read" if follower is not None else None
+        return await asyncio.shield(self._spawn(self._read_page(entry.channel.session_id, after_seq), name=name))
 
     async def _read_page(self, session_id: SessionId, after_seq: int) -> list[StoredEvent] | StreamClosed:
         try:
@@ -282,7 +300,7 @@ class SessionBroadcaster:
         if entry.fill is not None and not entry.fill.done():
             entry.fill_again = True  # the running fill reads once more after its current read
             return
-        entry.fill = self._spawn(entry, self._fill(entry))
+        entry.fill = self._spawn(self._fill(entry))
 
     async def _fill(self, entry: _Entry) -> None:
         """Read the source after head until a short page that no newer request follows."""
@@ -302,14 +320,22 @@ class SessionBroadcaster:
 
     # ---- lifecycle --------------------------------------------------------------------------------
 
-    def _spawn(self, entry: _Entry, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(work)
-        for owner in (entry.tasks, self._tasks):
-            owner.add(task)
-            task.add_done_callback(owner.discard)
+    def _spawn(self, work: Coroutine[Any, Any, Any], *, name: str | None = None) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         return task
 
     def _shut(self, entry: _Entry, reason: StreamClosed) -> None:
+        """Close the channel: its followers end, its fill stops after the read in flight, and
+        its ticker (only a sleep) is cancelled; source reads run to their end (module invariants)."""
         entry.channel.close(reason)
-        for task in list(entry.tasks):
-            task.cancel()
+        if entry.started is not None:
+            _resolve(entry.started, reason)
+        if entry.ticker is not None:
+            entry.ticker.cancel()
+
+
+def _resolve(started: asyncio.Future[StreamClosed | None], outcome: StreamClosed | None) -> None:
+    if not started.done():
+        started.set_result(outcome)

@@ -29,6 +29,9 @@ class RecordingEmbedder:
         self.batches.append(list(texts))
         return await self._inner.embed(texts)
 
+    async def warm(self) -> None:
+        await self._inner.warm()
+
 
 def _demo(tmp_path: Path) -> LoadedHypergraph:
     loaded = load_hypergraph(tmp_path / "absent.jsonl", load_shipped_knowledge)

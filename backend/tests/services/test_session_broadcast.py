@@ -124,7 +124,7 @@ async def test_events_committed_while_a_follower_reads_the_source_are_yielded_on
     log = MemoryEventLog()
     log.commit_texts(SID, 100)
     broadcaster = SessionBroadcaster(log, buffer_size=16, page_size=page_size)
-    log.hold(lambda read: read.task == "replaying" and read.after_seq == 0)
+    log.hold(lambda read: read.task.startswith("replaying") and read.after_seq == 0)
     replaying = asyncio.create_task(drain(broadcaster.follow(SID, 0)), name="replaying")
     await log.held.wait()  # its first page ends at 10 or 100, whatever is committed meanwhile
     for _ in range(4):
@@ -446,9 +446,25 @@ async def test_close_ends_followers_that_are_still_starting() -> None:
     log.hold(lambda read: read.kind == "last")
     starting = asyncio.create_task(drain(broadcaster.follow(SID, 0)))
     await log.held.wait()
+    closing = asyncio.create_task(broadcaster.close())
+    assert await starting == [SHUTDOWN]  # at once, not once the read in flight has answered
+    assert not closing.done()  # close() lets that read finish and give its connection back
+    log.release()
+    await closing
+    assert log.answered == log.reads
+    assert await settled(broadcaster) == NOTHING
+
+
+async def test_close_cancels_a_source_read_that_outlasts_its_grace_period() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 1)
+    broadcaster = SessionBroadcaster(log, close_grace_seconds=0.01)
+    log.hold(lambda read: read.kind == "last")  # a database that never answers
+    starting = asyncio.create_task(drain(broadcaster.follow(SID, 0)))
+    await log.held.wait()
     await broadcaster.close()
     assert await starting == [SHUTDOWN]
-    log.release()
+    assert log.answered == []  # cancelled: shutting down is not held up by a hung read
     assert await settled(broadcaster) == NOTHING
 
 
@@ -476,7 +492,7 @@ async def test_a_follower_cancelled_during_a_source_read_leaves_nothing_behind(h
     log.commit_texts(SID, 10)
     broadcaster = SessionBroadcaster(log, buffer_size=4)
     kind = "last" if held == "while starting" else "after"
-    log.hold(lambda read: read.kind == kind and (kind == "last" or read.task == "f"))
+    log.hold(lambda read: read.kind == kind and (kind == "last" or read.task.startswith("f:")))
     follower = asyncio.create_task(drain(broadcaster.follow(SID, 0)), name="f")
     await log.held.wait()
     follower.cancel()
@@ -484,6 +500,7 @@ async def test_a_follower_cancelled_during_a_source_read_leaves_nothing_behind(h
         await follower
     log.release()
     assert await settled(broadcaster) == NOTHING
+    assert log.answered == log.reads  # the read in flight ran to its end: a database connection is not cut mid-query
     assert seqs(await until_waiting(broadcaster.follow(SID, 8, heartbeat_seconds=QUICK))) == [9, 10]
 
 

@@ -32,6 +32,7 @@ class MemoryEventLog:
     def __init__(self) -> None:
         self._events: defaultdict[SessionId, list[StoredEvent]] = defaultdict(list)
         self.reads: list[Read] = []
+        self.answered: list[Read] = []  # reads that ran to their end (not cancelled)
         self._fail: Callable[[Read], bool] | None = None
         self._hold: Callable[[Read], bool] | None = None
         self._gate = asyncio.Event()
@@ -84,6 +85,7 @@ class MemoryEventLog:
             self.held.set()
             await self._gate.wait()
         await asyncio.sleep(0)  # a round trip: other tasks run meanwhile
+        self.answered.append(read)
         if self._fail is not None and self._fail(read):
             raise ConnectionError("the database is unreachable")
 

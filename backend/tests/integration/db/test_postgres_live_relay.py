@@ -7,6 +7,7 @@ PostgreSQL on 127.0.0.1, and a worker-mode run shows its live events to an API p
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -24,7 +25,13 @@ from forge.core.session_events import EventType, SessionEvent
 from forge.core.session_record import StoredEvent
 from forge.db.migrate import upgrade_database
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
-from forge.db.postgres_live_relay import MAX_PAYLOAD_BYTES, PostgresLiveRelay, encode_live, parse_live
+from forge.db.postgres_live_relay import (
+    MAX_PAYLOAD_BYTES,
+    PostgresLiveRelay,
+    encode_live,
+    is_from_origin,
+    parse_live,
+)
 from forge.services.broadcast_types import LiveEvent
 from forge.services.service_results import ServiceFailure
 
@@ -45,6 +52,23 @@ def test_a_long_text_delta_is_split_into_payloads_that_fit_and_join_back() -> No
     assert len(payloads) > 1 and all(len(p.encode()) <= MAX_PAYLOAD_BYTES for p in payloads)
     parts = [parse_live(p) for p in payloads]
     assert "".join(part[2].data["text"] for part in parts if part is not None) == text
+
+
+def test_payloads_are_numbered_so_equal_events_stay_distinct() -> None:
+    first, second = (
+        encode_live("a", SID, ev.agent_text_delta("the "), 7),
+        encode_live("a", SID, ev.agent_text_delta("the "), 8),
+    )
+    assert first != second  # PostgreSQL would deliver two identical payloads of one transaction once
+    text = "y" * 20_000
+    assert [json.loads(p)["n"] for p in encode_live("a", SID, ev.agent_text_delta(text), 3)] == [3, 4, 5, 6]
+
+
+def test_a_listener_recognises_its_own_payloads_without_parsing_them() -> None:
+    [payload] = encode_live("origin-a", SID, ev.engine_progress("biso", 1, 2, 0))
+    assert is_from_origin(payload, "origin-a")
+    assert not is_from_origin(payload, "origin-")  # a prefix of the origin is another origin
+    assert not is_from_origin(payload, "origin-ab")
 
 
 def test_another_event_too_large_for_a_notification_is_dropped() -> None:
@@ -87,6 +111,14 @@ async def test_another_process_hears_the_live_events_in_order_and_its_own_are_sk
         await _until(lambda: heard and heard[-1][1].type is EventType.AGENT_TEXT_DISCARDED)
         assert heard[0] == (SID, sent[0]) and heard[-1] == (SID, sent[2])
         assert "".join(e.data["text"] for _, e in heard[1:-1]) == long_text
+        # Many small events queued at once go out in one statement: all of them, equal ones too, in order.
+        heard.clear()
+        words = [ev.agent_text_delta(word) for word in ("a ", "b ", "a ", "a ", *(f"{n} " for n in range(300)))]
+        for event in words:
+            relay.send(SID, event)
+        await relay.flush()
+        await _until(lambda: len(heard) >= len(words))
+        assert heard == [(SID, event) for event in words]
         assert mine == []  # the relaying process published them to its own followers already
     finally:
         await relay.aclose()
