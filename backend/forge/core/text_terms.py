@@ -274,6 +274,10 @@ def content_terms(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=8192)  # pure: the same texts (library, problem, claims) are read again and again
 def _content_terms(text: str) -> tuple[str, ...]:
+    return _ascii_content_terms(text) if text.isascii() else _any_content_terms(text)
+
+
+def _any_content_terms(text: str) -> tuple[str, ...]:
     terms: list[str] = []
     for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
         if match["word"]:
@@ -283,6 +287,24 @@ def _content_terms(text: str) -> tuple[str, ...]:
             run = match["han"] or match["katakana"] or match["hangul"]
             terms.extend(_bigrams(run) if run else [])
     return tuple(terms)
+
+
+# ASCII text is most text, and most texts are met once (the cache above misses about half the time
+# with twenty sessions running): for it NFKC is the identity and a letter is [a-z0-9] once
+# lowercased, so a plain pattern finds the same words as _TOKEN without its per-character
+# lookahead (~3x faster; tested equal on random text).
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _ascii_content_terms(text: str) -> tuple[str, ...]:
+    return tuple(term for word in _ASCII_TOKEN.findall(text.lower()) if (term := _ascii_word_term(word)))
+
+
+@functools.lru_cache(maxsize=32768)  # pure: words recur across texts far more than texts do
+def _ascii_word_term(word: str) -> str | None:
+    if len(word) < 3 or word in STOPWORDS or word.isdigit():
+        return None
+    return fold(word)
 
 
 @functools.lru_cache(maxsize=8192)  # pure and immutable: library texts are matched again and again

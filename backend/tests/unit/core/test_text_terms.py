@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from forge.core.text_terms import STOPWORDS, content_terms, fold, salient_terms, shares_terms, term_set
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forge.core.text_terms import (
+    STOPWORDS,
+    _any_content_terms,
+    _ascii_content_terms,
+    content_terms,
+    fold,
+    salient_terms,
+    shares_terms,
+    term_set,
+)
 
 
 def test_fold_removes_a_simple_plural_s() -> None:
@@ -143,3 +155,16 @@ def test_shares_terms_matches_chinese_and_japanese_on_shared_bigrams() -> None:
     assert shares_terms("急诊 等待时间 排队论", "如何在不增加人手的情况下缩短急诊等待时间？")
     assert shares_terms("救急外来 待ち時間", "人手を増やさずに救急外来の待ち時間を短縮するには？")
     assert not shares_terms("蜜蜂 觅食", "如何缩短急诊等待时间")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=200))
+def test_ascii_text_gets_the_same_terms_as_through_the_general_pattern(text: str) -> None:
+    assert _ascii_content_terms(text) == _any_content_terms(text)
+
+
+def test_ascii_text_with_hyphens_digits_underscores_and_case_gets_the_general_terms() -> None:
+    text = "Ant-colony ROUTING for 3PL fleets_2024 -- queues, re-ordering & A-B tests (2025) x-ray"
+    assert _ascii_content_terms(text) == _any_content_terms(text)
+    expected = ["ant-colony", "routing", "3pl", "fleet", "queue", "re-ordering", "a-b", "test", "x-ray"]
+    assert content_terms(text) == expected  # a number alone is not a term; "_" splits words
