@@ -163,6 +163,15 @@ def test_ascii_text_gets_the_same_terms_as_through_the_general_pattern(text: str
     assert _ascii_content_terms(text) == _any_content_terms(text)
 
 
+TYPOGRAPHIC = "—–‘’“”…→×•·«»™½ﬁé\u0301\u00a0\u2009"  # punctuation, symbols, ligatures, accents, spaces
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("abcXYZ09 -_.,'" + TYPOGRAPHIC), max_size=120))
+def test_text_with_typographic_marks_gets_the_same_terms_as_through_the_general_pattern(text: str) -> None:
+    assert content_terms(text) == list(_any_content_terms(text))
+
+
 def test_ascii_text_with_hyphens_digits_underscores_and_case_gets_the_general_terms() -> None:
     text = "Ant-colony ROUTING for 3PL fleets_2024 -- queues, re-ordering & A-B tests (2025) x-ray"
     assert _ascii_content_terms(text) == _any_content_terms(text)
