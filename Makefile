@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -111,6 +111,10 @@ bench-search: $(STAMP)
 
 bench-prompt-cache: $(STAMP)
 	$(BIN)/python bench/bench_prompt_cache.py
+
+# SAGA's favourite-pattern grouping over a full 5,000-sighting history (what each checkpoint reads).
+bench-saga-patterns: $(STAMP)
+	$(BIN)/python bench/bench_saga_patterns.py
 
 # Tokens (input, cache read/write, output) and cost per phase of one session, as Anthropic would bill it.
 bench-session-tokens: $(STAMP)

@@ -9,6 +9,13 @@ Invariants:
       seen in at least `FAVOURITE_MIN_PLACES` distinct places (sessions; rounds when only one
       session's memory is available) with a mean score of at least `FAVOURITE_MIN_SCORE`.
     - Pure: the hashing uses `hashlib.blake2b` (a stable function of the text, unlike `hash`).
+    - Grouping: each sighting joins the FIRST group (in order of creation) whose first sighting is
+      the same pattern, else starts a group.
+
+Design decision: the history is up to 5,000 sightings read at every checkpoint, and most patterns
+are distinct, so grouping compares each sighting with every group so far. In Python that was ~1 s
+per checkpoint at 5,000 distinct sightings (on the event loop); the leaders are compared as one
+numpy array per sighting instead (XOR and a population count), the same groups in ~1/30 the time.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from forge.core.saga_records import Finding, FindingKind, Severity
 from forge.core.text_terms import match_keys
@@ -63,15 +72,24 @@ class Favourite:
     mean_score: float
 
 
+def group_patterns(history: Sequence[PatternSighting]) -> list[list[PatternSighting]]:
+    """The sightings grouped by pattern (module invariants), groups in order of creation."""
+    groups: list[list[PatternSighting]] = []
+    leaders = np.empty(len(history), dtype=np.uint64)
+    for sighting in history:
+        mine = np.uint64(sighting.hash)
+        near = np.flatnonzero(np.bitwise_count(leaders[: len(groups)] ^ mine) <= SAME_PATTERN_BITS)
+        if near.size:
+            groups[int(near[0])].append(sighting)
+        else:
+            leaders[len(groups)] = mine
+            groups.append([sighting])
+    return groups
+
+
 def favourite_patterns(history: Sequence[PatternSighting]) -> list[Favourite]:
     """Patterns of the history seen in enough places with a high enough mean score."""
-    groups: list[list[PatternSighting]] = []
-    for sighting in history:
-        group = next((g for g in groups if same_pattern(g[0].hash, sighting.hash)), None)
-        if group is None:
-            groups.append([sighting])
-        else:
-            group.append(sighting)
+    groups = group_patterns(history)
     favourites = []
     for group in groups:
         places = len({s.place for s in group})

@@ -1,7 +1,12 @@
+import random
+
+import pytest
+
 from forge.core.saga_patterns import (
     PatternSighting,
     detect_favourite_patterns,
     favourite_patterns,
+    group_patterns,
     same_pattern,
     semantic_hash,
 )
@@ -28,3 +33,39 @@ def test_low_scores_or_few_places_are_not_favourites():
     assert favourite_patterns([sighting("predator prey cycles", s, 4.0) for s in ("s1", "s2", "s3")]) == []
     assert favourite_patterns([sighting("predator prey cycles", "s1", 9.0)] * 5) == []
     assert detect_favourite_patterns([("h", sighting("ant colony", "s1", 9))], []) is None
+
+
+def _first_group_by_definition(history):
+    """The grouping rule written plainly: each sighting joins the first group whose leader is the same pattern."""
+    groups = []
+    for s in history:
+        group = next((g for g in groups if same_pattern(g[0].hash, s.hash)), None)
+        if group is None:
+            groups.append([s])
+        else:
+            group.append(s)
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(seed):
+    rng = random.Random(seed)
+    # Few bases and 0-5 flipped bits: sightings near two leaders at once happen, so "first" matters.
+    bases = [rng.getrandbits(64) for _ in range(rng.randint(1, 12))]
+    history = []
+    for n in range(rng.randint(0, 400)):
+        flips = 0
+        for _ in range(rng.randint(0, 5)):
+            flips ^= 1 << rng.randrange(64)
+        history.append(PatternSighting(rng.choice(bases) ^ flips, f"p{n}", f"s{rng.randrange(6)}", rng.uniform(0, 10)))
+    assert group_patterns(history) == _first_group_by_definition(history)
+
+
+def test_the_largest_hashes_group_like_any_other():
+    top = 2**64 - 1
+    history = [
+        PatternSighting(top, "a", "s1", 9.0),
+        PatternSighting(top ^ 0b111, "b", "s2", 9.0),
+        PatternSighting(0, "c", "s3", 9.0),
+    ]
+    assert [[s.label for s in g] for g in group_patterns(history)] == [["a", "b"], ["c"]]
