@@ -3,8 +3,9 @@
 Invariants:
     - `finish_before_cancelling(work)` returns work's result, or raises its exception, exactly as
       awaiting it would; if the caller is cancelled meanwhile (once or many times), the work still
-      runs to its end and only then is CancelledError raised, so a transaction is never cut
-      half-way and its connection goes back to the pool instead of to the garbage collector.
+      runs to its end and only then is CancelledError raised (with the work's exception, if any, as
+      its cause), so a transaction is never cut half-way and its connection goes back to the pool
+      instead of to the garbage collector.
     - `then(result)`, the bookkeeping that must follow a commit (publishing its events), runs in the
       caller's task as soon as the work has succeeded, cancelled or not: code after the call does
       not run after a cancellation, and `then` keeps the caller's ordering (what the caller does
@@ -34,6 +35,10 @@ async def finish_before_cancelling(work: Coroutine[Any, Any, T], then: Callable[
                 raise  # the work itself was cancelled (the loop shuts down): nothing left to finish
             cancelled = True  # ours: wait for the work, then raise
             continue
+        except Exception as failure:
+            if cancelled:  # the caller asked to stop: it stops, with the work's failure as the cause
+                raise asyncio.CancelledError from failure
+            raise
         if then is not None:
             then(result)
         if cancelled:

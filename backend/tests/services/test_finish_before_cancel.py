@@ -100,3 +100,20 @@ async def test_then_does_not_run_when_the_work_fails() -> None:
     with pytest.raises(ValueError):
         await finish_before_cancelling(fails(), then=seen.append)
     assert seen == []
+
+
+async def test_a_cancelled_caller_whose_work_then_fails_is_cancelled_with_the_failure_as_cause() -> None:
+    started = asyncio.Event()
+
+    async def fails_later() -> None:
+        started.set()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        raise ValueError("the database went away")
+
+    task = asyncio.create_task(finish_before_cancelling(fails_later()))
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError) as raised:
+        await task
+    assert isinstance(raised.value.__cause__, ValueError)
