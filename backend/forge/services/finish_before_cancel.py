@@ -4,8 +4,8 @@ Invariants:
     - `finish_before_cancelling(work)` returns work's result, or raises its exception, exactly as
       awaiting it would; if the caller is cancelled meanwhile (once or many times), the work still
       runs to its end and only then is CancelledError raised (with the work's exception, if any, as
-      its cause), so a transaction is never cut half-way and its connection goes back to the pool
-      instead of to the garbage collector.
+      its cause), so a transaction is never cut half-way: it commits or rolls back whole and its
+      connection goes back to the pool.
     - `then(result)`, the bookkeeping that must follow a commit (publishing its events), runs in the
       caller's task as soon as the work has succeeded, cancelled or not: code after the call does
       not run after a cancellation, and `then` keeps the caller's ordering (what the caller does

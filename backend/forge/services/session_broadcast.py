@@ -27,9 +27,9 @@ Design decisions:
     - A source failure ends the follower's stream with StreamClosed(EVENTS_UNAVAILABLE) instead of
       cutting it silently; the client reconnects with Last-Event-ID.
     - A source read is never cancelled half-way (a follower that leaves, the last follower leaving,
-      close() and session deletion only cancel the ticker): a database driver cancelled mid-query
-      loses its connection to the garbage collector instead of the pool (aiosqlite warns, asyncpg
-      may hold locks). Reads are short; close() waits for them, bounded by CLOSE_GRACE_SECONDS.
+      close() and session deletion only cancel the ticker): database calls are not made to survive
+      a cancellation (docs/architecture.md, fan-out). Reads are short; close() waits for them,
+      bounded by CLOSE_GRACE_SECONDS.
     - Publishing is synchronous and never waits for anyone.
 """
 
