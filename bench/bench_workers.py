@@ -52,7 +52,12 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
+
+from forge.core.session_events import LIVE_EVENT_TYPES
+
 FORGE = Path(sys.executable).parent / "forge"
+LIVE = frozenset(t.value for t in LIVE_EVENT_TYPES)  # never stored; sent with the last stored event's id
 PROBLEM = "How can a hospital cut emergency wait times without more staff? Case {n}."
 STARTED_JOB = re.compile(r"Starting job forge\.run_session\[(\d+)\]")
 TIMEOUT = httpx.Timeout(300.0)
@@ -239,6 +244,7 @@ async def failover(cluster: Cluster) -> dict[str, Any]:
     if "at" not in killed:
         return {"failover_s": float("nan"), "note": "the session ended before the kill point", "errors": run.errors}
     after = [e for e in run.events if e[0] > killed["last_id"]]
+    stored = [e for e in run.events if e[1] not in LIVE]
     first = after[0] if after else None
     return {
         "failover_s": (first[2] - killed["at"]) if first else float("nan"),
@@ -246,7 +252,8 @@ async def failover(cluster: Cluster) -> dict[str, Any]:
         "killed": killed["name"],
         "document": run.document,
         "errors": run.errors,
-        "ids_once": [e[0] for e in run.events] == list(range(1, len(run.events) + 1)),
+        # Stored events only: live ones (text deltas, engine progress) carry the id of the last stored event.
+        "ids_once": [e[0] for e in stored] == list(range(1, len(stored) + 1)),
     }
 
 
