@@ -15,19 +15,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend" / "tests"))
 
-from forge.core.saga_patterns import PatternSighting, group_patterns, same_pattern
+from support.plain_pattern_groups import plain_groups  # the rule written plainly, as the tests use it
 
-
-def plain_groups(history: list[PatternSighting]) -> list[list[PatternSighting]]:
-    groups: list[list[PatternSighting]] = []
-    for s in history:
-        group = next((g for g in groups if same_pattern(g[0].hash, s.hash)), None)
-        if group is None:
-            groups.append([s])
-        else:
-            group.append(s)
-    return groups
+from forge.core.saga_patterns import PatternSighting, group_patterns
 
 
 def histories(n: int, rng: random.Random) -> dict[str, list[PatternSighting]]:

@@ -261,6 +261,7 @@ def _bigrams(run: str) -> list[str]:
     return [p for p in pairs if p not in SPACELESS_STOP_BIGRAMS and not SPACELESS_STOP_CHARACTERS & set(p)]
 
 
+@functools.lru_cache(maxsize=32768)  # pure: words recur across texts far more than texts do
 def _word_term(word: str) -> str | None:
     if len(word) < 3 or word in STOPWORDS or word.isdigit():
         return None
@@ -304,14 +305,7 @@ _NON_ASCII_SEPARATORS = re.compile(f"[^\\x00-\\x7f\\w{_MARKS}]")
 
 
 def _ascii_content_terms(text: str) -> tuple[str, ...]:
-    return tuple(term for word in _ASCII_TOKEN.findall(text.lower()) if (term := _ascii_word_term(word)))
-
-
-@functools.lru_cache(maxsize=32768)  # pure: words recur across texts far more than texts do
-def _ascii_word_term(word: str) -> str | None:
-    if len(word) < 3 or word in STOPWORDS or word.isdigit():
-        return None
-    return fold(word)
+    return tuple(term for word in _ASCII_TOKEN.findall(text.lower()) if (term := _word_term(word)))
 
 
 @functools.lru_cache(maxsize=8192)  # pure and immutable: library texts are matched again and again

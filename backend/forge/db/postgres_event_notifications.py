@@ -40,7 +40,7 @@ from sqlalchemy import URL, TextClause, make_url, text
 from forge.core.backoff_schedule import RetryPolicy, backoff_delay
 from forge.core.domain_types import SessionId
 from forge.core.session_events import SessionEvent
-from forge.db.postgres_live_relay import LIVE_CHANNEL, is_from_origin, parse_live
+from forge.db.postgres_live_relay import LIVE_CHANNEL, origin_prefix, parse_live
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ class PostgresEventListener:
         self._on_reconnect = on_reconnect
         self._on_live = on_live
         self._origin = origin  # live events this process relayed itself are skipped
+        self._own_prefix = origin_prefix(origin) if origin is not None else None
         self._reconnect = reconnect
         self._health_check_seconds = health_check_seconds
         self._connect_timeout = connect_timeout_seconds
@@ -231,7 +232,7 @@ class PostgresEventListener:
         self._call("on_commit", self._on_commit, *parsed)
 
     def _on_live_notification(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
-        if self._origin is not None and is_from_origin(payload, self._origin):
+        if self._own_prefix is not None and payload.startswith(self._own_prefix):
             return  # this process's own: published to its followers already (cheap check, no parse)
         parsed = parse_live(payload)
         if parsed is None or self._on_live is None:

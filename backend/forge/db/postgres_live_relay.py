@@ -23,7 +23,7 @@ Design decisions:
       connection a request or a step needs), opened on first use and again after a failure.
     - The payload is compact JSON: {"o": origin, "n": serial, "s": session id, "t": event type,
       "d": data}; the origin comes first so a listener skips its own without parsing
-      (`is_from_origin`).
+      (`origin_prefix`).
 """
 
 from __future__ import annotations
@@ -46,30 +46,26 @@ LIVE_CHANNEL = "forge_live_events"
 MAX_PAYLOAD_BYTES = 7_900  # PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more
 QUEUE_LIMIT = 2_048
 BATCH_LIMIT = 256  # payloads per NOTIFY statement (each under the 8,000-byte limit)
-_WIDEST_SERIAL = 10**15  # sizes the serial field when checking that a payload fits
 FLUSH_TIMEOUT_SECONDS = 2.0
 
 
 def encode_live(origin: str, session_id: SessionId, event: SessionEvent, serial: int = 0) -> list[str]:
-    """The payloads for one live event, numbered from `serial`: one, several for a long text delta,
-    none if it cannot fit."""
-    parts = _fitting_parts(origin, session_id, event)
-    return [_payload(origin, serial + n, session_id, part) for n, part in enumerate(parts)]
-
-
-def _fitting_parts(origin: str, session_id: SessionId, event: SessionEvent) -> list[SessionEvent]:
-    if len(_payload(origin, _WIDEST_SERIAL, session_id, event).encode()) <= MAX_PAYLOAD_BYTES:
-        return [event]
+    """The payloads for one live event, numbered from `serial`: one, several for a long text delta
+    (split in halves until each fits), none if it cannot fit."""
+    payload = _payload(origin, serial, session_id, event)
+    if len(payload.encode()) <= MAX_PAYLOAD_BYTES:
+        return [payload]
     if event.type is not EventType.AGENT_TEXT_DELTA:
         return []
     text: str = event.data["text"]
     half = len(text) // 2
     if half == 0:
         return []
-    return [
-        *_fitting_parts(origin, session_id, ev.agent_text_delta(text[:half])),
-        *_fitting_parts(origin, session_id, ev.agent_text_delta(text[half:])),
-    ]
+    first = encode_live(origin, session_id, ev.agent_text_delta(text[:half]), serial)
+    if not first:
+        return []
+    second = encode_live(origin, session_id, ev.agent_text_delta(text[half:]), serial + len(first))
+    return [*first, *second] if second else []
 
 
 def _payload(origin: str, serial: int, session_id: SessionId, event: SessionEvent) -> str:
@@ -77,9 +73,10 @@ def _payload(origin: str, serial: int, session_id: SessionId, event: SessionEven
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 
-def is_from_origin(payload: str, origin: str) -> bool:
-    """Whether `payload` was relayed by `origin`, without parsing it (a listener skips its own)."""
-    return payload.startswith(json.dumps({"o": origin}, ensure_ascii=False, separators=(",", ":"))[:-1] + ",")
+def origin_prefix(origin: str) -> str:
+    """How every payload relayed by `origin` begins: a listener skips its own by this prefix, without
+    parsing them (computed once per listener)."""
+    return json.dumps({"o": origin}, ensure_ascii=False, separators=(",", ":"))[:-1] + ","
 
 
 def parse_live(payload: str) -> tuple[str, SessionId, SessionEvent] | None:

@@ -1,6 +1,7 @@
 import random
 
 import pytest
+from support.plain_pattern_groups import plain_groups
 
 from forge.core.saga_patterns import (
     PatternSighting,
@@ -35,18 +36,6 @@ def test_low_scores_or_few_places_are_not_favourites():
     assert detect_favourite_patterns([("h", sighting("ant colony", "s1", 9))], []) is None
 
 
-def _first_group_by_definition(history):
-    """The grouping rule written plainly: each sighting joins the first group whose leader is the same pattern."""
-    groups = []
-    for s in history:
-        group = next((g for g in groups if same_pattern(g[0].hash, s.hash)), None)
-        if group is None:
-            groups.append([s])
-        else:
-            group.append(s)
-    return groups
-
-
 @pytest.mark.parametrize("seed", range(20))
 def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(seed):
     rng = random.Random(seed)
@@ -58,7 +47,7 @@ def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(s
         for _ in range(rng.randint(0, 5)):
             flips ^= 1 << rng.randrange(64)
         history.append(PatternSighting(rng.choice(bases) ^ flips, f"p{n}", f"s{rng.randrange(6)}", rng.uniform(0, 10)))
-    assert group_patterns(history) == _first_group_by_definition(history)
+    assert group_patterns(history) == plain_groups(history)
 
 
 def test_the_largest_hashes_group_like_any_other():
