@@ -21,7 +21,7 @@ from forge.core.phases.review_registry import phase_review
 from forge.core.review_inputs import REVIEW_TYPE_OF, RejectionKind, ReviewInput, ReviewRejection
 from forge.core.rule_verdicts import RuleViolation
 from forge.core.saga_review import apply_supervisor_decisions, check_supervisor_decisions
-from forge.core.state_codec import decode_state, encode_state
+from forge.core.state_json import copy_state
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ def apply_review(state: ForgeState, review: ReviewInput, new_id: NewId) -> Revie
     rejection = check_supervisor_decisions(state, review.supervisor)
     if rejection:
         return rejection
-    s = decode_state(encode_state(state))  # a deep copy: the codec is lossless and ~2x cheaper than deepcopy
+    s = copy_state(state)  # a deep copy: the codec is lossless and far cheaper than deepcopy
     supervised = apply_supervisor_decisions(s, review.supervisor)
     next_phase, summary = rules.apply(s, review, new_id)
     summary = f"{summary}; {supervised}" if supervised else summary

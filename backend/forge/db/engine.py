@@ -7,6 +7,8 @@ Invariants:
     - URLs without an async driver are given one (`sqlite` -> aiosqlite, `postgresql` -> asyncpg).
     - Sessions from `create_session_factory` do not expire objects on commit; repositories never
       hand ORM objects out anyway.
+    - Every engine writes and reads JSON columns with `db/json_columns.py` (the session state is
+      written as the text `core.state_json` encoded).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 
 from sqlalchemy import URL, event, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from forge.db.json_columns import deserialize_json, serialize_json
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "psycopg"}
@@ -66,6 +70,10 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+# JSON columns are written and read by msgspec (see db/json_columns.py), on both backends.
+_JSON_CODEC: dict[str, Any] = {"json_serializer": serialize_json, "json_deserializer": deserialize_json}
+
+
 def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
     """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL.
 
@@ -76,10 +84,12 @@ def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) 
         ensure_sqlite_directory(parsed)
         in_memory = parsed.database in (None, "", ":memory:")  # one shared connection (StaticPool): no sizes
         sizes = {} if in_memory else {"pool_size": pool_size, "max_overflow": max_overflow}
-        engine = create_async_engine(parsed, **sizes)
+        engine = create_async_engine(parsed, **sizes, **_JSON_CODEC)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
-    return create_async_engine(parsed, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow)
+    return create_async_engine(
+        parsed, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow, **_JSON_CODEC
+    )
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

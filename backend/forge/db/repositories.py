@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from sqlalchemy import Table, delete, func, insert, literal, select, update
+from sqlalchemy import Table, Text, delete, func, insert, literal, select, update
+from sqlalchemy import cast as cast_sql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.accounts import UserId
@@ -41,7 +42,9 @@ from forge.core.model_messages import Message
 from forge.core.session_events import SessionEvent
 from forge.core.session_position import FINISHED_STATUSES
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
-from forge.core.state_codec import decode_state, encode_state, encode_value
+from forge.core.state_codec import encode_value
+from forge.core.state_json import decode_state_json, encode_state_json
+from forge.db.json_columns import EncodedJson
 from forge.db.postgres_event_notifications import notify_statement
 from forge.db.row_mapping import (
     decode_message,
@@ -92,7 +95,7 @@ class SqlSessionRepository:
 
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None:
         await self._gate.enter()
-        values = new_session_columns(record, state) | {"forge_state": encode_state(state)}
+        values = new_session_columns(record, state) | {"forge_state": EncodedJson(encode_state_json(state))}
         await self._session.execute(insert(SESSIONS).values(**values))
         await self.append_messages(record.id, messages)
         await self.refresh_projection(record.id, state)
@@ -132,10 +135,12 @@ class SqlSessionRepository:
         return bool(cast(Any, result).rowcount)
 
     async def load_state(self, session_id: SessionId) -> ForgeState:
-        found = (await self._session.execute(select(SessionRow.forge_state).where(SessionRow.id == session_id))).first()
+        # Read as text (CAST: on PostgreSQL the driver would parse json itself) and decoded in one pass.
+        as_text = cast_sql(SESSIONS.c.forge_state, Text)
+        found = (await self._session.execute(select(as_text).where(SESSIONS.c.id == session_id))).first()
         if found is None:
             raise SessionNotFoundError(session_id)
-        return decode_state(found[0])
+        return decode_state_json(found[0])
 
     async def save_state(
         self,
@@ -162,7 +167,7 @@ class SqlSessionRepository:
                 "run_owner": lease.owner if lease else None,
                 "run_lease_expires_at": lease.expires_at if lease else None,
             }
-        await self._update(session_id, forge_state=encode_state(state), **columns)
+        await self._update(session_id, forge_state=EncodedJson(encode_state_json(state)), **columns)
 
     async def set_cancelled(self, session_id: SessionId, at: datetime) -> None:
         await self._update(
