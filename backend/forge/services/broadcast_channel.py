@@ -10,9 +10,10 @@ Invariants:
     - `known_last` >= head is the highest seq known to be committed; `known_last > head` is a gap
       that the owner fills from the source. Live events belong to `known_last`: they are dropped
       as soon as it moves, and only a follower whose cursor equals head == known_last gets them.
-    - Every state change replaces the wake-up Event and sets the old one. Waiters snapshot the
-      Event before they check the state, so no change is missed; no lock exists, so a cancelled
-      waiter can never leave anything held.
+    - Every state change replaces the wake-up signal and sets the old one. Waiters snapshot the
+      signal before they check the state, so no change is missed; no lock exists, so a cancelled
+      waiter can never leave anything held. The signal wakes its waiters a slice at a time
+      (`SlicedWakeSignal`): the run that publishes never waits behind a whole fan-out burst.
 
 Design decisions:
     - No per-follower state lives here: followers keep their own cursor and read the ring by seq;
@@ -22,7 +23,6 @@ Design decisions:
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -30,6 +30,7 @@ from forge.core.domain_types import SessionId
 from forge.core.session_events import EventType
 from forge.core.session_record import StoredEvent
 from forge.services.broadcast_types import LiveEvent, StreamClosed
+from forge.services.sliced_wake_signal import SlicedWakeSignal
 
 
 class SessionChannel:
@@ -47,12 +48,12 @@ class SessionChannel:
         self._live: deque[LiveEvent] = deque()
         self._live_first = 0  # absolute index of _live[0]
         self._live_limit = live_buffer_size
-        self._changed = asyncio.Event()
+        self._changed = SlicedWakeSignal()
 
     # ---- reading (followers) ----------------------------------------------------------------
 
-    def wake_signal(self) -> asyncio.Event:
-        """The Event set by the next change; take it before checking the state."""
+    def wake_signal(self) -> SlicedWakeSignal:
+        """The signal set by the next change; take it before checking the state."""
         return self._changed
 
     def event_at(self, seq: int) -> StoredEvent | None:
@@ -175,5 +176,5 @@ class SessionChannel:
         self._live.clear()
 
     def _wake(self) -> None:
-        woken, self._changed = self._changed, asyncio.Event()
+        woken, self._changed = self._changed, SlicedWakeSignal()
         woken.set()

@@ -9,7 +9,7 @@ Invariants:
       source page.
     - Deciding to wait and taking the wake-up signal happen in one synchronous step, so a publish
       between "nothing to do" and "wait" always wakes the follower.
-    - While waiting the follower holds no database connection and no lock: only an asyncio.Event
+    - While waiting the follower holds no database connection and no lock: only a wake-signal
       wait, which cancellation unwinds completely. It arms no timer: the channel's owner ticks the
       channel (a wake-up without a change) often enough for each follower's heartbeat deadline.
 
@@ -33,6 +33,7 @@ from enum import Enum
 from forge.core.session_record import StoredEvent
 from forge.services.broadcast_channel import SessionChannel
 from forge.services.broadcast_types import FollowItem, Heartbeat, StreamClosed
+from forge.services.sliced_wake_signal import SlicedWakeSignal
 
 PageReader = Callable[[int], Awaitable[list[StoredEvent] | StreamClosed]]
 
@@ -124,7 +125,7 @@ class ChannelFollower:
         return None
 
     @staticmethod
-    async def _wait(signal: asyncio.Event, deadline: float) -> bool:
+    async def _wait(signal: SlicedWakeSignal, deadline: float) -> bool:
         """False once the deadline has passed; otherwise wait for a change or the channel's heartbeat
         tick (its owner's ticker) and return True — the caller looks again and waits again."""
         if asyncio.get_running_loop().time() >= deadline:

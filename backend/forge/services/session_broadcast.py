@@ -4,7 +4,7 @@ Invariants:
     - `follow` (and `follow_batches`, the same items grouped per wake-up) yields every committed event with seq > after_seq exactly once, in order, without a
       gap, whatever the order, duplication or gaps of the publish calls (see ChannelFollower).
     - A follower holds a database connection only while one source page is read (one short
-      transaction); waiting is an asyncio.Event wait, so any number of followers cost no connection.
+      transaction); waiting is a wake-signal wait, so any number of followers cost no connection.
     - Heartbeats: one ticker task per channel (period: its followers' smallest heartbeat / 4) wakes
       the waiting followers, and each returns a Heartbeat once its own interval has passed (at most
       a quarter of it late). A timeout armed per wait was about half of the fan-out's CPU at 1,000
