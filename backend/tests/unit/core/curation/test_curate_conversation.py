@@ -165,3 +165,13 @@ class TestPairingIntact:
         other = Message(Role.USER, (ToolResult(ToolCallId("b"), "x"),))
         assert not pairing_intact([user_text("go"), ask, other])
         assert pairing_intact([user_text("go"), ask, Message(Role.USER, (ToolResult(ToolCallId("a"), "x"),))])
+
+
+def test_message_text_is_built_once_per_message_and_per_content() -> None:
+    call = Message(Role.ASSISTANT, (TextPart("Looking."), ToolCall(ToolCallId("c1"), "search", {"q": "heat"})))
+    first = message_text(call)
+    assert message_text(call) is first  # the same string: its hash is computed once
+    same_content = Message(Role.ASSISTANT, (TextPart("Looking."), ToolCall(ToolCallId("c1"), "search", {"q": "heat"})))
+    other = Message(Role.ASSISTANT, (TextPart("Looking."), ToolCall(ToolCallId("c1"), "search", {"q": "cold"})))
+    assert message_text(same_content) == first
+    assert message_text(other) == 'Looking.\nsearch {"q": "cold"}'
