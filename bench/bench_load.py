@@ -694,6 +694,13 @@ def print_sessions(res: dict[str, Any]) -> float:
         f"     CPU                  server {res['cpu'][0] * 100:.0f}% of a core, whole machine "
         f"{res['cpu'][1] * 100:.0f}% of {os.cpu_count()} cores"
     )
+    if res["events"]:
+        # The budget the rate lives in: one server process runs on one core, so events/s is at
+        # most 1000 / (server CPU ms per event).
+        per_event = res["cpu"][0] * res["wall"] * 1000 / res["events"]
+        print(
+            f"     server CPU/event     {per_event:.2f} ms  (one core's ceiling: {1000 / per_event:.0f} events/s)"
+        )
     for msg in (s.http_errors + s.error_events)[:5]:
         print(f"       - {msg[:200]}")
     for line in res["server_exceptions"]:
