@@ -26,6 +26,7 @@ from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.hypothesis_pool import GateStatus, Hypothesis
 from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.records import ResearchHit, SessionDocument
+from forge.core.saga_pattern_history import StoredSighting
 from forge.core.saga_patterns import PatternSighting
 from forge.core.session_events import SessionEvent
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
@@ -342,6 +343,10 @@ class SagaPatternRepository(Protocol):
 
     async def recent(self, *, exclude: SessionId, limit: int = 5000) -> list[PatternSighting]:
         """Other sessions' sightings, newest first; each one's place is its session id."""
+        ...
+
+    async def newest(self, *, since: datetime | None, limit: int) -> list[StoredSighting]:
+        """Every session's sightings stored at or after `since` (None: all), newest first."""
         ...
 
     async def add_all(

@@ -26,14 +26,21 @@ Design decisions:
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import msgspec
 
 from forge.core.forge_state import ForgeState
 from forge.core.state_codec import decode_state, encode_state
 
+
+@cache
+def _decoder() -> msgspec.json.Decoder[ForgeState]:
+    """Built on first use, not at import (it walks every record type's annotations)."""
+    return msgspec.json.Decoder(ForgeState)
+
+
 _ENCODER = msgspec.json.Encoder()
-_DECODER = msgspec.json.Decoder(ForgeState)
 
 
 def encode_state_json(state: ForgeState) -> str:
@@ -47,7 +54,7 @@ def encode_state_json(state: ForgeState) -> str:
 def decode_state_json(text: str | bytes) -> ForgeState:
     """A state from JSON text written by either codec."""
     try:
-        return _DECODER.decode(text)
+        return _decoder().decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return decode_state(json.loads(text))
 

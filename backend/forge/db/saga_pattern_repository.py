@@ -6,7 +6,10 @@ Invariants:
       transaction, portable across SQLite and PostgreSQL).
     - The unsigned 64-bit SimHash is stored as a signed BIGINT and read back unsigned.
     - `recent` returns other sessions' sightings, newest first, at most `limit`, each with the
-      session id (canonical text, as `str(UUID)`) as its place; writes enter the unit of work's write gate; nothing commits here.
+      session id (canonical text, as `str(UUID)`) as its place; `newest` returns every session's
+      rows stored since a time, with their hypothesis ids and times (a process's history window
+      is topped up with it, `core/saga_pattern_history.py`). Writes enter the unit of work's write
+      gate; nothing commits here.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from sqlalchemy import String, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
+from forge.core.saga_pattern_history import StoredSighting
 from forge.core.saga_patterns import PatternSighting
 from forge.db.tables import SagaPatternRow
 from forge.db.write_gate import NO_GATE, WriteTicket
@@ -60,6 +64,31 @@ class SqlSagaPatternRepository:
                 place = places[r.session] = str(UUID(str(r.session)))
             sightings.append(PatternSighting(_unsigned(r.hash), r.label, place, r.score))
         return sightings
+
+    async def newest(self, *, since: datetime | None, limit: int) -> list[StoredSighting]:
+        """Every session's sightings stored at or after `since` (None: all), newest first, at most `limit`."""
+        session = type_coerce(SagaPatternRow.session_id, String).label("session")
+        columns = (
+            SagaPatternRow.hash,
+            SagaPatternRow.label,
+            session,
+            SagaPatternRow.score,
+            SagaPatternRow.hypothesis_id,
+            SagaPatternRow.created_at,
+        )
+        newest_first = (SagaPatternRow.created_at.desc(), SagaPatternRow.hypothesis_id, SagaPatternRow.session_id)
+        query = select(*columns).order_by(*newest_first).limit(limit)
+        if since is not None:
+            query = query.where(SagaPatternRow.created_at >= since)
+        places: dict[object, str] = {}
+        rows = []
+        for r in await self._session.execute(query):
+            place = places.get(r.session)
+            if place is None:
+                place = places[r.session] = str(UUID(str(r.session)))
+            sighting = PatternSighting(_unsigned(r.hash), r.label, place, r.score)
+            rows.append(StoredSighting(r.hypothesis_id, r.created_at, sighting))
+        return rows
 
     async def add_all(
         self, session_id: SessionId, sightings: Sequence[tuple[str, PatternSighting]], at: datetime

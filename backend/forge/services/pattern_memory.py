@@ -6,6 +6,14 @@ Invariants:
       never committed) writes nothing twice; the sightings of a step that never commits stay, which
       is right — the hypotheses were produced and will be produced again by the redo.
     - Reading never blocks the run on a lock: it is a plain read in its own transaction.
+    - `history` answers what the table holds (the newest HISTORY_LIMIT sightings of other sessions)
+      from this process's window, topped up with the rows stored since (`core/saga_pattern_history`);
+      when the window cannot tell, it reads the table as before.
+
+Design decision: the window is one per process (this object lives in the composition root), shared
+by every session run here. A top-up is merged into the window as it is when the read returns (no
+await between reading and replacing it), and merging is idempotent, so concurrent checkpoints need
+no lock.
 """
 
 from __future__ import annotations
@@ -13,18 +21,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.domain_types import SessionId
+from forge.core.saga_pattern_history import HISTORY_LIMIT, HistoryWindow, merge_window, others_of, top_up_since
 from forge.core.saga_patterns import PatternSighting
 from forge.ports import Clock, UnitOfWorkFactory
 
-HISTORY_LIMIT = 5000
+# Rows the window keeps: room for HISTORY_LIMIT of other sessions next to the newest rows of the
+# session asking (a session rarely has more than a few hundred).
+WINDOW_ROWS = 2 * HISTORY_LIMIT
 
 
 class PatternMemory:
     def __init__(self, uow_factory: UnitOfWorkFactory, clock: Clock) -> None:
         self._uow_factory = uow_factory
         self._clock = clock
+        self._window: HistoryWindow | None = None
 
     async def history(self, session_id: SessionId) -> list[PatternSighting]:
+        since = top_up_since(self._window)
+        async with self._uow_factory() as uow:
+            read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
+        self._window = merge_window(self._window, read, since=since, limit=WINDOW_ROWS, cap=WINDOW_ROWS)
+        picked = others_of(self._window, str(session_id), HISTORY_LIMIT)
+        if picked is not None:
+            return picked
         async with self._uow_factory() as uow:
             return await uow.patterns.recent(exclude=session_id, limit=HISTORY_LIMIT)
 

@@ -4,12 +4,15 @@ them back as places that make a pattern a favourite."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from support.fixed_clock import FixedClock
 
 from forge.core.domain_types import SessionId
 from forge.core.saga_patterns import PatternSighting, favourite_patterns, semantic_hash
 from forge.db.tables import SagaPatternRow
+from forge.services.pattern_memory import PatternMemory
 
 AT = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 HIGH_BIT = (1 << 64) - 5  # above 2**63: stored negative, read back as it was
@@ -44,3 +47,36 @@ async def test_a_pattern_three_sessions_produced_is_a_favourite_for_the_fourth(d
         history = await uow.patterns.recent(exclude=SESSIONS[3])
     (favourite,) = favourite_patterns(history)
     assert favourite.places == 3 and favourite.mean_score == 8.0
+
+
+async def test_newest_reads_every_sessions_rows_newest_first_since_a_time(db: Any) -> None:
+    async with db.uow() as uow:
+        await uow.patterns.add_all(SESSIONS[0], [("h1", sighting(1))], AT)
+        await uow.patterns.add_all(SESSIONS[1], [("h2", sighting(HIGH_BIT))], AT + timedelta(seconds=5))
+        await uow.commit()
+    async with db.uow() as uow:
+        everything = await uow.patterns.newest(since=None, limit=10)
+        recent = await uow.patterns.newest(since=AT + timedelta(seconds=1), limit=10)
+        one = await uow.patterns.newest(since=None, limit=1)
+    assert [(r.hypothesis_id, r.sighting.place, r.sighting.hash) for r in everything] == [
+        ("h2", SESSIONS[1], HIGH_BIT),
+        ("h1", SESSIONS[0], 1),
+    ]
+    assert everything[0].at == AT + timedelta(seconds=5)
+    assert [r.hypothesis_id for r in recent] == [r.hypothesis_id for r in one] == ["h2"]
+
+
+async def test_the_process_window_answers_as_the_table_does_while_others_add(db: Any) -> None:
+    memory = PatternMemory(db.uow, FixedClock(AT))
+    for step in range(4):
+        async with db.uow() as uow:
+            for n, sid in enumerate(SESSIONS):
+                rows = [(f"h{step}-{n}-{i}", sighting(step * 100 + n * 10 + i, 5.0 + i)) for i in range(3)]
+                await uow.patterns.add_all(sid, rows, AT + timedelta(seconds=step))
+            await uow.commit()
+        for sid in SESSIONS:
+            async with db.uow() as uow:
+                from_table = await uow.patterns.recent(exclude=sid)
+            from_window = await memory.history(sid)
+            assert sorted(from_window, key=repr) == sorted(from_table, key=repr)
+            assert len(from_window) == 9 * (step + 1)
