@@ -7,6 +7,7 @@ Invariants:
     - URLs without an async driver are given one (`sqlite` -> aiosqlite, `postgresql` -> asyncpg).
     - Sessions from `create_session_factory` do not expire objects on commit; repositories never
       hand ORM objects out anyway.
+    - SQLite connections run each statement in one hop to aiosqlite's thread (`sqlite_fewer_hops`).
     - Every engine writes and reads JSON columns with `db/json_columns.py` (the session state is
       written as the text `core.state_json` encoded).
 """
@@ -20,6 +21,7 @@ from sqlalchemy import URL, event, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from forge.db.json_columns import deserialize_json, serialize_json
+from forge.db.sqlite_fewer_hops import install_fewer_hops
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 _SYNC_DRIVERS = {"pysqlite", "psycopg2", "psycopg"}
@@ -85,6 +87,7 @@ def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) 
         in_memory = parsed.database in (None, "", ":memory:")  # one shared connection (StaticPool): no sizes
         sizes = {} if in_memory else {"pool_size": pool_size, "max_overflow": max_overflow}
         engine = create_async_engine(parsed, **sizes, **_JSON_CODEC)
+        install_fewer_hops(engine)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
     return create_async_engine(
