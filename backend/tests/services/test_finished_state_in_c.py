@@ -1,0 +1,46 @@
+"""A finished session's state — every record the engine, SAGA and the reviews leave in it — is
+written and read by msgspec itself, not by the reflective fallback (which would be lossless too,
+and ten times slower: this guards the speed, `test_state_json` guards the meaning)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import msgspec
+from sqlalchemy import Text, cast, select
+
+from forge.bootstrap import build_container
+from forge.config import Settings
+from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.forge_state import ForgeState
+from forge.core.state_json import encode_state_json
+from forge.db.migrate import upgrade_database
+from forge.db.tables import SessionRow
+from forge.run_autopilot import drive_to_document
+from forge.services.service_results import ServiceFailure
+
+PROBLEM = "How can a small bakery reduce food waste at the end of each day?"
+
+
+async def test_a_finished_sessions_state_round_trips_through_msgspec_alone(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path}/finished.db"
+    await upgrade_database(url)
+    container = build_container(Settings(database_url=url))
+    try:
+        created = await container.service.create(PROBLEM)
+        assert not isinstance(created, ServiceFailure)
+        async with asyncio.timeout(120):
+            assert await drive_to_document(container.service, created.id, AutopilotPolicy())
+        async with container.uow_factory() as uow:
+            state = await uow.sessions.load_state(created.id)
+        query = select(cast(SessionRow.forge_state, Text)).where(SessionRow.id == created.id)
+        async with container.engine.connect() as connection:
+            stored = (await connection.execute(query)).scalar_one()
+    finally:
+        await container.close()
+    assert state.knowledge_document_markdown
+    strict = msgspec.json.Decoder(ForgeState)
+    assert strict.decode(stored) == state
+    assert strict.decode(msgspec.json.encode(state)) == state
+    assert strict.decode(encode_state_json(state)) == state
