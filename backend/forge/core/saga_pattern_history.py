@@ -21,8 +21,8 @@ Invariants:
       found. A row that commits more than that after its timestamp (clocks of two hosts apart by
       more than that) is missed by this process's window until it restarts: acceptable for a
       heuristic whose finding is INFO.
-    - A top-up cut by its limit (more new rows than `cap`) replaces the window: what lies between
-      the new rows and the old window is unknown.
+    - A read returns at most `cap` rows; a top-up cut by that limit replaces the window: what lies
+      between the new rows and the old window is unknown.
 
 Pure: the caller reads the rows and keeps the window.
 """
@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import takewhile
 
 from forge.core.saga_patterns import PatternSighting
 
@@ -64,13 +65,15 @@ def top_up_since(window: HistoryWindow | None) -> datetime | None:
 
 
 def merge_window(
-    window: HistoryWindow | None, read: Sequence[StoredSighting], *, since: datetime | None, limit: int, cap: int
+    window: HistoryWindow | None, read: Sequence[StoredSighting], *, since: datetime | None, cap: int
 ) -> HistoryWindow:
-    """The window after a read of at most `limit` rows stored at or after `since` (None: all)."""
-    cut = len(read) >= limit
+    """The window after a read of at most `cap` rows stored at or after `since` (None: all)."""
+    cut = len(read) >= cap
     if window is None or since is None or cut:
         return HistoryWindow(_ordered(_unique(read))[:cap], complete=since is None and not cut)
-    known = {row.key for row in window.rows}
+    # A row read again has the time it had, so only the window's rows from `since` on (a prefix:
+    # newest first) can be repeats; the rest of the window is not looked at.
+    known = {row.key for row in takewhile(lambda row: row.at >= since, window.rows)}
     fresh = [row for row in read if row.key not in known]
     if not fresh:
         return window

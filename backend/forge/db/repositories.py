@@ -82,6 +82,11 @@ class SessionNotFoundError(LookupError):
         self.session_id = session_id
 
 
+def _state_column(state: ForgeState) -> EncodedJson:
+    """The state as the JSON column stores it: encoded once, in C, and written as that text."""
+    return EncodedJson(encode_state_json(state))
+
+
 class SqlSessionRepository:
     def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
         self._session = session
@@ -95,7 +100,7 @@ class SqlSessionRepository:
 
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None:
         await self._gate.enter()
-        values = new_session_columns(record, state) | {"forge_state": EncodedJson(encode_state_json(state))}
+        values = new_session_columns(record, state) | {"forge_state": _state_column(state)}
         await self._session.execute(insert(SESSIONS).values(**values))
         await self.append_messages(record.id, messages)
         await self.refresh_projection(record.id, state)
@@ -167,7 +172,7 @@ class SqlSessionRepository:
                 "run_owner": lease.owner if lease else None,
                 "run_lease_expires_at": lease.expires_at if lease else None,
             }
-        await self._update(session_id, forge_state=EncodedJson(encode_state_json(state)), **columns)
+        await self._update(session_id, forge_state=_state_column(state), **columns)
 
     async def set_cancelled(self, session_id: SessionId, at: datetime) -> None:
         await self._update(

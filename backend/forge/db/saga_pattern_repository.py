@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import String, select, type_coerce
+from sqlalchemy import ColumnElement, String, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
@@ -45,28 +45,17 @@ class SqlSagaPatternRepository:
         self._gate = gate
 
     async def recent(self, *, exclude: SessionId, limit: int = 5000) -> list[PatternSighting]:
-        # Plain columns, not ORM objects: up to `limit` rows are read at every checkpoint. The session
-        # id comes as the driver gives it (SQLite: hex text; asyncpg: its UUID) and is made a place
-        # once per session, not once per row (a UUID per row was ~40% of reading 5,000 rows).
-        session = type_coerce(SagaPatternRow.session_id, String).label("session")
-        columns = (SagaPatternRow.hash, SagaPatternRow.label, session, SagaPatternRow.score)
-        query = (
-            select(*columns)
-            .where(SagaPatternRow.session_id != UUID(str(exclude)))
-            .order_by(SagaPatternRow.created_at.desc(), SagaPatternRow.hypothesis_id)
-            .limit(limit)
-        )
-        places: dict[object, str] = {}
-        sightings = []
-        for r in await self._session.execute(query):
-            place = places.get(r.session)
-            if place is None:
-                place = places[r.session] = str(UUID(str(r.session)))
-            sightings.append(PatternSighting(_unsigned(r.hash), r.label, place, r.score))
-        return sightings
+        other_sessions = SagaPatternRow.session_id != UUID(str(exclude))
+        return [row.sighting for row in await self._read(other_sessions, limit)]
 
     async def newest(self, *, since: datetime | None, limit: int) -> list[StoredSighting]:
         """Every session's sightings stored at or after `since` (None: all), newest first, at most `limit`."""
+        return await self._read(SagaPatternRow.created_at >= since if since is not None else None, limit)
+
+    async def _read(self, where: ColumnElement[bool] | None, limit: int) -> list[StoredSighting]:
+        # Plain columns, not ORM objects: up to `limit` rows are read at a checkpoint. The session id
+        # comes as the driver gives it (SQLite: hex text; asyncpg: its UUID) and is made a place once
+        # per session, not once per row (a UUID per row was ~40% of reading 5,000 rows).
         session = type_coerce(SagaPatternRow.session_id, String).label("session")
         columns = (
             SagaPatternRow.hash,
@@ -78,8 +67,8 @@ class SqlSagaPatternRepository:
         )
         newest_first = (SagaPatternRow.created_at.desc(), SagaPatternRow.hypothesis_id, SagaPatternRow.session_id)
         query = select(*columns).order_by(*newest_first).limit(limit)
-        if since is not None:
-            query = query.where(SagaPatternRow.created_at >= since)
+        if where is not None:
+            query = query.where(where)
         places: dict[object, str] = {}
         rows = []
         for r in await self._session.execute(query):

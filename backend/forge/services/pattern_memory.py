@@ -40,7 +40,7 @@ class PatternMemory:
         since = top_up_since(self._window)
         async with self._uow_factory() as uow:
             read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
-        self._window = merge_window(self._window, read, since=since, limit=WINDOW_ROWS, cap=WINDOW_ROWS)
+        self._window = merge_window(self._window, read, since=since, cap=WINDOW_ROWS)
         picked = others_of(self._window, str(session_id), HISTORY_LIMIT)
         if picked is not None:
             return picked

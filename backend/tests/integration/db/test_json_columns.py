@@ -9,9 +9,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from support.rich_state import rich_state
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
+from forge.core.forge_state import ForgeState
 from forge.core.session_record import SessionRecord
 from forge.db.json_columns import EncodedJson, deserialize_json, serialize_json
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
@@ -56,7 +56,7 @@ def test_invalid_text_is_refused() -> None:
 
 
 async def test_a_rich_state_reads_back_equal_on_both_backends(
-    uow_factory: Callable[[], SqlAlchemyUnitOfWork],
+    uow_factory: Callable[[], SqlAlchemyUnitOfWork], rich_state: Callable[[], ForgeState]
 ) -> None:
     state = rich_state()
     record = SessionRecord(
@@ -71,6 +71,6 @@ async def test_a_rich_state_reads_back_equal_on_both_backends(
     async with uow_factory() as uow:
         await uow.sessions.add(record, state)
         assert await uow.sessions.load_state(record.id) == state
-        state.research_log.clear()
+        state.user_insights.append("a second look")
         await uow.sessions.save_state(record.id, state, at=T0, cancelled=False)
         assert await uow.sessions.load_state(record.id) == state
