@@ -349,10 +349,14 @@ class SagaPatternRepository(Protocol):
         """Every session's sightings stored at or after `since` (None: all), newest first."""
         ...
 
+    async def count_since(self, since: datetime | None) -> int:
+        """How many sightings (every session's) were stored at or after `since` (None: all)."""
+        ...
+
     async def add_all(
         self, session_id: SessionId, sightings: Sequence[tuple[str, PatternSighting]], at: datetime
-    ) -> None:
-        """Store (hypothesis id, sighting) pairs not yet stored for the session."""
+    ) -> list[StoredSighting]:
+        """Store (hypothesis id, sighting) pairs not yet stored for the session; returns the rows stored."""
         ...
 
 

@@ -4,7 +4,11 @@ Every pattern checkpoint (a BISO batch, a SEARCH round, the answer) wants up to 
 other sessions' newest sightings. Reading 5,000 rows took ~28 ms per checkpoint on SQLite, which a
 deployment with a long history pays several times per session. The rows are append-only (a deleted
 session's sightings still count), so a process keeps the newest rows it has seen (`HistoryWindow`)
-and reads only the rows stored since, with a re-read margin.
+and reads only the rows stored since, with a re-read margin. Before re-reading it counts: when the
+table holds as many rows from the margin's start on as the window does, the window already holds
+them all (the rows it holds are stored rows, and none is ever deleted), and nothing is read. A
+process's own sightings enter its window as they are committed (`feed`), so a deployment that runs
+every session in one process (SQLite) pays one count per checkpoint instead of a re-read.
 
 Invariants:
     - A window's rows are newest first — by time, then hypothesis id, then place — without two rows
@@ -16,7 +20,10 @@ Invariants:
       caller then reads the table). "The same" up to the order among rows stored at the same
       instant: the window orders them by hypothesis id in Python's order, the database in its
       collation's.
-    - A top-up re-reads from REREAD_SECONDS before the newest row seen, and merging is idempotent,
+    - `checked`: the newest row's time when the window last agreed with the table (a read or an equal
+      count); a fed row does not move it, since rows of other processes stored before the fed row
+      may be unread.
+    - A top-up counts, then if needed re-reads, from REREAD_SECONDS before `checked`; merging is idempotent,
       so rows committed a little after their timestamp (another process, a slow commit) are still
       found. A row that commits more than that after its timestamp (clocks of two hosts apart by
       more than that) is missed by this process's window until it restarts: acceptable for a
@@ -55,13 +62,46 @@ class StoredSighting:
 class HistoryWindow:
     rows: tuple[StoredSighting, ...]
     complete: bool
+    checked: datetime | None  # None: the window was empty when it last agreed with the table
 
 
 def top_up_since(window: HistoryWindow | None) -> datetime | None:
-    """Where the next read starts: None (everything, newest first) for an empty window."""
-    if window is None or not window.rows:
+    """Where the next count and read start: None (everything) for a window that was empty."""
+    if window is None or window.checked is None:
         return None
-    return window.rows[0].at - timedelta(seconds=REREAD_SECONDS)
+    return window.checked - timedelta(seconds=REREAD_SECONDS)
+
+
+def rows_since(window: HistoryWindow, since: datetime | None) -> int:
+    """How many of the window's rows were stored at or after `since` (None: all of them)."""
+    if since is None:
+        return len(window.rows)
+    return sum(1 for _ in takewhile(lambda row: row.at >= since, window.rows))
+
+
+def agreed(window: HistoryWindow, counted: HistoryWindow) -> HistoryWindow:
+    """`window` once the table was found to hold as many rows from the top-up's start on as
+    `counted` (the window as it was before the count: rows fed since may be newer than the count)."""
+    checked = _later(window.checked, counted.rows[0].at if counted.rows else None)
+    return window if checked == window.checked else HistoryWindow(window.rows, window.complete, checked)
+
+
+def _later(a: datetime | None, b: datetime | None) -> datetime | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def feed(window: HistoryWindow | None, stored: Sequence[StoredSighting], *, cap: int) -> HistoryWindow | None:
+    """The window with rows this process has just committed (no window yet: nothing to add to)."""
+    if window is None or not stored:
+        return window
+    # A row the window already has was read after its commit, with the time it was stored with.
+    oldest = min(row.at for row in stored)
+    known = {row.key for row in takewhile(lambda row: row.at >= oldest, window.rows)}
+    fresh = [row for row in _unique(stored) if row.key not in known]
+    if not fresh:
+        return window
+    rows = _merged(fresh, window.rows)
+    return HistoryWindow(rows[:cap], window.complete and len(rows) <= cap, window.checked)
 
 
 def merge_window(
@@ -70,15 +110,19 @@ def merge_window(
     """The window after a read of at most `cap` rows stored at or after `since` (None: all)."""
     cut = len(read) >= cap
     if window is None or since is None or cut:
-        return HistoryWindow(_ordered(_unique(read))[:cap], complete=since is None and not cut)
+        rows = _ordered(_unique(read))[:cap]
+        return HistoryWindow(rows, complete=since is None and not cut, checked=rows[0].at if rows else None)
     # A row read again has the time it had, so only the window's rows from `since` on (a prefix:
     # newest first) can be repeats; the rest of the window is not looked at.
     known = {row.key for row in takewhile(lambda row: row.at >= since, window.rows)}
     fresh = [row for row in read if row.key not in known]
+    # Checked through the read's newest row, not the window's: a row fed while the read ran may be
+    # newer than what the read saw.
+    checked = _later(window.checked, max((row.at for row in read), default=None))
     if not fresh:
-        return window
-    rows = _ordered([*fresh, *window.rows])
-    return HistoryWindow(rows[:cap], complete=window.complete and len(rows) <= cap)
+        return window if checked == window.checked else HistoryWindow(window.rows, window.complete, checked)
+    rows = _merged(fresh, window.rows)
+    return HistoryWindow(rows[:cap], complete=window.complete and len(rows) <= cap, checked=checked)
 
 
 def others_of(window: HistoryWindow, place: str, limit: int = HISTORY_LIMIT) -> list[PatternSighting] | None:
@@ -94,6 +138,15 @@ def others_of(window: HistoryWindow, place: str, limit: int = HISTORY_LIMIT) -> 
 
 def _unique(rows: Sequence[StoredSighting]) -> list[StoredSighting]:
     return list({row.key: row for row in reversed(rows)}.values())  # the first of a key wins
+
+
+def _merged(fresh: Sequence[StoredSighting], ordered: tuple[StoredSighting, ...]) -> tuple[StoredSighting, ...]:
+    """`fresh` rows and an ordered window, ordered; rows all newer than the window are put in front
+    of it without sorting the window again (the usual case: a top-up or a feed of new rows)."""
+    new = _ordered(fresh)
+    if not ordered or new[-1].at > ordered[0].at:
+        return new + ordered
+    return _ordered([*new, *ordered])
 
 
 def _ordered(rows: Sequence[StoredSighting]) -> tuple[StoredSighting, ...]:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, String, select, type_coerce
+from sqlalchemy import ColumnElement, String, func, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
@@ -52,6 +52,13 @@ class SqlSagaPatternRepository:
         """Every session's sightings stored at or after `since` (None: all), newest first, at most `limit`."""
         return await self._read(SagaPatternRow.created_at >= since if since is not None else None, limit)
 
+    async def count_since(self, since: datetime | None) -> int:
+        """How many sightings (every session's) were stored at or after `since` (None: all)."""
+        query = select(func.count()).select_from(SagaPatternRow)
+        if since is not None:
+            query = query.where(SagaPatternRow.created_at >= since)
+        return int(await self._session.scalar(query) or 0)
+
     async def _read(self, where: ColumnElement[bool] | None, limit: int) -> list[StoredSighting]:
         # Plain columns, not ORM objects: up to `limit` rows are read at a checkpoint. The session id
         # comes as the driver gives it (SQLite: hex text; asyncpg: its UUID) and is made a place once
@@ -81,10 +88,11 @@ class SqlSagaPatternRepository:
 
     async def add_all(
         self, session_id: SessionId, sightings: Sequence[tuple[str, PatternSighting]], at: datetime
-    ) -> None:
+    ) -> list[StoredSighting]:
+        """Store the sightings not stored yet; returns those it stored (a repeat returns nothing)."""
         await self._gate.enter()
         if not sightings:
-            return
+            return []
         sid = UUID(str(session_id))
         ids = [hid for hid, _ in sightings]
         stored = set(
@@ -94,8 +102,11 @@ class SqlSagaPatternRepository:
                 )
             )
         )
+        added: list[StoredSighting] = []
+        place = str(sid)
         for hid, s in dict(sightings).items():
             if hid not in stored:
+                added.append(StoredSighting(hid, at, PatternSighting(s.hash, s.label, place, s.score)))
                 self._session.add(
                     SagaPatternRow(
                         session_id=sid,
@@ -107,3 +118,4 @@ class SqlSagaPatternRepository:
                     )
                 )
         await self._session.flush()
+        return added

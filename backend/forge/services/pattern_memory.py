@@ -9,6 +9,10 @@ Invariants:
     - `history` answers what the table holds (the newest HISTORY_LIMIT sightings of other sessions)
       from this process's window, topped up with the rows stored since (`core/saga_pattern_history`);
       when the window cannot tell, it reads the table as before.
+    - A top-up first counts the rows from its start on; only a count that differs from the window's
+      is followed by a read. The window's count is taken before the count query (a row fed while
+      it runs may be newer than the count: it would make the counts differ, never agree wrongly).
+    - `remember` feeds the rows it stored, after their commit, into the window.
 
 Design decision: the window is one per process (this object lives in the composition root), shared
 by every session run here. A top-up is merged into the window as it is when the read returns (no
@@ -21,7 +25,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.domain_types import SessionId
-from forge.core.saga_pattern_history import HISTORY_LIMIT, HistoryWindow, merge_window, others_of, top_up_since
+from forge.core.saga_pattern_history import (
+    HISTORY_LIMIT,
+    HistoryWindow,
+    agreed,
+    feed,
+    merge_window,
+    others_of,
+    rows_since,
+    top_up_since,
+)
 from forge.core.saga_patterns import PatternSighting
 from forge.ports import Clock, UnitOfWorkFactory
 
@@ -37,11 +50,8 @@ class PatternMemory:
         self._window: HistoryWindow | None = None
 
     async def history(self, session_id: SessionId) -> list[PatternSighting]:
-        since = top_up_since(self._window)
-        async with self._uow_factory() as uow:
-            read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
-        self._window = merge_window(self._window, read, since=since, cap=WINDOW_ROWS)
-        picked = others_of(self._window, str(session_id), HISTORY_LIMIT)
+        window = await self._top_up()
+        picked = others_of(window, str(session_id), HISTORY_LIMIT)
         if picked is not None:
             return picked
         async with self._uow_factory() as uow:
@@ -51,5 +61,17 @@ class PatternMemory:
         if not sightings:
             return
         async with self._uow_factory() as uow:
-            await uow.patterns.add_all(session_id, sightings, self._clock.now())
+            stored = await uow.patterns.add_all(session_id, sightings, self._clock.now())
             await uow.commit()
+        self._window = feed(self._window, stored, cap=WINDOW_ROWS)
+
+    async def _top_up(self) -> HistoryWindow:
+        counted = self._window
+        since = top_up_since(counted)
+        async with self._uow_factory() as uow:
+            if counted is not None and await uow.patterns.count_since(since) == rows_since(counted, since):
+                self._window = agreed(self._window or counted, counted)
+                return self._window
+            read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
+        self._window = merge_window(self._window, read, since=since, cap=WINDOW_ROWS)
+        return self._window

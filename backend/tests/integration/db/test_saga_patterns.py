@@ -80,3 +80,94 @@ async def test_the_process_window_answers_as_the_table_does_while_others_add(db:
             from_window = await memory.history(sid)
             assert sorted(from_window, key=repr) == sorted(from_table, key=repr)
             assert len(from_window) == 9 * (step + 1)
+
+
+async def test_add_all_returns_only_the_rows_it_stored_as_a_read_gives_them(db: Any) -> None:
+    async with db.uow() as uow:
+        first = await uow.patterns.add_all(SESSIONS[0], [("h1", sighting()), ("h2", sighting(9))], AT)
+        again = await uow.patterns.add_all(SESSIONS[0], [("h1", sighting()), ("h3", sighting(7))], AT)
+        await uow.commit()
+    async with db.uow() as uow:
+        read = await uow.patterns.newest(since=None, limit=10)
+        assert await uow.patterns.count_since(None) == 3
+        assert await uow.patterns.count_since(AT + timedelta(microseconds=1)) == 0
+    assert [r.hypothesis_id for r in again] == ["h3"]
+    assert {(r.key, r.at, r.sighting) for r in [*first, *again]} == {(r.key, r.at, r.sighting) for r in read}
+
+
+class _CountingReads:
+    """A unit of work factory that counts the pattern rows read by `newest` and `recent`."""
+
+    def __init__(self, uow: Any) -> None:
+        self._uow = uow
+        self.rows_read = 0
+
+    def __call__(self) -> Any:
+        outer, factory = self, self._uow
+
+        class _Uow:
+            async def __aenter__(self) -> Any:
+                self._inner = factory()
+                uow = await self._inner.__aenter__()
+                newest, recent = uow.patterns.newest, uow.patterns.recent
+
+                async def counted_newest(**kw: Any) -> Any:
+                    rows = await newest(**kw)
+                    outer.rows_read += len(rows)
+                    return rows
+
+                async def counted_recent(**kw: Any) -> Any:
+                    rows = await recent(**kw)
+                    outer.rows_read += len(rows)
+                    return rows
+
+                uow.patterns.newest, uow.patterns.recent = counted_newest, counted_recent
+                return uow
+
+            async def __aexit__(self, *exc: Any) -> Any:
+                return await self._inner.__aexit__(*exc)
+
+        return _Uow()
+
+
+class _SetClock:
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at
+
+
+async def test_a_process_that_stored_every_row_itself_reads_none_back(db: Any) -> None:
+    reads = _CountingReads(db.uow)
+    clock = _SetClock(AT)
+    memory = PatternMemory(reads, clock)
+    assert await memory.history(SESSIONS[0]) == []
+    for step in range(5):
+        clock.at += timedelta(seconds=1)
+        for n, sid in enumerate(SESSIONS):
+            await memory.remember(sid, [(f"h{step}-{i}", sighting(step * 100 + n * 10 + i)) for i in range(3)])
+        for sid in SESSIONS:
+            async with db.uow() as uow:
+                from_table = await uow.patterns.recent(exclude=sid)
+            assert sorted(await memory.history(sid), key=repr) == sorted(from_table, key=repr)
+    assert reads.rows_read == 0  # every row came from this process's own commits
+
+
+async def test_rows_another_process_stores_between_own_rows_are_read(db: Any) -> None:
+    clock = _SetClock(AT)
+    memory = PatternMemory(db.uow, clock)
+    await memory.history(SESSIONS[0])
+    for step in range(4):
+        clock.at += timedelta(seconds=2)
+        await memory.remember(SESSIONS[0], [(f"mine{step}", sighting(step))])
+        async with db.uow() as uow:  # another process: stamped before this process's row, committed after
+            stamped = clock.at - timedelta(seconds=1)
+            await uow.patterns.add_all(SESSIONS[1], [(f"theirs{step}", sighting(50 + step))], stamped)
+            await uow.commit()
+        clock.at += timedelta(seconds=2)
+        await memory.remember(SESSIONS[2], [(f"later{step}", sighting(90 + step))])
+        for sid in SESSIONS:
+            async with db.uow() as uow:
+                from_table = await uow.patterns.recent(exclude=sid)
+            assert sorted(await memory.history(sid), key=repr) == sorted(from_table, key=repr)

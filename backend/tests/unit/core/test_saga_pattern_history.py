@@ -9,8 +9,11 @@ from forge.core.saga_pattern_history import (
     REREAD_SECONDS,
     HistoryWindow,
     StoredSighting,
+    agreed,
+    feed,
     merge_window,
     others_of,
+    rows_since,
     top_up_since,
 )
 from forge.core.saga_patterns import PatternSighting
@@ -55,9 +58,10 @@ def test_a_first_read_cut_by_its_limit_is_not_complete() -> None:
 
 
 def test_a_top_up_starts_a_margin_before_the_newest_row() -> None:
-    window = HistoryWindow((row("s1", "h1", 100),), complete=True)
+    window = merge_window(None, [row("s1", "h1", 100)], since=None, cap=10)
     assert top_up_since(None) is None
     assert top_up_since(window) == T0 + timedelta(seconds=100 - REREAD_SECONDS)
+    assert top_up_since(merge_window(None, [], since=None, cap=10)) is None  # empty: count everything
 
 
 def test_a_top_up_adds_new_rows_once_and_keeps_the_order() -> None:
@@ -109,6 +113,84 @@ def test_random_interleavings_answer_as_the_table_does() -> None:
                 table.append(row(f"s{rng.randint(1, 4)}", f"h{step}-{len(table)}", clock - (20 if late else 0)))
             since = top_up_since(window)
             window = merge_window(window, newest(table, since, cap), since=since, cap=cap)
+            place = f"s{rng.randint(1, 5)}"
+            answer = others_of(window, place, limit)
+            if answer is not None:
+                assert answer == table_answer(table, place, limit)
+
+
+def top_up(table: list[StoredSighting], window: HistoryWindow | None, cap: int) -> HistoryWindow:
+    """What PatternMemory does: count from the top-up's start, read only when the counts differ."""
+    since = top_up_since(window)
+    if window is not None and sum(1 for r in table if since is None or r.at >= since) == rows_since(window, since):
+        return agreed(window, window)
+    return merge_window(window, newest(table, since, cap), since=since, cap=cap)
+
+
+def test_a_fed_row_does_not_move_where_the_next_top_up_starts() -> None:
+    window = merge_window(None, [row("s1", "h1", 100)], since=None, cap=10)
+    fed = feed(window, [row("s1", "h2", 500)], cap=10)
+    assert fed is not None
+    assert [r.hypothesis_id for r in fed.rows] == ["h2", "h1"]
+    assert top_up_since(fed) == top_up_since(window)  # rows stored by others before 500 may be unread
+
+
+def test_feeding_without_a_window_or_rows_changes_nothing() -> None:
+    window = merge_window(None, [row("s1", "h1", 1)], since=None, cap=10)
+    assert feed(None, [row("s1", "h2", 2)], cap=10) is None
+    assert feed(window, [], cap=10) is window
+    assert feed(window, [row("s1", "h1", 1)], cap=10) is window  # already read back: not added twice
+
+
+def test_a_feed_past_the_cap_keeps_the_newest_and_is_no_longer_complete() -> None:
+    window = merge_window(None, [row("s1", f"h{i}", i) for i in range(3)], since=None, cap=4)
+    fed = feed(window, [row("s2", "a", 10), row("s2", "b", 11)], cap=4)
+    assert fed is not None and not fed.complete
+    assert [r.hypothesis_id for r in fed.rows] == ["b", "a", "h2", "h1"]
+
+
+def test_an_equal_count_moves_the_check_to_the_newest_row_counted() -> None:
+    table = [row("s1", "h1", 1)]
+    window = merge_window(None, newest(table, None, 10), since=None, cap=10)
+    table.append(row("s1", "own", 90))
+    fed = feed(window, [table[-1]], cap=10)
+    assert fed is not None
+    after = top_up(table, fed, 10)
+    assert after.rows == fed.rows
+    assert after.checked == T0 + timedelta(seconds=90)
+
+
+def test_a_count_taken_before_a_feed_checks_only_what_it_counted() -> None:
+    window = merge_window(None, [row("s1", "h1", 1)], since=None, cap=10)
+    fed = feed(window, [row("s1", "h2", 50)], cap=10)
+    assert fed is not None
+    assert agreed(fed, window).checked == T0 + timedelta(seconds=1)
+
+
+def test_a_row_of_another_process_is_found_although_the_counts_agreed_before_it() -> None:
+    table = [row("s1", "h1", 100)]
+    window = top_up(table, None, 10)
+    table.append(row("s2", "late", 100 - REREAD_SECONDS / 2))  # committed late, stamped earlier
+    window = top_up(table, window, 10)
+    assert others_of(window, "s3") == table_answer(table, "s3", 10)
+
+
+def test_random_interleavings_with_own_rows_fed_answer_as_the_table_does() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        table: list[StoredSighting] = []
+        window: HistoryWindow | None = None
+        clock, cap, limit = 0.0, rng.choice([4, 8, 50]), rng.choice([2, 3, 20])
+        for step in range(rng.randint(1, 12)):
+            for _ in range(rng.randint(0, 6)):
+                clock += rng.choice([0.0, 1.0, 30.0])
+                mine = rng.random() < 0.5
+                late = not mine and rng.random() < 0.2
+                stored = row(f"s{rng.randint(1, 4)}", f"h{step}-{len(table)}", clock - (20 if late else 0))
+                table.append(stored)
+                if mine:
+                    window = feed(window, [stored], cap=cap)
+            window = top_up(table, window, cap)
             place = f"s{rng.randint(1, 5)}"
             answer = others_of(window, place, limit)
             if answer is not None:
