@@ -28,6 +28,7 @@ from forge.core.curation.curation_settings import CurationChange, CurationSettin
 from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.curation.recall_dropped import RecallItem, recall_note, recallable_units, with_recall_note
+from forge.core.curation.segment_memo import SegmentMemo
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, ToolDefinition
 from forge.providers.token_counting import CountingProvider, TiktokenCounter, token_counter_for
@@ -103,6 +104,7 @@ class RequestCurator:
         self._window = context_window
         self.count = _MemoCounter(token_counter_for(self.provider))
         self._fixed: int | None = None
+        self._segments = SegmentMemo()  # finished phases' selections, across calls and sessions
 
     def budget_for(self) -> CurationBudget:
         budget = self.settings.current().budgets[self.provider.value]
@@ -130,6 +132,7 @@ class RequestCurator:
             fixed_tokens=self._fixed_tokens(system, tools),
             count=self.count,
             budget=room,
+            memo=self._segments,
         )
         recallable = recallable_units(messages, curated.summary)
         note = recall_note(list(recallable.values()), NOTE_RESERVE, self.count)

@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from forge.core.curation.curate_conversation import message_text
 from forge.core.domain_types import ToolCallId
 from forge.core.model_messages import (
     Message,
@@ -32,7 +33,7 @@ from forge.core.model_messages import (
     StopReason,
     TextPart,
     ToolCall,
-    ToolResult,
+    ToolDefinition,
     Usage,
 )
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
@@ -60,27 +61,31 @@ PLANNERS: dict[str, Planner] = {
 }
 
 
-def _part_texts(message: Message) -> list[str]:
-    texts: list[str] = []
-    for part in message.parts:
-        if isinstance(part, TextPart):
-            texts.append(part.text)
-        elif isinstance(part, ToolCall):
-            texts += [part.name, json.dumps(dict(part.arguments), ensure_ascii=False, default=str)]
-        elif isinstance(part, ToolResult):
-            texts.append(part.content)
-    return texts
-
-
 def estimate_usage(request: ModelRequest, response: Message) -> Usage:
-    """Tokens (cl100k_base, shipped) of everything sent and of the answer."""
-    sent = [request.system]
-    for tool in request.tools:
-        sent += [tool.name, tool.description, json.dumps(tool.input_schema, default=str)]
-    for message in request.messages:
-        sent += _part_texts(message)
+    """Tokens (cl100k_base, shipped) of everything sent and of the answer, counted as the context
+    curator counts them (`message_text`, tools as one text each), so its counts are reused."""
     count = OFFLINE_TOKENS.count_tokens
-    return Usage(sum(count(text) for text in sent), sum(count(text) for text in _part_texts(response)))
+    sent = count(request.system) + _tools_tokens(request.tools)
+    sent += sum(count(message_text(message)) for message in request.messages)
+    return Usage(sent, count(message_text(response)))
+
+
+# The runner sends one tuple of tool definitions with every request (`all_tool_definitions`): its
+# count is kept per tuple (and the tuple with it, so its id is not reused) instead of serialising
+# twenty schemas per call.
+_TOOLS_TOKENS: dict[int, tuple[Sequence[ToolDefinition], int]] = {}
+
+
+def _tools_tokens(tools: Sequence[ToolDefinition]) -> int:
+    found = _TOOLS_TOKENS.get(id(tools))
+    if found is not None and found[0] is tools:
+        return found[1]
+    texts = (f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in tools)
+    total = sum(OFFLINE_TOKENS.count_tokens(text) for text in texts)
+    if len(_TOOLS_TOKENS) >= 16:
+        _TOOLS_TOKENS.clear()
+    _TOOLS_TOKENS[id(tools)] = (tools, total)
+    return total
 
 
 def _call_numbering(messages: Sequence[Message]) -> tuple[str, int]:

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from forge.core.curation.listwise_selection import Candidate, CurationBudget, Decision, Reason, select_listwise
+from forge.core.curation.segment_memo import SegmentMemo
 from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 
 MESSAGE_OVERHEAD = 4
@@ -208,10 +210,12 @@ class _Counter:
 
 @dataclass(frozen=True, slots=True)
 class _Segment:
-    """One finished phase's units (the boundary unit that opened it first, if any) and its query."""
+    """One finished phase's units (the boundary unit that opened it first, if any) and its query;
+    `depends_on`: every message its selection is a function of (up to its end, and the query's)."""
 
     units: tuple[_Unit, ...]
     query: str
+    depends_on: tuple[Message, ...]
 
 
 def _segments(units: Sequence[_Unit], messages: Sequence[Message]) -> list[_Segment]:
@@ -221,11 +225,14 @@ def _segments(units: Sequence[_Unit], messages: Sequence[Message]) -> list[_Segm
         if u.kind == UnitKind.PHASE_BOUNDARY or not groups:
             groups.append([])
         groups[-1].append(u)
+    briefs = [i for i, m in enumerate(messages) if _is_brief(m)]
     segments = []
     for group in groups:
         after = group[-1].start + len(group[-1].messages)
-        query = next((m.text for m in messages[after:] if _is_brief(m)), "")
-        segments.append(_Segment(tuple(group), query))
+        found = bisect_left(briefs, after)
+        brief = messages[briefs[found]] if found < len(briefs) else None
+        depends_on = (*messages[:after], brief) if brief is not None else tuple(messages[:after])
+        segments.append(_Segment(tuple(group), brief.text if brief is not None else "", depends_on))
     return segments
 
 
@@ -246,17 +253,25 @@ class _Plan:
         decision = self.decisions[key]
         return self.full[key] if decision.kept else self.digest.get(key, 0)
 
-    def curate_segment(self, segment: _Segment, budget: CurationBudget, context: list[str]) -> None:
-        candidates = [
-            Candidate(u.key, _unit_text(u), self.full[u.key] - self.digest.get(u.key, 0)) for u in segment.units
-        ]
+    def curate_segment(
+        self, segment: _Segment, budget: CurationBudget, context: list[_Unit], memo: SegmentMemo | None
+    ) -> None:
+        """Select the segment's units against what `context` (the head, earlier picks) already carries."""
         room = replace(budget, context_tokens=budget.carry_tokens)
-        selection = select_listwise(segment.query, candidates, room, context)
+        keys = [u.key for u in segment.units]
+        selection = memo.get(room, keys, segment.depends_on) if memo is not None else None
+        if selection is None:
+            candidates = [
+                Candidate(u.key, _unit_text(u), self.full[u.key] - self.digest.get(u.key, 0)) for u in segment.units
+            ]
+            selection = select_listwise(segment.query, candidates, room, [_unit_text(u) for u in context])
+            if memo is not None:
+                memo.put(room, keys, segment.depends_on, selection)
         self.stopped = self.stopped or selection.stop_rule_triggered
         for u, decision in zip(segment.units, selection.decisions, strict=True):
             self.decisions[u.key] = replace(decision, tokens=self.full[u.key])
             if decision.kept:
-                context.append(_unit_text(u))
+                context.append(u)
 
     def fit(self, order: Sequence[_Unit], fixed_tokens: int, limit: int) -> None:
         """Drop the oldest picks until the call fits `limit` (or nothing optional is left)."""
@@ -289,8 +304,10 @@ def curate_conversation(
     fixed_tokens: int,
     count: TokenCount,
     budget: CurationBudget,
+    memo: SegmentMemo | None = None,
 ) -> CuratedContext:
-    """The messages this call carries (see the module invariants) and the provenance of each unit."""
+    """The messages this call carries (see the module invariants) and the provenance of each unit.
+    `memo` remembers finished phases' selections for the next calls (`segment_memo`)."""
     counter = _Counter(count)
     units = _units(messages, current_marker)
     digests = {u.key: tuple(_digest_message(m) for m in u.messages) for u in units if u.kind == UnitKind.PHASE_BOUNDARY}
@@ -298,9 +315,9 @@ def curate_conversation(
     for u in units:
         if u.kind in (UnitKind.HEAD, UnitKind.CURRENT_PHASE):
             plan.decisions[u.key] = Decision(u.key, True, Reason.MUST_KEEP, plan.full[u.key])
-    context = [_unit_text(u) for u in units if u.kind == UnitKind.HEAD]
+    context = [u for u in units if u.kind == UnitKind.HEAD]
     for segment in _segments(units, messages):
-        plan.curate_segment(segment, budget, context)
+        plan.curate_segment(segment, budget, context, memo)
     plan.fit(units, fixed_tokens, budget.context_tokens)
     sent: list[Message] = []
     for u in units:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from support.conversations import COUNT, DECIDED, TOPICS, brief, exchange, marker, session
+
 from forge.core.curation.curate_conversation import (
     DIGEST_NOTE,
     Outcome,
@@ -17,46 +19,6 @@ from forge.core.curation.curate_conversation import (
 from forge.core.curation.listwise_selection import CurationBudget, Reason
 from forge.core.domain_types import ToolCallId
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
-from forge.providers.token_counting import TiktokenCounter
-
-COUNT = TiktokenCounter().count_tokens
-DECIDED = "YOUR REVIEWER DECIDED — these are the person's decisions:\n- Rejected: “demand is fixed”."
-TOPICS = (
-    "emergency queue arrival rate triage nurses waiting time",
-    "electric grid peak shaving demand response load factor",
-    "honey bee colony foraging recruitment dance",
-    "air traffic control slot allocation ground delay",
-)
-
-
-def _brief(phase: str, round_: int, body: str, decided: bool) -> Message:
-    parts = [f"[forge phase={phase} round={round_}]\nGOAL: {body}", *([DECIDED] if decided else [])]
-    parts.append('```json\n{"problem": "' + body + '"}\n```')
-    return user_text("\n\n".join(parts))
-
-
-def _exchange(tag: str, topic: str, size: int) -> list[Message]:
-    call_id = ToolCallId(f"call-{tag}")
-    ask = Message(Role.ASSISTANT, (ToolCall(call_id, "research", {"query": topic}),))
-    answer = Message(Role.USER, (ToolResult(call_id, " ".join([topic] * size)),))
-    return [ask, answer]
-
-
-def _session(rng: random.Random, phases: int) -> list[Message]:
-    names = ["decompose", "explore", "synthesize", "validate", "build"]
-    messages = [_brief(names[0], 1, "cut emergency waiting without more staff", decided=False)]
-    for p in range(phases):
-        for k in range(rng.randint(1, 4)):
-            messages += _exchange(f"{p}-{k}", rng.choice(TOPICS), rng.randint(1, 60))
-        messages.append(Message(Role.ASSISTANT, (TextPart("Summary of the phase. " * rng.randint(1, 80)),)))
-        messages.append(_brief(names[(p + 1) % 5], 1 + (p + 1) // 5, rng.choice(TOPICS), decided=True))
-    for k in range(rng.randint(0, 3)):
-        messages += _exchange(f"now-{k}", rng.choice(TOPICS), rng.randint(1, 30))
-    return messages
-
-
-def _marker(messages: list[Message]) -> str:
-    return next(m.text.split("\n")[0] for m in reversed(messages) if m.text.startswith("[forge phase="))
 
 
 def _tokens(messages: tuple[Message, ...]) -> int:
@@ -67,14 +29,14 @@ class TestCurateConversation:
     def test_over_many_sessions_pairing_holds_must_keep_stays_and_the_budget_holds_by_the_real_count(self) -> None:
         for seed in range(60):
             rng = random.Random(seed)
-            messages = _session(rng, rng.randint(1, 7))
+            messages = session(rng, rng.randint(1, 7))
             budget = CurationBudget(context_tokens=rng.randint(2_000, 9_000), carry_tokens=rng.randint(0, 2_500))
             curated = curate_conversation(
-                messages, current_marker=_marker(messages), fixed_tokens=900, count=COUNT, budget=budget
+                messages, current_marker=marker(messages), fixed_tokens=900, count=COUNT, budget=budget
             )
             sent, summary = curated.messages, curated.summary
             assert pairing_intact(sent) and not summary.fell_back, seed
-            current = messages.index(next(m for m in messages if m.text.startswith(_marker(messages))))
+            current = messages.index(next(m for m in messages if m.text.startswith(marker(messages))))
             assert sent[-(len(messages) - current) :] == tuple(messages[current:]), seed  # the current phase, whole
             assert sent[0] == messages[0]
             assert summary.tokens_sent == 900 + _tokens(sent), seed
@@ -91,16 +53,16 @@ class TestCurateConversation:
     def test_what_a_finished_phase_contributes_never_changes_as_the_conversation_grows(self) -> None:
         for seed in range(30):
             rng = random.Random(seed)
-            messages = _session(rng, rng.randint(2, 6))
+            messages = session(rng, rng.randint(2, 6))
             budget = CurationBudget(context_tokens=100_000, carry_tokens=rng.randint(0, 1_500))
             curated = curate_conversation(
-                messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+                messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
             )
             before = curated.messages
-            grown = [*messages, *_exchange("more", TOPICS[0], 5)]  # the current phase goes on
-            grown += [Message(Role.ASSISTANT, (TextPart("Done."),)), _brief("validate", 9, TOPICS[1], decided=True)]
+            grown = [*messages, *exchange("more", TOPICS[0], 5)]  # the current phase goes on
+            grown += [Message(Role.ASSISTANT, (TextPart("Done."),)), brief("validate", 9, TOPICS[1], decided=True)]
             after = curate_conversation(
-                grown, current_marker=_marker(grown), fixed_tokens=0, count=COUNT, budget=budget
+                grown, current_marker=marker(grown), fixed_tokens=0, count=COUNT, budget=budget
             ).messages
             current = next(u.first_message for u in curated.summary.units if u.kind == UnitKind.CURRENT_PHASE)
             kept_before_current = len(before) - (len(messages) - current)
@@ -108,9 +70,9 @@ class TestCurateConversation:
             assert after[:kept_before_current] == before[:kept_before_current], seed  # a stable, cacheable prefix
 
     def test_every_unit_has_provenance_and_together_they_cover_every_message_once(self) -> None:
-        messages = _session(random.Random(7), 5)
+        messages = session(random.Random(7), 5)
         curated = curate_conversation(
-            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(4_000, 200)
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(4_000, 200)
         )
         covered = [i for u in curated.summary.units for i in range(u.first_message, u.last_message + 1)]
         assert covered == list(range(len(messages)))
@@ -121,9 +83,9 @@ class TestCurateConversation:
         assert {u.outcome for u in curated.summary.units} >= {Outcome.DROPPED, Outcome.DIGEST}
 
     def test_an_earlier_brief_left_out_is_sent_as_a_digest_with_the_reviewers_decisions(self) -> None:
-        messages = _session(random.Random(3), 4)
+        messages = session(random.Random(3), 4)
         curated = curate_conversation(
-            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(50_000, 0)
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(50_000, 0)
         )
         briefs = [m.text for m in curated.messages if m.text.startswith("[forge phase=")]
         digests = [b for b in briefs if DIGEST_NOTE in b]
@@ -131,12 +93,12 @@ class TestCurateConversation:
         assert all(DECIDED in b and "```json" not in b for b in digests)
 
     def test_with_room_for_everything_nothing_relevant_is_dropped(self) -> None:
-        messages = _session(random.Random(11), 3)
+        messages = session(random.Random(11), 3)
         budget = CurationBudget(
             context_tokens=1_000_000, carry_tokens=1_000_000, lambda_tokens=0.0, redundancy_weight=0.0
         )
         curated = curate_conversation(
-            messages, current_marker=_marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
         )
         dropped = [u for u in curated.summary.units if u.outcome != Outcome.FULL]
         assert all(u.relevance == 0.0 for u in dropped)
