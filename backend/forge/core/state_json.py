@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Any, TypeVar
 
 import msgspec
 
 from forge.core.forge_state import ForgeState
-from forge.core.state_codec import decode_state, encode_state
+from forge.core.state_codec import decode_dataclass, decode_state, encode_state, encode_value
+
+T = TypeVar("T")
 
 
 @cache
@@ -57,6 +60,34 @@ def decode_state_json(text: str | bytes) -> ForgeState:
         return _decoder().decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return decode_state(json.loads(text))
+
+
+_RECORD_DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+
+
+def _record_decoder(kind: type[Any]) -> msgspec.json.Decoder[Any]:
+    """One decoder per record type, built on its first use."""
+    found = _RECORD_DECODERS.get(kind)
+    if found is None:
+        found = _RECORD_DECODERS[kind] = msgspec.json.Decoder(kind)
+    return found
+
+
+def encode_record_json(record: object) -> str:
+    """A record (a dataclass of the state, e.g. a Hypothesis) as JSON text, by the same rules as the state."""
+    try:
+        return _ENCODER.encode(record).decode()
+    except (TypeError, ValueError, msgspec.EncodeError):
+        return json.dumps(encode_value(record))
+
+
+def decode_record_json(text: str | bytes, kind: type[T]) -> T:
+    """A record of type `kind` from JSON text written by either codec (the state's fallback rules)."""
+    try:
+        decoded: T = _record_decoder(kind).decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return decode_dataclass(json.loads(text), kind)
+    return decoded
 
 
 def copy_state(state: ForgeState) -> ForgeState:

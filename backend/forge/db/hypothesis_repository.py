@@ -1,8 +1,10 @@
 """SqlHypothesisRepository: the session's hypothesis pool as rows, each holding its whole record.
 
 Invariants:
-    - A row's `record` is the encoded Hypothesis (state_codec); the other columns copy what the
-      pool is filtered and sorted by, written from the same record, never edited apart from it.
+    - A row's `record` is the encoded Hypothesis (`state_json`: msgspec, the reflective codec as its
+      fallback; either reads the other's text); the other columns copy what the pool is filtered
+      and sorted by, written from the same record, never edited apart from it. Records are read as
+      text (CAST: the asyncpg driver would parse json itself) and decoded in one pass.
     - Writes enter the unit of work's write gate first, like every repository; nothing commits here.
     - Pages are ordered by mapping score (best first), then insertion order: stable under paging.
 """
@@ -13,15 +15,19 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, insert, select
+from sqlalchemy import Select, Text, func, insert, select
+from sqlalchemy import cast as cast_sql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_pool import Hypothesis
-from forge.core.state_codec import decode_dataclass, encode_value
+from forge.core.state_json import decode_record_json, encode_record_json
+from forge.db.json_columns import EncodedJson
 from forge.db.tables import HypothesisRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 from forge.ports import HypothesisFilter, HypothesisPage
+
+_RECORD_TEXT = cast_sql(HypothesisRow.record, Text)
 
 
 class SqlHypothesisRepository:
@@ -41,7 +47,7 @@ class SqlHypothesisRepository:
                 "domain_id": h.domain_id,
                 "gate_status": h.gate.status.value,
                 "mapping_score": h.gate.mapping_score,
-                "record": encode_value(h),
+                "record": EncodedJson(encode_record_json(h)),
                 "created_at": at,
             }
             for h in hypotheses
@@ -49,19 +55,19 @@ class SqlHypothesisRepository:
         await self._session.execute(insert(HypothesisRow), rows)
 
     async def page(self, session_id: SessionId, where: HypothesisFilter, *, limit: int, offset: int) -> HypothesisPage:
-        matching = _filtered(select(HypothesisRow.record), session_id, where)
+        matching = _filtered(select(_RECORD_TEXT), session_id, where)
         total = await self._session.scalar(_filtered(select(func.count()), session_id, where)) or 0
         ordered = matching.order_by(HypothesisRow.mapping_score.desc(), HypothesisRow.id).limit(limit).offset(offset)
         records = await self._session.scalars(ordered)
-        return HypothesisPage([decode_dataclass(r, Hypothesis) for r in records], int(total))
+        return HypothesisPage([decode_record_json(r, Hypothesis) for r in records], int(total))
 
     async def by_ids(self, session_id: SessionId, ids: Sequence[str]) -> dict[str, Hypothesis]:
         if not ids:
             return {}
-        query = select(HypothesisRow.record).where(
+        query = select(_RECORD_TEXT).where(
             HypothesisRow.session_id == session_id, HypothesisRow.hypothesis_id.in_(list(ids))
         )
-        found = [decode_dataclass(r, Hypothesis) for r in await self._session.scalars(query)]
+        found = [decode_record_json(r, Hypothesis) for r in await self._session.scalars(query)]
         return {h.id: h for h in found}
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from forge.core.domain_types import EventSeq, Phase, ReviewType, SessionId, SessionStatus, ToolCallId
@@ -22,6 +22,7 @@ from forge.core.model_messages import Message, ProviderPart, Role, TextPart, Too
 from forge.core.session_events import EventType, agent_text, phase_change, tool_error
 from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
 from forge.core.session_spend import PhaseSpend
+from forge.core.state_codec import encode_value
 from forge.db.repositories import SessionNotFoundError
 from forge.db.run_job_queue import ours_in_autogenerate
 from forge.db.tables import (
@@ -32,6 +33,7 @@ from forge.db.tables import (
     ContradictionRow,
     EdgeRow,
     EvidenceRow,
+    HypothesisRow,
     MessageRow,
     ReframingRow,
     SessionRow,
@@ -609,6 +611,19 @@ async def test_the_pool_round_trips_and_filters_by_domain_gate_and_score(uow_fac
         assert high.total == 1
         second = await uow.hypotheses.page(session.id, HypothesisFilter(), limit=1, offset=1)
         assert second == HypothesisPage([POOLED], 2)
+
+
+async def test_a_pool_row_written_by_the_reflective_codec_reads_back_equal(db: Any, uow_factory: UowFactory) -> None:
+    session = await add_session(uow_factory)
+    async with db.session_factory() as writer:  # as rows were written before records went through msgspec
+        row = {"session_id": session.id, "hypothesis_id": POOLED.id, "round": POOLED.round, "created_at": T0}
+        row |= {"domain_id": POOLED.domain_id, "gate_status": POOLED.gate.status.value}
+        row |= {"mapping_score": POOLED.gate.mapping_score, "record": encode_value(POOLED)}
+        await writer.execute(insert(HypothesisRow), [row])
+        await writer.commit()
+    async with uow_factory() as uow:
+        assert (await uow.hypotheses.page(session.id, HypothesisFilter(), limit=5, offset=0)).items == [POOLED]
+        assert await uow.hypotheses.by_ids(session.id, [POOLED.id]) == {POOLED.id: POOLED}
 
 
 async def test_delete_removes_the_session_and_every_row_it_owns(
