@@ -2,7 +2,9 @@
 
 Invariants:
     - Works on a copy (a codec round trip, lossless by `state_codec`'s invariant): either the whole review applies and the transition rule (1, 2, 4 or 11)
-      passes, or the caller gets a rejection and the original state is untouched.
+      passes, or the caller gets a rejection and the original state is untouched. A caller that
+      will not look at the state again (it was read for this review alone) passes `keep=False`:
+      the review is then applied to the state itself, which a rejection may leave half-changed.
     - Transitions are user-initiated only: this is the sole place the phase advances between phases.
     - What a review does is its phase's business (`phases/close_<phase>.py`); this module is the
       one sequence every review goes through: check, admission rule, apply to a copy, transition
@@ -35,7 +37,9 @@ def _rejected(violation: RuleViolation) -> ReviewRejection:
     return ReviewRejection(RejectionKind.INVALID, f"{violation.code.value}: {violation.message}")
 
 
-def apply_review(state: ForgeState, review: ReviewInput, new_id: NewId) -> ReviewApplied | ReviewRejection:
+def apply_review(
+    state: ForgeState, review: ReviewInput, new_id: NewId, *, keep: bool = True
+) -> ReviewApplied | ReviewRejection:
     rejection = check_review(state, review)
     if rejection:
         return rejection
@@ -46,7 +50,8 @@ def apply_review(state: ForgeState, review: ReviewInput, new_id: NewId) -> Revie
     rejection = check_supervisor_decisions(state, review.supervisor)
     if rejection:
         return rejection
-    s = copy_state(state)  # a deep copy: the codec is lossless and far cheaper than deepcopy
+    # A deep copy (the codec is lossless and far cheaper than deepcopy), unless the caller gives the state up.
+    s = copy_state(state) if keep else state
     supervised = apply_supervisor_decisions(s, review.supervisor)
     next_phase, summary = rules.apply(s, review, new_id)
     summary = f"{summary}; {supervised}" if supervised else summary

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeGuard
 from uuid import UUID
 
 from forge.core.accounts import LOCAL_USER_ID, UserId
@@ -43,6 +44,11 @@ class MemoryPage:
     total: int
 
 
+def remembers_verdicts(review: ReviewInput) -> TypeGuard[VerdictsReview]:
+    """Whether `record_verdicts` writes anything for this review (it needs the state before it)."""
+    return isinstance(review, VerdictsReview) and bool(review.verdicts)
+
+
 class HypothesisMemory:
     def __init__(self, embedder: Embedder, new_id: Callable[[], UUID]) -> None:
         self._embedder = embedder
@@ -63,7 +69,7 @@ class HypothesisMemory:
     ) -> int:
         """Apply a verdicts review to the session owner's memory (state *before* the review); returns
         episodes written."""
-        if not isinstance(review, VerdictsReview) or not review.verdicts:
+        if not remembers_verdicts(review):
             return 0
         judged = judged_claims(before, review)
         vectors = await self._vectors(texts_to_embed(judged))

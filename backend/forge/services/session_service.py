@@ -58,7 +58,7 @@ from forge.core.session_record import (
 from forge.core.star_from_pool import resolve_pool_stars
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
-from forge.services.hypothesis_memory_service import HypothesisMemory
+from forge.services.hypothesis_memory_service import HypothesisMemory, remembers_verdicts
 from forge.services.run_launcher import RunLauncher
 from forge.services.run_registry import RunRegistry
 from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
@@ -379,7 +379,9 @@ class SessionService:
                 if isinstance(with_stars, ReviewRejection):
                     return ServiceFailure(FailureKind.INVALID, with_stars.message)
                 review = with_stars
-            outcome = apply_review(state, review, self._new_id)
+            # The state was read for this review; only the memory's verdicts need it as it was before.
+            keep = self._memory is not None and remembers_verdicts(review)
+            outcome = apply_review(state, review, self._new_id, keep=keep)
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
                 return ServiceFailure(kind, outcome.message)

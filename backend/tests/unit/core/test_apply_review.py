@@ -287,6 +287,20 @@ def test_decompose_review_does_not_mutate_the_input_state_on_success() -> None:
     assert result.state is not s
 
 
+def test_a_review_given_the_state_applies_to_it_what_it_applies_to_a_copy() -> None:
+    s, owned = (
+        waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW),
+        waiting(Phase.DECOMPOSE, ReviewType.DECOMPOSE_REVIEW),
+    )
+    review = DecomposeReview(selected_reframings=(0, 2), confirmed_assumptions=(1,))
+    copied = applied(s, review)
+    given = apply_review(owned, review, ids(), keep=False)
+    assert isinstance(given, ReviewApplied)
+    assert given.state is owned  # no copy made
+    assert given.state == copied.state
+    assert (given.next_phase, given.summary) == (copied.next_phase, copied.summary)
+
+
 # ---- explore -> synthesize -------------------------------------------------------------------
 
 
