@@ -1,5 +1,5 @@
 """Benchmark: SAGA's favourite-pattern grouping over a full pattern history (5,000 sightings, the
-most a checkpoint reads), numpy leaders vs the plain first-group loop it replaced. Prints numbers;
+most a checkpoint reads), pigeonhole-indexed leaders vs the plain first-group loop it replaced. Prints numbers;
 no assertions.
 
 Ends with: RESULT group_ms_distinct=<float> plain_ms_distinct=<float> group_ms_300_patterns=<float>
@@ -51,7 +51,7 @@ def main() -> None:
         assert group_patterns(history) == plain_groups(history)
         grouped, plain = best_ms(group_patterns, history, args.repeat), best_ms(plain_groups, history, args.repeat)
         groups = len(group_patterns(history))
-        print(f"{name:>13}: {len(history)} sightings, {groups} groups: numpy {grouped:.1f} ms, plain loop {plain:.1f} ms")
+        print(f"{name:>13}: {len(history)} sightings, {groups} groups: indexed {grouped:.1f} ms, plain loop {plain:.1f} ms")
         results[name] = (grouped, plain)
     print(
         f"RESULT group_ms_distinct={results['distinct'][0]:.1f} plain_ms_distinct={results['distinct'][1]:.1f} "

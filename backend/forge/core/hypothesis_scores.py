@@ -94,8 +94,9 @@ def score_pool(pool: Sequence[Hypothesis], frame: ProblemFrame) -> list[ScoreVec
 
 
 def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
-    union = len(first | second)
-    return len(first & second) / union if union else 0.0
+    shared = len(first & second)  # the union's size without building it: the pool compares every pair
+    union = len(first) + len(second) - shared
+    return shared / union if union else 0.0
 
 
 def describe_behavior(hypothesis: Hypothesis) -> BehaviorDescriptor:

@@ -101,14 +101,8 @@ def _reason(proximity: DomainProximity, suggested: bool) -> str:
     return f"{proximity.band.value} from the problem; {fit}"
 
 
-def _gain(
-    domain: SourceDomain,
-    proximity: DomainProximity,
-    chosen: Sequence[SourceDomain],
-    similarity: Similarity,
-    policy: SelectionPolicy,
-) -> float:
-    overlap = max((similarity(domain, other) for other in chosen), default=0.0)
+def _gain(proximity: DomainProximity, overlap: float, policy: SelectionPolicy) -> float:
+    """`overlap`: the domain's largest similarity to a domain already chosen (0 before any)."""
     return (
         policy.relevance_weight * proximity.relevance
         + policy.distance_weight * proximity.distance
@@ -155,14 +149,19 @@ def select_source_domains(
     chosen_domains = [d for d in pool if d.id in wanted][: policy.max_count]
     chosen = [_selected(d, proximities[d.id], 0.0, True) for d in chosen_domains]
     remaining = [d for d in pool if d.id not in wanted]
+    # Each candidate's largest similarity to the chosen, kept up to date as one more is chosen: the
+    # same maximum as comparing with every chosen domain at every round, with n similarities a round.
+    overlap = {id(d): max((similarity(d, c) for c in chosen_domains), default=0.0) for d in remaining}
     while remaining and len(chosen) < policy.max_count:
-        scored = [(_gain(d, proximities[d.id], chosen_domains, similarity, policy), d) for d in remaining]
+        scored = [(_gain(proximities[d.id], overlap[id(d)], policy), d) for d in remaining]
         gain, best = max(scored, key=lambda gd: gd[0])  # the first (smallest id) on a tie
         if len(chosen) >= policy.min_count and gain < policy.min_gain:
             break
         chosen.append(_selected(best, proximities[best.id], gain, False))
         chosen_domains.append(best)
         remaining.remove(best)
+        for d in remaining:
+            overlap[id(d)] = max(overlap[id(d)], similarity(d, best))
     return DomainSelection(
         tuple(chosen), filtered, _shortfall(len(chosen), len(pool), restricted_to is not None, policy)
     )
