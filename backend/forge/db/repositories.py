@@ -31,8 +31,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from sqlalchemy import Table, Text, delete, func, insert, literal, select, update
-from sqlalchemy import cast as cast_sql
+from sqlalchemy import ClauseElement, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.accounts import UserId
@@ -55,17 +54,30 @@ from forge.db.row_mapping import (
     stored_event,
     tool_call_entry,
 )
+from forge.db.session_statements import (
+    ALLOCATE_EVENTS,
+    ALLOCATE_MESSAGES,
+    CANCELLED,
+    DELETE_PROJECTED,
+    EXISTS,
+    GET,
+    INSERT_EVENTS,
+    INSERT_MESSAGES,
+    INSERT_PROJECTED,
+    INSERT_TOOL_CALLS,
+    LAST_EVENT_SEQ,
+    LAST_TOOL_CALL_SEQ,
+    LOAD_STATE,
+    LOCK,
+    SCALAR_COLUMNS,
+    SESSIONS,
+    UPDATE_SESSION,
+    table_of,
+)
 from forge.db.state_projection import PROJECTED_TABLES_DELETE_ORDER, project_state
-from forge.db.tables import Base, EventRow, MessageRow, SessionRow, ToolCallRow
+from forge.db.tables import EventRow, MessageRow, SessionRow, ToolCallRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 
-
-def _table(model: type[Base]) -> Table:
-    return cast(Table, model.__table__)
-
-
-SESSIONS = _table(SessionRow)
-SCALAR_COLUMNS = tuple(c for c in SESSIONS.c if c.name != "forge_state")
 KEEP_LEASE: Literal["keep"] = "keep"
 # Events are read as plain rows (no ORM identity map): replays and pages read hundreds at a time.
 _EVENT_COLUMNS = (EventRow.seq, EventRow.type, EventRow.data, EventRow.created_at)
@@ -94,7 +106,11 @@ class SqlSessionRepository:
 
     async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
         await self._gate.enter()
-        result = await self._session.execute(update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values))
+        if any(isinstance(v, ClauseElement) for v in values.values()):  # an SQL expression: built for it
+            statement = update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values)
+            result = await self._session.execute(statement)
+        else:  # plain values: the prebuilt UPDATE takes its SET clause from them
+            result = await self._session.execute(UPDATE_SESSION, {"b_id": session_id, **values})
         if cast(Any, result).rowcount == 0:
             raise SessionNotFoundError(session_id)
 
@@ -107,19 +123,13 @@ class SqlSessionRepository:
 
     async def get(self, session_id: SessionId) -> SessionRecord | None:
         # The scalar columns only: the state (the largest column) would be read and JSON-decoded for nothing.
-        row = (await self._session.execute(select(*SCALAR_COLUMNS).where(SESSIONS.c.id == session_id))).first()
+        row = (await self._session.execute(GET, {"b_id": session_id})).first()
         return session_record(row) if row is not None else None
 
     async def lock(self, session_id: SessionId) -> SessionRecord | None:
         await self._gate.enter()
         # One round trip: the version bump takes the lock and returns the row (without the state).
-        bump = (
-            update(SESSIONS)
-            .where(SESSIONS.c.id == session_id)
-            .values(version=SESSIONS.c.version + 1)
-            .returning(*SCALAR_COLUMNS)
-        )
-        row = (await self._session.execute(bump)).first()
+        row = (await self._session.execute(LOCK, {"b_id": session_id})).first()
         return session_record(row) if row is not None else None
 
     async def list_page(
@@ -141,8 +151,7 @@ class SqlSessionRepository:
 
     async def load_state(self, session_id: SessionId) -> ForgeState:
         # Read as text (CAST: on PostgreSQL the driver would parse json itself) and decoded in one pass.
-        as_text = cast_sql(SESSIONS.c.forge_state, Text)
-        found = (await self._session.execute(select(as_text).where(SESSIONS.c.id == session_id))).first()
+        found = (await self._session.execute(LOAD_STATE, {"b_id": session_id})).first()
         if found is None:
             raise SessionNotFoundError(session_id)
         return decode_state_json(found[0])
@@ -160,7 +169,7 @@ class SqlSessionRepository:
         finished. A caller holding the lock passes what it read (`cancelled`) and may set the run
         lease in the same statement."""
         if cancelled is None:
-            cancelled = await self._session.scalar(select(SessionRow.cancelled).where(SessionRow.id == session_id))
+            cancelled = await self._session.scalar(CANCELLED, {"b_id": session_id})
             if cancelled is None:
                 raise SessionNotFoundError(session_id)
         columns = position_columns(state, cancelled=cancelled)
@@ -197,14 +206,13 @@ class SqlSessionRepository:
     async def refresh_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
         await self._gate.enter()
         for model in PROJECTED_TABLES_DELETE_ORDER:
-            table = _table(model)
-            await self._session.execute(delete(table).where(table.c.session_id == session_id))
+            await self._session.execute(DELETE_PROJECTED[model], {"b_id": session_id})
         for model, rows in project_state(session_id, state).insert_order():
             if rows:
-                await self._session.execute(insert(_table(model)), rows)
+                await self._session.execute(INSERT_PROJECTED[model], rows)
 
     async def load_messages(self, session_id: SessionId) -> list[Message]:
-        if await self._session.scalar(select(SessionRow.id).where(SessionRow.id == session_id)) is None:
+        if await self._session.scalar(EXISTS, {"b_id": session_id}) is None:
             raise SessionNotFoundError(session_id)
         query = select(MessageRow.message).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)
         return [decode_message(raw) for raw in await self._session.scalars(query)]
@@ -213,24 +221,18 @@ class SqlSessionRepository:
         await self._gate.enter()
         if not messages:
             return
-        allocate = (
-            update(SESSIONS)
-            .where(SESSIONS.c.id == session_id)
-            .values(message_count=SESSIONS.c.message_count + len(messages))
-            .returning(SESSIONS.c.message_count)
-        )
-        last = (await self._session.execute(allocate)).scalar()
+        last = (await self._session.execute(ALLOCATE_MESSAGES, {"b_id": session_id, "b_n": len(messages)})).scalar()
         if last is None:
             raise SessionNotFoundError(session_id)
         first = last - len(messages) + 1
         rows = [
             {"session_id": session_id, "seq": first + i, "message": encode_message(m)} for i, m in enumerate(messages)
         ]
-        await self._session.execute(insert(_table(MessageRow)), rows)
+        await self._session.execute(INSERT_MESSAGES, rows)
 
     async def replace_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
         await self._gate.enter()
-        await self._session.execute(delete(_table(MessageRow)).where(MessageRow.session_id == session_id))
+        await self._session.execute(delete(table_of(MessageRow)).where(MessageRow.session_id == session_id))
         await self._update(session_id, message_count=0)
         await self.append_messages(session_id, messages)
 
@@ -250,13 +252,7 @@ class SqlEventLog:
         await self._gate.enter()
         if not events:
             return []
-        allocate = (
-            update(SESSIONS)
-            .where(SESSIONS.c.id == session_id)
-            .values(last_event_seq=SESSIONS.c.last_event_seq + len(events))
-            .returning(SESSIONS.c.last_event_seq)
-        )
-        last = (await self._session.execute(allocate)).scalar()
+        last = (await self._session.execute(ALLOCATE_EVENTS, {"b_id": session_id, "b_n": len(events)})).scalar()
         if last is None:
             raise SessionNotFoundError(session_id)
         stored = [
@@ -267,7 +263,7 @@ class SqlEventLog:
             {"session_id": session_id, "seq": s.seq, "type": s.type.value, "data": s.data, "created_at": at}
             for s in stored
         ]
-        await self._session.execute(insert(_table(EventRow)), rows)
+        await self._session.execute(INSERT_EVENTS, rows)
         if self._session.get_bind().dialect.name == "postgresql":
             await self._session.execute(notify_statement(session_id, last))
         return stored
@@ -287,7 +283,7 @@ class SqlEventLog:
         return stored_event(row) if row is not None else None
 
     async def last_seq(self, session_id: SessionId) -> EventSeq:
-        found = await self._session.scalar(select(SessionRow.last_event_seq).where(SessionRow.id == session_id))
+        found = await self._session.scalar(LAST_EVENT_SEQ, {"b_id": session_id})
         return EventSeq(found or 0)
 
 
@@ -301,8 +297,7 @@ class SqlToolCallLog:
         await self._gate.enter()
         if not entries:
             return
-        query = select(func.coalesce(func.max(ToolCallRow.seq), 0)).where(ToolCallRow.session_id == session_id)
-        last = int(await self._session.scalar(query) or 0)
+        last = int(await self._session.scalar(LAST_TOOL_CALL_SEQ, {"b_id": session_id}) or 0)
         rows = [
             {
                 "id": uuid.uuid4(),
@@ -317,7 +312,7 @@ class SqlToolCallLog:
             }
             for i, entry in enumerate(entries, 1)
         ]
-        await self._session.execute(insert(_table(ToolCallRow)), rows)
+        await self._session.execute(INSERT_TOOL_CALLS, rows)
 
     async def list_for(self, session_id: SessionId) -> list[ToolCallEntry]:
         query = select(ToolCallRow).where(ToolCallRow.session_id == session_id).order_by(ToolCallRow.seq)

@@ -18,14 +18,22 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, String, func, select, type_coerce
+from sqlalchemy import ColumnElement, String, bindparam, func, insert, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
 from forge.core.saga_pattern_history import StoredSighting
 from forge.core.saga_patterns import PatternSighting
+from forge.db.session_statements import table_of
 from forge.db.tables import SagaPatternRow
 from forge.db.write_gate import NO_GATE, WriteTicket
+
+# Built once (see session_statements): a checkpoint stores its sightings in two statements.
+_STORED_OF = select(SagaPatternRow.hypothesis_id).where(
+    SagaPatternRow.session_id == bindparam("b_session"),
+    SagaPatternRow.hypothesis_id.in_(bindparam("b_ids", expanding=True)),
+)
+_INSERT = insert(table_of(SagaPatternRow))
 
 _TWO_63 = 1 << 63
 _TWO_64 = 1 << 64
@@ -95,27 +103,15 @@ class SqlSagaPatternRepository:
             return []
         sid = UUID(str(session_id))
         ids = [hid for hid, _ in sightings]
-        stored = set(
-            await self._session.scalars(
-                select(SagaPatternRow.hypothesis_id).where(
-                    SagaPatternRow.session_id == sid, SagaPatternRow.hypothesis_id.in_(ids)
-                )
-            )
-        )
+        stored = set(await self._session.scalars(_STORED_OF, {"b_session": sid, "b_ids": ids}))
         added: list[StoredSighting] = []
+        rows: list[dict[str, object]] = []
         place = str(sid)
         for hid, s in dict(sightings).items():
             if hid not in stored:
                 added.append(StoredSighting(hid, at, PatternSighting(s.hash, s.label, place, s.score)))
-                self._session.add(
-                    SagaPatternRow(
-                        session_id=sid,
-                        hypothesis_id=hid,
-                        hash=_signed(s.hash),
-                        label=s.label,
-                        score=s.score,
-                        created_at=at,
-                    )
-                )
-        await self._session.flush()
+                row = {"session_id": sid, "hypothesis_id": hid, "hash": _signed(s.hash), "label": s.label}
+                rows.append(row | {"score": s.score, "created_at": at})
+        if rows:
+            await self._session.execute(_INSERT, rows)
         return added
