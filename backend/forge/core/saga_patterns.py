@@ -22,6 +22,7 @@ sharing a block with the sighting are compared (a handful, not thousands): the s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ class PatternSighting:
     score: float  # 0..10
 
 
+@functools.lru_cache(maxsize=8192)  # pure: a domain's structures and concepts recur across its hypotheses
 def semantic_hash(text: str) -> int:
     """64-bit SimHash over the text's match keys (0 for a text without terms)."""
     keys = sorted(match_keys(text))
@@ -50,10 +52,16 @@ def semantic_hash(text: str) -> int:
         return 0
     weights = [0] * _BITS
     for key in keys:
-        digest = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
-        for bit in range(_BITS):
-            weights[bit] += 1 if digest >> bit & 1 else -1
+        for bit, vote in enumerate(_votes(key)):
+            weights[bit] += vote
     return sum(1 << bit for bit, w in enumerate(weights) if w > 0)
+
+
+@functools.lru_cache(maxsize=16384)  # pure: match keys recur across texts far more than texts do
+def _votes(key: str) -> tuple[int, ...]:
+    """The key's vote per bit (+1 where its digest has a 1, else -1), lowest bit first."""
+    digest = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+    return tuple(1 if digest >> bit & 1 else -1 for bit in range(_BITS))
 
 
 def same_pattern(a: int, b: int) -> bool:
@@ -77,8 +85,9 @@ _BLOCK_BITS = -(-_BITS // _BLOCKS)  # ceil: the last block may be narrower
 _BLOCK_MASK = (1 << _BLOCK_BITS) - 1
 
 
-def _blocks(h: int) -> list[tuple[int, int]]:
-    return [(b, h >> (b * _BLOCK_BITS) & _BLOCK_MASK) for b in range(_BLOCKS)]
+@functools.lru_cache(maxsize=65536)  # pure: every checkpoint groups the same history again
+def _blocks(h: int) -> tuple[tuple[int, int], ...]:
+    return tuple((b, h >> (b * _BLOCK_BITS) & _BLOCK_MASK) for b in range(_BLOCKS))
 
 
 def group_patterns(history: Sequence[PatternSighting]) -> list[list[PatternSighting]]:

@@ -5,12 +5,16 @@ Invariants:
       fallback; either reads the other's text); the other columns copy what the pool is filtered
       and sorted by, written from the same record, never edited apart from it. Records are read as
       text (CAST: the asyncpg driver would parse json itself) and decoded in one pass.
+    - A record's text decodes to the same frozen Hypothesis every time, so the decoded records of
+      the texts read last are kept (bounded, process-wide): SEARCH and SAGA read the whole pool at
+      every round and checkpoint, and a row is never updated, so nearly every text is one seen before.
     - Writes enter the unit of work's write gate first, like every repository; nothing commits here.
     - Pages are ordered by mapping score (best first), then insertion order: stable under paging.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -28,6 +32,17 @@ from forge.db.write_gate import NO_GATE, WriteTicket
 from forge.ports import HypothesisFilter, HypothesisPage
 
 _RECORD_TEXT = cast_sql(HypothesisRow.record, Text)
+_DECODED: OrderedDict[str, Hypothesis] = OrderedDict()
+_DECODED_LIMIT = 2048  # ~30 MB at most: the pools of the sessions running now
+
+
+def _decoded(text: str) -> Hypothesis:
+    found = _DECODED.get(text)
+    if found is None:
+        found = _DECODED[text] = decode_record_json(text, Hypothesis)
+        if len(_DECODED) > _DECODED_LIMIT:
+            _DECODED.popitem(last=False)
+    return found
 
 
 class SqlHypothesisRepository:
@@ -59,7 +74,7 @@ class SqlHypothesisRepository:
         total = await self._session.scalar(_filtered(select(func.count()), session_id, where)) or 0
         ordered = matching.order_by(HypothesisRow.mapping_score.desc(), HypothesisRow.id).limit(limit).offset(offset)
         records = await self._session.scalars(ordered)
-        return HypothesisPage([decode_record_json(r, Hypothesis) for r in records], int(total))
+        return HypothesisPage([_decoded(r) for r in records], int(total))
 
     async def by_ids(self, session_id: SessionId, ids: Sequence[str]) -> dict[str, Hypothesis]:
         if not ids:
@@ -67,7 +82,7 @@ class SqlHypothesisRepository:
         query = select(_RECORD_TEXT).where(
             HypothesisRow.session_id == session_id, HypothesisRow.hypothesis_id.in_(list(ids))
         )
-        found = [decode_record_json(r, Hypothesis) for r in await self._session.scalars(query)]
+        found = [_decoded(r) for r in await self._session.scalars(query)]
         return {h.id: h for h in found}
 
 

@@ -13,6 +13,13 @@ from forge.core.saga_patterns import (
 )
 
 
+def test_the_semantic_hash_of_a_text_never_changes_across_releases():
+    # Sightings are stored across sessions: a new release must hash a pattern as the last one did.
+    assert semantic_hash("Predator-prey cycles predator prey population") == 1359381447447394532
+    assert semantic_hash("Ant colony pheromone trails stigmergy") == 4762149017092021962
+    assert semantic_hash("queueing theory arrival rate service time") == 14917621830182670370
+
+
 def test_the_semantic_hash_ignores_order_plurals_and_case():
     assert semantic_hash("Predator prey cycles") == semantic_hash("prey predators Cycle")
     assert not same_pattern(semantic_hash("predator prey cycles"), semantic_hash("ant colony pheromone trails"))
