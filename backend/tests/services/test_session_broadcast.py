@@ -14,12 +14,13 @@ import uuid
 
 import pytest
 from support.broadcast_streams import LIVENESS, Stream, drain, seqs, take, take_each, until_waiting
-from support.memory_event_log import MemoryEventLog
+from support.memory_event_log import MemoryEventLog, Read
 
 from forge.core import session_events as ev
 from forge.core.domain_types import ReviewType, SessionId
 from forge.core.session_record import StoredEvent
 from forge.services.session_broadcast import (
+    WARM_EVENTS,
     BroadcastStats,
     FollowItem,
     Heartbeat,
@@ -308,6 +309,29 @@ async def test_the_first_follower_starts_the_channel_with_the_logs_tail() -> Non
     stream = broadcaster.follow(SID, 14, heartbeat_seconds=QUICK)
     assert await until_waiting(stream) == log.events(SID)[14:]
     assert [(read.kind, read.after_seq) for read in log.reads] == [("last", -1), ("after", 12)]  # then memory
+
+
+async def test_a_first_follower_resuming_near_the_end_warms_the_channel_from_its_cursor() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 300)
+    broadcaster = SessionBroadcaster(log, buffer_size=256, page_size=200)
+    resumed = broadcaster.follow(SID, 290, heartbeat_seconds=QUICK)
+    assert await until_waiting(resumed) == log.events(SID)[290:]
+    assert [(read.kind, read.after_seq) for read in log.reads] == [("last", -1), ("after", 300 - WARM_EVENTS)]
+    behind = broadcaster.follow(SID, 100, heartbeat_seconds=QUICK)  # older than the warm tail: reads pages
+    assert await until_waiting(behind) == log.events(SID)[100:]
+    await resumed.aclose()
+    await behind.aclose()
+
+
+async def test_a_first_follower_from_the_start_warms_the_channel_with_a_whole_page() -> None:
+    log = MemoryEventLog()
+    log.commit_texts(SID, 300)
+    broadcaster = SessionBroadcaster(log, buffer_size=256, page_size=200)
+    fresh = broadcaster.follow(SID, 0, heartbeat_seconds=QUICK)
+    assert seqs(await until_waiting(fresh)) == list(range(1, 301))
+    assert log.reads[:2] == [Read("last", -1, log.reads[0].task), Read("after", 100, log.reads[1].task)]
+    await fresh.aclose()
 
 
 async def test_the_channel_is_dropped_when_its_last_follower_leaves() -> None:
