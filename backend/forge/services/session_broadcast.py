@@ -10,7 +10,9 @@ Invariants:
       a quarter of it late). A timeout armed per wait was about half of the fan-out's CPU at 1,000
       listeners (a timer pushed on and cancelled from the loop's heap at every wake-up).
     - Per process and channel, missing events are fetched from the source by ONE fill task (gaps,
-      other processes' commits, reconnects), never once per follower.
+      other processes' commits, reconnects), never once per follower. A gap announced by a
+      notification is read NOTIFIED_GRACE_SECONDS later, and only if still missing: PostgreSQL also
+      notifies a process of its own commits, usually just before the committing task publishes them.
     - A channel exists exactly while it has followers: publishing to a session nobody follows
       stores nothing, and the last follower to leave drops and closes the channel. Memory
       is therefore bounded by followed sessions x (buffer_size + live_buffer_size), plus at most one
@@ -81,6 +83,8 @@ HEARTBEAT_SECONDS = 15.0
 TICKS_PER_HEARTBEAT = 4
 # How long close() lets in-flight source reads finish before cancelling them.
 CLOSE_GRACE_SECONDS = 5.0
+# How long a gap announced by a notification may be filled by this process's own publish before it is read.
+NOTIFIED_GRACE_SECONDS = 0.02
 # A starting channel warms its buffer with at least this many events before its first follower's cursor.
 WARM_EVENTS = 32
 
@@ -146,7 +150,9 @@ class SessionBroadcaster:
             return
         entry.channel.note_committed(last_seq)
         if entry.channel.has_gap():
-            self._request_fill(entry)
+            # PostgreSQL tells this process of its own commits too, often before the committing
+            # task has published them: wait a moment, and read only what is then still missing.
+            self._request_fill(entry, grace=NOTIFIED_GRACE_SECONDS)
 
     def resync(self) -> None:
         """Notifications may have been missed (listener reconnected): every channel re-reads its tail."""
@@ -300,18 +306,20 @@ class SessionBroadcaster:
 
     # ---- filling gaps from the source (once per channel) ----------------------------------------
 
-    def _request_fill(self, entry: _Entry) -> None:
+    def _request_fill(self, entry: _Entry, *, grace: float = 0.0) -> None:
         if entry.channel.closed is not None or entry.channel.head is None:
             return  # a channel that is still starting checks for a gap once started
         if entry.fill is not None and not entry.fill.done():
             entry.fill_again = True  # the running fill reads once more after its current read
             return
-        entry.fill = self._spawn(self._fill(entry))
+        entry.fill = self._spawn(self._fill(entry, grace))
 
-    async def _fill(self, entry: _Entry) -> None:
-        """Read the source after head until a short page that no newer request follows."""
+    async def _fill(self, entry: _Entry, grace: float = 0.0) -> None:
+        """After `grace` seconds, read the source after head until a short page that no newer request follows."""
         channel = entry.channel
         try:
+            if grace > 0:
+                await asyncio.sleep(grace)
             while channel.closed is None and (channel.has_gap() or entry.fill_again):
                 entry.fill_again = False
                 assert channel.head is not None

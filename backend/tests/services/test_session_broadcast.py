@@ -20,6 +20,7 @@ from forge.core import session_events as ev
 from forge.core.domain_types import ReviewType, SessionId
 from forge.core.session_record import StoredEvent
 from forge.services.session_broadcast import (
+    NOTIFIED_GRACE_SECONDS,
     WARM_EVENTS,
     BroadcastStats,
     FollowItem,
@@ -207,6 +208,20 @@ async def test_a_commit_in_another_process_is_read_once_for_all_followers() -> N
     broadcaster.committed_elsewhere(SID, 7)  # a stale notification changes nothing
     assert await take_each(streams, 3) == [elsewhere] * 100
     assert len(log.reads) == reads + 1
+
+
+async def test_a_notification_of_this_processs_own_commit_reads_nothing_when_the_publish_follows() -> None:
+    log = MemoryEventLog()
+    broadcaster = SessionBroadcaster(log)
+    streams = await _followers_at_seq_5(log, broadcaster, 3)
+    reads = len(log.reads)
+    mine = log.commit_texts(SID, 2)
+    broadcaster.committed_elsewhere(SID, 7)  # PostgreSQL's NOTIFY overtook the committing task
+    await asyncio.sleep(0)
+    broadcaster.published(SID, mine)
+    assert await take_each(streams, 2) == [mine] * 3
+    await asyncio.sleep(2 * NOTIFIED_GRACE_SECONDS)
+    assert len(log.reads) == reads
 
 
 async def test_resync_reads_each_channel_once_and_delivers_what_notifications_missed() -> None:
