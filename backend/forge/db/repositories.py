@@ -54,6 +54,7 @@ from forge.db.row_mapping import (
     stored_event,
     tool_call_entry,
 )
+from forge.db.session_counters import LockedCounters
 from forge.db.session_statements import (
     ALLOCATE_EVENTS,
     ALLOCATE_MESSAGES,
@@ -100,12 +101,16 @@ def _state_column(state: ForgeState) -> EncodedJson:
 
 
 class SqlSessionRepository:
-    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+    def __init__(
+        self, session: AsyncSession, gate: WriteTicket = NO_GATE, counters: LockedCounters | None = None
+    ) -> None:
         self._session = session
         self._gate = gate
+        self._counters = counters if counters is not None else LockedCounters()
 
     async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
         await self._gate.enter()
+        values = self._counters.take(session_id) | values  # the appends' counters ride along
         if any(isinstance(v, ClauseElement) for v in values.values()):  # an SQL expression: built for it
             statement = update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values)
             result = await self._session.execute(statement)
@@ -121,6 +126,11 @@ class SqlSessionRepository:
         await self.append_messages(record.id, messages)
         await self.refresh_projection(record.id, state)
 
+    async def write_counters(self) -> None:
+        """Write the counters this transaction's appends moved and no UPDATE has carried yet."""
+        for session_id in self._counters.pending():
+            await self._session.execute(UPDATE_SESSION, {"b_id": session_id, **self._counters.take(session_id)})
+
     async def get(self, session_id: SessionId) -> SessionRecord | None:
         # The scalar columns only: the state (the largest column) would be read and JSON-decoded for nothing.
         row = (await self._session.execute(GET, {"b_id": session_id})).first()
@@ -130,7 +140,10 @@ class SqlSessionRepository:
         await self._gate.enter()
         # One round trip: the version bump takes the lock and returns the row (without the state).
         row = (await self._session.execute(LOCK, {"b_id": session_id})).first()
-        return session_record(row) if row is not None else None
+        if row is None:
+            return None
+        self._counters.hold(session_id, row.last_event_seq, row.message_count)
+        return session_record(row)
 
     async def list_page(
         self, *, limit: int, offset: int, status: SessionStatus | None, owner: UserId | None = None
@@ -221,7 +234,9 @@ class SqlSessionRepository:
         await self._gate.enter()
         if not messages:
             return
-        last = (await self._session.execute(ALLOCATE_MESSAGES, {"b_id": session_id, "b_n": len(messages)})).scalar()
+        last = self._counters.next_messages(session_id, len(messages))
+        if last is None:  # not locked by this transaction: allocated in the row
+            last = (await self._session.execute(ALLOCATE_MESSAGES, {"b_id": session_id, "b_n": len(messages)})).scalar()
         if last is None:
             raise SessionNotFoundError(session_id)
         first = last - len(messages) + 1
@@ -233,14 +248,18 @@ class SqlSessionRepository:
     async def replace_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
         await self._gate.enter()
         await self._session.execute(delete(table_of(MessageRow)).where(MessageRow.session_id == session_id))
-        await self._update(session_id, message_count=0)
+        if not self._counters.reset_messages(session_id):
+            await self._update(session_id, message_count=0)
         await self.append_messages(session_id, messages)
 
 
 class SqlEventLog:
-    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+    def __init__(
+        self, session: AsyncSession, gate: WriteTicket = NO_GATE, counters: LockedCounters | None = None
+    ) -> None:
         self._session = session
         self._gate = gate
+        self._counters = counters if counters is not None else LockedCounters()
 
     async def append(self, session_id: SessionId, event: SessionEvent, at: datetime) -> StoredEvent:
         return (await self.append_all(session_id, (event,), at))[0]
@@ -252,7 +271,9 @@ class SqlEventLog:
         await self._gate.enter()
         if not events:
             return []
-        last = (await self._session.execute(ALLOCATE_EVENTS, {"b_id": session_id, "b_n": len(events)})).scalar()
+        last = self._counters.next_events(session_id, len(events))
+        if last is None:  # not locked by this transaction: allocated in the row
+            last = (await self._session.execute(ALLOCATE_EVENTS, {"b_id": session_id, "b_n": len(events)})).scalar()
         if last is None:
             raise SessionNotFoundError(session_id)
         stored = [

@@ -1,7 +1,8 @@
 """SqlAlchemyUnitOfWork: one AsyncSession, its repositories, and the only commit.
 
 Invariants:
-    - `commit` here is the only place in the codebase that commits a database transaction.
+    - `commit` here is the only place in the codebase that commits a database transaction; it first
+      writes the seq counters the appends moved under the session's lock (`session_counters`).
     - Leaving the `async with` block rolls back whatever was not committed, then closes the
       session; this holds when the block raises, too.
     - The repositories exist only inside the block; one unit of work is entered at most once
@@ -21,6 +22,7 @@ from forge.db.hypothesis_repository import SqlHypothesisRepository
 from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCallLog
 from forge.db.run_job_queue import SqlRunJobQueue
 from forge.db.saga_pattern_repository import SqlSagaPatternRepository
+from forge.db.session_counters import LockedCounters
 from forge.db.write_gate import NO_GATE, WriteGate
 from forge.ports import (
     AccountRepository,
@@ -62,8 +64,10 @@ class SqlAlchemyUnitOfWork:
         session = self._session_factory()
         self._session = session
         self._ticket = self._gate.ticket() if self._gate is not None else NO_GATE
-        self.sessions = SqlSessionRepository(session, self._ticket)
-        self.events = SqlEventLog(session, self._ticket)
+        self._counters = LockedCounters()  # shared by the appends and the session row's UPDATEs
+        self._sessions = SqlSessionRepository(session, self._ticket, self._counters)
+        self.sessions = self._sessions
+        self.events = SqlEventLog(session, self._ticket, self._counters)
         self.tool_calls = SqlToolCallLog(session, self._ticket)
         self.hypotheses = SqlHypothesisRepository(session, self._ticket)
         self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
@@ -85,10 +89,14 @@ class SqlAlchemyUnitOfWork:
             self._ticket.leave()  # only once the transaction has ended
 
     async def commit(self) -> None:
-        await self._active().commit()
+        session = self._active()
+        await self._sessions.write_counters()
+        await session.commit()
+        self._counters.release()
 
     async def rollback(self) -> None:
         await self._active().rollback()
+        self._counters.release()
 
 
 async def _end(session: AsyncSession) -> None:

@@ -286,6 +286,8 @@ class PhaseRunDriver:
             if step.replaced_history is not None:
                 await uow.sessions.replace_messages(session_id, step.replaced_history)
             await uow.sessions.append_messages(session_id, step.appended)
+            # Before the row's UPDATE, which then carries the seq counters both appends moved.
+            stored = await uow.events.append_all(session_id, step.events, now)
             lease_after = None if step.ends_run else self._registry.renewed(lease)
             if state is not None:
                 await uow.tool_calls.record_all(session_id, self._tool_entries(state.current_phase, step.tool_calls))
@@ -294,7 +296,6 @@ class PhaseRunDriver:
                     await uow.sessions.refresh_projection(session_id, state)
             else:
                 await uow.sessions.set_run_lease(session_id, lease_after)
-            stored = await uow.events.append_all(session_id, step.events, now)
             await uow.commit()
         return stored
 

@@ -389,7 +389,8 @@ class SessionService:
             if self._memory is not None:  # verdicts move remembered C-values, in this same transaction
                 await self._memory.record_verdicts(uow, session_id, state, review, self._clock.now(), record.owner_id)
             cursor = await uow.events.last_seq(session_id)
-            lease, stored = await self._persist_review(uow, session_id, REVIEW_TYPE_OF[type(review)], summary, outcome)
+            review_type = REVIEW_TYPE_OF[type(review)]
+            lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)
             await uow.commit()
             # Registered before the lock is released: a concurrent start_run must see the run live.
             self._broadcaster.published(session_id, stored)
@@ -398,11 +399,12 @@ class SessionService:
         return cursor
 
     async def _persist_review(
-        self, uow: UnitOfWork, session_id: SessionId, review_type: ReviewType, summary: str, outcome: ReviewApplied
+        self, uow: UnitOfWork, locked: SessionRecord, review_type: ReviewType, summary: str, outcome: ReviewApplied
     ) -> tuple[RunLease | None, list[StoredEvent]]:
-        """Write the reviewed state and its events; a review that opens a phase also stores the
-        phase's brief and takes the run's lease, so a crash after this commit resumes that phase."""
-        state, now = outcome.state, self._clock.now()
+        """Write the reviewed state and its events (the session `locked` in this transaction); a review
+        that opens a phase also stores the phase's brief and takes the run's lease, so a crash after
+        this commit resumes that phase."""
+        session_id, state, now = locked.id, outcome.state, self._clock.now()
         events = [ev.user_input(review_type, summary)]
         lease: RunLease | None = None
         if outcome.next_phase is None:
@@ -416,6 +418,7 @@ class SessionService:
             await uow.sessions.set_run_lease(session_id, lease)
             await self._launcher.enqueue(uow, session_id, lease)
             events.append(ev.phase_change(state.current_phase, state.current_round))
-        await uow.sessions.save_state(session_id, state, at=now)
+        stored = await uow.events.append_all(session_id, events, now)  # counted; the state's UPDATE writes the counter
+        await uow.sessions.save_state(session_id, state, at=now, cancelled=locked.cancelled)
         await uow.sessions.refresh_projection(session_id, state)
-        return lease, await uow.events.append_all(session_id, events, now)
+        return lease, stored
