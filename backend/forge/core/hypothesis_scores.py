@@ -69,7 +69,27 @@ BREAK_CONDITION = re.compile(r"\b(?:if|when|unless|only|outside|above|below|beyo
 DEEP_MAPPINGS = frozenset({MappingType.RELATION, MappingType.HIGHER_ORDER})
 
 
+# score_hypothesis per (hypothesis object, frame): SAGA, SEARCH's seeds and the answer score the same
+# pool again at every checkpoint and round (the pool's records are shared objects, see
+# hypothesis_repository). Keyed by id() with the hypothesis kept in the entry, so an id is never
+# reused while its entry exists; the frame is compared by value. FIFO-bounded.
+_SCORES: dict[tuple[int, ProblemFrame], tuple[Hypothesis, ScoreVector]] = {}
+_SCORES_LIMIT = 8192
+
+
 def score_hypothesis(hypothesis: Hypothesis, frame: ProblemFrame) -> ScoreVector:
+    key = (id(hypothesis), frame)
+    found = _SCORES.get(key)
+    if found is not None and found[0] is hypothesis:
+        return found[1]
+    scores = _score(hypothesis, frame)
+    _SCORES[key] = (hypothesis, scores)
+    if len(_SCORES) > _SCORES_LIMIT:
+        del _SCORES[next(iter(_SCORES))]
+    return scores
+
+
+def _score(hypothesis: Hypothesis, frame: ProblemFrame) -> ScoreVector:
     return ScoreVector(
         divergence=_divergence(hypothesis, frame),
         testability=_testability(hypothesis),

@@ -14,7 +14,6 @@ Invariants:
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -26,23 +25,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_pool import Hypothesis
 from forge.core.state_json import decode_record_json, encode_record_json
+from forge.db.decoded_by_text import DecodedByText
 from forge.db.json_columns import EncodedJson
 from forge.db.tables import HypothesisRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 from forge.ports import HypothesisFilter, HypothesisPage
 
 _RECORD_TEXT = cast_sql(HypothesisRow.record, Text)
-_DECODED: OrderedDict[str, Hypothesis] = OrderedDict()
-_DECODED_LIMIT = 2048  # ~30 MB at most: the pools of the sessions running now
-
-
-def _decoded(text: str) -> Hypothesis:
-    found = _DECODED.get(text)
-    if found is None:
-        found = _DECODED[text] = decode_record_json(text, Hypothesis)
-        if len(_DECODED) > _DECODED_LIMIT:
-            _DECODED.popitem(last=False)
-    return found
+# The pools of the sessions running now (records are ~2-5 kB of text each).
+_DECODED: DecodedByText[Hypothesis] = DecodedByText(lambda text: decode_record_json(text, Hypothesis), 8_000_000)
 
 
 class SqlHypothesisRepository:
@@ -74,7 +65,7 @@ class SqlHypothesisRepository:
         total = await self._session.scalar(_filtered(select(func.count()), session_id, where)) or 0
         ordered = matching.order_by(HypothesisRow.mapping_score.desc(), HypothesisRow.id).limit(limit).offset(offset)
         records = await self._session.scalars(ordered)
-        return HypothesisPage([_decoded(r) for r in records], int(total))
+        return HypothesisPage([_DECODED.decode(r) for r in records], int(total))
 
     async def by_ids(self, session_id: SessionId, ids: Sequence[str]) -> dict[str, Hypothesis]:
         if not ids:
@@ -82,7 +73,7 @@ class SqlHypothesisRepository:
         query = select(_RECORD_TEXT).where(
             HypothesisRow.session_id == session_id, HypothesisRow.hypothesis_id.in_(list(ids))
         )
-        found = [_decoded(r) for r in await self._session.scalars(query)]
+        found = [_DECODED.decode(r) for r in await self._session.scalars(query)]
         return {h.id: h for h in found}
 
 

@@ -15,6 +15,8 @@ Invariants:
       transaction that uses it. On PostgreSQL the same transaction sends a NOTIFY with the new
       last seq, delivered at commit, so other API processes learn of the events.
     - The conversation is append-only rows; `replace_messages` (a compaction) is the one rewrite.
+      A message row is never updated, so decoded messages are kept by their text
+      (`decoded_by_text`): reading a conversation again yields the same objects.
     - Projection rows (claims, evidence, edges, ...) are rebuilt only by `refresh_projection`,
       which the services call when a run pauses or a review is applied, not on every step.
     - Every writing method first enters the unit of work's write gate (a no-op on PostgreSQL; one
@@ -43,7 +45,8 @@ from forge.core.session_position import FINISHED_STATUSES
 from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
 from forge.core.state_codec import encode_value
 from forge.core.state_json import decode_state_json, encode_state_json
-from forge.db.json_columns import EncodedJson
+from forge.db.decoded_by_text import DecodedByText
+from forge.db.json_columns import EncodedJson, deserialize_json
 from forge.db.postgres_event_notifications import notify_statement
 from forge.db.row_mapping import (
     decode_message,
@@ -70,6 +73,7 @@ from forge.db.session_statements import (
     LAST_TOOL_CALL_SEQ,
     LOAD_STATE,
     LOCK,
+    MESSAGES_AS_TEXT,
     SCALAR_COLUMNS,
     SESSIONS,
     UPDATE_SESSION,
@@ -80,6 +84,9 @@ from forge.db.tables import EventRow, MessageRow, SessionRow, ToolCallRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 
 KEEP_LEASE: Literal["keep"] = "keep"
+# Messages are never updated: a run that reads its conversation again gets the same objects, so the
+# identity memos downstream (message texts, the curation's selections) keep serving across runs.
+_MESSAGES: DecodedByText[Message] = DecodedByText(lambda text: decode_message(deserialize_json(text)), 16_000_000)
 # Events are read as plain rows (no ORM identity map): replays and pages read hundreds at a time.
 _EVENT_COLUMNS = (EventRow.seq, EventRow.type, EventRow.data, EventRow.created_at)
 
@@ -227,8 +234,7 @@ class SqlSessionRepository:
     async def load_messages(self, session_id: SessionId) -> list[Message]:
         if await self._session.scalar(EXISTS, {"b_id": session_id}) is None:
             raise SessionNotFoundError(session_id)
-        query = select(MessageRow.message).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)
-        return [decode_message(raw) for raw in await self._session.scalars(query)]
+        return [_MESSAGES.decode(text) for text in await self._session.scalars(MESSAGES_AS_TEXT, {"b_id": session_id})]
 
     async def append_messages(self, session_id: SessionId, messages: Sequence[Message]) -> None:
         await self._gate.enter()

@@ -56,6 +56,11 @@ ALLOCATE_EVENTS = (
 )
 
 INSERT_MESSAGES = insert(table_of(MessageRow))
+MESSAGES_AS_TEXT = (
+    select(cast_sql(MessageRow.message, Text))
+    .where(MessageRow.session_id == bindparam("b_id"))
+    .order_by(MessageRow.seq)
+)
 INSERT_EVENTS = insert(table_of(EventRow))
 INSERT_TOOL_CALLS = insert(table_of(ToolCallRow))
 LAST_TOOL_CALL_SEQ = select(func.coalesce(func.max(ToolCallRow.seq), 0)).where(

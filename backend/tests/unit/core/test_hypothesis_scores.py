@@ -118,3 +118,12 @@ def test_descriptors_come_from_mechanism_and_observable_cues_and_lie_on_the_grid
     plain = describe_behavior(hypothesis(structure="Symmetry", mechanism="Mirrors.", observable="overall totals"))
     assert (plain.mechanism_family, plain.data_granularity) == ("other", "aggregate")
     assert queue in SEARCH_GRID.cells and plain in SEARCH_GRID.cells
+
+
+def test_a_hypothesis_scored_again_gets_the_same_scores_and_under_another_frame_its_own() -> None:
+    h = hypothesis()
+    first = score_hypothesis(h, FRAME)
+    assert score_hypothesis(h, FRAME) == first == score_hypothesis(replace(h), FRAME)
+    other = ProblemFrame("Store summer heat for winter", "district heating", "lower winter bills")
+    assert score_hypothesis(h, other) != first
+    assert score_hypothesis(h, other) == score_hypothesis(replace(h), other)
