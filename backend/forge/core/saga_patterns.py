@@ -17,7 +17,11 @@ are distinct, so comparing each sighting with every group so far was ~1 s per ch
 distinct sightings (on the event loop), and ~18 ms as one numpy XOR over all leaders per sighting.
 Now the leaders are indexed by pigeonhole: cut into SAME_PATTERN_BITS + 1 blocks, two hashes that
 differ in at most SAME_PATTERN_BITS bits agree on at least one whole block, so only the leaders
-sharing a block with the sighting are compared (a handful, not thousands): the same groups.
+sharing a block with the sighting are compared (a handful, not thousands): the same groups. And
+a sighting that shares no block with any other sighting (numpy finds them: one sort per block) is
+within SAME_PATTERN_BITS of none, so it is a group of its own that nobody joins; only the others
+(a few percent of distinct hashes) go through the loop, and favourites (at least
+FAVOURITE_MIN_PLACES sightings) never look at the lone ones.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from forge.core.saga_records import Finding, FindingKind, Severity
 from forge.core.text_terms import match_keys
@@ -92,10 +98,43 @@ def _blocks(h: int) -> tuple[tuple[int, int], ...]:
 
 def group_patterns(history: Sequence[PatternSighting]) -> list[list[PatternSighting]]:
     """The sightings grouped by pattern (module invariants), groups in order of creation."""
-    groups: list[list[PatternSighting]] = []
+    lone = ~_share_a_block(history)
+    grouped = _group_sharing(history, lone)
+    singles = [(i, [history[i]]) for i in np.flatnonzero(lone).tolist()]
+    return [group for _, group in sorted([*grouped, *singles], key=lambda pair: pair[0])]
+
+
+def favourite_patterns(history: Sequence[PatternSighting]) -> list[Favourite]:
+    """Patterns of the history seen in enough places with a high enough mean score."""
+    favourites = []
+    for _, group in _group_sharing(history, ~_share_a_block(history)):  # a lone sighting is one place
+        places = len({s.place for s in group})
+        score = sum(s.score for s in group) / len(group)
+        if places >= FAVOURITE_MIN_PLACES and score >= FAVOURITE_MIN_SCORE:
+            favourites.append(Favourite(group[0].hash, group[0].label, places, round(score, 2)))
+    return favourites
+
+
+def _share_a_block(history: Sequence[PatternSighting]) -> np.ndarray:
+    """Per sighting: whether another sighting has the same bits in one of its blocks."""
+    hashes = np.fromiter((s.hash for s in history), dtype=np.uint64, count=len(history))
+    shared = np.zeros(len(history), dtype=bool)
+    for b in range(_BLOCKS):
+        keys = (hashes >> np.uint64(b * _BLOCK_BITS)) & np.uint64(_BLOCK_MASK)
+        order = np.argsort(keys, kind="stable")
+        equal = keys[order][1:] == keys[order][:-1]
+        shared[order[1:][equal]] = True
+        shared[order[:-1][equal]] = True
+    return shared
+
+
+def _group_sharing(history: Sequence[PatternSighting], lone: np.ndarray) -> list[tuple[int, list[PatternSighting]]]:
+    """The groups of the sightings that are not `lone`, each with its leader's position, in order."""
+    groups: list[tuple[int, list[PatternSighting]]] = []
     leaders: list[int] = []
     by_block: dict[tuple[int, int], list[int]] = {}  # (block, its bits) -> groups whose leader has them, in order
-    for sighting in history:
+    for position in np.flatnonzero(~lone).tolist():
+        sighting = history[position]
         blocks = _blocks(sighting.hash)
         first: int | None = None
         for block in blocks:
@@ -106,25 +145,13 @@ def group_patterns(history: Sequence[PatternSighting]) -> list[list[PatternSight
                     first = g
                     break
         if first is not None:
-            groups[first].append(sighting)
+            groups[first][1].append(sighting)
             continue
         for block in blocks:
             by_block.setdefault(block, []).append(len(groups))
         leaders.append(sighting.hash)
-        groups.append([sighting])
+        groups.append((position, [sighting]))
     return groups
-
-
-def favourite_patterns(history: Sequence[PatternSighting]) -> list[Favourite]:
-    """Patterns of the history seen in enough places with a high enough mean score."""
-    groups = group_patterns(history)
-    favourites = []
-    for group in groups:
-        places = len({s.place for s in group})
-        score = sum(s.score for s in group) / len(group)
-        if places >= FAVOURITE_MIN_PLACES and score >= FAVOURITE_MIN_SCORE:
-            favourites.append(Favourite(group[0].hash, group[0].label, places, round(score, 2)))
-    return favourites
 
 
 def detect_favourite_patterns(

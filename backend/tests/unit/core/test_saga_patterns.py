@@ -4,6 +4,8 @@ import pytest
 from support.plain_pattern_groups import plain_groups
 
 from forge.core.saga_patterns import (
+    FAVOURITE_MIN_PLACES,
+    FAVOURITE_MIN_SCORE,
     PatternSighting,
     detect_favourite_patterns,
     favourite_patterns,
@@ -54,6 +56,24 @@ def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(s
         for _ in range(rng.randint(0, 5)):
             flips ^= 1 << rng.randrange(64)
         history.append(PatternSighting(rng.choice(bases) ^ flips, f"p{n}", f"s{rng.randrange(6)}", rng.uniform(0, 10)))
+    assert group_patterns(history) == plain_groups(history)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_favourites_are_those_of_the_plain_groups_among_lone_and_near_sightings(seed):
+    rng = random.Random(seed)
+    bases = [rng.getrandbits(64) for _ in range(rng.randint(1, 8))]
+    history = []
+    for n in range(rng.randint(0, 300)):
+        lone = rng.random() < 0.5  # a hash of its own: shares no block with the others, most likely
+        h = rng.getrandbits(64) if lone else rng.choice(bases) ^ (1 << rng.randrange(64) if rng.random() < 0.5 else 0)
+        history.append(PatternSighting(h, f"p{n}", f"s{rng.randrange(5)}", rng.uniform(4, 10)))
+    expected = []
+    for group in plain_groups(history):
+        places, score = len({s.place for s in group}), sum(s.score for s in group) / len(group)
+        if places >= FAVOURITE_MIN_PLACES and score >= FAVOURITE_MIN_SCORE:
+            expected.append((group[0].hash, group[0].label, places, round(score, 2)))
+    assert [(f.hash, f.label, f.places, f.mean_score) for f in favourite_patterns(history)] == expected
     assert group_patterns(history) == plain_groups(history)
 
 
