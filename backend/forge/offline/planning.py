@@ -142,6 +142,22 @@ def pending(view: ConversationView, tasks: Sequence[Task]) -> list[Task]:
 def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> list[Hit]:
     """Every distinct hit research returned in the conversation (or this phase), first seen first."""
     outcomes = view.outcomes if this_phase else view.history
+    # VALIDATE asks once per claim for the same view: kept for the last few outcome tuples (the
+    # entry holds its tuple, so its id is not reused while it is kept).
+    found = _HITS.get(id(outcomes))
+    if found is not None and found[0] is outcomes:
+        return list(found[1])
+    hits = _research_hits(outcomes)
+    if len(_HITS) >= 8:
+        _HITS.clear()
+    _HITS[id(outcomes)] = (outcomes, tuple(hits))
+    return hits
+
+
+_HITS: dict[int, tuple[tuple[CallOutcome, ...], tuple[Hit, ...]]] = {}
+
+
+def _research_hits(outcomes: tuple[CallOutcome, ...]) -> list[Hit]:
     seen: dict[str, Hit] = {}
     for outcome in outcomes:
         if outcome.ok and outcome.call.name == "research":
