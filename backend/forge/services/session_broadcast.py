@@ -86,7 +86,7 @@ CLOSE_GRACE_SECONDS = 5.0
 # How long a gap announced by a notification may be filled by this process's own publish before it is read.
 NOTIFIED_GRACE_SECONDS = 0.02
 # A starting channel warms its buffer with at least this many events before its first follower's cursor.
-WARM_EVENTS = 32
+WARM_EVENTS = 8
 
 
 @dataclass(eq=False)

@@ -330,8 +330,9 @@ async def test_a_first_follower_resuming_near_the_end_warms_the_channel_from_its
     log = MemoryEventLog()
     log.commit_texts(SID, 300)
     broadcaster = SessionBroadcaster(log, buffer_size=256, page_size=200)
-    resumed = broadcaster.follow(SID, 290, heartbeat_seconds=QUICK)
-    assert await until_waiting(resumed) == log.events(SID)[290:]
+    cursor = 300 - WARM_EVENTS // 2  # a client a few events behind
+    resumed = broadcaster.follow(SID, cursor, heartbeat_seconds=QUICK)
+    assert await until_waiting(resumed) == log.events(SID)[cursor:]
     assert [(read.kind, read.after_seq) for read in log.reads] == [("last", -1), ("after", 300 - WARM_EVENTS)]
     behind = broadcaster.follow(SID, 100, heartbeat_seconds=QUICK)  # older than the warm tail: reads pages
     assert await until_waiting(behind) == log.events(SID)[100:]
