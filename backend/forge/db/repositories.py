@@ -12,7 +12,9 @@ Invariants:
     - The status columns are written only from the state (`position_columns`), in `save_state`.
     - Event seqs are allocated by advancing `sessions.last_event_seq` in one UPDATE ... RETURNING,
       which is atomic (and row-locking) on both backends: a seq is never read outside the
-      transaction that uses it. On PostgreSQL the same transaction sends a NOTIFY with the new
+      transaction that uses it. In a transaction that holds the session's lock, appends count on
+      from the values the lock read and the counters are written with the row's next UPDATE or at
+      commit (`session_counters`); messages' seqs likewise. On PostgreSQL the same transaction sends a NOTIFY with the new
       last seq, delivered at commit, so other API processes learn of the events.
     - The conversation is append-only rows; `replace_messages` (a compaction) is the one rewrite.
       A message row is never updated, so decoded messages are kept by their text
