@@ -127,13 +127,12 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 def judge_rows(table: MappingTable, downstream_text: str) -> tuple[RowJudgement, ...]:
     downstream = term_set(downstream_text)
+    row_terms = [row.terms for row in table.rows]  # once per row, not once per pair
     seen: set[str] = set()
     judgements: list[RowJudgement] = []
     for index, row in enumerate(table.rows):
-        terms = row.terms
-        duplicate_of = next(
-            (j for j in range(index) if _jaccard(terms, table.rows[j].terms) >= DUPLICATE_JACCARD), None
-        )
+        terms = row_terms[index]
+        duplicate_of = next((j for j in range(index) if _jaccard(terms, row_terms[j]) >= DUPLICATE_JACCARD), None)
         new_terms = len(terms - seen)
         effective = row.relation_complete and duplicate_of is None and new_terms >= MIN_NEW_TERMS
         if effective:

@@ -17,6 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -107,10 +108,10 @@ def build_profile(frame: ProblemFrame, state_of_art: str, library: Sequence[Sour
 def check_hard_constraints(profile: TargetDomainProfile, batch: Sequence[ProfiledText]) -> Finding | None:
     hits: list[tuple[str, str]] = []
     for item in batch:
+        if not profile.forbidden or is_negative(item.text):
+            continue  # a text that itself says "no ..." does not propose what is forbidden
         stems = _stems(item.text)
-        broken = next(
-            (c for c in profile.forbidden if (s := _stems(c)) and s <= stems and not is_negative(item.text)), None
-        )
+        broken = next((c for c in profile.forbidden if (s := _stems(c)) and s <= stems), None)
         if broken is not None:
             hits.append((item.id, broken))
     if not hits:
@@ -174,6 +175,7 @@ def check_layer_four(profile: TargetDomainProfile, batch: Sequence[ProfiledText]
     return [f for f in found if f is not None]
 
 
+@functools.lru_cache(maxsize=8192)  # pure: a frame's constraints are compared with every text of every batch
 def _stems(text: str) -> frozenset[str]:
     """Match keys without numbers: light verbs stay (\"no new hires\" is about hiring)."""
     plain = _NEGATION_WORDS.sub(" ", text)

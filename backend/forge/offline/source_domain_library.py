@@ -123,6 +123,27 @@ def _score_domain(
 def rank_domains(
     domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
 ) -> list[DomainChoice]:
+    """Every domain scored for the problem, best first (remembered per library, frame, context and
+    suggestions: every DECOMPOSE and EXPLORE call of a session ranks the same library again)."""
+    key = (id(domains), frame, context, tuple(suggested))
+    found = _RANKED.get(key)
+    if found is not None and found[0] is domains:
+        return list(found[1])
+    ranked = _rank(domains, frame, context, suggested)
+    if len(_RANKED) >= 256:
+        _RANKED.clear()
+    _RANKED[key] = (domains, tuple(ranked))
+    return ranked
+
+
+_RANKED: dict[
+    tuple[int, ProblemFrame, str, tuple[str, ...]], tuple[Iterable[SourceDomain], tuple[DomainChoice, ...]]
+] = {}
+
+
+def _rank(
+    domains: Iterable[SourceDomain], frame: ProblemFrame, context: str, suggested: Sequence[str]
+) -> list[DomainChoice]:
     ranked = []
     for domain in domains:
         score, hits = score_domain(domain, frame, context, suggested)
