@@ -38,6 +38,7 @@ from dataclasses import replace
 
 from forge.core.composite_score import ScoreVector
 from forge.core.hypothesis_pool import Hypothesis
+from forge.core.identity_memo import IdentityMemo
 from forge.core.mapping_quality_gate import MappingType
 from forge.core.mome_grid import BehaviorDescriptor, GridAxes
 from forge.core.problem_frame import ProblemFrame
@@ -71,22 +72,12 @@ DEEP_MAPPINGS = frozenset({MappingType.RELATION, MappingType.HIGHER_ORDER})
 
 # score_hypothesis per (hypothesis object, frame): SAGA, SEARCH's seeds and the answer score the same
 # pool again at every checkpoint and round (the pool's records are shared objects, see
-# hypothesis_repository). Keyed by id() with the hypothesis kept in the entry, so an id is never
-# reused while its entry exists; the frame is compared by value. FIFO-bounded.
-_SCORES: dict[tuple[int, ProblemFrame], tuple[Hypothesis, ScoreVector]] = {}
-_SCORES_LIMIT = 8192
+# hypothesis_repository); the frame is compared by value.
+_SCORES: IdentityMemo[ScoreVector] = IdentityMemo(8192)
 
 
 def score_hypothesis(hypothesis: Hypothesis, frame: ProblemFrame) -> ScoreVector:
-    key = (id(hypothesis), frame)
-    found = _SCORES.get(key)
-    if found is not None and found[0] is hypothesis:
-        return found[1]
-    scores = _score(hypothesis, frame)
-    _SCORES[key] = (hypothesis, scores)
-    if len(_SCORES) > _SCORES_LIMIT:
-        del _SCORES[next(iter(_SCORES))]
-    return scores
+    return _SCORES.get(hypothesis, lambda: _score(hypothesis, frame), frame)
 
 
 def _score(hypothesis: Hypothesis, frame: ProblemFrame) -> ScoreVector:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from forge.core.curation.curate_conversation import message_text
 from forge.core.domain_types import ToolCallId
+from forge.core.identity_memo import IdentityMemo
 from forge.core.model_messages import (
     Message,
     ModelRequest,
@@ -71,21 +72,16 @@ def estimate_usage(request: ModelRequest, response: Message) -> Usage:
 
 
 # The runner sends one tuple of tool definitions with every request (`all_tool_definitions`): its
-# count is kept per tuple (and the tuple with it, so its id is not reused) instead of serialising
-# twenty schemas per call.
-_TOOLS_TOKENS: dict[int, tuple[Sequence[ToolDefinition], int]] = {}
+# count is kept per tuple instead of serialising twenty schemas per call.
+_TOOLS_TOKENS: IdentityMemo[int] = IdentityMemo(16)
 
 
 def _tools_tokens(tools: Sequence[ToolDefinition]) -> int:
-    found = _TOOLS_TOKENS.get(id(tools))
-    if found is not None and found[0] is tools:
-        return found[1]
-    texts = (f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in tools)
-    total = sum(OFFLINE_TOKENS.count_tokens(text) for text in texts)
-    if len(_TOOLS_TOKENS) >= 16:
-        _TOOLS_TOKENS.clear()
-    _TOOLS_TOKENS[id(tools)] = (tools, total)
-    return total
+    def count() -> int:
+        texts = (f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in tools)
+        return sum(OFFLINE_TOKENS.count_tokens(text) for text in texts)
+
+    return _TOOLS_TOKENS.get(tools, count)
 
 
 def _call_numbering(messages: Sequence[Message]) -> tuple[str, int]:

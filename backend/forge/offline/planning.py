@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from forge.core.identity_memo import IdentityMemo
 from forge.core.rule_verdicts import ErrorCode
 from forge.offline.read_conversation import CallOutcome, ConversationView, call_identity
 
@@ -142,28 +143,20 @@ def pending(view: ConversationView, tasks: Sequence[Task]) -> list[Task]:
 def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> list[Hit]:
     """Every distinct hit research returned in the conversation (or this phase), first seen first."""
     outcomes = view.outcomes if this_phase else view.history
-    # VALIDATE asks once per claim for the same view: kept for the last few outcome tuples (the
-    # entry holds its tuple, so its id is not reused while it is kept).
-    found = _HITS.get(id(outcomes))
-    if found is not None and found[0] is outcomes:
-        return list(found[1])
-    hits = _research_hits(outcomes)
-    if len(_HITS) >= 8:
-        _HITS.clear()
-    _HITS[id(outcomes)] = (outcomes, tuple(hits))
-    return hits
+    return list(_HITS.get(outcomes, lambda: _research_hits(outcomes)))
 
 
-_HITS: dict[int, tuple[tuple[CallOutcome, ...], tuple[Hit, ...]]] = {}
+# VALIDATE asks once per claim for the same view's outcomes.
+_HITS: IdentityMemo[tuple[Hit, ...]] = IdentityMemo(8)
 
 
-def _research_hits(outcomes: tuple[CallOutcome, ...]) -> list[Hit]:
+def _research_hits(outcomes: tuple[CallOutcome, ...]) -> tuple[Hit, ...]:
     seen: dict[str, Hit] = {}
     for outcome in outcomes:
         if outcome.ok and outcome.call.name == "research":
             for hit in hits_of(outcome):
                 seen.setdefault(hit.source, hit)
-    return list(seen.values())
+    return tuple(seen.values())
 
 
 def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:

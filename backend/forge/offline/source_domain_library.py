@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from forge.core.domain_types import SemanticDistance
+from forge.core.identity_memo import IdentityMemo
 from forge.core.knowledge_records import SourceDomain, Structure
 from forge.core.source_domain_distance import measure_proximity
 from forge.offline.phrasing import agree, the_phrase
@@ -125,20 +126,11 @@ def rank_domains(
 ) -> list[DomainChoice]:
     """Every domain scored for the problem, best first (remembered per library, frame, context and
     suggestions: every DECOMPOSE and EXPLORE call of a session ranks the same library again)."""
-    key = (id(domains), frame, context, tuple(suggested))
-    found = _RANKED.get(key)
-    if found is not None and found[0] is domains:
-        return list(found[1])
-    ranked = _rank(domains, frame, context, suggested)
-    if len(_RANKED) >= 256:
-        _RANKED.clear()
-    _RANKED[key] = (domains, tuple(ranked))
-    return ranked
+    ranked = _RANKED.get(domains, lambda: tuple(_rank(domains, frame, context, suggested)), frame, context, *suggested)
+    return list(ranked)
 
 
-_RANKED: dict[
-    tuple[int, ProblemFrame, str, tuple[str, ...]], tuple[Iterable[SourceDomain], tuple[DomainChoice, ...]]
-] = {}
+_RANKED: IdentityMemo[tuple[DomainChoice, ...]] = IdentityMemo(256)
 
 
 def _rank(

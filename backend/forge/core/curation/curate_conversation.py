@@ -38,6 +38,7 @@ from enum import StrEnum
 
 from forge.core.curation.listwise_selection import Candidate, CurationBudget, Decision, Reason, select_listwise
 from forge.core.curation.segment_memo import SegmentMemo
+from forge.core.identity_memo import IdentityMemo
 from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 
 MESSAGE_OVERHEAD = 4
@@ -114,22 +115,13 @@ class _Unit:
 
 # message_text per Message object, for the curation of the next calls: every call of a run curates
 # the whole conversation again, so without it each message's text was rebuilt (and, as a new
-# string, hashed again by the token memo) once per call. Keyed by id(); each entry keeps its
-# message alive, so an id cannot be reused while its entry exists. FIFO-bounded.
-_TEXTS: dict[int, tuple[Message, str]] = {}
-_TEXTS_LIMIT = 4096
+# string, hashed again by the token memo) once per call.
+_TEXTS: IdentityMemo[str] = IdentityMemo(4096)
 
 
 def message_text(message: Message) -> str:
     """What a message costs and is about: its text, tool calls (name and arguments), results, provider blocks."""
-    found = _TEXTS.get(id(message))
-    if found is not None and found[0] is message:
-        return found[1]
-    text = _compose_message_text(message)
-    _TEXTS[id(message)] = (message, text)
-    if len(_TEXTS) > _TEXTS_LIMIT:
-        del _TEXTS[next(iter(_TEXTS))]
-    return text
+    return _TEXTS.get(message, lambda: _compose_message_text(message))
 
 
 def _compose_message_text(message: Message) -> str:
