@@ -82,8 +82,7 @@ def rows_since(window: HistoryWindow, since: datetime | None) -> int:
 def agreed(window: HistoryWindow, counted: HistoryWindow) -> HistoryWindow:
     """`window` once the table was found to hold as many rows from the top-up's start on as
     `counted` (the window as it was before the count: rows fed since may be newer than the count)."""
-    checked = _later(window.checked, counted.rows[0].at if counted.rows else None)
-    return window if checked == window.checked else HistoryWindow(window.rows, window.complete, checked)
+    return _checked_at(window, _later(window.checked, counted.rows[0].at if counted.rows else None))
 
 
 def _later(a: datetime | None, b: datetime | None) -> datetime | None:
@@ -95,13 +94,8 @@ def feed(window: HistoryWindow | None, stored: Sequence[StoredSighting], *, cap:
     if window is None or not stored:
         return window
     # A row the window already has was read after its commit, with the time it was stored with.
-    oldest = min(row.at for row in stored)
-    known = {row.key for row in takewhile(lambda row: row.at >= oldest, window.rows)}
-    fresh = [row for row in _unique(stored) if row.key not in known]
-    if not fresh:
-        return window
-    rows = _merged(fresh, window.rows)
-    return HistoryWindow(rows[:cap], window.complete and len(rows) <= cap, window.checked)
+    fresh = _not_in(window, _unique(stored), since=min(row.at for row in stored))
+    return _added(window, fresh, window.checked, cap)
 
 
 def merge_window(
@@ -112,17 +106,10 @@ def merge_window(
     if window is None or since is None or cut:
         rows = _ordered(_unique(read))[:cap]
         return HistoryWindow(rows, complete=since is None and not cut, checked=rows[0].at if rows else None)
-    # A row read again has the time it had, so only the window's rows from `since` on (a prefix:
-    # newest first) can be repeats; the rest of the window is not looked at.
-    known = {row.key for row in takewhile(lambda row: row.at >= since, window.rows)}
-    fresh = [row for row in read if row.key not in known]
     # Checked through the read's newest row, not the window's: a row fed while the read ran may be
     # newer than what the read saw.
     checked = _later(window.checked, max((row.at for row in read), default=None))
-    if not fresh:
-        return window if checked == window.checked else HistoryWindow(window.rows, window.complete, checked)
-    rows = _merged(fresh, window.rows)
-    return HistoryWindow(rows[:cap], complete=window.complete and len(rows) <= cap, checked=checked)
+    return _added(window, _not_in(window, read, since=since), checked, cap)
 
 
 def others_of(window: HistoryWindow, place: str, limit: int = HISTORY_LIMIT) -> list[PatternSighting] | None:
@@ -134,6 +121,25 @@ def others_of(window: HistoryWindow, place: str, limit: int = HISTORY_LIMIT) -> 
             if len(picked) == limit:
                 return picked
     return picked if window.complete else None
+
+
+def _not_in(window: HistoryWindow, rows: Sequence[StoredSighting], *, since: datetime) -> list[StoredSighting]:
+    """`rows` (all stored at or after `since`) that the window lacks. A row the window has carries
+    the time it was stored with, so only the window's rows from `since` on (a prefix: newest first)
+    are looked at."""
+    known = {row.key for row in takewhile(lambda row: row.at >= since, window.rows)}
+    return [row for row in rows if row.key not in known]
+
+
+def _added(window: HistoryWindow, fresh: Sequence[StoredSighting], checked: datetime | None, cap: int) -> HistoryWindow:
+    if not fresh:
+        return _checked_at(window, checked)
+    rows = _merged(fresh, window.rows)
+    return HistoryWindow(rows[:cap], window.complete and len(rows) <= cap, checked)
+
+
+def _checked_at(window: HistoryWindow, checked: datetime | None) -> HistoryWindow:
+    return window if checked == window.checked else HistoryWindow(window.rows, window.complete, checked)
 
 
 def _unique(rows: Sequence[StoredSighting]) -> list[StoredSighting]:
