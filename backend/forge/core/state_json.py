@@ -26,55 +26,34 @@ Design decisions:
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
 
 from forge.core.forge_state import ForgeState
-from forge.core.state_codec import decode_dataclass, decode_state, encode_state, encode_value
+from forge.core.state_codec import decode_dataclass, encode_value
 
 T = TypeVar("T")
 
 
-@cache
-def _decoder() -> msgspec.json.Decoder[ForgeState]:
-    """Built on first use, not at import (it walks every record type's annotations)."""
-    return msgspec.json.Decoder(ForgeState)
-
-
 _ENCODER = msgspec.json.Encoder()
+# One decoder per record type, built on its first use, not at import (it walks the annotations of
+# every record type the state holds).
+_DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {}
 
 
 def encode_state_json(state: ForgeState) -> str:
     """The state as JSON text (see the module invariants for what the fallback covers)."""
-    try:
-        return _ENCODER.encode(state).decode()
-    except (TypeError, ValueError, msgspec.EncodeError):
-        return json.dumps(encode_state(state))
+    return encode_record_json(state)
 
 
 def decode_state_json(text: str | bytes) -> ForgeState:
     """A state from JSON text written by either codec."""
-    try:
-        return _decoder().decode(text)
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return decode_state(json.loads(text))
-
-
-_RECORD_DECODERS: dict[type[Any], msgspec.json.Decoder[Any]] = {}
-
-
-def _record_decoder(kind: type[Any]) -> msgspec.json.Decoder[Any]:
-    """One decoder per record type, built on its first use."""
-    found = _RECORD_DECODERS.get(kind)
-    if found is None:
-        found = _RECORD_DECODERS[kind] = msgspec.json.Decoder(kind)
-    return found
+    return decode_record_json(text, ForgeState)
 
 
 def encode_record_json(record: object) -> str:
-    """A record (a dataclass of the state, e.g. a Hypothesis) as JSON text, by the same rules as the state."""
+    """A record (the state, or a dataclass it holds, e.g. a Hypothesis) as JSON text."""
     try:
         return _ENCODER.encode(record).decode()
     except (TypeError, ValueError, msgspec.EncodeError):
@@ -82,9 +61,12 @@ def encode_record_json(record: object) -> str:
 
 
 def decode_record_json(text: str | bytes, kind: type[T]) -> T:
-    """A record of type `kind` from JSON text written by either codec (the state's fallback rules)."""
+    """A record of type `kind` from JSON text written by either codec."""
+    decoder = _DECODERS.get(kind)
+    if decoder is None:
+        decoder = _DECODERS[kind] = msgspec.json.Decoder(kind)
     try:
-        decoded: T = _record_decoder(kind).decode(text)
+        decoded: T = decoder.decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return decode_dataclass(json.loads(text), kind)
     return decoded
