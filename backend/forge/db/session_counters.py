@@ -38,29 +38,33 @@ class LockedCounters:
 
     def next_events(self, session_id: uuid.UUID, count: int) -> int | None:
         """The last seq after `count` more events (the first is that minus count-1), or None when not held."""
-        held = self._held.get(session_id)
+        held = self._changing(session_id)
         if held is None:
             return None
         held.last_event_seq += count
-        held.changed = True
         return held.last_event_seq
 
     def next_messages(self, session_id: uuid.UUID, count: int) -> int | None:
         """The message count after `count` more messages, or None when not held."""
-        held = self._held.get(session_id)
+        held = self._changing(session_id)
         if held is None:
             return None
         held.message_count += count
-        held.changed = True
         return held.message_count
 
     def reset_messages(self, session_id: uuid.UUID) -> bool:
         """The conversation was emptied (a compaction); False when not held."""
+        held = self._changing(session_id)
+        if held is not None:
+            held.message_count = 0
+        return held is not None
+
+    def _changing(self, session_id: uuid.UUID) -> _Held | None:
+        """The session's held counters, marked as to be written; None when not held."""
         held = self._held.get(session_id)
-        if held is None:
-            return False
-        held.message_count, held.changed = 0, True
-        return True
+        if held is not None:
+            held.changed = True
+        return held
 
     def take(self, session_id: uuid.UUID) -> dict[str, int]:
         """The columns to write with the next UPDATE of the session's row (empty when unchanged)."""

@@ -70,7 +70,8 @@ class PatternMemory:
         since = top_up_since(counted)
         async with self._uow_factory() as uow:
             if counted is not None and await uow.patterns.count_since(since) == rows_since(counted, since):
-                self._window = agreed(self._window or counted, counted)
+                # The window now: rows may have been fed into it while the count ran.
+                self._window = agreed(self._window, counted) if self._window is not None else counted
                 return self._window
             read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
         self._window = merge_window(self._window, read, since=since, cap=WINDOW_ROWS)
