@@ -45,29 +45,29 @@ def test_low_scores_or_few_places_are_not_favourites():
     assert detect_favourite_patterns([("h", sighting("ant colony", "s1", 9))], []) is None
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(seed):
-    rng = random.Random(seed)
-    # Few bases and 0-5 flipped bits: sightings near two leaders at once happen, so "first" matters.
+def random_history(rng: random.Random, lone_share: float, size: int, min_score: float) -> list[PatternSighting]:
+    """Sightings near a few bases (0-5 flipped bits: near two leaders at once happens, so "first"
+    matters) and, with `lone_share`, hashes of their own (most likely sharing no block with any other)."""
     bases = [rng.getrandbits(64) for _ in range(rng.randint(1, 12))]
     history = []
-    for n in range(rng.randint(0, 400)):
+    for n in range(rng.randint(0, size)):
         flips = 0
         for _ in range(rng.randint(0, 5)):
             flips ^= 1 << rng.randrange(64)
-        history.append(PatternSighting(rng.choice(bases) ^ flips, f"p{n}", f"s{rng.randrange(6)}", rng.uniform(0, 10)))
+        h = rng.getrandbits(64) if rng.random() < lone_share else rng.choice(bases) ^ flips
+        history.append(PatternSighting(h, f"p{n}", f"s{rng.randrange(6)}", rng.uniform(min_score, 10)))
+    return history
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_grouping_follows_the_first_group_rule_on_random_near_duplicate_hashes(seed):
+    history = random_history(random.Random(seed), lone_share=0.0, size=400, min_score=0.0)
     assert group_patterns(history) == plain_groups(history)
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_favourites_are_those_of_the_plain_groups_among_lone_and_near_sightings(seed):
-    rng = random.Random(seed)
-    bases = [rng.getrandbits(64) for _ in range(rng.randint(1, 8))]
-    history = []
-    for n in range(rng.randint(0, 300)):
-        lone = rng.random() < 0.5  # a hash of its own: shares no block with the others, most likely
-        h = rng.getrandbits(64) if lone else rng.choice(bases) ^ (1 << rng.randrange(64) if rng.random() < 0.5 else 0)
-        history.append(PatternSighting(h, f"p{n}", f"s{rng.randrange(5)}", rng.uniform(4, 10)))
+    history = random_history(random.Random(seed), lone_share=0.5, size=300, min_score=4.0)
     expected = []
     for group in plain_groups(history):
         places, score = len({s.place for s in group}), sum(s.score for s in group) / len(group)
