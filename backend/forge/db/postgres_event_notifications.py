@@ -1,9 +1,10 @@
 """PostgreSQL LISTEN/NOTIFY for committed session events: how one API process learns of another's commits.
 
 Invariants:
-    - The committing side executes `notify_statement(session_id, last_seq)` inside the transaction
-      that appends the events: PostgreSQL delivers it at commit, after the rows are visible, and
-      never for a rolled-back transaction.
+    - The committing side sends `pg_notify(NOTIFY_CHANNEL, encode_payload(session_id, last_seq))`
+      inside the transaction that appends the events (`notify_statement`, or the session row's
+      UPDATE ... RETURNING under its lock): PostgreSQL delivers it at commit, after the rows are
+      visible, and never for a rolled-back transaction.
     - A payload is "<session uuid>:<last seq>"; `parse_payload` returns None for anything else, and
       the listener ignores it.
     - One dedicated asyncpg connection per process, outside the SQLAlchemy pool, does LISTEN. When it

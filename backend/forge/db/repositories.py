@@ -14,12 +14,16 @@ Invariants:
       which is atomic (and row-locking) on both backends: a seq is never read outside the
       transaction that uses it. In a transaction that holds the session's lock, appends count on
       from the values the lock read and the counters are written with the row's next UPDATE or at
-      commit (`session_counters`); messages' seqs likewise. On PostgreSQL the same transaction sends a NOTIFY with the new
-      last seq, delivered at commit, so other API processes learn of the events.
+      commit (`session_counters`); messages' and tool calls' seqs likewise. On PostgreSQL the same
+      transaction sends a NOTIFY with the new last seq, delivered at commit, so other API processes
+      learn of the events: under the lock as the row's next UPDATE's `RETURNING pg_notify(...)`,
+      otherwise as its own statement.
+    - `refresh_projection` rewrites only the projected tables whose rows changed since the digest
+      the row holds (`state_projection.tables_to_rewrite`); a refresh without the lock rewrites all.
     - The conversation is append-only rows; `replace_messages` (a compaction) is the one rewrite.
       A message row is never updated, so decoded messages are kept by their text
       (`decoded_by_text`): reading a conversation again yields the same objects.
-    - Projection rows (claims, evidence, edges, ...) are rebuilt only by `refresh_projection`,
+    - Projection rows (claims, evidence, edges, ...) are written only by `refresh_projection`,
       which the services call when a run pauses or a review is applied, not on every step.
     - Every writing method first enters the unit of work's write gate (a no-op on PostgreSQL; one
       writer at a time per SQLite database, queued in the process — see write_gate).
@@ -49,7 +53,7 @@ from forge.core.state_codec import encode_value
 from forge.core.state_json import decode_state_json, encode_state_json
 from forge.db.decoded_by_text import DecodedByText
 from forge.db.json_columns import EncodedJson, deserialize_json
-from forge.db.postgres_event_notifications import notify_statement
+from forge.db.postgres_event_notifications import NOTIFY_CHANNEL, encode_payload, notify_statement
 from forge.db.row_mapping import (
     decode_message,
     encode_message,
@@ -59,10 +63,11 @@ from forge.db.row_mapping import (
     stored_event,
     tool_call_entry,
 )
-from forge.db.session_counters import LockedCounters
+from forge.db.session_counters import NOT_HELD, LockedCounters
 from forge.db.session_statements import (
     ALLOCATE_EVENTS,
     ALLOCATE_MESSAGES,
+    ALLOCATE_TOOL_CALLS,
     CANCELLED,
     DELETE_PROJECTED,
     EXISTS,
@@ -72,17 +77,23 @@ from forge.db.session_statements import (
     INSERT_PROJECTED,
     INSERT_TOOL_CALLS,
     LAST_EVENT_SEQ,
-    LAST_TOOL_CALL_SEQ,
     LOAD_STATE,
     LOCK,
     MESSAGES_AS_TEXT,
     SCALAR_COLUMNS,
     SESSIONS,
     UPDATE_SESSION,
+    UPDATE_SESSION_NOTIFYING,
     table_of,
 )
-from forge.db.state_projection import PROJECTED_TABLES_DELETE_ORDER, project_state
-from forge.db.tables import EventRow, MessageRow, SessionRow, ToolCallRow
+from forge.db.state_projection import (
+    PROJECTED_TABLES_DELETE_ORDER,
+    Projection,
+    project_state,
+    projection_digest,
+    tables_to_rewrite,
+)
+from forge.db.tables import Base, EventRow, MessageRow, SessionRow, ToolCallRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 
 KEEP_LEASE: Literal["keep"] = "keep"
@@ -120,25 +131,37 @@ class SqlSessionRepository:
     async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
         await self._gate.enter()
         values = self._counters.take(session_id) | values  # the appends' counters ride along
+        announce = self._counters.take_notification(session_id)  # and their NOTIFY (PostgreSQL)
         if any(isinstance(v, ClauseElement) for v in values.values()):  # an SQL expression: built for it
             statement = update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values)
+            if announce is not None:
+                statement = statement.returning(
+                    func.pg_notify(NOTIFY_CHANNEL, encode_payload(SessionId(session_id), announce))
+                )
             result = await self._session.execute(statement)
-        else:  # plain values: the prebuilt UPDATE takes its SET clause from them
+        elif announce is not None:  # plain values: the prebuilt UPDATE takes its SET clause from them
+            notifying = {"b_channel": NOTIFY_CHANNEL, "b_payload": encode_payload(SessionId(session_id), announce)}
+            result = await self._session.execute(UPDATE_SESSION_NOTIFYING, {"b_id": session_id, **notifying, **values})
+        else:
             result = await self._session.execute(UPDATE_SESSION, {"b_id": session_id, **values})
         if cast(Any, result).rowcount == 0:
             raise SessionNotFoundError(session_id)
 
     async def add(self, record: SessionRecord, state: ForgeState, messages: Sequence[Message] = ()) -> None:
         await self._gate.enter()
-        values = new_session_columns(record, state) | {"forge_state": _state_column(state)}
+        projection = project_state(record.id, state)
+        values = new_session_columns(record, state) | {
+            "forge_state": _state_column(state),
+            "projection_digest": projection_digest(projection),
+        }
         await self._session.execute(insert(SESSIONS).values(**values))
         await self.append_messages(record.id, messages)
-        await self.refresh_projection(record.id, state)
+        await self._insert_projected(projection, frozenset(PROJECTED_TABLES_DELETE_ORDER))  # a new row owns none yet
 
     async def write_counters(self) -> None:
         """Write the counters this transaction's appends moved and no UPDATE has carried yet."""
         for session_id in self._counters.pending():
-            await self._session.execute(UPDATE_SESSION, {"b_id": session_id, **self._counters.take(session_id)})
+            await self._update(session_id)
 
     async def get(self, session_id: SessionId) -> SessionRecord | None:
         # The scalar columns only: the state (the largest column) would be read and JSON-decoded for nothing.
@@ -151,7 +174,7 @@ class SqlSessionRepository:
         row = (await self._session.execute(LOCK, {"b_id": session_id})).first()
         if row is None:
             return None
-        self._counters.hold(session_id, row.last_event_seq, row.message_count)
+        self._counters.hold(session_id, row)
         return session_record(row)
 
     async def list_page(
@@ -226,11 +249,24 @@ class SqlSessionRepository:
         return bool(cast(Any, result).rowcount)
 
     async def refresh_projection(self, session_id: uuid.UUID, state: ForgeState) -> None:
+        """Rewrite the projected tables whose rows differ from the state's. Under the session's lock
+        the row's digest says which; the new digest rides the row's next UPDATE (so call this
+        before `save_state`). Without the lock every table is rewritten and the digest written here."""
         await self._gate.enter()
+        projection = project_state(session_id, state)
+        digest = projection_digest(projection)
+        previous = self._counters.projection_digest(session_id)
+        rewrite = tables_to_rewrite(None if previous is NOT_HELD else previous, digest)
         for model in PROJECTED_TABLES_DELETE_ORDER:
-            await self._session.execute(DELETE_PROJECTED[model], {"b_id": session_id})
-        for model, rows in project_state(session_id, state).insert_order():
-            if rows:
+            if model in rewrite:
+                await self._session.execute(DELETE_PROJECTED[model], {"b_id": session_id})
+        await self._insert_projected(projection, rewrite)
+        if not self._counters.project(session_id, digest):
+            await self._update(session_id, projection_digest=digest)
+
+    async def _insert_projected(self, projection: Projection, tables: frozenset[type[Base]]) -> None:
+        for model, rows in projection.insert_order():
+            if rows and model in tables:
                 await self._session.execute(INSERT_PROJECTED[model], rows)
 
     async def load_messages(self, session_id: SessionId) -> list[Message]:
@@ -293,8 +329,8 @@ class SqlEventLog:
             for s in stored
         ]
         await self._session.execute(INSERT_EVENTS, rows)
-        if self._session.get_bind().dialect.name == "postgresql":
-            await self._session.execute(notify_statement(session_id, last))
+        if self._session.get_bind().dialect.name == "postgresql" and not self._counters.notify_later(session_id, last):
+            await self._session.execute(notify_statement(session_id, last))  # not locked: announced on its own
         return stored
 
     async def after(self, session_id: SessionId, after_seq: int, limit: int = 500) -> list[StoredEvent]:
@@ -312,21 +348,30 @@ class SqlEventLog:
         return stored_event(row) if row is not None else None
 
     async def last_seq(self, session_id: SessionId) -> EventSeq:
-        found = await self._session.scalar(LAST_EVENT_SEQ, {"b_id": session_id})
+        held = self._counters.last_event_seq(session_id)  # under the lock: what it read, plus our appends
+        found = held if held is not None else await self._session.scalar(LAST_EVENT_SEQ, {"b_id": session_id})
         return EventSeq(found or 0)
 
 
 class SqlToolCallLog:
-    def __init__(self, session: AsyncSession, gate: WriteTicket = NO_GATE) -> None:
+    def __init__(
+        self, session: AsyncSession, gate: WriteTicket = NO_GATE, counters: LockedCounters | None = None
+    ) -> None:
         self._session = session
         self._gate = gate
+        self._counters = counters if counters is not None else LockedCounters()
 
     async def record_all(self, session_id: SessionId, entries: Sequence[ToolCallEntry]) -> None:
-        """Log the calls after the session's last one (callers hold the session's write lock)."""
+        """Log the calls after the session's last one, with seqs counted like the events'."""
         await self._gate.enter()
         if not entries:
             return
-        last = int(await self._session.scalar(LAST_TOOL_CALL_SEQ, {"b_id": session_id}) or 0)
+        end = self._counters.next_tool_calls(session_id, len(entries))
+        if end is None:  # not locked by this transaction: allocated in the row
+            end = (await self._session.execute(ALLOCATE_TOOL_CALLS, {"b_id": session_id, "b_n": len(entries)})).scalar()
+        if end is None:
+            raise SessionNotFoundError(session_id)
+        last = end - len(entries)
         rows = [
             {
                 "id": uuid.uuid4(),

@@ -52,6 +52,7 @@ def new_session_columns(record: SessionRecord, state: ForgeState) -> dict[str, A
         "version": 0,
         "last_event_seq": 0,
         "message_count": 0,
+        "tool_call_count": 0,
         "run_owner": None,
         "run_lease_expires_at": None,
         "owner_id": record.owner_id,

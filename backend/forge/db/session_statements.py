@@ -42,6 +42,8 @@ EXISTS = select(SESSIONS.c.id).where(_THIS_SESSION)
 LAST_EVENT_SEQ = select(SESSIONS.c.last_event_seq).where(_THIS_SESSION)
 # SET from the execution's other parameters (column name -> plain value).
 UPDATE_SESSION = update(SESSIONS).where(_THIS_SESSION)
+# The same, announcing appended events (PostgreSQL): the NOTIFY is sent at commit, as on its own.
+UPDATE_SESSION_NOTIFYING = UPDATE_SESSION.returning(func.pg_notify(bindparam("b_channel"), bindparam("b_payload")))
 ALLOCATE_MESSAGES = (
     update(SESSIONS)
     .where(_THIS_SESSION)
@@ -63,8 +65,11 @@ MESSAGES_AS_TEXT = (
 )
 INSERT_EVENTS = insert(table_of(EventRow))
 INSERT_TOOL_CALLS = insert(table_of(ToolCallRow))
-LAST_TOOL_CALL_SEQ = select(func.coalesce(func.max(ToolCallRow.seq), 0)).where(
-    ToolCallRow.session_id == bindparam("b_id")
+ALLOCATE_TOOL_CALLS = (
+    update(SESSIONS)
+    .where(_THIS_SESSION)
+    .values(tool_call_count=SESSIONS.c.tool_call_count + bindparam("b_n"))
+    .returning(SESSIONS.c.tool_call_count)
 )
 
 # The projection's tables: each emptied for one session, then refilled.

@@ -11,14 +11,21 @@ Invariants:
     - An edge is projected only when both endpoints are projected claims (FK-safe); the
       authoritative graph stays in `sessions.forge_state`.
     - `Projection.insert_order` lists tables parents-first; deleting in reverse respects the FKs.
+    - `projection_digest` is a digest per table of the rows projected; `tables_to_rewrite` names
+      the tables whose digest moved, plus the dependents of a rewritten claims table (evidence and
+      edges reference claims ON DELETE CASCADE: deleting the claims takes their rows along). An
+      unknown previous digest (None, or another format) rewrites every table.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from forge.core.forge_state import ForgeState
 from forge.core.records import Claim, Evidence
@@ -45,6 +52,30 @@ class Projection:
             (AnalogyRow, self.analogies),
             (ContradictionRow, self.contradictions),
         ]
+
+
+ProjectionDigest = str
+_DIGEST_HEX = 16  # 64 bits per table: a collision would leave one refresh's rows stale
+
+
+def projection_digest(projection: Projection) -> ProjectionDigest:
+    """One digest per table, in insert order, joined by commas (101 characters)."""
+    return ",".join(
+        hashlib.blake2b(msgspec.msgpack.encode(rows), digest_size=_DIGEST_HEX // 2).hexdigest()
+        for _, rows in projection.insert_order()
+    )
+
+
+def tables_to_rewrite(previous: ProjectionDigest | None, current: ProjectionDigest) -> frozenset[type[Base]]:
+    """The tables whose rows must be deleted and inserted again to match `current`."""
+    tables = [model for model, _ in Projection().insert_order()]
+    before = previous.split(",") if previous else []
+    if len(before) != len(tables):
+        return frozenset(tables)
+    moved = {model for model, old, new in zip(tables, before, current.split(","), strict=True) if old != new}
+    if ClaimRow in moved:
+        moved |= {EvidenceRow, EdgeRow}
+    return frozenset(moved)
 
 
 PROJECTED_TABLES_DELETE_ORDER: tuple[type[Base], ...] = (

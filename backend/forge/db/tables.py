@@ -166,6 +166,9 @@ class SessionRow(Base):
     version: Mapped[int] = mapped_column(BIG_INT, nullable=False)
     last_event_seq: Mapped[int] = mapped_column(BIG_INT, nullable=False)
     message_count: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    tool_call_count: Mapped[int] = mapped_column(BIG_INT, nullable=False)
+    # Per projected table, a digest of the rows last written (state_projection); NULL: unknown.
+    projection_digest: Mapped[str | None] = mapped_column(String(128), nullable=True)
     run_owner: Mapped[str | None] = mapped_column(String(128), nullable=True)
     run_lease_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     owner_id: Mapped[uuid.UUID] = _user_fk()

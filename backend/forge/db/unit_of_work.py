@@ -68,7 +68,7 @@ class SqlAlchemyUnitOfWork:
         self._sessions = SqlSessionRepository(session, self._ticket, self._counters)
         self.sessions = self._sessions
         self.events = SqlEventLog(session, self._ticket, self._counters)
-        self.tool_calls = SqlToolCallLog(session, self._ticket)
+        self.tool_calls = SqlToolCallLog(session, self._ticket, self._counters)
         self.hypotheses = SqlHypothesisRepository(session, self._ticket)
         self.memory = SqlHypothesisMemoryRepository(session, self._ticket)
         self.patterns = SqlSagaPatternRepository(session, self._ticket)

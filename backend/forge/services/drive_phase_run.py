@@ -253,10 +253,11 @@ class PhaseRunDriver:
         if self._live_relay is not None:
             await self._live_relay.flush()  # the step's live events reach other processes before it
         # A cancel (the user's, or shutdown) waits for the commit and its publishing: never half a step.
-        stored = await finish_before_cancelling(
-            self._write_step(session_id, lease, state, step, hypotheses),
-            then=lambda stored: self._step_committed(session_id, lease, step, provider, stored),
-        )
+        with self._broadcaster.committing(session_id):
+            stored = await finish_before_cancelling(
+                self._write_step(session_id, lease, state, step, hypotheses),
+                then=lambda stored: self._step_committed(session_id, lease, step, provider, stored),
+            )
         return stored is not None
 
     def _step_committed(
@@ -291,9 +292,9 @@ class PhaseRunDriver:
             lease_after = None if step.ends_run else self._registry.renewed(lease)
             if state is not None:
                 await uow.tool_calls.record_all(session_id, self._tool_entries(state.current_phase, step.tool_calls))
-                await uow.sessions.save_state(session_id, state, at=now, cancelled=False, run_lease=lease_after)
-                if step.ends_run:
+                if step.ends_run:  # before the row's UPDATE, which then carries the projection's digest
                     await uow.sessions.refresh_projection(session_id, state)
+                await uow.sessions.save_state(session_id, state, at=now, cancelled=False, run_lease=lease_after)
             else:
                 await uow.sessions.set_run_lease(session_id, lease_after)
             await uow.commit()

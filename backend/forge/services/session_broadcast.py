@@ -10,9 +10,11 @@ Invariants:
       a quarter of it late). A timeout armed per wait was about half of the fan-out's CPU at 1,000
       listeners (a timer pushed on and cancelled from the loop's heap at every wake-up).
     - Per process and channel, missing events are fetched from the source by ONE fill task (gaps,
-      other processes' commits, reconnects), never once per follower. A gap announced by a
-      notification is read NOTIFIED_GRACE_SECONDS later, and only if still missing: PostgreSQL also
-      notifies a process of its own commits, usually just before the committing task publishes them.
+      other processes' commits, reconnects), never once per follower. PostgreSQL also notifies a
+      process of its own commits, often before the committing task publishes them: a gap announced
+      while this process commits events of the session (`commit_started` .. `commit_settled`) is
+      read only if still open when that commit settles; any other announced gap is read
+      NOTIFIED_GRACE_SECONDS later, and only if still missing.
     - A channel exists exactly while it has followers: publishing to a session nobody follows
       stores nothing, and the last follower to leave drops and closes the channel. Memory
       is therefore bounded by followed sessions x (buffer_size + live_buffer_size), plus at most one
@@ -44,7 +46,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -125,8 +128,33 @@ class SessionBroadcaster:
         self._entries: dict[SessionId, _Entry] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed: StreamClosed | None = None
+        self._committing: dict[SessionId, int] = {}  # commits of this process in flight, per session
 
     # ---- the committing side --------------------------------------------------------------------
+
+    def commit_started(self, session_id: SessionId) -> None:
+        """This process begins a commit of the session's events: a notification of them waits for
+        `commit_settled` (which must follow, whatever the outcome) instead of a grace period."""
+        self._committing[session_id] = self._committing.get(session_id, 0) + 1
+
+    def commit_settled(self, session_id: SessionId) -> None:
+        """The commit begun by `commit_started` ended: published, failed or rolled back."""
+        left = self._committing.pop(session_id, 1) - 1
+        if left > 0:
+            self._committing[session_id] = left
+            return
+        entry = self._entries.get(session_id)
+        if entry is not None and entry.channel.has_gap():
+            self._request_fill(entry)  # announced, and not published here: committed elsewhere or lost
+
+    @contextmanager
+    def committing(self, session_id: SessionId) -> Iterator[None]:
+        """Around a commit of the session's events and their `published` call."""
+        self.commit_started(session_id)
+        try:
+            yield
+        finally:
+            self.commit_settled(session_id)
 
     def published(self, session_id: SessionId, events: Sequence[StoredEvent]) -> None:
         """This process committed `events` (ascending seq); call right after the commit."""
@@ -149,7 +177,7 @@ class SessionBroadcaster:
         if entry is None:
             return
         entry.channel.note_committed(last_seq)
-        if entry.channel.has_gap():
+        if entry.channel.has_gap() and session_id not in self._committing:
             # PostgreSQL tells this process of its own commits too, often before the committing
             # task has published them: wait a moment, and read only what is then still missing.
             self._request_fill(entry, grace=NOTIFIED_GRACE_SECONDS)

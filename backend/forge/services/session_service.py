@@ -319,9 +319,10 @@ class SessionService:
             fresh = last is not None and last.type == EventType.PHASE_CHANGE
             marker = [] if fresh else [ev.phase_change(record.current_phase, record.current_round, resumed=True)]
             stored = await uow.events.append_all(session_id, marker, self._clock.now())
-            await uow.commit()
+            with self._broadcaster.committing(session_id):
+                await uow.commit()
+                self._broadcaster.published(session_id, stored)
             # Registered before the lock is released: a concurrent start_run must see the run live.
-            self._broadcaster.published(session_id, stored)
             self._start(session_id, lease)
         return RunStarted(replace(record, run_lease=lease, running=True), started=True)
 
@@ -391,9 +392,10 @@ class SessionService:
             cursor = await uow.events.last_seq(session_id)
             review_type = REVIEW_TYPE_OF[type(review)]
             lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)
-            await uow.commit()
+            with self._broadcaster.committing(session_id):
+                await uow.commit()
+                self._broadcaster.published(session_id, stored)
             # Registered before the lock is released: a concurrent start_run must see the run live.
-            self._broadcaster.published(session_id, stored)
             if lease is not None:
                 self._start(session_id, lease)
         return cursor
@@ -419,6 +421,6 @@ class SessionService:
             await self._launcher.enqueue(uow, session_id, lease)
             events.append(ev.phase_change(state.current_phase, state.current_round))
         stored = await uow.events.append_all(session_id, events, now)  # counted; the state's UPDATE writes the counter
+        await uow.sessions.refresh_projection(session_id, state)  # its digest rides the state's UPDATE
         await uow.sessions.save_state(session_id, state, at=now, cancelled=locked.cancelled)
-        await uow.sessions.refresh_projection(session_id, state)
         return lease, stored

@@ -1,4 +1,4 @@
-"""Migration 0002 (the run model) over data written by 0001, both ways, on SQLite and PostgreSQL."""
+"""Migrations 0002 (the run model) and 0008 over data written before them, both ways, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from forge.core.domain_types import Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
 from forge.core.session_events import agent_text
-from forge.core.session_record import SessionRecord
+from forge.core.session_record import SessionRecord, ToolCallEntry
 from forge.core.state_codec import encode_state
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import alembic_config
@@ -202,3 +202,28 @@ async def test_row_ids_go_past_two_to_the_31_on_postgresql(fresh_database_url: s
         async with engine.connect() as connection:
             ids = (await connection.execute(sa.text(f"SELECT max(id) FROM {table}"))).scalar_one()
     assert ids >= 2**31
+
+
+async def test_0008_counts_the_tool_calls_already_logged_and_leaves_the_digest_unknown(fresh_database_url: str) -> None:
+    url = fresh_database_url
+    await alembic("upgrade", url, "head")
+    record = SessionRecord(SessionId(uuid.uuid4()), "Store heat?", SessionStatus.EXPLORING, Phase.EXPLORE, 0, AT, "m")
+    calls = [ToolCallEntry(f"tool_{n}", {"n": n}, None, None, Phase.EXPLORE, AT) for n in range(3)]
+    async with engine_for(url) as engine, SqlAlchemyUnitOfWork(create_session_factory(engine)) as uow:
+        await uow.sessions.add(record, ForgeState(problem=record.problem))
+        await uow.tool_calls.record_all(record.id, calls)
+        await uow.commit()
+
+    await alembic("downgrade", url, "0007")
+    await alembic("upgrade", url, "head")
+    assert await columns(url, SESSIONS_HEAD, record.id, "tool_call_count", "projection_digest") == (3, None)
+    async with engine_for(url) as engine, SqlAlchemyUnitOfWork(create_session_factory(engine)) as uow:
+        await uow.sessions.lock(record.id)
+        await uow.tool_calls.record_all(record.id, calls[:1])
+        await uow.commit()
+        assert [entry.tool_name for entry in await uow.tool_calls.list_for(record.id)] == [
+            *(c.tool_name for c in calls),
+            "tool_0",
+        ]
+    assert await columns(url, SESSIONS_HEAD, record.id, "tool_call_count") == (4,)
+    assert await schema_differences(url) == []

@@ -288,3 +288,43 @@ async def test_events_committed_by_one_process_reach_the_followers_of_another_wi
     finally:
         await other_listener.stop()
         await other_process.close()
+
+
+async def test_events_appended_under_the_lock_are_announced_by_the_rows_update_at_commit(
+    pg_url: str, engine: AsyncEngine
+) -> None:
+    """Under the lock the NOTIFY rides the row's UPDATE (or the commit's counter write); without
+    it, its own statement; a rollback announces nothing."""
+    await upgrade_database(pg_url)
+    factory = create_session_factory(engine)
+    state = ForgeState(problem="a problem text")
+    async with SqlAlchemyUnitOfWork(factory) as uow:
+        record = SessionRecord(SID, "a problem text", SessionStatus.DECOMPOSING, Phase.DECOMPOSE, 0, CLOCK.now(), "m")
+        await uow.sessions.add(record, state)
+        await uow.commit()
+    inbox = Inbox()
+    started = listener(pg_url, inbox, "listener-uow")
+    await started.start()
+    try:
+        async with SqlAlchemyUnitOfWork(factory) as uow:
+            await uow.sessions.lock(SID)
+            await uow.events.append_all(SID, [ev.agent_text("lost")], CLOCK.now())
+            await uow.sessions.save_state(SID, state, at=CLOCK.now(), cancelled=False)
+            await uow.rollback()
+        async with SqlAlchemyUnitOfWork(factory) as uow:  # with the state's UPDATE
+            await uow.sessions.lock(SID)
+            await uow.events.append_all(SID, [ev.agent_text("a"), ev.agent_text("b")], CLOCK.now())
+            await uow.sessions.save_state(SID, state, at=CLOCK.now(), cancelled=False)
+            await uow.commit()
+        async with SqlAlchemyUnitOfWork(factory) as uow:  # after the last UPDATE: the commit writes it
+            await uow.sessions.lock(SID)
+            await uow.sessions.save_state(SID, state, at=CLOCK.now(), cancelled=False)
+            await uow.events.append_all(SID, [ev.agent_text("c")], CLOCK.now())
+            await uow.commit()
+        async with SqlAlchemyUnitOfWork(factory) as uow:  # not locked
+            await uow.events.append_all(SID, [ev.agent_text("d")], CLOCK.now())
+            await uow.commit()
+        await inbox.until(commits=3)
+        assert inbox.commits == [(SID, 2), (SID, 3), (SID, 4)]
+    finally:
+        await started.stop()

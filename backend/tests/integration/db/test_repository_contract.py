@@ -703,9 +703,9 @@ async def test_explicit_rollback_discards_work_since_the_last_commit(uow_factory
         assert await uow.sessions.get(kept.id) == kept
 
 
-async def test_foreign_keys_are_enforced(uow_factory: UowFactory) -> None:
+async def test_logging_tool_calls_of_an_unknown_session_raises_not_found(uow_factory: UowFactory) -> None:
     async with uow_factory() as uow:
-        with pytest.raises(IntegrityError):
+        with pytest.raises(SessionNotFoundError):
             await uow.tool_calls.record_all(SessionId(new_id()), (ToolCallEntry("t", {}, {}, None, Phase.EXPLORE, T0),))
 
 

@@ -15,8 +15,8 @@ from forge.core.domain_types import Phase, SessionId, SessionStatus
 from forge.core.forge_state import ForgeState
 from forge.core.model_messages import Message, Role, TextPart
 from forge.core.session_events import agent_text
-from forge.core.session_record import SessionRecord
-from forge.db.tables import SessionRow
+from forge.core.session_record import SessionRecord, ToolCallEntry
+from forge.db.tables import SessionRow, ToolCallRow
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 
 UowFactory = Callable[[], SqlAlchemyUnitOfWork]
@@ -58,6 +58,7 @@ async def test_locked_appends_number_on_from_the_row_and_write_its_counters(db: 
         await uow.sessions.append_messages(record.id, [text_message(Role.ASSISTANT, "x"), text_message(Role.USER, "y")])
         stored = await uow.events.append_all(record.id, [agent_text("b"), agent_text("c")], T0)
         more = await uow.events.append_all(record.id, [agent_text("d")], T0)
+        assert await uow.events.last_seq(record.id) == 4  # what the lock read, plus this transaction's appends
         await uow.sessions.save_state(record.id, ForgeState(problem=record.problem), at=T0, cancelled=False)
         await uow.commit()
     assert [e.seq for e in [*first, *stored, *more]] == [1, 2, 3, 4]
@@ -123,3 +124,24 @@ async def test_a_compaction_under_the_lock_numbers_the_new_conversation_from_one
     assert await _row(db, record.id) == (0, 2)
     async with uow_factory() as uow:
         assert [m.text for m in await uow.sessions.load_messages(record.id)] == ["summary", "next"]
+
+
+async def test_tool_calls_number_on_from_the_row_locked_or_not(db: Any, uow_factory: UowFactory) -> None:
+    record = await add_session(uow_factory)
+    call = ToolCallEntry("web_search", {"q": "x"}, None, None, Phase.EXPLORE, T0)
+    async with uow_factory() as uow:  # unlocked: allocated in the row
+        await uow.tool_calls.record_all(record.id, [call, call])
+        await uow.commit()
+    async with uow_factory() as uow:
+        await uow.sessions.lock(record.id)
+        await uow.tool_calls.record_all(record.id, [call])
+        await uow.tool_calls.record_all(record.id, [call, call])
+        await uow.commit()  # no UPDATE of the row came after: the commit writes the counter
+    async with uow_factory() as uow:
+        await uow.sessions.lock(record.id)
+        await uow.tool_calls.record_all(record.id, [call])
+        await uow.rollback()
+    async with db.session_factory() as s:
+        seqs = (await s.scalars(select(ToolCallRow.seq).where(ToolCallRow.session_id == record.id))).all()
+        count = await s.scalar(select(SessionRow.tool_call_count).where(SessionRow.id == record.id))
+    assert (sorted(seqs), count) == ([1, 2, 3, 4, 5], 5)
