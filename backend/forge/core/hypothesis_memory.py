@@ -105,16 +105,21 @@ class RankedEpisode:
 
 
 def judged_claims(state: ForgeState, review: VerdictsReview) -> list[JudgedClaim]:
-    """The verdicts of a review against the claims they name (read from the state *before* applying it)."""
+    """The verdicts of a review against the claims they name (read from the state *before* applying it).
+
+    Taken before the review is checked (the review is then applied to that state in place): a verdict
+    naming no claim judges nothing here, and the review's own check rejects it."""
     claims = state.current_round_claims
     judged = []
     for v in review.verdicts:
+        if not 0 <= v.claim_index < len(claims):
+            continue
         claim = claims[v.claim_index]
         refined: str | None = None
         if v.verdict == VerdictType.QUALIFY:
             refined = f"{claim.text} — {v.qualification}" if v.qualification else None
         elif v.verdict == VerdictType.MERGE and v.merge_with_index is not None:
-            refined = claims[v.merge_with_index].text
+            refined = claims[v.merge_with_index].text if 0 <= v.merge_with_index < len(claims) else None
         judged.append(JudgedClaim(claim.id, claim.text, v.verdict, refined))
     return judged
 

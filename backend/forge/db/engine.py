@@ -8,6 +8,8 @@ Invariants:
     - Sessions from `create_session_factory` do not expire objects on commit; repositories never
       hand ORM objects out anyway.
     - SQLite connections run each statement in one hop to aiosqlite's thread (`sqlite_fewer_hops`).
+    - PostgreSQL connections idle in the pool for more than PING_AFTER_IDLE_SECONDS are pinged at
+      checkout (`ping_idle_connections`); busy ones are not.
     - Every engine writes and reads JSON columns with `db/json_columns.py` (the session state is
       written as the text `core.state_json` encoded).
 """
@@ -21,6 +23,7 @@ from sqlalchemy import URL, event, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from forge.db.json_columns import deserialize_json, serialize_json
+from forge.db.ping_idle_connections import install_idle_ping
 from forge.db.sqlite_fewer_hops import install_fewer_hops
 
 _ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
@@ -72,11 +75,16 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+# A pooled PostgreSQL connection idle longer than this is pinged before use (ping_idle_connections).
+PING_AFTER_IDLE_SECONDS = 5.0
+
 # JSON columns are written and read by msgspec (see db/json_columns.py), on both backends.
 _JSON_CODEC: dict[str, Any] = {"json_serializer": serialize_json, "json_deserializer": deserialize_json}
 
 
-def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
+def create_engine_for(
+    url: str, *, pool_size: int = 20, max_overflow: int = 10, ping_after_idle_seconds: float = PING_AFTER_IDLE_SECONDS
+) -> AsyncEngine:
     """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL.
 
     The pool is sized from configuration (FORGE_DB_POOL_SIZE / FORGE_DB_MAX_OVERFLOW); SSE
@@ -90,9 +98,9 @@ def create_engine_for(url: str, *, pool_size: int = 10, max_overflow: int = 20) 
         install_fewer_hops(engine)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine
-    return create_async_engine(
-        parsed, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow, **_JSON_CODEC
-    )
+    engine = create_async_engine(parsed, pool_size=pool_size, max_overflow=max_overflow, **_JSON_CODEC)
+    install_idle_ping(engine, ping_after_idle_seconds)  # not pool_pre_ping: three round trips per checkout
+    return engine
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -1,7 +1,9 @@
 """HypothesisMemory: writes verdicts into the cross-session memory and answers memory searches.
 
 Invariants:
-    - `record_verdicts` runs inside the caller's unit of work (the review's transaction, under the
+    - `verdicts_of` reads what a review's verdicts judge from the state *before* the review (a pure
+      read, taken before the review is applied to that state in place); `record_verdicts` writes
+      it later, inside the caller's unit of work (the review's transaction, under the
       session lock) and never commits: the review and its memory update land together or not at all.
     - Only a VERDICTS review changes memory; other reviews are a no-op.
     - `recall` (a new session's offer, seed 004 §4.3) reads in its own short transaction (never
@@ -24,6 +26,7 @@ from forge.core.confidence import RETRIEVAL_MIN_C
 from forge.core.domain_types import SessionId
 from forge.core.forge_state import ForgeState
 from forge.core.hypothesis_memory import (
+    JudgedClaim,
     RankedEpisode,
     Vector,
     VerdictContext,
@@ -45,8 +48,16 @@ class MemoryPage:
 
 
 def remembers_verdicts(review: ReviewInput) -> TypeGuard[VerdictsReview]:
-    """Whether `record_verdicts` writes anything for this review (it needs the state before it)."""
+    """Whether the memory learns anything from this review."""
     return isinstance(review, VerdictsReview) and bool(review.verdicts)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewVerdicts:
+    """What a verdicts review judged, as the state showed it before the review."""
+
+    judged: tuple[JudgedClaim, ...]
+    problem: str
 
 
 class HypothesisMemory:
@@ -58,22 +69,25 @@ class HypothesisMemory:
         vectors = await self._embedder.embed(texts) if texts else []
         return {text: tuple(v) for text, v in zip(texts, vectors, strict=True)}
 
+    @staticmethod
+    def verdicts_of(before: ForgeState, review: ReviewInput) -> ReviewVerdicts | None:
+        """What `record_verdicts` needs of the state before the review; None when nothing is learnt."""
+        if not remembers_verdicts(review):
+            return None
+        return ReviewVerdicts(tuple(judged_claims(before, review)), before.problem)
+
     async def record_verdicts(
         self,
         uow: UnitOfWork,
         session_id: SessionId,
-        before: ForgeState,
-        review: ReviewInput,
+        verdicts: ReviewVerdicts,
         at: datetime,
         owner: UserId = LOCAL_USER_ID,
     ) -> int:
-        """Apply a verdicts review to the session owner's memory (state *before* the review); returns
-        episodes written."""
-        if not remembers_verdicts(review):
-            return 0
-        judged = judged_claims(before, review)
+        """Apply a review's verdicts to the session owner's memory; returns episodes written."""
+        judged = list(verdicts.judged)
         vectors = await self._vectors(texts_to_embed(judged))
-        context = VerdictContext(session_id, before.problem, at)
+        context = VerdictContext(session_id, verdicts.problem, at)
         changed = remember_verdicts(await uow.memory.all(owner=owner), judged, vectors, context, self._new_id)
         await uow.memory.upsert_all(changed, at, owner)
         return len(changed)

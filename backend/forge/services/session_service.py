@@ -58,7 +58,7 @@ from forge.core.session_record import (
 from forge.core.star_from_pool import resolve_pool_stars
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
 from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
-from forge.services.hypothesis_memory_service import HypothesisMemory, remembers_verdicts
+from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.run_launcher import RunLauncher
 from forge.services.run_registry import RunRegistry
 from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
@@ -380,15 +380,16 @@ class SessionService:
                 if isinstance(with_stars, ReviewRejection):
                     return ServiceFailure(FailureKind.INVALID, with_stars.message)
                 review = with_stars
-            # The state was read for this review; only the memory's verdicts need it as it was before.
-            keep = self._memory is not None and remembers_verdicts(review)
-            outcome = apply_review(state, review, self._new_id, keep=keep)
+            # The state was read for this review alone: it is applied in place (a rejection rolls the
+            # transaction back), so the memory takes what it needs of the state before, first.
+            verdicts = self._memory.verdicts_of(state, review) if self._memory is not None else None
+            outcome = apply_review(state, review, self._new_id, keep=False)
             if not isinstance(outcome, ReviewApplied):
                 kind = FailureKind.CONFLICT if outcome.kind == RejectionKind.CONFLICT else FailureKind.INVALID
                 return ServiceFailure(kind, outcome.message)
             summary = AUTOPILOT_PREFIX + outcome.summary if by_autopilot else outcome.summary
-            if self._memory is not None:  # verdicts move remembered C-values, in this same transaction
-                await self._memory.record_verdicts(uow, session_id, state, review, self._clock.now(), record.owner_id)
+            if self._memory is not None and verdicts is not None:  # remembered C-values move, in this transaction
+                await self._memory.record_verdicts(uow, session_id, verdicts, self._clock.now(), record.owner_id)
             cursor = await uow.events.last_seq(session_id)
             review_type = REVIEW_TYPE_OF[type(review)]
             lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)

@@ -20,6 +20,7 @@ from forge.core.model_messages import ModelRequest, ModelResponse
 from forge.core.records import Claim, ClaimScores
 from forge.core.review_inputs import ClaimVerdictInput, VerdictsReview
 from forge.db.migrate import upgrade_database
+from forge.services.service_results import FailureKind
 from forge.services.session_service import ServiceFailure
 
 FIRST_PROBLEM = "How can a hospital cut emergency department wait times?"
@@ -129,12 +130,16 @@ async def test_a_second_session_retrieves_what_the_first_validated_with_its_c(co
     assert by_text[BEDS].contradiction_count == 2
 
 
-async def test_a_refused_review_leaves_memory_untouched(container: Container) -> None:
+async def test_a_refused_review_leaves_memory_and_the_session_untouched(container: Container) -> None:
     session = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE], 700)
-    refused = await container.service.submit_review(
-        session,
-        VerdictsReview((ClaimVerdictInput(0, VerdictType.QUALIFY),)),  # qualify needs a text
-    )
-    assert isinstance(refused, ServiceFailure)
+    before = await container.service.state(session)
+    for refused_verdicts in (
+        (ClaimVerdictInput(0, VerdictType.ACCEPT), ClaimVerdictInput(0, VerdictType.QUALIFY)),  # qualify needs a text
+        (ClaimVerdictInput(0, VerdictType.REJECT), ClaimVerdictInput(3, VerdictType.ACCEPT)),  # no claim 3
+    ):
+        refused = await container.service.submit_review(session, VerdictsReview(refused_verdicts))
+        assert isinstance(refused, ServiceFailure)
+        assert refused.kind == FailureKind.INVALID
     empty = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
     assert empty.total == 0
+    assert await container.service.state(session) == before  # the review was applied in place, then rolled back

@@ -112,6 +112,20 @@ def test_judged_claims_reads_texts_from_the_state_before_the_review() -> None:
     assert texts_to_embed(judged) == ["A holds", "B holds", "B holds — when D", "C holds"]
 
 
+def test_judged_claims_skips_verdicts_naming_no_claim_instead_of_raising() -> None:
+    """It is read before the review is checked; the check rejects such a review with a 4xx."""
+    claims = [Claim(ClaimId(UUID(int=1)), "A holds", ClaimType.SYNTHESIS, 0, Phase.SYNTHESIZE)]
+    state = ForgeState(problem="p", current_round_claims=claims)
+    review = VerdictsReview(
+        (
+            ClaimVerdictInput(5, VerdictType.ACCEPT),
+            ClaimVerdictInput(-1, VerdictType.REJECT),
+            ClaimVerdictInput(0, VerdictType.MERGE, merge_with_index=9),
+        )
+    )
+    assert judged_claims(state, review) == [JudgedClaim(claims[0].id, "A holds", VerdictType.MERGE, None)]
+
+
 def _episode(n: int, vector: Vector, c: float) -> HypothesisEpisode:
     return HypothesisEpisode(HypothesisEpisodeId(UUID(int=n)), f"h{n}", vector, c, "q", FIRST.session_id, AT)
 
