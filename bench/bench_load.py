@@ -414,10 +414,17 @@ async def _pg_execute(dsn: str, sql: str) -> None:
 
 
 class Server:
-    """`forge serve` in a subprocess on a fresh database (temp dir for SQLite, a new PostgreSQL db)."""
+    """`forge serve` in a subprocess on a fresh database (temp dir for SQLite, a new PostgreSQL db);
+    with `workers` (PostgreSQL), FORGE_RUNNER=workers and that many `forge worker` processes, each
+    running up to `concurrency` sessions at once (the topology docker-compose.yml ships)."""
 
-    def __init__(self, backend: str, step_delay_ms: int, pg: str) -> None:
+    def __init__(
+        self, backend: str, step_delay_ms: int, pg: str, workers: int = 0, concurrency: int = 4
+    ) -> None:
         self.backend = backend
+        self.workers = workers if backend == "postgresql" else 0
+        self.concurrency = concurrency
+        self.worker_procs: list[subprocess.Popen[bytes]] = []
         self.step_delay_ms = step_delay_ms
         self.pg = pg.rstrip("/")
         self.port = _free_port()
@@ -426,11 +433,16 @@ class Server:
         self.db_name: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.data_dir = Path(tempfile.mkdtemp(prefix="forge-bench-load-"))
+        self._worker_logs: list[Any] = []
 
     @property
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid
+
+    def cpu_seconds(self) -> float:
+        """CPU used so far by the API process and every worker."""
+        return sum(_proc_cpu_seconds(p.pid) for p in [*([self.proc] if self.proc else []), *self.worker_procs])
 
     def __enter__(self) -> Server:
         try:
@@ -461,6 +473,8 @@ class Server:
             env["DATABASE_URL"] = (
                 f"{self.pg.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{self.db_name}"
             )
+        if self.workers:
+            env.update(FORGE_RUNNER="workers", FORGE_WORKER_CONCURRENCY=str(self.concurrency))
         migrated = subprocess.run(
             [str(FORGE), "migrate"],
             env=env,
@@ -483,10 +497,25 @@ class Server:
             stderr=subprocess.STDOUT,
             preexec_fn=_raise_nofile,
         )
+        for n in range(self.workers):
+            worker_log = open(self.data_dir / f"worker-{n}.log", "wb")  # noqa: SIM115 - closed with the server
+            self._worker_logs.append(worker_log)
+            self.worker_procs.append(
+                subprocess.Popen(
+                    [str(FORGE), "worker"],
+                    env=env,
+                    cwd=self.data_dir,
+                    stdout=worker_log,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=_raise_nofile,
+                )
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"forge serve exited early: {self.log_tail()}")
+            if any(w.poll() is not None for w in self.worker_procs):
+                raise RuntimeError("a forge worker exited early (see worker-*.log)")
             try:
                 if (
                     httpx.get(f"{self.base}/api/v1/health/ready", timeout=1).status_code
@@ -513,15 +542,19 @@ class Server:
         return list(seen)[-limit:]
 
     def __exit__(self, *_: object) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
+        for proc in [*self.worker_procs, *([self.proc] if self.proc else [])]:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in [*self.worker_procs, *([self.proc] if self.proc else [])]:
             try:
-                self.proc.wait(timeout=15)
+                proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+                proc.kill()
+                proc.wait(timeout=10)
         if getattr(self, "_log", None) is not None:
             self._log.close()
+        for worker_log in self._worker_logs:
+            worker_log.close()
         if self.db_name is not None:
             try:
                 asyncio.run(
@@ -637,7 +670,7 @@ async def run_sessions(srv: Server, n: int, limit_s: float) -> dict[str, Any]:
     async with httpx.AsyncClient(
         base_url=srv.base, timeout=120, limits=limits
     ) as client:
-        cpu0 = (_proc_cpu_seconds(srv.pid), _machine_cpu_seconds())
+        cpu0 = (srv.cpu_seconds(), _machine_cpu_seconds())
         started = time.perf_counter()
         tasks = [
             asyncio.create_task(
@@ -648,7 +681,7 @@ async def run_sessions(srv: Server, n: int, limit_s: float) -> dict[str, Any]:
         _, pending = await asyncio.wait(tasks, timeout=limit_s)
         wall = time.perf_counter() - started
         cpu = (
-            (_proc_cpu_seconds(srv.pid) - cpu0[0]) / wall,
+            (srv.cpu_seconds() - cpu0[0]) / wall,
             (_machine_cpu_seconds() - cpu0[1]) / wall,
         )
         for t in pending:
@@ -669,6 +702,7 @@ async def run_sessions(srv: Server, n: int, limit_s: float) -> dict[str, Any]:
         "timed_out": len(pending),
         "n": n,
         "cpu": cpu,
+        "workers_label": f" + {srv.workers} workers" if srv.workers else "",
         "server_exceptions": srv.exceptions(),
     }
 
@@ -691,7 +725,7 @@ def print_sessions(res: dict[str, Any]) -> float:
         f"sessions without document {s.without_document}; streams cut and resumed {s.cuts})"
     )
     print(
-        f"     CPU                  server {res['cpu'][0] * 100:.0f}% of a core, whole machine "
+        f"     CPU                  server{res['workers_label']} {res['cpu'][0] * 100:.0f}% of a core, whole machine "
         f"{res['cpu'][1] * 100:.0f}% of {os.cpu_count()} cores"
     )
     if res["events"]:
@@ -744,7 +778,7 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float, attach_first: bo
             asyncio.create_task(_rss_sampler(srv.pid, stop, rss_samples)),
         ]
         cpu_server0, cpu_client0, t0 = (
-            _proc_cpu_seconds(srv.pid),
+            srv.cpu_seconds(),
             time.process_time(),
             time.perf_counter(),
         )
@@ -772,7 +806,7 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float, attach_first: bo
             [c.ended for c in conns], timeout=max(0.0, deadline - time.perf_counter())
         )
         window = time.perf_counter() - t0
-        cpu_server = _proc_cpu_seconds(srv.pid) - cpu_server0
+        cpu_server = srv.cpu_seconds() - cpu_server0
         cpu_client = time.process_time() - cpu_client0
         cpu_machine = _machine_cpu_seconds() - cpu_machine0
         open_at_cutoff = {id(c) for c in conns if not c.ended.done()}
@@ -932,12 +966,23 @@ def print_fanout(res: dict[str, Any], base_phase: float | None) -> None:
 # ---------------------------------------------------------------- driver
 
 
+def _concurrency(args: argparse.Namespace) -> int:
+    """Sessions per worker: enough for every session to run at once, as in one in-process server."""
+    return max(1, math.ceil(args.sessions / max(1, args.pg_workers)))
+
+
+def _label(backend: str, args: argparse.Namespace) -> str:
+    workers = args.pg_workers if backend == "postgresql" else 0
+    return f"{backend} workers={workers}" if workers else backend
+
+
 def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, float]:
-    print(f"== {backend}", flush=True)
+    topology = f" (FORGE_RUNNER=workers: the API + {args.pg_workers} forge worker processes)"
+    print(f"== {backend}{topology if backend == 'postgresql' and args.pg_workers else ''}", flush=True)
     started = time.perf_counter()
     rate = p99 = slowdown = math.nan
     try:
-        with Server(backend, 0, args.pg) as srv:
+        with Server(backend, 0, args.pg, args.pg_workers, _concurrency(args)) as srv:
             rate = print_sessions(
                 asyncio.run(run_sessions(srv, args.sessions, args.sessions_timeout))
             )
@@ -960,7 +1005,7 @@ def _fanout_part(backend: str, args: argparse.Namespace, *, attach_first: bool) 
     base_phase: float | None = None
     for n in args.listeners:
         try:
-            with Server(backend, 100, args.pg) as srv:
+            with Server(backend, 100, args.pg, args.pg_workers, _concurrency(args)) as srv:
                 res = asyncio.run(run_fanout(srv, n, args.phase_timeout, attach_first))
         except Exception as exc:
             print(f"  N={n} failed: {exc!r}")
@@ -1015,6 +1060,13 @@ def main() -> None:
         help="seconds before part A stops",
     )
     parser.add_argument(
+        "--pg-workers",
+        type=int,
+        default=0,
+        help="PostgreSQL only: run sessions on this many `forge worker` processes (FORGE_RUNNER=workers, "
+        "as docker-compose.yml deploys), not in the API process (0, the default)",
+    )
+    parser.add_argument(
         "--pg",
         default="postgresql://postgres@127.0.0.1:5432",
         help="PostgreSQL server (no database)",
@@ -1036,7 +1088,7 @@ def main() -> None:
     print(f"total {time.perf_counter() - started:.1f} s")
     for b, (rate, p99, slowdown) in results.items():
         print(
-            f"RESULT backend={b} events_per_s={rate:.1f} fanout1000_p99_ms={p99:.1f} fanout_slowdown={slowdown:.2f}"
+            f"RESULT backend={_label(b, args)} events_per_s={rate:.1f} fanout1000_p99_ms={p99:.1f} fanout_slowdown={slowdown:.2f}"
         )
     rates, p99s, slows = zip(*results.values(), strict=True)
     print(

@@ -12,17 +12,20 @@ Invariants:
       (one event): `event` is an event type, `id` its sequence number (absent for live events), and
       `data` the JSON of that type's data model (`contentSchema`), built from `EVENT_MODELS` so it
       cannot miss a type.
+    - `data` is compact JSON (msgspec; UTF-8 kept as is). A stored event's frame is encoded once
+      per process (`SseFrameCache`, by session and seq), and so is a live event's (by the one
+      `LiveEvent` object every follower of the channel receives), whatever the number of listeners.
     - A cursor is ASCII digits with a value in 0..MAX_INT64; the message for anything else names the
       source (`?last_event_id=` or the `Last-Event-ID` header) and quotes at most MAX_ECHO_CHARS of it.
 """
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel
 from sse_starlette import ServerSentEvent
 
@@ -63,15 +66,19 @@ SSE_EVENT_SCHEMA: dict[str, Any] = {
 }
 
 
+def _json(data: object) -> str:
+    return msgspec.json.encode(data).decode()
+
+
 def sse_message(item: FollowItem) -> dict[str, str]:
     if isinstance(item, Heartbeat):
         return {"event": "heartbeat", "id": str(item.last_seq), "data": "{}"}
     if isinstance(item, LiveEvent):
-        return {"event": item.event.type.value, "data": json.dumps(item.event.data, ensure_ascii=False)}
+        return {"event": item.event.type.value, "data": _json(item.event.data)}
     if isinstance(item, StreamClosed):
         closing = ev.error(item.code, item.message, recoverable=True, severity="warning")
-        return {"event": closing.type.value, "data": json.dumps(closing.data, ensure_ascii=False)}
-    return {"event": item.type.value, "id": str(item.seq), "data": json.dumps(item.data, ensure_ascii=False)}
+        return {"event": closing.type.value, "data": _json(closing.data)}
+    return {"event": item.type.value, "id": str(item.seq), "data": _json(item.data)}
 
 
 def _encoded(message: dict[str, str]) -> bytes:
@@ -84,11 +91,16 @@ class SseFrameCache:
     One event watched by N listeners is JSON-encoded once, not N times (fan-out is CPU-bound on the
     encoding). Bounded: the oldest frames are dropped first."""
 
-    def __init__(self, max_frames: int = 8192) -> None:
+    def __init__(self, max_frames: int = 8192, max_live_frames: int = 1024) -> None:
         self._frames: OrderedDict[tuple[SessionId, int], bytes] = OrderedDict()
         self._max = max_frames
+        # By the LiveEvent's identity (kept alive here, so its id is never reused while cached).
+        self._live: OrderedDict[int, tuple[LiveEvent, bytes]] = OrderedDict()
+        self._max_live = max_live_frames
 
     def frame(self, session_id: SessionId, item: FollowItem) -> bytes:
+        if isinstance(item, LiveEvent):
+            return self._live_frame(item)
         if not isinstance(item, StoredEvent):
             return _encoded(sse_message(item))
         key = (session_id, item.seq)
@@ -98,6 +110,16 @@ class SseFrameCache:
             if len(self._frames) > self._max:
                 self._frames.popitem(last=False)
         return cached
+
+    def _live_frame(self, item: LiveEvent) -> bytes:
+        cached = self._live.get(id(item))
+        if cached is not None and cached[0] is item:
+            return cached[1]
+        frame = _encoded(sse_message(item))
+        self._live[id(item)] = (item, frame)
+        if len(self._live) > self._max_live:
+            self._live.popitem(last=False)
+        return frame
 
 
 async def encode_sse(

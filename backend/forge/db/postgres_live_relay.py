@@ -35,6 +35,7 @@ import uuid
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
+import msgspec
 
 from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
@@ -70,7 +71,7 @@ def encode_live(origin: str, session_id: SessionId, event: SessionEvent, serial:
 
 def _payload(origin: str, serial: int, session_id: SessionId, event: SessionEvent) -> str:
     body = {"o": origin, "n": serial, "s": str(session_id), "t": event.type.value, "d": event.data}
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return msgspec.json.encode(body).decode()  # compact, UTF-8 kept: as json.dumps(separators=(",", ":"))
 
 
 def origin_prefix(origin: str) -> str:
