@@ -47,9 +47,15 @@ duration / the N=1 phase duration:
     RESULT backend=<sqlite|postgresql> events_per_s=<float> fanout1000_p99_ms=<float> fanout_slowdown=<float>
     RESULT events_per_s=<float> fanout1000_p99_ms=<float> fanout_slowdown=<float>
 
+With --pg-workers N, PostgreSQL runs as docker-compose.yml deploys it: FORGE_RUNNER=workers, the API
+process enqueues and streams, N `forge worker` processes run the sessions (each up to
+ceil(sessions / N) at once); "server CPU" is then the API's and the workers' together, and the RESULT
+line says `backend=postgresql workers=N`. SQLite always runs in the one server process.
+
 Run: make bench-load
      backend/.venv/bin/python bench/bench_load.py [--backend sqlite|postgresql|both]
          [--sessions 20] [--listeners 1,300,1000] [--quick]   (--quick: 5 sessions, listeners 1,100)
+         [--pg-workers N]
 """
 
 from __future__ import annotations
