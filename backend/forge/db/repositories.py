@@ -63,7 +63,7 @@ from forge.db.row_mapping import (
     stored_event,
     tool_call_entry,
 )
-from forge.db.session_counters import NOT_HELD, LockedCounters
+from forge.db.session_counters import Counter, LockedCounters
 from forge.db.session_statements import (
     ALLOCATE_EVENTS,
     ALLOCATE_MESSAGES,
@@ -87,6 +87,7 @@ from forge.db.session_statements import (
     table_of,
 )
 from forge.db.state_projection import (
+    EVERY_PROJECTED_TABLE,
     PROJECTED_TABLES_DELETE_ORDER,
     Projection,
     project_state,
@@ -131,7 +132,7 @@ class SqlSessionRepository:
     async def _update(self, session_id: uuid.UUID, **values: Any) -> None:
         await self._gate.enter()
         values = self._counters.take(session_id) | values  # the appends' counters ride along
-        announce = self._counters.take_notification(session_id)  # and their NOTIFY (PostgreSQL)
+        announce = self._counters.take_announcement(session_id)  # and their NOTIFY (PostgreSQL)
         if any(isinstance(v, ClauseElement) for v in values.values()):  # an SQL expression: built for it
             statement = update(SESSIONS).where(SESSIONS.c.id == session_id).values(**values)
             if announce is not None:
@@ -156,7 +157,7 @@ class SqlSessionRepository:
         }
         await self._session.execute(insert(SESSIONS).values(**values))
         await self.append_messages(record.id, messages)
-        await self._insert_projected(projection, frozenset(PROJECTED_TABLES_DELETE_ORDER))  # a new row owns none yet
+        await self._insert_projected(projection, EVERY_PROJECTED_TABLE)  # a new row owns none yet
 
     async def write_counters(self) -> None:
         """Write the counters this transaction's appends moved and no UPDATE has carried yet."""
@@ -255,8 +256,7 @@ class SqlSessionRepository:
         await self._gate.enter()
         projection = project_state(session_id, state)
         digest = projection_digest(projection)
-        previous = self._counters.projection_digest(session_id)
-        rewrite = tables_to_rewrite(None if previous is NOT_HELD else previous, digest)
+        rewrite = tables_to_rewrite(self._counters.projection_digest(session_id), digest)
         for model in PROJECTED_TABLES_DELETE_ORDER:
             if model in rewrite:
                 await self._session.execute(DELETE_PROJECTED[model], {"b_id": session_id})
@@ -278,7 +278,7 @@ class SqlSessionRepository:
         await self._gate.enter()
         if not messages:
             return
-        last = self._counters.next_messages(session_id, len(messages))
+        last = self._counters.advance(session_id, Counter.MESSAGES, len(messages))
         if last is None:  # not locked by this transaction: allocated in the row
             last = (await self._session.execute(ALLOCATE_MESSAGES, {"b_id": session_id, "b_n": len(messages)})).scalar()
         if last is None:
@@ -315,7 +315,7 @@ class SqlEventLog:
         await self._gate.enter()
         if not events:
             return []
-        last = self._counters.next_events(session_id, len(events))
+        last = self._counters.advance(session_id, Counter.EVENTS, len(events))
         if last is None:  # not locked by this transaction: allocated in the row
             last = (await self._session.execute(ALLOCATE_EVENTS, {"b_id": session_id, "b_n": len(events)})).scalar()
         if last is None:
@@ -329,7 +329,7 @@ class SqlEventLog:
             for s in stored
         ]
         await self._session.execute(INSERT_EVENTS, rows)
-        if self._session.get_bind().dialect.name == "postgresql" and not self._counters.notify_later(session_id, last):
+        if self._session.get_bind().dialect.name == "postgresql" and not self._counters.announce_later(session_id):
             await self._session.execute(notify_statement(session_id, last))  # not locked: announced on its own
         return stored
 
@@ -366,7 +366,7 @@ class SqlToolCallLog:
         await self._gate.enter()
         if not entries:
             return
-        end = self._counters.next_tool_calls(session_id, len(entries))
+        end = self._counters.advance(session_id, Counter.TOOL_CALLS, len(entries))
         if end is None:  # not locked by this transaction: allocated in the row
             end = (await self._session.execute(ALLOCATE_TOOL_CALLS, {"b_id": session_id, "b_n": len(entries)})).scalar()
         if end is None:

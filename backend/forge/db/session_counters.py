@@ -2,7 +2,7 @@
 
 A step appends messages, events and tool calls; each append used to allocate its seqs with its own
 `UPDATE sessions SET <counter> = <counter> + n RETURNING <counter>`. Under the session's write lock
-(`SqlSessionRepository.lock`, whose RETURNING already reads both counters) no other transaction can
+(`SqlSessionRepository.lock`, whose RETURNING already reads the counters) no other transaction can
 move them, so the appends count in memory and the new values ride along with the next UPDATE of the
 session's row (the state's, usually), or one UPDATE before the commit: three statements less per
 step. The projection's digest (`state_projection`) rides the same way: the lock reads it, a refresh
@@ -27,14 +27,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
-@dataclass(slots=True)
-class _Held:
-    last_event_seq: int
-    message_count: int
-    tool_call_count: int
-    projection_digest: str | None
-    changed: bool = False
-    notify_through: int | None = None  # PostgreSQL: the last seq to announce with the row's next UPDATE
+class Counter(str, enum.Enum):
+    """A counter column of the sessions row, advanced by an append."""
+
+    EVENTS = "last_event_seq"
+    MESSAGES = "message_count"
+    TOOL_CALLS = "tool_call_count"
 
 
 class RowCounters(Protocol):
@@ -50,13 +48,14 @@ class RowCounters(Protocol):
     def projection_digest(self) -> str | None: ...
 
 
-class NotHeld(enum.Enum):
-    """The transaction does not hold the session's lock: nothing is known of its row."""
-
-    NOT_HELD = "not held"
-
-
-NOT_HELD = NotHeld.NOT_HELD
+@dataclass(slots=True)
+class _Held:
+    counts: dict[Counter, int]
+    projection_digest: str | None
+    changed: bool = False
+    # PostgreSQL: events were appended since the last announcement; the row's next UPDATE
+    # announces them up to the held last_event_seq.
+    unannounced: bool = False
 
 
 class LockedCounters:
@@ -64,41 +63,34 @@ class LockedCounters:
         self._held: dict[uuid.UUID, _Held] = {}
 
     def hold(self, session_id: uuid.UUID, row: RowCounters) -> None:
-        held = _Held(row.last_event_seq, row.message_count, row.tool_call_count, row.projection_digest)
-        self._held.setdefault(session_id, held)
+        counts = {counter: int(getattr(row, counter.value)) for counter in Counter}
+        self._held.setdefault(session_id, _Held(counts, row.projection_digest))
 
-    def next_events(self, session_id: uuid.UUID, count: int) -> int | None:
-        """The last seq after `count` more events (the first is that minus count-1), or None when not held."""
+    def advance(self, session_id: uuid.UUID, counter: Counter, count: int) -> int | None:
+        """The counter after `count` more appends (the first new seq is that minus count-1), or
+        None when not held."""
         held = self._changing(session_id)
         if held is None:
             return None
-        held.last_event_seq += count
-        return held.last_event_seq
+        held.counts[counter] += count
+        return held.counts[counter]
 
-    def next_messages(self, session_id: uuid.UUID, count: int) -> int | None:
-        """The message count after `count` more messages, or None when not held."""
+    def reset_messages(self, session_id: uuid.UUID) -> bool:
+        """The conversation was emptied (a compaction); False when not held."""
         held = self._changing(session_id)
-        if held is None:
-            return None
-        held.message_count += count
-        return held.message_count
-
-    def next_tool_calls(self, session_id: uuid.UUID, count: int) -> int | None:
-        """The last tool-call seq after `count` more calls, or None when not held."""
-        held = self._changing(session_id)
-        if held is None:
-            return None
-        held.tool_call_count += count
-        return held.tool_call_count
+        if held is not None:
+            held.counts[Counter.MESSAGES] = 0
+        return held is not None
 
     def last_event_seq(self, session_id: uuid.UUID) -> int | None:
         """The session's last event seq as this transaction knows it, or None when not held."""
         held = self._held.get(session_id)
-        return held.last_event_seq if held is not None else None
+        return held.counts[Counter.EVENTS] if held is not None else None
 
-    def projection_digest(self, session_id: uuid.UUID) -> str | NotHeld | None:
+    def projection_digest(self, session_id: uuid.UUID) -> str | None:
+        """The digest of the projected rows; None when unknown (not held, or never written)."""
         held = self._held.get(session_id)
-        return held.projection_digest if held is not None else NOT_HELD
+        return held.projection_digest if held is not None else None
 
     def project(self, session_id: uuid.UUID, digest: str) -> bool:
         """The projection was rewritten to `digest`; False when not held (the caller writes it)."""
@@ -110,27 +102,20 @@ class LockedCounters:
             held.changed = True
         return True
 
-    def notify_later(self, session_id: uuid.UUID, last_seq: int) -> bool:
-        """Announce events up to `last_seq` with the row's next UPDATE; False when not held."""
-        held = self._changing(session_id)
+    def announce_later(self, session_id: uuid.UUID) -> bool:
+        """Announce the appended events with the row's next UPDATE; False when not held."""
+        held = self._held.get(session_id)
         if held is not None:
-            held.notify_through = last_seq
+            held.unannounced = True
         return held is not None
 
-    def take_notification(self, session_id: uuid.UUID) -> int | None:
+    def take_announcement(self, session_id: uuid.UUID) -> int | None:
         """The last seq to announce with this UPDATE of the session's row, if any."""
         held = self._held.get(session_id)
-        if held is None or held.notify_through is None:
+        if held is None or not held.unannounced:
             return None
-        last, held.notify_through = held.notify_through, None
-        return last
-
-    def reset_messages(self, session_id: uuid.UUID) -> bool:
-        """The conversation was emptied (a compaction); False when not held."""
-        held = self._changing(session_id)
-        if held is not None:
-            held.message_count = 0
-        return held is not None
+        held.unannounced = False
+        return held.counts[Counter.EVENTS]
 
     def _changing(self, session_id: uuid.UUID) -> _Held | None:
         """The session's held counters, marked as to be written; None when not held."""
@@ -145,15 +130,11 @@ class LockedCounters:
         if held is None or not held.changed:
             return {}
         held.changed = False
-        return {
-            "last_event_seq": held.last_event_seq,
-            "message_count": held.message_count,
-            "tool_call_count": held.tool_call_count,
-            "projection_digest": held.projection_digest,
-        }
+        columns: dict[str, int | str | None] = {counter.value: n for counter, n in held.counts.items()}
+        return columns | {"projection_digest": held.projection_digest}
 
     def pending(self) -> list[uuid.UUID]:
-        return [s for s, held in self._held.items() if held.changed or held.notify_through is not None]
+        return [s for s, held in self._held.items() if held.changed or held.unannounced]
 
     def release(self) -> None:
         """The transaction ended (its commit released the locks): nothing is held any more."""

@@ -55,6 +55,9 @@ class Projection:
 
 
 ProjectionDigest = str
+# The tables in the order their digests are joined (insert order).
+_DIGEST_ORDER: tuple[type[Base], ...] = tuple(model for model, _ in Projection().insert_order())
+EVERY_PROJECTED_TABLE: frozenset[type[Base]] = frozenset(_DIGEST_ORDER)
 _DIGEST_HEX = 16  # 64 bits per table: a collision would leave one refresh's rows stale
 
 
@@ -68,11 +71,10 @@ def projection_digest(projection: Projection) -> ProjectionDigest:
 
 def tables_to_rewrite(previous: ProjectionDigest | None, current: ProjectionDigest) -> frozenset[type[Base]]:
     """The tables whose rows must be deleted and inserted again to match `current`."""
-    tables = [model for model, _ in Projection().insert_order()]
     before = previous.split(",") if previous else []
-    if len(before) != len(tables):
-        return frozenset(tables)
-    moved = {model for model, old, new in zip(tables, before, current.split(","), strict=True) if old != new}
+    if len(before) != len(_DIGEST_ORDER):
+        return EVERY_PROJECTED_TABLE
+    moved = {model for model, old, new in zip(_DIGEST_ORDER, before, current.split(","), strict=True) if old != new}
     if ClaimRow in moved:
         moved |= {EvidenceRow, EdgeRow}
     return frozenset(moved)
