@@ -20,7 +20,6 @@ Invariants:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import event
@@ -30,20 +29,22 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 _CHECKED_IN_AT = "forge_checked_in_at"
 
 
-def install_idle_ping(engine: AsyncEngine, idle_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+def install_idle_ping(engine: AsyncEngine, idle_seconds: float) -> None:
     pool = engine.sync_engine.pool
 
     def checked_in(_dbapi_connection: Any, record: Any) -> None:
-        record.info[_CHECKED_IN_AT] = clock()
+        record.info[_CHECKED_IN_AT] = time.monotonic()
 
     def checking_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         since = record.info.pop(_CHECKED_IN_AT, None)
-        if since is None or clock() - since <= idle_seconds:
+        if since is None or time.monotonic() - since <= idle_seconds:
             return
         try:
             dbapi_connection.ping()
         except Exception as error:  # any failure: the pool replaces the connection
-            raise DisconnectionError(f"a pooled connection idle for {clock() - since:.0f} s is gone") from error
+            raise DisconnectionError(
+                f"a pooled connection idle for {time.monotonic() - since:.0f} s is gone"
+            ) from error
 
     event.listen(pool, "checkin", checked_in)
     event.listen(pool, "checkout", checking_out)

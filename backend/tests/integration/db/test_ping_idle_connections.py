@@ -5,6 +5,7 @@ which the pool reconnects."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
@@ -18,45 +19,40 @@ from forge.db.engine import create_engine_for
 pytestmark = pytest.mark.usefixtures("postgres_url")
 
 
-@pytest.fixture
-async def server_pid_killer() -> AsyncIterator[asyncpg.Connection]:
-    admin = await asyncpg.connect(PG_ADMIN)
-    yield admin
-    await admin.close()
-
-
 async def backend_pid(engine: AsyncEngine) -> int:
     async with engine.connect() as connection:
         return int((await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one())
 
 
-async def test_a_connection_cut_while_idle_is_replaced_at_checkout(
-    postgres_url: str, server_pid_killer: asyncpg.Connection
-) -> None:
-    engine = create_engine_for(postgres_url, pool_size=1, max_overflow=0, ping_after_idle_seconds=0.0)
+@asynccontextmanager
+async def pooled_connection_cut(
+    postgres_url: str, ping_after_idle_seconds: float
+) -> AsyncIterator[tuple[AsyncEngine, int]]:
+    """An engine with one pooled connection, used once and then terminated by the server; and its pid."""
+    engine = create_engine_for(
+        postgres_url, pool_size=1, max_overflow=0, ping_after_idle_seconds=ping_after_idle_seconds
+    )
+    admin = await asyncpg.connect(PG_ADMIN)
     try:
         first = await backend_pid(engine)
-        assert await server_pid_killer.fetchval(
-            "SELECT pg_terminate_backend($1, 5000)", first
-        )  # waits until it is gone
-        second = await backend_pid(engine)  # the ping found it gone: a new connection served this
-        assert second != first
+        assert await admin.fetchval("SELECT pg_terminate_backend($1, 5000)", first)  # waits until it is gone
+        yield engine, first
     finally:
+        await admin.close()
         await engine.dispose()
 
 
+async def test_a_connection_cut_while_idle_is_replaced_at_checkout(postgres_url: str) -> None:
+    async with pooled_connection_cut(postgres_url, 0.0) as (engine, first):
+        second = await backend_pid(engine)  # the ping found it gone: a new connection served this
+        assert second != first
+
+
 async def test_a_connection_cut_moments_after_use_fails_one_operation_then_the_pool_reconnects(
-    postgres_url: str, server_pid_killer: asyncpg.Connection
+    postgres_url: str,
 ) -> None:
-    engine = create_engine_for(postgres_url, pool_size=1, max_overflow=0, ping_after_idle_seconds=3600.0)
-    try:
-        first = await backend_pid(engine)
-        assert await server_pid_killer.fetchval(
-            "SELECT pg_terminate_backend($1, 5000)", first
-        )  # waits until it is gone
+    async with pooled_connection_cut(postgres_url, 3600.0) as (engine, first):
         with pytest.raises(DBAPIError) as failed:
             await backend_pid(engine)  # not pinged: it was used moments ago
         assert failed.value.connection_invalidated
         assert await backend_pid(engine) != first
-    finally:
-        await engine.dispose()
