@@ -12,7 +12,7 @@ Invariants:
     - Per process and channel, missing events are fetched from the source by ONE fill task (gaps,
       other processes' commits, reconnects), never once per follower. PostgreSQL also notifies a
       process of its own commits, often before the committing task publishes them: a gap announced
-      while this process commits events of the session (`commit_started` .. `commit_settled`) is
+      while this process commits events of the session (inside `committing`) is
       read only if still open when that commit settles; any other announced gap is read
       NOTIFIED_GRACE_SECONDS later, and only if still missing.
     - A channel exists exactly while it has followers: publishing to a session nobody follows
@@ -132,13 +132,18 @@ class SessionBroadcaster:
 
     # ---- the committing side --------------------------------------------------------------------
 
-    def commit_started(self, session_id: SessionId) -> None:
-        """This process begins a commit of the session's events: a notification of them waits for
-        `commit_settled` (which must follow, whatever the outcome) instead of a grace period."""
+    @contextmanager
+    def committing(self, session_id: SessionId) -> Iterator[None]:
+        """Around a commit of the session's events and their `published` call: a notification of
+        them meanwhile waits for the commit to settle (published, failed or rolled back) instead of
+        a grace period, and a gap still open then is read."""
         self._committing[session_id] = self._committing.get(session_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._settled(session_id)
 
-    def commit_settled(self, session_id: SessionId) -> None:
-        """The commit begun by `commit_started` ended: published, failed or rolled back."""
+    def _settled(self, session_id: SessionId) -> None:
         left = self._committing.pop(session_id, 1) - 1
         if left > 0:
             self._committing[session_id] = left
@@ -146,15 +151,6 @@ class SessionBroadcaster:
         entry = self._entries.get(session_id)
         if entry is not None and entry.channel.has_gap():
             self._request_fill(entry)  # announced, and not published here: committed elsewhere or lost
-
-    @contextmanager
-    def committing(self, session_id: SessionId) -> Iterator[None]:
-        """Around a commit of the session's events and their `published` call."""
-        self.commit_started(session_id)
-        try:
-            yield
-        finally:
-            self.commit_settled(session_id)
 
     def published(self, session_id: SessionId, events: Sequence[StoredEvent]) -> None:
         """This process committed `events` (ascending seq); call right after the commit."""

@@ -225,8 +225,7 @@ class SessionService:
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, state, [phase_kickoff(state)])
             stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)
-            await uow.commit()
-        self._broadcaster.published(record.id, stored)
+            await self._commit_and_publish(uow, record.id, stored)
         return record
 
     async def add_document(self, session_id: SessionId, title: str, text: str) -> SessionDocument | ServiceFailure:
@@ -278,8 +277,7 @@ class SessionService:
                 ev.done(error=False, awaiting_input=False),
             ]
             stored = await uow.events.append_all(session_id, cancelled_events, now)
-            await uow.commit()
-        self._broadcaster.published(session_id, stored)
+            await self._commit_and_publish(uow, session_id, stored)
         await self._registry.cancel(session_id)
         status = SessionStatus.CANCELLED
         return replace(record, status=status, cancelled=True, run_lease=None, awaiting_input_type=None, resolved_at=now)
@@ -319,12 +317,17 @@ class SessionService:
             fresh = last is not None and last.type == EventType.PHASE_CHANGE
             marker = [] if fresh else [ev.phase_change(record.current_phase, record.current_round, resumed=True)]
             stored = await uow.events.append_all(session_id, marker, self._clock.now())
-            with self._broadcaster.committing(session_id):
-                await uow.commit()
-                self._broadcaster.published(session_id, stored)
+            await self._commit_and_publish(uow, session_id, stored)
             # Registered before the lock is released: a concurrent start_run must see the run live.
             self._start(session_id, lease)
         return RunStarted(replace(record, run_lease=lease, running=True), started=True)
+
+    async def _commit_and_publish(self, uow: UnitOfWork, session_id: SessionId, stored: list[StoredEvent]) -> None:
+        """Commit, then hand the committed events to this process's followers (a notification of
+        them in between waits for this: `SessionBroadcaster.committing`)."""
+        with self._broadcaster.committing(session_id):
+            await uow.commit()
+            self._broadcaster.published(session_id, stored)
 
     def _start(self, session_id: SessionId, lease: RunLease) -> None:
         self._launcher.start(session_id, lease)
@@ -393,9 +396,7 @@ class SessionService:
             cursor = await uow.events.last_seq(session_id)
             review_type = REVIEW_TYPE_OF[type(review)]
             lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)
-            with self._broadcaster.committing(session_id):
-                await uow.commit()
-                self._broadcaster.published(session_id, stored)
+            await self._commit_and_publish(uow, session_id, stored)
             # Registered before the lock is released: a concurrent start_run must see the run live.
             if lease is not None:
                 self._start(session_id, lease)

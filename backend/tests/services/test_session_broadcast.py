@@ -229,12 +229,11 @@ async def test_a_notification_during_this_processs_commit_reads_nothing_however_
     broadcaster = SessionBroadcaster(log)
     streams = await _followers_at_seq_5(log, broadcaster, 3)
     reads = len(log.reads)
-    broadcaster.commit_started(SID)
-    mine = log.commit_texts(SID, 2)
-    broadcaster.committed_elsewhere(SID, 7)  # the NOTIFY came first
-    await asyncio.sleep(3 * NOTIFIED_GRACE_SECONDS)  # a busy loop: the committing task resumes late
-    broadcaster.published(SID, mine)
-    broadcaster.commit_settled(SID)
+    with broadcaster.committing(SID):
+        mine = log.commit_texts(SID, 2)
+        broadcaster.committed_elsewhere(SID, 7)  # the NOTIFY came first
+        await asyncio.sleep(3 * NOTIFIED_GRACE_SECONDS)  # a busy loop: the committing task resumes late
+        broadcaster.published(SID, mine)
     assert await take_each(streams, 2) == [mine] * 3
     await asyncio.sleep(2 * NOTIFIED_GRACE_SECONDS)
     assert len(log.reads) == reads
@@ -246,14 +245,12 @@ async def test_a_commit_that_settles_without_publishing_what_was_announced_reads
     broadcaster = SessionBroadcaster(log)
     streams = await _followers_at_seq_5(log, broadcaster, 3)
     reads = len(log.reads)
-    broadcaster.commit_started(SID)
-    broadcaster.commit_started(SID)  # two commits in flight (a command and a step)
-    committed = log.commit_texts(SID, 2)
-    broadcaster.committed_elsewhere(SID, 7)
-    broadcaster.commit_settled(SID)
-    await asyncio.sleep(2 * NOTIFIED_GRACE_SECONDS)
-    assert len(log.reads) == reads  # one commit is still in flight: it may yet publish them
-    broadcaster.commit_settled(SID)
+    with broadcaster.committing(SID):  # two commits in flight (a step and a command)
+        with broadcaster.committing(SID):
+            committed = log.commit_texts(SID, 2)
+            broadcaster.committed_elsewhere(SID, 7)
+        await asyncio.sleep(2 * NOTIFIED_GRACE_SECONDS)
+        assert len(log.reads) == reads  # one commit is still in flight: it may yet publish them
     assert await take_each(streams, 2) == [committed] * 3
     assert len(log.reads) == reads + 1
 
