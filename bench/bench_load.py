@@ -439,7 +439,7 @@ class Server:
         self.db_name: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.data_dir = Path(tempfile.mkdtemp(prefix="forge-bench-load-"))
-        self._worker_logs: list[Any] = []
+        self._logs: list[Any] = []
 
     @property
     def pid(self) -> int:
@@ -493,29 +493,8 @@ class Server:
             raise RuntimeError(
                 f"forge migrate failed: {migrated.stderr.decode(errors='replace')[-2000:]}"
             )
-        log = open(self.data_dir / "server.log", "wb")  # noqa: SIM115 - closed with the server
-        self._log = log
-        self.proc = subprocess.Popen(
-            [str(FORGE), "serve"],
-            env=env,
-            cwd=self.data_dir,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            preexec_fn=_raise_nofile,
-        )
-        for n in range(self.workers):
-            worker_log = open(self.data_dir / f"worker-{n}.log", "wb")  # noqa: SIM115 - closed with the server
-            self._worker_logs.append(worker_log)
-            self.worker_procs.append(
-                subprocess.Popen(
-                    [str(FORGE), "worker"],
-                    env=env,
-                    cwd=self.data_dir,
-                    stdout=worker_log,
-                    stderr=subprocess.STDOUT,
-                    preexec_fn=_raise_nofile,
-                )
-            )
+        self.proc = self._spawn("serve", "server.log", env)
+        self.worker_procs = [self._spawn("worker", f"worker-{n}.log", env) for n in range(self.workers)]
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -532,6 +511,19 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError("forge serve did not become ready in 60 s")
+
+    def _spawn(self, command: str, log_name: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        """`forge <command>` with its output in `log_name` (closed with the server)."""
+        log = open(self.data_dir / log_name, "wb")  # noqa: SIM115 - closed in __exit__
+        self._logs.append(log)
+        return subprocess.Popen(
+            [str(FORGE), command],
+            env=env,
+            cwd=self.data_dir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_raise_nofile,
+        )
 
     def log_tail(self, chars: int = 1500) -> str:
         try:
@@ -557,10 +549,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
-        if getattr(self, "_log", None) is not None:
-            self._log.close()
-        for worker_log in self._worker_logs:
-            worker_log.close()
+        for log in self._logs:
+            log.close()
         if self.db_name is not None:
             try:
                 asyncio.run(

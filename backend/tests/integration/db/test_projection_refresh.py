@@ -44,6 +44,16 @@ async def stored_digest(db: Any, session_id: uuid.UUID) -> str | None:
         return await s.scalar(select(SessionRow.projection_digest).where(SessionRow.id == session_id))
 
 
+async def refresh_under_lock(uow_factory: UowFactory, session_id: SessionId, state: ForgeState, *, save: bool) -> None:
+    """What the services do when a run pauses or a review is applied: lock, refresh, (save), commit."""
+    async with uow_factory() as uow:
+        await uow.sessions.lock(session_id)
+        await uow.sessions.refresh_projection(session_id, state)
+        if save:
+            await uow.sessions.save_state(session_id, state, at=T0, cancelled=False)
+        await uow.commit()
+
+
 async def test_a_locked_refresh_leaves_the_unchanged_tables_alone(
     db: Any, uow_factory: UowFactory, rich_state: StateBuilder
 ) -> None:
@@ -51,11 +61,7 @@ async def test_a_locked_refresh_leaves_the_unchanged_tables_alone(
     record = await add_session(uow_factory, state)
     await tamper_claims(db, record.id)
     state.reframings = state.reframings[:1]
-    async with uow_factory() as uow:
-        await uow.sessions.lock(record.id)
-        await uow.sessions.refresh_projection(record.id, state)
-        await uow.sessions.save_state(record.id, state, at=T0, cancelled=False)
-        await uow.commit()
+    await refresh_under_lock(uow_factory, record.id, state, save=True)
     assert await db.count(ReframingRow, session_id=record.id) == 1
     assert await db.count(ClaimRow, session_id=record.id, claim_text="tampered") == 4  # not rewritten
     assert await stored_digest(db, record.id) == projection_digest(project_state(record.id, state))
@@ -71,11 +77,7 @@ async def test_a_changed_claim_is_rewritten_with_its_evidence_and_edges(
     state.knowledge_graph_nodes = [
         replace(n, text="sharpened") if n.id == claim.id else n for n in state.knowledge_graph_nodes
     ]
-    async with uow_factory() as uow:
-        await uow.sessions.lock(record.id)
-        await uow.sessions.refresh_projection(record.id, state)
-        await uow.sessions.save_state(record.id, state, at=T0, cancelled=False)
-        await uow.commit()
+    await refresh_under_lock(uow_factory, record.id, state, save=True)
     assert await db.count(ClaimRow, id=claim.id, claim_text="sharpened") == 1
     # Deleting the claims cascaded to their evidence and edges; both were written again.
     assert await db.count(EvidenceRow, session_id=record.id) == 6
@@ -88,16 +90,10 @@ async def test_a_locked_refresh_with_no_later_update_writes_its_digest_at_commit
     state = rich_state()
     record = await add_session(uow_factory, state)
     state.reframings = []
-    async with uow_factory() as uow:
-        await uow.sessions.lock(record.id)
-        await uow.sessions.refresh_projection(record.id, state)
-        await uow.commit()
+    await refresh_under_lock(uow_factory, record.id, state, save=False)
     assert await stored_digest(db, record.id) == projection_digest(project_state(record.id, state))
     await tamper_claims(db, record.id)
-    async with uow_factory() as uow:  # the next locked refresh knows nothing changed
-        await uow.sessions.lock(record.id)
-        await uow.sessions.refresh_projection(record.id, state)
-        await uow.commit()
+    await refresh_under_lock(uow_factory, record.id, state, save=False)  # it knows nothing changed
     assert await db.count(ClaimRow, session_id=record.id, claim_text="tampered") == 4
 
 
