@@ -41,6 +41,10 @@ lag = cut-off - commit; part A stops after --sessions-timeout (600 s). PostgreSQ
 database per server start (created through --pg, dropped afterwards). Numbers depend on what else
 runs on the machine: the whole machine's CPU use is printed next to the server's.
 
+Machine speed: `reference_loop_ms` (the fastest of three runs of 2M additions in a Python loop) is
+printed before and after the run; the same commit's events/s moved ~1.5x between days here, and this
+number moved with it, so compare runs by it (or alternate the commits in one sitting).
+
 Ends with one line per backend and a combined line (the worse of the backends: min events/s, max p99,
 max slowdown); fanout1000_p99_ms is the "all" lag p99 at the largest N, fanout_slowdown its phase
 duration / the N=1 phase duration:
@@ -1023,6 +1027,20 @@ def _worse(values: list[float], pick: Any) -> float:
     return math.nan if any(math.isnan(v) for v in values) else pick(values)
 
 
+def _reference_loop_ms(additions: int = 2_000_000) -> float:
+    """This machine's speed right now: the fastest of three runs of a plain Python loop, in ms.
+
+    The same code's events/s moved by ~1.5x between days on the same kind of machine (other tenants,
+    CPU frequency); printed before and after the run, it lets two runs' numbers be compared."""
+    best = math.inf
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for i in range(additions):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return 1000 * best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1077,11 +1095,11 @@ def main() -> None:
     print(
         f"bench_load: sessions={args.sessions} listeners={','.join(map(str, args.listeners))} "
         f"RLIMIT_NOFILE={resource.getrlimit(resource.RLIMIT_NOFILE)[0]} cores={os.cpu_count()} "
-        f"loadavg={os.getloadavg()[0]:.2f}",
+        f"loadavg={os.getloadavg()[0]:.2f} reference_loop_ms={_reference_loop_ms():.0f}",
         flush=True,
     )
     results = {b: run_backend(b, args) for b in backends}
-    print(f"total {time.perf_counter() - started:.1f} s")
+    print(f"total {time.perf_counter() - started:.1f} s; reference_loop_ms={_reference_loop_ms():.0f} at the end")
     for b, (rate, p99, slowdown) in results.items():
         print(
             f"RESULT backend={_label(b, args)} events_per_s={rate:.1f} fanout1000_p99_ms={p99:.1f} fanout_slowdown={slowdown:.2f}"
