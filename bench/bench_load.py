@@ -46,8 +46,9 @@ printed before and after the run; the same commit's events/s moved ~1.5x between
 number moved with it, so compare runs by it (or alternate the commits in one sitting).
 
 Ends with one line per backend and a combined line (the worse of the backends: min events/s, max p99,
-max slowdown); fanout1000_p99_ms is the "all" lag p99 at the largest N, fanout_slowdown its phase
-duration / the N=1 phase duration:
+max slowdown); fanout1000_p99_ms is the "live" lag p99 at the largest N (every event of the phase;
+the session's opening phase_change, committed before anyone connected, is replay, and its "lag" is
+mostly the time the 1,000 connections took), fanout_slowdown its phase duration / the N=1 phase duration:
     RESULT backend=<sqlite|postgresql> events_per_s=<float> fanout1000_p99_ms=<float> fanout_slowdown=<float>
     RESULT events_per_s=<float> fanout1000_p99_ms=<float> fanout_slowdown=<float>
 
