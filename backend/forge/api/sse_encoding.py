@@ -33,6 +33,7 @@ from forge.api.event_schemas import EVENT_MODELS
 from forge.api.request_limits import MAX_INT64, quote_input
 from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
+from forge.core.identity_memo import IdentityMemo
 from forge.core.session_record import StoredEvent
 from forge.services.broadcast_types import FollowItem, Heartbeat, LiveEvent, StreamClosed
 
@@ -94,13 +95,11 @@ class SseFrameCache:
     def __init__(self, max_frames: int = 8192, max_live_frames: int = 1024) -> None:
         self._frames: OrderedDict[tuple[SessionId, int], bytes] = OrderedDict()
         self._max = max_frames
-        # By the LiveEvent's identity (kept alive here, so its id is never reused while cached).
-        self._live: OrderedDict[int, tuple[LiveEvent, bytes]] = OrderedDict()
-        self._max_live = max_live_frames
+        self._live: IdentityMemo[bytes] = IdentityMemo(max_live_frames)  # by the LiveEvent every follower shares
 
     def frame(self, session_id: SessionId, item: FollowItem) -> bytes:
         if isinstance(item, LiveEvent):
-            return self._live_frame(item)
+            return self._live.get(item, lambda: _encoded(sse_message(item)))
         if not isinstance(item, StoredEvent):
             return _encoded(sse_message(item))
         key = (session_id, item.seq)
@@ -110,16 +109,6 @@ class SseFrameCache:
             if len(self._frames) > self._max:
                 self._frames.popitem(last=False)
         return cached
-
-    def _live_frame(self, item: LiveEvent) -> bytes:
-        cached = self._live.get(id(item))
-        if cached is not None and cached[0] is item:
-            return cached[1]
-        frame = _encoded(sse_message(item))
-        self._live[id(item)] = (item, frame)
-        if len(self._live) > self._max_live:
-            self._live.popitem(last=False)
-        return frame
 
 
 async def encode_sse(
