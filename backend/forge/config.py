@@ -17,6 +17,7 @@ from forge.core.auth_mode import AuthRefusal, parse_auth_setting
 from forge.core.curation.curation_settings import CurationChange, check_change
 from forge.core.login_throttle import LoginThrottlePolicy
 from forge.core.user_limits import UserLimits
+from forge.db.engine import DEFAULT_MAX_OVERFLOW, DEFAULT_POOL_SIZE
 
 DEFAULT_DATA_DIR = "var"
 
@@ -92,9 +93,8 @@ class Settings:
     budget_usd: float | None = None
     offline_step_delay_ms: int = 0
     data_dir: Path = Path(DEFAULT_DATA_DIR)
-    # Kept open: a pool smaller than the usual concurrency opened and closed a connection per burst.
-    db_pool_size: int = 20
-    db_max_overflow: int = 10
+    db_pool_size: int = DEFAULT_POOL_SIZE
+    db_max_overflow: int = DEFAULT_MAX_OVERFLOW
     run_lease_seconds: float = 15.0
     runner: str = "inprocess"  # FORGE_RUNNER: "inprocess", or "workers" (PostgreSQL: runs are jobs for `forge worker`)
     queue_lease_seconds: float = 3600.0  # how long a queued run counts as running before a worker claims it
@@ -158,8 +158,8 @@ class Settings:
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
             offline_step_delay_ms=max(0, int(env.get("FORGE_OFFLINE_STEP_DELAY_MS") or "0")),
             data_dir=data_dir,
-            db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or "20")),
-            db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or "10")),
+            db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or DEFAULT_POOL_SIZE)),
+            db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or DEFAULT_MAX_OVERFLOW)),
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
             runner=_runner(env.get("FORGE_RUNNER") or "inprocess", env.get("DATABASE_URL") or default_db),
             queue_lease_seconds=max(1.0, float(env.get("FORGE_QUEUE_LEASE_SECONDS") or "3600")),

@@ -77,13 +77,21 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
 
 # A pooled PostgreSQL connection idle longer than this is pinged before use (ping_idle_connections).
 PING_AFTER_IDLE_SECONDS = 5.0
+# The pool per process (FORGE_DB_POOL_SIZE / FORGE_DB_MAX_OVERFLOW override them, see config): kept
+# open, since a pool smaller than the usual concurrency opened and closed a connection per burst.
+DEFAULT_POOL_SIZE = 20
+DEFAULT_MAX_OVERFLOW = 10
 
 # JSON columns are written and read by msgspec (see db/json_columns.py), on both backends.
 _JSON_CODEC: dict[str, Any] = {"json_serializer": serialize_json, "json_deserializer": deserialize_json}
 
 
 def create_engine_for(
-    url: str, *, pool_size: int = 20, max_overflow: int = 10, ping_after_idle_seconds: float = PING_AFTER_IDLE_SECONDS
+    url: str,
+    *,
+    pool_size: int = DEFAULT_POOL_SIZE,
+    max_overflow: int = DEFAULT_MAX_OVERFLOW,
+    ping_after_idle_seconds: float = PING_AFTER_IDLE_SECONDS,
 ) -> AsyncEngine:
     """An AsyncEngine for `url`; SQLite gets its directory created, foreign keys enforced and WAL.
 
