@@ -1,8 +1,10 @@
 """How a command that starts a run gets it running: in this process, or as a job for a worker.
 
 Invariants:
-    - A command takes the run's lease (`new_lease`) and calls `enqueue` inside its transaction, then
-      `start` after its commit (still under the session's lock).
+    - A command takes the run's lease (`new_lease`) and calls `enqueue` inside its transaction,
+      `reserve` right before its commit (`abandon` if the commit fails), then `start` after it. On
+      PostgreSQL the commit releases the row lock, and a command waiting for it may run before the
+      committing one resumes: the reservation makes that command find the run live.
     - In-process (the default; the only runner on SQLite): the lease is this process's, `enqueue`
       writes nothing, `start` hands the run to the RunRegistry.
     - Workers (FORGE_RUNNER=workers, PostgreSQL): the lease is a queued ticket (`run_tickets`),
@@ -32,6 +34,14 @@ class RunLauncher(Protocol):
         """Inside the command's transaction, before its commit."""
         ...
 
+    def reserve(self, session_id: SessionId, lease: RunLease) -> None:
+        """Right before the command's commit: from here the run counts as live in this process."""
+        ...
+
+    def abandon(self, lease: RunLease) -> None:
+        """The commit after `reserve` failed: the run will not start."""
+        ...
+
     def start(self, session_id: SessionId, lease: RunLease) -> None:
         """After the command's commit."""
         ...
@@ -53,6 +63,12 @@ class InProcessLauncher:
     async def enqueue(self, uow: UnitOfWork, session_id: SessionId, lease: RunLease) -> None:
         return None
 
+    def reserve(self, session_id: SessionId, lease: RunLease) -> None:
+        self._registry.reserve(session_id, lease)
+
+    def abandon(self, lease: RunLease) -> None:
+        self._registry.release(lease.owner)
+
     def start(self, session_id: SessionId, lease: RunLease) -> None:
         self._registry.start(session_id, lease, lambda: self._driver.run(session_id, lease))
 
@@ -70,6 +86,12 @@ class QueueLauncher:
 
     async def enqueue(self, uow: UnitOfWork, session_id: SessionId, lease: RunLease) -> None:
         await uow.run_jobs.enqueue_run(session_id, ticket_of(lease))
+
+    def reserve(self, session_id: SessionId, lease: RunLease) -> None:
+        return None  # the queued lease is live by its expiry, in every process
+
+    def abandon(self, lease: RunLease) -> None:
+        return None  # the job was enqueued in the transaction that failed
 
     def start(self, session_id: SessionId, lease: RunLease) -> None:
         return None

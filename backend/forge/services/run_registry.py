@@ -64,6 +64,10 @@ class RunRegistry:
         """A run of this process holds the session right now (no database read needed)."""
         return session_id in self._owners.values()
 
+    def reserve(self, session_id: SessionId, lease: RunLease) -> None:
+        """The run counts as live here before its task exists (see `RunLauncher.reserve`)."""
+        self._owners[lease.owner] = session_id
+
     def start(self, session_id: SessionId, lease: RunLease, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self._owners[lease.owner] = session_id
         task = asyncio.get_running_loop().create_task(self._run(lease.owner, work), name=f"forge-run-{session_id}")

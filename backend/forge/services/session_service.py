@@ -317,20 +317,31 @@ class SessionService:
             fresh = last is not None and last.type == EventType.PHASE_CHANGE
             marker = [] if fresh else [ev.phase_change(record.current_phase, record.current_round, resumed=True)]
             stored = await uow.events.append_all(session_id, marker, self._clock.now())
-            await self._commit_and_publish(uow, session_id, stored)
-            # Registered before the lock is released: a concurrent start_run must see the run live.
-            self._start(session_id, lease)
+            await self._commit_and_publish(uow, session_id, stored, starting=lease)
         return RunStarted(replace(record, run_lease=lease, running=True), started=True)
 
-    async def _commit_and_publish(self, uow: UnitOfWork, session_id: SessionId, stored: list[StoredEvent]) -> None:
+    async def _commit_and_publish(
+        self, uow: UnitOfWork, session_id: SessionId, stored: list[StoredEvent], starting: RunLease | None = None
+    ) -> None:
         """Commit, then hand the committed events to this process's followers (a notification of
-        them in between waits for this: `SessionBroadcaster.committing`)."""
-        with self._broadcaster.committing(session_id):
-            await uow.commit()
-            self._broadcaster.published(session_id, stored)
+        them in between waits for this: `SessionBroadcaster.committing`), then start the run the
+        transaction took the lease `starting` for.
 
-    def _start(self, session_id: SessionId, lease: RunLease) -> None:
-        self._launcher.start(session_id, lease)
+        The run counts as live in this process from before the commit: on PostgreSQL the commit
+        releases the row lock, and a command waiting for it may resume before this coroutine does;
+        it must find the run live, or it would start a second one."""
+        if starting is not None:
+            self._launcher.reserve(session_id, starting)
+        try:
+            with self._broadcaster.committing(session_id):
+                await uow.commit()
+                self._broadcaster.published(session_id, stored)
+        except BaseException:
+            if starting is not None:
+                self._launcher.abandon(starting)
+            raise
+        if starting is not None:
+            self._launcher.start(session_id, starting)
 
     async def submit_review(self, session_id: SessionId, review: ReviewInput) -> int | ServiceFailure:
         """Apply a review and start the next phase; returns the event cursor to stream from."""
@@ -396,10 +407,7 @@ class SessionService:
             cursor = await uow.events.last_seq(session_id)
             review_type = REVIEW_TYPE_OF[type(review)]
             lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)
-            await self._commit_and_publish(uow, session_id, stored)
-            # Registered before the lock is released: a concurrent start_run must see the run live.
-            if lease is not None:
-                self._start(session_id, lease)
+            await self._commit_and_publish(uow, session_id, stored, starting=lease)
         return cursor
 
     async def _persist_review(
