@@ -7,7 +7,8 @@ Invariants:
     - URLs without an async driver are given one (`sqlite` -> aiosqlite, `postgresql` -> asyncpg).
     - Sessions from `create_session_factory` do not expire objects on commit; repositories never
       hand ORM objects out anyway.
-    - SQLite connections run each statement in one hop to aiosqlite's thread (`sqlite_fewer_hops`).
+    - SQLite connections run statements on the event loop's thread and COMMIT on aiosqlite's; a
+      statement that finds another process's lock waits on aiosqlite's thread (`sqlite_fewer_hops`).
     - PostgreSQL connections idle in the pool for more than PING_AFTER_IDLE_SECONDS are pinged at
       checkout (`ping_idle_connections`); busy ones are not.
     - Every engine writes and reads JSON columns with `db/json_columns.py` (the session state is
@@ -62,8 +63,10 @@ SQLITE_PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
-    "PRAGMA busy_timeout=15000",
 )
+# How long a statement waits for another process's write lock (e.g. `forge answer` beside `forge
+# serve`), on the connection's thread (sqlite_fewer_hops): sqlite3's `timeout`, not a PRAGMA.
+SQLITE_BUSY_TIMEOUT_SECONDS = 15.0
 
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
@@ -102,7 +105,8 @@ def create_engine_for(
         ensure_sqlite_directory(parsed)
         in_memory = parsed.database in (None, "", ":memory:")  # one shared connection (StaticPool): no sizes
         sizes = {} if in_memory else {"pool_size": pool_size, "max_overflow": max_overflow}
-        engine = create_async_engine(parsed, **sizes, **_JSON_CODEC)
+        connect_args = {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}
+        engine = create_async_engine(parsed, **sizes, **_JSON_CODEC, connect_args=connect_args)
         install_fewer_hops(engine)
         event.listen(engine.sync_engine, "connect", _configure_sqlite_connection)
         return engine

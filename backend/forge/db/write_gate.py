@@ -11,7 +11,7 @@ Design decision:
     SQLite has a single writer. When many transactions want it at once, each loser sleeps in SQLite's
     busy handler with growing naps (up to 100 ms) and retries, so throughput collapses under
     concurrency (measured: 20 concurrent sessions persisted ~160 events/s). Queueing the writers in
-    the process hands the lock over without sleeping; `busy_timeout` still covers other processes
+    the process hands the lock over without sleeping; the busy timeout still covers other processes
     on the same file (e.g. `forge answer` beside `forge serve`).
 """
 

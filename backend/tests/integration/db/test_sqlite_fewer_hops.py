@@ -1,8 +1,12 @@
-"""SQLite connections that run a statement in one thread hop behave as stock aiosqlite does."""
+"""SQLite connections that run statements on the event loop's thread behave as stock aiosqlite does, and
+never make the loop wait for another connection's lock."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +16,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from forge.db.engine import create_engine_for
-from forge.db.sqlite_fewer_hops import FewerHopsConnection
+from forge.db.sqlite_fewer_hops import FewerHopsConnection, install_fewer_hops
 
 
 @pytest.fixture(params=["fewer_hops", "stock"])
@@ -72,27 +76,67 @@ async def test_a_syntax_error_is_an_operational_error(engine: AsyncEngine) -> No
         assert (await c.execute(text("SELECT 2"))).scalar() == 2  # the connection is still usable
 
 
-async def test_a_second_writer_waits_for_the_first_and_then_sees_its_row(tmp_path: Path) -> None:
-    engine = create_engine_for(f"sqlite+aiosqlite:///{tmp_path}/lock.db")
+def _engine_waiting(url: str, seconds: float) -> AsyncEngine:
+    made = create_async_engine(url, connect_args={"timeout": seconds})
+    install_fewer_hops(made)
+    return made
+
+
+@contextlib.contextmanager
+def _other_process_holding_the_writer(path: Path) -> Iterator[sqlite3.Connection]:
+    """Another process's connection (its own sqlite3 connection) with the table made and the write
+    lock taken before the engine opens any connection (the first statement of a new one is tested);
+    its row is committed when it is given back, if the test did not commit it first."""
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        async with engine.begin() as c:
-            await c.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
-        first = await engine.connect()
-        await first.exec_driver_sql("BEGIN IMMEDIATE")
-        await first.execute(text("INSERT INTO t (v) VALUES ('first')"))
-        async with engine.connect() as second:
-            with pytest.raises(OperationalError, match="locked"):
-                await second.exec_driver_sql("PRAGMA busy_timeout=50")
-                await second.exec_driver_sql("BEGIN IMMEDIATE")
-        await first.commit()
-        await first.close()
+        other.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("INSERT INTO t (v) VALUES ('other')")
+        yield other
+    finally:
+        if other.in_transaction:
+            other.commit()
+        other.close()
+
+
+async def test_a_writer_locked_out_waits_off_the_event_loop_and_then_writes(tmp_path: Path) -> None:
+    engine = _engine_waiting(f"sqlite+aiosqlite:///{tmp_path}/lock.db", 10.0)
+    try:
+        with _other_process_holding_the_writer(tmp_path / "lock.db") as other:
+            ticks = 0
+
+            async def release_after_ticks() -> None:  # runs only while the loop is free
+                nonlocal ticks
+                while ticks < 5:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+                other.commit()
+
+            async def write() -> None:
+                async with engine.begin() as c:
+                    await c.execute(text("INSERT INTO t (v) VALUES ('ours')"))
+
+            async with asyncio.timeout(5):  # far below the busy timeout: a blocked loop would overrun it
+                await asyncio.gather(write(), release_after_ticks())
         async with engine.connect() as c:
-            assert (await c.execute(text("SELECT v FROM t"))).scalars().all() == ["first"]
+            assert (await c.execute(text("SELECT v FROM t ORDER BY id"))).scalars().all() == ["other", "ours"]
     finally:
         await engine.dispose()
 
 
-async def test_a_statement_is_one_hop_to_the_connections_thread(tmp_path: Path) -> None:
+async def test_a_writer_locked_out_past_the_busy_timeout_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    engine = _engine_waiting(f"sqlite+aiosqlite:///{tmp_path}/lock.db", 0.05)
+    try:
+        with _other_process_holding_the_writer(tmp_path / "lock.db"), pytest.raises(OperationalError, match="locked"):
+            async with engine.begin() as c:
+                await c.execute(text("INSERT INTO t (v) VALUES ('ours')"))
+        async with engine.connect() as c:
+            assert (await c.execute(text("SELECT v FROM t"))).scalars().all() == ["other"]
+    finally:
+        await engine.dispose()
+
+
+async def test_statements_run_on_the_loops_thread_and_only_commit_hops(tmp_path: Path) -> None:
     engine = create_engine_for(f"sqlite+aiosqlite:///{tmp_path}/count.db")
     hops: list[str] = []
 
@@ -102,17 +146,20 @@ async def test_a_statement_is_one_hop_to_the_connections_thread(tmp_path: Path) 
         assert isinstance(connection, FewerHopsConnection)
         original = connection._execute
 
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            hops.append("hop")
-            return await original(*args, **kwargs)
+        async def counted(function: Any, *args: Any, **kwargs: Any) -> Any:
+            hops.append(getattr(args[0], "__name__", "") if args else function.__name__)
+            return await original(function, *args, **kwargs)
 
         connection._execute = counted  # type: ignore[method-assign]
 
     try:
-        async with engine.connect() as c:
-            await c.execute(text("SELECT 1"))
-            hops.clear()
-            assert (await c.execute(text("SELECT 1 UNION ALL SELECT 2"))).scalars().all() == [1, 2]
-            assert len(hops) == 1
+        async with engine.begin() as c:
+            await c.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+        hops.clear()
+        async with engine.begin() as c:
+            await c.execute(text("INSERT INTO t (v) VALUES (:v)"), [{"v": "a"}, {"v": "b"}])
+            assert (await c.execute(text("SELECT v FROM t ORDER BY id"))).scalars().all() == ["a", "b"]
+            assert hops == []
+        assert hops == ["commit"]
     finally:
         await engine.dispose()
