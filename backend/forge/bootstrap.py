@@ -28,7 +28,7 @@ from forge.core.curation.curation_settings import apply_change
 from forge.core.knowledge_records import ShippedKnowledge
 from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
-from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
+from forge.db.engine import create_engine_for, create_query_session_factory, create_session_factory, is_sqlite
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.postgres_live_relay import PostgresLiveRelay
 from forge.db.run_job_queue import QueueDepth, QueueProbe
@@ -211,7 +211,7 @@ def build_container(
     engine = create_engine_for(
         settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow
     )
-    factory = create_session_factory(engine)
+    factory, query_factory = create_session_factory(engine), create_query_session_factory(engine)
 
     single_process = is_sqlite(settings.database_url)
     gate = WriteGate() if single_process else None
@@ -219,8 +219,11 @@ def build_container(
     def uow_factory() -> UnitOfWork:
         return SqlAlchemyUnitOfWork(factory, gate)
 
+    def query_uow_factory() -> UnitOfWork:
+        return SqlAlchemyUnitOfWork(query_factory, gate, query_only=True)
+
     runs = RunRegistry(clock, lease_seconds=settings.run_lease_seconds, trust_other_processes=not single_process)
-    broadcaster = SessionBroadcaster(EventLogSource(uow_factory), heartbeat_seconds=heartbeat_seconds)
+    broadcaster = SessionBroadcaster(EventLogSource(query_uow_factory), heartbeat_seconds=heartbeat_seconds)
     metrics = _watched_metrics(runs, broadcaster)
     # PostgreSQL: live events (text deltas, engine progress) also reach other processes' followers
     relay = None if single_process else PostgresLiveRelay(asyncpg_dsn(settings.database_url), uuid.uuid4().hex)
@@ -243,6 +246,7 @@ def build_container(
         curation=curation,
         hkg=hkg,
         live_relay=relay,
+        queries=query_uow_factory,
     )
     memory_embedder = embedder or StaticTextEmbedder()
     memory = HypothesisMemory(memory_embedder, new_id)
@@ -250,7 +254,9 @@ def build_container(
     launcher: RunLauncher = (
         QueueLauncher(clock, settings.queue_lease_seconds) if workers else InProcessLauncher(runs, driver)
     )
-    service = SessionService(uow_factory, broadcaster, runs, launcher, clock, new_id, roles.model.label, memory)
+    service = SessionService(
+        uow_factory, broadcaster, runs, launcher, clock, new_id, roles.model.label, memory, queries=query_uow_factory
+    )
     queued = (
         None
         if single_process

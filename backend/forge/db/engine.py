@@ -117,3 +117,12 @@ def create_engine_for(
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def create_query_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions for reads only. PostgreSQL: AUTOCOMMIT, so reading costs no BEGIN and ROLLBACK round
+    trips (a flag of the asyncpg adapter, set at checkout, no statement). SQLite: the usual factory,
+    as sqlite3 opens no transaction for a SELECT (and switching its mode would cost thread hops)."""
+    if engine.dialect.name == "sqlite":
+        return create_session_factory(engine)
+    return async_sessionmaker(engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False)

@@ -7,6 +7,10 @@ Invariants:
       session; this holds when the block raises, too.
     - The repositories exist only inside the block; one unit of work is entered at most once
       at a time.
+    - A query's unit of work (`query_only`) reads without a transaction where the backend would
+      open one (PostgreSQL: its session factory is AUTOCOMMIT, so no BEGIN and ROLLBACK round trips
+      around the reads; under READ COMMITTED each statement saw the latest commit anyway, and SQLite
+      opens no transaction for a SELECT). It cannot write or commit: both raise before any SQL.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from forge.db.repositories import SqlEventLog, SqlSessionRepository, SqlToolCall
 from forge.db.run_job_queue import SqlRunJobQueue
 from forge.db.saga_pattern_repository import SqlSagaPatternRepository
 from forge.db.session_counters import LockedCounters
-from forge.db.write_gate import NO_GATE, WriteGate
+from forge.db.write_gate import NO_GATE, QUERY_ONLY, WriteGate
 from forge.ports import (
     AccountRepository,
     EventLog,
@@ -47,10 +51,17 @@ class SqlAlchemyUnitOfWork:
     accounts: AccountRepository
     run_jobs: RunJobQueue
 
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession], gate: WriteGate | None = None) -> None:
+    def __init__(
+        self,
+        session_factory: async_sessionmaker[AsyncSession],
+        gate: WriteGate | None = None,
+        *,
+        query_only: bool = False,
+    ) -> None:
         self._session_factory = session_factory
         self._session: AsyncSession | None = None
         self._gate = gate
+        self._query_only = query_only
         self._ticket = NO_GATE
 
     def _active(self) -> AsyncSession:
@@ -63,7 +74,10 @@ class SqlAlchemyUnitOfWork:
             raise RuntimeError("The unit of work is already active.")
         session = self._session_factory()
         self._session = session
-        self._ticket = self._gate.ticket() if self._gate is not None else NO_GATE
+        if self._query_only:
+            self._ticket = QUERY_ONLY
+        else:
+            self._ticket = self._gate.ticket() if self._gate is not None else NO_GATE
         self._counters = LockedCounters()  # shared by the appends and the session row's UPDATEs
         self._sessions = SqlSessionRepository(session, self._ticket, self._counters)
         self.sessions = self._sessions
@@ -89,6 +103,8 @@ class SqlAlchemyUnitOfWork:
             self._ticket.leave()  # only once the transaction has ended
 
     async def commit(self) -> None:
+        if self._query_only:
+            raise RuntimeError("A query's unit of work has nothing to commit.")
         session = self._active()
         await self._sessions.write_counters()
         await session.commit()

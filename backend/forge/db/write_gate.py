@@ -49,3 +49,13 @@ class WriteTicket:
 
 
 NO_GATE = WriteTicket(None)
+
+
+class _QueryTicket(WriteTicket):
+    """The ticket of a query's unit of work: a write through it is a bug, refused before any SQL."""
+
+    async def enter(self) -> None:
+        raise RuntimeError("A query's unit of work cannot write: run the write in a command's unit of work.")
+
+
+QUERY_ONLY = _QueryTicket(None)

@@ -105,8 +105,10 @@ class PhaseRunDriver:
         curation: LiveCurationSettings | None = None,
         hkg: HkgNeighbourhoodSource | None = None,
         live_relay: LiveEventRelay | None = None,
+        queries: UnitOfWorkFactory | None = None,
     ):
         self._live_relay = live_relay
+        self._queries = queries or uow_factory  # the run's reads of its state (no writes)
         self._triz = triz
         self._hkg = hkg
         curation = curation or LiveCurationSettings()
@@ -171,7 +173,7 @@ class PhaseRunDriver:
             log.info("run %s of session %s stopped without its last step (lease lost)", lease.owner, session_id)
 
     async def _load(self, session_id: SessionId, lease: RunLease) -> tuple[ForgeState, list[Message]] | None:
-        async with self._uow_factory() as uow:
+        async with self._queries() as uow:
             if not _holds(await uow.sessions.get(session_id), lease):
                 return None
             return await uow.sessions.load_state(session_id), await uow.sessions.load_messages(session_id)

@@ -100,8 +100,11 @@ class SessionService:
         new_id: Callable[[], UUID],
         model_label: str,
         memory: HypothesisMemory | None = None,
+        *,
+        queries: UnitOfWorkFactory | None = None,
     ):
         self._uow_factory = uow_factory
+        self._queries = queries or uow_factory  # reads only (`SqlAlchemyUnitOfWork.query_only`)
         self._memory = memory
         self._broadcaster = broadcaster
         self._registry = registry
@@ -119,20 +122,20 @@ class SessionService:
 
     # ---- queries ---------------------------------------------------------------------------
     async def get(self, session_id: SessionId) -> SessionRecord | ServiceFailure:
-        async with self._uow_factory() as uow:
+        async with self._queries() as uow:
             record = await uow.sessions.get(session_id)
         return self._with_running(record) if record else not_found(session_id)
 
     async def list_page(
         self, limit: int, offset: int, status: SessionStatus | None, owner: UserId | None = None
     ) -> SessionPage:
-        async with self._uow_factory() as uow:
+        async with self._queries() as uow:
             page = await uow.sessions.list_page(limit=limit, offset=offset, status=status, owner=owner)
         return replace(page, items=tuple(self._with_running(r) for r in page.items))
 
     async def describe(self, session_id: SessionId) -> tuple[SessionRecord, ForgeState] | ServiceFailure:
-        """The session row and its state, read in one transaction."""
-        async with self._uow_factory() as uow:
+        """The session row and its state (each read sees the latest commit)."""
+        async with self._queries() as uow:
             record = await uow.sessions.get(session_id)
             if record is None:
                 return not_found(session_id)
@@ -161,7 +164,7 @@ class SessionService:
         return state.knowledge_document_markdown
 
     async def events(self, session_id: SessionId, after: int, limit: int) -> list[StoredEvent] | ServiceFailure:
-        async with self._uow_factory() as uow:
+        async with self._queries() as uow:
             if await uow.sessions.get(session_id) is None:
                 return not_found(session_id)
             return await uow.events.after(session_id, after, limit)
@@ -198,7 +201,7 @@ class SessionService:
     async def _has_work_but_no_run(self, session_id: SessionId) -> bool:
         if self._registry.runs_here(session_id):
             return False  # the common case for followers of a live run: no database read at all
-        async with self._uow_factory() as uow:
+        async with self._queries() as uow:
             found = await uow.sessions.get(session_id)
             return found is not None and self._needs_run(found) and not await self._launcher.pending(uow, session_id)
 
