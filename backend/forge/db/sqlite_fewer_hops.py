@@ -118,15 +118,21 @@ class FewerHopsConnection(aiosqlite.Connection):
         try:
             return self._statement(sql, parameters, many)
         except sqlite3.OperationalError as error:
-            if not _is_busy(error):
-                raise
+            _raise_unless_busy(error)
         waited: tuple[sqlite3.Cursor, list[Any]] = await self._on_thread(
             self._waiting, self._statement, sql, parameters, many
         )
         return waited
 
     async def commit(self) -> None:
-        await self._on_thread(self._waiting, self._conn.commit)
+        # The same rule as a statement: wait only when busy (a COMMIT refused with SQLITE_BUSY leaves
+        # the transaction open, to be committed again). In WAL mode it never is; rollback-journal
+        # mode (a file system without WAL) needs the readers gone.
+        try:
+            await self._on_thread(self._conn.commit)
+        except sqlite3.OperationalError as error:
+            _raise_unless_busy(error)
+            await self._on_thread(self._waiting, self._conn.commit)
 
     async def rollback(self) -> None:
         self._conn.rollback()  # never waits: it only gives up what this connection holds
@@ -159,9 +165,11 @@ class FewerHopsConnection(aiosqlite.Connection):
         return cursor, rows
 
 
-def _is_busy(error: sqlite3.OperationalError) -> bool:
+def _raise_unless_busy(error: sqlite3.OperationalError) -> None:
+    """Re-raise `error` unless it is SQLITE_BUSY (another connection holds the lock: worth waiting)."""
     code = getattr(error, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+    if code is None or code & 0xFF != sqlite3.SQLITE_BUSY:
+        raise error
 
 
 def _fewer_hops_connection(*args: Any, **kwargs: Any) -> FewerHopsConnection:

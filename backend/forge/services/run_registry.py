@@ -69,7 +69,7 @@ class RunRegistry:
         self._owners[lease.owner] = session_id
 
     def start(self, session_id: SessionId, lease: RunLease, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        self._owners[lease.owner] = session_id
+        self.reserve(session_id, lease)  # a no-op after the launcher's own reservation
         task = asyncio.get_running_loop().create_task(self._run(lease.owner, work), name=f"forge-run-{session_id}")
         self._tasks[lease.owner] = (session_id, task)
         task.add_done_callback(self._report)
