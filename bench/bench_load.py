@@ -55,12 +55,14 @@ mostly the time the 1,000 connections took), fanout_slowdown its phase duration 
 With --pg-workers N, PostgreSQL runs as docker-compose.yml deploys it: FORGE_RUNNER=workers, the API
 process enqueues and streams, N `forge worker` processes run the sessions (each up to
 ceil(sessions / N) at once); "server CPU" is then the API's and the workers' together, and the RESULT
-line says `backend=postgresql workers=N`. SQLite always runs in the one server process.
+line says `backend=postgresql workers=N`. Otherwise sessions run in `forge serve`'s run processes
+(FORGE_RUN_PROCESSES; --run-processes N sets it, "auto", the product's default, leaves it unset) and
+"server CPU" is the API process's and its run processes' together.
 
 Run: make bench-load
      backend/.venv/bin/python bench/bench_load.py [--backend sqlite|postgresql|both]
          [--sessions 20] [--listeners 1,300,1000] [--quick]   (--quick: 5 sessions, listeners 1,100)
-         [--pg-workers N]
+         [--pg-workers N] [--run-processes auto|N]
 """
 
 from __future__ import annotations
@@ -396,6 +398,24 @@ def _proc_cpu_seconds(pid: int) -> float:
         return math.nan
 
 
+def _run_process_pids(server_pid: int) -> list[int]:
+    """The server's run processes (children running `forge.run_process_child`)."""
+    try:
+        with open(f"/proc/{server_pid}/task/{server_pid}/children") as fh:
+            children = [int(pid) for pid in fh.read().split()]
+    except OSError:
+        return []
+    found = []
+    for pid in children:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"forge.run_process_child" in fh.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def _machine_cpu_seconds() -> float:
     """Busy CPU seconds of the whole machine, all cores (from /proc/stat: everything but idle and iowait)."""
     try:
@@ -430,9 +450,16 @@ class Server:
     running up to `concurrency` sessions at once (the topology docker-compose.yml ships)."""
 
     def __init__(
-        self, backend: str, step_delay_ms: int, pg: str, workers: int = 0, concurrency: int = 4
+        self,
+        backend: str,
+        step_delay_ms: int,
+        pg: str,
+        workers: int = 0,
+        concurrency: int = 4,
+        run_processes: str = "auto",
     ) -> None:
         self.backend = backend
+        self.run_processes = run_processes
         self.workers = workers if backend == "postgresql" else 0
         self.concurrency = concurrency
         self.worker_procs: list[subprocess.Popen[bytes]] = []
@@ -452,8 +479,10 @@ class Server:
         return self.proc.pid
 
     def cpu_seconds(self) -> float:
-        """CPU used so far by the API process and every worker."""
-        return sum(_proc_cpu_seconds(p.pid) for p in [*([self.proc] if self.proc else []), *self.worker_procs])
+        """CPU used so far by the API process, its run processes (FORGE_RUN_PROCESSES) and every worker."""
+        pids = [p.pid for p in [*([self.proc] if self.proc else []), *self.worker_procs]]
+        pids += _run_process_pids(self.proc.pid) if self.proc else []
+        return sum(_proc_cpu_seconds(pid) for pid in pids)
 
     def __enter__(self) -> Server:
         try:
@@ -486,6 +515,8 @@ class Server:
             )
         if self.workers:
             env.update(FORGE_RUNNER="workers", FORGE_WORKER_CONCURRENCY=str(self.concurrency))
+        if self.run_processes != "auto" and not self.workers:
+            env["FORGE_RUN_PROCESSES"] = self.run_processes
         migrated = subprocess.run(
             [str(FORGE), "migrate"],
             env=env,
@@ -726,15 +757,16 @@ def print_sessions(res: dict[str, Any]) -> float:
         f"sessions without document {s.without_document}; streams cut and resumed {s.cuts})"
     )
     print(
-        f"     CPU                  server{res['workers_label']} {res['cpu'][0] * 100:.0f}% of a core, whole machine "
+        f"     CPU                  server{res['workers_label']} (+ run processes) {res['cpu'][0] * 100:.0f}% of a core, whole machine "
         f"{res['cpu'][1] * 100:.0f}% of {os.cpu_count()} cores"
     )
     if res["events"]:
-        # The budget the rate lives in: one server process runs on one core, so events/s is at
-        # most 1000 / (server CPU ms per event).
+        # The budget the rate lives in: CPU ms per event of the server with its run processes (and
+        # workers); one process on one core persists at most 1000 / that many events per second.
         per_event = res["cpu"][0] * res["wall"] * 1000 / res["events"]
         print(
-            f"     server CPU/event     {per_event:.2f} ms  (one core's ceiling: {1000 / per_event:.0f} events/s)"
+            f"     server CPU/event     {per_event:.2f} ms, run processes included  "
+            f"(one core's ceiling: {1000 / per_event:.0f} events/s)"
         )
     for msg in (s.http_errors + s.error_events)[:5]:
         print(f"       - {msg[:200]}")
@@ -974,7 +1006,9 @@ def _concurrency(args: argparse.Namespace) -> int:
 
 def _label(backend: str, args: argparse.Namespace) -> str:
     workers = args.pg_workers if backend == "postgresql" else 0
-    return f"{backend} workers={workers}" if workers else backend
+    if workers:
+        return f"{backend} workers={workers}"
+    return backend if args.run_processes == "auto" else f"{backend} run_processes={args.run_processes}"
 
 
 def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, float]:
@@ -983,7 +1017,11 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[float, float, f
     started = time.perf_counter()
     rate = p99 = slowdown = math.nan
     try:
-        with Server(backend, 0, args.pg, args.pg_workers, _concurrency(args)) as srv:
+        with Server(backend, 0, args.pg, args.pg_workers, _concurrency(args), args.run_processes) as srv:
+            print(
+                f"  run processes of forge serve: {len(_run_process_pids(srv.pid))} "
+                f"(FORGE_RUN_PROCESSES={args.run_processes})"
+            )
             rate = print_sessions(
                 asyncio.run(run_sessions(srv, args.sessions, args.sessions_timeout))
             )
@@ -1006,7 +1044,7 @@ def _fanout_part(backend: str, args: argparse.Namespace, *, attach_first: bool) 
     base_phase: float | None = None
     for n in args.listeners:
         try:
-            with Server(backend, 100, args.pg, args.pg_workers, _concurrency(args)) as srv:
+            with Server(backend, 100, args.pg, args.pg_workers, _concurrency(args), args.run_processes) as srv:
                 res = asyncio.run(run_fanout(srv, n, args.phase_timeout, attach_first))
         except Exception as exc:
             print(f"  N={n} failed: {exc!r}")
@@ -1080,6 +1118,12 @@ def main() -> None:
         default=0,
         help="PostgreSQL only: run sessions on this many `forge worker` processes (FORGE_RUNNER=workers, "
         "as docker-compose.yml deploys), not in the API process (0, the default)",
+    )
+    parser.add_argument(
+        "--run-processes",
+        default="auto",
+        help="FORGE_RUN_PROCESSES for `forge serve`: auto (the default: unset, one per core) or a number "
+        "(0: sessions run in the server process)",
     )
     parser.add_argument(
         "--pg",

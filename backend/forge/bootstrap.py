@@ -46,12 +46,15 @@ from forge.ports import (
     LanguageModel,
     PasswordHasher,
     ResearchProvider,
+    RunEventSink,
+    RunObserver,
     StructuredModel,
     UnitOfWork,
     UnitOfWorkFactory,
 )
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.providers.token_counting import cl100k_encoding
+from forge.run_process_pool import RunProcessPool
 from forge.services.account_service import AccountService
 from forge.services.drive_phase_run import PhaseRunDriver, RunModels
 from forge.services.event_log_source import EventLogSource
@@ -107,6 +110,8 @@ class Container:
     grounding: LazyHkgGrounding | None = None  # SEARCH's hypergraph, opened on first use (or by warm_up)
     memory_embedder: Embedder | None = None
     live_relay: PostgresLiveRelay | None = None
+    driver: PhaseRunDriver | None = None  # the step loop (a run process of `forge serve` runs it itself)
+    run_processes: RunProcessPool | None = None  # FORGE_RUN_PROCESSES: runs go to child processes
     warm_on_start: bool = False  # `forge serve` / `forge worker`: load the lazy parts before taking work
 
     async def queue_depth(self) -> QueueDepth | None:
@@ -114,8 +119,12 @@ class Container:
         return await self.queue.depth() if self.queue is not None else None
 
     async def start(self) -> None:
-        """Open what needs the running loop: PostgreSQL's LISTEN connection for other processes' events."""
-        if self.warm_on_start:
+        """Open what needs the running loop: the run processes (they warm up meanwhile), PostgreSQL's
+        LISTEN connection for other processes' events."""
+        if self.run_processes is not None:
+            self.run_processes.warm = self.warm_on_start
+            await asyncio.gather(self.run_processes.start(), self.warm_up() if self.warm_on_start else asyncio.sleep(0))
+        elif self.warm_on_start:
             await self.warm_up()
         if self.listener is not None:
             await self.listener.start()
@@ -148,7 +157,9 @@ class Container:
         return True
 
     async def close(self) -> None:
-        await self.runs.shutdown()
+        await self.runs.shutdown()  # cancels every run (a run process's run through its proxy)
+        if self.run_processes is not None:
+            await self.run_processes.close()
         if self.listener is not None:
             await self.listener.stop()
         if self.live_relay is not None:
@@ -193,8 +204,13 @@ def build_container(
     heartbeat_seconds: float = HEARTBEAT_SECONDS,
     embedder: Embedder | None = None,
     password_hasher: PasswordHasher | None = None,
+    run_sink: RunEventSink | None = None,
+    run_observer: RunObserver | None = None,
+    relay_origin: str | None = None,
 ) -> Container:
-    """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
+    """The app's parts. A run process of `forge serve` passes `run_sink` and `run_observer` (its
+    socket to the parent) and the parent's `relay_origin`; with FORGE_RUN_PROCESSES > 0 and the models
+    built here, runs go to a RunProcessPool instead of this process's step loop. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
     VALIDATE with `verifier_structured` (built from the verifier route when the models are built here)."""
     routes = resolve_routes(settings)
@@ -226,21 +242,25 @@ def build_container(
     broadcaster = SessionBroadcaster(EventLogSource(query_uow_factory), heartbeat_seconds=heartbeat_seconds)
     metrics = _watched_metrics(runs, broadcaster)
     # PostgreSQL: live events (text deltas, engine progress) also reach other processes' followers
-    relay = None if single_process else PostgresLiveRelay(asyncpg_dsn(settings.database_url), uuid.uuid4().hex)
+    relay = (
+        None
+        if single_process
+        else PostgresLiveRelay(asyncpg_dsn(settings.database_url), relay_origin or uuid.uuid4().hex)
+    )
     # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
     # every runner (FORGE_CURATION_* at start, the admin API while running).
     hkg = LazyHkgGrounding(settings.hkg_path, knowledge, HashedTextEmbedder())
     curation = LiveCurationSettings(apply_change(DEFAULT_SETTINGS, settings.curation))
     driver = PhaseRunDriver(
         uow_factory,
-        broadcaster,
+        run_sink or broadcaster,
         runs,
         RunModels(roles.model, roles.verifier, research),
         clock,
         new_id,
         settings.max_iterations,
         SpendBudget(settings.budget_tokens, settings.budget_usd),
-        metrics,
+        run_observer or metrics,
         _engine_stages(settings, roles, knowledge, uow_factory, clock, hkg),
         triz=knowledge.triz,
         curation=curation,
@@ -251,8 +271,13 @@ def build_container(
     memory_embedder = embedder or StaticTextEmbedder()
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
+    pool = _run_process_pool(
+        settings, driver, broadcaster, metrics, built_models=model is None, child=run_sink is not None, relay=relay
+    )
     launcher: RunLauncher = (
-        QueueLauncher(clock, settings.queue_lease_seconds) if workers else InProcessLauncher(runs, driver)
+        QueueLauncher(clock, settings.queue_lease_seconds)
+        if workers
+        else InProcessLauncher(runs, pool if pool is not None else driver)
     )
     service = SessionService(
         uow_factory, broadcaster, runs, launcher, clock, new_id, roles.model.label, memory, queries=query_uow_factory
@@ -277,14 +302,36 @@ def build_container(
         memory,
         AccountService(uow_factory, password_hasher or Argon2PasswordHasher(), clock, new_id),
         UserUsageService(uow_factory, runs, clock, settings.user_limits),
-        None if relay is None else _event_listener(settings, broadcaster, relay),
+        # a run process has no followers: other processes' events are nothing to it
+        None if relay is None or run_sink is not None else _event_listener(settings, broadcaster, relay),
         curation,
         QueueProbe(engine, settings.worker_stalled_seconds) if workers else None,
         queued,
         grounding=hkg,
         memory_embedder=memory_embedder,
         live_relay=relay,
+        driver=driver,
+        run_processes=pool,
     )
+
+
+def _run_process_pool(
+    settings: Settings,
+    driver: PhaseRunDriver,
+    broadcaster: SessionBroadcaster,
+    metrics: ForgeMetrics,
+    *,
+    built_models: bool,
+    child: bool,
+    relay: PostgresLiveRelay | None,
+) -> RunProcessPool | None:
+    """FORGE_RUN_PROCESSES > 0: runs in child processes. Never in a child itself, with workers, or
+    with models given (tests' scripted models cannot be handed to another process)."""
+    count = settings.run_processes or 0
+    if count == 0 or child or not built_models or settings.runner == "workers":
+        return None
+    origin = None if relay is None else relay.origin
+    return RunProcessPool(settings, count, broadcaster, metrics, driver.fail, relay_origin=origin)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-from forge.config import Settings, environment_with_dotenv
+from forge.config import Settings, auto_run_processes, environment_with_dotenv
 from forge.core.auth_mode import AuthRefusal, auth_enabled
 from forge.logging_setup import check_log_format, configure_logging
 
@@ -139,6 +140,9 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     from forge.bootstrap import build_container
 
     settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
+    if settings.run_processes is None:  # FORGE_RUN_PROCESSES unset or "auto"
+        auto = 0 if settings.runner == "workers" else auto_run_processes(os.cpu_count())
+        settings = replace(settings, run_processes=auto)
     refused = auth_enabled(settings.auth, settings.host)
     if isinstance(refused, AuthRefusal):
         raise ValueError(refused.message)  # before anything is opened or migrated
@@ -151,8 +155,10 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
     container.warm_on_start = True  # the first run must not load the tokenizer on the event loop
     app = create_app(container)
     mode = "auth on" if refused else "auth off: local user"
+    runs_in = f"{settings.run_processes} run processes" if settings.run_processes else "runs in this process"
     print(
-        f"Knowledge Forge on http://{settings.host}:{settings.port}  (database: {settings.database_kind}; {mode})",
+        f"Knowledge Forge on http://{settings.host}:{settings.port}  "
+        f"(database: {settings.database_kind}; {mode}; {runs_in})",
         flush=True,
     )
     # JSON logs: uvicorn keeps our handlers (log_config=None) and our access lines replace its own.

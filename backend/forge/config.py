@@ -97,6 +97,9 @@ class Settings:
     db_max_overflow: int = DEFAULT_MAX_OVERFLOW
     run_lease_seconds: float = 15.0
     runner: str = "inprocess"  # FORGE_RUNNER: "inprocess", or "workers" (PostgreSQL: runs are jobs for `forge worker`)
+    # FORGE_RUN_PROCESSES: sessions run in this many child processes of `forge serve` (0: in the
+    # server's own process); None ("auto", unset) lets `forge serve` pick from the machine's cores.
+    run_processes: int | None = 0
     queue_lease_seconds: float = 3600.0  # how long a queued run counts as running before a worker claims it
     worker_concurrency: int = 4  # sessions one `forge worker` runs at once
     worker_heartbeat_seconds: float = 1.0  # a worker's heartbeat to the task engine
@@ -162,6 +165,7 @@ class Settings:
             db_max_overflow=max(0, int(env.get("FORGE_DB_MAX_OVERFLOW") or DEFAULT_MAX_OVERFLOW)),
             run_lease_seconds=max(1.0, float(env.get("FORGE_RUN_LEASE_SECONDS") or "15")),
             runner=_runner(env.get("FORGE_RUNNER") or "inprocess", env.get("DATABASE_URL") or default_db),
+            run_processes=_run_processes(env.get("FORGE_RUN_PROCESSES") or "auto", env.get("FORGE_RUNNER") or ""),
             queue_lease_seconds=max(1.0, float(env.get("FORGE_QUEUE_LEASE_SECONDS") or "3600")),
             worker_concurrency=max(1, int(env.get("FORGE_WORKER_CONCURRENCY") or "4")),
             worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "1")),
@@ -216,6 +220,36 @@ def _runner(value: str, database_url: str) -> str:
             "the embedded SQLite database runs sessions in the server process (FORGE_RUNNER=inprocess)"
         )
     return runner
+
+
+MAX_AUTO_RUN_PROCESSES = 4
+
+
+def _run_processes(value: str, runner: str) -> int | None:
+    text = value.strip().lower()
+    if text == "auto":
+        return None
+    try:
+        count = int(text)
+    except ValueError:
+        raise ValueError(
+            f"FORGE_RUN_PROCESSES must be 'auto' or a whole number of processes (0-64); got {value!r}"
+        ) from None
+    if not 0 <= count <= 64:
+        raise ValueError(f"FORGE_RUN_PROCESSES must be between 0 and 64 (0: runs in the server's process); got {count}")
+    if count > 0 and runner.strip().lower() == "workers":
+        raise ValueError(
+            "FORGE_RUN_PROCESSES and FORGE_RUNNER=workers are two ways to run sessions outside the API process; "
+            "with workers, set FORGE_RUN_PROCESSES=0 and scale `forge worker` instead"
+        )
+    return count
+
+
+def auto_run_processes(cpu_count: int | None) -> int:
+    """`forge serve`'s default: one run process per core (at most MAX_AUTO_RUN_PROCESSES); none on one
+    core, where a child would only add a hop."""
+    cores = cpu_count or 1
+    return 0 if cores < 2 else min(cores, MAX_AUTO_RUN_PROCESSES)
 
 
 SEARCH_PROFILES = ("interactive", "research")

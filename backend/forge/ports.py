@@ -8,6 +8,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -131,6 +132,21 @@ class RunObserver(Protocol):
         ...
 
     def run_ended(self, phase: Phase, seconds: float) -> None: ...
+
+
+class RunEventSink(Protocol):
+    """Where a run's events go: this process's broadcaster, or (in a run process of `forge serve`)
+    the socket to the parent, whose broadcaster has the followers."""
+
+    def committing(self, session_id: SessionId) -> AbstractContextManager[None]:
+        """Around a commit of the session's events and their `published` call."""
+        ...
+
+    def published(self, session_id: SessionId, events: Sequence[StoredEvent]) -> None:
+        """`events` (ascending seq) were committed; called right after the commit."""
+        ...
+
+    def publish_live(self, session_id: SessionId, event: SessionEvent) -> None: ...
 
 
 class LiveEventRelay(Protocol):

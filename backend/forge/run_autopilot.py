@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forge.bootstrap import build_container
@@ -117,7 +117,8 @@ async def drive_to_document(
 
 
 async def run_autopilot(settings: Settings, options: AutopilotOptions) -> int:
-    container = build_container(settings)
+    # One session in this terminal: it runs in this process (FORGE_RUN_PROCESSES is `forge serve`'s).
+    container = build_container(replace(settings, run_processes=0))
     progress = _Progress(options.quiet)
     try:
         service = container.service

@@ -48,13 +48,13 @@ from forge.ports import (
     LanguageModel,
     LiveEventRelay,
     ResearchProvider,
+    RunEventSink,
     RunObserver,
     UnitOfWorkFactory,
 )
 from forge.services.finish_before_cancel import finish_before_cancelling
 from forge.services.run_engine_stages import EngineStages
 from forge.services.run_registry import RunRegistry
-from forge.services.session_broadcast import SessionBroadcaster
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ class PhaseRunDriver:
     def __init__(
         self,
         uow_factory: UnitOfWorkFactory,
-        broadcaster: SessionBroadcaster,
+        broadcaster: RunEventSink,
         registry: RunRegistry,
         models: RunModels,
         clock: Clock,
@@ -155,14 +155,7 @@ class PhaseRunDriver:
             ended = await self._drive(session_id, lease, *loaded)
         except Exception as error:
             log.exception("run of session %s failed", session_id)
-            failure = Step(
-                events=(
-                    ev.error("RUN_FAILED", str(error), recoverable=True),
-                    ev.done(error=True, awaiting_input=False),
-                ),
-                ends_run=True,
-            )
-            ended = await self._commit(session_id, lease, None, failure)
+            ended = await self.fail(session_id, lease, error)
         finally:
             if keeper is not None:
                 keeper.cancel()
@@ -171,6 +164,18 @@ class PhaseRunDriver:
                 self._observer.run_ended(phase, asyncio.get_running_loop().time() - started)
         if not ended:
             log.info("run %s of session %s stopped without its last step (lease lost)", lease.owner, session_id)
+
+    async def fail(self, session_id: SessionId, lease: RunLease, error: Exception) -> bool:
+        """End the run as failed (RUN_FAILED, recoverable, then done with error) and clear its lease,
+        if it still holds the session; whether that committed. Also for a run whose process died."""
+        failure = Step(
+            events=(
+                ev.error("RUN_FAILED", str(error), recoverable=True),
+                ev.done(error=True, awaiting_input=False),
+            ),
+            ends_run=True,
+        )
+        return await self._commit(session_id, lease, None, failure)
 
     async def _load(self, session_id: SessionId, lease: RunLease) -> tuple[ForgeState, list[Message]] | None:
         async with self._queries() as uow:

@@ -6,7 +6,9 @@ Invariants:
       PostgreSQL the commit releases the row lock, and a command waiting for it may run before the
       committing one resumes: the reservation makes that command find the run live.
     - In-process (the default; the only runner on SQLite): the lease is this process's, `enqueue`
-      writes nothing, `start` hands the run to the RunRegistry.
+      writes nothing, `start` hands the run to the RunRegistry. What the registry's task awaits is
+      the step loop itself (`PhaseRunDriver.run`) or, with FORGE_RUN_PROCESSES, a proxy that runs it
+      in a child process of `forge serve` (`run_process_pool`); the lease stays this process's.
     - Workers (FORGE_RUNNER=workers, PostgreSQL): the lease is a queued ticket (`run_tickets`),
       `enqueue` inserts the job in the same transaction, `start` does nothing — a worker process
       claims the ticket and runs the session (`queued_run.QueuedRunExecutor`). Between a dead
@@ -23,8 +25,13 @@ from forge.core.domain_types import SessionId
 from forge.core.run_tickets import queued_lease, ticket_of
 from forge.core.session_record import RunLease
 from forge.ports import Clock, UnitOfWork
-from forge.services.drive_phase_run import PhaseRunDriver
 from forge.services.run_registry import RunRegistry
+
+
+class SessionRunner(Protocol):
+    async def run(self, session_id: SessionId, lease: RunLease) -> None:
+        """Run the session under `lease` until it pauses, finishes or the lease is lost."""
+        ...
 
 
 class RunLauncher(Protocol):
@@ -53,7 +60,7 @@ class RunLauncher(Protocol):
 
 
 class InProcessLauncher:
-    def __init__(self, registry: RunRegistry, driver: PhaseRunDriver) -> None:
+    def __init__(self, registry: RunRegistry, driver: SessionRunner) -> None:
         self._registry = registry
         self._driver = driver
 
