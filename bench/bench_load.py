@@ -849,6 +849,7 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float, attach_first: bo
         stop.set()
         await asyncio.gather(*probes)
         status = _proc_status(srv.pid)
+        children_rss = sum(_proc_status(pid).get("VmRSS", 0) for pid in _run_process_pids(srv.pid))
         _, created, _ = await _count_events(client, sid)
 
     lags_all: list[float] = []
@@ -929,6 +930,7 @@ async def run_fanout(srv: Server, n: int, phase_timeout: float, attach_first: bo
         else (0, 0),
         "rss_before": rss_before,
         "rss_now": status.get("VmRSS"),
+        "children_rss": children_rss,
         "rss_peak": status.get("VmHWM"),
         "rss_sampled_max": max(rss_samples) if rss_samples else None,
         "window": window,
@@ -988,6 +990,7 @@ def print_fanout(res: dict[str, Any], base_phase: float | None) -> None:
         print(f"     server log: {line}")
     print(
         f"     server RSS before {_mb(res['rss_before'])}, now {_mb(res['rss_now'])}, peak VmHWM {_mb(res['rss_peak'])}"
+        f"; its run processes now {_mb(res['children_rss'])} together"
     )
     print(
         f"     CPU over {res['window']:.2f} s: server {res['cpu_server'] * 100:.0f}% of a core, "

@@ -132,12 +132,13 @@ class Container:
     async def warm_up(self) -> None:
         """Load what the first model call would otherwise load on the event loop, where every stream
         of the server waits for it (the tokenizer alone took ~0.4 s, seen as the first phase's lag
-        p99): the tokenizer and the memory's embedding table in a thread, then the hypergraph."""
+        p99): the tokenizer and the memory's embedding table in a thread, then the hypergraph (not in
+        a server whose runs are in run processes: they load their own, and it stays lazy here)."""
         started = time.perf_counter()
         await asyncio.to_thread(cl100k_encoding)
         if self.memory_embedder is not None:
             await self.memory_embedder.warm()
-        if self.grounding is not None:
+        if self.grounding is not None and self.run_processes is None:  # only runs walk the hypergraph
             await self.grounding.warm()
         # What is loaded now lives as long as the process: out of the cyclic collector's sight, a
         # full collection no longer rescans the shipped knowledge and the hypergraph (bench_load:

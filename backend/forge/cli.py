@@ -141,7 +141,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
 
     settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
     if settings.run_processes is None:  # FORGE_RUN_PROCESSES unset or "auto"
-        auto = 0 if settings.runner == "workers" else auto_run_processes(os.cpu_count())
+        auto = 0 if settings.runner == "workers" else auto_run_processes(_usable_cores())
         settings = replace(settings, run_processes=auto)
     refused = auth_enabled(settings.auth, settings.host)
     if isinstance(refused, AuthRefusal):
@@ -171,6 +171,14 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
         access_log=not json_logs,
     )
     ForgeServer(config, before_shutdown=container.broadcaster.close).run()
+
+
+def _usable_cores() -> int | None:
+    """The cores this process may run on (its CPU affinity, e.g. `taskset`), else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count()
 
 
 def _worker(settings: Settings, alive_file: Path | None) -> int:
