@@ -209,11 +209,12 @@ def build_container(
     run_observer: RunObserver | None = None,
     relay_origin: str | None = None,
 ) -> Container:
-    """The app's parts. A run process of `forge serve` passes `run_sink` and `run_observer` (its
-    socket to the parent) and the parent's `relay_origin`; with FORGE_RUN_PROCESSES > 0 and the models
-    built here, runs go to a RunProcessPool instead of this process's step loop. With a `model` given (tests), engine stages run only when `structured` is
+    """The app's parts. With a `model` given (tests), engine stages run only when `structured` is
     given too: a scripted conversation must not be consumed by the engine's calls. VERIFY runs at
-    VALIDATE with `verifier_structured` (built from the verifier route when the models are built here)."""
+    VALIDATE with `verifier_structured` (built from the verifier route when the models are built here).
+    With FORGE_RUN_PROCESSES > 0 and the models built here, runs go to a RunProcessPool instead of this
+    process's step loop; a run process passes `run_sink` and `run_observer` (its socket to the
+    server) and the server's `relay_origin`."""
     routes = resolve_routes(settings)
     if settings.anthropic_web_search and routes.generator.provider != Provider.ANTHROPIC:
         raise ValueError(
