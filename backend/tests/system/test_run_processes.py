@@ -40,6 +40,11 @@ def run_process_pids(server_pid: int) -> list[int]:
     return found
 
 
+def metric_total(exposition: str, series: str) -> float:
+    """The sum of the samples whose line starts with `series` (all label sets when it has none)."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in exposition.splitlines() if line.startswith(series))
+
+
 def is_alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
@@ -104,6 +109,11 @@ async def test_sessions_run_in_child_processes_that_die_with_the_server(database
                 assert [(e.id, e.type) for e in seen] == [(e.id, e.type) for e in log]  # every event once, in order
                 session = (await http.get(f"/api/v1/sessions/{sid}")).json()
                 assert (session["status"], session["running"]) == ("crystallized", False)
+            # The children's model calls and run durations are the server's metrics, by provider.
+            exposition = (await http.get("/metrics")).text
+            assert metric_total(exposition, 'forge_model_calls_total{provider="offline"}') > 0, exposition
+            runs = sum(1 for seen in seen_by_session for e in seen if e.type == "done")
+            assert metric_total(exposition, "forge_phase_run_seconds_count") == runs
         assert run_process_pids(server.process.pid) == children  # the same children ran every session
     finally:
         server.kill()
