@@ -83,11 +83,14 @@ class ParentLink:
         self._step = (session_id, tuple(events))
 
     def flush_step(self, provider: str = "") -> None:
-        """The published step goes out (also one its observer was never told of: never, in the driver)."""
+        """The published step goes out now (also one its observer was never told of: never, in the
+        driver), with the live frames before it: followers wait for it, and on a busy loop the next
+        turn can be a whole step of another session away."""
         if self._step is not None:
             session_id, stored = self._step
             self._step = None
             self.send(StepPublished(session_id, provider, stored))
+            self.flush()
 
     def publish_live(self, session_id: SessionId, event: SessionEvent) -> None:
         self.send(LivePublished(session_id, event))

@@ -146,6 +146,15 @@ class RunProcessPool:
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         child.runs[lease.owner] = ended
         child.send(StartRun(session_id, lease))
+        # For the whole run, a commit of the session announced by PostgreSQL (NOTIFY) waits for the
+        # child's frames instead of a grace period: under load the frames may come later than the
+        # grace, and each fill would read events the socket is about to deliver.
+        with self._sink.committing(session_id):
+            await self._until_ended(session_id, lease, child, ended)
+
+    async def _until_ended(
+        self, session_id: SessionId, lease: RunLease, child: _Child, ended: asyncio.Future[None]
+    ) -> None:
         try:
             await asyncio.shield(ended)
         except RunProcessDied as died:
