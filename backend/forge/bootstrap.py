@@ -13,7 +13,7 @@ import gc
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from uuid import UUID
@@ -121,11 +121,12 @@ class Container:
     async def start(self) -> None:
         """Open what needs the running loop: the run processes (they warm up meanwhile), PostgreSQL's
         LISTEN connection for other processes' events."""
+        opening: list[Awaitable[None]] = []
         if self.run_processes is not None:
-            self.run_processes.warm = self.warm_on_start
-            await asyncio.gather(self.run_processes.start(), self.warm_up() if self.warm_on_start else asyncio.sleep(0))
-        elif self.warm_on_start:
-            await self.warm_up()
+            opening.append(self.run_processes.start(warm=self.warm_on_start))
+        if self.warm_on_start:
+            opening.append(self.warm_up())
+        await asyncio.gather(*opening)  # the children warm up while this process does
         if self.listener is not None:
             await self.listener.start()
 

@@ -141,8 +141,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
 
     settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
     if settings.run_processes is None:  # FORGE_RUN_PROCESSES unset or "auto"
-        auto = 0 if settings.runner == "workers" else auto_run_processes(_usable_cores())
-        settings = replace(settings, run_processes=auto)
+        settings = replace(settings, run_processes=auto_run_processes(_usable_cores(), settings.runner))
     refused = auth_enabled(settings.auth, settings.host)
     if isinstance(refused, AuthRefusal):
         raise ValueError(refused.message)  # before anything is opened or migrated

@@ -245,11 +245,11 @@ def _run_processes(value: str, runner: str) -> int | None:
     return count
 
 
-def auto_run_processes(cpu_count: int | None) -> int:
+def auto_run_processes(cpu_count: int | None, runner: str = "inprocess") -> int:
     """`forge serve`'s default: one run process per core (at most MAX_AUTO_RUN_PROCESSES); none on one
-    core, where a child would only add a hop."""
+    core, where a child would only add a hop, and none with workers, which run the sessions."""
     cores = cpu_count or 1
-    return 0 if cores < 2 else min(cores, MAX_AUTO_RUN_PROCESSES)
+    return 0 if cores < 2 or runner == "workers" else min(cores, MAX_AUTO_RUN_PROCESSES)
 
 
 SEARCH_PROFILES = ("interactive", "research")

@@ -5,8 +5,9 @@ Invariants:
     - It lives exactly as long as its parent: the kernel kills it when the parent dies
       (PR_SET_PDEATHSIG, Linux), and it exits at once when its socket reaches EOF (the parent closed
       it or died). A run it held then stops mid-step; its lease dies with the parent's registry.
-    - Every run is the PhaseRunDriver's, with the parent's lease: the step commits here; the step's
-      events, live events and the run's end go to the parent on the socket, in order.
+    - Every run is the PhaseRunDriver's, with the parent's lease, held by this process's RunRegistry
+      as an in-process run is: the step commits here; the step's events, live events and the run's
+      end go to the parent on the socket, in order.
     - `Stop` cancels every run (each commits or drops its step in flight), reports each one's end,
       closes the container and exits 0.
 
@@ -25,6 +26,7 @@ import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 
 from forge.bootstrap import build_container
 from forge.core.domain_types import Phase, SessionId
@@ -102,37 +104,17 @@ class ParentLink:
         self.send(RunObserved(phase, seconds))
 
 
-class ChildRuns:
-    """The runs of this child, by lease owner; each one's end is reported to the parent."""
-
-    def __init__(self, driver: PhaseRunDriver, link: ParentLink) -> None:
-        self._driver = driver
-        self._link = link
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-
-    def start(self, session_id: SessionId, lease: RunLease) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self._driver.run(session_id, lease), name=f"forge-run-{session_id}"
-        )
-        self._tasks[lease.owner] = task
-        task.add_done_callback(lambda done: self._finished(lease.owner, done))
-
-    def _finished(self, owner: str, task: asyncio.Task[None]) -> None:
-        self._tasks.pop(owner, None)
-        failure = None if task.cancelled() or task.exception() is None else repr(task.exception())
-        self._link.flush_step()
-        self._link.send(RunFinished(owner, failure))
-
-    def cancel(self, owner: str) -> None:
-        task = self._tasks.get(owner)
-        if task is not None:
-            task.cancel()
-
-    async def stop(self) -> None:
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+async def run_and_report(driver: PhaseRunDriver, link: ParentLink, session_id: SessionId, lease: RunLease) -> None:
+    """One run, as the registry's task; its end (and its exception, if it raised) goes to the parent."""
+    failure: str | None = None
+    try:
+        await driver.run(session_id, lease)
+    except Exception as error:
+        failure = repr(error)
+        raise
+    finally:
+        link.flush_step()
+        link.send(RunFinished(lease.owner, failure))
 
 
 async def serve_parent(sock: socket.socket) -> int:
@@ -148,20 +130,20 @@ async def serve_parent(sock: socket.socket) -> int:
     )
     container.warm_on_start = hello.warm
     await container.start()
-    assert container.driver is not None  # built from settings: the container has its own step loop
-    runs = ChildRuns(container.driver, link)
+    driver, runs = container.driver, container.runs
+    assert driver is not None  # built from settings: the container has its own step loop
     link.send(Ready(os.getpid()))
     try:
         while (message := await read_frame(reader)) is not None:
             if isinstance(message, StartRun):
-                runs.start(message.session_id, message.lease)
+                sid, lease = message.session_id, message.lease
+                runs.start(sid, lease, partial(run_and_report, driver, link, sid, lease))
             elif isinstance(message, CancelRun):
-                runs.cancel(message.owner)
+                await runs.cancel(message.session_id)  # waits for the step in flight: commits or drops it
             elif isinstance(message, Stop):
-                await runs.stop()
+                await container.close()  # cancels every run first (the registry's shutdown)
                 link.flush()
                 await writer.drain()
-                await container.close()
                 return 0
         os._exit(1)  # the parent died: stop now, as it did (its registry no longer holds our leases)
     finally:

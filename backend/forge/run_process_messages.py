@@ -42,7 +42,7 @@ class StartRun:
 
 @dataclass(frozen=True, slots=True)
 class CancelRun:
-    owner: str
+    session_id: SessionId
 
 
 @dataclass(frozen=True, slots=True)

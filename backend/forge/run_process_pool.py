@@ -99,10 +99,12 @@ class RunProcessPool:
         self._children: list[_Child | None] = [None] * count
         self._changed = asyncio.Event()  # a child became ready (or the pool closed)
         self._closing = False
-        self.warm = False  # `forge serve`: children warm up before they take runs
+        self._warm = False
 
-    async def start(self) -> None:
-        """Start every child; return once all can take runs (they warm up in parallel)."""
+    async def start(self, *, warm: bool) -> None:
+        """Start every child; return once all can take runs (with `warm`, as `forge serve` asks, each
+        loads the tokenizer and the hypergraph first: they warm up in parallel)."""
+        self._warm = warm
         for index in range(self._count):
             await self._spawn(index)
         children = [c for c in self._children if c is not None]
@@ -134,7 +136,7 @@ class RunProcessPool:
         reader, writer = await asyncio.open_connection(sock=parent_end)
         child = _Child(index, process, writer)
         self._children[index] = child
-        child.send(Hello(self._settings, self._relay_origin, self.warm))
+        child.send(Hello(self._settings, self._relay_origin, self._warm))
         child.reader_task = asyncio.get_running_loop().create_task(
             self._listen(child, reader), name=f"forge-run-process-{index}"
         )
@@ -162,7 +164,7 @@ class RunProcessPool:
             # followers learn now, not at their next heartbeat, and POST /run resumes it.
             await self._fail(session_id, lease, died)
         except asyncio.CancelledError:
-            child.send(CancelRun(lease.owner))
+            child.send(CancelRun(session_id))
             with contextlib.suppress(Exception, asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(ended), CANCEL_WAIT_SECONDS)
             raise

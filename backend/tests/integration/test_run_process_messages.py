@@ -45,7 +45,7 @@ async def test_messages_are_read_back_equal_and_in_order_then_a_clean_end() -> N
         Hello(Settings(database_url="sqlite+aiosqlite:///x.db"), None, warm=True),
         StartRun(SID, RunLease("host/run-1", AT)),
         StepPublished(SID, "offline", stored),
-        CancelRun("host/run-1"),
+        CancelRun(SID),
         RunFinished("host/run-1", None),
     ]
     reader = reader_of(b"".join(map(encode_frame, messages)))
@@ -54,7 +54,7 @@ async def test_messages_are_read_back_equal_and_in_order_then_a_clean_end() -> N
 
 
 async def test_a_peer_that_dies_inside_a_frame_is_an_error_not_a_message() -> None:
-    frame = encode_frame(CancelRun("host/run-1"))
+    frame = encode_frame(CancelRun(SID))
     with pytest.raises(ConnectionError, match="middle of a frame"):
         await read_frame(reader_of(frame[:-3]))
     with pytest.raises(ConnectionError, match="middle of a frame"):

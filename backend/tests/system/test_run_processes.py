@@ -62,13 +62,22 @@ async def wait_for(condition_met: Callable[[], bool], seconds: float, what: str)
     raise AssertionError(f"after {seconds:.0f} s: {what}")
 
 
-async def read_stream(http: httpx.AsyncClient, method: str, url: str, into: list[Received], **kw: object) -> None:
+async def read_stream(
+    http: httpx.AsyncClient,
+    method: str,
+    url: str,
+    into: list[Received],
+    after_each: Callable[[list[Received]], None] = lambda seen: None,
+    **kw: object,
+) -> None:
+    """Stored events of one SSE response into `into`; `after_each` sees them as each one arrives."""
     async with aconnect_sse(http, method, url, **kw) as source:
         assert source.response.status_code == 200, await source.response.aread()
         async for sse in source.aiter_sse():
             if sse.event == "heartbeat" or sse.event in LIVE_TYPES:
                 continue
             into.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
+            after_each(into)
 
 
 async def drive_to_document(http: httpx.AsyncClient, sid: str, seen: list[Received]) -> None:
@@ -80,10 +89,20 @@ async def drive_to_document(http: httpx.AsyncClient, sid: str, seen: list[Receiv
         await read_stream(http, "POST", f"{base}/autopilot", seen)
 
 
-async def test_sessions_run_in_child_processes_that_die_with_the_server(database_url: str, tmp_path: Path) -> None:
-    server = await ForgeProcess.start(
-        database_url, tmp_path, step_delay_ms=0, name="first", extra_env={"FORGE_RUN_PROCESSES": "2"}
+async def serve_with_run_processes(
+    database_url: str, tmp_path: Path, processes: int, step_delay_ms: int
+) -> ForgeProcess:
+    return await ForgeProcess.start(
+        database_url,
+        tmp_path,
+        step_delay_ms=step_delay_ms,
+        name="server",
+        extra_env={"FORGE_RUN_PROCESSES": str(processes)},
     )
+
+
+async def test_sessions_run_in_child_processes_that_die_with_the_server(database_url: str, tmp_path: Path) -> None:
+    server = await serve_with_run_processes(database_url, tmp_path, 2, step_delay_ms=0)
     try:
         children = run_process_pids(server.process.pid)
         assert len(children) == 2, f"run processes of the server: {children}\n{server.log_tail()}"
@@ -124,9 +143,7 @@ async def test_sessions_run_in_child_processes_that_die_with_the_server(database
 async def test_a_run_process_killed_mid_run_fails_the_run_at_once_and_the_session_resumes(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = await ForgeProcess.start(
-        database_url, tmp_path, step_delay_ms=100, name="server", extra_env={"FORGE_RUN_PROCESSES": "1"}
-    )
+    server = await serve_with_run_processes(database_url, tmp_path, 1, step_delay_ms=100)
     try:
         (child,) = run_process_pids(server.process.pid)
         async with httpx.AsyncClient(base_url=server.base_url, timeout=TIMEOUT) as http:
@@ -135,13 +152,12 @@ async def test_a_run_process_killed_mid_run_fails_the_run_at_once_and_the_sessio
             base = f"/api/v1/sessions/{sid}"
             seen: list[Received] = []
             assert (await http.post(f"{base}/run")).json()["started"]
-            async with aconnect_sse(http, "GET", f"{base}/stream") as source:
-                async for sse in source.aiter_sse():
-                    if sse.event == "heartbeat" or sse.event in LIVE_TYPES:
-                        continue
-                    seen.append(Received(int(sse.id), sse.event, json.loads(sse.data)))
-                    if sum(e.type == "tool_call" for e in seen) == 2 and seen[-1].type == "tool_call":
-                        os.kill(child, signal.SIGKILL)
+
+            def kill_child_at_the_second_tool_call(seen: list[Received]) -> None:
+                if seen[-1].type == "tool_call" and sum(e.type == "tool_call" for e in seen) == 2:
+                    os.kill(child, signal.SIGKILL)
+
+            await read_stream(http, "GET", f"{base}/stream", seen, kill_child_at_the_second_tool_call)
             ending = [describe(e) for e in seen[-2:]]
             assert [e.type for e in seen[-2:]] == ["error", "done"], f"the stream ended in {ending}"
             assert seen[-2].data["code"] == "RUN_FAILED" and seen[-1].data["error"] is True
@@ -166,9 +182,7 @@ async def test_a_run_process_killed_mid_run_fails_the_run_at_once_and_the_sessio
 async def test_cancel_and_delete_stop_runs_in_a_run_process_which_then_takes_new_runs(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = await ForgeProcess.start(
-        database_url, tmp_path, step_delay_ms=100, name="server", extra_env={"FORGE_RUN_PROCESSES": "1"}
-    )
+    server = await serve_with_run_processes(database_url, tmp_path, 1, step_delay_ms=100)
     try:
         (child,) = run_process_pids(server.process.pid)
         async with httpx.AsyncClient(base_url=server.base_url, timeout=TIMEOUT) as http:

@@ -35,3 +35,7 @@ def test_run_processes_and_workers_together_are_refused_saying_which_to_scale() 
 @pytest.mark.parametrize(("cores", "expected"), [(None, 0), (1, 0), (2, 2), (3, 3), (64, MAX_AUTO_RUN_PROCESSES)])
 def test_auto_is_one_run_process_per_core_and_none_on_one_core(cores: int | None, expected: int) -> None:
     assert auto_run_processes(cores) == expected
+
+
+def test_auto_is_none_with_workers_which_run_the_sessions() -> None:
+    assert auto_run_processes(8, "workers") == 0
