@@ -28,7 +28,15 @@ from forge.core.curation.curation_settings import apply_change
 from forge.core.knowledge_records import ShippedKnowledge
 from forge.core.search_plan import RuntimeProfile
 from forge.core.session_spend import SpendBudget
-from forge.db.engine import create_engine_for, create_query_session_factory, create_session_factory, is_sqlite
+from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
+from forge.db.engine import (
+    SQLITE_BUSY_TIMEOUT_SECONDS,
+    create_engine_for,
+    create_query_session_factory,
+    create_session_factory,
+    is_sqlite,
+    sqlite_database_file,
+)
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.postgres_live_relay import PostgresLiveRelay
 from forge.db.run_job_queue import QueueDepth, QueueProbe
@@ -187,6 +195,14 @@ def _event_listener(
     )
 
 
+def _write_gate(database_url: str) -> WriteGate:
+    """SQLite's writers queued in this process, and with other processes' on a database file."""
+    database = sqlite_database_file(database_url)
+    if database is None:
+        return WriteGate()
+    return WriteGate(CrossProcessWriteLock(write_lock_path(database), patience_seconds=SQLITE_BUSY_TIMEOUT_SECONDS))
+
+
 def _watched_metrics(runs: RunRegistry, broadcaster: SessionBroadcaster) -> ForgeMetrics:
     metrics = ForgeMetrics()
     metrics.watch(runs.active, lambda: broadcaster.stats().followers)
@@ -233,7 +249,7 @@ def build_container(
     factory, query_factory = create_session_factory(engine), create_query_session_factory(engine)
 
     single_process = is_sqlite(settings.database_url)
-    gate = WriteGate() if single_process else None
+    gate = _write_gate(settings.database_url) if single_process else None
 
     def uow_factory() -> UnitOfWork:
         return SqlAlchemyUnitOfWork(factory, gate)

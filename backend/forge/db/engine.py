@@ -47,13 +47,20 @@ def is_sqlite(url: str | URL) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def ensure_sqlite_directory(url: str | URL) -> None:
-    """Create the parent directory of a file-backed SQLite database (no-op otherwise)."""
+def sqlite_database_file(url: str | URL) -> Path | None:
+    """The file of a file-backed SQLite database; None for another backend, memory or a `file:` URI."""
     parsed = make_url(url)
     database = parsed.database or ""
     if not is_sqlite(parsed) or database in ("", ":memory:") or database.startswith("file:"):
-        return
-    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        return None
+    return Path(database).expanduser()
+
+
+def ensure_sqlite_directory(url: str | URL) -> None:
+    """Create the parent directory of a file-backed SQLite database (no-op otherwise)."""
+    database = sqlite_database_file(url)
+    if database is not None:
+        database.parent.mkdir(parents=True, exist_ok=True)
 
 
 # WAL lets readers (SSE followers, GETs) and the one writer (a run) proceed at once; without it a

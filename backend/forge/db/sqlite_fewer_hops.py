@@ -10,10 +10,17 @@ or touch the disk for long:
       one, `WriteGate` admits one writer at a time): on the loop's thread the connection's busy
       timeout is 0, so SQLite answers SQLITE_BUSY at once, with nothing done; the statement is then
       run again on the connection's thread, where it waits up to the busy timeout (sqlite3's
-      `timeout` connect argument) as stock aiosqlite does;
-    - COMMIT, which may checkpoint the WAL (disk writes and an fsync), and closing.
+      `timeout` connect argument) as stock aiosqlite does; the same for a COMMIT refused as busy;
+    - closing.
 Measured in-process (20 concurrent autopilot sessions on SQLite, three alternated pairs): 22% more events/s
 than one hop per statement, which had itself used ~20-35% less CPU than aiosqlite's four.
+
+COMMIT runs on the loop's thread too. It may checkpoint the WAL (disk writes and an fsync), so it
+once hopped; but the writer holds SQLite's one write lock until its COMMIT is done, and a hop hands
+the loop to other sessions' work first, so every other process's writer waited for that work too.
+Measured in `bench_load` part A (SQLite, two run processes): a commit takes 0.2 ms at the median and
+8-14 ms at worst (a checkpoint), and committing on the loop lifted events/s from 344-367 to 471-476
+(alternated pairs, with `cross_process_write_lock`).
 
 Invariants:
     - The same sqlite3 calls in the same order as aiosqlite makes them, so results, errors
@@ -129,7 +136,7 @@ class FewerHopsConnection(aiosqlite.Connection):
         # the transaction open, to be committed again). In WAL mode it never is; rollback-journal
         # mode (a file system without WAL) needs the readers gone.
         try:
-            await self._on_thread(self._conn.commit)
+            self._conn.commit()  # on the loop's thread: see the module's docstring
         except sqlite3.OperationalError as error:
             _raise_unless_busy(error)
             await self._on_thread(self._waiting, self._conn.commit)

@@ -108,6 +108,7 @@ class SqlAlchemyUnitOfWork:
         session = self._active()
         await self._sessions.write_counters()
         await session.commit()
+        self._ticket.leave()  # the transaction has ended: the next writer need not wait for the close
         self._counters.release()
 
     async def rollback(self) -> None:

@@ -2,8 +2,9 @@
 finish, and the server keeps answering while the other process holds SQLite's write lock.
 
 The server runs statements on its event loop's thread and never lets the loop wait for another
-process's lock (`db/sqlite_fewer_hops`): a statement that finds the file locked is run again on the
-connection's thread, where it waits. This drives a session through the real HTTP API while the CLI
+process's lock: both processes queue their writers on the lock file beside the database, waiting on
+a thread (`db/cross_process_write_lock`), and a statement that still finds the file locked is run
+again on the connection's thread, where it waits (`db/sqlite_fewer_hops`). This drives a session through the real HTTP API while the CLI
 runs its own session to the document on the same file, and checks both logs are whole.
 """
 

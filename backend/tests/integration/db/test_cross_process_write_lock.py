@@ -1,0 +1,131 @@
+"""The cross-process write queue against a real other process holding the flock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
+
+HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+@contextlib.contextmanager
+def _other_process_holding(path: Path) -> Iterator[subprocess.Popen[str]]:
+    """A real process holding the flock until a line is written to its stdin (or it is killed)."""
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as holder:  # closes its pipes on the way out
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            yield holder
+        finally:
+            holder.kill()
+
+
+def _let_go(holder: subprocess.Popen[str]) -> None:
+    assert holder.stdin is not None
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+
+
+def _free_for_others(path: Path) -> bool:
+    """True when a separate open file description (as another process has) can take the lock now."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def test_the_lock_file_sits_beside_the_database() -> None:
+    assert write_lock_path(Path("/data/forge.db")) == Path("/data/forge.db.write-lock")
+
+
+async def test_a_free_lock_is_taken_at_once_and_kept_from_others_until_released(tmp_path: Path) -> None:
+    path = tmp_path / "db.write-lock"
+    lock = CrossProcessWriteLock(path, patience_seconds=5)
+    assert await lock.acquire()
+    assert not _free_for_others(path)
+    lock.release()
+    assert _free_for_others(path)
+
+
+async def test_a_writer_waits_for_another_process_off_the_loop_and_takes_the_lock_when_it_lets_go(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db.write-lock"
+    lock = CrossProcessWriteLock(path, patience_seconds=10)
+    with _other_process_holding(path) as holder:
+        ticks = 0
+
+        async def let_go_after_ticks() -> None:  # runs only while the loop is free
+            nonlocal ticks
+            while ticks < 5:
+                await asyncio.sleep(0.01)
+                ticks += 1
+            _let_go(holder)
+
+        async with asyncio.timeout(5):  # far below the patience: a blocked loop would overrun it
+            held, _ = await asyncio.gather(lock.acquire(), let_go_after_ticks())
+        assert held and ticks == 5
+        assert not _free_for_others(path)
+        lock.release()
+        assert _free_for_others(path)
+
+
+async def test_out_of_patience_the_writer_gives_up_the_queue_and_holds_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "db.write-lock"
+    lock = CrossProcessWriteLock(path, patience_seconds=0.1)
+    with _other_process_holding(path) as holder:
+        assert await lock.acquire() is False
+        _let_go(holder)
+        holder.wait(timeout=5)
+    await asyncio.sleep(0.05)  # the abandoned wait's thread returns once the holder is gone
+    assert _free_for_others(path)
+    lock.release()  # nothing held: a no-op
+
+
+async def test_a_cancelled_wait_leaves_nothing_held(tmp_path: Path) -> None:
+    path = tmp_path / "db.write-lock"
+    lock = CrossProcessWriteLock(path, patience_seconds=10)
+    with _other_process_holding(path) as holder:
+        waiting = asyncio.create_task(lock.acquire())
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        _let_go(holder)
+        holder.wait(timeout=5)
+    await asyncio.sleep(0.05)
+    assert _free_for_others(path)
+
+
+async def test_a_holder_killed_with_9_frees_the_lock_for_the_waiter(tmp_path: Path) -> None:
+    path = tmp_path / "db.write-lock"
+    lock = CrossProcessWriteLock(path, patience_seconds=10)
+    with _other_process_holding(path) as holder:
+        waiting = asyncio.create_task(lock.acquire())
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        holder.kill()
+        async with asyncio.timeout(5):
+            assert await waiting
+    lock.release()
