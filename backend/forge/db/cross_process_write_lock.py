@@ -4,20 +4,23 @@
 its run processes, `forge answer` beside a server) met only in SQLite's busy handler, which polls
 with growing naps (1, 2, 5, 10, 15, 20, 25, 25, 50 ... ms): measured in `bench_load` part A (two run
 processes and the server on one file), a writer that found the lock taken waited 28 ms on average
-for locks held 1-3 ms, and each process's writers stood still for ~40% of the run. An exclusive
+for locks held ~4 ms at the median, and each process's writers stood still for ~40% of the run. An exclusive
 `flock` on a file beside the database is handed over by the kernel the moment its holder lets go.
 
 Invariants:
     - Advisory only: SQLite's own lock stays the authority. A process that does not take this lock
       (the sqlite3 shell, an older forge) is still handled by the busy timeout, and a wait here
       that outlasts `patience_seconds` gives up the queue and falls back to the busy handler, whose
-      own timeout then refuses the write as before.
+      own timeout then refuses the write as before. A lock file that cannot be opened or locked (a
+      read-only directory, a file system without flock) never stops a write: the queue is left
+      for good, said once in the log.
     - Taken after the process's gate and released before it, so one holder per process: the file is
       opened per hold and closed on release (closing ends the flock), so nothing is open between
       writes and a process that dies holds nothing.
-    - The event loop never blocks: a free lock is taken at once (LOCK_NB); a wait runs on a thread.
-      A wait abandoned (cancelled, out of patience) closes its file when the thread's flock returns,
-      so an abandoned wait never keeps the lock.
+    - The event loop never blocks: the lock is only ever taken on the loop, without waiting
+      (LOCK_NB); a writer that finds it taken waits on a thread that blocks on the flock, lets go
+      the moment it has it, and wakes the loop to try again. So an abandoned wait (cancelled, out
+      of patience) holds nothing, and no lock is held while the loop is busy elsewhere.
 """
 
 from __future__ import annotations
@@ -40,28 +43,45 @@ def write_lock_path(database: Path) -> Path:
 
 
 class CrossProcessWriteLock:
-    """One exclusive flock per hold; `acquire` returns whether it is held (False: out of patience)."""
+    """One exclusive flock per hold; `acquire` returns whether it is held.
+
+    False means SQLite's busy timeout decides: out of patience, or no lock file to be had (a
+    read-only directory, a file system without flock): then the queue is left for good, once said
+    in the log, and writes go on as without it.
+    """
 
     def __init__(self, path: Path, patience_seconds: float) -> None:
         self._path = path
         self._patience = patience_seconds
         self._fd: int | None = None
+        self._unavailable = False
 
     async def acquire(self) -> bool:
+        if self._unavailable:
+            return False
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._patience
-        while not self._try_take():
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                log.warning(
-                    "waited %.0f s for the database's write lock (%s); leaving the wait to SQLite's busy timeout",
-                    self._patience,
-                    self._path,
-                )
-                return False
-            # Not `wait_for(..., remaining)` directly on the flock: see _wait_until_free.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(_wait_until_free(self._path)), remaining)
+        try:
+            while not self._try_take():
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    log.warning(
+                        "waited %.0f s for the write lock %s; leaving the wait to SQLite's busy timeout",
+                        self._patience,
+                        self._path,
+                    )
+                    return False
+                # Not `wait_for(..., remaining)` directly on the flock: see _wait_until_free.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(_wait_until_free(self._path)), remaining)
+        except OSError as error:  # BlockingIOError never gets here: _try_take answers False for it
+            self._unavailable = True
+            log.warning(
+                "no write lock file at %s (%s): writers of other processes meet in SQLite's busy handler",
+                self._path,
+                error,
+            )
+            return False
         return True
 
     def release(self) -> None:

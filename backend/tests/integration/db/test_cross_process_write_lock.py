@@ -129,3 +129,14 @@ async def test_a_holder_killed_with_9_frees_the_lock_for_the_waiter(tmp_path: Pa
         async with asyncio.timeout(5):
             assert await waiting
     lock.release()
+
+
+async def test_without_a_usable_lock_file_writers_go_on_and_it_is_said_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lock = CrossProcessWriteLock(tmp_path / "no-such-directory" / "db.write-lock", patience_seconds=5)
+    assert await lock.acquire() is False
+    assert await lock.acquire() is False
+    lock.release()  # nothing held: a no-op
+    said = [r for r in caplog.records if "no write lock file" in r.getMessage()]
+    assert len(said) == 1

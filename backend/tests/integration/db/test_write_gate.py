@@ -97,3 +97,18 @@ async def test_a_writer_waits_for_another_process_holding_the_lock_file_then_wri
     async with asyncio.timeout(5):
         await writing
     assert _free_for_others(lock_file)
+
+
+async def test_a_database_whose_lock_file_cannot_be_made_is_still_written(container: Container, tmp_path: Path) -> None:
+    sid = await _created(container)
+    lock_file = write_lock_path(tmp_path / "forge.db")
+    lock_file.unlink(missing_ok=True)
+    lock_file.mkdir()  # a directory where the file should be: opening it for writing fails
+    async with container.uow_factory() as uow:
+        before = await uow.sessions.get(sid)
+    async with container.uow_factory() as uow:
+        await uow.sessions.lock(sid)
+        await uow.commit()
+    async with container.uow_factory() as uow:
+        after = await uow.sessions.get(sid)
+    assert before is not None and after is not None and after.version == before.version + 1
