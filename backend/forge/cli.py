@@ -20,6 +20,12 @@ from forge.config import Settings, auto_run_processes, environment_with_dotenv
 from forge.core.auth_mode import AuthRefusal, auth_enabled
 from forge.logging_setup import check_log_format, configure_logging
 
+# How long an idle keep-alive connection stays open. uvicorn's default (5 s) is shorter than clients
+# keep pooled connections for, so a client that reused one just as the server closed it got a reset
+# (seen in a clean-clone test run: Playwright's API client, "socket hang up" on a GET sent 5.1 s after
+# the one before). Longer than the 60 s idle timeout of common load balancers, so they close first.
+KEEP_ALIVE_SECONDS = 75
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="forge", description="Knowledge Forge: validated, traceable knowledge.")
@@ -168,6 +174,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
         log_level=settings.log_level,
         log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
         access_log=not json_logs,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
     ForgeServer(config, before_shutdown=container.broadcaster.close).run()
 
