@@ -30,6 +30,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import threading
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -104,15 +105,33 @@ class CrossProcessWriteLock:
 
 
 def _wait_until_free(path: Path) -> asyncio.Future[None]:
-    """On a thread: block until the lock is free, take it and let it go at once.
+    """On a thread: block until the lock is free, take it and let it go at once; then wake the loop.
 
     The taker is the event loop (`_try_take`), never this thread: a lock taken on the thread would
     be held until the loop came back to the waiting writer, and the loop of a busy process runs
     other sessions' work first (measured: writers then waited on each other for most of the run).
     Letting go at once also means an abandoned wait (out of patience, cancelled) leaves nothing
-    to clean up.
+    to clean up. The thread is a daemon of its own, not the loop's executor: shutting the loop down
+    waits for the executor's threads, and this one waits for another process.
     """
-    return asyncio.get_running_loop().run_in_executor(None, _block_until_free, path)
+    loop = asyncio.get_running_loop()
+    woken: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not woken.done():
+            woken.set_result(None)
+
+    def block() -> None:
+        try:
+            _block_until_free(path)
+        except OSError:
+            pass  # the loop's next try meets the same error and leaves the queue
+        finally:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+                loop.call_soon_threadsafe(wake)
+
+    threading.Thread(target=block, name="forge-write-lock-wait", daemon=True).start()
+    return woken
 
 
 def _block_until_free(path: Path) -> None:

@@ -8,6 +8,7 @@ import fcntl
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -140,3 +141,22 @@ async def test_without_a_usable_lock_file_writers_go_on_and_it_is_said_once(
     lock.release()  # nothing held: a no-op
     said = [r for r in caplog.records if "no write lock file" in r.getMessage()]
     assert len(said) == 1
+
+
+def test_a_loop_shut_down_while_a_writer_waits_does_not_wait_for_the_other_process(tmp_path: Path) -> None:
+    path = tmp_path / "db.write-lock"
+
+    async def abandon_a_wait() -> None:
+        waiting = asyncio.create_task(CrossProcessWriteLock(path, patience_seconds=30).acquire())
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+
+    with _other_process_holding(path) as holder:
+        # asyncio.run ends by shutting its executor down, which waits for the executor's threads
+        running = threading.Thread(target=asyncio.run, args=(abandon_a_wait(),), daemon=True)
+        running.start()
+        running.join(timeout=5)
+        shut_down = not running.is_alive()
+        _let_go(holder)
+    running.join(timeout=5)
+    assert shut_down, "the loop's shutdown waited for the process holding the lock"
