@@ -91,7 +91,7 @@ class CrossProcessWriteLock:
             os.close(fd)  # ends the flock
 
     def _try_take(self) -> bool:
-        fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = _open_lock_file(self._path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -135,8 +135,12 @@ def _wait_until_free(path: Path) -> asyncio.Future[None]:
 
 
 def _block_until_free(path: Path) -> None:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    fd = _open_lock_file(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
     finally:
         os.close(fd)
+
+
+def _open_lock_file(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)

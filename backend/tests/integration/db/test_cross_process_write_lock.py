@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
-import os
 import subprocess
 import sys
 import threading
@@ -13,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.lock_file import free_for_others
 
 from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
 
@@ -44,16 +43,9 @@ def _let_go(holder: subprocess.Popen[str]) -> None:
     holder.stdin.flush()
 
 
-def _free_for_others(path: Path) -> bool:
-    """True when a separate open file description (as another process has) can take the lock now."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    finally:
-        os.close(fd)
-    return True
+def _let_go_and_wait_for_exit(holder: subprocess.Popen[str]) -> None:
+    _let_go(holder)
+    holder.wait(timeout=5)
 
 
 def test_the_lock_file_sits_beside_the_database() -> None:
@@ -64,9 +56,9 @@ async def test_a_free_lock_is_taken_at_once_and_kept_from_others_until_released(
     path = tmp_path / "db.write-lock"
     lock = CrossProcessWriteLock(path, patience_seconds=5)
     assert await lock.acquire()
-    assert not _free_for_others(path)
+    assert not free_for_others(path)
     lock.release()
-    assert _free_for_others(path)
+    assert free_for_others(path)
 
 
 async def test_a_writer_waits_for_another_process_off_the_loop_and_takes_the_lock_when_it_lets_go(
@@ -87,9 +79,9 @@ async def test_a_writer_waits_for_another_process_off_the_loop_and_takes_the_loc
         async with asyncio.timeout(5):  # far below the patience: a blocked loop would overrun it
             held, _ = await asyncio.gather(lock.acquire(), let_go_after_ticks())
         assert held and ticks == 5
-        assert not _free_for_others(path)
+        assert not free_for_others(path)
         lock.release()
-        assert _free_for_others(path)
+        assert free_for_others(path)
 
 
 async def test_out_of_patience_the_writer_gives_up_the_queue_and_holds_nothing(tmp_path: Path) -> None:
@@ -97,10 +89,9 @@ async def test_out_of_patience_the_writer_gives_up_the_queue_and_holds_nothing(t
     lock = CrossProcessWriteLock(path, patience_seconds=0.1)
     with _other_process_holding(path) as holder:
         assert await lock.acquire() is False
-        _let_go(holder)
-        holder.wait(timeout=5)
+        _let_go_and_wait_for_exit(holder)
     await asyncio.sleep(0.05)  # the abandoned wait's thread returns once the holder is gone
-    assert _free_for_others(path)
+    assert free_for_others(path)
     lock.release()  # nothing held: a no-op
 
 
@@ -113,10 +104,9 @@ async def test_a_cancelled_wait_leaves_nothing_held(tmp_path: Path) -> None:
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
-        _let_go(holder)
-        holder.wait(timeout=5)
+        _let_go_and_wait_for_exit(holder)
     await asyncio.sleep(0.05)
-    assert _free_for_others(path)
+    assert free_for_others(path)
 
 
 async def test_a_holder_killed_with_9_frees_the_lock_for_the_waiter(tmp_path: Path) -> None:

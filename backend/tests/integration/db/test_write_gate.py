@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from support.lock_file import free_for_others
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
@@ -38,28 +39,17 @@ async def _created(container: Container) -> SessionId:
     return created.id
 
 
-def _free_for_others(path: Path) -> bool:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    finally:
-        os.close(fd)
-    return True
-
-
 async def test_a_write_holds_the_lock_file_against_other_processes_until_its_commit(
     container: Container, tmp_path: Path
 ) -> None:
     sid = await _created(container)
     lock_file = write_lock_path(tmp_path / "forge.db")
     async with container.uow_factory() as uow:
-        assert _free_for_others(lock_file)  # nothing written yet: readers take no lock
+        assert free_for_others(lock_file)  # nothing written yet: readers take no lock
         await uow.sessions.lock(sid)
-        assert not _free_for_others(lock_file)
+        assert not free_for_others(lock_file)
         await uow.commit()
-        assert _free_for_others(lock_file)
+        assert free_for_others(lock_file)
 
 
 async def test_the_next_writer_goes_once_a_unit_of_work_has_committed_before_its_block_ends(
@@ -96,7 +86,7 @@ async def test_a_writer_waits_for_another_process_holding_the_lock_file_then_wri
         os.close(other)
     async with asyncio.timeout(5):
         await writing
-    assert _free_for_others(lock_file)
+    assert free_for_others(lock_file)
 
 
 async def test_a_database_whose_lock_file_cannot_be_made_is_still_written(container: Container, tmp_path: Path) -> None:
