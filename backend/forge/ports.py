@@ -365,8 +365,9 @@ class SagaPatternRepository(Protocol):
         """Every session's sightings stored at or after `since` (None: all), newest first."""
         ...
 
-    async def count_since(self, since: datetime | None) -> int:
-        """How many sightings (every session's) were stored at or after `since` (None: all)."""
+    async def counts_since(self, since: datetime | None, later: datetime | None) -> tuple[int, int]:
+        """How many sightings (every session's) were stored at or after `since`, and at or after
+        `later` (None: all)."""
         ...
 
     async def add_all(

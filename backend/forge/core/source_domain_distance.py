@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -62,8 +63,12 @@ def structure_text(domain: SourceDomain) -> str:
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    if len(a) != len(b):
+        raise ValueError(f"cosine of vectors of different lengths ({len(a)} and {len(b)})")
+    # map(mul) adds the same products in the same order as a generator would (the same float),
+    # in C: ranking the library and recalling memory take thousands of these per session.
+    dot = sum(map(operator.mul, a, b))
+    norm = math.sqrt(sum(map(operator.mul, a, a))) * math.sqrt(sum(map(operator.mul, b, b)))
     return dot / norm if norm > 0 else 0.0
 
 

@@ -4,6 +4,9 @@ Invariants:
     - A row's `record` is the encoded HypothesisEpisode (state_codec); `text`, `c` and
       `origin_session_id` copy the record so retrieval can filter by C in SQL; they are written from
       the same record, never apart from it.
+    - Records are read as text (CAST: the asyncpg driver would parse json itself) and decoded by
+      `state_json` (msgspec, the reflective codec as its fallback: it reads what `encode_value`
+      wrote); episodes are frozen, so the decoded episode of a text read before is shared.
     - Upsert is read-then-write inside the caller's transaction (portable across SQLite and
       PostgreSQL); the service calls it under the reviewed session's lock, and concurrent reviews of
       two sessions that touch the same episode are serialised by the row update (last write wins).
@@ -21,14 +24,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import Text, select, update
+from sqlalchemy import cast as cast_sql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.hypothesis_memory import HypothesisEpisode
-from forge.core.state_codec import decode_dataclass, encode_value
+from forge.core.state_codec import encode_value
+from forge.core.state_json import decode_record_json
+from forge.db.decoded_by_text import DecodedByText
 from forge.db.tables import HypothesisMemoryRow
 from forge.db.write_gate import NO_GATE, WriteTicket
+
+_RECORD_TEXT = cast_sql(HypothesisMemoryRow.record, Text)
+# Every session's creation and every VALIDATE review read the owner's whole memory, and an episode's
+# text changes only when its C-value does: the decoded episodes of the texts read last are kept
+# (~3 kB each, mostly the vector).
+_DECODED: DecodedByText[HypothesisEpisode] = DecodedByText(
+    lambda text: decode_record_json(text, HypothesisEpisode), 8_000_000
+)
 
 
 class SqlHypothesisMemoryRepository:
@@ -39,11 +53,11 @@ class SqlHypothesisMemoryRepository:
     async def all(self, *, min_c: float = 0.0, owner: UserId | None = None) -> list[HypothesisEpisode]:
         mine = [HypothesisMemoryRow.owner_id == owner] if owner is not None else []
         query = (
-            select(HypothesisMemoryRow.record)
+            select(_RECORD_TEXT)
             .where(HypothesisMemoryRow.c >= min_c, *mine)
             .order_by(HypothesisMemoryRow.created_at, HypothesisMemoryRow.id)
         )
-        return [decode_dataclass(r, HypothesisEpisode) for r in await self._session.scalars(query)]
+        return [_DECODED.decode(text) for text in await self._session.scalars(query)]
 
     async def upsert_all(
         self, episodes: Sequence[HypothesisEpisode], at: datetime, owner: UserId = LOCAL_USER_ID

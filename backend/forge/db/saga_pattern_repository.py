@@ -8,7 +8,8 @@ Invariants:
     - `recent` returns other sessions' sightings, newest first, at most `limit`, each with the
       session id (canonical text, as `str(UUID)`) as its place; `newest` returns every session's
       rows stored since a time, with their hypothesis ids and times (a process's history window
-      is topped up with it, `core/saga_pattern_history.py`). Writes enter the unit of work's write
+      is topped up with it, `core/saga_pattern_history.py`); `counts_since` counts from two times
+      in one statement. Writes enter the unit of work's write
       gate; nothing commits here.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, String, bindparam, func, insert, select, type_coerce
+from sqlalchemy import ColumnElement, String, bindparam, case, func, insert, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
@@ -60,12 +61,20 @@ class SqlSagaPatternRepository:
         """Every session's sightings stored at or after `since` (None: all), newest first, at most `limit`."""
         return await self._read(SagaPatternRow.created_at >= since if since is not None else None, limit)
 
-    async def count_since(self, since: datetime | None) -> int:
-        """How many sightings (every session's) were stored at or after `since` (None: all)."""
-        query = select(func.count()).select_from(SagaPatternRow)
-        if since is not None:
-            query = query.where(SagaPatternRow.created_at >= since)
-        return int(await self._session.scalar(query) or 0)
+    async def counts_since(self, since: datetime | None, later: datetime | None) -> tuple[int, int]:
+        """How many sightings (every session's) were stored at or after `since`, and how many at or
+        after `later` (None: all), in one query."""
+
+        def stored_from(start: datetime | None) -> ColumnElement[int]:
+            if start is None:
+                return func.count()
+            return func.coalesce(func.sum(case((SagaPatternRow.created_at >= start, 1), else_=0)), 0)
+
+        query = select(stored_from(since), stored_from(later)).select_from(SagaPatternRow)
+        if since is not None and later is not None:  # else one of them counts every row
+            query = query.where(SagaPatternRow.created_at >= min(since, later))  # the index bounds the scan
+        row = (await self._session.execute(query)).one()
+        return int(row[0]), int(row[1])
 
     async def _read(self, where: ColumnElement[bool] | None, limit: int) -> list[StoredSighting]:
         # Plain columns, not ORM objects: up to `limit` rows are read at a checkpoint. The session id

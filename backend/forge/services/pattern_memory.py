@@ -9,9 +9,10 @@ Invariants:
     - `history` answers what the table holds (the newest HISTORY_LIMIT sightings of other sessions)
       from this process's window, topped up with the rows stored since (`core/saga_pattern_history`);
       when the window cannot tell, it reads the table as before.
-    - A top-up first counts the rows from its start on; only a count that differs from the window's
-      is followed by a read. The window's count is taken before the count query (a row fed while
-      it runs may be newer than the count: it would make the counts differ, never agree wrongly).
+    - A top-up first counts the rows from its start on and from the window's last check on; only
+      the part whose count differs from the window's is read (`read_for_top_up`). The window's
+      counts are taken before the count query (a row fed while it runs may be newer than the count:
+      it would make the counts differ, never agree wrongly).
     - `remember` feeds the rows it stored, after their commit, into the window.
 
 Design decision: the window is one per process (this object lives in the composition root), shared
@@ -28,11 +29,12 @@ from forge.core.domain_types import SessionId
 from forge.core.saga_pattern_history import (
     HISTORY_LIMIT,
     HistoryWindow,
+    TopUpRead,
     agreed,
     feed,
     merge_window,
     others_of,
-    rows_since,
+    read_for_top_up,
     top_up_since,
 )
 from forge.core.saga_patterns import PatternSighting
@@ -67,12 +69,17 @@ class PatternMemory:
 
     async def _top_up(self) -> HistoryWindow:
         counted = self._window
-        since = top_up_since(counted)
         async with self._uow_factory() as uow:
-            if counted is not None and await uow.patterns.count_since(since) == rows_since(counted, since):
-                # The window now: rows may have been fed into it while the count ran.
-                self._window = agreed(self._window, counted) if self._window is not None else counted
-                return self._window
-            read = await uow.patterns.newest(since=since, limit=WINDOW_ROWS)
-        self._window = merge_window(self._window, read, since=since, cap=WINDOW_ROWS)
+            if counted is None:
+                read_from = TopUpRead(since=None)
+            else:
+                counts = await uow.patterns.counts_since(top_up_since(counted), counted.checked)
+                found = read_for_top_up(counted, counts)
+                if found is None:
+                    # The window now: rows may have been fed into it while the count ran.
+                    self._window = agreed(self._window, counted) if self._window is not None else counted
+                    return self._window
+                read_from = found
+            read = await uow.patterns.newest(since=read_from.since, limit=WINDOW_ROWS)
+        self._window = merge_window(self._window, read, since=read_from.since, cap=WINDOW_ROWS)
         return self._window

@@ -89,8 +89,9 @@ async def test_add_all_returns_only_the_rows_it_stored_as_a_read_gives_them(db: 
         await uow.commit()
     async with db.uow() as uow:
         read = await uow.patterns.newest(since=None, limit=10)
-        assert await uow.patterns.count_since(None) == 3
-        assert await uow.patterns.count_since(AT + timedelta(microseconds=1)) == 0
+        assert await uow.patterns.counts_since(None, AT) == (3, 3)
+        assert await uow.patterns.counts_since(AT, AT + timedelta(microseconds=1)) == (3, 0)
+        assert await uow.patterns.counts_since(AT + timedelta(microseconds=1), None) == (0, 3)
     assert [r.hypothesis_id for r in again] == ["h3"]
     assert {(r.key, r.at, r.sighting) for r in [*first, *again]} == {(r.key, r.at, r.sighting) for r in read}
 
@@ -171,3 +172,22 @@ async def test_rows_another_process_stores_between_own_rows_are_read(db: Any) ->
             async with db.uow() as uow:
                 from_table = await uow.patterns.recent(exclude=sid)
             assert sorted(await memory.history(sid), key=repr) == sorted(from_table, key=repr)
+
+
+async def test_a_top_up_reads_only_the_rows_another_process_stored_since_the_last_one(db: Any) -> None:
+    reads = _CountingReads(db.uow)
+    clock = _SetClock(AT)
+    memory = PatternMemory(reads, clock)
+    for step in range(4):
+        clock.at += timedelta(seconds=1)
+        await memory.remember(SESSIONS[0], [(f"mine{step}-{i}", sighting(step * 10 + i)) for i in range(5)])
+        async with db.uow() as uow:  # another process, within the re-read margin of every earlier row
+            await uow.patterns.add_all(SESSIONS[1], [(f"theirs{step}", sighting(90 + step))], clock.at)
+            await uow.commit()
+        before = reads.rows_read
+        async with db.uow() as uow:
+            from_table = await uow.patterns.recent(exclude=SESSIONS[2])
+        assert sorted(await memory.history(SESSIONS[2]), key=repr) == sorted(from_table, key=repr)
+        # The first top-up reads the table (6 rows); later ones only the rows from the last check's
+        # instant on — the step before's 6 and this step's 6 — not the margin (6 per step so far).
+        assert reads.rows_read - before == (6 if step == 0 else 12)

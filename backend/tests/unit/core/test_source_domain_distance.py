@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
+import random
+
+import pytest
 from support.knowledge_examples import make_domain
 
 from forge.core.domain_types import SemanticDistance
 from forge.core.knowledge_records import ScienceField
-from forge.core.source_domain_distance import distance_band, domain_similarity, measure_proximity
+from forge.core.source_domain_distance import cosine, distance_band, domain_similarity, measure_proximity
 
 PROBLEM = "Our checkout queue gets long every lunchtime and customers leave before paying."
 
@@ -45,3 +49,16 @@ def test_domains_of_the_same_field_are_more_alike() -> None:
     b = make_domain("acoustics", field=ScienceField.PHYSICAL)
     c = make_domain("acoustics", field=ScienceField.SOCIAL)
     assert domain_similarity(a, b) > domain_similarity(a, c)
+
+
+def test_cosine_is_the_textbook_formula_and_refuses_vectors_of_different_lengths() -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        a = [rng.uniform(-1, 1) for _ in range(17)]
+        b = [rng.uniform(-1, 1) for _ in range(17)]
+        dot = sum(x * y for x, y in zip(a, b, strict=True))
+        expected = dot / (math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b)))
+        assert cosine(a, b) == expected  # the same additions in the same order: the same float
+    assert cosine([0.0, 0.0], [1.0, 2.0]) == 0.0
+    with pytest.raises(ValueError, match="different lengths"):
+        cosine([1.0, 2.0], [1.0])
