@@ -23,15 +23,16 @@ Invariants:
     - `checked`: the newest row's time when the window last agreed with the table (a read or an equal
       count); a fed row does not move it, since rows of other processes stored before the fed row
       may be unread.
-    - A top-up counts from REREAD_SECONDS before `checked` (the margin) and from `checked` on, in one
-      query; merging is idempotent, so rows committed a little after their timestamp (another
-      process, a slow commit) are still found. The window's rows are stored rows, so where a count
-      equals the window's own, the window holds every row there (`read_for_top_up`): only the part
-      whose counts differ is read — rows from `checked` on (what other processes stored since) in the
-      common case, from the margin's start when a row was committed late. Re-reading the whole
-      margin each time was ~8% of a run process's CPU once two processes ran sessions. A row that commits more than that after its timestamp (clocks of two hosts apart by
-      more than that) is missed by this process's window until it restarts: acceptable for a
-      heuristic whose finding is INFO.
+    - A top-up counts from REREAD_SECONDS before `checked` (the margin) and from `checked` on
+      (`count_bounds`, one query); merging is idempotent, so rows committed a little after their
+      timestamp (another process, a slow commit) are still found. A row that commits more than
+      REREAD_SECONDS after its timestamp (clocks of two hosts apart by more than that) is missed by
+      this process's window until it restarts: acceptable for a heuristic whose finding is INFO.
+    - The window's rows are stored rows, so where a count equals the window's own, the window holds
+      every row there (`read_for_top_up`): only the part whose counts differ is read — rows from
+      `checked` on (what other processes stored since) in the common case, from the margin's start
+      when a row was committed late. Re-reading the whole margin each time was ~8% of a run
+      process's CPU once two processes ran sessions.
     - A read returns at most `cap` rows; a top-up cut by that limit replaces the window: what lies
       between the new rows and the old window is unknown.
 
@@ -83,10 +84,23 @@ class TopUpRead:
     since: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class CountBounds:
+    """Where a top-up counts from: the margin's start, and the window's last check (None: all rows)."""
+
+    margin: datetime | None
+    checked: datetime | None
+
+
+def count_bounds(window: HistoryWindow) -> CountBounds:
+    return CountBounds(top_up_since(window), window.checked)
+
+
 def read_for_top_up(window: HistoryWindow, counted: tuple[int, int]) -> TopUpRead | None:
-    """What a top-up reads, given the table's counts from `top_up_since(window)` and from
-    `window.checked` on (`counted`); None when the window already holds every row they counted."""
-    since, fresh = top_up_since(window), window.checked
+    """What a top-up reads, given the table's counts from each of `count_bounds(window)`; None when
+    the window already holds every row they counted."""
+    bounds = count_bounds(window)
+    since, fresh = bounds.margin, bounds.checked
     held, held_fresh = rows_since(window, since), rows_since(window, fresh)
     in_margin, fresh_rows = counted
     if in_margin - fresh_rows != held - held_fresh:

@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from forge.core.state_json import decode_record_json
+
 T = TypeVar("T")
 
 
@@ -41,3 +43,8 @@ class DecodedByText(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def decoded_records(kind: type[T], max_chars: int) -> DecodedByText[T]:
+    """Records of one frozen type stored as JSON text (`state_json`), decoded once per text."""
+    return DecodedByText(lambda text: decode_record_json(text, kind), max_chars)

@@ -31,8 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from forge.core.accounts import LOCAL_USER_ID, UserId
 from forge.core.hypothesis_memory import HypothesisEpisode
 from forge.core.state_codec import encode_value
-from forge.core.state_json import decode_record_json
-from forge.db.decoded_by_text import DecodedByText
+from forge.db.decoded_by_text import decoded_records
 from forge.db.tables import HypothesisMemoryRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 
@@ -40,9 +39,7 @@ _RECORD_TEXT = cast_sql(HypothesisMemoryRow.record, Text)
 # Every session's creation and every VALIDATE review read the owner's whole memory, and an episode's
 # text changes only when its C-value does: the decoded episodes of the texts read last are kept
 # (~3 kB each, mostly the vector).
-_DECODED: DecodedByText[HypothesisEpisode] = DecodedByText(
-    lambda text: decode_record_json(text, HypothesisEpisode), 8_000_000
-)
+_DECODED = decoded_records(HypothesisEpisode, 8_000_000)
 
 
 class SqlHypothesisMemoryRepository:

@@ -24,8 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
 from forge.core.hypothesis_pool import Hypothesis
-from forge.core.state_json import decode_record_json, encode_record_json
-from forge.db.decoded_by_text import DecodedByText
+from forge.core.state_json import encode_record_json
+from forge.db.decoded_by_text import decoded_records
 from forge.db.json_columns import EncodedJson
 from forge.db.tables import HypothesisRow
 from forge.db.write_gate import NO_GATE, WriteTicket
@@ -33,7 +33,7 @@ from forge.ports import HypothesisFilter, HypothesisPage
 
 _RECORD_TEXT = cast_sql(HypothesisRow.record, Text)
 # The pools of the sessions running now (records are ~2-5 kB of text each).
-_DECODED: DecodedByText[Hypothesis] = DecodedByText(lambda text: decode_record_json(text, Hypothesis), 8_000_000)
+_DECODED = decoded_records(Hypothesis, 8_000_000)
 
 
 class SqlHypothesisRepository:

@@ -31,11 +31,11 @@ from forge.core.saga_pattern_history import (
     HistoryWindow,
     TopUpRead,
     agreed,
+    count_bounds,
     feed,
     merge_window,
     others_of,
     read_for_top_up,
-    top_up_since,
 )
 from forge.core.saga_patterns import PatternSighting
 from forge.ports import Clock, UnitOfWorkFactory
@@ -73,7 +73,8 @@ class PatternMemory:
             if counted is None:
                 read_from = TopUpRead(since=None)
             else:
-                counts = await uow.patterns.counts_since(top_up_since(counted), counted.checked)
+                bounds = count_bounds(counted)
+                counts = await uow.patterns.counts_since(bounds.margin, bounds.checked)
                 found = read_for_top_up(counted, counts)
                 if found is None:
                     # The window now: rows may have been fed into it while the count ran.

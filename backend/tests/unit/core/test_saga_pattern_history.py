@@ -13,6 +13,7 @@ from forge.core.saga_pattern_history import (
     StoredSighting,
     TopUpRead,
     agreed,
+    count_bounds,
     feed,
     merge_window,
     others_of,
@@ -107,12 +108,18 @@ def count(table: list[StoredSighting], since: datetime | None) -> int:
     return sum(1 for r in table if since is None or r.at >= since)
 
 
+def counts(table: list[StoredSighting], window: HistoryWindow) -> tuple[int, int]:
+    """The table's counts from each of the window's count bounds, as the repository gives them."""
+    bounds = count_bounds(window)
+    return count(table, bounds.margin), count(table, bounds.checked)
+
+
 def top_up(table: list[StoredSighting], window: HistoryWindow | None, cap: int) -> HistoryWindow:
     """What PatternMemory does: count from the margin's start and from the last check, read only
     the part whose count differs."""
     if window is None:
         return merge_window(None, newest(table, None, cap), since=None, cap=cap)
-    found = read_for_top_up(window, (count(table, top_up_since(window)), count(table, window.checked)))
+    found = read_for_top_up(window, counts(table, window))
     if found is None:
         return agreed(window, window)
     return merge_window(window, newest(table, found.since, cap), since=found.since, cap=cap)
@@ -122,8 +129,7 @@ def test_rows_stored_after_the_check_are_read_from_the_check_on() -> None:
     table = [row("s1", "h1", 100), row("s1", "h2", 110)]
     window = top_up(table, None, 10)
     table += [row("s2", "h3", 120), row("s2", "h4", 130)]
-    counts = (count(table, top_up_since(window)), count(table, window.checked))
-    assert read_for_top_up(window, counts) == TopUpRead(T0 + timedelta(seconds=110))
+    assert read_for_top_up(window, counts(table, window)) == TopUpRead(T0 + timedelta(seconds=110))
     assert others_of(top_up(table, window, 10), "s3") == table_answer(table, "s3", 10)
 
 
@@ -131,15 +137,14 @@ def test_a_row_stamped_before_the_check_but_committed_after_it_is_read_from_the_
     table = [row("s1", "h1", 100), row("s1", "h2", 110)]
     window = top_up(table, None, 10)
     table += [row("s2", "late", 105), row("s2", "h4", 130)]
-    counts = (count(table, top_up_since(window)), count(table, window.checked))
-    assert read_for_top_up(window, counts) == TopUpRead(top_up_since(window))
+    assert read_for_top_up(window, counts(table, window)) == TopUpRead(top_up_since(window))
     assert others_of(top_up(table, window, 10), "s3") == table_answer(table, "s3", 10)
 
 
 def test_equal_counts_read_nothing() -> None:
     table = [row("s1", "h1", 100)]
     window = top_up(table, None, 10)
-    assert read_for_top_up(window, (count(table, top_up_since(window)), count(table, window.checked))) is None
+    assert read_for_top_up(window, counts(table, window)) is None
 
 
 def test_a_fed_row_does_not_move_where_the_next_top_up_starts() -> None:
