@@ -14,18 +14,24 @@ from forge.engine.frame_problem import FrameOutput
 from forge.offline.problem_frame import frame_problem as read_problem
 from forge.ports import StructuredRequest
 
-_OUTCOME_WORD = {"decrease": "lower", "increase": "higher", "achieve": "achieved"}
+# An outcome with a direction compares with the baseline; one without says the objective is met.
+_OUTCOME_WORD = {"decrease": "lower", "increase": "higher"}
 
 
 def offline_frame(request: StructuredRequest[Any]) -> FrameOutput:
     reading = read_problem(request.input)
     verb = reading.direction_verb if reading.goal_verb in ("", "make") else reading.goal_verb
-    direction = _OUTCOME_WORD.get(reading.goal_direction, "achieved")
     target = reading.target
+    objective = f"{verb.capitalize()} {target}"
+    comparison = _OUTCOME_WORD.get(reading.goal_direction)
     return FrameOutput(
-        objective=f"{verb.capitalize()} {target}",
+        objective=objective,
         target_object=target,
-        target_outcome=f"{target} measurably {direction} than today's baseline",
+        target_outcome=(
+            f"{target} measurably {comparison} than today's baseline"
+            if comparison
+            else f"{objective[0].lower()}{objective[1:]}, shown against today's baseline"
+        ),
         hard_constraints=list(reading.constraints),
         success_criteria=[
             f"{target}: a baseline measured before any change, and the change against it after a fixed trial period"

@@ -213,7 +213,7 @@ def _summary(view: ConversationView, frame: ProblemFrame) -> str:
     return "\n\n".join(
         [
             lead,
-            f"CLAIM → the problem reduces to changing {frame.target} ({frame.goal_direction}) "
+            f"CLAIM → the problem reduces to {_change(frame)} "
             f"{'under ' + repr(frame.constraints[0]) if frame.constraints else 'with no explicit constraint'}; "
             f"levers: {', '.join(frame.levers)}; actors: {', '.join(frame.actors)}.",
             "EVIDENCE → " + (first_sentence(summary, 300) if summary else "none cited."),
@@ -228,3 +228,10 @@ def plan_decompose(view: ConversationView, knowledge: OfflineKnowledge) -> Phase
     frame = frame_problem(view.problem)
     calls = schedule(view, decompose_tasks(frame, knowledge))
     return plan_or_summary(calls, lambda: _summary(view, frame))
+
+
+def _change(frame: ProblemFrame) -> str:
+    """ "changing emergency wait times (decrease)", or with no direction the goal's own verb phrase."""
+    if frame.goal_direction in ("decrease", "increase"):
+        return f"changing {frame.target} ({frame.goal_direction})"
+    return f"how to {frame.direction_verb} {frame.target}"

@@ -20,65 +20,35 @@ from dataclasses import dataclass
 
 from forge.core.problem_constraints import split_constraints
 from forge.core.text_terms import content_terms, salient_terms
-from forge.offline.phrasing import is_plural, the_phrase
+from forge.offline.goal_question import (
+    PRONOUNS,
+    GoalClause,
+    acts_on_people,
+    read_goal_clause,
+    resolve_pronoun,
+)
+from forge.offline.goal_vocabulary import (
+    ACHIEVE_VERBS,
+    ACTOR_WORDS,
+    BOUNDARY_WORDS,
+    COMPARATIVES,
+    CONNECTORS,
+    DECREASE_VERBS,
+    FILLER,
+    INCREASE_VERBS,
+    PARTICLES,
+    PHRASE_DETERMINERS,
+    SUBJECT_PRONOUNS,
+)
+from forge.offline.phrasing import gerund, is_plural, the_phrase
 from forge.offline.term_match import stem
 
-DECREASE_VERBS = tuple(
-    """cut reduce lower decrease minimize minimise shrink shorten curb limit prevent avoid stop
-    eliminate slow halve lessen mitigate combat tackle fight end""".split()
-)
-INCREASE_VERBS = tuple(
-    """increase improve raise boost grow maximize maximise accelerate expand strengthen enhance
-    double retain sustain speed extend prolong lengthen""".split()
-)
-ACHIEVE_VERBS = tuple("""make achieve build design create ensure enable get develop deliver keep find bring""".split())
-_PARTICLES = {"down": "decrease", "low": "decrease", "under control": "decrease", "up": "increase", "high": "increase"}
-# "make decisions faster": the target is the quantity the comparative names ("the speed of decisions").
-_COMPARATIVES = {
-    "faster": ("speed", "increase"),
-    "quicker": ("speed", "increase"),
-    "better": ("quality", "increase"),
-    "easier": ("ease", "increase"),
-    "safer": ("safety", "increase"),
-    "stronger": ("strength", "increase"),
-    "cheaper": ("cost", "decrease"),
-    "shorter": ("length", "decrease"),
-    "smaller": ("size", "decrease"),
-    "slower": ("speed", "decrease"),
-    "leaner": ("waste", "decrease"),
-}
-_BOUNDARY_WORDS = tuple(
-    """without while whilst given under with but despite for by in so when if using through
-    within at on and or from because across during via before after unless among that to""".split()
-)
-_DETERMINERS = tuple("""the a an our its their my your his her this that these those all some""".split())
-_CONNECTORS = (
-    r"without|while|whilst|given|under|but|despite|within|unless|with no|with only|using only|"
-    r"no more than|at no extra|with (?:a |an |the )?(?:fixed|limited|same|existing|current|small|"
-    r"tight|flat|frozen|modest|shrinking|constant)|on (?:a |an )(?:fixed|limited|tight|small|shoestring)|"
-    r"on (?:fixed|limited|tight|shoestring)"
-)
-_CONSTRAINT = re.compile(rf"\b(?:{_CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{_CONNECTORS})\b|$)")
+_CONSTRAINT = re.compile(rf"\b(?:{CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{CONNECTORS})\b|$)")
 _SUBJECT = re.compile(
     r"\b(?:can|could|should|do|does|might|would|will|must)\s+(?:a |an |the |our |my )?"
     r"([a-z][a-z\-]+)"
 )
 _POSSESSIVE = re.compile(r"\b([a-z][a-z\-]+)'s\b")
-_FILLER = frozenset(
-    """fixed limited existing current same small tight flat frozen modest shrinking constant
-    extra whole high low new old big large good bad better worse faster slower cheaper easier harder keep
-    down without while given despite within unless only able possible ever longer shorter fewer single every
-    losing""".split()
-)
-_PRONOUNS = frozenset({"we", "i", "you", "they", "one", "it", "people", "someone"})
-ACTOR_WORDS = frozenset(
-    """hospital clinic patient nurse doctor physician staff team manager city council
-    government ministry agency school teacher student parent company firm startup employer employee worker
-    customer user client developer maintainer contributor volunteer community resident citizen household
-    farmer driver rider passenger researcher scientist lab university organization organisation member
-    donor investor regulator supplier retailer shop owner landlord tenant operator police utility
-    charity ngo hire newcomer""".split()
-)
 MAX_TARGET_WORDS = 9
 # A target longer than MAX_TARGET_WORDS is cut before a preposition that starts a trailing modifier,
 # so it stays a whole noun phrase ("p99 write latency" rather than "... of our order-processing").
@@ -125,7 +95,9 @@ class ProblemFrame:
 
     @property
     def direction_verb(self) -> str:
-        return {"decrease": "reduce", "increase": "increase"}.get(self.goal_direction, "achieve")
+        """The verb a sentence puts before the target: "reduce"/"increase" for a direction, else the
+        problem's own verb ("keep evening visitors coming"), "achieve" when it has none."""
+        return {"decrease": "reduce", "increase": "increase"}.get(self.goal_direction, self.goal_verb or "achieve")
 
     @property
     def plural(self) -> bool:
@@ -166,13 +138,27 @@ def _verb_forms(verb: str) -> list[str]:
     return forms
 
 
+# A goal verb's word used as a noun or adjective: "the bus stop is dark", "per stop", "the lower town".
+_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|our|its|their|my|your|this|that|each|every|per)\s+$")
+_NOUN_AFTER = re.compile(r"^\s+(?:is|are|was|were|has|have|had)\b")
+
+
+def _as_verb(lowered: str, pattern: str) -> re.Match[str] | None:
+    """The first match of `pattern` that is used as a verb (not preceded by a determiner, not
+    followed by a copula)."""
+    for match in re.finditer(pattern, lowered):
+        if not _NOUN_BEFORE.search(lowered, 0, match.start()) and not _NOUN_AFTER.match(lowered[match.end() :]):
+            return match
+    return None
+
+
 def _find_goal_verb(lowered: str) -> tuple[str, str, int] | None:
     """(verb, direction, end offset) of the leftmost goal verb, preferring directional verbs."""
     for verbs, direction in ((DECREASE_VERBS + INCREASE_VERBS, ""), (ACHIEVE_VERBS, "achieve")):
         best: tuple[int, str, int] | None = None
         for verb in verbs:
             pattern = r"\b(?:" + "|".join(_verb_forms(verb)) + r")\b" + (r"\s+up\b" if verb == "speed" else "")
-            match = re.search(pattern, lowered)
+            match = _as_verb(lowered, pattern)
             if match and (best is None or match.start() < best[0]):
                 best = (match.start(), verb, match.end())
         if best:
@@ -187,10 +173,10 @@ def _cut_phrase(text: str) -> str:
     phrase = re.split(r"[,.;:?!()]", text, maxsplit=1)[0]
     words = phrase.split()
     for i, word in enumerate(words):
-        if i > 0 and word in _BOUNDARY_WORDS:
+        if i > 0 and word in BOUNDARY_WORDS:
             words = words[:i]
             break
-    while words and (words[0] in _DETERMINERS or words[0] in _BOUNDARY_WORDS):
+    while words and (words[0] in PHRASE_DETERMINERS or words[0] in BOUNDARY_WORDS):
         words = words[1:]
     if words and words[0].endswith("'s") and len(words) > 1:
         words = words[1:]
@@ -208,12 +194,12 @@ def _whole_phrase(words: list[str]) -> list[str]:
 
 def _refine_target(target: str, verb: str, direction: str) -> tuple[str, str]:
     """Strip trailing particles ("down") and comparatives ("faster"), which set the direction."""
-    for particle, implied in _PARTICLES.items():
+    for particle, implied in PARTICLES.items():
         if target.endswith(" " + particle):
             return target[: -len(particle) - 1].strip(), implied if direction == "achieve" else direction
     words = target.split()
-    if verb == "make" and len(words) > 1 and words[-1] in _COMPARATIVES:
-        quantity, implied = _COMPARATIVES[words[-1]]
+    if verb == "make" and len(words) > 1 and words[-1] in COMPARATIVES:
+        quantity, implied = COMPARATIVES[words[-1]]
         return f"the {quantity} of {' '.join(words[:-1])}", implied
     return target, direction
 
@@ -233,7 +219,7 @@ def _keep_from_target(lowered: str) -> str | None:
     who = _cut_phrase(match.group(1))
     action, follower = match.group(2), match.group(3) or ""
     # "burning out", "going bankrupt": keep a second word unless it starts a new phrase ("leaving the").
-    if follower and follower not in _DETERMINERS and follower not in _BOUNDARY_WORDS:
+    if follower and follower not in PHRASE_DETERMINERS and follower not in BOUNDARY_WORDS:
         action = f"{action} {follower}"
     target = f"{who} {action}".strip()
     return target if content_terms(who) else None
@@ -242,7 +228,91 @@ def _keep_from_target(lowered: str) -> str | None:
 _QUANTIFIER = re.compile(r"^\s*(less|fewer|more)\s+(.+)")
 
 
+_PARTICLE_OPENERS = ("up ", "down ", "out ", "back ", "off ")
+_PURPOSE = re.compile(r"\b(?:in order |so as )?to ([a-z]+)\b")
+_TO_INFINITIVE = re.compile(r"^((?:[a-z\-']+ ){0,2}?[a-z\-']+) to ([a-z]+)\b(.*)$")
+_ACTING_PRONOUN = re.compile(r"^(they|these|those) ([a-z]+\b.*)$")
+
+
+def _question_target(statement: str) -> tuple[str, str, str] | None:
+    """(target, verb, direction) from the statement's question ("… How can we keep them coming?"),
+    its pronoun resolved from the sentences before; None when no question has a usable target."""
+    clause = read_goal_clause(statement) if statement.isascii() else None
+    if clause is None:
+        return None
+    verb, rest = clause.verb, clause.rest
+    if verb == "make" and rest.startswith("sure "):  # "make sure they show up"
+        verb, rest = "ensure", rest.removeprefix("sure ").removeprefix("that ")
+    purpose = _PURPOSE.search(rest)  # "split the backlog into parts to reduce delay": the goal is the purpose
+    if purpose and verb not in DECREASE_VERBS + INCREASE_VERBS and purpose.group(1) in DECREASE_VERBS + INCREASE_VERBS:
+        verb, rest = purpose.group(1), rest[purpose.end() :].strip()
+    kept = _keep_from_target(f"{verb} {rest}")
+    if kept:
+        return _resolved(kept, clause, acts=True), "prevent", "decrease"
+    if rest.startswith(_PARTICLE_OPENERS):  # "speed up drug discovery", "cut down on overtime"
+        rest = rest.split(" ", 1)[1]
+    if not rest or (rest.split()[0] in BOUNDARY_WORDS and rest.split()[0] not in ("on", "for")):
+        return None  # "answer within a day": the verb has no object here to be the target
+    return _clause_target(verb, rest, clause)
+
+
+def _clause_target(verb: str, rest: str, clause: GoalClause) -> tuple[str, str, str] | None:
+    direction = "decrease" if verb in DECREASE_VERBS else "increase" if verb in INCREASE_VERBS else "achieve"
+    quantity = _QUANTIFIER.match(rest)  # "get more of them to finish checkout", "use less paint"
+    if quantity:
+        verb, rest = "", quantity.group(2).removeprefix("of ")
+        direction = "decrease" if quantity.group(1) in ("less", "fewer") else "increase"
+    infinitive = _TO_INFINITIVE.match(rest)  # "them to finish checkout": people who do something
+    pronoun_acts = _ACTING_PRONOUN.match(rest)  # "(make sure) they show up"
+    acts = bool(infinitive or pronoun_acts) or acts_on_people(verb)
+    if infinitive:
+        rest = f"{infinitive.group(1)} who {infinitive.group(2)}{infinitive.group(3)}"
+    elif pronoun_acts and verb == "ensure":
+        rest = f"{pronoun_acts.group(1)} who {pronoun_acts.group(2)}"
+    phrase = _cut_phrase(_resolved(rest, clause, acts=acts))
+    phrase = " ".join(w for w in phrase.split() if not (w.endswith("ly") and len(w) > 4)) or phrase
+    if not content_terms(phrase) or phrase.split()[0] in PRONOUNS:
+        return None
+    counted = _people_who(phrase, verb)
+    if counted:  # a count of people to raise: "evening visitors who keep coming", "customers who pay"
+        return counted, "", "increase"
+    if verb == "ensure":  # a clause ("every patient shows up"), not a quantity: its particle stays
+        return phrase, verb, direction
+    return _comparative_target(phrase, verb, direction)
+
+
+def _people_who(phrase: str, verb: str) -> str | None:
+    """The phrase as a plural group of people with a relative clause, when it reads as one:
+    "X who …" already, or "keep X coming" -> "X who keep coming"; else None."""
+    words = phrase.split()
+    at = words.index("who") if "who" in words else -1
+    if at <= 0 and verb == "keep":
+        at = next((i for i, w in enumerate(words) if i > 0 and w.endswith("ing") and len(w) > 4), -1)
+        if at > 0:
+            words = [*words[:at], "who", "keep", *words[at:]]
+    if at <= 0 or not is_plural(" ".join(words[:at])):
+        return None
+    return " ".join(words)
+
+
+def _resolved(text: str, clause: GoalClause, *, acts: bool) -> str:
+    return resolve_pronoun(text, clause.context, acts=acts, actor_words=ACTOR_WORDS)
+
+
+def _comparative_target(phrase: str, verb: str, direction: str) -> tuple[str, str, str]:
+    """ "review pull requests faster": the target is the speed of reviewing them, to increase."""
+    words = phrase.split()
+    if verb not in ("", "make") and len(words) > 1 and words[-1] in COMPARATIVES:
+        quantity, implied = COMPARATIVES[words[-1]]
+        return f"the {quantity} of {gerund(verb)} {' '.join(words[:-1])}", "", implied
+    target, direction = _refine_target(phrase, verb, direction)
+    return target, verb, direction
+
+
 def _target(problem: str) -> tuple[str, str, str]:
+    asked = _question_target(problem)
+    if asked:
+        return asked
     lowered = problem.lower()
     kept = _keep_from_target(lowered)
     if kept:
@@ -280,7 +350,7 @@ def _constraints(statement: str, listed: tuple[str, ...] = ()) -> tuple[str, ...
 def _banned_stems(target: str, verb: str) -> set[str]:
     banned = {stem(t) for t in content_terms(target)}
     banned |= {stem(v) for v in (*DECREASE_VERBS, *INCREASE_VERBS, *ACHIEVE_VERBS)}
-    banned |= {stem(w) for w in _FILLER}
+    banned |= {stem(w) for w in FILLER}
     return banned | ({stem(verb)} if verb else set())
 
 
@@ -294,7 +364,7 @@ def _levers(
     subject = {stem(name) for _, name in _subject(problem.lower())}
     limits = {stem(t) for c in constraints for t in content_terms(c)}
     # A lever enters English sentences as a noun phrase: CJK bigrams are search terms, not phrases.
-    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in _FILLER and t.isascii()]
+    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in FILLER and t.isascii()]
     levers = sorted(found, key=lambda t: (stem(t) in subject, stem(t) in limits))[:5]
     actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
     generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
@@ -326,7 +396,7 @@ def _actors(problem: str) -> tuple[str, ...]:
     ]
     actors: dict[str, str] = {}
     for _, name in sorted(found):
-        if name not in _PRONOUNS and name not in _FILLER and name not in _BOUNDARY_WORDS and len(name) > 2:
+        if name not in SUBJECT_PRONOUNS and name not in FILLER and name not in BOUNDARY_WORDS and len(name) > 2:
             actors.setdefault(stem(name.removesuffix("s")), name)
     return tuple(actors.values()) or (NO_ACTOR,)
 

@@ -91,3 +91,61 @@ def test_keep_x_from_y_targets_the_thing_to_prevent_even_with_a_later_growth_ver
         == "small farms going bankrupt"
     )
     assert frame_problem("How can we prevent volunteers from leaving the project?").target == "volunteers leaving"
+
+
+@pytest.mark.parametrize(
+    ("problem", "target", "direction"),
+    [
+        (
+            "Our gym loses half of its new members in spring because the car park is full. "
+            "How can we keep them coming without a bigger car park?",
+            "new members who keep coming",
+            "increase",
+        ),
+        (
+            "Our repository has 60 open issues and three maintainers. How do we triage them faster?",
+            "the speed of triaging open issues",
+            "increase",
+        ),
+        (
+            "Shoppers leave their baskets at the delivery step. How can we get more of them to pay?",
+            "shoppers who pay",
+            "increase",
+        ),
+        (
+            "The press line wastes a tenth of the steel as offcuts. How can we use less steel per part?",
+            "steel per part",
+            "decrease",
+        ),
+        (
+            "Residents miss their bin collection days. How can the council make sure they put bins out?",
+            "residents who put bins out",
+            "increase",
+        ),
+        ("How can we split the backlog into parts to reduce delay?", "delay", "decrease"),
+    ],
+)
+def test_the_goal_comes_from_the_question_with_its_pronoun_resolved(problem: str, target: str, direction: str) -> None:
+    frame = frame_problem(problem)
+    assert (frame.target, frame.goal_direction) == (target, direction)
+
+
+def test_a_goal_verb_used_as_a_noun_is_not_the_goal() -> None:
+    frame = frame_problem("Commuters wait at the tram stop is a daily complaint; the stop is cold.")
+    assert "stop" not in frame.goal_verb
+    assert not frame.target.startswith("is ")
+
+
+def test_the_objective_uses_the_questions_own_verb() -> None:
+    frame = frame_problem("Orchards lose blossoms to late frost. How can growers protect the blossoms cheaply?")
+    assert (frame.direction_verb, frame.target) == ("protect", "blossoms")
+    assert frame.goal == "protect blossoms"
+
+
+def test_question_words_and_pronouns_before_s_are_no_actors() -> None:
+    assert frame_problem("What's the best way to lower churn?").actors == ("the people affected",)
+
+
+def test_an_aside_after_the_subject_leaves_the_goal_to_the_whole_text() -> None:
+    frame = frame_problem("How can we, with a fixed budget, cut energy use in our office?")
+    assert (frame.target, frame.goal_direction) == ("energy use", "decrease")
