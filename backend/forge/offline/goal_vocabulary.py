@@ -50,7 +50,8 @@ FILLER = frozenset(
     """fixed limited existing current same small tight flat frozen modest shrinking constant
     extra whole high low new old big large good bad better worse faster slower cheaper easier harder keep
     down without while given despite within unless only able possible ever longer shorter fewer single every
-    losing lose loses lost""".split()
+    losing lose loses lost away never sure abandon forget skip miss take spend expect come leave sign
+    looking burning""".split()
 )
 # Never an actor, even before "'s" ("what's the best way", "it's", "there's").
 SUBJECT_PRONOUNS = frozenset(

@@ -103,8 +103,8 @@ def the_phrase(noun_phrase: str) -> str:
 
 
 def is_plural(noun_phrase: str) -> bool:
-    """Plural when the head noun (before " of ", else the last word) ends in a plain -s."""
-    head = noun_phrase.split(" of ")[0].split()
+    """Plural when the head noun (before " of " or " who ", else the last word) ends in a plain -s."""
+    head = noun_phrase.split(" of ")[0].split(" who ")[0].split()
     word = head[-1].lower() if head else ""
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
 

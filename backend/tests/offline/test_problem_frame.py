@@ -149,3 +149,9 @@ def test_question_words_and_pronouns_before_s_are_no_actors() -> None:
 def test_an_aside_after_the_subject_leaves_the_goal_to_the_whole_text() -> None:
     frame = frame_problem("How can we, with a fixed budget, cut energy use in our office?")
     assert (frame.target, frame.goal_direction) == ("energy use", "decrease")
+
+
+def test_levers_are_things_to_act_on_not_the_verbs_of_the_story() -> None:
+    frame = frame_problem("Readers abandon long articles and never come back. How can we keep readers?")
+    assert not {"abandon", "never", "come"} & set(frame.levers)
+    assert "article" in frame.levers or "articles" in frame.levers
