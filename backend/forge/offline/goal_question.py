@@ -15,6 +15,8 @@ Invariants:
       the end of the sentence. Nothing is invented: both are the question's own words.
     - `resolve_pronoun` replaces a leading pronoun only with a noun phrase of the context that agrees
       in number; with no such phrase the text is returned unchanged.
+    - `situation_gist` reads a stated situation ("Our nightly build fails twice a week") as subject,
+      verb and what follows, only with a noun subject and a lexicon verb within five words.
 
 Design decisions:
     - No part-of-speech tagger: the subject of `How can <subject> <verb>` ends before the first word
@@ -55,7 +57,9 @@ VERB_LEXICON = frozenset(
     motivate move persuade plan predict prevent prolong protect provide raise reach recover recruit
     recycle reduce remove replace retain reuse review run save scale schedule sell serve share shorten
     shrink skip slow solve speed spend spread stop store strengthen support sustain tackle take teach
-    throw track train turn use waste win give survive send ship return offer welcome""".split()
+    throw track train turn use waste win give survive send ship return offer welcome
+    fail die break crash pile drop fall rise leak stall slip wait quit decline suffer struggle exceed
+    block delay jam clog rot spoil freeze overheat arrive churn""".split()
 )
 # Verbs whose object is usually people: "keep them" after "teachers leave the city" means the teachers.
 _PEOPLE_VERBS = frozenset(
@@ -219,3 +223,53 @@ def _opens_phrase(word: str) -> bool:
         or is_verb_form(word)
         or word in ("and", "or", "but", "because")
     )
+
+
+_PARTICLE_WORDS = frozenset("up down away out off back over".split())
+_PORTION = re.compile(
+    r"^(?:(?:a|an|one|half|most|many|some|all|much|part|two|three|a third|a quarter|a fifth)\s+)+of\s+"
+)
+
+
+def situation_gist(sentence: str) -> tuple[list[str], str, list[str]] | None:
+    """(subject, verb base form, what follows the verb) of a sentence that states a situation:
+    "Half of our seedlings die in the first month" -> (["seedlings"], "die", ["in", "the", …]).
+    None when the subject is a pronoun or no lexicon verb follows it within five words."""
+    lowered = _PORTION.sub("", sentence.lower())
+    words = words_of(lowered)
+    while words and words[0] in DETERMINERS:
+        words = words[1:]
+    verb = next((i for i in range(1, min(6, len(words))) if is_verb_form(words[i])), -1)
+    while 0 < verb < len(words) - 1 and is_verb_form(words[verb + 1]):
+        verb += 1  # "our nightly build fails": the subject's noun may look like a verb too
+    subject = words[:verb] if verb > 0 else []
+    if not subject or subject[0] in _PRONOUN_SUBJECTS or any(w in DETERMINERS or w in _PREPOSITIONS for w in subject):
+        return None
+    return subject, _base_form(words[verb]), words[verb + 1 :]
+
+
+def _base_form(word: str) -> str:
+    if word in VERB_LEXICON:
+        return word
+    for base in (word[:-3] + "y", word[:-2], word[:-1]):
+        if base in VERB_LEXICON:
+            return base
+    return word
+
+
+def object_of(rest: list[str]) -> str:
+    """The particle and direct object after a situation's verb: "away a fifth of its bread every
+    evening" -> "away bread"; "twice a week" -> "" (no determiner opens it: not an object)."""
+    particle = [rest[0]] if rest and rest[0] in _PARTICLE_WORDS else []
+    words = rest[len(particle) :]
+    if not words or words[0] not in DETERMINERS or words[0] in ("every", "each"):
+        return " ".join(particle)
+    phrase = " ".join(words).split(" of ")[-1].split()
+    while phrase and phrase[0] in DETERMINERS:
+        phrase = phrase[1:]
+    head: list[str] = []
+    for word in phrase:
+        if word in DETERMINERS or word in _PREPOSITIONS or (head and is_verb_form(word)) or len(head) == 3:
+            break
+        head.append(word)
+    return " ".join([*particle, *head])

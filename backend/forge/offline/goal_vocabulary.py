@@ -51,7 +51,7 @@ FILLER = frozenset(
     extra whole high low new old big large good bad better worse faster slower cheaper easier harder keep
     down without while given despite within unless only able possible ever longer shorter fewer single every
     losing lose loses lost away never sure abandon forget skip miss take spend expect come leave sign
-    looking burning""".split()
+    looking burning twice half once fifth quarter third rose fell risen fix solve""".split()
 )
 # Never an actor, even before "'s" ("what's the best way", "it's", "there's").
 SUBJECT_PRONOUNS = frozenset(

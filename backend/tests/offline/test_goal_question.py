@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from forge.offline.goal_question import acts_on_people, is_verb_form, read_goal_clause, resolve_pronoun
+from forge.offline.goal_question import (
+    acts_on_people,
+    is_verb_form,
+    object_of,
+    read_goal_clause,
+    resolve_pronoun,
+    situation_gist,
+)
 from forge.offline.goal_vocabulary import ACTOR_WORDS
 
 
@@ -89,3 +96,27 @@ def test_a_verb_that_takes_people_makes_its_pronoun_mean_people() -> None:
         "young nurses"
     )
     assert resolve_pronoun(clause.rest, clause.context, acts=False, actor_words=ACTOR_WORDS) == "prices"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject", "verb", "obj"),
+    [
+        ("Our nightly build fails twice a week.", ["nightly", "build"], "fail", ""),
+        ("Half of our seedlings die in the first month.", ["seedlings"], "die", ""),
+        ("The river floods the lower town every spring.", ["river"], "flood", "lower town"),
+        ("Our bakery throws away a fifth of its bread every evening.", ["bakery"], "throw", "away bread"),
+    ],
+)
+def test_a_stated_situation_gives_its_subject_verb_and_object(
+    sentence: str, subject: list[str], verb: str, obj: str
+) -> None:
+    gist = situation_gist(sentence)
+    assert gist is not None
+    assert (gist[0], gist[1], object_of(gist[2])) == (subject, verb, obj)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["We need to cut cloud costs.", "Our hospital wants to reduce wait times.", "Why?"]
+)
+def test_no_situation_without_a_noun_subject_and_a_lexicon_verb(sentence: str) -> None:
+    assert situation_gist(sentence) is None

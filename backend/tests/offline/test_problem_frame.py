@@ -155,3 +155,26 @@ def test_levers_are_things_to_act_on_not_the_verbs_of_the_story() -> None:
     frame = frame_problem("Readers abandon long articles and never come back. How can we keep readers?")
     assert not {"abandon", "never", "come"} & set(frame.levers)
     assert "article" in frame.levers or "articles" in frame.levers
+
+
+@pytest.mark.parametrize(
+    ("problem", "target"),
+    [
+        (
+            "Our nightly deploy fails twice a week because of a flaky test. How do we fix this?",
+            "nightly deploy failing",
+        ),
+        ("Most of our tomato plants die in the first month. How can we stop that?", "tomato plants dying"),
+        ("Support tickets pile up every Monday. What should we do?", "support tickets piling up"),
+        ("The canteen throws away a third of its soup every day. What can it do?", "canteen throwing away soup"),
+    ],
+)
+def test_a_question_that_names_nothing_else_targets_the_stated_situation(problem: str, target: str) -> None:
+    frame = frame_problem(problem)
+    assert (frame.target, frame.goal_direction) == (target, "decrease")
+    assert not {"die", "pile", "fail", "throw", "twice"} & set(frame.levers)
+
+
+def test_a_directional_verb_in_the_text_wins_over_the_stated_situation() -> None:
+    frame = frame_problem("Our clinic wants to reduce no-shows. What should we do?")
+    assert (frame.target, frame.goal_direction) == ("no-shows", "decrease")
