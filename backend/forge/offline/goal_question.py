@@ -30,10 +30,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from forge.offline.goal_vocabulary import (
+    PEOPLE_VERBS,
+    PERSONAL_PRONOUNS,
+    PHRASAL_PARTICLES,
+    PHRASE_DETERMINERS,
+    VERB_LEXICON,
+    is_actor_word,
+)
+from forge.offline.phrasing import is_plural
+
 SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+")
 _MODALS = frozenset("can could should do does might would will must shall".split())
-_PRONOUN_SUBJECTS = frozenset("we i you they it one he she someone people".split())
-DETERMINERS = frozenset("a an the our my your their its his her this that these those each every any".split())
 _PREPOSITIONS = frozenset(
     "of in on at for from to by with without during across into onto over under after before among per".split()
 )
@@ -46,25 +54,6 @@ PLURAL_PRONOUNS = frozenset({"them", "they", "these", "those"})
 # phrase: they are left as they are, and the caller reads the target elsewhere.
 SINGULAR_PRONOUNS = frozenset({"it"})
 PRONOUNS = PLURAL_PRONOUNS | SINGULAR_PRONOUNS | frozenset({"this", "that"})
-# Base forms of verbs a problem statement or its question commonly uses. Only used to tell where a
-# subject ends and to keep verbs ("loses", "answers") out of the pronoun candidates.
-VERB_LEXICON = frozenset(
-    """abandon accelerate achieve adapt add answer attract automate avoid balance boost bring build change
-    check choose clean combat combine convince cool create curb cut decide decrease deliver design detect
-    develop double eliminate enable encourage end engage enhance ensure expand extend feed fight find
-    finish fix flood forget form free get grow halve handle heat help hire improve increase keep lengthen
-    lessen limit lose lower make manage maximise maximize measure minimise minimize miss mitigate monitor
-    motivate move persuade plan predict prevent prolong protect provide raise reach recover recruit
-    recycle reduce remove replace retain reuse review run save scale schedule sell serve share shorten
-    shrink skip slow solve speed spend spread stop store strengthen support sustain tackle take teach
-    throw track train turn use waste win give survive send ship return offer welcome
-    fail die break crash pile drop fall rise leak stall slip wait quit decline suffer struggle exceed
-    block delay jam clog rot spoil freeze overheat arrive churn""".split()
-)
-# Verbs whose object is usually people: "keep them" after "teachers leave the city" means the teachers.
-_PEOPLE_VERBS = frozenset(
-    "keep retain attract help motivate convince persuade encourage engage train teach hire recruit serve reach welcome".split()
-)
 _THIRD_PERSON = re.compile(r"(?:ies|es|s)$")
 
 
@@ -83,12 +72,17 @@ def words_of(text: str) -> list[str]:
     return re.findall(r"[a-z0-9][a-z0-9\-']*", text.lower())
 
 
-def is_verb_form(word: str) -> bool:
-    """A lexicon verb in base or third-person form ("lose", "loses", "flies"-style endings)."""
+def verb_base(word: str) -> str | None:
+    """The lexicon verb `word` is a form of, base or third person ("loses" -> "lose", "flies" -> "fly")."""
     if word in VERB_LEXICON:
-        return True
-    bases = {word[:-1], word[:-2], word[:-3] + "y"} if _THIRD_PERSON.search(word) else set()
-    return bool(bases & VERB_LEXICON)
+        return word
+    if not _THIRD_PERSON.search(word):
+        return None
+    return next((base for base in (word[:-3] + "y", word[:-2], word[:-1]) if base in VERB_LEXICON), None)
+
+
+def is_verb_form(word: str) -> bool:
+    return verb_base(word) is not None
 
 
 def read_goal_clause(problem: str) -> GoalClause | None:
@@ -130,27 +124,29 @@ def _verb_start_of_question(words: list[str]) -> int | None:
 def _after_subject(words: list[str], start: int) -> int | None:
     if start >= len(words):
         return None
-    if words[start] in _PRONOUN_SUBJECTS:
+    if words[start] in PERSONAL_PRONOUNS:
         verb = start + 1
     else:
         # After a determiner the next word is part of the subject; a bare subject may be one word.
-        first = start + 2 if words[start] in DETERMINERS else start + 1
+        first = start + 2 if words[start] in PHRASE_DETERMINERS else start + 1
         verb = next((j for j in range(first, min(first + 3, len(words))) if is_verb_form(words[j])), -1)
         if verb < 0:
             return None
     while verb < len(words) and words[verb] in _ADVERBS:
         verb += 1
-    if verb < len(words) and (words[verb] in _PREPOSITIONS or words[verb] in DETERMINERS or not words[verb].isalpha()):
+    if verb < len(words) and (
+        words[verb] in _PREPOSITIONS or words[verb] in PHRASE_DETERMINERS or not words[verb].isalpha()
+    ):
         return None  # "How can we, with a fixed budget, cut …": an aside, not the verb
     return verb
 
 
 def acts_on_people(verb: str) -> bool:
     """Whether a pronoun after `verb` most likely means people ("keep them", "retain them")."""
-    return verb in _PEOPLE_VERBS
+    return verb in PEOPLE_VERBS
 
 
-def resolve_pronoun(text: str, context: str, *, acts: bool, actor_words: frozenset[str]) -> str:
+def resolve_pronoun(text: str, context: str, *, acts: bool) -> str:
     """`text` with its leading pronoun replaced by the context's noun phrase it most likely means."""
     head, _, tail = text.partition(" ")
     if head not in PLURAL_PRONOUNS | SINGULAR_PRONOUNS or not context:
@@ -161,8 +157,7 @@ def resolve_pronoun(text: str, context: str, *, acts: bool, actor_words: frozens
 
     def preference(item: tuple[int, str, bool]) -> tuple[bool, bool, int]:
         _, phrase, after_preposition = item
-        is_actor = phrase.split()[-1].removesuffix("s") in actor_words or phrase.split()[-1] in actor_words
-        return (is_actor != acts, after_preposition, item[0])
+        return (is_actor_word(phrase.split()[-1]) != acts, after_preposition, item[0])
 
     chosen = min(candidates, key=preference)[1]
     return f"{chosen} {tail}".strip()
@@ -176,7 +171,7 @@ def _noun_phrases(words: list[str], *, plural: bool) -> list[tuple[int, str, boo
         return _opening_phrase(words)
     found: list[tuple[int, str, bool]] = []
     for i, word in enumerate(words):
-        if not _looks_plural(word) or is_verb_form(word):
+        if not is_plural(word) or word.endswith("'s") or is_verb_form(word):
             continue
         start = i
         while start > 0 and i - start < 2 and _modifier(words[start - 1]):
@@ -189,25 +184,21 @@ def _noun_phrases(words: list[str], *, plural: bool) -> list[tuple[int, str, boo
 
 def _opening_phrase(words: list[str]) -> list[tuple[int, str, bool]]:
     """The context's first noun phrase (its topic): what "it" most often points back to."""
-    start = 1 if words and words[0] in DETERMINERS else 0
+    start = 1 if words and words[0] in PHRASE_DETERMINERS else 0
     end = start
     while end < len(words) and end - start < 3 and _modifier(words[end]):
         end += 1
     return [(start, " ".join(words[start:end]), False)] if end > start else []
 
 
-def _looks_plural(word: str) -> bool:
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "'s"))
-
-
 def _modifier(word: str) -> bool:
     return (
         word.isalpha()
-        and word not in DETERMINERS
+        and word not in PHRASE_DETERMINERS
         and word not in _PREPOSITIONS
         and word not in _MODALS
         and word not in _QUANTITY_WORDS
-        and word not in _PRONOUN_SUBJECTS
+        and word not in PERSONAL_PRONOUNS
         and not is_verb_form(word)
         and word not in ("and", "or", "but", "because", "is", "are", "was", "were", "has", "have", "not", "cannot")
     )
@@ -215,7 +206,7 @@ def _modifier(word: str) -> bool:
 
 def _opens_phrase(word: str) -> bool:
     return (
-        word in DETERMINERS
+        word in PHRASE_DETERMINERS
         or word in _PREPOSITIONS
         or word in _QUANTITY_WORDS
         or word.isdigit()
@@ -225,7 +216,6 @@ def _opens_phrase(word: str) -> bool:
     )
 
 
-_PARTICLE_WORDS = frozenset("up down away out off back over".split())
 _PORTION = re.compile(
     r"^(?:(?:a|an|one|half|most|many|some|all|much|part|two|three|a third|a quarter|a fifth)\s+)+of\s+"
 )
@@ -237,39 +227,34 @@ def situation_gist(sentence: str) -> tuple[list[str], str, list[str]] | None:
     None when the subject is a pronoun or no lexicon verb follows it within five words."""
     lowered = _PORTION.sub("", sentence.lower())
     words = words_of(lowered)
-    while words and words[0] in DETERMINERS:
+    while words and words[0] in PHRASE_DETERMINERS:
         words = words[1:]
     verb = next((i for i in range(1, min(6, len(words))) if is_verb_form(words[i])), -1)
     while 0 < verb < len(words) - 1 and is_verb_form(words[verb + 1]):
         verb += 1  # "our nightly build fails": the subject's noun may look like a verb too
     subject = words[:verb] if verb > 0 else []
-    if not subject or subject[0] in _PRONOUN_SUBJECTS or any(w in DETERMINERS or w in _PREPOSITIONS for w in subject):
+    if (
+        not subject
+        or subject[0] in PERSONAL_PRONOUNS
+        or any(w in PHRASE_DETERMINERS or w in _PREPOSITIONS for w in subject)
+    ):
         return None
-    return subject, _base_form(words[verb]), words[verb + 1 :]
-
-
-def _base_form(word: str) -> str:
-    if word in VERB_LEXICON:
-        return word
-    for base in (word[:-3] + "y", word[:-2], word[:-1]):
-        if base in VERB_LEXICON:
-            return base
-    return word
+    return subject, verb_base(words[verb]) or words[verb], words[verb + 1 :]
 
 
 def object_of(rest: list[str]) -> str:
     """The particle and direct object after a situation's verb: "away a fifth of its bread every
     evening" -> "away bread"; "twice a week" -> "" (no determiner opens it: not an object)."""
-    particle = [rest[0]] if rest and rest[0] in _PARTICLE_WORDS else []
+    particle = [rest[0]] if rest and rest[0] in PHRASAL_PARTICLES else []
     words = rest[len(particle) :]
-    if not words or words[0] not in DETERMINERS or words[0] in ("every", "each"):
+    if not words or words[0] not in PHRASE_DETERMINERS or words[0] in ("every", "each"):
         return " ".join(particle)
     phrase = " ".join(words).split(" of ")[-1].split()
-    while phrase and phrase[0] in DETERMINERS:
+    while phrase and phrase[0] in PHRASE_DETERMINERS:
         phrase = phrase[1:]
     head: list[str] = []
     for word in phrase:
-        if word in DETERMINERS or word in _PREPOSITIONS or (head and is_verb_form(word)) or len(head) == 3:
+        if word in PHRASE_DETERMINERS or word in _PREPOSITIONS or (head and is_verb_form(word)) or len(head) == 3:
             break
         head.append(word)
     return " ".join([*particle, *head])

@@ -22,15 +22,15 @@ from forge.core.problem_constraints import split_constraints
 from forge.core.text_terms import content_terms, salient_terms
 from forge.offline.goal_vocabulary import (
     ACHIEVE_VERBS,
-    ACTOR_WORDS,
     BOUNDARY_WORDS,
     CONNECTORS,
     DECREASE_VERBS,
     FILLER,
     INCREASE_VERBS,
     SUBJECT_PRONOUNS,
+    is_actor_word,
 )
-from forge.offline.phrasing import is_plural, the_phrase
+from forge.offline.phrasing import gerund, is_plural, the_phrase
 from forge.offline.read_target import find_goal_verb, read_target
 from forge.offline.term_match import stem
 
@@ -126,17 +126,8 @@ def _constraints(statement: str, listed: tuple[str, ...] = ()) -> tuple[str, ...
     return tuple(dict.fromkeys(c for c in found if content_terms(c)))
 
 
-def _verb_bases(gerund_word: str) -> set[str]:
-    """The base forms a gerund may come from ("dying" -> die, "piling" -> pile, "stopping" -> stop)."""
-    if not gerund_word.endswith("ing") or len(gerund_word) < 5:
-        return set()
-    root = gerund_word[:-3]
-    return {root, root + "e", root[:-1], root[:-1] + "ie"}
-
-
 def _banned_stems(target: str, verb: str) -> set[str]:
     banned = {stem(t) for t in content_terms(target)}
-    banned |= {stem(base) for word in target.split() for base in _verb_bases(word)}
     banned |= {stem(v) for v in (*DECREASE_VERBS, *INCREASE_VERBS, *ACHIEVE_VERBS)}
     banned |= {stem(w) for w in FILLER}
     return banned | ({stem(verb)} if verb else set())
@@ -152,7 +143,13 @@ def _levers(
     subject = {stem(name) for _, name in _subject(problem.lower())}
     limits = {stem(t) for c in constraints for t in content_terms(c)}
     # A lever enters English sentences as a noun phrase: CJK bigrams are search terms, not phrases.
-    found = [t for t in salient_terms(problem, 16) if stem(t) not in banned and t not in FILLER and t.isascii()]
+    # Nor the verb a target states as it happens ("die" for "seedlings dying").
+    happening = set(target.split())
+    found = [
+        t
+        for t in salient_terms(problem, 16)
+        if stem(t) not in banned and t not in FILLER and t.isascii() and gerund(t) not in happening
+    ]
     levers = sorted(found, key=lambda t: (stem(t) in subject, stem(t) in limits))[:5]
     actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
     generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
@@ -177,11 +174,7 @@ def _actors(problem: str) -> tuple[str, ...]:
     lowered = problem.lower()
     found = _subject(lowered)
     found += [(m.start(1), m.group(1)) for m in _POSSESSIVE.finditer(lowered)]
-    found += [
-        (m.start(), m.group(0))
-        for m in re.finditer(r"[a-z][a-z\-]+", lowered)
-        if m.group(0) in ACTOR_WORDS or m.group(0).removesuffix("s") in ACTOR_WORDS
-    ]
+    found += [(m.start(), m.group(0)) for m in re.finditer(r"[a-z][a-z\-]+", lowered) if is_actor_word(m.group(0))]
     actors: dict[str, str] = {}
     for _, name in sorted(found):
         if name not in SUBJECT_PRONOUNS and name not in FILLER and name not in BOUNDARY_WORDS and len(name) > 2:

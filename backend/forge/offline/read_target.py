@@ -34,12 +34,12 @@ from forge.offline.goal_question import (
 )
 from forge.offline.goal_vocabulary import (
     ACHIEVE_VERBS,
-    ACTOR_WORDS,
     BOUNDARY_WORDS,
     COMPARATIVES,
     DECREASE_VERBS,
     INCREASE_VERBS,
     PARTICLES,
+    PHRASAL_PARTICLES,
     PHRASE_DETERMINERS,
 )
 from forge.offline.phrasing import gerund, is_plural
@@ -62,7 +62,7 @@ def _verb_forms(verb: str) -> list[str]:
 
 
 # A goal verb's word used as a noun or adjective: "the bus stop is dark", "per stop", "the lower town".
-_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|our|its|their|my|your|this|that|each|every|per)\s+$")
+_NOUN_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PHRASE_DETERMINERS | {"per"})) + r")\s+$")
 _NOUN_AFTER = re.compile(r"^\s+(?:is|are|was|were|has|have|had)\b")
 
 
@@ -151,18 +151,14 @@ def _keep_from_target(lowered: str) -> str | None:
 _QUANTIFIER = re.compile(r"^\s*(less|fewer|more)\s+(.+)")
 
 
-_PARTICLE_OPENERS = ("up ", "down ", "out ", "back ", "off ")
 _PURPOSE = re.compile(r"\b(?:in order |so as )?to ([a-z]+)\b")
 _TO_INFINITIVE = re.compile(r"^((?:[a-z\-']+ ){0,2}?[a-z\-']+) to ([a-z]+)\b(.*)$")
 _ACTING_PRONOUN = re.compile(r"^(they|these|those) ([a-z]+\b.*)$")
 
 
-def _question_target(statement: str) -> tuple[str, str, str] | None:
+def _question_target(clause: GoalClause) -> tuple[str, str, str] | None:
     """(target, verb, direction) from the statement's question ("… How can we keep them coming?"),
-    its pronoun resolved from the sentences before; None when no question has a usable target."""
-    clause = read_goal_clause(statement) if statement.isascii() else None
-    if clause is None:
-        return None
+    its pronoun resolved from the sentences before; None when the question has no usable target."""
     verb, rest = clause.verb, clause.rest
     if verb == "make" and rest.startswith("sure "):  # "make sure they show up"
         verb, rest = "ensure", rest.removeprefix("sure ").removeprefix("that ")
@@ -172,7 +168,7 @@ def _question_target(statement: str) -> tuple[str, str, str] | None:
     kept = _keep_from_target(f"{verb} {rest}")
     if kept:
         return _resolved(kept, clause, acts=True), "prevent", "decrease"
-    if rest.startswith(_PARTICLE_OPENERS):  # "speed up drug discovery", "cut down on overtime"
+    if rest.split(" ", 1)[0] in PHRASAL_PARTICLES:  # "speed up drug discovery", "cut down on overtime"
         rest = rest.split(" ", 1)[1]
     if not rest or (rest.split()[0] in BOUNDARY_WORDS and rest.split()[0] not in ("on", "for")):
         return None  # "answer within a day": the verb has no object here to be the target
@@ -219,7 +215,7 @@ def _people_who(phrase: str, verb: str) -> str | None:
 
 
 def _resolved(text: str, clause: GoalClause, *, acts: bool) -> str:
-    return resolve_pronoun(text, clause.context, acts=acts, actor_words=ACTOR_WORDS)
+    return resolve_pronoun(text, clause.context, acts=acts)
 
 
 def _comparative_target(phrase: str, verb: str, direction: str) -> tuple[str, str, str]:
@@ -234,7 +230,9 @@ def _comparative_target(phrase: str, verb: str, direction: str) -> tuple[str, st
 
 def read_target(problem: str) -> tuple[str, str, str]:
     """(target, goal verb, direction) of the problem statement (see the module docstring)."""
-    asked = _question_target(problem)
+    # Read once: the question's own target comes first, and it decides whether the situation applies.
+    clause = read_goal_clause(problem) if problem.isascii() else None
+    asked = _question_target(clause) if clause else None
     if asked:
         return asked
     lowered = problem.lower()
@@ -245,7 +243,7 @@ def read_target(problem: str) -> tuple[str, str, str]:
     stated = _verb_target(lowered, found) if found else None
     if stated and stated[2] != "achieve":
         return stated
-    situation = _situation_target(problem)
+    situation = _situation_target(problem, clause)
     if situation:
         return situation
     if stated:
@@ -273,14 +271,13 @@ def _verb_target(lowered: str, found: tuple[str, str, int]) -> tuple[str, str, s
 _FIX_VERBS = frozenset("fix solve handle tackle stop prevent avoid address reduce cut curb end".split())
 
 
-def _situation_target(statement: str) -> tuple[str, str, str] | None:
+def _situation_target(statement: str, clause: GoalClause | None) -> tuple[str, str, str] | None:
     """ "Our nightly build fails twice a week. How do we fix this?": the situation the first sentence
     states ("nightly build failing") is the thing to reduce, when the question names nothing else (its
     object is "this"/"that"/"it" after a fixing verb, or it has no goal verb: "What should we do?")."""
     parts = sentences(statement) if statement.isascii() else []
     if len(parts) < 2:
         return None
-    clause = read_goal_clause(statement)
     if clause is not None:
         first = clause.rest.split()[0] if clause.rest else ""
         if clause.verb not in _FIX_VERBS or first not in ("this", "that", "it"):

@@ -12,7 +12,6 @@ from forge.offline.goal_question import (
     resolve_pronoun,
     situation_gist,
 )
-from forge.offline.goal_vocabulary import ACTOR_WORDS
 
 
 @pytest.mark.parametrize(
@@ -60,42 +59,36 @@ def test_third_person_forms_of_lexicon_verbs_are_verbs() -> None:
 class TestResolvePronoun:
     def test_a_plural_pronoun_acted_on_prefers_things_over_people(self) -> None:
         context = "our project has 40 open pull requests and two maintainers."
-        assert (
-            resolve_pronoun("them faster", context, acts=False, actor_words=ACTOR_WORDS) == "open pull requests faster"
-        )
+        assert resolve_pronoun("them faster", context, acts=False) == "open pull requests faster"
 
     def test_a_pronoun_that_acts_prefers_people(self) -> None:
         context = "customers abandon their carts at the payment step."
-        resolved = resolve_pronoun("them finishing checkout", context, acts=True, actor_words=ACTOR_WORDS)
+        resolved = resolve_pronoun("them finishing checkout", context, acts=True)
         assert resolved == "customers finishing checkout"
 
     def test_a_direct_object_is_preferred_over_a_prepositional_one(self) -> None:
         context = "small clinics in rural areas cannot keep vaccines cold during power cuts."
-        assert resolve_pronoun("them", context, acts=False, actor_words=ACTOR_WORDS) == "vaccines"
+        assert resolve_pronoun("them", context, acts=False) == "vaccines"
 
     def test_a_verb_that_looks_plural_is_no_candidate(self) -> None:
         context = "our city library loses many evening visitors in winter."
-        assert resolve_pronoun("them coming", context, acts=False, actor_words=ACTOR_WORDS) == (
-            "evening visitors coming"
-        )
+        assert resolve_pronoun("them coming", context, acts=False) == ("evening visitors coming")
 
     def test_it_points_back_to_the_contexts_first_noun_phrase(self) -> None:
         context = "our mobile app takes 8 seconds to start."
-        assert resolve_pronoun("it start", context, acts=False, actor_words=ACTOR_WORDS) == "mobile app start"
+        assert resolve_pronoun("it start", context, acts=False) == "mobile app start"
 
     def test_no_agreeing_phrase_leaves_the_text_as_it_is(self) -> None:
-        assert resolve_pronoun("them", "the river floods the town.", acts=False, actor_words=ACTOR_WORDS) == "them"
-        assert resolve_pronoun("that", "drivers spend hours parking.", acts=False, actor_words=ACTOR_WORDS) == "that"
+        assert resolve_pronoun("them", "the river floods the town.", acts=False) == "them"
+        assert resolve_pronoun("that", "drivers spend hours parking.", acts=False) == "that"
 
 
 def test_a_verb_that_takes_people_makes_its_pronoun_mean_people() -> None:
     frame_context = "prices keep rising and young nurses leave the town."
     clause = read_goal_clause(f"{frame_context} How can the clinic retain them?")
     assert clause is not None
-    assert resolve_pronoun(clause.rest, clause.context, acts=acts_on_people(clause.verb), actor_words=ACTOR_WORDS) == (
-        "young nurses"
-    )
-    assert resolve_pronoun(clause.rest, clause.context, acts=False, actor_words=ACTOR_WORDS) == "prices"
+    assert resolve_pronoun(clause.rest, clause.context, acts=acts_on_people(clause.verb)) == ("young nurses")
+    assert resolve_pronoun(clause.rest, clause.context, acts=False) == "prices"
 
 
 @pytest.mark.parametrize(
