@@ -19,7 +19,7 @@ import random
 import time
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,
@@ -28,8 +28,8 @@ from forge.core.model_messages import (
     ToolCall,
     Usage,
 )
-from forge.core.problem_frame import ProblemFrame
-from forge.engine.run_biso import BisoOutput, biso_request, run_biso
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.engine.explore.biso import BisoOutput, biso_request, run_biso
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import StructuredRequest
 from forge.offline.biso_offline import offline_biso

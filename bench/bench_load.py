@@ -399,7 +399,7 @@ def _proc_cpu_seconds(pid: int) -> float:
 
 
 def _run_process_pids(server_pid: int) -> list[int]:
-    """The server's run processes (children running `forge.run_process_child`)."""
+    """The server's run processes (children running `forge.run_processes.child`)."""
     try:
         with open(f"/proc/{server_pid}/task/{server_pid}/children") as fh:
             children = [int(pid) for pid in fh.read().split()]
@@ -409,7 +409,7 @@ def _run_process_pids(server_pid: int) -> list[int]:
     for pid in children:
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if b"forge.run_process_child" in fh.read():
+                if b"forge.run_processes.child" in fh.read():
                     found.append(pid)
         except OSError:
             continue

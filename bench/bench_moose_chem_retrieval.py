@@ -8,7 +8,7 @@ Data (bench only, never shipped: the abstracts belong to their publishers): `../
 A. Inspiration retrieval: for each paper's background question, rank the whole corpus (title +
    abstract) and report recall@20 and recall@50 of its ground-truth inspirations (matched by
    normalised title; inspirations not in the corpus are left out of the denominator) for
-     - bm25:     forge.core.bm25_index (title counted twice),
+     - bm25:     forge.core.research.bm25_index (title counted twice),
      - hashed:   forge.offline.HashedTextEmbedder (spelling: hashed word/trigram features),
      - embedder: forge.providers.static_embedder.StaticTextEmbedder (meaning: static MiniLM vectors),
      - hybrid:   reciprocal-rank fusion of bm25 and embedder (k = 60).
@@ -39,10 +39,10 @@ from uuid import UUID
 
 import numpy as np
 
-from forge.core.bm25_index import IndexedDocument, build_bm25_index
+from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
 from forge.core.domain_types import SessionId
-from forge.core.hypothesis_memory import HypothesisEpisode, HypothesisEpisodeId, rank_episodes
-from forge.core.remembered_hypotheses import RECALL_LIMIT, RECALL_MIN_SIMILARITY
+from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, rank_episodes
+from forge.core.hypotheses.remembered import RECALL_LIMIT, RECALL_MIN_SIMILARITY
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend" / "tests"
 
 from support.plain_pattern_groups import plain_groups  # the rule written plainly, as the tests use it
 
-from forge.core.saga_patterns import PatternSighting, group_patterns
+from forge.core.saga.patterns import PatternSighting, group_patterns
 
 
 def histories(n: int, rng: random.Random) -> dict[str, list[PatternSighting]]:

@@ -35,20 +35,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
 from forge.build_adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.core.concept_space import resolve_concept_space
-from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import PROFILES, RuntimeProfile, SearchOperator
-from forge.core.transform_gate import TransformStatus
-from forge.engine.run_biso import run_biso
-from forge.engine.run_search_round import run_search_round
-from forge.engine.structural_operators import grounding_request
+from forge.core.search.concept_space import resolve_concept_space
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.search.plan import PROFILES, RuntimeProfile, SearchOperator
+from forge.core.search.transform_gate import TransformStatus
+from forge.engine.explore.biso import run_biso
+from forge.engine.search.search_round import run_search_round
+from forge.engine.search.structural_operators import grounding_request
 from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
-from forge.services.search_grounding import LazyHkgGrounding
+from forge.services.stages.search_grounding import LazyHkgGrounding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame(

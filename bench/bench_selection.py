@@ -5,7 +5,7 @@ duplicates occur as they do with model scores), projected onto novelty × feasib
 descriptors drawn over a 6 × 4 MOME grid.
 
 Times, median of --repeats runs each:
-    ours_sort     forge.core.pareto_selection.front_ranks on a prebuilt (N, 2) numpy array, as moocore
+    ours_sort     forge.core.selection.pareto.front_ranks on a prebuilt (N, 2) numpy array, as moocore
                   gets one (the product's sort: moocore's pareto_rank behind our NaN check and int64 ranks)
     python_sort   python_pareto_sort.python_front_ranks: the numpy + patience-sorting version we wrote,
                   kept so both are measured (the issue: use moocore if it is faster than ours)
@@ -45,9 +45,9 @@ sys.path.insert(0, str(BACKEND))
 
 import numpy as np
 
-from forge.core.composite_score import ScoreVector, SelectionPoint, selection_point
-from forge.core.mome_grid import BehaviorDescriptor, GridAxes, build_mome_grid, select_mome
-from forge.core.pareto_selection import front_ranks, non_dominated_ranks, rank_points
+from forge.core.selection.composite_score import ScoreVector, SelectionPoint, selection_point
+from forge.core.selection.mome_grid import BehaviorDescriptor, GridAxes, build_mome_grid, select_mome
+from forge.core.selection.pareto import front_ranks, non_dominated_ranks, rank_points
 from python_pareto_sort import python_front_ranks
 
 SIZES = (100, 1_000, 10_000)
@@ -63,7 +63,7 @@ import moocore
 payload = json.load(sys.stdin)
 sys.path.insert(0, payload["backend"])
 sys.path.insert(0, payload["bench"])
-from forge.core.pareto_selection import front_ranks
+from forge.core.selection.pareto import front_ranks
 from python_pareto_sort import python_front_ranks
 out = {}
 for key, rows in payload["sets"].items():

@@ -33,15 +33,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core import session_events as ev
-from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.session import events as ev
+from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
-from forge.core.session_record import ToolCallEntry
-from forge.core.session_spend import PhaseSpend
+from forge.core.session.forge_state import ForgeState
+from forge.core.llm.messages import Message
+from forge.core.session.record import ToolCallEntry
+from forge.core.session.spend import PhaseSpend
 from forge.db.migrate import upgrade_database
-from forge.run_autopilot import drive_to_document
+from forge.cli.autopilot import drive_to_document
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a small bakery reduce food waste at the end of each day?"

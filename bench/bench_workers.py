@@ -54,7 +54,7 @@ from httpx_sse import aconnect_sse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from forge.core.session_events import LIVE_EVENT_TYPES
+from forge.core.session.events import LIVE_EVENT_TYPES
 
 FORGE = Path(sys.executable).parent / "forge"
 LIVE = frozenset(t.value for t in LIVE_EVENT_TYPES)  # never stored; sent with the last stored event's id

@@ -5,7 +5,7 @@ lexicographically), then the distinct points, novelty falling, are placed by pat
 front m's most recent point dominates the next point p exactly when its feasibility ≥ p's, and
 those last feasibilities rise across fronts, so p's front is one `bisect_right` (one Python
 iteration per distinct point — the cost that kept it at ~2.4× moocore at N = 1,000).
-Same ranks as `forge.core.pareto_selection.front_ranks`; bench_selection.py checks that.
+Same ranks as `forge.core.selection.pareto.front_ranks`; bench_selection.py checks that.
 """
 
 from __future__ import annotations

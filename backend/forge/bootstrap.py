@@ -25,9 +25,9 @@ from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
 from forge.build_adapters import KNOWLEDGE_DIR, build_model, build_research, build_structured_model
 from forge.config import Settings
 from forge.core.curation.curation_settings import apply_change
-from forge.core.knowledge_records import ShippedKnowledge
-from forge.core.search_plan import RuntimeProfile
-from forge.core.session_spend import SpendBudget
+from forge.core.explore.library_records import ShippedKnowledge
+from forge.core.search.plan import RuntimeProfile
+from forge.core.session.spend import SpendBudget
 from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
 from forge.db.engine import (
     SQLITE_BUSY_TIMEOUT_SECONDS,
@@ -44,10 +44,9 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.metrics import ForgeMetrics
 from forge.model_routing import Provider, RoleRoutes, resolve_routes
+from forge.observability.metrics import ForgeMetrics
 from forge.offline.hashed_embedder import HashedTextEmbedder
-from forge.password_hashing import Argon2PasswordHasher
 from forge.ports import (
     Clock,
     Embedder,
@@ -60,25 +59,26 @@ from forge.ports import (
     UnitOfWork,
     UnitOfWorkFactory,
 )
+from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.providers.token_counting import cl100k_encoding
-from forge.run_process_pool import RunProcessPool
+from forge.run_processes.pool import RunProcessPool
 from forge.services.account_service import AccountService
-from forge.services.drive_phase_run import PhaseRunDriver, RunModels
-from forge.services.event_log_source import EventLogSource
+from forge.services.broadcast.event_log_source import EventLogSource
+from forge.services.broadcast.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
 from forge.services.hypothesis_memory_service import HypothesisMemory
 from forge.services.hypothesis_queries import pool_reader
 from forge.services.pattern_memory import PatternMemory
-from forge.services.queued_run import QueuedRunExecutor
-from forge.services.run_engine_stages import EngineConfig, EngineStages
-from forge.services.run_launcher import InProcessLauncher, QueueLauncher, RunLauncher
-from forge.services.run_registry import RunRegistry
-from forge.services.run_supervision import Supervisor
-from forge.services.search_grounding import LazyHkgGrounding
-from forge.services.session_broadcast import HEARTBEAT_SECONDS, SessionBroadcaster
+from forge.services.runs.drive_phase_run import PhaseRunDriver, RunModels
+from forge.services.runs.launcher import InProcessLauncher, QueueLauncher, RunLauncher
+from forge.services.runs.queued_run import QueuedRunExecutor
+from forge.services.runs.registry import RunRegistry
 from forge.services.session_service import SessionService
+from forge.services.stages.engine_stages import EngineConfig, EngineStages
+from forge.services.stages.search_grounding import LazyHkgGrounding
+from forge.services.stages.supervision import Supervisor
+from forge.services.stages.verify_claims import VerifyStage
 from forge.services.user_usage import UserUsageService
-from forge.services.verify_claims_stage import VerifyStage
 
 log = logging.getLogger(__name__)
 # The cyclic collector's thresholds for a serving process (set with the freeze in `warm_up`). Every

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from forge.config import Settings
-from forge.core.knowledge_records import SourceDomain
+from forge.core.explore.library_records import SourceDomain
 from forge.model_routing import ModelRoute, Provider, missing_for
 from forge.ports import LanguageModel, ResearchProvider, StructuredModel
 
@@ -62,16 +62,16 @@ def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Seq
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
-        from forge.engine.blend_expand import BlendOutput
-        from forge.engine.frame_problem import FrameOutput
-        from forge.engine.red_team import RedTeamOutput
-        from forge.engine.review_mapping_depth import MappingReviewOutput
-        from forge.engine.run_biso import BisoOutput
-        from forge.engine.search_operators import OperatorOutput
-        from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
-        from forge.engine.structural_operators import StructuralOutput
-        from forge.engine.transform_space import LogicCheckOutput, TransformOutput
-        from forge.engine.verify_requests import PriorArtOutput, VerifyScoresOutput
+        from forge.engine.explore.biso import BisoOutput
+        from forge.engine.explore.review_mapping_depth import MappingReviewOutput
+        from forge.engine.frame.frame_problem import FrameOutput
+        from forge.engine.saga.red_team import RedTeamOutput
+        from forge.engine.search.blend_expand import BlendOutput
+        from forge.engine.search.operators import OperatorOutput
+        from forge.engine.search.structural_operators import StructuralOutput
+        from forge.engine.search.transform_space import LogicCheckOutput, TransformOutput
+        from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
+        from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
         from forge.offline.biso_offline import offline_biso
         from forge.offline.blend_offline import offline_blend
         from forge.offline.frame_offline import offline_frame

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from forge.core.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.accounts.auth_mode import AuthRefusal, parse_auth_setting
+from forge.core.accounts.login_throttle import LoginThrottlePolicy
+from forge.core.accounts.user_limits import UserLimits
 from forge.core.curation.curation_settings import CurationChange, check_change
-from forge.core.login_throttle import LoginThrottlePolicy
-from forge.core.user_limits import UserLimits
 from forge.db.engine import DEFAULT_MAX_OVERFLOW, DEFAULT_POOL_SIZE
 
 DEFAULT_DATA_DIR = "var"

@@ -17,20 +17,20 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from forge.core.accounts import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
+from forge.core.accounts.users import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
 from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
 from forge.core.hkg.structural_grounding import GroundingRequest
-from forge.core.hyperpath_trace import HyperpathTrace
-from forge.core.hypothesis_memory import HypothesisEpisode
-from forge.core.hypothesis_pool import GateStatus, Hypothesis
-from forge.core.model_messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
-from forge.core.records import ResearchHit, SessionDocument
-from forge.core.saga_pattern_history import StoredSighting
-from forge.core.saga_patterns import PatternSighting
-from forge.core.session_events import SessionEvent
-from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.hypotheses.memory import HypothesisEpisode
+from forge.core.hypotheses.pool import GateStatus, Hypothesis
+from forge.core.llm.messages import Message, ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
+from forge.core.saga.pattern_history import StoredSighting
+from forge.core.saga.patterns import PatternSighting
+from forge.core.search.hyperpath_trace import HyperpathTrace
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session.records import ResearchHit, SessionDocument
 
 
 class Clock(Protocol):

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import cast
 
 from forge.agent.tool_context import ToolContext
-from forge.core import session_events as ev
 from forge.core.curation.curate_conversation import CurationSummary
-from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
-from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
-from forge.core.records import ResearchRecord
-from forge.core.session_spend import PhaseSpend, total_spend
+from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
+from forge.core.llm.pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
+from forge.core.session import events as ev
+from forge.core.session.records import ResearchRecord
+from forge.core.session.spend import PhaseSpend, total_spend
 from forge.ports import LanguageModel, StreamingLanguageModel
 
 COALESCE_SECONDS = 0.1

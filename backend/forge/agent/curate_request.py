@@ -29,8 +29,8 @@ from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.curation.recall_dropped import RecallItem, recall_note, recallable_units, with_recall_note
 from forge.core.curation.segment_memo import SegmentMemo
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ToolDefinition
+from forge.core.llm.messages import Message, ToolDefinition
+from forge.core.session.forge_state import ForgeState
 from forge.providers.token_counting import CountingProvider, TiktokenCounter, token_counter_for
 
 # Per provider: the whole request at most `context_tokens` (never more than 3/4 of the model's

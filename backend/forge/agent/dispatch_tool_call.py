@@ -19,10 +19,10 @@ from pydantic import ValidationError
 from forge.agent.phases.registry import phase_definition
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import ALL_TOOLS, tool_names_for_phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import ToolCall
+from forge.core.llm.messages import ToolCall
 from forge.core.phases.phase_progress import phase_progress
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from forge.agent.phases.compose_brief import MARKER
 from forge.agent.phases.registry import phase_definition
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role
+from forge.core.llm.messages import Message, Role
+from forge.core.session.forge_state import ForgeState
 
 
 def phase_kickoff(state: ForgeState) -> Message:

@@ -41,11 +41,9 @@ from forge.agent.phases.registry import phase_definition
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import all_tool_definitions
-from forge.core import session_events as ev
-from forge.core.compact_conversation import compact_conversation
 from forge.core.curation.curate_conversation import CurationSummary
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import (
+from forge.core.llm.compact_conversation import compact_conversation
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,
@@ -56,9 +54,11 @@ from forge.core.model_messages import (
     ToolResult,
     user_text,
 )
-from forge.core.model_pricing import DEFAULT_PRICES, ModelPrice
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
-from forge.core.session_spend import SpendBudget, check_budget, total_spend
+from forge.core.llm.pricing import DEFAULT_PRICES, ModelPrice
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session import events as ev
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.spend import SpendBudget, check_budget, total_spend
 from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
 
 MAX_ITERATIONS = 50

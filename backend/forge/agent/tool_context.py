@@ -20,11 +20,11 @@ from pydantic import BaseModel
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.curation.recall_dropped import RecallItem
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.knowledge_records import TrizKnowledge
-from forge.core.records import ResearchHit
-from forge.core.rule_verdicts import RuleViolation
-from forge.core.session_events import SessionEvent
+from forge.core.explore.library_records import TrizKnowledge
+from forge.core.rules.verdicts import RuleViolation
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
 from forge.ports import Clock, HkgNeighbourhoodSource, ResearchProvider
 from forge.providers.token_counting import cl100k_length
 

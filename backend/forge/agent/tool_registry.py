@@ -18,7 +18,7 @@ from forge.agent.phases.registry import PHASES, phase_definition
 from forge.agent.phases.shared_tools import SHARED_TOOLS
 from forge.agent.tool_context import ToolSpec
 from forge.core.domain_types import Phase
-from forge.core.model_messages import ToolDefinition
+from forge.core.llm.messages import ToolDefinition
 
 ALL_TOOLS: dict[str, ToolSpec] = {
     spec.name: spec for spec in (*(spec for d in PHASES.values() for spec in d.tools), *SHARED_TOOLS)

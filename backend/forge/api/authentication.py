@@ -29,10 +29,10 @@ from fastapi import Depends, HTTPException, Request, params
 from fastapi.security import APIKeyCookie, HTTPBearer
 
 from forge.api.request_limits import quote_input
-from forge.core.accounts import User, can_manage_users, local_user
-from forge.core.credentials import CSRF_HEADER, SESSION_COOKIE, bearer_credential, csrf_matches, needs_csrf
+from forge.core.accounts.credentials import CSRF_HEADER, SESSION_COOKIE, bearer_credential, csrf_matches, needs_csrf
+from forge.core.accounts.user_limits import LimitedAction
+from forge.core.accounts.users import User, can_manage_users, local_user
 from forge.core.domain_types import SessionId
-from forge.core.user_limits import LimitedAction
 from forge.services.account_service import AccountService
 from forge.services.service_results import not_found
 from forge.services.user_usage import UserUsageService

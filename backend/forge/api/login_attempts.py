@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from forge.core.login_throttle import LoginRefusal, LoginThrottlePolicy, failures_in_window, login_refusal
+from forge.core.accounts.login_throttle import LoginRefusal, LoginThrottlePolicy, failures_in_window, login_refusal
 
 MAX_KEYS = 10_000
 

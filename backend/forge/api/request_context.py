@@ -17,7 +17,7 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from forge.logging_setup import REQUEST_ID, SESSION_ID
+from forge.observability.logging_setup import REQUEST_ID, SESSION_ID
 
 access_log = logging.getLogger("forge.access")
 

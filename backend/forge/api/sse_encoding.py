@@ -29,13 +29,13 @@ import msgspec
 from pydantic import BaseModel
 from sse_starlette import ServerSentEvent
 
-from forge.api.event_schemas import EVENT_MODELS
 from forge.api.request_limits import MAX_INT64, quote_input
-from forge.core import session_events as ev
+from forge.api.schemas.events import EVENT_MODELS
 from forge.core.domain_types import SessionId
 from forge.core.identity_memo import IdentityMemo
-from forge.core.session_record import StoredEvent
-from forge.services.broadcast_types import FollowItem, Heartbeat, LiveEvent, StreamClosed
+from forge.core.session import events as ev
+from forge.core.session.record import StoredEvent
+from forge.services.broadcast.messages import FollowItem, Heartbeat, LiveEvent, StreamClosed
 
 
 def _data_schema(event_model: type[BaseModel]) -> dict[str, Any]:

@@ -21,9 +21,9 @@ from typing import Any, cast
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from forge.core.accounts import ApiToken, ApiTokenId, Role, User, UserId
+from forge.core.accounts.users import ApiToken, ApiTokenId, Role, User, UserId
 from forge.core.domain_types import SessionId
-from forge.core.session_record import RunLease
+from forge.core.session.record import RunLease
 from forge.db.tables import ApiTokenRow, LoginSessionRow, SessionRow, UserRow
 from forge.db.write_gate import NO_GATE, WriteTicket
 from forge.ports import StoredUsage

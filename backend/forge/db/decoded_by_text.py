@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from forge.core.state_json import decode_record_json
+from forge.core.session.state_json import decode_record_json
 
 T = TypeVar("T")
 

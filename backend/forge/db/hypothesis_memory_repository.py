@@ -28,9 +28,9 @@ from sqlalchemy import Text, select, update
 from sqlalchemy import cast as cast_sql
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from forge.core.accounts import LOCAL_USER_ID, UserId
-from forge.core.hypothesis_memory import HypothesisEpisode
-from forge.core.state_codec import encode_value
+from forge.core.accounts.users import LOCAL_USER_ID, UserId
+from forge.core.hypotheses.memory import HypothesisEpisode
+from forge.core.session.state_codec import encode_value
 from forge.db.decoded_by_text import decoded_records
 from forge.db.tables import HypothesisMemoryRow
 from forge.db.write_gate import NO_GATE, WriteTicket

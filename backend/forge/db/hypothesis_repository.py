@@ -23,8 +23,8 @@ from sqlalchemy import cast as cast_sql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.state_json import encode_record_json
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.session.state_json import encode_record_json
 from forge.db.decoded_by_text import decoded_records
 from forge.db.json_columns import EncodedJson
 from forge.db.tables import HypothesisRow

@@ -38,9 +38,9 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import URL, TextClause, make_url, text
 
-from forge.core.backoff_schedule import RetryPolicy, backoff_delay
 from forge.core.domain_types import SessionId
-from forge.core.session_events import SessionEvent
+from forge.core.llm.backoff_schedule import RetryPolicy, backoff_delay
+from forge.core.session.events import SessionEvent
 from forge.db.postgres_live_relay import LIVE_CHANNEL, origin_prefix, parse_live
 
 log = logging.getLogger(__name__)

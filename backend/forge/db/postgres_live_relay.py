@@ -37,9 +37,9 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 import msgspec
 
-from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
-from forge.core.session_events import EventType, SessionEvent
+from forge.core.session import events as ev
+from forge.core.session.events import EventType, SessionEvent
 
 log = logging.getLogger(__name__)
 

@@ -42,15 +42,15 @@ from typing import Any, Literal, cast
 from sqlalchemy import ClauseElement, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from forge.core.accounts import UserId
+from forge.core.accounts.users import UserId
 from forge.core.domain_types import EventSeq, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
-from forge.core.session_events import SessionEvent
-from forge.core.session_position import FINISHED_STATUSES
-from forge.core.session_record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
-from forge.core.state_codec import encode_value
-from forge.core.state_json import decode_state_json, encode_state_json
+from forge.core.llm.messages import Message
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.position import FINISHED_STATUSES
+from forge.core.session.record import RunLease, SessionPage, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session.state_codec import encode_value
+from forge.core.session.state_json import decode_state_json, encode_state_json
 from forge.db.decoded_by_text import DecodedByText
 from forge.db.json_columns import EncodedJson, deserialize_json
 from forge.db.postgres_event_notifications import NOTIFY_CHANNEL, encode_payload, notify_statement

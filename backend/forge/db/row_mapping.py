@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.accounts import UserId
+from forge.core.accounts.users import UserId
 from forge.core.domain_types import EventSeq, Phase, SessionId, SessionStatus, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
-from forge.core.records import ResearchHit
-from forge.core.session_events import EventType
-from forge.core.session_position import derive_session_position
-from forge.core.session_record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
-from forge.core.session_spend import total_spend
-from forge.core.state_codec import encode_value
+from forge.core.llm.messages import Message, MessagePart, ProviderPart, Role, TextPart, ToolCall, ToolResult
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.position import derive_session_position
+from forge.core.session.record import RunLease, SessionRecord, StoredEvent, ToolCallEntry
+from forge.core.session.records import ResearchHit
+from forge.core.session.spend import total_spend
+from forge.core.session.state_codec import encode_value
 from forge.db.tables import EventRow, SessionRow, ToolCallRow
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from forge.core.domain_types import SessionId
-from forge.core.run_tickets import RUN_QUEUE, RUN_SESSION_TASK
+from forge.core.session.run_tickets import RUN_QUEUE, RUN_SESSION_TASK
 from forge.db.write_gate import WriteTicket
 
 TASK_ENGINE_PREFIX = "procrastinate_"

@@ -8,7 +8,7 @@ Invariants:
     - `recent` returns other sessions' sightings, newest first, at most `limit`, each with the
       session id (canonical text, as `str(UUID)`) as its place; `newest` returns every session's
       rows stored since a time, with their hypothesis ids and times (a process's history window
-      is topped up with it, `core/saga_pattern_history.py`); `counts_since` counts from two times
+      is topped up with it, `core/saga/pattern_history.py`); `counts_since` counts from two times
       in one statement. Writes enter the unit of work's write
       gate; nothing commits here.
 """
@@ -23,8 +23,8 @@ from sqlalchemy import ColumnElement, String, bindparam, case, func, insert, sel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from forge.core.domain_types import SessionId
-from forge.core.saga_pattern_history import StoredSighting
-from forge.core.saga_patterns import PatternSighting
+from forge.core.saga.pattern_history import StoredSighting
+from forge.core.saga.patterns import PatternSighting
 from forge.db.session_statements import table_of
 from forge.db.tables import SagaPatternRow
 from forge.db.write_gate import NO_GATE, WriteTicket

@@ -27,8 +27,8 @@ from typing import Any
 
 import msgspec
 
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim, Evidence
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, Evidence
 from forge.db.tables import AnalogyRow, Base, ClaimRow, ContradictionRow, EdgeRow, EvidenceRow, ReframingRow
 
 Rows = list[dict[str, Any]]

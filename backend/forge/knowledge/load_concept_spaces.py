@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from forge.core.concept_space import ConceptSpace, SpaceOrigin, TransformOp, elements
+from forge.core.search.concept_space import ConceptSpace, SpaceOrigin, TransformOp, elements
 from forge.knowledge.load_knowledge import KNOWLEDGE_DIR, KnowledgeFileError, _read
 
 CONCEPT_SPACES_FILE = "concept_spaces.json"

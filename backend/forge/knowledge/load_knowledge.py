@@ -1,4 +1,4 @@
-"""Reads the shipped knowledge files into the typed records of `forge.core.knowledge_records`.
+"""Reads the shipped knowledge files into the typed records of `forge.core.explore.library_records`.
 
 Invariants:
     - Nothing is read at import time; each loader reads when called (callers cache).
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from forge.core.knowledge_records import (
+from forge.core.explore.library_records import (
     MIN_STRUCTURES,
     PARAMETER_COUNT,
     PRINCIPLE_COUNT,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forge.core.knowledge_records import DomainVariable, SourceDomain
+from forge.core.explore.library_records import DomainVariable, SourceDomain
 from forge.offline.phrasing import the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import shorten, stem_set

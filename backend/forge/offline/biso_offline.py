@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.knowledge_records import SourceDomain, Structure
-from forge.core.mapping_quality_gate import MappingType
-from forge.engine.run_biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
+from forge.core.explore.library_records import SourceDomain, Structure
+from forge.core.explore.mapping_quality_gate import MappingType
+from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
 from forge.offline.analogy_mapping import problem_roles
 from forge.offline.problem_frame import ProblemFrame, frame_problem
 from forge.offline.source_domain_library import best_lever, fill

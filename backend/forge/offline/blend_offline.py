@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.blend_network import CrossSpaceKind
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.mapping_quality_gate import MappingRow, MappingType
-from forge.core.text_terms import term_set
-from forge.engine.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingType
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.research.text_terms import term_set
+from forge.core.search.blend_network import CrossSpaceKind
+from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
 from forge.offline.search_offline import parent_rows, target_of
 from forge.offline.term_match import shorten
 from forge.ports import StructuredRequest

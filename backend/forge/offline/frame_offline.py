@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.engine.frame_problem import FrameOutput
+from forge.engine.frame.frame_problem import FrameOutput
 from forge.offline.problem_frame import frame_problem as read_problem
 from forge.ports import StructuredRequest
 

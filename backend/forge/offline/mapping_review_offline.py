@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from forge.core.mapping_quality_gate import MappingType
-from forge.core.text_terms import term_set
-from forge.engine.review_mapping_depth import MappingReviewContext, MappingReviewOutput, RowExplanationOut
+from forge.core.explore.mapping_quality_gate import MappingType
+from forge.core.research.text_terms import term_set
+from forge.engine.explore.review_mapping_depth import MappingReviewContext, MappingReviewOutput, RowExplanationOut
 from forge.offline.phrasing import counted
 from forge.ports import StructuredRequest
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.core.knowledge_records import ShippedKnowledge
+from forge.core.explore.library_records import ShippedKnowledge
 from forge.knowledge.load_knowledge import KNOWLEDGE_DIR, load_shipped_knowledge
 
 OfflineKnowledge = ShippedKnowledge

@@ -26,7 +26,7 @@ from pathlib import Path
 from forge.core.curation.curate_conversation import message_text
 from forge.core.domain_types import ToolCallId
 from forge.core.identity_memo import IdentityMemo
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from forge.core.model_messages import Usage
+from forge.core.llm.messages import Usage
 from forge.ports import OutputT, StructuredFailure, StructuredRequest, StructuredResult
 
 OfflineGenerator = Callable[[StructuredRequest[Any]], BaseModel]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from forge.core.model_messages import ModelRequest, ModelResponse
+from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.ports import LanguageModel
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from forge.core.text_terms import content_terms
+from forge.core.research.text_terms import content_terms
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phrasing import counted, join_words, lower_first
 from forge.offline.planning import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.rule_verdicts import ErrorCode
+from forge.core.rules.verdicts import ErrorCode
 from forge.offline.analogy_mapping import mapping_rows
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.planning import (

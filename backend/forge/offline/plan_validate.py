@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.text_relevance import is_relevant
+from forge.core.research.text_relevance import is_relevant
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phrasing import counted
 from forge.offline.planning import (

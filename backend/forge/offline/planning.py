@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forge.core.identity_memo import IdentityMemo
-from forge.core.rule_verdicts import ErrorCode
+from forge.core.rules.verdicts import ErrorCode
 from forge.offline.read_conversation import CallOutcome, ConversationView, call_identity
 
 MAX_ATTEMPTS = 2

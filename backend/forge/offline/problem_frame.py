@@ -18,8 +18,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from forge.core.problem_constraints import split_constraints
-from forge.core.text_terms import content_terms, salient_terms
+from forge.core.frame.problem_constraints import split_constraints
+from forge.core.research.text_terms import content_terms, salient_terms
 from forge.offline.goal_vocabulary import (
     ACHIEVE_VERBS,
     BOUNDARY_WORDS,

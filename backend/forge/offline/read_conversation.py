@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from forge.core.model_messages import Message, Role, ToolCall
-from forge.core.rule_verdicts import ErrorCode
+from forge.core.llm.messages import Message, Role, ToolCall
+from forge.core.rules.verdicts import ErrorCode
 
 MARKER = re.compile(r"^\[forge phase=([a-z_]+) round=(\d+)\]")
 CONTEXT_BLOCK = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)

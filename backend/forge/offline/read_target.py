@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from forge.core.text_terms import content_terms, salient_terms
+from forge.core.research.text_terms import content_terms, salient_terms
 from forge.offline.goal_question import (
     PRONOUNS,
     GoalClause,

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from forge.core.text_terms import content_terms, shares_terms, term_set
-from forge.engine.red_team import ChallengeKind, ChallengeOut, RedTeamOutput, RedTeamTarget
+from forge.core.research.text_terms import content_terms, shares_terms, term_set
+from forge.engine.saga.red_team import ChallengeKind, ChallengeOut, RedTeamOutput, RedTeamTarget
 from forge.ports import StructuredRequest
 
 _MEASURABLE = re.compile(

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.mapping_quality_gate import MappingType
-from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import SearchOperator
-from forge.core.text_terms import term_set
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
-from forge.engine.search_operators import OperatorOutput, SearchContext
+from forge.core.explore.mapping_quality_gate import MappingType
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.research.text_terms import term_set
+from forge.core.search.plan import SearchOperator
+from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.search.operators import OperatorOutput, SearchContext
 from forge.offline.term_match import shorten
 from forge.ports import StructuredRequest
 

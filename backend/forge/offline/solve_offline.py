@@ -27,20 +27,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from forge.core.audit_constraints import (
+from forge.core.domain_types import EvidenceType
+from forge.core.frame.audit_constraints import (
     Constraint,
     ConstraintFindingKind,
     audit_constraints,
     is_negative,
     subject_stems,
 )
-from forge.core.compliance_audit import ComplianceVerdict
-from forge.core.domain_types import EvidenceType
-from forge.core.records import Claim
-from forge.core.solve_constraints import ConstraintOrigin, compile_constraints
-from forge.core.solve_loop import RiskSeverity
-from forge.core.text_terms import shares_terms
-from forge.engine.solve_requests import (
+from forge.core.research.text_terms import shares_terms
+from forge.core.session.records import Claim
+from forge.core.solve.compliance_audit import ComplianceVerdict
+from forge.core.solve.constraints import ConstraintOrigin, compile_constraints
+from forge.core.solve.loop import RiskSeverity
+from forge.engine.solve.requests import (
     AnalysisContext,
     AnalysisOutput,
     AuditContext,

@@ -3,7 +3,7 @@
 Invariants:
     - The records are loaded by `forge.knowledge.load_knowledge`; nothing here reads a file.
     - A domain's distance to the problem is computed from the problem's words
-      (`forge.core.source_domain_distance`), never a fixed tag.
+      (`forge.core.explore.source_domain_distance`), never a fixed tag.
     - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
       fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
       the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
@@ -22,9 +22,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from forge.core.domain_types import SemanticDistance
+from forge.core.explore.library_records import SourceDomain, Structure
+from forge.core.explore.source_domain_distance import measure_proximity
 from forge.core.identity_memo import IdentityMemo
-from forge.core.knowledge_records import SourceDomain, Structure
-from forge.core.source_domain_distance import measure_proximity
 from forge.offline.phrasing import agree, the_phrase
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import cue_hits, jaccard, stem_set

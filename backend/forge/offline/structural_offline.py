@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.hyperpath_trace import TracePath
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.mapping_quality_gate import MappingType
-from forge.core.search_plan import SearchOperator
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
-from forge.engine.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
+from forge.core.explore.mapping_quality_gate import MappingType
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.search.hyperpath_trace import TracePath
+from forge.core.search.plan import SearchOperator
+from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
 from forge.offline.phrasing import counted
 from forge.offline.search_offline import parent_rows, target_of
 from forge.offline.term_match import shorten

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from forge.core.knowledge_records import TrizPrinciple
+from forge.core.explore.library_records import TrizPrinciple
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
 from forge.offline.problem_frame import ProblemFrame

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from forge.core.text_terms import content_terms
+from forge.core.research.text_terms import content_terms
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ed", "er", "ly")
 _MIN_STEM = 4

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.concept_space import ConceptSpace, SpaceElement, TransformOp
-from forge.core.hypothesis_pool import Hypothesis, gate_summary
-from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
-from forge.core.text_terms import content_terms, term_set
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
-from forge.engine.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.hypotheses.pool import Hypothesis, gate_summary
+from forge.core.research.text_terms import content_terms, term_set
+from forge.core.search.concept_space import ConceptSpace, SpaceElement, TransformOp
+from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
 from forge.offline.search_offline import parent_rows, target_of
 from forge.offline.term_match import shorten
 from forge.ports import StructuredRequest

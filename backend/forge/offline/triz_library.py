@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from forge.core.knowledge_records import TrizKnowledge, TrizParameter, TrizPrinciple
+from forge.core.explore.library_records import TrizKnowledge, TrizParameter, TrizPrinciple
 from forge.offline.problem_frame import ProblemFrame
 from forge.offline.term_match import cue_hits, stem_set
 from forge.offline.vocabulary import TRIZ_SYNONYMS, expand

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forge.core.text_terms import content_terms
+from forge.core.research.text_terms import content_terms
 from forge.offline.phrasing import counted, top_level_split
 from forge.offline.planning import Hit
 from forge.offline.problem_frame import ProblemFrame

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from forge.core.knowledge_records import SourceDomain
-from forge.core.records import Claim
-from forge.core.text_relevance import coverage, is_relevant, shared_keys
-from forge.engine.verify_requests import (
+from forge.core.explore.library_records import SourceDomain
+from forge.core.research.text_relevance import coverage, is_relevant, shared_keys
+from forge.core.session.records import Claim
+from forge.engine.verify.requests import (
     PriorArtContext,
     PriorArtItem,
     PriorArtOutput,

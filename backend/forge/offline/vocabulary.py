@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from forge.core.text_terms import content_terms
+from forge.core.research.text_terms import content_terms
 
 TRIZ_SYNONYMS: dict[str, str] = {
     **dict.fromkeys(

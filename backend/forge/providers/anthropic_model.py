@@ -40,8 +40,8 @@ from typing import Any, TypeVar
 import anthropic
 import httpx2
 
-from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.ports import ModelUnavailableError
 from forge.providers.anthropic_wire import (
     StreamAccumulator,

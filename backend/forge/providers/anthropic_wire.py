@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     MessagePart,
     ModelRequest,
@@ -60,7 +60,7 @@ from forge.core.model_messages import (
     ToolResult,
     Usage,
 )
-from forge.core.records import ResearchHit
+from forge.core.session.records import ResearchHit
 from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tokens
 
 PROVIDER = "anthropic"

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from forge.core.backoff_schedule import RetryPolicy, backoff_delay
-from forge.core.model_messages import Usage
+from forge.core.llm.backoff_schedule import RetryPolicy, backoff_delay
+from forge.core.llm.messages import Usage
 from forge.ports import ContextOverflowError, ModelUnavailableError
 
 T = TypeVar("T")

@@ -44,8 +44,8 @@ import httpx
 import httpx2
 import openai
 
-from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import ModelRequest, ModelResponse, StreamReset, TextDelta
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta
 from forge.ports import ModelUnavailableError
 from forge.providers.call_with_retries import FailureKind
 from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,
@@ -49,7 +49,7 @@ from forge.core.model_messages import (
     ToolResult,
     Usage,
 )
-from forge.core.repair_tool_json import ParsedArguments, find_text_tool_calls, parse_tool_arguments
+from forge.core.llm.repair_tool_json import ParsedArguments, find_text_tool_calls, parse_tool_arguments
 from forge.providers.max_tokens_cut import cut_at_max_tokens
 
 ERROR_PREFIX = "ERROR: "

@@ -31,8 +31,8 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import StreamReset, Usage
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.messages import StreamReset, Usage
 from forge.ports import ContextOverflowError, ModelUnavailableError
 from forge.providers.call_with_retries import Classifier, call_with_retries, retry_delay
 

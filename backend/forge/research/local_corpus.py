@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from forge.core.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit, SessionDocument
+from forge.core.research.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
+from forge.core.session.records import ResearchHit, SessionDocument
 
 SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "corpus"
 """Where the packaged corpus lives (`forge/knowledge/corpus/*.md`)."""

@@ -24,8 +24,8 @@ import httpx
 
 from forge.config import Settings
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit, SessionDocument
-from forge.core.research_results import ResearchResults
+from forge.core.research.results import ResearchResults
+from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 
 SNIPPET_CHARS = 600

@@ -21,7 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from uuid import UUID
 
-from forge.core.accounts import (
+from forge.core.accounts.credentials import (
+    api_token_from_secret,
+    csrf_token_for,
+    is_api_token,
+    is_session_secret,
+    login_session_expiry,
+    secret_digest,
+    should_touch,
+    token_display_prefix,
+)
+from forge.core.accounts.users import (
     AccountRefusal,
     ApiToken,
     ApiTokenId,
@@ -32,16 +42,6 @@ from forge.core.accounts import (
     normalise_email,
     password_refusal,
     token_name_refusal,
-)
-from forge.core.credentials import (
-    api_token_from_secret,
-    csrf_token_for,
-    is_api_token,
-    is_session_secret,
-    login_session_expiry,
-    secret_digest,
-    should_touch,
-    token_display_prefix,
 )
 from forge.ports import Clock, PasswordHasher, UnitOfWorkFactory
 from forge.services.service_results import FailureKind, ServiceFailure

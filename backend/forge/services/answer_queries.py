@@ -9,10 +9,10 @@ Invariants:
 
 from __future__ import annotations
 
-from forge.core.answer_pack import AnswerPack
-from forge.core.build_answer_pack import with_current_spend
+from forge.core.answer.build import with_current_spend
+from forge.core.answer.pack import AnswerPack
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
+from forge.core.session.forge_state import ForgeState
 from forge.ports import UnitOfWorkFactory
 from forge.services.service_results import FailureKind, ServiceFailure, not_found
 

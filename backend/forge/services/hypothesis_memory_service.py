@@ -21,11 +21,10 @@ from datetime import datetime
 from typing import TypeGuard
 from uuid import UUID
 
-from forge.core.accounts import LOCAL_USER_ID, UserId
-from forge.core.confidence import RETRIEVAL_MIN_C
+from forge.core.accounts.users import LOCAL_USER_ID, UserId
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_memory import (
+from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C
+from forge.core.hypotheses.memory import (
     JudgedClaim,
     RankedEpisode,
     Vector,
@@ -36,8 +35,9 @@ from forge.core.hypothesis_memory import (
     remember_verdicts,
     texts_to_embed,
 )
-from forge.core.remembered_hypotheses import RememberedHypothesis
-from forge.core.review_inputs import ReviewInput, VerdictsReview
+from forge.core.hypotheses.remembered import RememberedHypothesis
+from forge.core.review.inputs import ReviewInput, VerdictsReview
+from forge.core.session.forge_state import ForgeState
 from forge.ports import Embedder, UnitOfWork, UnitOfWorkFactory
 
 

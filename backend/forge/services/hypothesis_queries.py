@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 from forge.core.domain_types import SessionId
-from forge.core.hypothesis_pool import Hypothesis
+from forge.core.hypotheses.pool import Hypothesis
 from forge.ports import HypothesisFilter, HypothesisPage, UnitOfWorkFactory
 from forge.services.service_results import ServiceFailure, not_found
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.domain_types import SessionId
-from forge.core.saga_pattern_history import (
+from forge.core.saga.pattern_history import (
     HISTORY_LIMIT,
     HistoryWindow,
     TopUpRead,
@@ -37,7 +37,7 @@ from forge.core.saga_pattern_history import (
     others_of,
     read_for_top_up,
 )
-from forge.core.saga_patterns import PatternSighting
+from forge.core.saga.patterns import PatternSighting
 from forge.ports import Clock, UnitOfWorkFactory
 
 # Rows the window keeps: room for HISTORY_LIMIT of other sessions next to the newest rows of the

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from forge.core.domain_types import SessionId
-from forge.core.problem_frame import ProblemFrame
-from forge.core.selection_plot import SelectionPlot, selection_plot
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.selection.plot import SelectionPlot, selection_plot
 from forge.ports import HypothesisFilter, UnitOfWorkFactory
 from forge.services.hypothesis_queries import POOL_READ_LIMIT
-from forge.services.run_supervision import supervised_weights
 from forge.services.service_results import ServiceFailure, not_found
+from forge.services.stages.supervision import supervised_weights
 
 
 async def selection_plot_of(uow_factory: UnitOfWorkFactory, session_id: SessionId) -> SelectionPlot | ServiceFailure:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.domain_types import SessionId
-from forge.core.session_record import SessionRecord
+from forge.core.session.record import SessionRecord
 
 
 class FailureKind(str, Enum):

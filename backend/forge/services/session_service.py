@@ -32,22 +32,22 @@ from dataclasses import replace
 from uuid import UUID
 
 from forge.agent.phase_briefs import phase_kickoff
-from forge.core import session_events as ev
-from forge.core.accounts import LOCAL_USER_ID, UserId
-from forge.core.apply_review import ReviewApplied, apply_review
-from forge.core.autopilot_policy import AutopilotPolicy
+from forge.core.accounts.users import LOCAL_USER_ID, UserId
 from forge.core.domain_types import Phase, ReviewType, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.problem_constraints import CONSTRAINTS_HEADING, join_constraints, normalise_constraint
-from forge.core.project_graph_to_flow import FlowGraph, project_graph_to_flow
-from forge.core.records import SessionDocument
-from forge.core.review_inputs import REVIEW_TYPE_OF, ExploreReview, RejectionKind, ReviewInput, ReviewRejection
-from forge.core.review_payloads import build_review_payload
-from forge.core.rule_verdicts import RuleViolation
-from forge.core.session_documents import new_session_document
-from forge.core.session_events import EventType
-from forge.core.session_position import FINISHED_STATUSES
-from forge.core.session_record import (
+from forge.core.frame.problem_constraints import CONSTRAINTS_HEADING, join_constraints, normalise_constraint
+from forge.core.graph.project_to_flow import FlowGraph, project_graph_to_flow
+from forge.core.hypotheses.star_from_pool import resolve_pool_stars
+from forge.core.research.session_documents import new_session_document
+from forge.core.review.apply import ReviewApplied, apply_review
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.review.inputs import REVIEW_TYPE_OF, ExploreReview, RejectionKind, ReviewInput, ReviewRejection
+from forge.core.review.payloads import build_review_payload
+from forge.core.rules.verdicts import RuleViolation
+from forge.core.session import events as ev
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.position import FINISHED_STATUSES
+from forge.core.session.record import (
     MAX_PROBLEM_CHARS,
     MIN_PROBLEM_CHARS,
     RunLease,
@@ -55,14 +55,14 @@ from forge.core.session_record import (
     SessionRecord,
     StoredEvent,
 )
-from forge.core.star_from_pool import resolve_pool_stars
+from forge.core.session.records import SessionDocument
 from forge.ports import Clock, UnitOfWork, UnitOfWorkFactory
-from forge.services.broadcast_types import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
+from forge.services.broadcast.messages import RUN_NOT_RUNNING, FollowItem, Heartbeat, StreamClosed
+from forge.services.broadcast.session_broadcast import SessionBroadcaster
 from forge.services.hypothesis_memory_service import HypothesisMemory
-from forge.services.run_launcher import RunLauncher
-from forge.services.run_registry import RunRegistry
+from forge.services.runs.launcher import RunLauncher
+from forge.services.runs.registry import RunRegistry
 from forge.services.service_results import FailureKind, RunStarted, ServiceFailure, not_found
-from forge.services.session_broadcast import SessionBroadcaster
 
 AUTOPILOT_PREFIX = "autopilot: "
 

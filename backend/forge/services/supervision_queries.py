@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forge.core.domain_types import SessionId
-from forge.core.saga_state import SupervisionState
+from forge.core.saga.state import SupervisionState
 from forge.ports import UnitOfWorkFactory
 from forge.services.service_results import ServiceFailure, not_found
 

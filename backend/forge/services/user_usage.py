@@ -16,9 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from forge.core.accounts import User, UserId
-from forge.core.domain_types import SessionId
-from forge.core.user_limits import (
+from forge.core.accounts.user_limits import (
     HOUR,
     LimitedAction,
     LimitExceeded,
@@ -27,8 +25,10 @@ from forge.core.user_limits import (
     limit_refusal,
     month_start,
 )
+from forge.core.accounts.users import User, UserId
+from forge.core.domain_types import SessionId
 from forge.ports import Clock, StoredUsage, UnitOfWorkFactory
-from forge.services.run_registry import RunRegistry
+from forge.services.runs.registry import RunRegistry
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,10 @@ from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.domain_types import BuildDecision, ReviewType, SessionId, VerdictType
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
-from forge.core.records import ResearchHit
-from forge.core.review_inputs import (
+from forge.core.llm.messages import Message
+from forge.core.review.apply import ReviewApplied, apply_review
+from forge.core.review.inputs import (
     BuildDecisionReview,
     ClaimsReview,
     ClaimVerdictInput,
@@ -29,7 +27,9 @@ from forge.core.review_inputs import (
     ReviewInput,
     VerdictsReview,
 )
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
 
 PROBLEM = "如何在不增加人手的情况下缩短医院急诊的等待时间？"
 SOURCE = "https://zh.example/ed-queue"

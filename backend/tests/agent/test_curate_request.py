@@ -13,9 +13,9 @@ from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.curation.curation_settings import CurationChange
 from forge.core.domain_types import Phase, SessionId, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
-from forge.core.session_events import EventType
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
 from forge.providers.token_counting import CountingProvider
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -12,10 +12,10 @@ import re
 import pytest
 from support.offline_session import run_session
 
+from forge.core.document.render import DOCUMENT_SECTIONS
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.render_knowledge_document import DOCUMENT_SECTIONS
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 

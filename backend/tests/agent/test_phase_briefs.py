@@ -7,7 +7,7 @@ import pytest
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.phases.registry import phase_definition
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
+from forge.core.session.forge_state import ForgeState
 
 
 @pytest.mark.parametrize("phase", list(Phase))

@@ -13,10 +13,10 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, ReframingType, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolResult, user_text
-from forge.core.records import ResearchHit
-from forge.core.session_events import EventType, SessionEvent
+from forge.core.llm.messages import Message, Role, TextPart, ToolResult, user_text
+from forge.core.session.events import EventType, SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 HITS = [

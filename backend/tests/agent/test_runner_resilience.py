@@ -14,8 +14,7 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,
@@ -28,9 +27,10 @@ from forge.core.model_messages import (
     ToolResult,
     Usage,
 )
-from forge.core.records import ResearchHit
-from forge.core.session_events import EventType, SessionEvent
-from forge.core.session_spend import SpendBudget
+from forge.core.session.events import EventType, SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
+from forge.core.session.spend import SpendBudget
 from forge.ports import ContextOverflowError
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -14,8 +14,7 @@ from forge.agent.phases.registry import phase_definition
 from forge.agent.runner import MAX_REPLY_CHARS, AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,
@@ -28,8 +27,9 @@ from forge.core.model_messages import (
     ToolCall,
     Usage,
 )
-from forge.core.records import ResearchHit
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
 from forge.ports import ModelUnavailableError
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from support.sse_client import Received, read_stream, run_and_stream
 
-from forge.api.answer_schemas import AnswerPackOut
+from forge.api.schemas.answer import AnswerPackOut
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 UNKNOWN = "00000000-0000-0000-0000-00000000abcd"

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from support.accounts import AuthApp, auth_app
 
-from forge.core.accounts import Role
+from forge.core.accounts.users import Role
 from forge.db.tables import ApiTokenRow
 
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from support.accounts import PASSWORD, AuthApp, auth_app
 
-from forge.core.accounts import Role
+from forge.core.accounts.users import Role
 
 PROBLEM = {"problem": "How can a small museum double its visitors without more space?"}
 

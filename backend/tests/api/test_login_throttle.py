@@ -9,7 +9,7 @@ import httpx
 import pytest
 from support.accounts import BASE_URL, PASSWORD, AuthApp, auth_app
 
-from forge.core.login_throttle import LoginThrottlePolicy
+from forge.core.accounts.login_throttle import LoginThrottlePolicy
 
 POLICY = LoginThrottlePolicy(max_failures=3, window_seconds=600)
 

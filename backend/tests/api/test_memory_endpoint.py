@@ -13,7 +13,7 @@ from forge.api.app import create_app
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
-from forge.core.hypothesis_memory import HypothesisEpisode, HypothesisEpisodeId
+from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId
 from forge.db.migrate import upgrade_database
 from forge.providers.static_embedder import StaticTextEmbedder
 

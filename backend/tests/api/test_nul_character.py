@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from forge.api.export_openapi import openapi_document
-from forge.api.text_fields import NO_NUL_PATTERN
+from forge.api.schemas.text_fields import NO_NUL_PATTERN
 
 Snapshot = Callable[[str], Awaitable[tuple[Any, Any]]]
 PROBLEM = "How can a small town keep its only pharmacy open?"

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from support.sse_client import read_stream, run_and_stream
 
-from forge.core.session_record import MAX_PROBLEM_CHARS
+from forge.core.session.record import MAX_PROBLEM_CHARS
 
 PROBLEM = "How can a hospital cut emergency wait times?"
 

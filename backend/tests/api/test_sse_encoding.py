@@ -7,10 +7,10 @@ import uuid
 from datetime import UTC, datetime
 
 from forge.api.sse_encoding import SseFrameCache
-from forge.core import session_events as ev
 from forge.core.domain_types import EventSeq, SessionId
-from forge.core.session_record import StoredEvent
-from forge.services.broadcast_types import Heartbeat, LiveEvent, StreamClosed
+from forge.core.session import events as ev
+from forge.core.session.record import StoredEvent
+from forge.services.broadcast.messages import Heartbeat, LiveEvent, StreamClosed
 
 SID = SessionId(uuid.UUID(int=7))
 AT = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)

@@ -15,7 +15,7 @@ from support.event_log import read_event_log
 from support.sse_client import read_stream, run_and_stream
 
 from forge.api.app import create_app
-from forge.api.event_schemas import ErrorData
+from forge.api.schemas.events import ErrorData
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database

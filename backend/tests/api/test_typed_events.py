@@ -15,16 +15,14 @@ from pydantic import ValidationError
 from support.sse_client import Received, read_stream, run_and_stream
 
 import forge
-from forge.api.event_schemas import EVENT_MODELS, RunErrorCode, event_out
 from forge.api.export_openapi import openapi_document
-from forge.core import session_events as ev
+from forge.api.schemas.events import EVENT_MODELS, RunErrorCode, event_out
 from forge.core.curation.curate_conversation import CurationSummary, curate_conversation
 from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.domain_types import EventSeq, Phase, ReviewType
-from forge.core.injection_scan import InjectionFinding
-from forge.core.model_messages import Message, Role, TextPart, user_text
-from forge.core.rule_verdicts import ErrorCode
-from forge.core.saga_records import (
+from forge.core.llm.messages import Message, Role, TextPart, user_text
+from forge.core.rules.verdicts import ErrorCode
+from forge.core.saga.records import (
     Checkpoint,
     CheckpointAudit,
     Directive,
@@ -36,9 +34,11 @@ from forge.core.saga_records import (
     FindingKind,
     SupervisorFinding,
 )
-from forge.core.session_events import LIVE_EVENT_TYPES, EventType, SessionEvent
-from forge.core.session_record import StoredEvent
-from forge.core.session_spend import PhaseSpend
+from forge.core.session import events as ev
+from forge.core.session.events import LIVE_EVENT_TYPES, EventType, SessionEvent
+from forge.core.session.record import StoredEvent
+from forge.core.session.spend import PhaseSpend
+from forge.core.verify.injection_scan import InjectionFinding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 AT = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)

@@ -8,8 +8,8 @@ from uuid import UUID
 from sqlalchemy import update
 from support.accounts import AuthApp, Member, auth_app
 
-from forge.core.accounts import Role
-from forge.core.user_limits import UserLimits
+from forge.core.accounts.user_limits import UserLimits
+from forge.core.accounts.users import Role
 from forge.db.tables import SessionRow
 
 PROBLEM = {"problem": "How can a ferry line carry more cars in summer without new boats?"}

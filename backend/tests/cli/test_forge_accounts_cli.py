@@ -15,7 +15,7 @@ import pytest
 
 from forge.api.app import create_app
 from forge.bootstrap import build_container
-from forge.cli import main
+from forge.cli.main import main
 from forge.config import Settings
 
 

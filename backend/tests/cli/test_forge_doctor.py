@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forge.cli.doctor import Finding, diagnose, render
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
-from forge.doctor import Finding, diagnose, render
 
 
 def _by_topic(findings: list[Finding]) -> dict[str, Finding]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.cli import main
+from forge.cli.main import main
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,10 @@ from uuid import UUID
 import pytest
 
 from forge.config import Settings
-from forge.core import session_events as ev
 from forge.core.domain_types import EventSeq, SessionId
-from forge.core.session_record import RunLease, StoredEvent
-from forge.run_process_messages import (
+from forge.core.session import events as ev
+from forge.core.session.record import RunLease, StoredEvent
+from forge.run_processes.messages import (
     MAX_FRAME_BYTES,
     CancelRun,
     Hello,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.core.concept_space import SpaceOrigin, TransformOp
+from forge.core.search.concept_space import SpaceOrigin, TransformOp
 from forge.knowledge.load_concept_spaces import CONCEPT_SPACES_FILE, load_concept_spaces
 from forge.knowledge.load_knowledge import KnowledgeFileError
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.core.knowledge_records import MatrixLookupError, ScienceField
+from forge.core.explore.library_records import MatrixLookupError, ScienceField
 from forge.knowledge.load_knowledge import (
     KNOWLEDGE_DIR,
     KnowledgeFileError,

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from forge.core.domain_types import SemanticDistance
-from forge.core.select_source_domains import select_for_problem
+from forge.core.explore.select_source_domains import select_for_problem
 from forge.knowledge.load_knowledge import load_source_domains
 
 DOMAINS = load_source_domains()

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from support.scripted_search import FRAME, POOL, found_trace
 
-from forge.core.concept_space import derive_concept_space
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
-from forge.core.hyperpath_trace import HyperpathTrace
-from forge.core.hypothesis_pool import HypothesisId
-from forge.core.search_plan import SearchOperator
-from forge.core.transform_gate import audit_transform
-from forge.engine.blend_expand import blend_child, blend_request
-from forge.engine.structural_operators import structural_child, structural_request
-from forge.engine.transform_space import logic_check_request, proposal_of, transform_request, verdict_of
+from forge.core.hypotheses.pool import HypothesisId
+from forge.core.search.concept_space import derive_concept_space
+from forge.core.search.hyperpath_trace import HyperpathTrace
+from forge.core.search.plan import SearchOperator
+from forge.core.search.transform_gate import audit_transform
+from forge.engine.search.blend_expand import blend_child, blend_request
+from forge.engine.search.structural_operators import structural_child, structural_request
+from forge.engine.search.transform_space import logic_check_request, proposal_of, transform_request, verdict_of
 from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.offline.blend_offline import offline_blend
 from forge.offline.structural_offline import offline_structural
@@ -64,7 +64,7 @@ def test_blend_offline_of_a_hypothesis_with_itself_is_refused_as_not_emergent() 
 
 @pytest.mark.parametrize("space", [HOSPITAL, derive_concept_space(FRAME)], ids=["shipped", "derived"])
 def test_transform_offline_proposes_a_whitelisted_change_to_a_mutable_element(space: object) -> None:
-    from forge.core.concept_space import ConceptSpace
+    from forge.core.search.concept_space import ConceptSpace
 
     assert isinstance(space, ConceptSpace)
     output = offline_transform(transform_request(POOL[0], "p", FRAME, space))

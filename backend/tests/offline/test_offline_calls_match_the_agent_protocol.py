@@ -7,7 +7,7 @@ import pytest
 from support.offline_session import run_session
 
 from forge.agent.tool_registry import ALL_TOOLS
-from forge.core.model_messages import ModelRequest, ModelResponse, ToolCall
+from forge.core.llm.messages import ModelRequest, ModelResponse, ToolCall
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 

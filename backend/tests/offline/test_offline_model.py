@@ -28,11 +28,11 @@ from forge.core.domain_types import (
     SemanticDistance,
     SessionId,
 )
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ModelRequest, Role, StopReason, ToolCall, ToolResult, user_text
-from forge.core.records import Analogy, Claim, Contradiction, MappingRow, NegativeKnowledge, ResearchHit
-from forge.core.session_events import EventType, SessionEvent
-from forge.core.text_terms import shares_terms
+from forge.core.llm.messages import Message, ModelRequest, Role, StopReason, ToolCall, ToolResult, user_text
+from forge.core.research.text_terms import shares_terms
+from forge.core.session.events import EventType, SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Analogy, Claim, Contradiction, MappingRow, NegativeKnowledge, ResearchHit
 from forge.offline.offline_knowledge import load_offline_knowledge
 from forge.offline.offline_model import OFFLINE_LABEL, OfflineModel
 from forge.offline.problem_frame import frame_problem

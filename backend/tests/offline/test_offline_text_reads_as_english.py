@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import pytest
 from support.offline_session import run_session
 
-from forge.core.problem_frame import make_frame
-from forge.engine.run_biso import BisoContext, BisoOutput
+from forge.core.frame.problem_frame import make_frame
+from forge.engine.explore.biso import BisoContext, BisoOutput
 from forge.offline.biso_offline import offline_biso
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
 from forge.offline.offline_model import OfflineModel

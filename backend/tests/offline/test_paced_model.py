@@ -6,7 +6,7 @@ from pathlib import Path
 
 from forge.bootstrap import build_container
 from forge.config import Settings
-from forge.core.model_messages import Message, ModelRequest, Role, TextPart
+from forge.core.llm.messages import Message, ModelRequest, Role, TextPart
 from forge.offline.offline_model import OfflineModel
 from forge.offline.paced_model import PacedModel
 

@@ -13,10 +13,10 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, Phase, SessionId, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
-from forge.core.records import Claim, ClaimScores
-from forge.core.session_events import EventType
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, ClaimScores
 from forge.offline.offline_model import OFFLINE_LABEL, OfflineModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -6,9 +6,9 @@ import json
 
 from forge.agent.phase_briefs import phase_kickoff
 from forge.core.domain_types import Phase, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
-from forge.core.rule_verdicts import ErrorCode
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.core.rules.verdicts import ErrorCode
+from forge.core.session.forge_state import ForgeState
 from forge.offline.read_conversation import call_identity, read_conversation
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

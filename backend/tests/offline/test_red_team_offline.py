@@ -1,7 +1,7 @@
 """The offline red team answers the four challenges from the target's own text, labelled offline,
 and the engine turns failures into findings (and operationalisability failures into C-K signals)."""
 
-from forge.engine.red_team import ChallengeKind, RedTeamOutput, RedTeamTarget, run_red_team
+from forge.engine.saga.red_team import ChallengeKind, RedTeamOutput, RedTeamTarget, run_red_team
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.red_team_offline import offline_red_team
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from forge.build_adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.core.hypothesis_pool import GateStatus, Hypothesis
-from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import RuntimeProfile, SearchOperator
-from forge.engine.run_biso import run_biso
-from forge.engine.run_search_round import run_search_round
-from forge.engine.structural_operators import STRUCTURAL_OPERATORS
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.pool import GateStatus, Hypothesis
+from forge.core.search.plan import RuntimeProfile, SearchOperator
+from forge.engine.explore.biso import run_biso
+from forge.engine.search.search_round import run_search_round
+from forge.engine.search.structural_operators import STRUCTURAL_OPERATORS
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
 from forge.offline.search_offline import OFFLINE_OPERATORS
-from forge.services.search_grounding import LazyHkgGrounding
+from forge.services.stages.search_grounding import LazyHkgGrounding
 
 SHIPPED = load_shipped_knowledge()
 

@@ -8,11 +8,10 @@ from typing import Any
 
 from support.solve_examples import LIMIT, MATERIAL
 
-from forge.core.answer_pack import TalkerAnswer
-from forge.core.compliance_audit import ComplianceCheck, ComplianceVerdict
-from forge.core.solve_loop import Analysis, BeliefState, Convergence, QualityAudit, SolutionPlan, SolveConfig
-from forge.engine.run_solve import run_solve
-from forge.engine.solve_requests import (
+from forge.core.answer.pack import TalkerAnswer
+from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceVerdict
+from forge.core.solve.loop import Analysis, BeliefState, Convergence, QualityAudit, SolutionPlan, SolveConfig
+from forge.engine.solve.requests import (
     AnalysisOutput,
     AuditOutput,
     ComplianceOutput,
@@ -21,6 +20,7 @@ from forge.engine.solve_requests import (
     compliance_request,
     talker_request,
 )
+from forge.engine.solve.solve_problem import run_solve
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.solve_offline import (
     OFFLINE_LABEL,

@@ -8,7 +8,7 @@ import pytest
 from support.knowledge_examples import make_domain, make_structure
 
 from forge.core.domain_types import SemanticDistance
-from forge.core.knowledge_records import SourceDomain, StructureTransfer
+from forge.core.explore.library_records import SourceDomain, StructureTransfer
 from forge.knowledge.load_knowledge import load_source_domains
 from forge.offline.problem_frame import frame_problem
 from forge.offline.source_domain_library import distance_of, fill, find_domain, select_domains

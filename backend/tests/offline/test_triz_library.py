@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.core.knowledge_records import TrizKnowledge
+from forge.core.explore.library_records import TrizKnowledge
 from forge.knowledge.load_knowledge import load_triz
 from forge.offline.problem_frame import frame_problem
 from forge.offline.triz_library import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 from support.scripted_model import ScriptedModel, call, turn
 
-from forge.core.model_messages import Role, TextPart, ToolResult, Usage
+from forge.core.llm.messages import Role, TextPart, ToolResult, Usage
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 from forge.providers.structured_via_tools import ToolCallingStructuredModel
 

@@ -15,8 +15,8 @@ from forge.agent.tool_context import ToolContext
 from forge.build_adapters import build_research
 from forge.config import Settings
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
 from forge.research.local_corpus import LocalCorpusResearch
 from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, brave_api
 

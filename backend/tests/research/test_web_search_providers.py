@@ -14,8 +14,8 @@ import pytest
 from support.fake_search_api import FakeSearchApi, serve_fake_search_api
 
 from forge.core.domain_types import SessionId
-from forge.core.records import SessionDocument
-from forge.core.research_results import ResearchResults
+from forge.core.research.results import ResearchResults
+from forge.core.session.records import SessionDocument
 from forge.research.local_corpus import LocalCorpusResearch
 from forge.research.web_search import (
     WebResearchWithFallback,

@@ -12,10 +12,10 @@ from support.memory_research import MemoryResearch
 
 from forge.bootstrap import build_container
 from forge.config import Settings
-from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import SessionId
-from forge.core.model_messages import ModelRequest, ModelResponse
-from forge.core.session_record import MAX_PROBLEM_CHARS
+from forge.core.llm.messages import ModelRequest, ModelResponse
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session.record import MAX_PROBLEM_CHARS
 from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind, ServiceFailure
 from forge.services.session_service import problem_with_constraints

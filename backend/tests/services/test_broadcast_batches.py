@@ -8,10 +8,10 @@ import uuid
 
 from support.memory_event_log import MemoryEventLog
 
-from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
-from forge.core.session_record import StoredEvent
-from forge.services.session_broadcast import FollowItem, Heartbeat, SessionBroadcaster, StreamClosed
+from forge.core.session import events as ev
+from forge.core.session.record import StoredEvent
+from forge.services.broadcast.session_broadcast import FollowItem, Heartbeat, SessionBroadcaster, StreamClosed
 
 SID = SessionId(uuid.UUID(int=7))
 QUICK = 0.005

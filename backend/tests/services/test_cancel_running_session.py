@@ -11,8 +11,8 @@ from support.memory_research import MemoryResearch
 from forge.bootstrap import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionStatus
-from forge.core.model_messages import ModelRequest, ModelResponse
-from forge.core.session_events import EventType
+from forge.core.llm.messages import ModelRequest, ModelResponse
+from forge.core.session.events import EventType
 from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind, ServiceFailure
 

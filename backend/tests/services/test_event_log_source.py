@@ -12,16 +12,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from support.broadcast_streams import drain, until_waiting
 from support.fixed_clock import FixedClock
 
-from forge.core import session_events as ev
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_events import SessionEvent
-from forge.core.session_record import SessionRecord, StoredEvent
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord, StoredEvent
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
-from forge.services.event_log_source import EventLogSource
-from forge.services.session_broadcast import SessionBroadcaster
+from forge.services.broadcast.event_log_source import EventLogSource
+from forge.services.broadcast.session_broadcast import SessionBroadcaster
 
 SID = SessionId(uuid.UUID(int=11))
 CLOCK = FixedClock()

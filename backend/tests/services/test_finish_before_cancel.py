@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from forge.services.finish_before_cancel import finish_before_cancelling
+from forge.services.runs.finish_before_cancel import finish_before_cancelling
 
 
 class Write:

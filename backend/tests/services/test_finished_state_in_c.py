@@ -13,16 +13,16 @@ import msgspec
 from sqlalchemy import Text, cast, select
 
 from forge.bootstrap import build_container
+from forge.cli.autopilot import drive_to_document
 from forge.config import Settings
-from forge.core.autopilot_policy import AutopilotPolicy
-from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.state_codec import decode_dataclass
-from forge.core.state_json import decode_record_json, encode_record_json, encode_state_json
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import decode_dataclass
+from forge.core.session.state_json import decode_record_json, encode_record_json, encode_state_json
 from forge.db.migrate import upgrade_database
 from forge.db.tables import HypothesisRow, SessionRow
 from forge.ports import HypothesisFilter
-from forge.run_autopilot import drive_to_document
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a small bakery reduce food waste at the end of each day?"

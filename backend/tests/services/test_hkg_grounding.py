@@ -9,7 +9,7 @@ from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.hashed_embedder import HashedTextEmbedder
-from forge.services.hkg_grounding import (
+from forge.services.stages.hkg_grounding import (
     DEMO_ORIGIN,
     LoadedHypergraph,
     ingest_hypergraph_file,

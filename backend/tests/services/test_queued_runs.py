@@ -18,14 +18,14 @@ from support.fresh_database import fresh_database_url
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
-from forge.core.run_tickets import ClaimKind, ticket_of, worker_lease
-from forge.core.session_events import EventType
-from forge.core.session_record import SessionRecord
+from forge.core.session import events as ev
+from forge.core.session.events import EventType
+from forge.core.session.record import SessionRecord
+from forge.core.session.run_tickets import ClaimKind, ticket_of, worker_lease
 from forge.db.migrate import upgrade_database
-from forge.services.broadcast_types import RUN_NOT_RUNNING, Heartbeat, StreamClosed
-from forge.services.queued_run import QueuedRunExecutor
+from forge.services.broadcast.messages import RUN_NOT_RUNNING, Heartbeat, StreamClosed
+from forge.services.runs.queued_run import QueuedRunExecutor
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -11,9 +11,9 @@ from support.scripted_model import ScriptedModel, call, turn
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
 from forge.core.domain_types import ReframingType, SessionId
-from forge.core.model_messages import Message
-from forge.core.records import ResearchHit
-from forge.core.review_inputs import DecomposeReview
+from forge.core.llm.messages import Message
+from forge.core.review.inputs import DecomposeReview
+from forge.core.session.records import ResearchHit
 from forge.db.migrate import upgrade_database
 from forge.services.service_results import ServiceFailure
 

@@ -18,9 +18,9 @@ from support.fresh_database import fresh_database_url
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import SessionId
-from forge.core.session_events import EventType
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session.events import EventType
 from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.service_results import RunStarted, ServiceFailure

@@ -11,17 +11,17 @@ from support.shipped_triz import SHIPPED_TRIZ
 
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_pool import Hypothesis
-from forge.core.problem_frame import ProblemFrame
-from forge.engine.run_biso import BisoOutput, run_biso
-from forge.engine.search_operators import OperatorOutput
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.session.forge_state import ForgeState
+from forge.engine.explore.biso import BisoOutput, run_biso
+from forge.engine.search.operators import OperatorOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.biso_offline import offline_biso
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.search_offline import offline_search
-from forge.services.run_engine_stages import EngineStages
+from forge.services.stages.engine_stages import EngineStages
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
@@ -75,8 +75,8 @@ def test_without_a_pool_reader_synthesize_has_no_stage() -> None:
 
 
 async def test_search_depth_rounds_are_stages_of_their_own_whose_seeds_include_earlier_children() -> None:
-    from forge.core.search_plan import RuntimeProfile
-    from forge.services.run_engine_stages import EngineConfig
+    from forge.core.search.plan import RuntimeProfile
+    from forge.services.stages.engine_stages import EngineConfig
 
     biso = (await run_biso(STRUCTURED, PROBLEM, FRAME, DOMAINS[:6], per_domain=2)).hypotheses
     reader = PoolOf(biso)
@@ -104,7 +104,7 @@ async def test_search_depth_rounds_are_stages_of_their_own_whose_seeds_include_e
 
 
 async def test_search_rounds_stop_early_when_a_round_has_nothing_to_expand() -> None:
-    from forge.services.run_engine_stages import EngineConfig
+    from forge.services.stages.engine_stages import EngineConfig
 
     stages = EngineStages(STRUCTURED, OfflineModel(), DOMAINS, EngineConfig(search_depth=3), read_pool=PoolOf(()))
     state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)

@@ -16,10 +16,10 @@ import pytest
 from support.broadcast_streams import LIVENESS, Stream, drain, seqs, take, take_each, until_waiting
 from support.memory_event_log import MemoryEventLog, Read
 
-from forge.core import session_events as ev
 from forge.core.domain_types import ReviewType, SessionId
-from forge.core.session_record import StoredEvent
-from forge.services.session_broadcast import (
+from forge.core.session import events as ev
+from forge.core.session.record import StoredEvent
+from forge.services.broadcast.session_broadcast import (
     NOTIFIED_GRACE_SECONDS,
     WARM_EVENTS,
     BroadcastStats,

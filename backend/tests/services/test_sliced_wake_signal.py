@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from forge.services.sliced_wake_signal import SlicedWakeSignal
+from forge.services.broadcast.sliced_wake_signal import SlicedWakeSignal
 
 
 async def _waiters(signal: SlicedWakeSignal, count: int, woken: list[int]) -> list[asyncio.Task[None]]:

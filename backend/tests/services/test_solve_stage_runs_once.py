@@ -8,9 +8,9 @@ from support.memory_research import MemoryResearch
 
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.problem_frame import ProblemFrame, audit_frame
-from forge.engine.solve_requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
+from forge.core.frame.problem_frame import ProblemFrame, audit_frame
+from forge.core.session.forge_state import ForgeState
+from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.solve_offline import (
@@ -20,8 +20,8 @@ from forge.offline.solve_offline import (
     offline_plan,
     offline_talker,
 )
-from forge.services.run_engine_stages import EngineStages
-from forge.services.run_solve_stage import SolveStage
+from forge.services.stages.engine_stages import EngineStages
+from forge.services.stages.solve_stage import SolveStage
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?\n\nConstraints:\n- budget under 50k"
 SOLVERS = {

@@ -12,21 +12,21 @@ from support.memory_research import MemoryResearch
 
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.saga_records import FindingId
-from forge.core.saga_state import SupervisionState
-from forge.core.search_plan import RuntimeProfile, SearchOperator
-from forge.core.session_events import EventType
-from forge.engine.red_team import RedTeamOutput
-from forge.engine.run_biso import BisoOutput, run_biso
-from forge.engine.search_operators import OperatorOutput
+from forge.core.saga.records import FindingId
+from forge.core.saga.state import SupervisionState
+from forge.core.search.plan import RuntimeProfile, SearchOperator
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.engine.explore.biso import BisoOutput, run_biso
+from forge.engine.saga.red_team import RedTeamOutput
+from forge.engine.search.operators import OperatorOutput
 from forge.offline.biso_offline import offline_biso
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.red_team_offline import offline_red_team
 from forge.offline.search_offline import offline_search
-from forge.services.run_engine_stages import EngineStages
-from forge.services.run_supervision import Supervisor, supervised_quotas
+from forge.services.stages.engine_stages import EngineStages
+from forge.services.stages.supervision import Supervisor, supervised_quotas
 
 STRUCTURED = OfflineStructuredModel(
     {BisoOutput: offline_biso, OperatorOutput: offline_search, RedTeamOutput: offline_red_team}

@@ -9,8 +9,8 @@ from support.fixed_clock import CountingIds, FixedClock
 
 from forge.bootstrap import KNOWLEDGE_DIR, build_container
 from forge.config import Settings
-from forge.core.autopilot_policy import AutopilotPolicy
-from forge.core.model_messages import ModelRequest, ModelResponse
+from forge.core.llm.messages import ModelRequest, ModelResponse
+from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.db.migrate import upgrade_database
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus

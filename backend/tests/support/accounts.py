@@ -18,9 +18,9 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from forge.api.app import create_app
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core.accounts import Role, User
+from forge.core.accounts.users import Role, User
 from forge.db.migrate import upgrade_database
-from forge.password_hashing import Argon2PasswordHasher
+from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.services.account_service import NewToken, NewUser
 
 BASE_URL = "http://localhost"

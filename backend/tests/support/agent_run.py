@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from forge.agent.call_model import Live
 from forge.agent.runner import AgentRunner, Step, ToolExecuted
 from forge.agent.tool_context import ToolContext
-from forge.core.model_messages import Message
-from forge.core.session_events import SessionEvent
+from forge.core.llm.messages import Message
+from forge.core.session.events import SessionEvent
 
 
 @dataclass

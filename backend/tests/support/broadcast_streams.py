@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from forge.core.session_record import StoredEvent
-from forge.services.session_broadcast import FollowItem, Heartbeat
+from forge.core.session.record import StoredEvent
+from forge.services.broadcast.session_broadcast import FollowItem, Heartbeat
 
 LIVENESS = 10.0
 Stream = AsyncIterator[FollowItem]

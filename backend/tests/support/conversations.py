@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
 from forge.providers.token_counting import TiktokenCounter
 
 COUNT = TiktokenCounter().count_tokens

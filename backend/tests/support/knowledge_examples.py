@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forge.core.knowledge_records import (
+from forge.core.explore.library_records import (
     DomainVariable,
     ScienceField,
     SourceDomain,

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from forge.core import session_events as ev
 from forge.core.domain_types import EventSeq, SessionId
-from forge.core.session_events import SessionEvent
-from forge.core.session_record import StoredEvent
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.record import StoredEvent
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 

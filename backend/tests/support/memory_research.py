@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit, SessionDocument
+from forge.core.session.records import ResearchHit, SessionDocument
 
 
 class MemoryResearch:

@@ -17,12 +17,12 @@ from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.apply_review import ReviewApplied, apply_review
-from forge.core.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
-from forge.core.session_events import REVIEW_EVENT, EventType, SessionEvent
+from forge.core.llm.messages import Message
+from forge.core.review.apply import ReviewApplied, apply_review
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session.events import REVIEW_EVENT, EventType, SessionEvent
+from forge.core.session.forge_state import ForgeState
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 

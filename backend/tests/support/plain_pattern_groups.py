@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from forge.core.saga_patterns import PatternSighting, same_pattern
+from forge.core.saga.patterns import PatternSighting, same_pattern
 
 
 def plain_groups(history: Sequence[PatternSighting]) -> list[list[PatternSighting]]:

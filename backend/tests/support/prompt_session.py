@@ -22,11 +22,10 @@ from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.apply_review import ReviewApplied, apply_review
 from forge.core.domain_types import BuildDecision, ReviewType, SessionId, VerdictType
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, ModelRequest, ModelResponse
-from forge.core.review_inputs import (
+from forge.core.llm.messages import Message, ModelRequest, ModelResponse
+from forge.core.review.apply import ReviewApplied, apply_review
+from forge.core.review.inputs import (
     BuildDecisionReview,
     ClaimFeedback,
     ClaimsReview,
@@ -36,7 +35,8 @@ from forge.core.review_inputs import (
     ReviewInput,
     VerdictsReview,
 )
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch
 

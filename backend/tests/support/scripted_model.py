@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ModelResponse,

@@ -8,20 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from forge.core.blend_network import CrossSpaceKind
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hkg.hypergraph_records import HyperedgeId, NodeId, ProvenanceRef
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
-from forge.core.hyperpath_trace import HyperpathTrace, NodeRef, TracePath, TraceStep
-from forge.core.hypothesis_pool import Hypothesis, HypothesisId, gate_summary
-from forge.core.mapping_quality_gate import MappingRow, MappingTable, MappingType
-from forge.core.model_messages import Usage
-from forge.core.problem_frame import ProblemFrame
-from forge.core.search_plan import SearchOperator
-from forge.engine.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
-from forge.engine.run_biso import HypothesisDraft, MappingRowOut
-from forge.engine.search_operators import OperatorOutput, SearchContext
-from forge.engine.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
-from forge.engine.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
+from forge.core.hypotheses.pool import Hypothesis, HypothesisId, gate_summary
+from forge.core.llm.messages import Usage
+from forge.core.search.blend_network import CrossSpaceKind
+from forge.core.search.hyperpath_trace import HyperpathTrace, NodeRef, TracePath, TraceStep
+from forge.core.search.plan import SearchOperator
+from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
+from forge.engine.search.operators import OperatorOutput, SearchContext
+from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
+from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))

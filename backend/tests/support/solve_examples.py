@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from forge.core.solve_constraints import ConstraintOrigin, ConstraintPriority, ConstraintSpec, ConstraintType
-from forge.engine.solve_requests import SolveMaterial
+from forge.core.solve.constraints import ConstraintOrigin, ConstraintPriority, ConstraintSpec, ConstraintType
+from forge.engine.solve.requests import SolveMaterial
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 

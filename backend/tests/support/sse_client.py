@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
-from forge.core.session_events import LIVE_EVENT_TYPES
+from forge.core.session.events import LIVE_EVENT_TYPES
 
 
 @dataclass(frozen=True)

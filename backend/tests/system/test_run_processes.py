@@ -21,7 +21,7 @@ from support.sse_client import LIVE_TYPES, Received
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 TIMEOUT = httpx.Timeout(60.0)
-CHILD_MODULE = b"forge.run_process_child"
+CHILD_MODULE = b"forge.run_processes.child"
 
 
 def run_process_pids(server_pid: int) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from forge.core.login_throttle import LoginThrottlePolicy, failures_in_window, login_refusal
+from forge.core.accounts.login_throttle import LoginThrottlePolicy, failures_in_window, login_refusal
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 POLICY = LoginThrottlePolicy(max_failures=3, window_seconds=600)

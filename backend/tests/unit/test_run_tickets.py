@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from forge.core.run_tickets import (
+from forge.core.session.record import RunLease
+from forge.core.session.run_tickets import (
     ClaimKind,
     decide_claim,
     is_queued,
@@ -12,7 +13,6 @@ from forge.core.run_tickets import (
     ticket_of,
     worker_lease,
 )
-from forge.core.session_record import RunLease
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 

@@ -1,6 +1,6 @@
 /**
  * Checks the login, token and new-user forms make before sending, with the same bounds as the
- * server (core/accounts.py), so a person sees what to fix at once; the server checks again.
+ * server (core/accounts/users.py), so a person sees what to fix at once; the server checks again.
  */
 import { i18n } from "../i18n/i18n";
 

@@ -16,9 +16,9 @@ from forge.agent.phases.compose_brief import claims_view, compose_brief, graph_v
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_build
+from forge.core.session.forge_state import ForgeState
 
 INSTRUCTION = """GOAL: make this round's kept knowledge cumulative and show what is still unknown.
 DO: add_to_knowledge_graph for every claim your reviewer accepted, qualified or merged (see each claim's \

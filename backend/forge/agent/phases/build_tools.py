@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.curation.graph_gaps import CuriosityItem, find_curiosity, navigation_view
 from forge.core.domain_types import ClaimId, ClaimStatus, EdgeId, EdgeType
-from forge.core.enforce_claim_rules import check_claim_index
-from forge.core.knowledge_graph import check_edge_allowed
-from forge.core.records import Edge
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.graph.knowledge_graph import check_edge_allowed
+from forge.core.rules.claim_rules import check_claim_index
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.records import Edge
 
 GRAPH_STATUSES = (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED, ClaimStatus.SUPERSEDED)
 

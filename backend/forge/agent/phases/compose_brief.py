@@ -23,11 +23,11 @@ from typing import Any
 
 from forge.agent.phases.reviewer_decisions import VERDICT_WORDS, reviewer_decided
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, user_text
-from forge.core.problem_constraints import split_constraints
-from forge.core.records import Analogy, Claim
-from forge.core.remembered_hypotheses import memory_block
+from forge.core.frame.problem_constraints import split_constraints
+from forge.core.hypotheses.remembered import memory_block
+from forge.core.llm.messages import Message, user_text
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Analogy, Claim
 
 MARKER = "[forge phase={phase} round={round}]"
 

@@ -20,9 +20,9 @@ from forge.agent.phases.crystallize_tools import CRYSTALLIZE_TOOLS
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_crystallize
+from forge.core.session.forge_state import ForgeState
 
 INSTRUCTION = """GOAL: the person resolved the session; hand over the knowledge to someone who will act on it.
 DO: call generate_knowledge_document once, writing the executive summary, the recommendations and the open \

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
-from forge.core.document_words import document_words_for
-from forge.core.records import DocumentNarrative
-from forge.core.render_knowledge_document import DocumentInput, render_knowledge_document
+from forge.core.document.render import DocumentInput, render_knowledge_document
+from forge.core.document.words import document_words_for
+from forge.core.session.records import DocumentNarrative
 
 
 class DocumentInputArgs(BaseModel):

@@ -13,9 +13,9 @@ from forge.agent.phases.decompose_tools import DECOMPOSE_TOOLS
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_decompose
+from forge.core.session.forge_state import ForgeState
 
 INSTRUCTION = """GOAL: understand the problem well enough that an expert would recognise its real difficulty, \
 before proposing anything.

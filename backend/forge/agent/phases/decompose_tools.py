@@ -12,10 +12,10 @@ from pydantic import BaseModel, Field
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType, ReframingId, ReframingType
-from forge.core.enforce_claim_rules import check_sources_researched
-from forge.core.enforce_phase_gates import check_research_before_state_of_art
-from forge.core.records import Assumption, Reframing, StateOfArt
-from forge.core.rule_verdicts import first_violation
+from forge.core.rules.claim_rules import check_sources_researched
+from forge.core.rules.phase_gates import check_research_before_state_of_art
+from forge.core.rules.verdicts import first_violation
+from forge.core.session.records import Assumption, Reframing, StateOfArt
 
 
 class FundamentalsInput(BaseModel):

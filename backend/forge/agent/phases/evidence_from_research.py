@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from forge.core.domain_types import ClaimId, Contributor, EvidenceId, EvidenceType
-from forge.core.evidence_roles import role_on_topic
-from forge.core.forge_state import ForgeState
-from forge.core.records import Evidence
+from forge.core.research.evidence_roles import role_on_topic
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Evidence
 
 CITED_SOURCES = (
     "`source` strings copied exactly from results of research calls (a URL or corpus:// id); "

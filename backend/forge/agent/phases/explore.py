@@ -14,10 +14,10 @@ from forge.agent.phases.explore_tools import EXPLORE_TOOLS
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_explore
-from forge.core.state_codec import encode_value
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import encode_value
 
 INSTRUCTION = """GOAL: widen the solution space beyond the obvious before converging on claims.
 DO: build_morphological_box; pick >= 2 source domains far from the problem's own field (far beats near when \

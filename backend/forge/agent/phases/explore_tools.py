@@ -11,10 +11,10 @@ from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import AnalogyId, ContradictionId, SemanticDistance
-from forge.core.enforce_phase_gates import check_research_before_cross_domain
-from forge.core.records import Analogy, Contradiction, MappingRow, MorphologicalParameter
-from forge.core.resolve_triz_contradiction import TrizResolution, resolve_contradiction
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.explore.triz_contradiction import TrizResolution, resolve_contradiction
+from forge.core.rules.phase_gates import check_research_before_cross_domain
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.records import Analogy, Contradiction, MappingRow, MorphologicalParameter
 
 
 class ParameterItem(BaseModel):

@@ -20,10 +20,10 @@ from typing import Any
 from forge.agent.phases.shared_tools import RESEARCH
 from forge.agent.tool_context import ToolSpec
 from forge.core.domain_types import Phase, ReviewType
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases.phase_review import PhaseReview
-from forge.core.rule_verdicts import RuleViolation
+from forge.core.rules.verdicts import RuleViolation
+from forge.core.session.forge_state import ForgeState
 
 # Extended-thinking tokens a model may spend per call, where its provider supports thinking. One
 # value for the whole session, every phase: Anthropic drops the cached conversation whenever the

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from forge.core.domain_types import ClaimStatus, ClaimType, Contributor, Phase
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim
 
 HEADER = (
     "YOUR REVIEWER DECIDED — these are the person's decisions; they override your own judgement and anything "

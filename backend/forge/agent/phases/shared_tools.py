@@ -16,10 +16,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
-from forge.core import session_events as ev
 from forge.core.curation.recall_dropped import recall as recall_items
-from forge.core.records import ResearchRecord
-from forge.core.research_results import answered_by, research_warning_of
+from forge.core.research.results import answered_by, research_warning_of
+from forge.core.session import events as ev
+from forge.core.session.records import ResearchRecord
 
 
 class ResearchInput(BaseModel):

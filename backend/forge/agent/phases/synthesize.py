@@ -22,11 +22,11 @@ from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
 from forge.core.curation.graph_gaps import deep_dive_neighbours, navigation_view
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_synthesize
-from forge.core.records import Claim
-from forge.core.state_codec import encode_value
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim
+from forge.core.session.state_codec import encode_value
 from forge.providers.token_counting import cl100k_length
 
 FIRST_ROUND = """GOAL: turn what was explored into at most 3 claims that are new, grounded and testable; two \

@@ -16,16 +16,16 @@ from pydantic import BaseModel, Field
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
-from forge.core.enforce_claim_rules import (
+from forge.core.rules.claim_rules import (
     check_antithesis_exists,
     check_claim_index,
     check_claim_limit,
     check_cumulative,
     check_sources_researched,
 )
-from forge.core.enforce_phase_gates import check_negative_knowledge_consulted, check_research_before_antithesis
-from forge.core.records import Claim
-from forge.core.rule_verdicts import first_violation
+from forge.core.rules.phase_gates import check_negative_knowledge_consulted, check_research_before_antithesis
+from forge.core.rules.verdicts import first_violation
+from forge.core.session.records import Claim
 
 CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as state_thesis returned it."
 

@@ -12,9 +12,9 @@ from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.validate_tools import VALIDATE_TOOLS
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 from forge.core.phases import close_validate
+from forge.core.session.forge_state import ForgeState
 
 INSTRUCTION = """GOAL: you are now an independent verifier, not the author of these claims. Find out which \
 claims are wrong before the person relies on them: assume each is false until the evidence says otherwise.

@@ -15,16 +15,16 @@ from pydantic import BaseModel, Field
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType
-from forge.core.enforce_claim_rules import (
+from forge.core.rules.claim_rules import (
     check_claim_grounded,
     check_claim_index,
     check_falsification_attempted,
     check_novelty_checked,
     check_sources_researched,
 )
-from forge.core.enforce_phase_gates import check_research_before_falsification
-from forge.core.records import ClaimScores
-from forge.core.rule_verdicts import first_violation
+from forge.core.rules.phase_gates import check_research_before_falsification
+from forge.core.rules.verdicts import first_violation
+from forge.core.session.records import ClaimScores
 
 CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as in the claims of the brief."
 

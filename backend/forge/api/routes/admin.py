@@ -16,11 +16,11 @@ from uuid import UUID
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from forge.api.account_schemas import NewUserOut, UserCreate, UserOut, UserUpdate, UserUsageOut
 from forge.api.authentication import AdminUser, accounts_of
 from forge.api.deps import unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
-from forge.core.accounts import UserId
+from forge.api.schemas.accounts import NewUserOut, UserCreate, UserOut, UserUpdate, UserUsageOut
+from forge.core.accounts.users import UserId
 from forge.core.curation.curation_settings import CurationChange, settings_view
 from forge.services.user_usage import UserUsageService
 

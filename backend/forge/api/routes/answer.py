@@ -12,11 +12,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from forge.api.answer_schemas import AnswerPackOut
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.routes.session_stream import MarkdownResponse
-from forge.core.render_answer_pack import answer_pack_json, render_answer_markdown
+from forge.api.schemas.answer import AnswerPackOut
+from forge.core.answer.render import answer_pack_json, render_answer_markdown
 from forge.services.answer_queries import answer_pack
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["answer"])

@@ -20,13 +20,13 @@ from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from forge.api.account_schemas import LoginRequest, MeResponse, NewTokenOut, TokenCreate, TokenOut, UserOut
 from forge.api.authentication import CurrentUser, accounts_of, auth_enabled
 from forge.api.deps import unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.login_attempts import LoginAttempts
-from forge.core.accounts import ApiTokenId
-from forge.core.credentials import LOGIN_SESSION_LIFETIME, SESSION_COOKIE, csrf_token_for
+from forge.api.schemas.accounts import LoginRequest, MeResponse, NewTokenOut, TokenCreate, TokenOut, UserOut
+from forge.core.accounts.credentials import LOGIN_SESSION_LIFETIME, SESSION_COOKIE, csrf_token_for
+from forge.core.accounts.users import ApiTokenId
 
 public_router = APIRouter(prefix="/api/v1/auth", tags=["auth"])
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"])

@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 from forge.api.authentication import OwnedSession
 from forge.api.deps import unwrap
 from forge.api.error_responses import error_responses
-from forge.api.search_trace_schemas import BlendOut, HyperpathOut, TransformRecordOut
-from forge.core.hypothesis_pool import GateStatus, Hypothesis
-from forge.core.mapping_model_layer import DepthReview, UnpackAudit
-from forge.core.mapping_quality_gate import GateRule, MappingType
+from forge.api.schemas.search_trace import BlendOut, HyperpathOut, TransformRecordOut
+from forge.core.explore.mapping_model_layer import DepthReview, UnpackAudit
+from forge.core.explore.mapping_quality_gate import GateRule, MappingType
+from forge.core.hypotheses.pool import GateStatus, Hypothesis
 from forge.ports import HypothesisFilter
 from forge.services.hypothesis_queries import hypothesis_page
 

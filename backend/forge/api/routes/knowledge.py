@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Path, Request
 
 from forge.api.error_responses import error_responses
-from forge.api.knowledge_schemas import (
+from forge.api.schemas.knowledge import (
     MatrixCellResponse,
     SourceDomainOut,
     SourceDomainsResponse,
@@ -22,7 +22,7 @@ from forge.api.knowledge_schemas import (
     TrizPrincipleRef,
     TrizPrinciplesResponse,
 )
-from forge.core.knowledge_records import MatrixLookupError, ShippedKnowledge
+from forge.core.explore.library_records import MatrixLookupError, ShippedKnowledge
 
 router = APIRouter(prefix="/api/v1/knowledge", tags=["knowledge"])
 

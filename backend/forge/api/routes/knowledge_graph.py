@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from forge.api.authentication import OwnedSession
 from forge.api.deps import service_of, unwrap
 from forge.api.error_responses import error_responses
-from forge.api.review_payload_schemas import FlowGraphResponse
+from forge.api.schemas.review_payloads import FlowGraphResponse
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["graph"])
 

@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 from forge.api.authentication import CurrentUser
 from forge.api.error_responses import error_responses
 from forge.bootstrap import Container
-from forge.core.confidence import RETRIEVAL_MIN_C, MemoryOutcome
-from forge.core.hypothesis_memory import RankedEpisode
+from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C, MemoryOutcome
+from forge.core.hypotheses.memory import RankedEpisode
 
 router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
 

@@ -8,7 +8,7 @@ import logging
 
 from fastapi import APIRouter, Request, Response
 
-from forge.metrics import CONTENT_TYPE
+from forge.observability.metrics import CONTENT_TYPE
 
 log = logging.getLogger(__name__)
 

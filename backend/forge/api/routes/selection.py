@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
-from forge.core.selection_plot import SelectionPlot
+from forge.core.selection.plot import SelectionPlot
 from forge.services.selection_queries import selection_plot_of
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["engine"])

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from forge.api.authentication import OwnedSession
 from forge.api.deps import service_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
-from forge.api.schemas import DocumentCreate, DocumentResponse
+from forge.api.schemas.sessions import DocumentCreate, DocumentResponse
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["documents"])
 

@@ -23,13 +23,13 @@ from fastapi.responses import PlainTextResponse
 from forge.api.authentication import OwnedSession, within_limits
 from forge.api.deps import frames_of, service_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
-from forge.api.event_schemas import event_out
 from forge.api.event_stream_response import EventStreamResponse
 from forge.api.request_limits import MAX_INT64
-from forge.api.schemas import AutopilotRequest, EventPage, UserInput
+from forge.api.schemas.events import event_out
+from forge.api.schemas.sessions import AutopilotRequest, EventPage, UserInput
 from forge.api.sse_encoding import SSE_EVENT_SCHEMA, encode_sse, parse_last_event_id
-from forge.core.autopilot_policy import AutopilotPolicy
-from forge.core.user_limits import LimitedAction
+from forge.core.accounts.user_limits import LimitedAction
+from forge.core.review.autopilot_policy import AutopilotPolicy
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["agent"])
 SSE_OK: dict[int | str, dict[str, Any]] = {

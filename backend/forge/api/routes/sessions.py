@@ -15,15 +15,15 @@ from forge.api.authentication import CurrentUser, OwnedSession, within_limits
 from forge.api.deps import service_of, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.request_limits import MAX_INT64
-from forge.api.schemas import (
+from forge.api.schemas.sessions import (
     PhaseSpendResponse,
     RunResponse,
     SessionCreate,
     SessionListResponse,
     SessionResponse,
 )
+from forge.core.accounts.user_limits import LimitedAction
 from forge.core.domain_types import SessionStatus
-from forge.core.user_limits import LimitedAction
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["sessions"])
 

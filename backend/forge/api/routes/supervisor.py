@@ -15,12 +15,12 @@ from pydantic import BaseModel, Field
 
 from forge.api.deps import session_id_of, unwrap
 from forge.api.error_responses import error_responses
-from forge.api.saga_event_schemas import CheckpointName, SagaDirectiveData, SagaFindingData
-from forge.core import session_events as ev
+from forge.api.schemas.saga_events import CheckpointName, SagaDirectiveData, SagaFindingData
 from forge.core.domain_types import Phase
-from forge.core.saga_checkpoints import ANSWER_STAGES, CHECKPOINT_TITLE
-from forge.core.saga_records import DirectiveKind
-from forge.core.saga_state import SupervisionState
+from forge.core.saga.checkpoints import ANSWER_STAGES, CHECKPOINT_TITLE
+from forge.core.saga.records import DirectiveKind
+from forge.core.saga.state import SupervisionState
+from forge.core.session import events as ev
 from forge.services.supervision_queries import supervision_of_session
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["engine"])

@@ -39,7 +39,7 @@ from enum import StrEnum
 from forge.core.curation.listwise_selection import Candidate, CurationBudget, Decision, Reason, select_listwise
 from forge.core.curation.segment_memo import SegmentMemo
 from forge.core.identity_memo import IdentityMemo
-from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
+from forge.core.llm.messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 
 MESSAGE_OVERHEAD = 4
 DIGEST_REPLY_CHARS = 600

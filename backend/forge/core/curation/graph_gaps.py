@@ -30,7 +30,7 @@ from forge.core.curation.path_navigator import (
     knowledge_graph_as_graph,
     navigate,
 )
-from forge.core.records import Claim, Edge
+from forge.core.session.records import Claim, Edge
 
 MAX_CURIOSITY = 5
 SHORT_TEXT = 160

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from forge.core.text_terms import match_keys
+from forge.core.research.text_terms import match_keys
 
 
 class Reason(StrEnum):

@@ -32,8 +32,8 @@ from enum import StrEnum
 from itertools import combinations
 
 from forge.core.curation.listwise_selection import term_similarity
-from forge.core.records import Claim, Edge
-from forge.core.text_terms import match_keys
+from forge.core.research.text_terms import match_keys
+from forge.core.session.records import Claim, Edge
 
 NEIGHBOURHOOD_WEIGHT = 0.2
 THIN_RELEVANCE = 0.2

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from forge.core.curation.curate_conversation import CurationSummary, Outcome, message_text
 from forge.core.curation.listwise_selection import term_similarity
-from forge.core.model_messages import Message, Role, TextPart
-from forge.core.text_terms import match_keys
+from forge.core.llm.messages import Message, Role, TextPart
+from forge.core.research.text_terms import match_keys
 
 NOTE_IDS = 30
 NOTE_PREFIX = "[context curator]"

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from forge.core.curation.listwise_selection import CurationBudget, Selection
-from forge.core.model_messages import Message
+from forge.core.llm.messages import Message
 
 # Entries keep their conversations alive: 256 hold the finished phases of ~50 concurrent runs, and
 # at most ~50 conversations (a few hundred kB each) once their runs ended.

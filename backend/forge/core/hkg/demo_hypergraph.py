@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from forge.core.explore.library_records import DomainVariable, SourceDomain, TrizParameter, TrizPrinciple
 from forge.core.hkg.hypergraph_records import (
     Hyperedge,
     HyperedgeId,
@@ -33,8 +34,7 @@ from forge.core.hkg.hypergraph_records import (
     NodeId,
     Provenance,
 )
-from forge.core.knowledge_records import DomainVariable, SourceDomain, TrizParameter, TrizPrinciple
-from forge.core.text_terms import content_terms, fold
+from forge.core.research.text_terms import content_terms, fold
 
 DOMAINS_SOURCE = "knowledge/source_domains.json"
 PRINCIPLES_SOURCE = "knowledge/triz_principles.json"

@@ -20,7 +20,7 @@ import hashlib
 import math
 import re
 
-from forge.core.text_terms import fold
+from forge.core.research.text_terms import fold
 
 DEFAULT_DIMENSIONS = 256
 WORD_WEIGHT = 0.5

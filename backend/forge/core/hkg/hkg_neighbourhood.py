@@ -14,7 +14,7 @@ from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.hkg.hypergraph_records import NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
 from forge.core.hkg.node_matching import NodeMatcher
-from forge.core.text_terms import content_terms
+from forge.core.research.text_terms import content_terms
 
 MAX_TERMS = 12
 SEEDS_PER_TERM = 2

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from forge.core.hkg.hypergraph_records import HypergraphNode, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
-from forge.core.text_terms import content_terms, fold
+from forge.core.research.text_terms import content_terms, fold
 
 EXACT_CONFIDENCE = 1.0
 ALIAS_CONFIDENCE = 0.92

@@ -28,14 +28,14 @@ from forge.core.domain_types import (
     Phase,
     ReviewType,
 )
-from forge.core.enforce_phase_gates import check_can_start_new_round
-from forge.core.forge_state import ForgeState
+from forge.core.graph.project_to_flow import project_graph_to_flow
 from forge.core.phases.phase_review import NewId, PhaseReview
-from forge.core.project_graph_to_flow import project_graph_to_flow
-from forge.core.records import Claim, Evidence
-from forge.core.review_inputs import BuildDecisionReview, ReviewRejection, invalid_review
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
-from forge.core.state_codec import encode_value
+from forge.core.review.inputs import BuildDecisionReview, ReviewRejection, invalid_review
+from forge.core.rules.phase_gates import check_can_start_new_round
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, Evidence
+from forge.core.session.state_codec import encode_value
 
 
 def check_build_work_complete(state: ForgeState) -> RuleViolation | None:

@@ -6,8 +6,8 @@ Invariants:
 
 from __future__ import annotations
 
-from forge.core.forge_state import ForgeState
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
 
 
 def check_crystallize_work_complete(state: ForgeState) -> RuleViolation | None:

@@ -24,15 +24,15 @@ from forge.core.domain_types import (
     ReframingId,
     ReviewType,
 )
-from forge.core.forge_state import ForgeState
+from forge.core.frame.reframing_type import infer_reframing_type
+from forge.core.hypotheses.remembered import MemoryDecision, RememberedHypothesis
 from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
-from forge.core.records import Assumption, Reframing
-from forge.core.reframing_type import infer_reframing_type
-from forge.core.remembered_hypotheses import MemoryDecision, RememberedHypothesis
-from forge.core.review_inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
-from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
-from forge.core.state_codec import encode_value
+from forge.core.review.inputs import DecomposeReview, ReviewRejection, indices_out_of_range, invalid_review
+from forge.core.rules.verdicts import ErrorCode, RuleViolation, missing_work
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Assumption, Reframing
+from forge.core.session.state_codec import encode_value
 
 
 def _work_missing(state: ForgeState) -> list[str]:

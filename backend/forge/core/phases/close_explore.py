@@ -12,13 +12,13 @@ from dataclasses import replace
 from typing import Any
 
 from forge.core.domain_types import MIN_CONTRADICTIONS, MIN_CROSS_DOMAIN_SEARCHES, Phase, ReviewType
-from forge.core.forge_state import ForgeState
+from forge.core.hypotheses.star_from_pool import star_pool_hypotheses
 from forge.core.phases.index_review_items import indexed
 from forge.core.phases.phase_review import NewId, PhaseReview
-from forge.core.review_inputs import ExploreReview, ReviewRejection, indices_out_of_range, invalid_review
-from forge.core.rule_verdicts import ErrorCode, RuleViolation, missing_work
-from forge.core.star_from_pool import star_pool_hypotheses
-from forge.core.state_codec import encode_value
+from forge.core.review.inputs import ExploreReview, ReviewRejection, indices_out_of_range, invalid_review
+from forge.core.rules.verdicts import ErrorCode, RuleViolation, missing_work
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import encode_value
 
 
 def _work_missing(state: ForgeState) -> list[str]:

@@ -14,12 +14,12 @@ from dataclasses import replace
 from typing import Any
 
 from forge.core.domain_types import Phase, ReviewType
-from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import claims_payload
 from forge.core.phases.phase_review import NewId, PhaseReview
-from forge.core.review_inputs import ClaimsReview, ReviewRejection, indices_out_of_range
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
-from forge.core.state_codec import encode_value
+from forge.core.review.inputs import ClaimsReview, ReviewRejection, indices_out_of_range
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import encode_value
 
 
 def check_synthesis_complete(state: ForgeState) -> RuleViolation | None:

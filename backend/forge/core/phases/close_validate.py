@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from forge.core.domain_types import ClaimConfidence, ClaimStatus, Phase, ReviewType, VerdictType
-from forge.core.forge_state import ForgeState
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.phases.verify_breakdown import verdicts_payload
-from forge.core.records import Claim, NegativeKnowledge
-from forge.core.review_inputs import ReviewRejection, VerdictsReview, indices_out_of_range, invalid_review
-from forge.core.rule_verdicts import ErrorCode, RuleViolation
+from forge.core.review.inputs import ReviewRejection, VerdictsReview, indices_out_of_range, invalid_review
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, NegativeKnowledge
 
 
 def check_validate_work_complete(state: ForgeState) -> RuleViolation | None:

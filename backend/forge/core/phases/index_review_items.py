@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim
-from forge.core.state_codec import encode_value
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim
+from forge.core.session.state_codec import encode_value
 
 
 def indexed(items: list[Any]) -> list[dict[str, Any]]:

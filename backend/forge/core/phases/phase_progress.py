@@ -19,7 +19,7 @@ from forge.core.domain_types import (
     ClaimStatus,
     Phase,
 )
-from forge.core.forge_state import ForgeState
+from forge.core.session.forge_state import ForgeState
 
 GRAPH_STATUSES = (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED, ClaimStatus.SUPERSEDED)
 

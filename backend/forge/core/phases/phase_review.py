@@ -16,9 +16,9 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from forge.core.domain_types import Phase, ReviewType
-from forge.core.forge_state import ForgeState
-from forge.core.review_inputs import ReviewRejection
-from forge.core.rule_verdicts import RuleViolation
+from forge.core.review.inputs import ReviewRejection
+from forge.core.rules.verdicts import RuleViolation
+from forge.core.session.forge_state import ForgeState
 
 NewId = Callable[[], UUID]
 R = TypeVar("R")

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.claim_verification import ClaimVerification
-from forge.core.forge_state import ForgeState
 from forge.core.phases.index_review_items import claims_payload
-from forge.core.state_codec import encode_value
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import encode_value
+from forge.core.verify.claim_verification import ClaimVerification
 
 
 def verification_view(verification: ClaimVerification) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from forge.agent.tool_context import ToolContext
 from forge.core.curation.curation_settings import CurationChange
 from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeId, EdgeType, Phase, SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim, Edge
-from forge.core.session_events import EventType
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, Edge
 
 PROBLEM = "How can a hospital cut emergency department queue waiting time?"
 

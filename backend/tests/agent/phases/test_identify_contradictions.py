@@ -7,11 +7,11 @@ from support.memory_research import MemoryResearch
 
 from forge.agent.phases.explore_tools import ContradictionInput, identify_contradictions
 from forge.agent.tool_context import ToolContext
+from forge.core.document.render import DocumentInput, render_knowledge_document
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.knowledge_records import TrizKnowledge
-from forge.core.render_knowledge_document import DocumentInput, render_knowledge_document
-from forge.core.rule_verdicts import ErrorCode
+from forge.core.explore.library_records import TrizKnowledge
+from forge.core.rules.verdicts import ErrorCode
+from forge.core.session.forge_state import ForgeState
 from forge.knowledge.load_knowledge import load_triz
 
 TRIZ = load_triz()

@@ -9,9 +9,9 @@ import pytest
 from forge.agent.phases.phase_definition import THINKING_BUDGET
 from forge.agent.phases.registry import PHASES, phase_definition
 from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase, ReviewType
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import ModelRequest
-from forge.core.review_payloads import build_review_payload
+from forge.core.llm.messages import ModelRequest
+from forge.core.review.payloads import build_review_payload
+from forge.core.session.forge_state import ForgeState
 from forge.offline.read_conversation import read_conversation
 from forge.providers.anthropic_model import NON_STREAMING_MAX_TOKENS
 

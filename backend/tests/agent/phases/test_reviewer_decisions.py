@@ -10,9 +10,9 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.phases.reviewer_decisions import reviewer_decided
 from forge.core.curation.graph_gaps import CuriosityItem
 from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, Contributor, EdgeId, EdgeType, Phase
-from forge.core.forge_state import ForgeState
-from forge.core.problem_constraints import join_constraints
-from forge.core.records import Assumption, Claim, Edge
+from forge.core.frame.problem_constraints import join_constraints
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Assumption, Claim, Edge
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 

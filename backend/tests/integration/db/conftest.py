@@ -48,8 +48,8 @@ from forge.core.domain_types import (
     ReviewType,
     SemanticDistance,
 )
-from forge.core.forge_state import ForgeState
-from forge.core.records import (
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import (
     Analogy,
     Assumption,
     Claim,

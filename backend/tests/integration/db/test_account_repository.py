@@ -10,11 +10,11 @@ import pytest
 from integration.db.conftest import Database
 from sqlalchemy.exc import IntegrityError
 
-from forge.core.accounts import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
+from forge.core.accounts.users import LOCAL_USER_ID, ApiToken, ApiTokenId, Role, User, UserId
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_record import RunLease, SessionRecord
-from forge.core.session_spend import PhaseSpend
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import RunLease, SessionRecord
+from forge.core.session.spend import PhaseSpend
 
 T0 = datetime(2026, 11, 23, 12, tzinfo=UTC)
 ADA = User(UserId(UUID(int=11)), "ada@example.org", Role.MEMBER, T0)

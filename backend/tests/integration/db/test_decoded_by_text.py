@@ -7,9 +7,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart
-from forge.core.session_record import SessionRecord
+from forge.core.llm.messages import Message, Role, TextPart
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord
 from forge.db.decoded_by_text import DecodedByText
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 

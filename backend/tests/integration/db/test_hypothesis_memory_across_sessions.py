@@ -13,12 +13,12 @@ from support.memory_research import MemoryResearch
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core.confidence import INITIAL_C, contradicted, refined_child, refined_parent, supported
 from forge.core.domain_types import ClaimId, ClaimType, Phase, ReviewType, SessionId, VerdictType
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import ModelRequest, ModelResponse
-from forge.core.records import Claim, ClaimScores
-from forge.core.review_inputs import ClaimVerdictInput, VerdictsReview
+from forge.core.hypotheses.confidence import INITIAL_C, contradicted, refined_child, refined_parent, supported
+from forge.core.llm.messages import ModelRequest, ModelResponse
+from forge.core.review.inputs import ClaimVerdictInput, VerdictsReview
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, ClaimScores
 from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind
 from forge.services.session_service import ServiceFailure

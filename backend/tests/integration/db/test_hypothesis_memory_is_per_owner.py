@@ -11,11 +11,11 @@ import pytest
 from support.accounts import AuthApp, Member, auth_app
 from support.fixed_clock import FixedClock
 
-from forge.core.confidence import INITIAL_C, supported
 from forge.core.domain_types import ClaimId, ClaimType, Phase, ReviewType, SessionId, VerdictType
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim, ClaimScores
-from forge.core.review_inputs import ClaimVerdictInput, VerdictsReview
+from forge.core.hypotheses.confidence import INITIAL_C, supported
+from forge.core.review.inputs import ClaimVerdictInput, VerdictsReview
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, ClaimScores
 from forge.services.service_results import ServiceFailure
 
 TRIAGE = "Triage by urgency at the emergency door cuts wait times for the sickest patients"

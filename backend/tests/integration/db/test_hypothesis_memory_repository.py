@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from forge.core.confidence import MemoryOutcome
 from forge.core.domain_types import ClaimId, SessionId
-from forge.core.hypothesis_memory import HypothesisEpisode, HypothesisEpisodeId, UsageEntry
+from forge.core.hypotheses.confidence import MemoryOutcome
+from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, UsageEntry
 
 AT = datetime(2026, 11, 27, 9, 30, 15, 123456, tzinfo=UTC)
 SESSION = SessionId(UUID(int=7))

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_record import SessionRecord
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord
 from forge.db.json_columns import EncodedJson, deserialize_json, serialize_json
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 

@@ -20,14 +20,14 @@ from integration.db.test_hypothesis_memory_across_sessions import (
 from support.fixed_clock import FixedClock
 
 from forge.bootstrap import Container
-from forge.core.accounts import Role, User, UserId
-from forge.core.confidence import INITIAL_C, contradicted, supported
+from forge.core.accounts.users import Role, User, UserId
 from forge.core.domain_types import ReframingId, ReframingType, ReviewType, SessionId, VerdictType
-from forge.core.forge_state import ForgeState
-from forge.core.records import Assumption, Reframing, StateOfArt
-from forge.core.remembered_hypotheses import MEMORY_HEADER, MemoryDecision
-from forge.core.review_inputs import ClaimVerdictInput, DecomposeReview
-from forge.core.review_payloads import build_review_payload
+from forge.core.hypotheses.confidence import INITIAL_C, contradicted, supported
+from forge.core.hypotheses.remembered import MEMORY_HEADER, MemoryDecision
+from forge.core.review.inputs import ClaimVerdictInput, DecomposeReview
+from forge.core.review.payloads import build_review_payload
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Assumption, Reframing, StateOfArt
 from forge.services.session_service import ServiceFailure
 
 UNRELATED = (

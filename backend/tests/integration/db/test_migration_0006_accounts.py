@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import command
 
-from forge.core.accounts import LOCAL_USER_ID
+from forge.core.accounts.users import LOCAL_USER_ID
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
-from forge.core.state_codec import encode_state
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.state_codec import encode_state
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
 from forge.db.tables import HypothesisMemoryRow, SessionRow, UtcDateTime

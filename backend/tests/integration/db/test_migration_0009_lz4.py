@@ -15,8 +15,8 @@ from alembic.migration import MigrationContext
 from alembic.operations import Operations
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_record import SessionRecord
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord
 from forge.db.engine import create_session_factory
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from tests.integration.db.test_migrations import alembic, engine_for, schema_differences

@@ -17,11 +17,11 @@ from alembic.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult
-from forge.core.session_events import agent_text
-from forge.core.session_record import SessionRecord, ToolCallEntry
-from forge.core.state_codec import encode_state
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.session.events import agent_text
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord, ToolCallEntry
+from forge.core.session.state_codec import encode_state
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import alembic_config
 from forge.db.row_mapping import encode_message

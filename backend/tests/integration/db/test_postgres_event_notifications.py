@@ -20,12 +20,12 @@ from support.broadcast_streams import LIVENESS, take_each
 from support.fixed_clock import FixedClock
 from support.fresh_database import PG_ADMIN, fresh_database_url
 
-from forge.core import session_events as ev
-from forge.core.backoff_schedule import RetryPolicy
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_events import SessionEvent
-from forge.core.session_record import SessionRecord, StoredEvent
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord, StoredEvent
 from forge.db.engine import create_engine_for, create_session_factory
 from forge.db.migrate import upgrade_database
 from forge.db.postgres_event_notifications import (
@@ -38,8 +38,8 @@ from forge.db.postgres_event_notifications import (
 )
 from forge.db.repositories import SqlEventLog
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
-from forge.services.event_log_source import EventLogSource
-from forge.services.session_broadcast import SessionBroadcaster
+from forge.services.broadcast.event_log_source import EventLogSource
+from forge.services.broadcast.session_broadcast import SessionBroadcaster
 
 SID = SessionId(uuid.UUID(int=21))
 FAST_RECONNECT = RetryPolicy(base_delay_s=0.05, max_delay_s=0.2)

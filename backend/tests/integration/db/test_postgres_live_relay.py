@@ -17,12 +17,12 @@ from support.fresh_database import fresh_database_url
 
 from forge.bootstrap import Container, build_container
 from forge.config import Settings
-from forge.core import session_events as ev
 from forge.core.domain_types import SessionId
-from forge.core.review_inputs import DecomposeReview
-from forge.core.run_tickets import ClaimKind, ticket_of
-from forge.core.session_events import EventType, SessionEvent
-from forge.core.session_record import StoredEvent
+from forge.core.review.inputs import DecomposeReview
+from forge.core.session import events as ev
+from forge.core.session.events import EventType, SessionEvent
+from forge.core.session.record import StoredEvent
+from forge.core.session.run_tickets import ClaimKind, ticket_of
 from forge.db.migrate import upgrade_database
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.postgres_live_relay import (
@@ -32,7 +32,7 @@ from forge.db.postgres_live_relay import (
     origin_prefix,
     parse_live,
 )
-from forge.services.broadcast_types import LiveEvent
+from forge.services.broadcast.messages import LiveEvent
 from forge.services.service_results import ServiceFailure
 
 SID = SessionId(uuid.UUID(int=7))

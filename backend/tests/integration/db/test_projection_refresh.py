@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import select, update
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_record import SessionRecord
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord
 from forge.db.state_projection import project_state, projection_digest
 from forge.db.tables import ClaimRow, EdgeRow, EvidenceRow, ReframingRow, SessionRow
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork

@@ -15,14 +15,14 @@ from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from forge.core.domain_types import EventSeq, Phase, ReviewType, SessionId, SessionStatus, ToolCallId
-from forge.core.forge_state import ForgeState
-from forge.core.hypothesis_pool import GateStatus, GateSummary, Hypothesis, HypothesisId
-from forge.core.mapping_quality_gate import GateRule, MappingRow, MappingTable, MappingType
-from forge.core.model_messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
-from forge.core.session_events import EventType, agent_text, phase_change, tool_error
-from forge.core.session_record import RunLease, SessionRecord, ToolCallEntry
-from forge.core.session_spend import PhaseSpend
-from forge.core.state_codec import encode_value
+from forge.core.explore.mapping_quality_gate import GateRule, MappingRow, MappingTable, MappingType
+from forge.core.hypotheses.pool import GateStatus, GateSummary, Hypothesis, HypothesisId
+from forge.core.llm.messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
+from forge.core.session.events import EventType, agent_text, phase_change, tool_error
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import RunLease, SessionRecord, ToolCallEntry
+from forge.core.session.spend import PhaseSpend
+from forge.core.session.state_codec import encode_value
 from forge.db.repositories import SessionNotFoundError
 from forge.db.run_job_queue import ours_in_autogenerate
 from forge.db.tables import (

@@ -1,8 +1,8 @@
 """Messages survive the database's JSON encoding part for part (pure mapping, no database needed)."""
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import Message, Role, ToolResult
-from forge.core.records import ResearchHit
+from forge.core.llm.messages import Message, Role, ToolResult
+from forge.core.session.records import ResearchHit
 from forge.db.row_mapping import decode_message, encode_message
 
 

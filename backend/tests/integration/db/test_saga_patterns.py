@@ -10,7 +10,7 @@ from typing import Any
 from support.fixed_clock import FixedClock
 
 from forge.core.domain_types import SessionId
-from forge.core.saga_patterns import PatternSighting, favourite_patterns, semantic_hash
+from forge.core.saga.patterns import PatternSighting, favourite_patterns, semantic_hash
 from forge.db.tables import SagaPatternRow
 from forge.services.pattern_memory import PatternMemory
 

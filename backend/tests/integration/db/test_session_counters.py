@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import select
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Message, Role, TextPart
-from forge.core.session_events import agent_text
-from forge.core.session_record import SessionRecord, ToolCallEntry
+from forge.core.llm.messages import Message, Role, TextPart
+from forge.core.session.events import agent_text
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord, ToolCallEntry
 from forge.db.tables import SessionRow, ToolCallRow
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 

@@ -17,9 +17,9 @@ import pytest
 from sqlalchemy import make_url
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
-from forge.core.forge_state import ForgeState
-from forge.core.session_events import agent_text
-from forge.core.session_record import SessionRecord, StoredEvent
+from forge.core.session.events import agent_text
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.record import SessionRecord, StoredEvent
 from forge.db.postgres_event_notifications import NOTIFY_CHANNEL
 
 AT = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)

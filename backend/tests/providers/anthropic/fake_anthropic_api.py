@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2
 
-from forge.core.backoff_schedule import RetryPolicy
+from forge.core.llm.backoff_schedule import RetryPolicy
 from forge.providers.anthropic_model import AnthropicModel, anthropic_model_from_settings
 
 RECORDINGS = Path(__file__).parent / "recordings"

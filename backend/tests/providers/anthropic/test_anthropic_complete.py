@@ -7,7 +7,7 @@ from collections.abc import Callable
 from providers.anthropic.fake_anthropic_api import API_KEY, MODEL, FakeAnthropicApi, recorded_json
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ProviderPart,

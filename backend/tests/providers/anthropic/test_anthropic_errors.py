@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 from providers.anthropic.fake_anthropic_api import FakeAnthropicApi, Sleeps
 
-from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import ModelRequest, StopReason, TextDelta, user_text
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.messages import ModelRequest, StopReason, TextDelta, user_text
 from forge.ports import ContextOverflowError, ModelUnavailableError
 from forge.providers.anthropic_model import AnthropicModel
 

@@ -13,10 +13,10 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
-from forge.core.forge_state import ForgeState
-from forge.core.model_messages import Role, ToolCall, ToolResult
-from forge.core.records import ResearchHit
-from forge.core.session_events import EventType
+from forge.core.llm.messages import Role, ToolCall, ToolResult
+from forge.core.session.events import EventType
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit
 from forge.ports import StreamingLanguageModel
 from forge.providers.anthropic_model import AnthropicModel
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 from providers.anthropic.fake_anthropic_api import FakeAnthropicApi, Sleeps, text_stream
 
-from forge.core.backoff_schedule import RetryPolicy
-from forge.core.model_messages import (
+from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.messages import (
     ModelRequest,
     ModelResponse,
     ProviderPart,

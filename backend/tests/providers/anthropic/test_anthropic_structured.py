@@ -8,7 +8,7 @@ from typing import Any
 from providers.anthropic.fake_anthropic_api import FakeAnthropicApi
 from pydantic import BaseModel
 
-from forge.core.model_messages import Usage
+from forge.core.llm.messages import Usage
 from forge.ports import StructuredRequest, StructuredResult
 from forge.providers.anthropic_model import AnthropicModel
 from forge.providers.structured_via_tools import ToolCallingStructuredModel

@@ -10,7 +10,7 @@ import pytest
 from providers.anthropic.fake_anthropic_api import recorded_json, recording
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ProviderPart,
@@ -23,7 +23,7 @@ from forge.core.model_messages import (
     Usage,
     user_text,
 )
-from forge.core.records import ResearchHit
+from forge.core.session.records import ResearchHit
 from forge.providers.anthropic_wire import (
     StreamAccumulator,
     StreamCutError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.model_messages import Message, ModelRequest, Role, TextPart, ToolDefinition, user_text
+from forge.core.llm.messages import Message, ModelRequest, Role, TextPart, ToolDefinition, user_text
 from forge.providers.anthropic_wire import request_params
 from forge.providers.simulate_prompt_cache import CacheRules, CacheUsage, PromptCacheSimulator, prefix_blocks
 

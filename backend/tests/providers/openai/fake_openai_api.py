@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import openai
 
-from forge.core.backoff_schedule import RetryPolicy
+from forge.core.llm.backoff_schedule import RetryPolicy
 from forge.providers.openai_compatible_model import OpenAICompatibleModel
 
 MODEL = "gpt-4o-2024-08-06"

@@ -11,7 +11,7 @@ import pytest
 from providers.openai.fake_openai_api import LOCAL_URL, MODEL, FakeOpenAIApi, completion, tool_call
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ProviderPart,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from providers.openai.fake_openai_api import LOCAL_URL, FakeOpenAIApi, Sleeps, completion, error_body
 
-from forge.core.model_messages import ModelRequest, user_text
+from forge.core.llm.messages import ModelRequest, user_text
 from forge.ports import ContextOverflowError, ModelUnavailableError
 from forge.providers.openai_compatible_model import OpenAICompatibleModel
 

@@ -9,7 +9,7 @@ import pytest
 from providers.openai.fake_openai_api import LOCAL_URL, MODEL, USAGE, FakeOpenAIApi, Sleeps, chunk, error_body
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     ModelRequest,
     ModelResponse,
     StopReason,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import (
+from forge.core.llm.messages import (
     Message,
     ModelRequest,
     ProviderPart,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.core.backoff_schedule import RetryPolicy
+from forge.core.llm.backoff_schedule import RetryPolicy
 from forge.ports import ContextOverflowError, ModelUnavailableError
 from forge.providers.call_with_retries import FailureKind, call_with_retries
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forge.config import Settings
-from forge.core.user_limits import UserLimits
+from forge.core.accounts.user_limits import UserLimits
 
 
 def test_unset_means_auth_decided_by_the_bind_address_and_no_limits() -> None:

@@ -8,8 +8,8 @@ from dataclasses import replace
 from support.rich_state import rich_state as build_rich_state
 
 from forge.core.domain_types import ClaimId, ClaimType, EdgeId, EdgeType, Phase, ReframingId
-from forge.core.forge_state import ForgeState
-from forge.core.records import Claim, Edge, Reframing
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, Edge, Reframing
 from forge.db.state_projection import project_state, projection_digest, tables_to_rewrite
 from forge.db.tables import AnalogyRow, ClaimRow, ContradictionRow, EdgeRow, EvidenceRow, ReframingRow
 

@@ -13,10 +13,10 @@ import pytest
 
 from forge.api.request_context import RequestContext
 from forge.core.domain_types import EventSeq, Phase
-from forge.core.session_events import EventType
-from forge.core.session_record import StoredEvent
-from forge.logging_setup import check_log_format, log_handler
-from forge.metrics import ForgeMetrics
+from forge.core.session.events import EventType
+from forge.core.session.record import StoredEvent
+from forge.observability.logging_setup import check_log_format, log_handler
+from forge.observability.metrics import ForgeMetrics
 
 SESSION = "3f2b8c1e-0d7a-4c55-9a61-2b8e4f9d1c03"
 

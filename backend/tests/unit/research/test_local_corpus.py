@@ -6,9 +6,9 @@ from uuid import uuid4
 
 import pytest
 
-from forge.core.bm25_index import IndexedDocument
 from forge.core.domain_types import SessionId
-from forge.core.records import ResearchHit, SessionDocument
+from forge.core.research.bm25_index import IndexedDocument
+from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 

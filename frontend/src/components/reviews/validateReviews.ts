@@ -1,6 +1,6 @@
 /**
- * Pure validation of the five reviews, mirroring the server (backend/forge/core/review_inputs.py and
- * the request model's limits in backend/forge/api/schemas.py): a draft that passes here is one the
+ * Pure validation of the five reviews, mirroring the server (backend/forge/core/review/inputs.py and
+ * the request model's limits in backend/forge/api/schemas/sessions.py): a draft that passes here is one the
  * server accepts, and the body is built here, once. Messages use the screen's words and 1-based
  * numbers ("claim 1"), because that is what the person sees.
  */

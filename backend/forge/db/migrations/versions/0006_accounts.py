@@ -26,7 +26,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 AT = sa.DateTime(timezone=True)
-LOCAL_USER_ID = uuid.UUID("00000000-0000-4000-8000-000000000001")  # forge.core.accounts.LOCAL_USER_ID
+LOCAL_USER_ID = uuid.UUID("00000000-0000-4000-8000-000000000001")  # forge.core.accounts.users.LOCAL_USER_ID
 OWNED = ("sessions", "hypothesis_memory")
 
 

@@ -18,7 +18,7 @@ from forge.core.curation.curate_conversation import (
 )
 from forge.core.curation.listwise_selection import CurationBudget, Reason
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
 
 
 def _tokens(messages: tuple[Message, ...]) -> int:

@@ -10,7 +10,7 @@ from uuid import UUID
 from forge.core.curation.graph_gaps import HkgNeighbourhood, deep_dive_neighbours, find_curiosity
 from forge.core.curation.path_navigator import NavigationBudget, StopReason
 from forge.core.domain_types import ClaimId, ClaimType, EdgeId, EdgeType, Phase
-from forge.core.records import Claim, Edge
+from forge.core.session.records import Claim, Edge
 from forge.providers.token_counting import TiktokenCounter
 
 COUNT = TiktokenCounter().count_tokens

@@ -16,7 +16,7 @@ from forge.core.curation.path_navigator import (
     navigate,
 )
 from forge.core.domain_types import ClaimId, ClaimType, EdgeId, EdgeType, Phase
-from forge.core.records import Claim, Edge
+from forge.core.session.records import Claim, Edge
 from forge.providers.token_counting import TiktokenCounter
 
 COUNT = TiktokenCounter().count_tokens

@@ -16,7 +16,7 @@ from forge.core.curation.recall_dropped import (
     with_recall_note,
 )
 from forge.core.domain_types import ToolCallId
-from forge.core.model_messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
+from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
 from forge.providers.token_counting import TiktokenCounter
 
 COUNT = TiktokenCounter().count_tokens

@@ -9,7 +9,7 @@ from support.conversations import COUNT, TOPICS, brief, marker, session
 from forge.core.curation.curate_conversation import CuratedContext, curate_conversation
 from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.segment_memo import SegmentMemo
-from forge.core.model_messages import Message, Role
+from forge.core.llm.messages import Message, Role
 
 
 def _curate(messages: list[Message], budget: CurationBudget, memo: SegmentMemo | None = None) -> CuratedContext:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from forge.core.domain_types import Phase
-from forge.core.forge_state import ForgeState
 from forge.core.phases.phase_progress import phase_progress
-from forge.core.records import Assumption
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Assumption
 
 
 def test_decompose_progress_counts_against_the_gate_minimums() -> None:

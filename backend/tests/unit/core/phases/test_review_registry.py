@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from forge.core.domain_types import ReviewType
-from forge.core.forge_state import ForgeState
 from forge.core.phases.review_registry import PHASE_REVIEWS, phase_review
-from forge.core.review_inputs import REVIEW_TYPE_OF
+from forge.core.review.inputs import REVIEW_TYPE_OF
+from forge.core.session.forge_state import ForgeState
 
 
 def test_every_review_type_has_one_entry_under_its_own_key() -> None:

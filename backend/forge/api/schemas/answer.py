@@ -1,0 +1,107 @@
+"""The AnswerPack's wire schema (GET /sessions/{id}/answer.json): the `state_codec` encoding of
+`core.answer_pack.AnswerPack`, typed for OpenAPI and the generated client.
+
+Invariants:
+    - Field for field the encoding of the core records (a test validates a real pack's JSON against
+      it), with the core's enums, so a value the core cannot produce fails validation.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from forge.core.solve.compliance_audit import ComplianceStatus, ComplianceVerdict
+from forge.core.solve.constraints import ConstraintOrigin
+from forge.core.solve.loop import Convergence, NoteKind
+
+
+class EvidenceItemOut(BaseModel):
+    statement: str = Field(description="What the evidence bears on: the claim, or the state-of-the-art summary.")
+    claim_id: str | None = Field(description="The knowledge-graph claim it is traced to, if any.")
+    source: str | None = Field(
+        description="The source research returned (or the person's document); none for a bare claim."
+    )
+    title: str
+    summary: str
+    relation: str = Field(description="supporting, contradicting, contextual, or validated_claim.")
+    trace: str = Field(
+        description="How it entered the session: the research query, the person, or the validated claim."
+    )
+
+
+class AnswerRiskOut(BaseModel):
+    text: str
+    severity: str = Field(description="high, medium or low.")
+    mitigation: str
+    unresolved: bool = Field(description="A high risk Solve could not remove.")
+
+
+class RankedHypothesisOut(BaseModel):
+    id: str
+    title: str
+    domain: str
+    statement: str
+    score: float = Field(description="Rule-layer composite score, 0..10.")
+    gate_status: str = Field(description="The mapping-quality gate: passed or failed.")
+    verify_status: str = Field(description="A verifier's status, or `unverified`.")
+
+
+class ComplianceCheckOut(BaseModel):
+    constraint: str
+    origin: ConstraintOrigin
+    verdict: ComplianceVerdict
+    reason: str
+
+
+class ComplianceOut(BaseModel):
+    status: ComplianceStatus = Field(description="compliant, unverified (some unclear), or violation.")
+    checks: list[ComplianceCheckOut] = Field(description="One row per audited hard constraint.")
+    revisions: int = Field(description="How many times the Talker revised the solution (at most 2).")
+
+
+class LoopNoteOut(BaseModel):
+    kind: NoteKind
+    outer_round: int
+    inner_round: int
+    text: str
+
+
+class SolveSummaryOut(BaseModel):
+    status: Convergence
+    unresolved_high_risks: int
+    outer_rounds: int
+    attempts: int
+    constraints_added: list[str]
+    notes: list[LoopNoteOut]
+    failure: str
+
+
+class SpendLineOut(BaseModel):
+    tokens: int
+    cost_usd: float
+    calls: int
+
+
+class MethodologyOut(BaseModel):
+    domains: list[str]
+    operators: list[str]
+    models: list[str]
+    spend: SpendLineOut
+    rounds: int
+    supervisor_findings: list[str]
+
+
+class AnswerPackOut(BaseModel):
+    title: str
+    question: str
+    direct_answer: str
+    solution_markdown: str = Field(description="The Talker's solution, Markdown (render it escaped).")
+    key_evidence: list[EvidenceItemOut]
+    risks: list[AnswerRiskOut]
+    boundaries: list[str]
+    ranking: list[RankedHypothesisOut] = Field(description="At most 5 hypotheses, best first.")
+    compliance: ComplianceOut
+    solve: SolveSummaryOut
+    methodology: MethodologyOut
+    written_by: str
+    offline: bool = Field(description="Written by the offline model (deterministic rules, no language model).")

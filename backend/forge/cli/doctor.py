@@ -1,0 +1,133 @@
+"""`forge doctor`: what each role will use, which keys are present, whether the database is
+reachable and migrated, and what is missing — without making a paid call.
+
+Invariants:
+    - No model provider is contacted; the only IO is a `SELECT` on the configured database.
+    - Secrets are never printed: keys show as present/absent with their last four characters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from forge.config import Settings
+from forge.core.llm.pricing import price_for
+from forge.db.engine import create_engine_for
+from forge.db.migrate import alembic_config
+from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
+
+DB_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    topic: str
+    value: str
+    ok: bool = True
+    fix: str | None = None
+
+
+def _mask(secret: str | None) -> str:
+    return f"present (…{secret[-4:]})" if secret else "absent"
+
+
+def _route_finding(role: str, variable: str, route: ModelRoute, settings: Settings) -> Finding:
+    missing = missing_for(route, settings)
+    if missing:
+        return Finding(role, route.name, False, f"set {', '.join(missing)} or choose {variable}=offline")
+    priced = route.provider == Provider.OFFLINE or price_for(route.model) is not None
+    note = "" if priced else " (no price known: cost will show as 0)"
+    return Finding(role, route.name + note)
+
+
+def _model_findings(settings: Settings) -> list[Finding]:
+    try:
+        routes = resolve_routes(settings)
+    except ValueError as error:
+        return [Finding("generator", settings.model, False, str(error))]
+    findings = [
+        _route_finding("generator", "FORGE_MODEL", routes.generator, settings),
+        _route_finding("verifier (VALIDATE)", "FORGE_VERIFIER_MODEL", routes.verifier, settings),
+    ]
+    findings.append(_research_finding(settings, routes.generator.provider))
+    return findings
+
+
+def _research_finding(settings: Settings, generator: Provider) -> Finding:
+    """Which research the session uses; a web API is named with its URL and masked key (not called)."""
+    if settings.anthropic_web_search:
+        ok = generator == Provider.ANTHROPIC
+        fix = None if ok else "FORGE_RESEARCH=anthropic needs an anthropic generator; use searxng, brave or tavily"
+        return Finding("researcher", "Anthropic web search + local corpus", ok, fix)
+    web = {
+        "searxng": ("SearXNG", settings.searxng_url or "", "FORGE_SEARXNG_URL", settings.searxng_url),
+        "brave": ("Brave Search", settings.brave_base_url, "BRAVE_SEARCH_API_KEY", settings.brave_api_key),
+        "tavily": ("Tavily", settings.tavily_base_url, "TAVILY_API_KEY", settings.tavily_api_key),
+    }.get(settings.research)
+    if web is None:
+        return Finding("researcher", "local corpus (BM25)")
+    label, url, variable, needed = web
+    key = "" if settings.research == "searxng" else f" (key {_mask(needed)})"
+    value = f"{label} at {url or '(no URL)'}{key}, local corpus as fallback"
+    return Finding("researcher", value, bool(needed), None if needed else f"set {variable}")
+
+
+async def _database_state(url: str) -> tuple[bool, str]:
+    engine = create_engine_for(url)
+    try:
+        async with asyncio.timeout(DB_TIMEOUT_S), engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+            tables = await connection.run_sync(lambda c: c.dialect.has_table(c, "alembic_version"))
+            current = (
+                (await connection.execute(text("SELECT version_num FROM alembic_version"))).scalar() if tables else None
+            )
+    except Exception as error:
+        return False, f"unreachable ({type(error).__name__}: {str(error)[:120]})"
+    finally:
+        await engine.dispose()
+    head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
+    return (
+        True,
+        "reachable, schema at head" if current == head else f"reachable, schema {current or 'empty'} (head {head})",
+    )
+
+
+async def diagnose(settings: Settings) -> list[Finding]:
+    findings = _model_findings(settings)
+    findings += [
+        Finding("ANTHROPIC_API_KEY", _mask(settings.anthropic_api_key)),
+        Finding("OPENAI_API_KEY", _mask(settings.openai_api_key)),
+        Finding("OPENAI_BASE_URL", settings.openai_base_url or "not set"),
+    ]
+    reachable, state = await _database_state(settings.database_url)
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    fix = None
+    if not reachable:
+        fix = "start the database or fix DATABASE_URL"
+    elif "at head" not in state:
+        fix = "run `forge migrate`"
+    findings.append(Finding("database", f"{settings.database_kind} {shown}: {state}", fix is None, fix))
+    budget = [
+        f"{settings.budget_tokens} tokens" if settings.budget_tokens else "",
+        f"${settings.budget_usd:.2f}" if settings.budget_usd else "",
+    ]
+    findings.append(
+        Finding("budget", " and ".join(b for b in budget if b) or "none (FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD)")
+    )
+    return findings
+
+
+def render(findings: list[Finding]) -> str:
+    width = max(len(f.topic) for f in findings)
+    lines = [
+        f"{'✓' if f.ok else '✗'} {f.topic:<{width}}  {f.value}" + (f"\n  {'':<{width}}  → {f.fix}" if f.fix else "")
+        for f in findings
+    ]
+    problems = sum(1 for f in findings if not f.ok)
+    lines.append("All set." if problems == 0 else f"{problems} problem(s) to fix.")
+    return "\n".join(lines)

@@ -1,0 +1,300 @@
+"""The fixed words of the AnswerPack Markdown, in English, Simplified Chinese and Japanese.
+
+Invariants:
+    - One frozen `AnswerWords` per `DocumentLanguage`; `ENGLISH_ANSWER_WORDS` renders the exact bytes
+      the AnswerPack had before it was translated.
+    - Templates are `str.format` patterns filled by the renderer with already-escaped values.
+    - The verdict markers keep their emoji (✅ ❌ ❔) in every language, so a violation stands out.
+    - Terms follow the SPA's locales (论断 / 主張 for claims, 硬约束 / 厳格な制約 for hard
+      constraints, 裁决 / 判定 for verdicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from forge.core.document.problem_language import DocumentLanguage, problem_language
+from forge.core.document.words import CHINESE_DOCUMENT_WORDS, JAPANESE_DOCUMENT_WORDS, DocumentWords
+from forge.core.domain_types import EvidenceType
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerWords:
+    sections: tuple[str, ...]
+    verdict_pass: str
+    verdict_violation: str
+    verdict_unclear: str
+    status_compliant: str
+    status_unverified: str
+    status_violation: str
+    convergence_converged: str
+    convergence_limits: str
+    convergence_no_new: str
+    convergence_failed: str
+    claim_ref: str
+    evidence_with_source: str
+    risk_line: str
+    risk_unresolved: str
+    risk_mitigation: str
+    no_risk: str
+    boundaries: str
+    none_recorded: str
+    ranking_empty: str
+    ranking_header: str
+    ranking_note: str
+    revisions: str
+    no_constraint: str
+    compliance_header: str
+    none: str
+    source_domains: str
+    operators: str
+    models: str
+    spend: str
+    solve: str
+    solve_failure: str
+    constraint_added: str
+    note: str
+    supervisor_findings: str
+    offline_label: str
+    written_by: str
+    no_answer: str
+    no_solution: str
+    no_evidence: str
+    # The phrases the builder writes into the pack itself (its JSON and its Markdown).
+    trace_user: str = "provided by the user"
+    trace_query: str = "research query: {query}"
+    trace_research: str = "research"
+    validated_claim: str = "validated claim"
+    state_of_the_art: str = "State of the art: {summary}"
+    qualified: str = "{claim} — qualified: {qualification}"
+    stop_if: str = "Stop if: {condition}"
+    ruled_out: str = "Ruled out: {claim} ({reason})"
+    # Labels for the enum values the pack shows (evidence relation, risk severity, gate and verify
+    # status, constraint origin, Solve's note kinds); a missing value reads as itself (English).
+    value_labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def label(self, value: str) -> str:
+        return self.value_labels.get(value, value)
+
+
+def _evidence_labels(document: DocumentWords) -> dict[str, str]:
+    """The evidence relations as the Knowledge Document names them (one table for both outputs)."""
+    return {t.value: document.label(t.value) for t in EvidenceType}
+
+
+ENGLISH_ANSWER_WORDS = AnswerWords(
+    sections=(
+        "Direct answer",
+        "Solution",
+        "Key evidence",
+        "Risks and boundaries",
+        "Hypothesis ranking",
+        "Constraint compliance",
+        "Methodology",
+    ),
+    verdict_pass="✅ pass",
+    verdict_violation="❌ VIOLATION",
+    verdict_unclear="❔ unclear",
+    status_compliant="Every hard constraint passed the audit.",
+    status_unverified="No hard constraint is violated, but some could not be checked (marked unclear).",
+    status_violation="**The solution still violates a hard constraint** after the allowed revisions; "
+    "act on it only after resolving the rows marked VIOLATION.",
+    convergence_converged="converged: the last audit found no high risk",
+    convergence_limits="stopped at the iteration limits",
+    convergence_no_new="stopped: the remaining risks gave no new constraint",
+    convergence_failed="stopped: a model call failed",
+    claim_ref=" (claim `{claim}`)",
+    evidence_with_source="{link} — {relation} for “{statement}”{claim}; {trace}",
+    risk_line="**{severity}**{unresolved}: {text}{mitigation}",
+    risk_unresolved=" (unresolved)",
+    risk_mitigation=" — mitigation: {text}",
+    no_risk="No risk was recorded by the audit.",
+    boundaries="**Boundaries**",
+    none_recorded="None recorded.",
+    ranking_empty="The hypothesis pool is empty.",
+    ranking_header="| # | Hypothesis | Domain | Score | Gate | Verify |",
+    ranking_note="_Scores are the rule-layer composite (0–10) of each hypothesis's own fields._",
+    revisions="_Revisions made: {count}._",
+    no_constraint="No hard constraint was stated.",
+    compliance_header="| Constraint | Origin | Verdict | Reason |",
+    none="none",
+    source_domains="- Source domains: {value}",
+    operators="- Operators: {value}",
+    models="- Models: {value}",
+    spend="- Spend: {tokens} tokens, ${cost:.4f}, {calls} model calls; {rounds} round(s)",
+    solve="- Solve: {convergence}; {risks} unresolved high risk(s); {outer} outer round(s), "
+    "{attempts} plan/audit attempt(s)",
+    solve_failure="- Solve failure: {text}",
+    constraint_added="- Constraint added from a risk: {text}",
+    note="- {kind} (outer {outer}): {text}",
+    supervisor_findings="**Supervisor findings**",
+    offline_label="; deterministic rules over this session's record, no language model",
+    written_by="_AnswerPack written by {model}{label}._",
+    no_answer="No answer.",
+    no_solution="No solution.",
+    no_evidence="No evidence was recorded.",
+)
+
+CHINESE_ANSWER_WORDS = AnswerWords(
+    sections=("直接回答", "解决方案", "关键证据", "风险与边界", "假设排名", "约束合规", "方法"),
+    verdict_pass="✅ 通过",
+    verdict_violation="❌ 违反",
+    verdict_unclear="❔ 不明确",
+    status_compliant="所有硬约束都通过了审查。",
+    status_unverified="没有违反任何硬约束，但有些无法检查（标为不明确）。",
+    status_violation="**在允许的修订之后，方案仍然违反一条硬约束**；请先解决标为违反的行，再据此行动。",
+    convergence_converged="已收敛：最后一次审查没有发现高风险",
+    convergence_limits="已达到迭代上限而停止",
+    convergence_no_new="已停止：剩余风险没有带来新的约束",
+    convergence_failed="已停止：一次模型调用失败",
+    claim_ref="（论断 `{claim}`）",
+    evidence_with_source="{link} — {relation}：“{statement}”{claim}；{trace}",
+    risk_line="**{severity}**{unresolved}：{text}{mitigation}",
+    risk_unresolved="（未解决）",
+    risk_mitigation=" — 缓解措施：{text}",
+    no_risk="审查没有记录任何风险。",
+    boundaries="**边界**",
+    none_recorded="没有记录。",
+    ranking_empty="假设池为空。",
+    ranking_header="| # | 假设 | 领域 | 评分 | 门槛 | 验证 |",
+    ranking_note="_评分是规则层根据每个假设自身字段计算的综合分（0–10）。_",
+    revisions="_修订次数：{count}。_",
+    no_constraint="没有提出硬约束。",
+    compliance_header="| 约束 | 来源 | 裁决 | 理由 |",
+    none="无",
+    source_domains="- 来源领域：{value}",
+    operators="- 算子：{value}",
+    models="- 模型：{value}",
+    spend="- 花费：{tokens} 个词元，${cost:.4f}，{calls} 次模型调用；{rounds} 轮",
+    solve="- 求解：{convergence}；{risks} 个高风险未解决；{outer} 个外层轮次，{attempts} 次计划/审查尝试",
+    solve_failure="- 求解失败：{text}",
+    constraint_added="- 由风险新增的约束：{text}",
+    note="- {kind}（外层第 {outer} 轮）：{text}",
+    supervisor_findings="**监督者的发现**",
+    offline_label="；基于本会话记录的确定性规则，不使用语言模型",
+    written_by="_AnswerPack 由 {model} 撰写{label}。_",
+    no_answer="没有回答。",
+    no_solution="没有解决方案。",
+    no_evidence="没有记录证据。",
+    trace_user="由用户提供",
+    trace_query="检索查询：{query}",
+    trace_research="检索",
+    validated_claim="已验证的论断",
+    state_of_the_art="现有技术：{summary}",
+    qualified="{claim} — 限定条件：{qualification}",
+    stop_if="出现以下情况即停止：{condition}",
+    ruled_out="已排除：{claim}（{reason}）",
+    value_labels=MappingProxyType(
+        {
+            **_evidence_labels(CHINESE_DOCUMENT_WORDS),
+            "validated_claim": "已验证的论断",
+            "high": "高",
+            "medium": "中",
+            "low": "低",
+            "passed": "通过",
+            "failed": "未通过",
+            "escalated": "已上报",
+            "abstained": "弃权",
+            "unverified": "未验证",
+            "user": "用户",
+            "domain": "问题本身",
+            "risk_refinement": "风险细化",
+            "constraint_reframe_triggered": "触发约束重构",
+            "constraint_added": "新增约束",
+            "constraint_duplicate": "重复约束",
+            "constraint_conflict_detected": "发现约束冲突",
+            "constraint_pruned": "删减约束",
+        }
+    ),
+)
+
+JAPANESE_ANSWER_WORDS = AnswerWords(
+    sections=("直接の回答", "解決策", "主要な証拠", "リスクと境界", "仮説のランキング", "制約への適合", "方法"),
+    verdict_pass="✅ 適合",
+    verdict_violation="❌ 違反",
+    verdict_unclear="❔ 不明",
+    status_compliant="厳格な制約はすべて監査に合格しました。",
+    status_unverified="厳格な制約への違反はありませんが、一部は確認できませんでした（不明と表示）。",
+    status_violation="**許容された修正の後も、解決策は厳格な制約に違反しています**。"
+    "違反と表示された行を解決してから実行してください。",
+    convergence_converged="収束：最後の監査で高リスクは見つかりませんでした",
+    convergence_limits="反復の上限で停止しました",
+    convergence_no_new="停止：残りのリスクから新しい制約は得られませんでした",
+    convergence_failed="停止：モデル呼び出しが失敗しました",
+    claim_ref="（主張 `{claim}`）",
+    evidence_with_source="{link} — {relation}：「{statement}」{claim}。{trace}",
+    risk_line="**{severity}**{unresolved}：{text}{mitigation}",
+    risk_unresolved="（未解決）",
+    risk_mitigation=" — 緩和策：{text}",
+    no_risk="監査で記録されたリスクはありません。",
+    boundaries="**境界**",
+    none_recorded="記録なし。",
+    ranking_empty="仮説プールは空です。",
+    ranking_header="| # | 仮説 | 分野 | スコア | ゲート | 検証 |",
+    ranking_note="_スコアは、各仮説自身の項目からルール層が算出した総合点（0–10）です。_",
+    revisions="_修正回数：{count}。_",
+    no_constraint="厳格な制約は示されていません。",
+    compliance_header="| 制約 | 由来 | 判定 | 理由 |",
+    none="なし",
+    source_domains="- 元の分野：{value}",
+    operators="- 演算子：{value}",
+    models="- モデル：{value}",
+    spend="- 費用：{tokens} トークン、${cost:.4f}、モデル呼び出し {calls} 回、{rounds} ラウンド",
+    solve="- 解決：{convergence}。未解決の高リスク {risks} 件、外側 {outer} ラウンド、計画/監査を {attempts} 回試行",
+    solve_failure="- 解決の失敗：{text}",
+    constraint_added="- リスクから追加された制約：{text}",
+    note="- {kind}（外側 {outer} ラウンド目）：{text}",
+    supervisor_findings="**スーパーバイザーの指摘**",
+    offline_label="。このセッションの記録に対する決定的なルールで、言語モデルは使っていません",
+    written_by="_AnswerPack の作成：{model}{label}。_",
+    no_answer="回答なし。",
+    no_solution="解決策なし。",
+    no_evidence="記録された証拠はありません。",
+    trace_user="ユーザー提供",
+    trace_query="検索クエリ：{query}",
+    trace_research="調査",
+    validated_claim="検証済みの主張",
+    state_of_the_art="技術の現状：{summary}",
+    qualified="{claim} — 限定条件：{qualification}",
+    stop_if="中止条件：{condition}",
+    ruled_out="除外：{claim}（{reason}）",
+    value_labels=MappingProxyType(
+        {
+            **_evidence_labels(JAPANESE_DOCUMENT_WORDS),
+            "validated_claim": "検証済みの主張",
+            "high": "高",
+            "medium": "中",
+            "low": "低",
+            "passed": "合格",
+            "failed": "不合格",
+            "escalated": "上申",
+            "abstained": "棄権",
+            "unverified": "未検証",
+            "user": "ユーザー",
+            "domain": "問題そのもの",
+            "risk_refinement": "リスクの精緻化",
+            "constraint_reframe_triggered": "制約の再構成",
+            "constraint_added": "制約の追加",
+            "constraint_duplicate": "重複した制約",
+            "constraint_conflict_detected": "制約の衝突を検出",
+            "constraint_pruned": "制約の削除",
+        }
+    ),
+)
+
+_WORDS = {
+    DocumentLanguage.EN: ENGLISH_ANSWER_WORDS,
+    DocumentLanguage.ZH: CHINESE_ANSWER_WORDS,
+    DocumentLanguage.JA: JAPANESE_ANSWER_WORDS,
+}
+
+
+def answer_words(language: DocumentLanguage) -> AnswerWords:
+    return _WORDS[language]
+
+
+def answer_words_for(question: str) -> AnswerWords:
+    """The AnswerPack's words in the language the question was asked in."""
+    return _WORDS[problem_language(question)]

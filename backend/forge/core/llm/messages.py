@@ -1,0 +1,160 @@
+"""The typed conversation exchanged with a LanguageModel, independent of any provider's SDK.
+
+Invariants:
+    - A conversation alternates user and assistant messages; tool results travel in a user message
+      right after the assistant message that asked for them (the Anthropic convention, which the
+      OpenAI-compatible adapter maps to its own roles).
+    - A ToolCall whose arguments could not be parsed carries `parse_error` (quoting the start of the
+      raw text), so the loop returns a tool error to the model instead of dropping the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from forge.core.domain_types import ToolCallId
+from forge.core.session.records import ResearchHit
+
+
+class Role(str, Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+
+
+class StopReason(str, Enum):
+    END_TURN = "end_turn"
+    TOOL_USE = "tool_use"
+    MAX_TOKENS = "max_tokens"
+    PAUSE_TURN = "pause_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: ToolCallId
+    name: str
+    arguments: Mapping[str, Any]
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a tool call returned. `citable` are the research hits behind it, which a provider may
+    offer the model for native citation (Anthropic `search_result` blocks); `content` names them too,
+    so a provider that cannot cite natively loses nothing."""
+
+    call_id: ToolCallId
+    content: str
+    is_error: bool = False
+    citable: tuple[ResearchHit, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderPart:
+    """A provider-specific block kept verbatim in the conversation (e.g. Anthropic's `server_tool_use`
+    and `web_search_tool_result`). Sent back only to the provider named here; others skip it."""
+
+    provider: str
+    payload: Mapping[str, Any]
+
+
+MessagePart = TextPart | ToolCall | ToolResult | ProviderPart
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    parts: tuple[MessagePart, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def tool_results(self) -> tuple[ToolResult, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolResult))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_tokens: int = 0
+    cache_read_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_creation_tokens + self.cache_read_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_creation_tokens + other.cache_creation_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    system: str
+    messages: tuple[Message, ...]
+    tools: tuple[ToolDefinition, ...]
+    max_tokens: int = 4096
+    server_research: bool = False  # the provider may run its own search tool (e.g. web search) this turn
+    thinking_budget: int = 0  # tokens the model may think before answering, where the provider can; 0: none
+    required_tool: str | None = None  # the reply must be a call of this tool (structured output)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerResearch:
+    """Research a provider ran on its side during the turn (query and what came back)."""
+
+    query: str
+    hits: tuple[ResearchHit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """A piece of assistant text, streamed as it arrives."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreamReset:
+    """The text streamed so far in this call is abandoned (the stream was cut and the call is retried
+    from the start): whoever shows deltas discards its draft. Only the final ModelResponse is kept."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResponse:
+    message: Message
+    stop_reason: StopReason
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    server_research: tuple[ServerResearch, ...] = ()
+
+
+def user_text(text: str) -> Message:
+    return Message(Role.USER, (TextPart(text),))

@@ -1,0 +1,50 @@
+"""What a research call returns when it has more to say than its hits: which provider answered and
+a warning when research did not go as configured (a web API failed and the local corpus answered).
+
+Invariants:
+    - A ResearchResults is a read-only Sequence of ResearchHit, so every caller of
+      `ResearchProvider.search` keeps working; callers that care read `answered_by` and `warning`.
+    - `warning` is empty when the configured provider answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
+
+from forge.core.session.records import ResearchHit
+
+
+class ResearchResults(Sequence[ResearchHit]):
+    __slots__ = ("_hits", "answered_by", "warning")
+
+    def __init__(self, hits: Iterable[ResearchHit], answered_by: str, warning: str = "") -> None:
+        self._hits = tuple(hits)
+        self.answered_by = answered_by
+        self.warning = warning
+
+    @overload
+    def __getitem__(self, index: int) -> ResearchHit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ResearchHit]: ...
+
+    def __getitem__(self, index: int | slice) -> ResearchHit | Sequence[ResearchHit]:
+        return self._hits[index]
+
+    def __len__(self) -> int:
+        return len(self._hits)
+
+    def __iter__(self) -> Iterator[ResearchHit]:
+        return iter(self._hits)
+
+    def __repr__(self) -> str:
+        return f"ResearchResults({self._hits!r}, answered_by={self.answered_by!r}, warning={self.warning!r})"
+
+
+def research_warning_of(hits: Sequence[ResearchHit]) -> str:
+    return hits.warning if isinstance(hits, ResearchResults) else ""
+
+
+def answered_by(hits: Sequence[ResearchHit], default: str) -> str:
+    return hits.answered_by if isinstance(hits, ResearchResults) else default

@@ -1,0 +1,52 @@
+"""Autopilot: a review policy that answers each review the way a cautious person would.
+
+Invariants:
+    - Pure and deterministic: the same state gives the same review.
+    - Selects the first reframing, stars the top analogies, accepts claims whose mean score passes
+      the threshold (rejecting the rest), and resolves after `rounds` rounds or at the round limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
+from forge.core.review.inputs import (
+    BuildDecisionReview,
+    ClaimsReview,
+    ClaimVerdictInput,
+    DecomposeReview,
+    ExploreReview,
+    ReviewInput,
+    VerdictsReview,
+)
+from forge.core.session.forge_state import ForgeState
+
+
+@dataclass(frozen=True, slots=True)
+class AutopilotPolicy:
+    accept_threshold: float = 0.6
+    rounds: int = 1
+    star_top: int = 2
+
+    def review_for(self, state: ForgeState, review: ReviewType) -> ReviewInput:
+        if review == ReviewType.DECOMPOSE_REVIEW:
+            confirmed = tuple(range(len(state.assumptions)))
+            return DecomposeReview(selected_reframings=(0,), confirmed_assumptions=confirmed)
+        if review == ReviewType.EXPLORE_REVIEW:
+            count = min(self.star_top, len(state.cross_domain_analogies))
+            return ExploreReview(starred_analogies=tuple(range(count)))
+        if review == ReviewType.CLAIMS_REVIEW:
+            return ClaimsReview()
+        if review == ReviewType.VERDICTS:
+            return VerdictsReview(tuple(self._verdict(i, state) for i in range(len(state.current_round_claims))))
+        done = state.current_round + 1 >= self.rounds or state.max_rounds_reached
+        return BuildDecisionReview(BuildDecision.RESOLVE if done else BuildDecision.CONTINUE)
+
+    def _verdict(self, index: int, state: ForgeState) -> ClaimVerdictInput:
+        claim = state.current_round_claims[index]
+        mean = claim.scores.mean if claim.scores else 0.0
+        if mean >= self.accept_threshold:
+            return ClaimVerdictInput(index, VerdictType.ACCEPT)
+        reason = f"autopilot: mean score {mean:.2f} below threshold {self.accept_threshold:.2f}"
+        return ClaimVerdictInput(index, VerdictType.REJECT, reason=reason)

@@ -1,0 +1,123 @@
+"""Gates inside a phase: research gates (rules 12-15), negative knowledge (10) and the round limit (11).
+
+Invariants:
+    - Every check is a pure function of ForgeState (and the tool's subject) returning
+      `RuleViolation | None`; messages say what is missing so the model (or person) can fix it.
+    - Research gates look only at research recorded in the *current phase* whose query shares a
+      content term with the subject: a search about something else does not unlock a tool.
+    - The claim gates (rules 14 and 15) also need that search to have returned a result relevant
+      to the thesis or claim (`core.text_relevance.is_relevant`: at least two shared terms), so one
+      shared word in the query is not research on the claim. When EXHAUSTED_QUERIES distinct queries
+      naming the subject found nothing relevant, the gate opens: "nothing about it was found" is an
+      honest result of a search, and a small corpus must not leave the phase stuck.
+
+Design decisions:
+    - The gates that *close* a phase live with that phase in `phases/close_<phase>.py`: its work
+      gate (the agent's share, which decides when the runner pauses for review) and its transition
+      rule (rules 1, 2 and 4, which also need the person's review).
+"""
+
+from __future__ import annotations
+
+from forge.core.research.text_relevance import is_relevant
+from forge.core.research.text_terms import salient_terms, shares_terms
+from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
+
+
+def check_can_start_new_round(state: ForgeState) -> RuleViolation | None:
+    """Rule 11: at most MAX_ROUNDS rounds per session."""
+    if state.max_rounds_reached:
+        return RuleViolation(
+            ErrorCode.MAX_ROUNDS_EXCEEDED,
+            f"Round {state.current_round + 1} was the last allowed round: resolve the session instead.",
+        )
+    return None
+
+
+def check_negative_knowledge_consulted(state: ForgeState) -> RuleViolation | None:
+    """Rule 10: in rounds 2+, get_negative_knowledge must be called before synthesis."""
+    if state.current_round > 0 and not state.negative_knowledge_consulted:
+        return RuleViolation(
+            ErrorCode.NEGATIVE_KNOWLEDGE_MISSING,
+            "Round 2+ requires get_negative_knowledge before synthesis, so rejected directions are not repeated.",
+        )
+    return None
+
+
+def _researched(state: ForgeState, subject: str) -> bool:
+    return any(shares_terms(record.query, subject) for record in state.web_searches_this_phase)
+
+
+EXHAUSTED_QUERIES = 3
+
+
+def _researched_with_result(state: ForgeState, subject: str) -> bool:
+    """A search this phase about `subject` that returned a result relevant to it, or EXHAUSTED_QUERIES
+    distinct searches about it that found nothing relevant."""
+    about = [record for record in state.web_searches_this_phase if shares_terms(record.query, subject)]
+    if any(is_relevant(f"{h.title} {h.snippet}", subject) for record in about for h in record.hits):
+        return True
+    return len({record.query.strip().casefold() for record in about}) >= EXHAUSTED_QUERIES
+
+
+def _relevance_hint(state: ForgeState, subject: str) -> str:
+    if not _researched(state, subject):
+        return _terms_hint(state, subject)
+    return (
+        " Searches this phase named the subject but returned no result about it (a relevant result shares at "
+        f"least two of its terms: {', '.join(salient_terms(subject, 6))}); search with the mechanism's own words "
+        f"(after {EXHAUSTED_QUERIES} different queries that find nothing, record that nothing was found)."
+    )
+
+
+def _terms_hint(state: ForgeState, subject: str) -> str:
+    """Which terms a query must share with the subject, and which queries this phase did not."""
+    terms = ", ".join(salient_terms(subject, 6)) or subject[:80]
+    tried = [record.query for record in state.web_searches_this_phase][-3:]
+    missed = f" Queries so far this phase share none of them: {'; '.join(tried)}." if tried else ""
+    return f" The query must contain at least one of these terms: {terms}.{missed}"
+
+
+def check_research_before_state_of_art(state: ForgeState) -> RuleViolation | None:
+    """Rule 12: map_state_of_art requires research about the problem in this phase."""
+    if not _researched(state, state.problem):
+        return RuleViolation(
+            ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
+            "Call research with a query about the problem first, then map_state_of_art."
+            + _terms_hint(state, state.problem),
+        )
+    return None
+
+
+def check_research_before_cross_domain(state: ForgeState, source_domain: str) -> RuleViolation | None:
+    """Rule 13: search_cross_domain requires research mentioning that domain in this phase."""
+    if not _researched(state, source_domain):
+        return RuleViolation(
+            ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
+            f"Call research with a query naming '{source_domain}' first, then search_cross_domain."
+            + _terms_hint(state, source_domain),
+        )
+    return None
+
+
+def check_research_before_antithesis(state: ForgeState, thesis_text: str) -> RuleViolation | None:
+    """Rule 14: find_antithesis requires research for counter-evidence on that thesis."""
+    if not _researched_with_result(state, thesis_text):
+        return RuleViolation(
+            ErrorCode.ANTITHESIS_NOT_SEARCHED,
+            "Call research for counter-evidence on the thesis first, then find_antithesis."
+            + _relevance_hint(state, thesis_text),
+        )
+    return None
+
+
+def check_research_before_falsification(state: ForgeState, claim_text: str) -> RuleViolation | None:
+    """Rule 15: attempt_falsification requires research aimed at disproving that claim."""
+    if not _researched_with_result(state, claim_text):
+        return RuleViolation(
+            ErrorCode.FALSIFICATION_NOT_SEARCHED,
+            "Call research aimed at disproving the claim first, then attempt_falsification."
+            + _relevance_hint(state, claim_text),
+        )
+    return None

@@ -1,0 +1,188 @@
+"""BISO (seed 000 §4.1): for each selected source domain, in parallel, a few hypotheses that carry
+one of the domain's structures onto the framed problem, each with a mapping table, an observable and
+failure modes; then the mapping-quality gate per hypothesis and near-duplicates merged.
+
+Invariants:
+    - One structured call per domain (asking for `per_domain` hypotheses), fanned out through
+      `run_structured_batch` with bounded concurrency; a domain whose call fails is reported in
+      `failed_domains` with the reason, and the others still count.
+    - Hypothesis ids are `biso-<round>-<domain id>-<n>`: stable for a session's round, so a
+      resumed run that repeats the stage writes the same ids.
+    - Every hypothesis carries its gate summary (rule layer, computed here, never by the model); the
+      kept hypotheses whose table passed then get the model layer and unpack audit
+      (`review_mapping_depth`), which counts toward the stage's calls and usage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from forge.core.explore.library_records import SourceDomain
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.pool import Hypothesis, HypothesisId, gate_summary, merge_near_duplicates
+from forge.core.llm.messages import Usage
+from forge.engine.explore.review_mapping_depth import review_mapping_depth
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
+from forge.ports import StructuredModel, StructuredRequest, StructuredResult
+
+STAGE = "biso"
+BISO_INSTRUCTIONS = """You transfer structure from a distant source domain onto a framed problem (bisociation).
+For each hypothesis:
+- Pick one structure of the source domain and say how its mechanism would work on the target.
+- statement: one or two sentences a practitioner could act on; no metaphor without mechanism.
+- mapping: at least 6 rows, each mapping a source concept and its relation onto a target concept and
+  its relation. Use at least two mapping types (entity, attribute, relation, higher_order); put rows
+  that form one causal story in the same systematicity_group; give every row an observable_link
+  (what you would measure on the target to see that row hold). No padding: each row must add
+  something the others do not say.
+- observable: a measurable quantity (a formula or a proxy) that would move if the hypothesis is right.
+- failure_modes: when the analogy breaks on this target (at least one, concrete).
+Respect every hard constraint of the frame. Write in the language of the problem."""
+
+
+class MappingRowOut(BaseModel):
+    source_concept: str = Field(description="A concept of the source domain.")
+    source_relation: str = Field(description="What that concept does or how it relates, in the source.")
+    target_concept: str = Field(description="The corresponding concept in the target problem.")
+    target_relation: str = Field(description="The corresponding relation in the target problem.")
+    mapping_type: MappingType = Field(description="entity, attribute, relation or higher_order.")
+    systematicity_group: str = Field(default="", description="Rows of one causal story share a group name.")
+    observable_link: str = Field(default="", description="What to measure on the target to see this row hold.")
+
+
+class HypothesisDraft(BaseModel):
+    title: str = Field(max_length=80, description="A short, distinct title (at most 80 characters).")
+    structure: str = Field(description="The name of the source structure used.")
+    statement: str = Field(min_length=20, description="The hypothesis, actionable, in one or two sentences.")
+    mechanism: str = Field(description="Why it would work on the target: the causal mechanism.")
+    mapping: list[MappingRowOut] = Field(min_length=2, description="The mapping table, at least 6 rows.")
+    observable: str = Field(min_length=3, description="A measurable quantity that moves if the hypothesis holds.")
+    failure_modes: list[str] = Field(min_length=1, description="When the analogy breaks on this target.")
+
+
+class BisoOutput(BaseModel):
+    hypotheses: list[HypothesisDraft] = Field(min_length=1, description="The hypotheses for this domain.")
+
+
+@dataclass(frozen=True, slots=True)
+class BisoContext:
+    """The typed inputs of one domain's request, for deterministic generators."""
+
+    problem: str
+    frame: ProblemFrame
+    domain: SourceDomain
+    per_domain: int
+
+
+@dataclass(frozen=True, slots=True)
+class DomainFailure:
+    domain_id: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BisoRun:
+    hypotheses: tuple[Hypothesis, ...]  # after near-duplicates were merged
+    generated: int  # before merging
+    failed_domains: tuple[DomainFailure, ...]
+    usage: Usage
+    calls: int
+    reviewed: int = 0  # hypotheses whose passed table the model layer reviewed
+    padding_suspected: tuple[HypothesisId, ...] = ()
+
+
+def frame_text(frame: ProblemFrame) -> str:
+    lines = [f"Objective: {frame.objective}", f"Target: {frame.target_object} -> {frame.target_outcome}"]
+    lines += [f"Hard constraint: {c}" for c in frame.hard_constraints]
+    lines += [f"Soft constraint: {c}" for c in frame.soft_constraints]
+    lines += [f"Success criterion: {c}" for c in frame.success_criteria]
+    return "\n".join(lines)
+
+
+def domain_text(domain: SourceDomain) -> str:
+    lines = [f"Source domain: {domain.name} — {domain.summary}"]
+    for structure in domain.structures:
+        lines += [
+            f"- Structure: {structure.name}: {structure.source_relation}",
+            f"  Mechanism: {structure.mechanism}",
+            f"  Key variables: {', '.join(structure.key_variables)}",
+            f"  Observables: {', '.join(structure.typical_observables)}",
+            f"  Failure modes: {' '.join(structure.failure_modes)}",
+        ]
+    return "\n".join(lines)
+
+
+def biso_request(
+    problem: str, frame: ProblemFrame, domain: SourceDomain, per_domain: int
+) -> StructuredRequest[BisoOutput]:
+    return StructuredRequest(
+        name="record_biso_hypotheses",
+        purpose=f"Record {per_domain} hypotheses transferred from {domain.name}, each with its mapping table.",
+        instructions=BISO_INSTRUCTIONS,
+        input=f"Problem:\n{problem}\n\n{frame_text(frame)}\n\n{domain_text(domain)}\n\nGive {per_domain} hypotheses.",
+        output=BisoOutput,
+        max_tokens=1500 * per_domain,
+        offline_context=BisoContext(problem, frame, domain, per_domain),
+    )
+
+
+def hypothesis_from_draft(
+    draft: HypothesisDraft, domain: SourceDomain, hypothesis_id: HypothesisId, round_: int
+) -> Hypothesis:
+    rows = tuple(MappingRow(**row.model_dump()) for row in draft.mapping)
+    mapping = MappingTable(rows)
+    downstream = " ".join((draft.statement, draft.observable, *draft.failure_modes))
+    return Hypothesis(
+        id=hypothesis_id,
+        domain_id=domain.id,
+        domain_name=domain.name,
+        structure=draft.structure,
+        title=draft.title,
+        statement=draft.statement,
+        mechanism=draft.mechanism,
+        mapping=mapping,
+        observable=draft.observable,
+        failure_modes=tuple(draft.failure_modes),
+        gate=gate_summary(mapping, downstream),
+        round=round_,
+    )
+
+
+async def run_biso(
+    model: StructuredModel,
+    problem: str,
+    frame: ProblemFrame,
+    domains: Sequence[SourceDomain],
+    *,
+    per_domain: int = 3,
+    round_: int = 0,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    progress: ProgressSink | None = None,
+) -> BisoRun:
+    requests = [biso_request(problem, frame, domain, per_domain) for domain in domains]
+    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=concurrency, progress=progress)
+    generated: list[Hypothesis] = []
+    failures: list[DomainFailure] = []
+    for domain, outcome in zip(domains, batch.outcomes, strict=True):
+        if not isinstance(outcome, StructuredResult):
+            failures.append(DomainFailure(domain.id, outcome.message))
+            continue
+        for n, draft in enumerate(outcome.value.hypotheses[:per_domain], start=1):
+            generated.append(
+                hypothesis_from_draft(draft, domain, HypothesisId(f"biso-{round_}-{domain.id}-{n}"), round_)
+            )
+    merged = merge_near_duplicates(generated)
+    review = await review_mapping_depth(model, problem, frame, merged, concurrency=concurrency, progress=progress)
+    return BisoRun(
+        review.hypotheses,
+        len(generated),
+        tuple(failures),
+        batch.usage + review.usage,
+        len(requests) + review.calls,
+        review.reviewed,
+        review.padding_suspected,
+    )

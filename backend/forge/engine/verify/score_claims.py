@@ -1,0 +1,305 @@
+"""VERIFY (seed 000 §4.3) over a round's claims, by the verifier role: k independent scoring samples
+plus one in reversed order per claim, three prior-art searches for claims whose preliminary novelty
+reaches 6, a prior-art judgement, then the pure verdict (`core.claim_verification`).
+
+Invariants:
+    - Every text that reaches the verifier is scanned for prompt injection first (problem, claim
+      parts, evidence, the person's insights and documents, research results); a finding flags the
+      claim (its verdict is ESCALATED) and a flagged research result is not shown to the verifier.
+    - Calls fan out through `run_structured_batch` (bounded, in request order); a failed call costs
+      its sample, never the stage: fewer than k valid samples make the verdict ABSTAINED.
+    - A research provider that raises is reported as a warning and its query counts as "nothing
+      found"; it never stops the stage.
+    - Research results become Evidence with source, title, snippet, query and retrieval time, and
+      the run returns their ResearchRecords so the session's provenance knows them.
+    - If the prior-art judgement fails, the share of the claim's terms each result covers stands
+      in for it (`core.text_relevance.coverage`), and the verdict's note says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from forge.core.domain_types import Contributor, EvidenceId, EvidenceType, Phase, SessionId
+from forge.core.llm.messages import Usage
+from forge.core.research.results import answered_by, research_warning_of
+from forge.core.research.text_relevance import coverage
+from forge.core.research.text_terms import salient_terms
+from forge.core.session.records import Evidence, ResearchHit, ResearchRecord, SessionDocument
+from forge.core.verify.claim_verification import ClaimVerification, VerifyInputs, compose_verification
+from forge.core.verify.injection_scan import InjectionFinding, scan_for_injection
+from forge.core.verify.verdicts import (
+    K_SAMPLES,
+    NOVELTY_SEARCH_THRESHOLD,
+    LogicVerdict,
+    NoveltyEvidence,
+    PositionCheck,
+    QueryKind,
+    VerifySample,
+    final_score,
+)
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
+from forge.engine.verify.requests import (
+    KindResults,
+    PriorArtContext,
+    PriorArtOutput,
+    SampleContext,
+    VerifyMaterial,
+    VerifyScoresOutput,
+    prior_art_request,
+    sample_request,
+)
+from forge.ports import Clock, ResearchProvider, StructuredModel, StructuredResult
+
+STAGE = "verify"
+RESULTS_PER_QUERY = 3
+
+
+@dataclass(frozen=True, slots=True)
+class VerifySetting:
+    """Where the verifier works: the session, its shared texts and the services it calls."""
+
+    session_id: SessionId
+    problem: str
+    round: int
+    research: ResearchProvider
+    clock: Clock
+    new_id: Callable[[], UUID]
+    documents: tuple[SessionDocument, ...] = ()
+    insights: tuple[str, ...] = ()
+    k: int = K_SAMPLES
+    concurrency: int = DEFAULT_CONCURRENCY
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyRun:
+    verifications: tuple[ClaimVerification, ...]
+    research: tuple[ResearchRecord, ...]
+    warnings: tuple[str, ...]
+    usage: Usage
+    calls: int
+
+
+@dataclass
+class _Claim:
+    material: VerifyMaterial
+    findings: list[InjectionFinding]
+    samples: list[VerifySampleWithText]
+    reversed_score: float | None = None
+    results: tuple[KindResults, ...] = ()
+    evidence: tuple[NoveltyEvidence, ...] = ()
+    notes: list[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifySampleWithText:
+    sample: VerifySample
+    output: VerifyScoresOutput
+
+
+async def run_verify(
+    model: StructuredModel,
+    materials: Sequence[VerifyMaterial],
+    setting: VerifySetting,
+    progress: ProgressSink | None = None,
+) -> VerifyRun:
+    shared = shared_texts(setting)
+    claims = [_Claim(m, list(scan_for_injection({**shared, **material_texts(m)})), [], notes=[]) for m in materials]
+    usage, calls = await _score(model, claims, setting, progress)
+    records, warnings = await _search_prior_art(claims, setting)
+    more_usage, more_calls = await _judge_prior_art(model, claims, setting, progress)
+    verifications = tuple(_compose(c, model.label, setting, records) for c in claims)
+    return VerifyRun(verifications, tuple(records), tuple(warnings), usage + more_usage, calls + more_calls)
+
+
+def shared_texts(setting: VerifySetting) -> dict[str, str]:
+    texts = {"problem": setting.problem}
+    texts.update({f"insight:{n}": text for n, text in enumerate(setting.insights, start=1)})
+    texts.update({f"document:{d.source}": f"{d.title}\n{d.text}" for d in setting.documents})
+    return texts
+
+
+def material_texts(material: VerifyMaterial) -> dict[str, str]:
+    return {f"claim {material.claim_index + 1} {label}": text for label, text in material.parts}
+
+
+async def _score(
+    model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
+) -> tuple[Usage, int]:
+    documents = tuple(ResearchHit(d.source, d.title, d.text) for d in setting.documents)
+    contexts = [
+        SampleContext(setting.problem, c.material, n, n == setting.k, documents)
+        for c in claims
+        for n in range(setting.k + 1)
+    ]
+    requests = [sample_request(setting.problem, context) for context in contexts]
+    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=setting.concurrency, progress=progress)
+    per_claim = setting.k + 1
+    for n, claim in enumerate(claims):
+        outcomes = batch.outcomes[n * per_claim : (n + 1) * per_claim]
+        forward = [o.value for o in outcomes[: setting.k] if isinstance(o, StructuredResult)]
+        claim.samples = [VerifySampleWithText(_sample(v), v) for v in forward]
+        last = outcomes[setting.k]
+        if isinstance(last, StructuredResult):
+            claim.reversed_score = _final(_sample(last.value))
+        elif claim.notes is not None:
+            claim.notes.append(f"The reversed-order sample failed ({last.message}): no position check.")
+    return batch.usage, len(requests)
+
+
+def _sample(output: VerifyScoresOutput) -> VerifySample:
+    logic = LogicVerdict(output.analogy_validity, output.internal_consistency, output.causal_rigor)
+    return VerifySample(logic, output.novelty)
+
+
+def _final(sample: VerifySample) -> float:
+    return final_score(sample.logic, sample.novelty)
+
+
+def _searching(claim: _Claim, k: int) -> bool:
+    if len(claim.samples) < k:
+        return False
+    return sum(s.sample.novelty for s in claim.samples) / len(claim.samples) >= NOVELTY_SEARCH_THRESHOLD
+
+
+def prior_art_queries(claim: _Claim) -> dict[QueryKind, str]:
+    """The first sample's queries; a blank one is made from the claim's salient terms."""
+    first = claim.samples[0].output
+    terms = " ".join(salient_terms(claim.material.claim.text, 6))
+    source = claim.material.claim.cross_domain_source or ""
+    written = {
+        QueryKind.CONCEPT: first.concept_query,
+        QueryKind.IMPLEMENTATION: first.implementation_query,
+        QueryKind.CROSS_DOMAIN: first.cross_domain_query,
+    }
+    fallback = {
+        QueryKind.CONCEPT: terms,
+        QueryKind.IMPLEMENTATION: f"{terms} study trial",
+        QueryKind.CROSS_DOMAIN: f"{source} {' '.join(salient_terms(claim.material.claim.text, 3))}".strip(),
+    }
+    return {kind: (written[kind].strip() or fallback[kind]) for kind in QueryKind}
+
+
+async def _search_prior_art(claims: list[_Claim], setting: VerifySetting) -> tuple[list[ResearchRecord], list[str]]:
+    jobs = [
+        (c, kind, query) for c in claims if _searching(c, setting.k) for kind, query in prior_art_queries(c).items()
+    ]
+    found = await asyncio.gather(*(_search(setting, query) for _, _, query in jobs))
+    records: list[ResearchRecord] = []
+    warnings: list[str] = []
+    by_claim: dict[int, list[KindResults]] = {}
+    for (claim, kind, query), (hits, at, warning, provider) in zip(jobs, found, strict=True):
+        if warning:
+            warnings.append(warning)
+        records.append(ResearchRecord(query, hits, Phase.VALIDATE, setting.round, at, provider))
+        flagged = scan_for_injection({f"research:{h.source}": f"{h.title}\n{h.snippet}" for h in hits})
+        claim.findings.extend(flagged)
+        bad = {f.source.removeprefix("research:") for f in flagged}
+        by_claim.setdefault(claim.material.claim_index, []).append(
+            KindResults(kind, query, tuple(h for h in hits if h.source not in bad))
+        )
+    for claim in claims:
+        claim.results = tuple(by_claim.get(claim.material.claim_index, ()))
+    return records, warnings
+
+
+async def _search(setting: VerifySetting, query: str) -> tuple[tuple[ResearchHit, ...], datetime, str, str]:
+    """(hits, when, warning, the provider that answered) for one prior-art query."""
+    at, name = setting.clock.now(), setting.research.name
+    try:
+        hits = await setting.research.search(
+            query, session_id=setting.session_id, limit=RESULTS_PER_QUERY, session_documents=setting.documents
+        )
+    except Exception as error:  # a provider's failure is this query's "nothing found", never the stage's end
+        return (
+            (),
+            at,
+            f"Research for “{query}” failed ({type(error).__name__}: {error}); counted as nothing found.",
+            name,
+        )
+    return tuple(hits), at, research_warning_of(hits), answered_by(hits, name)
+
+
+async def _judge_prior_art(
+    model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
+) -> tuple[Usage, int]:
+    judged = [c for c in claims if c.results]
+    requests = [prior_art_request(PriorArtContext(c.material.claim, c.results)) for c in judged]
+    if not requests:
+        return Usage(), 0
+    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=setting.concurrency, progress=progress)
+    for claim, outcome in zip(judged, batch.outcomes, strict=True):
+        if isinstance(outcome, StructuredResult):
+            claim.evidence = judged_evidence(claim.results, outcome.value)
+        else:
+            claim.evidence = measured_evidence(claim.material.claim.text, claim.results)
+            if claim.notes is not None:
+                claim.notes.append(f"The prior-art judgement failed ({outcome.message}); term coverage stood in.")
+    return batch.usage, len(requests)
+
+
+def judged_evidence(results: Sequence[KindResults], output: PriorArtOutput) -> tuple[NoveltyEvidence, ...]:
+    by_kind: Mapping[QueryKind, KindResults] = {r.kind: r for r in results}
+    evidence = []
+    for item in output.items:
+        result = by_kind.get(item.kind)
+        if result is None or not 1 <= item.closest_result <= len(result.hits):
+            continue  # "none" or a number that names no result: nothing found for that kind
+        hit = result.hits[item.closest_result - 1]
+        evidence.append(NoveltyEvidence(item.kind, item.similarity, hit.source))
+    return tuple(evidence)
+
+
+def measured_evidence(claim_text: str, results: Sequence[KindResults]) -> tuple[NoveltyEvidence, ...]:
+    evidence = []
+    for result in results:
+        scored = [(coverage(f"{h.title} {h.snippet}", claim_text), h) for h in result.hits]
+        if scored:
+            similarity, hit = max(scored, key=lambda pair: pair[0])
+            evidence.append(NoveltyEvidence(result.kind, round(similarity, 3), hit.source))
+    return tuple(evidence)
+
+
+def _compose(
+    claim: _Claim, verifier: str, setting: VerifySetting, records: Sequence[ResearchRecord]
+) -> ClaimVerification:
+    material = claim.material
+    position = None
+    if claim.samples and claim.reversed_score is not None:
+        position = PositionCheck(round(_final(claim.samples[0].sample), 3), round(claim.reversed_score, 3))
+    inputs = VerifyInputs(
+        claim_id=material.claim.id,
+        verifier=verifier,
+        samples=tuple(s.sample for s in claim.samples),
+        evidence=claim.evidence,
+        position=position,
+        injection=tuple(claim.findings),
+        sources=_sources(claim, setting, records),
+        rationale=claim.samples[0].output.rationale if claim.samples else "",
+        notes=tuple(claim.notes or ()),
+    )
+    return compose_verification(inputs, setting.k)
+
+
+def _sources(claim: _Claim, setting: VerifySetting, records: Sequence[ResearchRecord]) -> tuple[Evidence, ...]:
+    at = {record.query: record.at for record in records}
+    seen: dict[str, Evidence] = {}
+    for result in claim.results:
+        for hit in result.hits:
+            if hit.source not in seen:
+                seen[hit.source] = Evidence(
+                    EvidenceId(setting.new_id()),
+                    hit.source,
+                    hit.title,
+                    hit.snippet,
+                    EvidenceType.CONTEXTUAL,
+                    Contributor.AGENT,
+                    result.query,
+                    at.get(result.query),
+                    claim.material.claim.id,
+                )
+    return tuple(seen.values())

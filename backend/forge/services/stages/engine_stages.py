@@ -1,0 +1,370 @@
+"""The engine's stages that open a phase, run before the agent's step loop: the problem frame at
+DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), `search_depth`
+SEARCH rounds over the persisted pool at SYNTHESIZE (§4.2.1; each round its own stage and step, its
+seeds drawn from the pool with the earlier rounds' children in it), VERIFY of the round's claims by the verifier role at
+VALIDATE (§4.3, `services/stages/verify_claims.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
+stages 7–8; `run_solve_stage`).
+
+Invariants:
+    - A stage runs only when the state lacks its result for the current round (`problem_frame`;
+      `biso.round`; `search.round` and `search.depth`), so a run resumed after a crash redoes at most the stage that had not committed.
+    - A stage changes the state in memory and returns what the driver commits with it in ONE step
+      transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
+      hypotheses for the pool. Progress is published live while it works, never stored.
+    - After the stage (or when a phase opens without one) the supervisor, if any, runs the due SAGA
+      checkpoints; their events join the stage's step. SEARCH expands only what SAGA's directives
+      leave expandable, under the quotas they set.
+    - A stage that cannot produce its result (the model gives no valid frame; every domain failed)
+      does not stop the phase: it records an `engine_stage` event saying so, and the agent works on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from forge.agent.call_model import account_usage
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import Phase, SessionId
+from forge.core.explore.library_records import SourceDomain
+from forge.core.explore.suggested_domains import describe_outcomes, pending_suggestions
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.pool import Hypothesis, summarize_pool
+from forge.core.llm.messages import Usage
+from forge.core.saga.observe import open_finding_lines
+from forge.core.search.concept_space import ConceptSpace, resolve_concept_space
+from forge.core.search.plan import PROFILES, RuntimeProfile
+from forge.core.search.summary import SearchSummary, after_round
+from forge.core.search.transform_gate import TransformStatus
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.engine.explore.biso import run_biso
+from forge.engine.explore.choose_source_domains import choose_source_domains
+from forge.engine.explore.suggested_domains import explore_suggested_domains
+from forge.engine.frame.frame_problem import Framed, frame_problem
+from forge.engine.search.search_round import SearchRound, run_search_round
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
+from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
+from forge.services.stages.solve_stage import SolveStage
+from forge.services.stages.supervision import Supervisor, supervised_pool, supervised_quotas, supervised_weights
+from forge.services.stages.verify_claims import VerifyStage
+
+LiveSink = Callable[[SessionEvent], None]
+PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    concurrency: int = DEFAULT_CONCURRENCY
+    hypotheses_per_domain: int = 3
+    search_profile: RuntimeProfile = RuntimeProfile.INTERACTIVE
+    search_depth: int = 0  # SEARCH rounds per session round; 0: the profile's own (interactive 1, research 2)
+
+    @property
+    def search_rounds(self) -> int:
+        return self.search_depth if self.search_depth > 0 else PROFILES[self.search_profile].search_depth
+
+
+@dataclass(frozen=True, slots=True)
+class StageOutput:
+    events: tuple[SessionEvent, ...]
+    hypotheses: tuple[Hypothesis, ...] = field(default=())
+
+
+class EngineStages:
+    def __init__(
+        self,
+        structured: StructuredModel,
+        priced_as: LanguageModel,
+        domains: tuple[SourceDomain, ...],
+        config: EngineConfig = EngineConfig(),
+        read_pool: PoolReader | None = None,
+        supervisor: Supervisor | None = None,
+        verify: VerifyStage | None = None,
+        grounding: StructuralGrounding | None = None,
+        concept_spaces: tuple[ConceptSpace, ...] = (),
+        verifier: StructuredModel | None = None,
+    ) -> None:
+        self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
+        self._structured = structured
+        self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
+        self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
+        self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
+        self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
+        self._read_pool = read_pool  # SEARCH runs at SYNTHESIZE only when the pool can be read
+        self._priced_as = priced_as  # the model whose label and prices account the stage's calls
+        self._domains = domains
+        self._config = config
+        self._solve = SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+
+    def pending(self, state: ForgeState) -> bool:
+        return self.pending_stage(state) is not None
+
+    def pending_stage(self, state: ForgeState) -> str | None:
+        """The next stage that opens the current phase and has not run yet; stages run in order
+        (BISO before the person's suggested domains, those before SEARCH)."""
+        phase = state.current_phase
+        if phase is Phase.DECOMPOSE:
+            return "frame" if state.problem_frame is None else None
+        if phase is Phase.EXPLORE and (state.biso is None or state.biso.round != state.current_round):
+            return "biso"
+        if phase in (Phase.EXPLORE, Phase.SYNTHESIZE) and self._unexplored(state):
+            return "suggested_domains"
+        if phase is Phase.SYNTHESIZE and self._read_pool is not None:
+            return self._search_stage(state)
+        if phase is Phase.VALIDATE and self._verify is not None and self._verify.pending(state):
+            return "verify"
+        if phase is Phase.CRYSTALLIZE and self._solve.pending(state):
+            return "solve"
+        return None
+
+    def _search_stage(self, state: ForgeState) -> str | None:
+        """The due SEARCH round — "search" for the first of the session round, "search_round_<k>" for
+        the k-th — when fewer than search_depth ran and the latest still expanded something. Each
+        round is its own stage (named apart, so the driver runs each once per run) and its own step."""
+        done = state.search
+        if done is None or done.round != state.current_round:
+            return "search"
+        if done.depth < self._config.search_rounds and not done.stalled:
+            return f"search_round_{done.depth + 1}"
+        return None
+
+    async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
+        """The pending stage's output with the supervisor's checkpoint events (the state in `ctx`
+        is updated), or None when nothing is pending."""
+        output = await self._stage(ctx, live)
+        if self._supervisor is None:
+            return output
+        saga = await self._supervisor.supervise(ctx, output.hypotheses if output else ())
+        if not saga:
+            return output
+        return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
+
+    async def _stage(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
+        stage = self.pending_stage(ctx.state)
+        if stage == "frame":
+            return await self._frame(ctx)
+        if stage == "biso":
+            return await self._biso(ctx, live)
+        if stage == "suggested_domains":
+            return await self._suggested(ctx, live)
+        if stage is not None and stage.startswith("search"):
+            return await self._search(ctx, live)
+        if stage == "verify" and self._verify is not None:
+            return StageOutput(await self._verify.run(ctx, _progress_to(live)))
+        if stage == "solve":
+            return StageOutput(await self._solve.run(ctx, _progress_to(live)))
+        return None
+
+    @staticmethod
+    def _unexplored(state: ForgeState) -> list[str]:
+        return pending_suggestions(state.suggested_domains, state.suggestion_outcomes)
+
+    async def _suggested(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        state = ctx.state
+        frame, framing_cost = await self._frame_of(ctx)
+        this_round = state.biso.domains if state.biso is not None and state.biso.round == state.current_round else ()
+        run = await explore_suggested_domains(
+            self._structured,
+            state.problem,
+            frame,
+            self._domains,
+            self._unexplored(state),
+            explored_this_round={y.domain_id: y.hypotheses for y in this_round},
+            per_domain=self._config.hypotheses_per_domain,
+            round_=state.current_round,
+            concurrency=self._config.concurrency,
+            progress=_progress_to(live),
+        )
+        state.suggestion_outcomes.extend(run.outcomes)
+        counts = {"suggestions": len(run.outcomes), "hypotheses": len(run.hypotheses), "calls": run.calls}
+        events = (*framing_cost, *self._account(ctx, run.usage))
+        return StageOutput(
+            (*events, ev.engine_stage("suggested_domains", describe_outcomes(run.outcomes), counts)), run.hypotheses
+        )
+
+    async def _frame(self, ctx: ToolContext) -> StageOutput:
+        framed = await frame_problem(self._structured, ctx.state.problem)
+        usage_events = self._account(ctx, framed.usage)
+        if not isinstance(framed, Framed):
+            return StageOutput((*usage_events, ev.engine_stage("frame", f"No problem frame: {framed.message}", {})))
+        ctx.state.problem_frame = framed.audited
+        frame, findings = framed.audited.frame, framed.audited.audit.findings
+        counts = {"hard_constraints": len(frame.hard_constraints), "findings": len(findings)}
+        summary = f"Framed: {frame.objective}. {len(frame.hard_constraints)} hard constraint(s), {len(findings)} audit finding(s)."
+        return StageOutput((*usage_events, ev.engine_stage("frame", summary, counts)))
+
+    async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        state = ctx.state
+        frame, framing_cost = await self._frame_of(ctx)
+        choice = choose_source_domains(state.problem, frame, self._domains, state.suggested_domains)
+        by_id = {d.id: d for d in self._domains}
+        chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
+
+        run = await run_biso(
+            self._structured,
+            state.problem,
+            frame,
+            chosen,
+            per_domain=self._config.hypotheses_per_domain,
+            round_=state.current_round,
+            concurrency=self._config.concurrency,
+            progress=_progress_to(live),
+        )
+        failures = {f.domain_id: f.message for f in run.failed_domains}
+        state.domain_selection = choice.selection
+        state.biso = summarize_pool(
+            state.current_round, run.generated, run.hypotheses, failures, {d.id: d.name for d in chosen}
+        )
+        summary = (
+            f"BISO over {len(chosen)} source domains: {run.generated} hypotheses, {len(run.hypotheses)} kept after "
+            f"merging near-duplicates, {state.biso.passed} passed the mapping gate"
+            + (f" ({len(run.padding_suspected)} suspected of padding by the unpack audit)" if run.reviewed else "")
+            + (f"; {len(failures)} domain(s) failed" if failures else "")
+            + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
+            + "."
+        )
+        counts = {
+            "domains": len(chosen),
+            "generated": run.generated,
+            "kept": len(run.hypotheses),
+            "passed": state.biso.passed,
+            "reviewed": run.reviewed,
+            "padding_suspected": len(run.padding_suspected),
+        }
+        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
+        return StageOutput(events, run.hypotheses)
+
+    async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        assert self._read_pool is not None  # pending() said so
+        state = ctx.state
+        pool = supervised_pool(state, await self._read_pool(ctx.session_id))  # SAGA: no flagged seeds
+        frame, framing_cost = await self._frame_of(ctx)
+        earlier = state.search if state.search is not None and state.search.round == state.current_round else None
+        depth = earlier.depth if earlier is not None else 0
+        profile = self._config.search_profile
+
+        run = await run_search_round(
+            self._structured,
+            pool,
+            frame,
+            profile,
+            supervised_quotas(state, profile),  # SAGA's ADJUST_SEARCH_PARAMS
+            problem=state.problem,
+            round_=state.current_round,
+            depth=depth,
+            expanded=earlier.seeds if earlier is not None else (),
+            weights=supervised_weights(state),  # SAGA's ADJUST_WEIGHTS
+            concurrency=self._config.concurrency,
+            progress=_progress_to(live),
+            grounding=self._grounding,
+            space=resolve_concept_space(frame, state.problem, self._concept_spaces),
+            verifier=self._verifier,
+        )
+        state.search = after_round(earlier, _summarize_search(run, state.current_round, profile))
+        rounds = (depth + 1, self._config.search_rounds)
+        events = (
+            *framing_cost,
+            *self._account(ctx, run.usage),
+            ev.engine_stage("search", _search_text(run, len(pool), rounds), _search_counts(run, rounds)),
+        )
+        return StageOutput(events, run.children)
+
+    async def _frame_of(self, ctx: ToolContext) -> tuple[ProblemFrame, tuple[SessionEvent, ...]]:
+        """The session's frame, and the cost events of framing it now when a session framed before
+        the engine existed has none (that call is charged like every other)."""
+        cost: tuple[SessionEvent, ...] = ()
+        if ctx.state.problem_frame is None:
+            framed = await frame_problem(self._structured, ctx.state.problem)
+            cost = self._account(ctx, framed.usage)
+            if isinstance(framed, Framed):
+                ctx.state.problem_frame = framed.audited
+        if ctx.state.problem_frame is not None:
+            return ctx.state.problem_frame.frame, cost
+        return ProblemFrame(objective=ctx.state.problem.splitlines()[0], target_object="", target_outcome=""), cost
+
+    def _account(self, ctx: ToolContext, usage: Usage) -> tuple[SessionEvent, ...]:
+        if not usage.total:
+            return ()
+        return (account_usage(ctx, self._priced_as, usage),)
+
+
+def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) -> SearchSummary:
+    selection = run.selection
+    return SearchSummary(
+        round_,
+        profile.value,
+        selection.method.value,
+        selection.seeds,
+        selection.eligible,
+        run.calls,
+        len(run.children),
+        dict(run.operators),
+        run.degraded,
+        run.skipped,
+        len(run.failures),
+        selection.coverage_ratio,
+        run.transforms,
+        run.ungrounded,
+        run.concept_space,
+        dict(run.hkg_paths),
+    )
+
+
+def _search_text(run: SearchRound, pool_size: int, rounds: tuple[int, int]) -> str:
+    label = "SEARCH" if rounds[1] <= 1 else f"SEARCH round {rounds[0]}/{rounds[1]}"
+    if not run.selection.seeds:
+        return (
+            f"{label}: none of the {pool_size} hypotheses in the pool passed the mapping gate"
+            + (" or was left unexpanded by an earlier round" if rounds[0] > 1 else "")
+            + "; nothing to expand."
+        )
+    made = ", ".join(f"{count} {operator}" for operator, count in run.operators.items()) or "none"
+    coverage = run.selection.coverage_ratio
+    lineage = sum(1 for s in run.selection.seeds if not str(s).startswith("biso-"))
+    return (
+        f"{label} over {len(run.selection.seeds)} seeds of {run.selection.eligible} gated hypotheses"
+        + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
+        + (f", {lineage} of them children of earlier rounds" if rounds[0] > 1 else "")
+        + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
+        + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
+        + (f"; {run.ungrounded} HKG application(s) found no hyperpath (no evidence)" if run.ungrounded else "")
+        + (
+            f"; Transform Gate: {_accepted(run)} accepted, {len(run.transforms) - _accepted(run)} rejected"
+            if run.transforms
+            else ""
+        )
+        + (f"; {len(run.failures)} call(s) failed" if run.failures else "")
+        + "."
+    )
+
+
+def _search_counts(run: SearchRound, rounds: tuple[int, int]) -> dict[str, int]:
+    return {
+        "depth": rounds[0],
+        "search_depth": rounds[1],
+        "seeds": len(run.selection.seeds),
+        "calls": run.calls,
+        "children": len(run.children),
+        "operators": len(run.operators),
+        "degraded": run.degraded,
+        "failed": len(run.failures),
+        "ungrounded": run.ungrounded,
+        "transforms_accepted": _accepted(run),
+        "transforms_rejected": len(run.transforms) - _accepted(run),
+        **{f"op_{operator}": count for operator, count in run.operators.items()},
+    }
+
+
+def _accepted(run: SearchRound) -> int:
+    return sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
+
+
+def _progress_to(live: LiveSink) -> ProgressSink:
+    """Engine progress as live `engine_progress` events (never stored)."""
+
+    def progress(p: EngineProgress) -> None:
+        live(ev.engine_progress(p.stage, p.done, p.total, p.failed))
+
+    return progress

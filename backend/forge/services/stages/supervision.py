@@ -1,0 +1,218 @@
+"""SAGA's slow agent beside the phases (seed 000 §5, §7.3): after an engine stage produced its batch
+(or when a phase opens with nothing to produce), the checkpoints that are due observe the session,
+the red team challenges the top-N at CP-5 and CP-6, directives are derived and taken, and every
+finding, directive and checkpoint audit is returned as stored events with the stage's own.
+
+Invariants:
+    - Read → pure → write: the pool is read, `saga_observe` / `saga_supervise` decide, the state's
+      `supervision` is replaced in memory; the driver commits it with the events in ONE step.
+    - Layers 1, 3 and 4 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
+      on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
+      cognitive budget; an empty bucket skips the red team and the audit says so.
+    - A checkpoint already recorded for the round is never observed again (resume-safe).
+    - Layer 3 reads other sessions' pattern sightings and remembers this session's (`PatternMemory`,
+      each in its own short transaction, idempotent per hypothesis) when a store is given.
+    - The fast path reads the directives through `supervised_pool` / `supervised_quotas`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from forge.agent.call_model import account_usage
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import SessionId
+from forge.core.explore.library_records import SourceDomain
+from forge.core.hypotheses.pool import Hypothesis
+from forge.core.saga.budget import Bucket, BudgetLedger, spend
+from forge.core.saga.ck import CKTrigger, coverage_plateau, run_triggers
+from forge.core.saga.observe import (
+    Observed,
+    due_checkpoints,
+    observe_answer,
+    observe_claims,
+    observe_frame,
+    observe_pool_batch,
+    observe_sources,
+    observe_target,
+    supervision_of,
+)
+from forge.core.saga.patterns import PatternSighting
+from forge.core.saga.policy import expandable, search_quotas
+from forge.core.saga.records import Checkpoint, Finding
+from forge.core.saga.state import SupervisionState
+from forge.core.saga.supervise import run_checkpoint
+from forge.core.search.plan import PROFILES, RuntimeProfile, SearchOperator
+from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.engine.saga.red_team import run_red_team
+from forge.ports import LanguageModel, StructuredModel
+from forge.services.pattern_memory import PatternMemory
+from forge.services.stages.red_team_targets import choose_targets
+
+_PATTERN_CPS = frozenset({Checkpoint.CP4, Checkpoint.CP5, Checkpoint.CP7})
+PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
+TOP_N = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RedTeamOutcome:
+    findings: tuple[Finding, ...] = ()
+    non_operational: tuple[str, ...] = ()
+    note: str = ""
+    events: tuple[SessionEvent, ...] = ()
+
+
+class Supervisor:
+    def __init__(
+        self,
+        red_team: StructuredModel | None,
+        priced_as: LanguageModel,
+        domains: tuple[SourceDomain, ...],
+        read_pool: PoolReader | None = None,
+        top_n: int = TOP_N,
+        patterns: PatternMemory | None = None,
+    ) -> None:
+        self._patterns = patterns  # Layer 3 across sessions; None: this session's rounds only
+        self._red_team = red_team  # None: Layer 2 is off (e.g. a scripted test model)
+        self._priced_as = priced_as  # the red-team model's label and prices
+        self._domains = domains
+        self._read_pool = read_pool
+        self._top_n = top_n
+
+    async def supervise(self, ctx: ToolContext, batch: Sequence[Hypothesis]) -> tuple[SessionEvent, ...]:
+        """The due checkpoints' events; `ctx.state.supervision` is updated in memory."""
+        events: list[SessionEvent] = []
+        for checkpoint in due_checkpoints(ctx.state):
+            events += await self._checkpoint(ctx, checkpoint, batch)
+        return tuple(events)
+
+    async def _checkpoint(self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis]) -> list[SessionEvent]:
+        state = ctx.state
+        history = await self._patterns.history(ctx.session_id) if self._patterns and cp in _PATTERN_CPS else []
+        observed, pool = await self._observe(ctx, cp, batch, history)
+        if self._patterns is not None and observed.sightings:
+            await self._patterns.remember(ctx.session_id, list(zip(observed.sighted, observed.sightings, strict=True)))
+        red = RedTeamOutcome()
+        if cp in (Checkpoint.CP5, Checkpoint.CP6) and self._red_team is not None:
+            red = await self._challenge(ctx, cp, pool, observed)
+        sup = supervision_of(state)
+        sup = replace(sup, patterns=(*sup.patterns, *observed.sightings))
+        findings = (*observed.findings, *red.findings)
+        result = run_checkpoint(sup, cp, state.current_round, findings, observed.batch_size, observed.fast_events)
+        paused = (
+            f" SEARCH was paused by {sup.paused_by}: nothing was expanded."
+            if cp is Checkpoint.CP5 and sup.paused
+            else ""
+        )
+        audit = replace(result.audit, summary=result.audit.summary + paused + red.note)
+        sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
+        state.supervision = _move_ck(ctx, sup, cp, observed, red.non_operational)
+        return [
+            *red.events,
+            *(ev.saga_finding(f) for f in result.findings),
+            *(ev.saga_directive(d) for d in result.directives),
+            ev.saga_checkpoint(audit),
+        ]
+
+    async def _observe(
+        self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis], history: Sequence[PatternSighting]
+    ) -> tuple[Observed, list[Hypothesis]]:
+        state = ctx.state
+        simple: Mapping[Checkpoint, Callable[[], Observed]] = {
+            Checkpoint.CP1: lambda: observe_frame(state),
+            Checkpoint.CP2: lambda: observe_target(state),
+            Checkpoint.CP3: lambda: observe_sources(state, self._domains),
+            Checkpoint.CP6: lambda: observe_claims(state, self._domains),
+            Checkpoint.CP7: lambda: observe_answer(state, history),
+        }
+        if cp in simple:
+            return simple[cp](), []
+        stored = list(await self._read_pool(ctx.session_id)) if self._read_pool else []
+        pool = _union(stored, batch)
+        searching = cp is Checkpoint.CP5
+        round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
+        mine = {h.id for h in round_batch}
+        parents = [h for h in pool if h.id not in mine] if searching else []
+        return observe_pool_batch(state, round_batch, parents, self._domains, history), pool
+
+    async def _challenge(
+        self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed
+    ) -> RedTeamOutcome:
+        assert self._red_team is not None
+        sup = supervision_of(ctx.state)
+        targets = choose_targets(ctx.state, cp, sup, pool, observed.findings, self._top_n)
+        if not targets:
+            return RedTeamOutcome()
+        paid = spend(sup.budget, Bucket.ADVERSARIAL, float(sum(t.units for t in targets)))
+        if not isinstance(paid, BudgetLedger):
+            return RedTeamOutcome(note=" Red team skipped: its budget is spent.")
+        run = await run_red_team(self._red_team, targets)
+        ctx.state.supervision = replace(sup, budget=paid, challenges=())
+        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        failed = f"; {run.failed} call(s) failed" if run.failed else ""
+        note = f" Red team ({self._red_team.label}) challenged {len(targets)} for {run.units} units{failed}."
+        return RedTeamOutcome(run.findings, run.non_operational, note, usage)
+
+
+def _union(stored: Sequence[Hypothesis], batch: Sequence[Hypothesis]) -> list[Hypothesis]:
+    seen = {h.id for h in batch}
+    return [*(h for h in stored if h.id not in seen), *batch]
+
+
+def _round_batch(pool: Sequence[Hypothesis], round_: int, searching: bool) -> list[Hypothesis]:
+    """A batch read back from the pool (a session whose stage committed before supervision ran)."""
+    return [h for h in pool if h.round == round_ and (h.operator != "biso") == searching]
+
+
+def _move_ck(
+    ctx: ToolContext, sup: SupervisionState, cp: Checkpoint, observed: Observed, non_operational: Sequence[str]
+) -> SupervisionState:
+    """The C-K coordinator's step at a checkpoint, from the signals the checkpoint saw."""
+    state, triggers = ctx.state, []
+    if cp is Checkpoint.CP5 and state.search is not None and state.search.coverage_ratio is not None:
+        sup = replace(sup, coverage=(*sup.coverage, state.search.coverage_ratio))
+        if coverage_plateau(sup.coverage):
+            triggers.append(CKTrigger.COVERAGE_PLATEAU)
+    if cp in (Checkpoint.CP4, Checkpoint.CP5):
+        earlier = {s.label for s in sup.patterns[: len(sup.patterns) - len(observed.sightings)]}
+        if any(s.label not in earlier for s in observed.sightings):
+            triggers.append(CKTrigger.NEW_MECHANISM)
+    if cp is Checkpoint.CP6:
+        scored = [c for c in state.all_claims if c.scores is not None]
+        if any(not c.evidence for c in scored):
+            triggers.append(CKTrigger.EVIDENCE_GAP)
+        if non_operational:
+            triggers.append(CKTrigger.NON_OPERATIONALIZABLE)
+        if state.research_log:
+            triggers.append(CKTrigger.NEW_EVIDENCE)
+    if not triggers:
+        return sup
+    ck, _ = run_triggers(sup.ck, triggers, ctx.clock.now().timestamp())
+    return replace(sup, ck=ck)
+
+
+def supervised_pool(state: ForgeState, pool: Sequence[Hypothesis]) -> list[Hypothesis]:
+    """The pool SEARCH may expand: no flagged hypothesis, nothing while the pipeline is paused."""
+    keep = set(expandable([h.id for h in pool], supervision_of(state)))
+    return [h for h in pool if h.id in keep]
+
+
+def supervised_weights(state: ForgeState) -> dict[str, float] | None:
+    """SAGA's composite weights for SEARCH's seed selection (None: no supervisor, or unchanged)."""
+    sup = state.supervision
+    if sup is None or sup.weights == COMPOSITE_WEIGHTS:
+        return None
+    return dict(sup.weights)
+
+
+def supervised_quotas(state: ForgeState, profile: RuntimeProfile) -> dict[SearchOperator, int] | None:
+    """The SEARCH quotas after the directives taken (None: the profile's own, nothing changed)."""
+    sup = state.supervision
+    if sup is None:
+        return None
+    quotas = search_quotas(PROFILES[profile].quotas, sup)
+    return None if quotas == dict(PROFILES[profile].quotas) else quotas

@@ -1,0 +1,109 @@
+"""The VERIFY stage that opens VALIDATE: the verifier role scores every claim of the round that has
+no verdict yet (`engine.run_verify`), and the verdicts join the state in one committed step.
+
+Invariants:
+    - Pending exactly while the phase is VALIDATE and a claim of the round lacks a verification; a
+      run resumed after a crash verifies only the claims still missing one.
+    - Every claim handed to the verifier gets a verification (ABSTAINED when its samples failed), so
+      the stage never runs twice for the same claim and never blocks the phase.
+    - The verifier's calls are priced as the verifier model (another family than the generator when
+      configured). Prior-art research joins `research_log` (provenance), not this phase's searches:
+      it does not unlock the agent's own falsification gate (rule 15).
+    - Events: one `verify_injection_detected` per flagged claim, one `research_warning` per research
+      warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from forge.agent.call_model import account_usage
+from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import Phase
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.core.session.forge_state import ForgeState
+from forge.core.verify.claim_verification import ClaimVerification
+from forge.core.verify.verdicts import K_SAMPLES, VerifyStatus
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
+from forge.engine.verify.requests import claim_material
+from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify
+from forge.ports import LanguageModel, StructuredModel
+
+
+class VerifyStage:
+    def __init__(
+        self,
+        structured: StructuredModel,
+        priced_as: LanguageModel,
+        *,
+        k: int = K_SAMPLES,
+        concurrency: int = DEFAULT_CONCURRENCY,
+    ) -> None:
+        self._structured = structured
+        self._priced_as = priced_as
+        self._k = k
+        self._concurrency = concurrency
+
+    def pending(self, state: ForgeState) -> bool:
+        return state.current_phase is Phase.VALIDATE and any(
+            c.id not in state.verifications for c in state.current_round_claims
+        )
+
+    async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
+        state = ctx.state
+        todo = [(i, c) for i, c in enumerate(state.current_round_claims) if c.id not in state.verifications]
+        setting = VerifySetting(
+            ctx.session_id,
+            state.problem,
+            state.current_round,
+            ctx.research,
+            ctx.clock,
+            ctx.new_id,
+            tuple(state.session_documents),
+            tuple(state.user_insights),
+            self._k,
+            self._concurrency,
+        )
+        run = await run_verify(self._structured, [claim_material(i, c) for i, c in todo], setting, progress)
+        state.verifications.update({v.claim_id: v for v in run.verifications})
+        state.research_log.extend(run.research)
+        index = {c.id: i for i, c in todo}
+        injections = [
+            ev.verify_injection_detected(str(v.claim_id), index[v.claim_id], v.injection)
+            for v in run.verifications
+            if v.injection
+        ]
+        warnings = [ev.research_warning(ctx.research.name, w) for w in dict.fromkeys(run.warnings)]
+        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        summary = verify_summary(run, self._priced_as.label)
+        return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, verify_counts(run)))
+
+
+def verify_counts(run: VerifyRun) -> dict[str, int]:
+    statuses = Counter(v.status for v in run.verifications)
+    return {
+        "claims": len(run.verifications),
+        "calls": run.calls,
+        **{status.value: statuses.get(status, 0) for status in VerifyStatus},
+        "injections": sum(1 for v in run.verifications if v.injection),
+        "searches": len(run.research),
+        "position_inconsistent": sum(1 for v in run.verifications if v.position_consistent is False),
+    }
+
+
+def verify_summary(run: VerifyRun, verifier: str) -> str:
+    if not run.verifications:
+        return "VERIFY: no claim to verify."
+    parts = [f"claim {n + 1}: {_verdict_text(v)}" for n, v in enumerate(run.verifications)]
+    return (
+        f"VERIFY by {verifier} ({run.calls} calls, {len(run.research)} prior-art searches): "
+        + "; ".join(parts)
+        + (f". {len(run.warnings)} research warning(s)" if run.warnings else "")
+        + "."
+    )
+
+
+def _verdict_text(v: ClaimVerification) -> str:
+    flags = [" injection flagged" if v.injection else "", " position bias" if v.position_consistent is False else ""]
+    return f"{v.status.value} (final {v.final_score:.1f}, confidence {v.confidence:.2f}{''.join(flags)})"

@@ -1,0 +1,210 @@
+"""The AnswerPack: built from the record (evidence traced, ranking top 5, the supervisor hook),
+rendered to Markdown with an explicit compliance table and to JSON that the API schema accepts, kept
+in the state losslessly, and opening the Knowledge Document with its direct answer."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from uuid import UUID
+
+from forge.api.schemas.answer import AnswerPackOut
+from forge.core.answer.build import AnswerInputs, build_answer_pack, with_supervisor_findings
+from forge.core.answer.pack import AnswerPack, SolveSummary, TalkerAnswer
+from forge.core.answer.render import ANSWER_SECTIONS, answer_pack_json, render_answer_markdown
+from forge.core.document.render import DocumentInput, render_knowledge_document
+from forge.core.domain_types import (
+    ClaimId,
+    ClaimStatus,
+    ClaimType,
+    Contributor,
+    EvidenceId,
+    EvidenceType,
+    Phase,
+)
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.hypotheses.pool import Hypothesis, HypothesisId, gate_summary
+from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim, ClaimScores, Evidence, NegativeKnowledge, StateOfArt
+from forge.core.session.state_codec import decode_state, encode_state
+from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceResult, ComplianceStatus, ComplianceVerdict
+from forge.core.solve.constraints import ConstraintOrigin
+from forge.core.solve.loop import Convergence, Risk, RiskSeverity
+
+AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def evidence(n: int, kind: EvidenceType, by: Contributor = Contributor.AGENT) -> Evidence:
+    query = "triage research" if by is Contributor.AGENT else None
+    return Evidence(EvidenceId(UUID(int=n)), f"corpus://src/{n}", f"Source {n}", "what it says", kind, by, query=query)
+
+
+def claim(
+    n: int, text: str, status: ClaimStatus, mean: float, *ev: Evidence, qualification: str | None = None
+) -> Claim:
+    return Claim(
+        ClaimId(UUID(int=n)),
+        text,
+        ClaimType.SYNTHESIS,
+        0,
+        Phase.SYNTHESIZE,
+        status=status,
+        scores=ClaimScores(mean, mean, mean, mean),
+        evidence=ev,
+        qualification=qualification,
+        falsifiability_condition=f"waits do not fall ({n})",
+    )
+
+
+def state() -> ForgeState:
+    return ForgeState(
+        problem="How can a hospital cut emergency wait times without more staff?",
+        current_phase=Phase.CRYSTALLIZE,
+        knowledge_graph_nodes=[
+            claim(1, "Weaker idea", ClaimStatus.VALIDATED, 0.5),
+            claim(
+                2,
+                "Smooth the evening peak",
+                ClaimStatus.QUALIFIED,
+                0.9,
+                evidence(10, EvidenceType.SUPPORTING),
+                evidence(11, EvidenceType.CONTEXTUAL),
+                evidence(12, EvidenceType.SUPPORTING, Contributor.USER),
+                qualification="only on weekdays",
+            ),
+            claim(3, "Rejected idea", ClaimStatus.REJECTED, 1.0, evidence(13, EvidenceType.SUPPORTING)),
+        ],
+        negative_knowledge=[NegativeKnowledge(ClaimId(UUID(int=3)), "Rejected idea", "no evidence", 0)],
+    )
+
+
+def hypothesis(n: int, observable: str) -> Hypothesis:
+    rows = tuple(
+        MappingRow(f"s{i}", "drives", f"t{i}", "drives", MappingType.RELATION, "g", observable) for i in range(6)
+    )
+    table = MappingTable(rows)
+    return Hypothesis(
+        HypothesisId(f"h{n}"),
+        "queueing",
+        "Queueing",
+        "s",
+        f"Hypothesis {n}",
+        "A statement about waits",
+        "m",
+        table,
+        observable,
+        ("breaks at night",),
+        gate_summary(table, observable),
+    )
+
+
+def checks(verdict: ComplianceVerdict) -> ComplianceResult:
+    rows = (ComplianceCheck("without more staff", ConstraintOrigin.USER, verdict, "step 2 hires two nurses"),)
+    status = ComplianceStatus.VIOLATION if verdict is ComplianceVerdict.VIOLATION else ComplianceStatus.COMPLIANT
+    return ComplianceResult(status, rows, 2)
+
+
+def inputs(verdict: ComplianceVerdict = ComplianceVerdict.PASS) -> AnswerInputs:
+    return AnswerInputs(
+        state=state(),
+        hypotheses=[hypothesis(n, "wait minutes per patient" if n % 2 else "x") for n in range(7)],
+        answer=TalkerAnswer("Smooth the evening peak on weekdays.", "1. Move electives\n2. <b>Watch</b> waits"),
+        risks=(Risk("labs are late", RiskSeverity.HIGH, "start labs earlier"), Risk("signs", RiskSeverity.LOW)),
+        compliance=checks(verdict),
+        solve=SolveSummary(Convergence.LIMITS_REACHED, 1, 2, 6, ("start labs earlier",), ()),
+        model_label="offline model",
+        offline=True,
+    )
+
+
+def pack(verdict: ComplianceVerdict = ComplianceVerdict.PASS) -> AnswerPack:
+    return build_answer_pack(inputs(verdict))
+
+
+def test_key_evidence_is_traced_to_standing_claims_strongest_first_and_never_rejected_ones() -> None:
+    items = pack().key_evidence
+    assert [(i.claim_id, i.source) for i in items] == [
+        (str(UUID(int=2)), "corpus://src/10"),
+        (str(UUID(int=2)), "corpus://src/12"),
+        (str(UUID(int=1)), None),  # a claim without evidence is listed as a validated claim, no source
+    ]
+    assert [i.trace for i in items] == ["research query: triage research", "provided by the user", "validated claim"]
+
+
+def test_state_of_the_art_sources_follow_with_their_first_sentence_and_query() -> None:
+    s = state()
+    s.state_of_art = StateOfArt(
+        "Queues grow with load. Much more text follows here.", (evidence(20, EvidenceType.CONTEXTUAL),)
+    )
+    p = build_answer_pack(replace(inputs(), state=s))
+    last = p.key_evidence[-1]
+    assert (last.statement, last.claim_id, last.source) == (
+        "State of the art: Queues grow with load.",
+        None,
+        "corpus://src/20",
+    )
+    assert last.trace == "research query: triage research"
+
+
+def test_ranking_is_the_top_five_by_composite_score_and_unverified_by_default() -> None:
+    ranking = pack().ranking
+    assert len(ranking) == 5 and [h.score for h in ranking] == sorted((h.score for h in ranking), reverse=True)
+    assert {h.verify_status for h in ranking} == {"unverified"}
+
+
+def test_risks_boundaries_and_the_supervisor_hook() -> None:
+    p = pack()
+    assert [(r.text, r.unresolved) for r in p.risks] == [("labs are late", True), ("signs", False)]
+    assert "Smooth the evening peak — qualified: only on weekdays" in p.boundaries
+    assert "Ruled out: Rejected idea (no evidence)" in p.boundaries
+    assert p.methodology.supervisor_findings == ()
+    filled = with_supervisor_findings(p, ["score compression on round 1"])
+    assert "score compression on round 1" in render_answer_markdown(filled)
+
+
+def test_a_chinese_problem_gets_its_traces_and_boundaries_in_chinese() -> None:
+    s = state()
+    s.problem = "医院如何在不增加人手的情况下缩短急诊等待时间？"
+    s.state_of_art = StateOfArt("Queues grow with load.", (evidence(20, EvidenceType.CONTEXTUAL),))
+    p = build_answer_pack(replace(inputs(), state=s))
+    assert [i.trace for i in p.key_evidence] == [
+        "检索查询：triage research",
+        "由用户提供",
+        "已验证的论断",
+        "检索查询：triage research",
+    ]
+    assert p.key_evidence[-1].statement == "现有技术：Queues grow with load."
+    assert "Smooth the evening peak — 限定条件：only on weekdays" in p.boundaries
+    assert "已排除：Rejected idea（no evidence）" in p.boundaries
+    assert not any(b.startswith(("Stop if", "Ruled out")) for b in p.boundaries)
+
+
+def test_markdown_has_every_section_and_marks_a_violation_plainly() -> None:
+    markdown = render_answer_markdown(pack(ComplianceVerdict.VIOLATION))
+    assert [line[3:] for line in markdown.splitlines() if line.startswith("## ")] == list(ANSWER_SECTIONS)
+    assert "| without more staff | user | ❌ VIOLATION | step 2 hires two nurses |" in markdown
+    assert "still violates a hard constraint" in markdown
+    assert "<b>" not in markdown and "&lt;b&gt;Watch&lt;/b&gt;" in markdown  # the model's text is escaped
+    assert "✅ pass" in render_answer_markdown(pack())
+
+
+def test_json_is_accepted_by_the_api_schema_and_the_state_keeps_the_pack_losslessly() -> None:
+    p = pack(ComplianceVerdict.VIOLATION)
+    out = AnswerPackOut.model_validate(answer_pack_json(p))
+    assert out.compliance.status.value == "violation" and out.solve.status.value == "limits_reached"
+    assert out.model_dump(mode="json") == answer_pack_json(p)
+    s = state()
+    s.answer_pack = p
+    assert decode_state(encode_state(s)) == s
+
+
+def test_the_document_is_titled_by_the_pack_and_opens_with_its_direct_answer() -> None:
+    s = state()
+    s.answer_pack = pack(ComplianceVerdict.VIOLATION)
+    document = render_knowledge_document(DocumentInput("sid", s, "offline model", AT))
+    assert document.startswith(
+        "# Knowledge Document: How can a hospital cut emergency wait times without more staff?\n"
+    )
+    answer_at, first_section = document.index("## Direct Answer"), document.index("## 1. Problem and Framing")
+    assert answer_at < first_section and "Smooth the evening peak on weekdays." in document[answer_at:first_section]
+    assert "still violates a hard constraint" in document[answer_at:first_section]

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+
+from forge.core.llm.messages import Usage
+from forge.core.llm.pricing import cost_of, price_for
+from forge.core.rules.verdicts import ErrorCode
+from forge.core.session.spend import PhaseSpend, SpendBudget, check_budget, total_spend
+
+
+def test_dated_model_ids_are_priced() -> None:
+    price = price_for("claude-sonnet-4-5-20250929")
+    assert price is not None and price.input == 3.0 and price.cache_read == pytest.approx(0.3)
+    mini = price_for("gpt-4o-mini-2024-07-18")
+    assert mini is not None and mini.input == 0.15
+
+
+def test_unknown_models_are_unpriced_not_guessed() -> None:
+    assert price_for("some-local-model") is None
+    assert cost_of(Usage(1_000_000, 1_000_000), None) == 0.0
+
+
+def test_cost_counts_input_output_and_both_cache_kinds() -> None:
+    price = price_for("claude-sonnet-4-0")
+    cost = cost_of(Usage(1_000_000, 100_000, cache_creation_tokens=200_000, cache_read_tokens=1_000_000), price)
+    assert cost == pytest.approx(3.0 + 1.5 + 0.75 + 0.3)
+
+
+def test_phase_spend_adds_up_to_the_session_total() -> None:
+    spend = {"decompose": PhaseSpend().plus(Usage(100, 10), 0.01), "explore": PhaseSpend().plus(Usage(50, 5), 0.02)}
+    assert total_spend(spend) == PhaseSpend(165, pytest.approx(0.03), 2)  # type: ignore[arg-type]
+
+
+def test_budget_stops_at_tokens_or_dollars_and_says_which_variable_to_raise() -> None:
+    assert check_budget(PhaseSpend(999, 0.5, 3), SpendBudget(max_tokens=1000, max_usd=1.0)) is None
+    by_tokens = check_budget(PhaseSpend(1000, 0.5, 3), SpendBudget(max_tokens=1000))
+    assert (
+        by_tokens is not None
+        and by_tokens.code == ErrorCode.BUDGET_EXHAUSTED
+        and "FORGE_BUDGET_TOKENS" in by_tokens.message
+    )
+    by_cost = check_budget(PhaseSpend(10, 1.25, 3), SpendBudget(max_usd=1.0))
+    assert by_cost is not None and "FORGE_BUDGET_USD" in by_cost.message
+    assert check_budget(PhaseSpend(10**9, 10**3, 1), None) is None
