@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.container import Container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.session import events as ev
 from forge.core.review.autopilot_policy import AutopilotPolicy

@@ -54,7 +54,7 @@ from forge.api.security_headers import SecurityHeaders
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
 from forge.api.trusted_hosts import TrustedHosts, allowed_hosts_for
-from forge.bootstrap import Container
+from forge.bootstrap.container import Container
 from forge.core.accounts.auth_mode import AuthRefusal, auth_enabled
 
 GZIP_MINIMUM_BYTES = 1024  # smaller bodies gain less than the header costs

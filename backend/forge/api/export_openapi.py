@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 EXPORT_SETTINGS = Settings(database_url="sqlite+aiosqlite:///:memory:", model="offline")

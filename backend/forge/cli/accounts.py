@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TextIO
 from uuid import UUID
 
-from forge.bootstrap import AccountTools
+from forge.bootstrap.account_tools import AccountTools
 from forge.core.accounts.users import ApiTokenId, Role, local_user
 from forge.services.service_results import ServiceFailure
 from forge.services.user_usage import UserUsage

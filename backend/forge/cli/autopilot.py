@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.answer.build import with_current_spend
 from forge.core.answer.render import answer_pack_json, render_answer_markdown

@@ -15,11 +15,11 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from forge.bootstrap.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 from forge.config import Settings
 from forge.core.llm.pricing import price_for
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
-from forge.model_routing import ModelRoute, Provider, missing_for, resolve_routes
 
 DB_TIMEOUT_S = 5.0
 

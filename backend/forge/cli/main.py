@@ -69,7 +69,7 @@ def _add_account_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _accounts(settings: Settings, args: argparse.Namespace) -> int:
-    from forge.bootstrap import build_account_tools
+    from forge.bootstrap.account_tools import build_account_tools
     from forge.cli import accounts as run
 
     password = run.read_password(sys.stdin) if args.command == "users" and args.users_command == "add" else None
@@ -143,7 +143,7 @@ def _serve(settings: Settings, host: str | None, port: int | None) -> None:
 
     from forge.api.app import create_app
     from forge.api.serve_app import ForgeServer
-    from forge.bootstrap import build_container
+    from forge.bootstrap.build_container import build_container
 
     settings = replace(settings, host=host or settings.host, port=port or settings.port)  # hosts follow the bind
     if settings.run_processes is None:  # FORGE_RUN_PROCESSES unset or "auto"

@@ -24,7 +24,7 @@ from uuid import UUID
 
 from procrastinate import App, PsycopgConnector
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.session.run_tickets import RUN_QUEUE, RUN_SESSION_TASK

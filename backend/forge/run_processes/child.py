@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.core.domain_types import Phase, SessionId
 from forge.core.session.events import SessionEvent
 from forge.core.session.record import RunLease, StoredEvent

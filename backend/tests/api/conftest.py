@@ -12,7 +12,7 @@ from support.fresh_database import fresh_database_url
 from support.sse_client import run_and_stream
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

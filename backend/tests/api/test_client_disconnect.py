@@ -17,7 +17,7 @@ from support.sse_client import read_stream
 
 from forge.api.app import create_app
 from forge.api.serve_app import ForgeServer
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

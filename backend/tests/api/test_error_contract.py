@@ -18,7 +18,7 @@ import pytest
 
 from forge.api.app import create_app
 from forge.api.export_openapi import openapi_document
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId

@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 from schemathesis.python import asgi as schemathesis_asgi
 
 from forge.api.app import create_app
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

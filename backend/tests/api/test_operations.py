@@ -11,7 +11,7 @@ import pytest
 from support.sse_client import run_and_stream
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

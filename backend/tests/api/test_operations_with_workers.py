@@ -10,7 +10,7 @@ import httpx
 from support.fresh_database import fresh_database_url
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

@@ -14,7 +14,7 @@ from support.reviews import review_for
 from support.sse_client import Received, read_stream, run_and_stream
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

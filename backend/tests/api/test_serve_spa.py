@@ -11,7 +11,7 @@ import pytest
 
 from forge.api.app import create_app
 from forge.api.serve_spa import accepted_encodings
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.db.migrate import upgrade_database
 

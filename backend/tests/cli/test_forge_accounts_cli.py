@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from forge.api.app import create_app
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.cli.main import main
 from forge.config import Settings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.llm.messages import Message, ModelRequest, Role, TextPart
 from forge.offline.offline_model import OfflineModel

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.build_adapters import KNOWLEDGE_DIR, build_structured_model
+from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
+from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import GateStatus, Hypothesis
 from forge.core.search.plan import RuntimeProfile, SearchOperator
@@ -13,7 +14,6 @@ from forge.engine.explore.biso import run_biso
 from forge.engine.search.search_round import run_search_round
 from forge.engine.search.structural_operators import STRUCTURAL_OPERATORS
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.model_routing import ModelRoute, Provider
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
 from forge.offline.search_offline import OFFLINE_OPERATORS

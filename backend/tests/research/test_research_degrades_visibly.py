@@ -12,7 +12,7 @@ from support.fixed_clock import CountingIds, FixedClock
 
 from forge.agent.phases.shared_tools import ResearchInput, research
 from forge.agent.tool_context import ToolContext
-from forge.build_adapters import build_research
+from forge.bootstrap.adapters import build_research
 from forge.config import Settings
 from forge.core.domain_types import Phase, SessionId
 from forge.core.session.events import EventType

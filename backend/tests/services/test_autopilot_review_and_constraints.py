@@ -10,7 +10,7 @@ import pytest
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.llm.messages import ModelRequest, ModelResponse

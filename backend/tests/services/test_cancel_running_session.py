@@ -8,7 +8,7 @@ from pathlib import Path
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionStatus
 from forge.core.llm.messages import ModelRequest, ModelResponse

@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 from sqlalchemy import Text, cast, select
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.cli.autopilot import drive_to_document
 from forge.config import Settings
 from forge.core.hypotheses.pool import Hypothesis

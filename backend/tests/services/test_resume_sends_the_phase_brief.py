@@ -8,7 +8,8 @@ from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 from support.scripted_model import ScriptedModel, call, turn
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import ReframingType, SessionId
 from forge.core.llm.messages import Message

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from support.fresh_database import fresh_database_url
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.review.autopilot_policy import AutopilotPolicy

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
 
-from forge.bootstrap import KNOWLEDGE_DIR, build_container
+from forge.bootstrap.adapters import KNOWLEDGE_DIR
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.autopilot_policy import AutopilotPolicy

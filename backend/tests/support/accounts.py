@@ -16,7 +16,8 @@ from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
 from forge.api.app import create_app
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.accounts.users import Role, User
 from forge.db.migrate import upgrade_database

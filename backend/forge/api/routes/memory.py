@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from forge.api.authentication import CurrentUser
 from forge.api.error_responses import error_responses
-from forge.bootstrap import Container
+from forge.bootstrap.container import Container
 from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C, MemoryOutcome
 from forge.core.hypotheses.memory import RankedEpisode
 

@@ -11,7 +11,8 @@ import pytest
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import ClaimId, ClaimType, Phase, ReviewType, SessionId, VerdictType
 from forge.core.hypotheses.confidence import INITIAL_C, contradicted, refined_child, refined_parent, supported

@@ -19,7 +19,7 @@ from integration.db.test_hypothesis_memory_across_sessions import (
 )
 from support.fixed_clock import FixedClock
 
-from forge.bootstrap import Container
+from forge.bootstrap.container import Container
 from forge.core.accounts.users import Role, User, UserId
 from forge.core.domain_types import ReframingId, ReframingType, ReviewType, SessionId, VerdictType
 from forge.core.hypotheses.confidence import INITIAL_C, contradicted, supported

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from support.fresh_database import fresh_database_url
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.review.inputs import DecomposeReview

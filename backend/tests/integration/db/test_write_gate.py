@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from support.lock_file import free_for_others
 
-from forge.bootstrap import Container, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.db.cross_process_write_lock import write_lock_path

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.bootstrap import build_container
+from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 

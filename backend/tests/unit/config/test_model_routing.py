@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from forge.bootstrap.model_routing import Provider, missing_for, parse_route, resolve_routes
 from forge.config import Settings
-from forge.model_routing import Provider, missing_for, parse_route, resolve_routes
 
 DB = "sqlite+aiosqlite:///x.db"
 

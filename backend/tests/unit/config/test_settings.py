@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forge.bootstrap.model_routing import resolve_routes
 from forge.config import Settings, read_env_file
-from forge.model_routing import resolve_routes
 
 
 def test_defaults_are_embedded_sqlite_offline_model_and_port_8000(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from forge.bootstrap import SERVING_GC_THRESHOLDS, build_container
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import SERVING_GC_THRESHOLDS
 from forge.config import Settings
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.providers.token_counting import cl100k_encoding

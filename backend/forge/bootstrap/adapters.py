@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from forge.bootstrap.model_routing import ModelRoute, Provider, missing_for
 from forge.config import Settings
 from forge.core.explore.library_records import SourceDomain
-from forge.model_routing import ModelRoute, Provider, missing_for
 from forge.ports import LanguageModel, ResearchProvider, StructuredModel
 
-KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
+KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent / "knowledge"
 
 
 def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:

@@ -1,0 +1,148 @@
+"""Which model answers which role (generator, verifier, red team) and the creative engine's stages
+over them: the given models in tests, else models built from the routes (FORGE_MODEL, FORGE_VERIFIER_MODEL).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
+from forge.bootstrap.model_routing import RoleRoutes
+from forge.config import Settings
+from forge.core.explore.library_records import ShippedKnowledge
+from forge.core.search.plan import RuntimeProfile
+from forge.knowledge.load_concept_spaces import load_concept_spaces
+from forge.ports import (
+    Clock,
+    LanguageModel,
+    StructuredModel,
+    UnitOfWorkFactory,
+)
+from forge.services.hypothesis_queries import pool_reader
+from forge.services.pattern_memory import PatternMemory
+from forge.services.stages.engine_stages import EngineConfig, EngineStages
+from forge.services.stages.search_grounding import LazyHkgGrounding
+from forge.services.stages.supervision import Supervisor
+from forge.services.stages.verify_claims import VerifyStage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRoles:
+    model: LanguageModel
+    verifier: LanguageModel
+    structured: StructuredModel | None
+    verifier_structured: StructuredModel | None
+    red_team: StructuredModel | None
+
+
+def model_roles(
+    settings: Settings,
+    routes: RoleRoutes,
+    knowledge: ShippedKnowledge,
+    model: LanguageModel | None,
+    verifier: LanguageModel | None,
+    structured: StructuredModel | None,
+    verifier_structured: StructuredModel | None,
+) -> ModelRoles:
+    """The generator, the verifier and their structured models: the given ones (tests), else built
+    from the routes. A given `model` without `structured` means no engine stages."""
+    built_here = model is None
+    if model is None:
+        model = build_model(routes.generator, settings)
+        structured = structured or build_structured_model(routes.generator, model, knowledge.domains)
+    derive_verifier = verifier is None and structured is not None and verifier_structured is None
+    verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
+    if derive_verifier and structured is not None:
+        same = routes.verifier == routes.generator
+        verifier_structured = (
+            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains)
+        )
+    # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
+    # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
+    red_team = structured
+    if built_here and structured is not None and verifier is not model:
+        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains)
+    return ModelRoles(model, verifier, structured, verifier_structured, red_team)
+
+
+def _engine_stages(
+    settings: Settings,
+    roles: ModelRoles,
+    knowledge: ShippedKnowledge,
+    uow_factory: UnitOfWorkFactory,
+    clock: Clock,
+    hkg: LazyHkgGrounding,
+) -> EngineStages | None:
+    """The creative engine's stages, or None without a structured model."""
+    if roles.structured is None:
+        return None
+    verifier_structured = roles.verifier_structured
+    return EngineStages(
+        roles.structured,
+        roles.model,
+        knowledge.domains,
+        EngineConfig(
+            settings.engine_concurrency,
+            settings.hypotheses_per_domain,
+            RuntimeProfile(settings.search_profile),
+            settings.search_depth,
+        ),
+        pool_reader(uow_factory),
+        supervisor=Supervisor(
+            roles.red_team,
+            roles.verifier,
+            knowledge.domains,
+            pool_reader(uow_factory),
+            patterns=PatternMemory(uow_factory, clock),
+        ),
+        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=settings.engine_concurrency)
+        if verifier_structured is not None
+        else None,
+        grounding=hkg,
+        concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
+        # the Transform Gate's logic check runs on the verifier role when it is another model
+        verifier=verifier_structured if verifier_structured is not roles.structured else None,
+    )
+
+
+def engine_stages(
+    settings: Settings,
+    roles: ModelRoles,
+    knowledge: ShippedKnowledge,
+    uow_factory: UnitOfWorkFactory,
+    clock: Clock,
+    hkg: LazyHkgGrounding,
+) -> EngineStages | None:
+    """The creative engine's stages, or None without a structured model."""
+    if roles.structured is None:
+        return None
+    verifier_structured = roles.verifier_structured
+    return EngineStages(
+        roles.structured,
+        roles.model,
+        knowledge.domains,
+        EngineConfig(
+            settings.engine_concurrency,
+            settings.hypotheses_per_domain,
+            RuntimeProfile(settings.search_profile),
+            settings.search_depth,
+        ),
+        pool_reader(uow_factory),
+        supervisor=Supervisor(
+            roles.red_team,
+            roles.verifier,
+            knowledge.domains,
+            pool_reader(uow_factory),
+            patterns=PatternMemory(uow_factory, clock),
+        ),
+        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=settings.engine_concurrency)
+        if verifier_structured is not None
+        else None,
+        grounding=hkg,
+        concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
+        # the Transform Gate's logic check runs on the verifier role when it is another model
+        verifier=verifier_structured if verifier_structured is not roles.structured else None,
+    )
