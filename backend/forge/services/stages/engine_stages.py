@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
@@ -85,6 +86,14 @@ class StageName(str, Enum):
     SOLVE = "solve"
 
 
+class DelegateStage(Protocol):
+    """A stage that lives in a module of its own (`solve_stage.py`, `verify_claims.py`)."""
+
+    def pending(self, state: ForgeState) -> bool: ...
+
+    async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class EngineStage:
     """One stage that opens a phase: when it is due (its run key, or None) and what it does."""
@@ -111,7 +120,6 @@ class EngineStages:
     ) -> None:
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
-        self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
         self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
         self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
@@ -119,7 +127,13 @@ class EngineStages:
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
         self._config = config
-        self._solve = SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+        # Stages whose work is an object of its own module (`delegated` entries), by name; VERIFY runs
+        # at VALIDATE only with a verifier's structured model.
+        self._delegates: dict[StageName, DelegateStage] = {
+            StageName.SOLVE: SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+        }
+        if verify is not None:
+            self._delegates[StageName.VERIFY] = verify
 
     def pending(self, state: ForgeState) -> bool:
         return self.pending_stage(state) is not None
@@ -177,18 +191,9 @@ class EngineStages:
     def _search_due(self, state: ForgeState) -> str | None:
         return self._search_stage(state) if self._read_pool is not None else None
 
-    def _verify_due(self, state: ForgeState) -> str | None:
-        return StageName.VERIFY.value if self._verify is not None and self._verify.pending(state) else None
-
-    def _solve_due(self, state: ForgeState) -> str | None:
-        return StageName.SOLVE.value if self._solve.pending(state) else None
-
-    async def _run_verify(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
-        assert self._verify is not None  # _verify_due said so
-        return StageOutput(await self._verify.run(ctx, _progress_to(live)))
-
-    async def _run_solve(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
-        return StageOutput(await self._solve.run(ctx, _progress_to(live)))
+    def delegate(self, name: StageName) -> DelegateStage | None:
+        """The object that does a `delegated` stage's work, None when this engine has none."""
+        return self._delegates.get(name)
 
     @staticmethod
     def _unexplored(state: ForgeState) -> list[str]:
@@ -326,6 +331,22 @@ class EngineStages:
         return (account_usage(ctx, self._priced_as, usage),)
 
 
+def delegated(name: StageName, opens: frozenset[Phase]) -> EngineStage:
+    """The entry of a stage whose work is `EngineStages.delegate(name)`: due while that object is
+    pending, its events the stage's output (no object: never due)."""
+
+    def due(stages: EngineStages, state: ForgeState) -> str | None:
+        stage = stages.delegate(name)
+        return name.value if stage is not None and stage.pending(state) else None
+
+    async def run(stages: EngineStages, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        stage = stages.delegate(name)
+        assert stage is not None  # due() said so
+        return StageOutput(await stage.run(ctx, _progress_to(live)))
+
+    return EngineStage(name, opens, due, run)
+
+
 # The stages in the order they run; `EngineStages` walks this list, nothing else names a stage.
 ENGINE_STAGES: tuple[EngineStage, ...] = (
     EngineStage(StageName.FRAME, frozenset({Phase.DECOMPOSE}), EngineStages._frame_due, EngineStages._frame),
@@ -337,8 +358,8 @@ ENGINE_STAGES: tuple[EngineStage, ...] = (
         EngineStages._suggested,
     ),
     EngineStage(StageName.SEARCH, frozenset({Phase.SYNTHESIZE}), EngineStages._search_due, EngineStages._search),
-    EngineStage(StageName.VERIFY, frozenset({Phase.VALIDATE}), EngineStages._verify_due, EngineStages._run_verify),
-    EngineStage(StageName.SOLVE, frozenset({Phase.CRYSTALLIZE}), EngineStages._solve_due, EngineStages._run_solve),
+    delegated(StageName.VERIFY, frozenset({Phase.VALIDATE})),
+    delegated(StageName.SOLVE, frozenset({Phase.CRYSTALLIZE})),
 )
 
 
