@@ -34,22 +34,7 @@ from forge.api.limit_request_body import LimitRequestBody
 from forge.api.login_attempts import LoginAttempts
 from forge.api.request_context import RequestContext
 from forge.api.request_limits import MAX_BODY_BYTES
-from forge.api.routes import (
-    admin,
-    answer,
-    auth,
-    health,
-    hypotheses,
-    knowledge,
-    knowledge_graph,
-    memory,
-    metrics,
-    selection,
-    session_documents,
-    session_stream,
-    sessions,
-    supervisor,
-)
+from forge.api.routes import PUBLIC_ROUTERS, SIGNED_IN_ROUTERS
 from forge.api.security_headers import SecurityHeaders
 from forge.api.serve_spa import SPA_DIR, mount_spa
 from forge.api.sse_encoding import SseFrameCache
@@ -72,27 +57,14 @@ def _openapi_with_json_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Health and login are public; every other router needs a user and its {session_id} paths an owner."""
+    """Health and login are public; every other router needs a user and its {session_id} paths an owner.
+    Which routers there are is `routes/__init__.py`'s list."""
     signed_in = [Depends(current_user), Depends(guard_session_path)]
     mount_docs(app, dependencies=signed_in)
-    for public in (health.router, auth.public_router):
+    for public in PUBLIC_ROUTERS:
         app.include_router(public)
-    routers = (  # every request must authenticate (FORGE_AUTH=on); {session_id} paths are owner-only
-        auth.router,
-        admin.router,
-        sessions.router,
-        session_stream.router,
-        session_documents.router,
-        knowledge_graph.router,
-        knowledge.router,
-        hypotheses.router,
-        metrics.router,
-        memory.router,
-        supervisor.router,
-        answer.router,
-        selection.router,
-    )
-    for router in routers:
+    # every request must authenticate (FORGE_AUTH=on); {session_id} paths are owner-only
+    for router in SIGNED_IN_ROUTERS:
         app.include_router(router, dependencies=signed_in, responses=error_responses(401))
 
 

@@ -25,7 +25,9 @@ def _packages() -> list[Path]:
 
 def test_no_folder_holds_more_than_25_modules() -> None:
     folders = {path.parent for path in FORGE.rglob("*.py")}
-    crowded = {str(f.relative_to(FORGE)): len(_modules(f)) for f in folders if len(_modules(f)) > MAX_MODULES_PER_FOLDER}
+    crowded = {
+        str(f.relative_to(FORGE)): len(_modules(f)) for f in folders if len(_modules(f)) > MAX_MODULES_PER_FOLDER
+    }
     assert crowded == {}
 
 

@@ -16,7 +16,7 @@ Invariants:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forge.core.domain_types import Phase, SemanticDistance
@@ -117,7 +117,7 @@ def audit_target_domain_cp2(frame: ProblemFrame, selection: DomainSelection | No
     return findings
 
 
-def audit_source_domains_cp3(selection: DomainSelection | None, fields: dict[str, str]) -> list[Finding]:
+def audit_source_domains_cp3(selection: DomainSelection | None, fields: Mapping[str, str]) -> list[Finding]:
     if selection is None or not selection.chosen:
         return []
     findings = []

@@ -1,5 +1,5 @@
 """SAGA Layer 1 (seed 000 §5.3): statistical anomaly detectors over one batch of scored hypotheses,
-at zero model cost.
+at zero model cost. Which checkpoints run them, and in what order, is `detector_table.DETECTORS`.
 
 Invariants:
     - Each detector is a pure function of the batch (and its thresholds) returning a `Finding` or
@@ -180,15 +180,3 @@ def detect_diversity_collapse(batch: Batch, share: float = COLLAPSE_SHARE) -> Fi
         severity=Severity.INFO,
         dimensions=(family,),
     )
-
-
-def detect_layer_one(batch: Batch, parents: Mapping[str, ScoredHypothesis] | None = None) -> list[Finding]:
-    """Every Layer-1 detector that fires on the batch, in a fixed order."""
-    found = [
-        detect_score_compression(batch),
-        detect_collinearity(batch),
-        detect_source_domain_bias(batch),
-        detect_shallow_rewrites(batch, parents) if parents else None,
-        detect_diversity_collapse(batch),
-    ]
-    return [f for f in found if f is not None]

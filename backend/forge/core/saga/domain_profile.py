@@ -170,11 +170,6 @@ def check_stale_ideas(
     )
 
 
-def check_layer_four(profile: TargetDomainProfile, batch: Sequence[ProfiledText]) -> list[Finding]:
-    found = [check_hard_constraints(profile, batch), check_anti_patterns(batch), check_stale_ideas(profile, batch)]
-    return [f for f in found if f is not None]
-
-
 @functools.lru_cache(maxsize=8192)  # pure: a frame's constraints are compared with every text of every batch
 def _stems(text: str) -> frozenset[str]:
     """Match keys without numbers: light verbs stay (\"no new hires\" is about hiring)."""

@@ -2,6 +2,8 @@
 parents, under the runtime profile's per-round quotas, before any model is called.
 
 Invariants:
+    - What the planner knows of an operator (its parents, heavy or not) is its `OperatorSpec`
+      (`operator_specs.py`); nothing here lists operators by property.
     - Operators run in the seed's order per seed hypothesis (the profile's `per_hypothesis`, e.g.
       refine, oppose, extreme, then the HKG operators hyperpath_expand and hyperbridge), then
       `combine` over consecutive pairs of seeds, `blend_expand` over pairs of seeds from different
@@ -29,17 +31,15 @@ from itertools import pairwise
 
 from forge.core.hypotheses.pool import HypothesisId
 
-
-class SearchOperator(str, Enum):
-    REFINE = "refine"
-    VARIANT = "variant"
-    COMBINE = "combine"
-    OPPOSE = "oppose"
-    EXTREME = "extreme"
-    HYPERPATH_EXPAND = "hyperpath_expand"
-    HYPERBRIDGE = "hyperbridge"
-    BLEND_EXPAND = "blend_expand"
-    TRANSFORM_SPACE = "transform_space"
+# HEAVY_OPERATORS and SearchOperator are re-exported: the planner's callers have always found them here.
+from forge.core.search.operator_specs import HEAVY_OPERATORS as HEAVY_OPERATORS
+from forge.core.search.operator_specs import (
+    PAIRED_OPERATORS,
+    ROUND_LEVEL_SPECS,
+    SPEC_OF,
+    Placement,
+)
+from forge.core.search.operator_specs import SearchOperator as SearchOperator
 
 
 class RuntimeProfile(str, Enum):
@@ -48,8 +48,6 @@ class RuntimeProfile(str, Enum):
 
 
 DEGRADE_TO = (SearchOperator.VARIANT, SearchOperator.REFINE)
-HEAVY_OPERATORS = frozenset({SearchOperator.HYPERBRIDGE, SearchOperator.BLEND_EXPAND, SearchOperator.TRANSFORM_SPACE})
-PAIRED_OPERATORS = frozenset({SearchOperator.COMBINE, SearchOperator.HYPERBRIDGE, SearchOperator.BLEND_EXPAND})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +61,15 @@ class SearchProfile:
     blend_pairs: int = 0  # blend_expand applications asked per round (before quotas)
     transforms: int = 0  # transform_space applications asked per round (before quotas)
     search_depth: int = 1  # SEARCH rounds per session round, each with its own quotas
+
+    def asked_per_round(self, operator: SearchOperator) -> int:
+        """How many applications of a round-level operator (`Placement.round_level`) a round asks for."""
+        asked = {
+            SearchOperator.COMBINE: self.combine_pairs,
+            SearchOperator.BLEND_EXPAND: self.blend_pairs,
+            SearchOperator.TRANSFORM_SPACE: self.transforms,
+        }
+        return asked.get(operator, 0)
 
 
 PROFILES: dict[RuntimeProfile, SearchProfile] = {
@@ -195,12 +202,21 @@ def plan_search_round(
     budget = _Budget(profile, profile.quotas if quotas is None else quotas)
     for seed in seeds:
         for operator in profile.per_hypothesis:
-            partner = distant_partner(seed, seeds, domains) if operator is SearchOperator.HYPERBRIDGE else None
+            partnered = SPEC_OF[operator].placement is Placement.SEED_AND_DISTANT_PARTNER
+            partner = distant_partner(seed, seeds, domains) if partnered else None
             budget.place(operator, (seed,) if partner is None else (seed, partner))
-    for first, second in list(pairwise(seeds))[: profile.combine_pairs]:
-        budget.place(SearchOperator.COMBINE, (first, second))
-    for first, second in _cross_domain_pairs(seeds, domains)[: profile.blend_pairs]:
-        budget.place(SearchOperator.BLEND_EXPAND, (first, second))
-    for seed in seeds[: profile.transforms]:
-        budget.place(SearchOperator.TRANSFORM_SPACE, (seed,))
+    for spec in ROUND_LEVEL_SPECS:
+        for parents in _round_parents(spec.placement, seeds, domains)[: profile.asked_per_round(spec.operator)]:
+            budget.place(spec.operator, parents)
     return RoundPlan(tuple(budget.applications), budget.degraded, budget.skipped)
+
+
+def _round_parents(
+    placement: Placement, seeds: Sequence[HypothesisId], domains: Mapping[HypothesisId, str]
+) -> list[tuple[HypothesisId, ...]]:
+    """The parents a round-level operator is asked with, best first."""
+    if placement is Placement.CONSECUTIVE_PAIRS:
+        return list(pairwise(seeds))
+    if placement is Placement.CROSS_DOMAIN_PAIRS:
+        return list(_cross_domain_pairs(seeds, domains))
+    return [(seed,) for seed in seeds]

@@ -3,8 +3,7 @@ extreme each ask for ONE new hypothesis in BISO's draft shape, made from its par
 
 Invariants:
     - One output type for every operator (`OperatorOutput`); what to do is the operator's own
-      instructions (`OPERATOR_INSTRUCTIONS`, an explicit registry: an operator without an entry is
-      a KeyError at request time, never a silent default).
+      instructions, written in its entry of `operator_registry.OPERATOR_APPLICATIONS` and passed in.
     - A child keeps its first parent's source domain (combine names both domains), records the
       operator and its parents' ids, and is gated like any BISO hypothesis: the rule layer runs on
       its own table against its own statement, observable and failure modes.
@@ -29,19 +28,6 @@ _COMMON = (
     "structure, statement, mechanism, mapping of at least 6 rows, observable, failure modes). It must say "
     "something its parent does not: no paraphrase."
 )
-OPERATOR_INSTRUCTIONS: dict[SearchOperator, str] = {
-    SearchOperator.REFINE: "Operator REFINE: narrow the parent's scope. Add the specific conditions, thresholds "
-    "or populations under which it holds, taken from the frame's constraints and success criteria, and make the "
-    "observable a threshold test.",
-    SearchOperator.VARIANT: "Operator VARIANT: keep the parent's structure and mechanism but change its "
-    "parameters or scenario (another lever, another scale, another stakeholder group of the frame).",
-    SearchOperator.COMBINE: "Operator COMBINE: join the two parents into one hypothesis whose mechanism needs "
-    "both; the mapping must keep rows from each and add at least one row that links them.",
-    SearchOperator.OPPOSE: "Operator OPPOSE: state the counter-hypothesis: the conditions under which the "
-    "parent's mechanism fails or reverses, as a claim that can be tested against the parent's observable.",
-    SearchOperator.EXTREME: "Operator EXTREME: push the parent's key parameter to its boundary value (zero, "
-    "maximum, or the hard constraint's limit) and say what happens there, including what breaks.",
-}
 
 
 class OperatorOutput(BaseModel):
@@ -72,13 +58,13 @@ def parent_text(parent: Hypothesis) -> str:
 
 
 def search_request(
-    operator: SearchOperator, parents: Sequence[Hypothesis], problem: str, frame: ProblemFrame
+    operator: SearchOperator, parents: Sequence[Hypothesis], problem: str, frame: ProblemFrame, instructions: str
 ) -> StructuredRequest[OperatorOutput]:
     parents_block = "\n\n".join(parent_text(p) for p in parents)
     return StructuredRequest(
         name=f"record_{operator.value}_hypothesis",
         purpose=f"Record the hypothesis the {operator.value} operator makes from its parent(s).",
-        instructions=f"{BISO_INSTRUCTIONS}{_COMMON}\n{OPERATOR_INSTRUCTIONS[operator]}",
+        instructions=f"{BISO_INSTRUCTIONS}{_COMMON}\n{instructions}",
         input=f"Problem:\n{problem}\n\n{frame_text(frame)}\n\n{parents_block}",
         output=OperatorOutput,
         max_tokens=2000,

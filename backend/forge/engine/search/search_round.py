@@ -41,7 +41,8 @@ from forge.core.search.plan import (
 )
 from forge.core.search.seeds import SeedSelection, SelectionMethod, select_search_seeds
 from forge.core.search.transform_gate import TransformRecord, TransformStatus, close_gate
-from forge.engine.search.applications import PendingTransform, Prepared, finish_application, prepare_applications
+from forge.engine.search.application_spec import PendingTransform, Prepared
+from forge.engine.search.applications import finish_application, prepare_applications
 from forge.engine.search.structural_operators import grounding_request
 from forge.engine.search.transform_space import LogicCheckOutput, logic_check_request, transform_child, verdict_of
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch

@@ -31,12 +31,12 @@ from forge.core.search.hyperpath_trace import (
     hypothesis_terms,
     trace_prompt_text,
 )
+from forge.core.search.operator_specs import STRUCTURAL_OPERATORS as STRUCTURAL_OPERATORS  # read off the specs
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import BISO_INSTRUCTIONS, HypothesisDraft, frame_text
 from forge.engine.search.operators import child_from_draft, parent_text
 from forge.ports import StructuredRequest
 
-STRUCTURAL_OPERATORS = frozenset({SearchOperator.HYPERPATH_EXPAND, SearchOperator.HYPERBRIDGE})
 STRUCTURAL_INSTRUCTIONS: dict[SearchOperator, str] = {
     SearchOperator.HYPERPATH_EXPAND: "Operator HYPERPATH_EXPAND: the knowledge hypergraph links the parent's terms "
     "to the problem's target along the hyperpaths below. Complete the parent's mechanism chain ALONG one of "

@@ -5,6 +5,9 @@ seeds drawn from the pool with the earlier rounds' children in it), VERIFY of th
 VALIDATE (§4.3, `services/stages/verify_claims.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
 stages 7–8; `run_solve_stage`).
 
+The stages are one ordered list, `ENGINE_STAGES` (name, the phases it opens, when it is due, what it
+does); the runner walks it.
+
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
       `biso.round`; `search.round` and `search.depth`), so a run resumed after a crash redoes at most the stage that had not committed.
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
@@ -34,8 +39,7 @@ from forge.core.llm.messages import Usage
 from forge.core.saga.observe import open_finding_lines
 from forge.core.search.concept_space import ConceptSpace, resolve_concept_space
 from forge.core.search.plan import PROFILES, RuntimeProfile
-from forge.core.search.summary import SearchSummary, after_round
-from forge.core.search.transform_gate import TransformStatus
+from forge.core.search.summary import after_round
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
@@ -43,9 +47,10 @@ from forge.engine.explore.biso import run_biso
 from forge.engine.explore.choose_source_domains import choose_source_domains
 from forge.engine.explore.suggested_domains import explore_suggested_domains
 from forge.engine.frame.frame_problem import Framed, frame_problem
-from forge.engine.search.search_round import SearchRound, run_search_round
+from forge.engine.search.search_round import run_search_round
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
+from forge.services.stages.search_stage_report import search_counts, search_text, summarize_search
 from forge.services.stages.solve_stage import SolveStage
 from forge.services.stages.supervision import Supervisor, supervised_pool, supervised_quotas, supervised_weights
 from forge.services.stages.verify_claims import VerifyStage
@@ -72,6 +77,33 @@ class StageOutput:
     hypotheses: tuple[Hypothesis, ...] = field(default=())
 
 
+class StageName(str, Enum):
+    FRAME = "frame"
+    BISO = "biso"
+    SUGGESTED_DOMAINS = "suggested_domains"
+    SEARCH = "search"
+    VERIFY = "verify"
+    SOLVE = "solve"
+
+
+class DelegateStage(Protocol):
+    """A stage that lives in a module of its own (`solve_stage.py`, `verify_claims.py`)."""
+
+    def pending(self, state: ForgeState) -> bool: ...
+
+    async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EngineStage:
+    """One stage that opens a phase: when it is due (its run key, or None) and what it does."""
+
+    name: StageName
+    opens: frozenset[Phase]  # the phases it opens
+    due: Callable[[EngineStages, ForgeState], str | None]
+    run: Callable[[EngineStages, ToolContext, LiveSink], Awaitable[StageOutput]]
+
+
 class EngineStages:
     def __init__(
         self,
@@ -88,7 +120,6 @@ class EngineStages:
     ) -> None:
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
-        self._verify = verify  # VERIFY runs at VALIDATE only with a verifier's structured model
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
         self._grounding = grounding  # the HKG for hyperpath_expand / hyperbridge and structural grounding
         self._concept_spaces = concept_spaces  # shipped target-domain spaces for transform_space
@@ -96,27 +127,27 @@ class EngineStages:
         self._priced_as = priced_as  # the model whose label and prices account the stage's calls
         self._domains = domains
         self._config = config
-        self._solve = SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+        # Stages whose work is an object of its own module (`delegated` entries), by name; VERIFY runs
+        # at VALIDATE only with a verifier's structured model.
+        self._delegates: dict[StageName, DelegateStage] = {
+            StageName.SOLVE: SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+        }
+        if verify is not None:
+            self._delegates[StageName.VERIFY] = verify
 
     def pending(self, state: ForgeState) -> bool:
         return self.pending_stage(state) is not None
 
     def pending_stage(self, state: ForgeState) -> str | None:
-        """The next stage that opens the current phase and has not run yet; stages run in order
-        (BISO before the person's suggested domains, those before SEARCH)."""
-        phase = state.current_phase
-        if phase is Phase.DECOMPOSE:
-            return "frame" if state.problem_frame is None else None
-        if phase is Phase.EXPLORE and (state.biso is None or state.biso.round != state.current_round):
-            return "biso"
-        if phase in (Phase.EXPLORE, Phase.SYNTHESIZE) and self._unexplored(state):
-            return "suggested_domains"
-        if phase is Phase.SYNTHESIZE and self._read_pool is not None:
-            return self._search_stage(state)
-        if phase is Phase.VALIDATE and self._verify is not None and self._verify.pending(state):
-            return "verify"
-        if phase is Phase.CRYSTALLIZE and self._solve.pending(state):
-            return "solve"
+        """The key of the next stage that opens the current phase and has not run yet (its name; a
+        SEARCH round after the first is `search_round_<k>`), walking `ENGINE_STAGES` in order."""
+        due = self._due(state)
+        return due[1] if due is not None else None
+
+    def _due(self, state: ForgeState) -> tuple[EngineStage, str] | None:
+        for stage in ENGINE_STAGES:
+            if state.current_phase in stage.opens and (key := stage.due(self, state)) is not None:
+                return stage, key
         return None
 
     def _search_stage(self, state: ForgeState) -> str | None:
@@ -125,7 +156,7 @@ class EngineStages:
         round is its own stage (named apart, so the driver runs each once per run) and its own step."""
         done = state.search
         if done is None or done.round != state.current_round:
-            return "search"
+            return StageName.SEARCH.value
         if done.depth < self._config.search_rounds and not done.stalled:
             return f"search_round_{done.depth + 1}"
         return None
@@ -142,20 +173,27 @@ class EngineStages:
         return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
 
     async def _stage(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
-        stage = self.pending_stage(ctx.state)
-        if stage == "frame":
-            return await self._frame(ctx)
-        if stage == "biso":
-            return await self._biso(ctx, live)
-        if stage == "suggested_domains":
-            return await self._suggested(ctx, live)
-        if stage is not None and stage.startswith("search"):
-            return await self._search(ctx, live)
-        if stage == "verify" and self._verify is not None:
-            return StageOutput(await self._verify.run(ctx, _progress_to(live)))
-        if stage == "solve":
-            return StageOutput(await self._solve.run(ctx, _progress_to(live)))
-        return None
+        due = self._due(ctx.state)
+        return await due[0].run(self, ctx, live) if due is not None else None
+
+    # When each stage is due (its run key, or None) — read by ENGINE_STAGES.
+
+    def _frame_due(self, state: ForgeState) -> str | None:
+        return StageName.FRAME.value if state.problem_frame is None else None
+
+    def _biso_due(self, state: ForgeState) -> str | None:
+        done = state.biso is not None and state.biso.round == state.current_round
+        return None if done else StageName.BISO.value
+
+    def _suggested_due(self, state: ForgeState) -> str | None:
+        return StageName.SUGGESTED_DOMAINS.value if self._unexplored(state) else None
+
+    def _search_due(self, state: ForgeState) -> str | None:
+        return self._search_stage(state) if self._read_pool is not None else None
+
+    def delegate(self, name: StageName) -> DelegateStage | None:
+        """The object that does a `delegated` stage's work, None when this engine has none."""
+        return self._delegates.get(name)
 
     @staticmethod
     def _unexplored(state: ForgeState) -> list[str]:
@@ -181,19 +219,22 @@ class EngineStages:
         counts = {"suggestions": len(run.outcomes), "hypotheses": len(run.hypotheses), "calls": run.calls}
         events = (*framing_cost, *self._account(ctx, run.usage))
         return StageOutput(
-            (*events, ev.engine_stage("suggested_domains", describe_outcomes(run.outcomes), counts)), run.hypotheses
+            (*events, ev.engine_stage(StageName.SUGGESTED_DOMAINS.value, describe_outcomes(run.outcomes), counts)),
+            run.hypotheses,
         )
 
-    async def _frame(self, ctx: ToolContext) -> StageOutput:
+    async def _frame(self, ctx: ToolContext, _live: LiveSink) -> StageOutput:
         framed = await frame_problem(self._structured, ctx.state.problem)
         usage_events = self._account(ctx, framed.usage)
         if not isinstance(framed, Framed):
-            return StageOutput((*usage_events, ev.engine_stage("frame", f"No problem frame: {framed.message}", {})))
+            return StageOutput(
+                (*usage_events, ev.engine_stage(StageName.FRAME.value, f"No problem frame: {framed.message}", {}))
+            )
         ctx.state.problem_frame = framed.audited
         frame, findings = framed.audited.frame, framed.audited.audit.findings
         counts = {"hard_constraints": len(frame.hard_constraints), "findings": len(findings)}
         summary = f"Framed: {frame.objective}. {len(frame.hard_constraints)} hard constraint(s), {len(findings)} audit finding(s)."
-        return StageOutput((*usage_events, ev.engine_stage("frame", summary, counts)))
+        return StageOutput((*usage_events, ev.engine_stage(StageName.FRAME.value, summary, counts)))
 
     async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         state = ctx.state
@@ -233,7 +274,7 @@ class EngineStages:
             "reviewed": run.reviewed,
             "padding_suspected": len(run.padding_suspected),
         }
-        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage("biso", summary, counts))
+        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(StageName.BISO.value, summary, counts))
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
@@ -262,12 +303,12 @@ class EngineStages:
             space=resolve_concept_space(frame, state.problem, self._concept_spaces),
             verifier=self._verifier,
         )
-        state.search = after_round(earlier, _summarize_search(run, state.current_round, profile))
+        state.search = after_round(earlier, summarize_search(run, state.current_round, profile))
         rounds = (depth + 1, self._config.search_rounds)
         events = (
             *framing_cost,
             *self._account(ctx, run.usage),
-            ev.engine_stage("search", _search_text(run, len(pool), rounds), _search_counts(run, rounds)),
+            ev.engine_stage(StageName.SEARCH.value, search_text(run, len(pool), rounds), search_counts(run, rounds)),
         )
         return StageOutput(events, run.children)
 
@@ -290,75 +331,36 @@ class EngineStages:
         return (account_usage(ctx, self._priced_as, usage),)
 
 
-def _summarize_search(run: SearchRound, round_: int, profile: RuntimeProfile) -> SearchSummary:
-    selection = run.selection
-    return SearchSummary(
-        round_,
-        profile.value,
-        selection.method.value,
-        selection.seeds,
-        selection.eligible,
-        run.calls,
-        len(run.children),
-        dict(run.operators),
-        run.degraded,
-        run.skipped,
-        len(run.failures),
-        selection.coverage_ratio,
-        run.transforms,
-        run.ungrounded,
-        run.concept_space,
-        dict(run.hkg_paths),
-    )
+def delegated(name: StageName, opens: frozenset[Phase]) -> EngineStage:
+    """The entry of a stage whose work is `EngineStages.delegate(name)`: due while that object is
+    pending, its events the stage's output (no object: never due)."""
+
+    def due(stages: EngineStages, state: ForgeState) -> str | None:
+        stage = stages.delegate(name)
+        return name.value if stage is not None and stage.pending(state) else None
+
+    async def run(stages: EngineStages, ctx: ToolContext, live: LiveSink) -> StageOutput:
+        stage = stages.delegate(name)
+        assert stage is not None  # due() said so
+        return StageOutput(await stage.run(ctx, _progress_to(live)))
+
+    return EngineStage(name, opens, due, run)
 
 
-def _search_text(run: SearchRound, pool_size: int, rounds: tuple[int, int]) -> str:
-    label = "SEARCH" if rounds[1] <= 1 else f"SEARCH round {rounds[0]}/{rounds[1]}"
-    if not run.selection.seeds:
-        return (
-            f"{label}: none of the {pool_size} hypotheses in the pool passed the mapping gate"
-            + (" or was left unexpanded by an earlier round" if rounds[0] > 1 else "")
-            + "; nothing to expand."
-        )
-    made = ", ".join(f"{count} {operator}" for operator, count in run.operators.items()) or "none"
-    coverage = run.selection.coverage_ratio
-    lineage = sum(1 for s in run.selection.seeds if not str(s).startswith("biso-"))
-    return (
-        f"{label} over {len(run.selection.seeds)} seeds of {run.selection.eligible} gated hypotheses"
-        + (f" (MOME coverage {coverage:.0%})" if coverage is not None else "")
-        + (f", {lineage} of them children of earlier rounds" if rounds[0] > 1 else "")
-        + f": {run.calls} operator calls made {len(run.children)} new hypotheses ({made})"
-        + (f"; {run.degraded} degraded to refine/variant by quota" if run.degraded else "")
-        + (f"; {run.ungrounded} HKG application(s) found no hyperpath (no evidence)" if run.ungrounded else "")
-        + (
-            f"; Transform Gate: {_accepted(run)} accepted, {len(run.transforms) - _accepted(run)} rejected"
-            if run.transforms
-            else ""
-        )
-        + (f"; {len(run.failures)} call(s) failed" if run.failures else "")
-        + "."
-    )
-
-
-def _search_counts(run: SearchRound, rounds: tuple[int, int]) -> dict[str, int]:
-    return {
-        "depth": rounds[0],
-        "search_depth": rounds[1],
-        "seeds": len(run.selection.seeds),
-        "calls": run.calls,
-        "children": len(run.children),
-        "operators": len(run.operators),
-        "degraded": run.degraded,
-        "failed": len(run.failures),
-        "ungrounded": run.ungrounded,
-        "transforms_accepted": _accepted(run),
-        "transforms_rejected": len(run.transforms) - _accepted(run),
-        **{f"op_{operator}": count for operator, count in run.operators.items()},
-    }
-
-
-def _accepted(run: SearchRound) -> int:
-    return sum(1 for t in run.transforms if t.status is TransformStatus.ACCEPTED)
+# The stages in the order they run; `EngineStages` walks this list, nothing else names a stage.
+ENGINE_STAGES: tuple[EngineStage, ...] = (
+    EngineStage(StageName.FRAME, frozenset({Phase.DECOMPOSE}), EngineStages._frame_due, EngineStages._frame),
+    EngineStage(StageName.BISO, frozenset({Phase.EXPLORE}), EngineStages._biso_due, EngineStages._biso),
+    EngineStage(
+        StageName.SUGGESTED_DOMAINS,
+        frozenset({Phase.EXPLORE, Phase.SYNTHESIZE}),  # the person's domains, after BISO and before SEARCH
+        EngineStages._suggested_due,
+        EngineStages._suggested,
+    ),
+    EngineStage(StageName.SEARCH, frozenset({Phase.SYNTHESIZE}), EngineStages._search_due, EngineStages._search),
+    delegated(StageName.VERIFY, frozenset({Phase.VALIDATE})),
+    delegated(StageName.SOLVE, frozenset({Phase.CRYSTALLIZE})),
+)
 
 
 def _progress_to(live: LiveSink) -> ProgressSink:

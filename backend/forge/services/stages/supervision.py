@@ -137,7 +137,7 @@ class Supervisor:
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
         parents = [h for h in pool if h.id not in mine] if searching else []
-        return observe_pool_batch(state, round_batch, parents, self._domains, history), pool
+        return observe_pool_batch(state, cp, round_batch, parents, self._domains, history), pool
 
     async def _challenge(
         self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed

@@ -10,7 +10,8 @@ from forge.core.explore.mapping_quality_gate import MappingTable
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId, gate_summary
 from forge.core.llm.messages import Usage
 from forge.core.search.plan import RuntimeProfile, SearchOperator
-from forge.engine.search.operators import OPERATOR_INSTRUCTIONS, SearchContext
+from forge.engine.search.operator_registry import OPERATOR_APPLICATIONS
+from forge.engine.search.operators import SearchContext
 from forge.engine.search.search_round import run_search_round
 
 
@@ -39,7 +40,7 @@ async def test_each_request_carries_its_parents_the_frame_and_the_operators_inst
     for request in standard:
         context = request.offline_context
         assert isinstance(context, SearchContext)
-        assert OPERATOR_INSTRUCTIONS[context.operator] in request.instructions
+        assert OPERATOR_APPLICATIONS[context.operator].instructions in request.instructions
         assert all(p.statement in request.input for p in context.parents)
         assert "without more staff" in request.input
 

@@ -1,14 +1,14 @@
+from forge.core.saga.detector_table import Observation, detect_at
 from forge.core.saga.detectors import (
     Batch,
     ScoredHypothesis,
     detect_collinearity,
     detect_diversity_collapse,
-    detect_layer_one,
     detect_score_compression,
     detect_shallow_rewrites,
     detect_source_domain_bias,
 )
-from forge.core.saga.records import FindingKind
+from forge.core.saga.records import Checkpoint, FindingKind
 
 W = {"a": 1.0, "b": 1.0}
 
@@ -106,5 +106,5 @@ class TestDiversityCollapse:
 
 def test_layer_one_runs_every_detector_in_order():
     batch = Batch(tuple(h(f"h{i}", 5 + 0.05 * i, 5 + 0.1 * i) for i in range(6)), W)
-    kinds = [f.kind for f in detect_layer_one(batch)]
+    kinds = [f.kind for f in detect_at(Checkpoint.CP4, Observation(batch=batch))]
     assert kinds == [FindingKind.SCORE_COMPRESSION, FindingKind.DIMENSION_COLLINEARITY]
