@@ -156,12 +156,19 @@ def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
 
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
-    # `thinking` only where request_params knows it, so the bench also runs against older commits.
-    thinking = (
-        {"thinking": True}
-        if "thinking" in inspect.signature(request_params).parameters
-        else {}
-    )
+    # What request_params takes to decide thinking (a flag before issue #35, the model's capabilities
+    # and the effort for the request's scope since), so the bench also runs against older commits.
+    parameters = inspect.signature(request_params).parameters
+    thinking: dict[str, Any] = {"thinking": True} if "thinking" in parameters else {}
+    if "capabilities" in parameters:
+        from forge.core.llm.effort import EffortPolicy
+        from forge.providers.model_catalogue import shipped_catalogue
+
+        scope = getattr(request, "effort_scope", "")
+        thinking = {
+            "capabilities": shipped_catalogue().capabilities(WIRE_MODEL),
+            "effort": EffortPolicy().level_for(scope) if scope else None,
+        }
     return request_params(
         request,
         model=WIRE_MODEL,

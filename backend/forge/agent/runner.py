@@ -179,6 +179,7 @@ class AgentRunner:
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
             thinking_budget=THINKING_BUDGET,
+            effort_scope=state.current_phase.value,
         )
         return request, curated.context.summary
 
@@ -229,8 +230,8 @@ class AgentRunner:
         """Fold the reply into the step; (whether the run ends, 1 if the reply counts as a nudge)."""
         reply = cap_reply(response.message)
         draft.add_message(reply, messages)
-        if reply.text.strip():
-            draft.events.append(ev.agent_text(reply.text))
+        if reply.shown_text:  # the answer, and the notes a thinking model wrote between tool calls
+            draft.events.append(ev.agent_text(reply.shown_text))
         if response.stop_reason == StopReason.PAUSE_TURN and not reply.tool_calls:
             return False, 0  # the provider paused a long server-side turn: call again to let it finish
         if reply.tool_calls:

@@ -35,6 +35,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
         )
     if route.provider == Provider.ANTHROPIC:
         from forge.providers.anthropic_model import anthropic_model_from_settings
+        from forge.providers.model_catalogue import ModelCatalogue
 
         web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
         return anthropic_model_from_settings(
@@ -43,6 +44,8 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
             base_url=settings.anthropic_base_url,
             context_1m=settings.anthropic_context_1m,
             web_search_max_uses=web_uses,
+            catalogue=ModelCatalogue(settings.model_cache_path),
+            effort=settings.effort,
         )
     from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
 
