@@ -35,6 +35,7 @@ from forge.core.curation.curation_settings import CurationChange
 from forge.core.session.forge_state import ForgeState
 from forge.core.llm.messages import Message, ModelRequest, ModelResponse, ToolDefinition, Usage
 from forge.core.llm.pricing import cost_of, price_for
+from forge.providers.library_prices import LIBRARY_PRICES
 from forge.core.session.state_codec import encode_value
 from forge.providers.simulate_prompt_cache import PromptCacheSimulator
 from forge.providers.token_counting import TiktokenCounter
@@ -110,7 +111,7 @@ def run_session(problem: str, rounds: int, curated: bool, carry: int | None = No
 
 
 def _print_rows(label: str, run: SessionTokens) -> None:
-    price = price_for(session.WIRE_MODEL)
+    price = price_for(session.WIRE_MODEL, LIBRARY_PRICES)
     for name, row in [*run.phases.items(), ("session", run.total)]:
         u = row.usage
         print(
@@ -127,7 +128,7 @@ def main() -> None:
     args = parser.parse_args()
     full = run_session(args.problem, args.rounds, curated=False)
     curated = run_session(args.problem, args.rounds, curated=True, carry=args.carry)
-    price = price_for(session.WIRE_MODEL)
+    price = price_for(session.WIRE_MODEL, LIBRARY_PRICES)
     print(f"model {session.WIRE_MODEL}; tokens: cl100k_base of what is sent; cache simulated at ~4 chars/token")
     print(f"{'mode':<8} {'phase':<12} {'requests':>8} {'tokens':>10} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'cost $':>8}")
     _print_rows("full", full)

@@ -54,12 +54,13 @@ from forge.core.llm.messages import (
     ToolResult,
     user_text,
 )
-from forge.core.llm.pricing import DEFAULT_PRICES, ModelPrice
+from forge.core.llm.pricing import ModelPrice
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
 from forge.core.session import events as ev
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.spend import SpendBudget, check_budget, total_spend
 from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
+from forge.providers.library_prices import LIBRARY_PRICES
 
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
@@ -155,7 +156,7 @@ class AgentRunner:
         max_iterations: int = MAX_ITERATIONS,
         max_nudges: int = MAX_NUDGES,
         budget: SpendBudget | None = None,
-        prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+        prices: Mapping[str, ModelPrice] = LIBRARY_PRICES,
         curator: RequestCurator | None = None,
     ):
         self._model = model

@@ -20,7 +20,11 @@ KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent / "knowledge"
 
 
 def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
-    """The LanguageModel for a route; no network call is made here."""
+    """The LanguageModel for a route; no network call is made here. Installs the deployment's prices
+    (FORGE_PRICES_FILE over genai-prices' shipped data) for the cost accounting."""
+    from forge.providers.library_prices import install_prices_file
+
+    install_prices_file(settings.prices_file)
     if route.provider == Provider.OFFLINE:
         from forge.offline.offline_model import OfflineModel
         from forge.offline.paced_model import PacedModel

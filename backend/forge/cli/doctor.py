@@ -20,6 +20,7 @@ from forge.config import Settings
 from forge.core.llm.pricing import price_for
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
+from forge.providers.library_prices import LIBRARY_PRICES
 
 DB_TIMEOUT_S = 5.0
 
@@ -40,7 +41,7 @@ def _route_finding(role: str, variable: str, route: ModelRoute, settings: Settin
     missing = missing_for(route, settings)
     if missing:
         return Finding(role, route.name, False, f"set {', '.join(missing)} or choose {variable}=offline")
-    priced = route.provider == Provider.OFFLINE or price_for(route.model) is not None
+    priced = route.provider == Provider.OFFLINE or price_for(route.model, LIBRARY_PRICES) is not None
     note = "" if priced else " (no price known: cost will show as 0)"
     return Finding(role, route.name + note)
 
