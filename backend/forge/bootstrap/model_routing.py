@@ -1,7 +1,7 @@
 """Which provider and model play each role: generator, verifier, researcher.
 
 Invariants:
-    - A role is configured as `provider:model` (`anthropic:claude-sonnet-4-6`, `openai:gpt-4o`,
+    - A role is configured as `provider:model` (`anthropic:claude-sonnet-5-5`, `openai:gpt-4o`,
       `local:qwen2.5-7b-instruct` for any OpenAI-compatible server at OPENAI_BASE_URL) or `offline`.
     - With no key configured, every role is the offline model: the product always runs.
     - Building a route never makes a network call; `forge doctor` reports on routes without paying.
@@ -20,7 +20,7 @@ from enum import Enum
 
 from forge.config import Settings
 
-DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-5-5"
 DEFAULT_OPENAI_MODEL = "gpt-4o"
 
 
