@@ -51,6 +51,7 @@ class ModelCapabilities:
     max_output_tokens: int = 8192
     web_search: bool = False
     web_search_tool: str | None = None  # the server tool version to send (`web_search_20260209`, ...)
+    min_cacheable_tokens: int = 1024  # shorter prompt prefixes are never cached (the prompt-caching page)
     source: str = "unknown model: conservative defaults"
 
     @property
@@ -116,6 +117,7 @@ def capabilities_from_row(model: str, row: Mapping[str, Any], source: str) -> Mo
         max_output_tokens=int(row.get("max_output_tokens", 8192)),
         web_search=bool(row.get("web_search_tool")),
         web_search_tool=row.get("web_search_tool"),
+        min_cacheable_tokens=int(row.get("min_cacheable_tokens", 1024)),
         source=source,
     )
 

@@ -14,11 +14,20 @@ from typing import Any
 import httpx2
 import pytest
 from providers.anthropic.documented_rules import DocumentedRules
-from providers.anthropic.fake_anthropic_api import FakeAnthropicApi
+from providers.anthropic.fake_anthropic_api import FakeAnthropicApi, sse_event
 
 from forge.core.domain_types import ToolCallId
 from forge.core.llm.effort import parse_effort
-from forge.core.llm.messages import Message, ModelRequest, Role, ToolDefinition, ToolResult, user_text
+from forge.core.llm.messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    ProviderPart,
+    Role,
+    ToolDefinition,
+    ToolResult,
+    user_text,
+)
 from forge.ports import ModelUnavailableError
 from forge.providers.anthropic_model import AnthropicModel
 
@@ -126,3 +135,31 @@ async def test_an_older_model_with_manual_budgets_gets_budget_tokens_and_no_effo
     assert rules.refusals == []
     assert api.bodies[0]["thinking"] == {"type": "enabled", "budget_tokens": 8192}
     assert "output_config" not in api.bodies[0]
+
+
+async def test_a_streamed_turn_keeps_its_thinking_block_whole_and_shows_its_notes(
+    api: FakeAnthropicApi, make_model: Callable[..., AnthropicModel]
+) -> None:
+    """The stream of an adaptive-only model: thinking and signature deltas, then a tool call."""
+    start = _message("claude-opus-5-5", [], "tool_use") | {"stop_reason": None}
+    events = [
+        {"type": "message_start", "message": start},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": "", "signature": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Queueing theory first: "}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "waits grow with occupancy."}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQBCkYIBx"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_01Q", "name": "research", "input": {}}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '{"query": "queueing"}'}},
+        {"type": "content_block_stop", "index": 1},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 180}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    api.sse_text("".join(sse_event(e) for e in events))
+    items = [item async for item in make_model(model="claude-opus-5-5").stream(_agent_request())]
+    final = items[-1]
+    assert isinstance(final, ModelResponse)
+    assert final.message.shown_text == THINKING["thinking"]
+    thinking = final.message.parts[0]
+    assert isinstance(thinking, ProviderPart) and thinking.payload == THINKING  # whole, to go back unchanged
+    assert [c.name for c in final.message.tool_calls] == ["research"]
