@@ -16,12 +16,12 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from forge.bootstrap.model_routing import Provider, resolve_routes
+from forge.bootstrap.model_routing import Provider, resolve_routes, session_budget
 from forge.cli.doctor_models import Finding, cross_family_finding, refresh_models, route_finding
 from forge.config import Settings
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
-from forge.providers.library_prices import install_prices_file
+from forge.providers.library_prices import LIBRARY_PRICES, install_prices_file
 from forge.providers.model_catalogue import ModelCatalogue
 
 DB_TIMEOUT_S = 5.0
@@ -107,10 +107,19 @@ async def diagnose(settings: Settings, *, refresh: bool = False) -> list[Finding
         f"{settings.budget_tokens} tokens" if settings.budget_tokens else "",
         f"${settings.budget_usd:.2f}" if settings.budget_usd else "",
     ]
-    findings.append(
-        Finding("budget", " and ".join(b for b in budget if b) or "none (FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD)")
-    )
+    findings.append(_budget_finding(settings, " and ".join(b for b in budget if b)))
     return findings
+
+
+def _budget_finding(settings: Settings, shown: str) -> Finding:
+    """The budget as the session applies it: by tokens alone where a model's price is unknown."""
+    try:
+        applied = session_budget(settings, resolve_routes(settings), LIBRARY_PRICES)
+    except ValueError as error:
+        return Finding("budget", shown, False, str(error))
+    if settings.budget_usd is not None and applied.max_usd is None:
+        return Finding("budget", f"{shown} (by tokens only: a model has no price)", True, None, warning=True)
+    return Finding("budget", shown or "none (FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD)")
 
 
 def render(findings: list[Finding]) -> str:

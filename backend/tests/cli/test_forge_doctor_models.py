@@ -60,3 +60,8 @@ async def test_a_verifier_of_another_family_is_recommended_when_a_second_provide
         await diagnose(_settings(tmp_path, openai_api_key="sk-openai", verifier_model="openai:gpt-4o"))
     )
     assert "cross-family verifier" not in findings
+
+
+async def test_a_dollar_budget_on_an_unpriced_model_is_a_problem_naming_the_token_budget(tmp_path: Path) -> None:
+    findings = _by_topic(await diagnose(_settings(tmp_path, model="anthropic:claude-nova-9", budget_usd=2.0)))
+    assert not findings["budget"].ok and "FORGE_BUDGET_TOKENS" in (findings["budget"].fix or "")
