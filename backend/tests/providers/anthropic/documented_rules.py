@@ -28,6 +28,7 @@ MANUAL_ONLY = frozenset({"claude-sonnet-4-5", "claude-sonnet-4-5-20250929"})
 EFFORT_LEVELS = {
     "claude-opus-5-5": {"low", "medium", "high", "xhigh", "max"},
     "claude-sonnet-5-5": {"low", "medium", "high", "xhigh", "max"},
+    "claude-fable-5-1": {"low", "medium", "high", "xhigh", "max"},
     "claude-sonnet-4-6": {"low", "medium", "high", "max"},
 }
 
