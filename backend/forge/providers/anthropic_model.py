@@ -18,6 +18,8 @@ Invariants:
       complete (nothing was lost, and a retry would be paid twice); one that ends earlier is cut.
     - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta
       (only for a model whose catalogue context window is below 1M; the others have it by default).
+      A model with manual thinking budgets only gets the interleaved-thinking beta when it thinks
+      with tools, so it thinks after each tool result as adaptive models do by themselves.
     - What goes on the wire is what the model's capabilities (the catalogue) allow, never decided by
       its name; the effort level is the deployment's for the request's scope (`EffortPolicy`).
 
@@ -44,7 +46,7 @@ import anthropic
 import httpx2
 
 from forge.core.llm.backoff_schedule import RetryPolicy
-from forge.core.llm.capabilities import ModelCapabilities
+from forge.core.llm.capabilities import ModelCapabilities, ThinkingMode
 from forge.core.llm.effort import EffortPolicy
 from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.ports import ModelUnavailableError
@@ -69,6 +71,8 @@ from forge.providers.sdk_retries import (
 T = TypeVar("T")
 
 CONTEXT_1M_BETA = "context-1m-2025-08-07"
+# Thinking between tool calls on models with manual budgets only (adaptive thinking interleaves by itself).
+INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14"
 ONE_MILLION = 1_000_000
 DEFAULT_EFFORT = EffortPolicy()
 MAX_CONTINUATIONS = 5
@@ -212,15 +216,18 @@ class AnthropicModel:
             effort=self._effort.level_for(request.effort_scope) if request.effort_scope else None,
             continuation=[block for turn in turns for block in turn.blocks],
         )
-        if self._context_1m:
-            params["betas"] = [CONTEXT_1M_BETA]
+        betas = [CONTEXT_1M_BETA] if self._context_1m else []
+        if self.capabilities.thinking_mode is ThinkingMode.MANUAL and "thinking" in params and "tools" in params:
+            betas.append(INTERLEAVED_THINKING_BETA)
+        if betas:
+            params["betas"] = betas
         return params
 
-    def _messages_api(self) -> Any:
-        return self._client.beta.messages if self._context_1m else self._client.messages
+    def _messages_api(self, params: dict[str, Any]) -> Any:
+        return self._client.beta.messages if "betas" in params else self._client.messages
 
     async def _create(self, params: dict[str, Any]) -> WireTurn:
-        message = await self._messages_api().create(**params)
+        message = await self._messages_api(params).create(**params)
         return turn_from_message(message.to_dict(exclude_none=True))
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
@@ -230,7 +237,7 @@ class AnthropicModel:
     def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | StreamReset | Completed[WireTurn], None]:
         """One streamed HTTP call, retried from its start: its text pieces, then its WireTurn."""
         return stream_with_retries(
-            lambda: self._messages_api().create(**params, stream=True),
+            lambda: self._messages_api(params).create(**params, stream=True),
             StreamAccumulator,
             StreamAccumulator.turn,  # StreamCutError (retryable) if the stream ended before the reply did
             rules=self._rules,

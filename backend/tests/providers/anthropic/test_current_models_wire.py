@@ -124,6 +124,7 @@ async def test_a_model_with_adaptive_thinking_and_effort_gets_the_nearest_level_
     assert rules.refusals == []
     assert api.bodies[0]["thinking"] == {"type": "adaptive", "display": "summarized"}
     assert api.bodies[0]["output_config"] == {"effort": "high"}  # no xhigh on Sonnet 4.6
+    assert "anthropic-beta" not in api.requests[0].headers  # adaptive thinking interleaves without a beta
 
 
 async def test_an_older_model_with_manual_budgets_gets_budget_tokens_and_no_effort(
@@ -135,6 +136,7 @@ async def test_an_older_model_with_manual_budgets_gets_budget_tokens_and_no_effo
     assert rules.refusals == []
     assert api.bodies[0]["thinking"] == {"type": "enabled", "budget_tokens": 8192}
     assert "output_config" not in api.bodies[0]
+    assert api.requests[0].headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"  # thinks between tools
 
 
 async def test_a_streamed_turn_keeps_its_thinking_block_whole_and_shows_its_notes(
