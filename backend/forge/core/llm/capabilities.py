@@ -88,16 +88,13 @@ class ModelCapabilities:
 
     def missing(self) -> list[str]:
         """What this model cannot do that the product would use, in words for `forge doctor`."""
-        gaps = []
-        if self.thinking_mode is ThinkingMode.NONE:
-            gaps.append("no thinking")
-        if not self.effort_levels and self.thinking_mode is not ThinkingMode.NONE:
-            gaps.append("no effort control")
-        if not self.structured_outputs:
-            gaps.append("no structured outputs (engine stages use forced tools)" if self.forced_tool_use else "")
-        if not self.forced_tool_use:
-            gaps.append("no forced tool use")
-        return [g for g in gaps if g]
+        gaps = {
+            "no thinking": self.thinking_mode is ThinkingMode.NONE,
+            "no effort control": not self.effort_levels and self.thinking_mode is not ThinkingMode.NONE,
+            "no structured outputs": not self.structured_outputs,
+            "no forced tool use": not self.forced_tool_use,
+        }
+        return [gap for gap, lacking in gaps.items() if lacking]
 
 
 def _supported(value: Any) -> bool:
