@@ -43,11 +43,12 @@ from forge.core.session.events import REVIEW_EVENT, EventType
 from forge.knowledge.load_knowledge import load_triz
 from forge.providers.anthropic_wire import request_params
 from forge.offline.offline_model import OfflineModel
-from forge.providers.simulate_prompt_cache import CacheUsage, PromptCacheSimulator
+from forge.providers.simulate_prompt_cache import CacheRules, CacheUsage, PromptCacheSimulator
 from forge.research.local_corpus import LocalCorpusResearch
 
 DEFAULT_PROBLEM = "How can a hospital cut emergency wait times without more staff?"
-WIRE_MODEL = "claude-sonnet-4-6"
+# The Claude model whose wire the bench builds (--model): the default generator.
+WIRE_MODEL = "claude-sonnet-5-5"
 MAX_RUNS = 40
 
 
@@ -156,12 +157,19 @@ def per_phase_tools(phase: str, request: ModelRequest) -> ModelRequest:
 
 
 def wire_body(request: ModelRequest) -> dict[str, Any]:
-    # `thinking` only where request_params knows it, so the bench also runs against older commits.
-    thinking = (
-        {"thinking": True}
-        if "thinking" in inspect.signature(request_params).parameters
-        else {}
-    )
+    # What request_params takes to decide thinking (a flag before issue #35, the model's capabilities
+    # and the effort for the request's scope since), so the bench also runs against older commits.
+    parameters = inspect.signature(request_params).parameters
+    thinking: dict[str, Any] = {"thinking": True} if "thinking" in parameters else {}
+    if "capabilities" in parameters:
+        from forge.core.llm.effort import EffortPolicy
+        from forge.providers.model_catalogue import shipped_catalogue
+
+        scope = getattr(request, "effort_scope", "")
+        thinking = {
+            "capabilities": shipped_catalogue().capabilities(WIRE_MODEL),
+            "effort": EffortPolicy().level_for(scope) if scope else None,
+        }
     return request_params(
         request,
         model=WIRE_MODEL,
@@ -171,14 +179,28 @@ def wire_body(request: ModelRequest) -> dict[str, Any]:
     )
 
 
+def cache_rules() -> CacheRules:
+    """The simulator's rules for WIRE_MODEL: its minimum cacheable prompt, where the catalogue knows it."""
+    try:
+        from forge.providers.model_catalogue import shipped_catalogue
+    except ImportError:  # a commit before the catalogue (issue #35)
+        return CacheRules()
+    return CacheRules(min_cacheable_tokens=shipped_catalogue().capabilities(WIRE_MODEL).min_cacheable_tokens)
+
+
 def simulate(requests: list[tuple[str, ModelRequest]]) -> dict[str, CacheUsage]:
     """Usage per phase (in order of first appearance) of the requests sent through one cache."""
-    cache, by_phase = PromptCacheSimulator(), dict[str, CacheUsage]()
+    cache, by_phase = PromptCacheSimulator(cache_rules()), dict[str, CacheUsage]()
     for phase, request in requests:
         by_phase[phase] = by_phase.get(phase, CacheUsage()) + cache.send(
             wire_body(request)
         )
     return by_phase
+
+
+def set_wire_model(model: str) -> None:
+    global WIRE_MODEL
+    WIRE_MODEL = model
 
 
 def share(usage: CacheUsage) -> float:
@@ -189,14 +211,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=DEFAULT_PROBLEM)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--model", default=WIRE_MODEL, help="the Claude model whose wire is simulated")
     args = parser.parse_args()
+    set_wire_model(args.model)
     requests = asyncio.run(record_session(args.problem, args.rounds))
     before = simulate(
         [(phase, per_phase_tools(phase, request)) for phase, request in requests]
     )
     after = simulate(requests)
     print(
-        f"{len(requests)} model requests; tokens ~ JSON characters / 4; cache rules: {PromptCacheSimulator().rules}"
+        f"{len(requests)} model requests to {WIRE_MODEL}; tokens ~ JSON characters / 4; cache rules: {cache_rules()}"
     )
     print(
         f"{'phase':<12} {'input before':>13} {'share before':>13} {'input after':>12} {'share after':>12}"

@@ -35,6 +35,7 @@ from forge.core.curation.curation_settings import CurationChange
 from forge.core.session.forge_state import ForgeState
 from forge.core.llm.messages import Message, ModelRequest, ModelResponse, ToolDefinition, Usage
 from forge.core.llm.pricing import cost_of, price_for
+from forge.providers.library_prices import LIBRARY_PRICES
 from forge.core.session.state_codec import encode_value
 from forge.providers.simulate_prompt_cache import PromptCacheSimulator
 from forge.providers.token_counting import TiktokenCounter
@@ -47,6 +48,8 @@ class PhaseTokens:
     requests: int = 0
     tokens: int = 0
     usage: Usage = field(default_factory=Usage)
+    cost_usd: float = 0.0  # per call: tokens x the library's prices (forge's cost_of)
+    library_cost_usd: float = 0.0  # the same calls priced by genai_prices.calc_price itself
 
 
 @dataclass
@@ -57,7 +60,26 @@ class SessionTokens:
     @property
     def total(self) -> PhaseTokens:
         rows = self.phases.values()
-        return PhaseTokens(sum(p.requests for p in rows), sum(p.tokens for p in rows), sum((p.usage for p in rows), Usage()))
+        return PhaseTokens(
+            sum(p.requests for p in rows),
+            sum(p.tokens for p in rows),
+            sum((p.usage for p in rows), Usage()),
+            sum(p.cost_usd for p in rows),
+            sum(p.library_cost_usd for p in rows),
+        )
+
+
+def library_cost(call: Usage) -> float:
+    """What genai-prices itself charges for one call (its input counts include the cache)."""
+    import genai_prices
+
+    usage = genai_prices.Usage(
+        input_tokens=call.input_tokens + call.cache_creation_tokens + call.cache_read_tokens,
+        cache_write_tokens=call.cache_creation_tokens,
+        cache_read_tokens=call.cache_read_tokens,
+        output_tokens=call.output_tokens,
+    )
+    return float(genai_prices.calc_price(usage, session.WIRE_MODEL, provider_id="anthropic").total_price)
 
 
 class KeepEverything(RequestCurator):
@@ -98,24 +120,26 @@ def run_session(problem: str, rounds: int, curated: bool, carry: int | None = No
         settings.update(CurationChange(carry_tokens=carry))
         curator = RequestCurator(model.label, model.context_window, settings)
     requests = asyncio.run(session.record_session(problem, rounds, model, curator))
-    cache, phases = PromptCacheSimulator(), dict[str, PhaseTokens]()
+    cache, phases = PromptCacheSimulator(session.cache_rules()), dict[str, PhaseTokens]()
     for (phase, request), chars in zip(requests, model.reply_chars, strict=True):
         used = cache.send(session.wire_body(request))
         row = phases.setdefault(phase, PhaseTokens())
         row.requests += 1
         row.tokens += request_tokens(request)
-        row.usage += Usage(used.uncached, chars // 4, used.cache_write, used.cache_read)
+        call = Usage(used.uncached, chars // 4, used.cache_write, used.cache_read)
+        row.usage += call
+        row.cost_usd += cost_of(call, price_for(session.WIRE_MODEL, LIBRARY_PRICES))
+        row.library_cost_usd += library_cost(call)
     assert model.final_state is not None
     return SessionTokens(phases, model.final_state)
 
 
 def _print_rows(label: str, run: SessionTokens) -> None:
-    price = price_for(session.WIRE_MODEL)
     for name, row in [*run.phases.items(), ("session", run.total)]:
         u = row.usage
         print(
             f"{label:<8} {name:<12} {row.requests:>8} {row.tokens:>10,} {u.cache_read_tokens:>10,} "
-            f"{u.cache_creation_tokens:>11,} {u.input_tokens:>9,} {cost_of(u, price):>8.4f}"
+            f"{u.cache_creation_tokens:>11,} {u.input_tokens:>9,} {row.cost_usd:>8.4f}"
         )
 
 
@@ -124,10 +148,13 @@ def main() -> None:
     parser.add_argument("--problem", default=session.DEFAULT_PROBLEM)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--carry", type=int, default=None, help="carry_tokens per finished phase (default: the table's)")
+    parser.add_argument("--model", default=session.WIRE_MODEL, help="the Claude model whose wire and prices are used")
     args = parser.parse_args()
+    session.set_wire_model(args.model)
     full = run_session(args.problem, args.rounds, curated=False)
     curated = run_session(args.problem, args.rounds, curated=True, carry=args.carry)
-    price = price_for(session.WIRE_MODEL)
+    if price_for(session.WIRE_MODEL, LIBRARY_PRICES) is None:
+        raise SystemExit(f"{session.WIRE_MODEL} has no price in genai-prices; its cost would be unknown")
     print(f"model {session.WIRE_MODEL}; tokens: cl100k_base of what is sent; cache simulated at ~4 chars/token")
     print(f"{'mode':<8} {'phase':<12} {'requests':>8} {'tokens':>10} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'cost $':>8}")
     _print_rows("full", full)
@@ -136,7 +163,9 @@ def main() -> None:
     print(
         f"RESULT input_tokens_full={a.tokens} input_tokens_curated={b.tokens} "
         f"input_reduction={1 - b.tokens / a.tokens:.4f} "
-        f"cost_usd_full={cost_of(a.usage, price):.4f} cost_usd_curated={cost_of(b.usage, price):.4f} "
+        f"cost_usd_full={a.cost_usd:.4f} cost_usd_curated={b.cost_usd:.4f} "
+        f"library_cost_usd_curated={b.library_cost_usd:.4f} "
+        f"cost_equals_library={abs(a.cost_usd - a.library_cost_usd) < 1e-9 and abs(b.cost_usd - b.library_cost_usd) < 1e-9} "
         f"requests_full={a.requests} requests_curated={b.requests} "
         f"claims_full={len(full.state.all_claims)} claims_curated={len(curated.state.all_claims)} "
         f"graph_nodes_full={len(full.state.knowledge_graph_nodes)} "

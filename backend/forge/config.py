@@ -17,6 +17,7 @@ from forge.core.accounts.auth_mode import AuthRefusal, parse_auth_setting
 from forge.core.accounts.login_throttle import LoginThrottlePolicy
 from forge.core.accounts.user_limits import UserLimits
 from forge.core.curation.curation_settings import CurationChange, check_change
+from forge.core.llm.effort import EffortPolicy, parse_effort
 from forge.db.engine import DEFAULT_MAX_OVERFLOW, DEFAULT_POOL_SIZE
 
 DEFAULT_DATA_DIR = "var"
@@ -117,6 +118,11 @@ class Settings:
     tavily_api_key: str | None = None
     tavily_base_url: str = "https://api.tavily.com"
     research_timeout_seconds: float = 10.0
+    effort: EffortPolicy = field(default_factory=EffortPolicy)  # FORGE_EFFORT: `high`, or `synthesize=max,engine=low`
+    # FORGE_STRUCTURED_OUTPUT for OpenAI-compatible servers: json_schema (response_format), tools
+    # (forced tool call), or auto (json_schema, falling back to tools when the server refuses it).
+    openai_structured_output: str = "auto"
+    prices_file: Path | None = None  # FORGE_PRICES_FILE: per-deployment prices over genai-prices' data
 
     @property
     def anthropic_web_search(self) -> bool:
@@ -127,6 +133,11 @@ class Settings:
     user_limits: UserLimits = field(default_factory=UserLimits)  # per-user limits (None = unlimited)
     curation: CurationChange = field(default_factory=CurationChange)  # FORGE_CURATION_* / FORGE_NAVIGATION_*
     login_throttle: LoginThrottlePolicy = field(default_factory=LoginThrottlePolicy)  # wrong passwords per window
+
+    @property
+    def model_cache_path(self) -> Path:
+        """Where `forge doctor --refresh-models` caches the Models API's capabilities."""
+        return self.data_dir / "model_capabilities.json"
 
     @property
     def hkg_path(self) -> Path:
@@ -182,6 +193,9 @@ class Settings:
             brave_base_url=env.get("FORGE_BRAVE_URL") or "https://api.search.brave.com",
             tavily_api_key=env.get("TAVILY_API_KEY") or None,
             tavily_base_url=env.get("FORGE_TAVILY_URL") or "https://api.tavily.com",
+            effort=parse_effort(env.get("FORGE_EFFORT", "")),
+            openai_structured_output=_structured_output(env.get("FORGE_STRUCTURED_OUTPUT") or "auto"),
+            prices_file=Path(env["FORGE_PRICES_FILE"]) if env.get("FORGE_PRICES_FILE") else None,
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
             auth=_auth_setting(env.get("FORGE_AUTH")),
             curation=curation_change_from_env(env),
@@ -272,6 +286,18 @@ def _research(value: str) -> str:
     if research not in RESEARCH_PROVIDERS:
         raise ValueError(f"FORGE_RESEARCH must be one of {', '.join(RESEARCH_PROVIDERS)}; got {value!r}")
     return research
+
+
+STRUCTURED_OUTPUT_METHODS = ("auto", "json_schema", "tools")
+
+
+def _structured_output(value: str) -> str:
+    method = value.strip().lower()
+    if method not in STRUCTURED_OUTPUT_METHODS:
+        raise ValueError(
+            f"FORGE_STRUCTURED_OUTPUT must be one of {', '.join(STRUCTURED_OUTPUT_METHODS)}; got {value!r}"
+        )
+    return method
 
 
 def _auth_setting(raw: str | None) -> str:

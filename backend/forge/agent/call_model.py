@@ -21,11 +21,12 @@ from typing import cast
 from forge.agent.tool_context import ToolContext
 from forge.core.curation.curate_conversation import CurationSummary
 from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
-from forge.core.llm.pricing import DEFAULT_PRICES, ModelPrice, cost_of, price_for
+from forge.core.llm.pricing import ModelPrice, cost_of, price_for
 from forge.core.session import events as ev
 from forge.core.session.records import ResearchRecord
 from forge.core.session.spend import PhaseSpend, total_spend
 from forge.ports import LanguageModel, StreamingLanguageModel
+from forge.providers.library_prices import LIBRARY_PRICES
 
 COALESCE_SECONDS = 0.1
 COALESCE_CHARS = 4_000
@@ -109,7 +110,7 @@ def account_usage(
     model: LanguageModel,
     usage: Usage,
     model_name: str = "",
-    prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+    prices: Mapping[str, ModelPrice] = LIBRARY_PRICES,
     curation: CurationSummary | None = None,
 ) -> ev.SessionEvent:
     """Add a call's tokens and cost to the phase's spend; the context_usage event for the call

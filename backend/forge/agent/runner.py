@@ -54,12 +54,13 @@ from forge.core.llm.messages import (
     ToolResult,
     user_text,
 )
-from forge.core.llm.pricing import DEFAULT_PRICES, ModelPrice
+from forge.core.llm.pricing import ModelPrice
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
 from forge.core.session import events as ev
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.spend import SpendBudget, check_budget, total_spend
 from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
+from forge.providers.library_prices import LIBRARY_PRICES
 
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
@@ -155,7 +156,7 @@ class AgentRunner:
         max_iterations: int = MAX_ITERATIONS,
         max_nudges: int = MAX_NUDGES,
         budget: SpendBudget | None = None,
-        prices: Mapping[str, ModelPrice] = DEFAULT_PRICES,
+        prices: Mapping[str, ModelPrice] = LIBRARY_PRICES,
         curator: RequestCurator | None = None,
     ):
         self._model = model
@@ -179,6 +180,7 @@ class AgentRunner:
             max_tokens=phase_definition(state.current_phase).max_tokens,
             server_research=True,
             thinking_budget=THINKING_BUDGET,
+            effort_scope=state.current_phase.value,
         )
         return request, curated.context.summary
 
@@ -229,8 +231,8 @@ class AgentRunner:
         """Fold the reply into the step; (whether the run ends, 1 if the reply counts as a nudge)."""
         reply = cap_reply(response.message)
         draft.add_message(reply, messages)
-        if reply.text.strip():
-            draft.events.append(ev.agent_text(reply.text))
+        if reply.shown_text:  # the answer, and the notes a thinking model wrote between tool calls
+            draft.events.append(ev.agent_text(reply.shown_text))
         if response.stop_reason == StopReason.PAUSE_TURN and not reply.tool_calls:
             return False, 0  # the provider paused a long server-side turn: call again to let it finish
         if reply.tool_calls:

@@ -20,7 +20,11 @@ KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent / "knowledge"
 
 
 def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
-    """The LanguageModel for a route; no network call is made here."""
+    """The LanguageModel for a route; no network call is made here. Installs the deployment's prices
+    (FORGE_PRICES_FILE over genai-prices' shipped data) for the cost accounting."""
+    from forge.providers.library_prices import install_prices_file
+
+    install_prices_file(settings.prices_file)
     if route.provider == Provider.OFFLINE:
         from forge.offline.offline_model import OfflineModel
         from forge.offline.paced_model import PacedModel
@@ -35,6 +39,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
         )
     if route.provider == Provider.ANTHROPIC:
         from forge.providers.anthropic_model import anthropic_model_from_settings
+        from forge.providers.model_catalogue import ModelCatalogue
 
         web_uses = settings.web_search_max_uses if settings.anthropic_web_search else 0
         return anthropic_model_from_settings(
@@ -43,6 +48,8 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
             base_url=settings.anthropic_base_url,
             context_1m=settings.anthropic_context_1m,
             web_search_max_uses=web_uses,
+            catalogue=ModelCatalogue(settings.model_cache_path),
+            effort=settings.effort,
         )
     from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
 
@@ -55,10 +62,12 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     )
 
 
-def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Sequence[SourceDomain]) -> StructuredModel:
-    """Structured generation for the generator's route: the offline generators (the offline verifier
-    reads `domains`, the shipped library the caller loaded once), or the model's forced tool use
-    (Anthropic, OpenAI-compatible)."""
+def build_structured_model(
+    route: ModelRoute, model: LanguageModel, domains: Sequence[SourceDomain], settings: Settings | None = None
+) -> StructuredModel:
+    """Structured generation for a route: the offline generators (the offline verifier reads `domains`,
+    the shipped library the caller loaded once), or the model's JSON-schema output (forced tools only
+    where that is all it accepts; see `providers.structured_output`)."""
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
@@ -109,9 +118,29 @@ def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Seq
             LogicCheckOutput: offline_logic_check,
         }
         return OfflineStructuredModel(generators, label=model.label)
-    from forge.providers.structured_via_tools import ToolCallingStructuredModel
+    return _structured_over_model(route, model, settings)
 
-    return ToolCallingStructuredModel(model)
+
+def _structured_over_model(route: ModelRoute, model: LanguageModel, settings: Settings | None) -> StructuredModel:
+    """Anthropic: the method the model's capabilities allow (output_config.format, else forced tools);
+    OpenAI-compatible: FORGE_STRUCTURED_OUTPUT (auto: json_schema, then tools if the server refuses)."""
+    from forge.core.llm.capabilities import StructuredMethod
+    from forge.providers.structured_output import SchemaStructuredModel
+
+    if route.provider == Provider.ANTHROPIC:
+        import anthropic
+
+        from forge.providers.anthropic_model import AnthropicModel
+        from forge.providers.model_catalogue import shipped_catalogue
+
+        caps = (
+            model.capabilities if isinstance(model, AnthropicModel) else shipped_catalogue().capabilities(route.model)
+        )
+        limit = f"{route.model} accepts neither output_config.format nor forced tool use ({caps.source})"
+        return SchemaStructuredModel(model, caps.structured_method, limit=limit, schema_for=anthropic.transform_schema)
+    chosen = settings.openai_structured_output if settings is not None else "auto"
+    method = StructuredMethod.FORCED_TOOL if chosen == "tools" else StructuredMethod.JSON_SCHEMA
+    return SchemaStructuredModel(model, method, fallback_to_tools=chosen == "auto")
 
 
 def build_research(settings: Settings) -> ResearchProvider:

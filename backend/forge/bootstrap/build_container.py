@@ -15,10 +15,9 @@ from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_research
 from forge.bootstrap.container import Container, SystemClock
 from forge.bootstrap.model_roles import engine_stages, model_roles
-from forge.bootstrap.model_routing import Provider, RoleRoutes, resolve_routes
+from forge.bootstrap.model_routing import Provider, RoleRoutes, resolve_routes, session_budget
 from forge.config import Settings
 from forge.core.curation.curation_settings import apply_change
-from forge.core.session.spend import SpendBudget
 from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
 from forge.db.engine import (
     SQLITE_BUSY_TIMEOUT_SECONDS,
@@ -48,6 +47,7 @@ from forge.ports import (
     UnitOfWork,
     UnitOfWorkFactory,
 )
+from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.providers.static_embedder import StaticTextEmbedder
 from forge.run_processes.pool import RunProcessPool
@@ -190,7 +190,7 @@ def build_container(
         clock,
         new_id,
         settings.max_iterations,
-        SpendBudget(settings.budget_tokens, settings.budget_usd),
+        session_budget(settings, routes, LIBRARY_PRICES),
         run_observer or metrics,
         engine_stages(settings, roles, knowledge, database.uow_factory, clock, hkg),
         triz=knowledge.triz,

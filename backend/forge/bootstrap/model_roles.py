@@ -52,19 +52,19 @@ def model_roles(
     built_here = model is None
     if model is None:
         model = build_model(routes.generator, settings)
-        structured = structured or build_structured_model(routes.generator, model, knowledge.domains)
+        structured = structured or build_structured_model(routes.generator, model, knowledge.domains, settings)
     derive_verifier = verifier is None and structured is not None and verifier_structured is None
     verifier = verifier or (model if routes.verifier == routes.generator else build_model(routes.verifier, settings))
     if derive_verifier and structured is not None:
         same = routes.verifier == routes.generator
         verifier_structured = (
-            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains)
+            structured if same else build_structured_model(routes.verifier, verifier, knowledge.domains, settings)
         )
     # SAGA's red team speaks with the verifier's model family (000 §5.3 Layer 2); with a model given
     # (tests), the given structured model answers it too, so a scripted verifier is never consumed.
     red_team = structured
     if built_here and structured is not None and verifier is not model:
-        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains)
+        red_team = build_structured_model(routes.verifier, verifier, knowledge.domains, settings)
     return ModelRoles(model, verifier, structured, verifier_structured, red_team)
 
 

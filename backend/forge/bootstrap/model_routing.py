@@ -1,10 +1,12 @@
 """Which provider and model play each role: generator, verifier, researcher.
 
 Invariants:
-    - A role is configured as `provider:model` (`anthropic:claude-sonnet-4-6`, `openai:gpt-4o`,
+    - A role is configured as `provider:model` (`anthropic:claude-sonnet-5-5`, `openai:gpt-4o`,
       `local:qwen2.5-7b-instruct` for any OpenAI-compatible server at OPENAI_BASE_URL) or `offline`.
     - With no key configured, every role is the offline model: the product always runs.
     - Building a route never makes a network call; `forge doctor` reports on routes without paying.
+    - A dollar budget never binds silently at $0: with a role whose model has no known price, the
+      session budgets by tokens (FORGE_BUDGET_TOKENS), and a dollar budget alone is refused, naming it.
 
 Design decisions:
     - The verifier defaults to the generator but may be another model family (000 §4.3 asks for
@@ -19,8 +21,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.config import Settings
+from forge.core.llm.pricing import ModelPrice, price_for
+from forge.core.session.spend import SpendBudget
 
-DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-5-5"
 DEFAULT_OPENAI_MODEL = "gpt-4o"
 
 
@@ -92,3 +96,22 @@ def missing_for(route: ModelRoute, settings: Settings) -> list[str]:
         Provider.LOCAL: [] if settings.openai_base_url else ["OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1)"],
     }
     return list(needs[route.provider])
+
+
+def unpriced_routes(routes: RoleRoutes, prices: Mapping[str, ModelPrice]) -> list[str]:
+    """The roles' models that are billed per token but have no known price."""
+    billed = [r for r in (routes.generator, routes.verifier) if r.provider not in (Provider.OFFLINE, Provider.LOCAL)]
+    return sorted({r.name for r in billed if price_for(r.model, prices) is None})
+
+
+def session_budget(settings: Settings, routes: RoleRoutes, prices: Mapping[str, ModelPrice]) -> SpendBudget:
+    """FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD, by tokens alone where a model's price is unknown."""
+    unpriced = unpriced_routes(routes, prices)
+    if not unpriced or settings.budget_usd is None:
+        return SpendBudget(settings.budget_tokens, settings.budget_usd)
+    if settings.budget_tokens is None:
+        raise ValueError(
+            f"FORGE_BUDGET_USD cannot bind: no price is known for {', '.join(unpriced)}; set FORGE_BUDGET_TOKENS "
+            "(the session then budgets by tokens) or add its prices to a FORGE_PRICES_FILE"
+        )
+    return SpendBudget(settings.budget_tokens, None)

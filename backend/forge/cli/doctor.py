@@ -1,59 +1,48 @@
-"""`forge doctor`: what each role will use, which keys are present, whether the database is
-reachable and migrated, and what is missing — without making a paid call.
+"""`forge doctor`: what each role will use (model, thinking, effort, structured output, prices, what
+it lacks: `doctor_models`), which keys are present, whether the database is reachable and migrated,
+and what is missing — without making a paid call.
 
 Invariants:
-    - No model provider is contacted; the only IO is a `SELECT` on the configured database.
+    - No paid call: the IO is a `SELECT` on the configured database, and with `--refresh-models` the
+      free Models API (`GET /v1/models`), cached for the catalogue.
     - Secrets are never printed: keys show as present/absent with their last four characters.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from forge.bootstrap.model_routing import ModelRoute, Provider, missing_for, resolve_routes
+from forge.bootstrap.model_routing import Provider, resolve_routes, session_budget
+from forge.cli.doctor_models import Finding, cross_family_finding, refresh_models, route_finding
 from forge.config import Settings
-from forge.core.llm.pricing import price_for
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
+from forge.providers.library_prices import LIBRARY_PRICES, install_prices_file
+from forge.providers.model_catalogue import ModelCatalogue
 
 DB_TIMEOUT_S = 5.0
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    topic: str
-    value: str
-    ok: bool = True
-    fix: str | None = None
 
 
 def _mask(secret: str | None) -> str:
     return f"present (…{secret[-4:]})" if secret else "absent"
 
 
-def _route_finding(role: str, variable: str, route: ModelRoute, settings: Settings) -> Finding:
-    missing = missing_for(route, settings)
-    if missing:
-        return Finding(role, route.name, False, f"set {', '.join(missing)} or choose {variable}=offline")
-    priced = route.provider == Provider.OFFLINE or price_for(route.model) is not None
-    note = "" if priced else " (no price known: cost will show as 0)"
-    return Finding(role, route.name + note)
-
-
-def _model_findings(settings: Settings) -> list[Finding]:
+def _model_findings(settings: Settings, catalogue: ModelCatalogue) -> list[Finding]:
     try:
         routes = resolve_routes(settings)
+        install_prices_file(settings.prices_file)
     except ValueError as error:
         return [Finding("generator", settings.model, False, str(error))]
     findings = [
-        _route_finding("generator", "FORGE_MODEL", routes.generator, settings),
-        _route_finding("verifier (VALIDATE)", "FORGE_VERIFIER_MODEL", routes.verifier, settings),
+        route_finding("generator", "FORGE_MODEL", routes.generator, settings, catalogue),
+        route_finding("verifier (VALIDATE)", "FORGE_VERIFIER_MODEL", routes.verifier, settings, catalogue),
     ]
+    cross = cross_family_finding(routes.generator, routes.verifier, settings)
+    findings += [cross] if cross is not None else []
     findings.append(_research_finding(settings, routes.generator.provider))
     return findings
 
@@ -97,8 +86,10 @@ async def _database_state(url: str) -> tuple[bool, str]:
     )
 
 
-async def diagnose(settings: Settings) -> list[Finding]:
-    findings = _model_findings(settings)
+async def diagnose(settings: Settings, *, refresh: bool = False) -> list[Finding]:
+    catalogue = ModelCatalogue(settings.model_cache_path)
+    findings = [await refresh_models(settings, catalogue)] if refresh else []
+    findings += _model_findings(settings, catalogue)
     findings += [
         Finding("ANTHROPIC_API_KEY", _mask(settings.anthropic_api_key)),
         Finding("OPENAI_API_KEY", _mask(settings.openai_api_key)),
@@ -116,18 +107,33 @@ async def diagnose(settings: Settings) -> list[Finding]:
         f"{settings.budget_tokens} tokens" if settings.budget_tokens else "",
         f"${settings.budget_usd:.2f}" if settings.budget_usd else "",
     ]
-    findings.append(
-        Finding("budget", " and ".join(b for b in budget if b) or "none (FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD)")
-    )
+    findings.append(_budget_finding(settings, " and ".join(b for b in budget if b)))
     return findings
+
+
+def _budget_finding(settings: Settings, shown: str) -> Finding:
+    """The budget as the session applies it: by tokens alone where a model's price is unknown."""
+    try:
+        applied = session_budget(settings, resolve_routes(settings), LIBRARY_PRICES)
+    except ValueError as error:
+        return Finding("budget", shown, False, str(error))
+    if settings.budget_usd is not None and applied.max_usd is None:
+        return Finding("budget", f"{shown} (by tokens only: a model has no price)", True, None, warning=True)
+    return Finding("budget", shown or "none (FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD)")
 
 
 def render(findings: list[Finding]) -> str:
     width = max(len(f.topic) for f in findings)
     lines = [
-        f"{'✓' if f.ok else '✗'} {f.topic:<{width}}  {f.value}" + (f"\n  {'':<{width}}  → {f.fix}" if f.fix else "")
+        f"{_mark(f)} {f.topic:<{width}}  {f.value}" + (f"\n  {'':<{width}}  → {f.fix}" if f.fix else "")
         for f in findings
     ]
     problems = sum(1 for f in findings if not f.ok)
-    lines.append("All set." if problems == 0 else f"{problems} problem(s) to fix.")
+    warnings = sum(1 for f in findings if f.ok and f.warning)
+    note = f" {warnings} warning(s)." if warnings else ""
+    lines.append(("All set." if problems == 0 else f"{problems} problem(s) to fix.") + note)
     return "\n".join(lines)
+
+
+def _mark(finding: Finding) -> str:
+    return "✗" if not finding.ok else "!" if finding.warning else "✓"

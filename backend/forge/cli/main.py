@@ -36,7 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run queued sessions (PostgreSQL, FORGE_RUNNER=workers); migrates first")
     worker.add_argument("--alive-file", type=Path, default=None, help="touch this file every heartbeat (healthchecks)")
     sub.add_parser("migrate", help="upgrade the database to the latest schema")
-    sub.add_parser("doctor", help="show each role's provider and model, keys, database; no paid call")
+    doctor = sub.add_parser("doctor", help="show each role's provider and model, keys, database; no paid call")
+    doctor.add_argument("--refresh-models", action="store_true", help="read the Models API (free) into the catalogue")
     answer = sub.add_parser("answer", help="run all six phases in autopilot and write the document")
     answer.add_argument("problem", help="the problem, in quotes")
     answer.add_argument("--rounds", type=int, default=1, help="synthesis rounds before resolving (1-5)")
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "doctor":
             from forge.cli.doctor import diagnose, render
 
-            findings = asyncio.run(diagnose(settings))
+            findings = asyncio.run(diagnose(settings, refresh=args.refresh_models))
             print(render(findings))
             return 0 if all(f.ok for f in findings) else 1
         elif args.command == "serve":

@@ -16,7 +16,12 @@ Invariants:
       ModelUnavailableError when the call fails for good.
     - A stream that ends with its stop reason and every block closed but no `message_stop` is
       complete (nothing was lost, and a retry would be paid twice); one that ends earlier is cut.
-    - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta.
+    - With `context_1m` every call goes through `client.beta.messages` with the 1M-context beta
+      (only for a model whose catalogue context window is below 1M; the others have it by default).
+      A model with manual thinking budgets only gets the interleaved-thinking beta when it thinks
+      with tools, so it thinks after each tool result as adaptive models do by themselves.
+    - What goes on the wire is what the model's capabilities (the catalogue) allow, never decided by
+      its name; the effort level is the deployment's for the request's scope (`EffortPolicy`).
 
 Design decisions:
     - Streams are read as raw events and folded by `anthropic_wire.StreamAccumulator`, which parses
@@ -41,18 +46,19 @@ import anthropic
 import httpx2
 
 from forge.core.llm.backoff_schedule import RetryPolicy
+from forge.core.llm.capabilities import ModelCapabilities, ThinkingMode
+from forge.core.llm.effort import EffortPolicy
 from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.ports import ModelUnavailableError
+from forge.providers.anthropic_stream_events import StreamAccumulator, StreamCutError
 from forge.providers.anthropic_wire import (
-    StreamAccumulator,
-    StreamCutError,
     WireTurn,
     request_params,
     response_from_turns,
-    supports_extended_thinking,
     turn_from_message,
 )
 from forge.providers.call_with_retries import FailureKind
+from forge.providers.model_catalogue import ModelCatalogue, shipped_catalogue
 from forge.providers.sdk_retries import (
     Completed,
     RetryRules,
@@ -65,6 +71,10 @@ from forge.providers.sdk_retries import (
 T = TypeVar("T")
 
 CONTEXT_1M_BETA = "context-1m-2025-08-07"
+# Thinking between tool calls on models with manual budgets only (adaptive thinking interleaves by itself).
+INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14"
+ONE_MILLION = 1_000_000
+DEFAULT_EFFORT = EffortPolicy()
 MAX_CONTINUATIONS = 5
 NON_STREAMING_MAX_TOKENS = 21_000  # above this the SDK refuses a non-streaming call (10-minute rule)
 RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error", "timeout_error"})
@@ -134,12 +144,16 @@ class AnthropicModel:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         draw: Callable[[], float] = random.random,
         max_continuations: int = MAX_CONTINUATIONS,
+        catalogue: ModelCatalogue | None = None,
+        effort: EffortPolicy = DEFAULT_EFFORT,
     ):
         self._client = client
         self._model = model
+        self.capabilities: ModelCapabilities = (catalogue or shipped_catalogue()).capabilities(model)
         self._max_tokens = max_tokens
         self._web_search_max_uses = web_search_max_uses
-        self._context_1m = context_1m
+        self._context_1m = context_1m and self.capabilities.context_window < ONE_MILLION
+        self._effort = effort
         self._max_continuations = max_continuations
         explain = functools.partial(explain_failure, model=model, context_1m=context_1m)
         self._rules = RetryRules(classify_failure, explain, retry_policy, sleep, draw)
@@ -150,7 +164,7 @@ class AnthropicModel:
 
     @property
     def context_window(self) -> int:
-        return 1_000_000 if self._context_1m else 200_000
+        return ONE_MILLION if self._context_1m else self.capabilities.context_window
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         if self._output_budget(request) > NON_STREAMING_MAX_TOKENS:
@@ -198,18 +212,22 @@ class AnthropicModel:
             model=self._model,
             max_tokens=self._output_budget(request),
             web_search_max_uses=self._web_search_max_uses,
+            capabilities=self.capabilities,
+            effort=self._effort.level_for(request.effort_scope) if request.effort_scope else None,
             continuation=[block for turn in turns for block in turn.blocks],
-            thinking=supports_extended_thinking(self._model),
         )
-        if self._context_1m:
-            params["betas"] = [CONTEXT_1M_BETA]
+        betas = [CONTEXT_1M_BETA] if self._context_1m else []
+        if self.capabilities.thinking_mode is ThinkingMode.MANUAL and "thinking" in params and "tools" in params:
+            betas.append(INTERLEAVED_THINKING_BETA)
+        if betas:
+            params["betas"] = betas
         return params
 
-    def _messages_api(self) -> Any:
-        return self._client.beta.messages if self._context_1m else self._client.messages
+    def _messages_api(self, params: dict[str, Any]) -> Any:
+        return self._client.beta.messages if "betas" in params else self._client.messages
 
     async def _create(self, params: dict[str, Any]) -> WireTurn:
-        message = await self._messages_api().create(**params)
+        message = await self._messages_api(params).create(**params)
         return turn_from_message(message.to_dict(exclude_none=True))
 
     async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
@@ -219,7 +237,7 @@ class AnthropicModel:
     def _stream_turn(self, params: dict[str, Any]) -> AsyncGenerator[str | StreamReset | Completed[WireTurn], None]:
         """One streamed HTTP call, retried from its start: its text pieces, then its WireTurn."""
         return stream_with_retries(
-            lambda: self._messages_api().create(**params, stream=True),
+            lambda: self._messages_api(params).create(**params, stream=True),
             StreamAccumulator,
             StreamAccumulator.turn,  # StreamCutError (retryable) if the stream ended before the reply did
             rules=self._rules,
@@ -254,6 +272,8 @@ def anthropic_model_from_settings(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     draw: Callable[[], float] = random.random,
     max_continuations: int = MAX_CONTINUATIONS,
+    catalogue: ModelCatalogue | None = None,
+    effort: EffortPolicy = DEFAULT_EFFORT,
 ) -> AnthropicModel:
     """An AnthropicModel over a fresh SDK client whose own retries are off (we retry).
 
@@ -269,4 +289,6 @@ def anthropic_model_from_settings(
         sleep=sleep,
         draw=draw,
         max_continuations=max_continuations,
+        catalogue=catalogue,
+        effort=effort,
     )

@@ -7,8 +7,17 @@ Invariants:
     - Anthropic ProviderParts (`server_tool_use`, `web_search_tool_result`, thinking, ...) go back
       verbatim, as copies that are never mutated; other providers' ProviderParts are dropped. Thinking
       blocks with their signatures are what the API requires back within a tool-use loop.
-    - Extended thinking follows the request (phases that reason ask for a budget); it changes only at
-      a phase's brief, a new user turn, never inside a tool-use loop, as the API requires.
+    - Thinking is what the model's capabilities allow (`core.llm.capabilities`, never its name):
+      adaptive thinking (`display: summarized`, so the notes the model writes between tool calls come
+      back as text) with `output_config.effort` where accepted; a manual `budget_tokens` only on a
+      model that has nothing else; nothing on a model without thinking. `enabled` / `disabled` are
+      sent only to models that accept them. The settings depend on the effort scope alone, so they
+      never change inside a tool-use loop, as the API requires, and the cache holds within a scope.
+    - A forced tool (`tool_choice` tool) is sent only when asked (structured output on a model that
+      accepts it, see `structured_output`); on a model that thinks by default it goes with thinking
+      `disabled`, the API refusing forced tools while thinking. A requested output schema goes as
+      `output_config.format` (structured outputs).
+    - A thinking block's text is shown (ProviderPart.shown) but the block goes back unchanged.
     - A ToolCall whose arguments did not parse goes back with `input: {}`; blank text never goes on
       the wire (the API rejects empty text blocks) and a message left with no block is dropped.
     - Roles alternate on the wire (same-role neighbours are merged, as the API itself would) and a
@@ -45,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forge.core.domain_types import ToolCallId
+from forge.core.llm.capabilities import LATEST_WEB_SEARCH_TOOL, ModelCapabilities, ThinkingMode
 from forge.core.llm.messages import (
     Message,
     MessagePart,
@@ -66,7 +76,8 @@ from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tok
 PROVIDER = "anthropic"
 EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 MIN_THINKING_BUDGET = 1024  # the API's smallest thinking budget
-WEB_SEARCH_TOOL_TYPE = "web_search_20250305"
+WEB_SEARCH_TOOL_TYPE = LATEST_WEB_SEARCH_TOOL  # for models the catalogue gives no version
+THINKING_DISPLAY = "summarized"  # thinking text (and the notes between tool calls) comes back readable
 WEB_SEARCH_TOOL_NAME = "web_search"
 
 Block = dict[str, Any]
@@ -93,14 +104,16 @@ def system_blocks(system: str) -> list[Block]:
     return [_cached({"type": "text", "text": system})] if system.strip() else []
 
 
-def tool_params(tools: Sequence[ToolDefinition], web_search_max_uses: int | None) -> list[Block]:
+def tool_params(
+    tools: Sequence[ToolDefinition], web_search_max_uses: int | None, web_search_tool: str = WEB_SEARCH_TOOL_TYPE
+) -> list[Block]:
     """Our tools, then the server web search tool when `web_search_max_uses` is given; the last is cached."""
     params: list[Block] = [
         {"name": t.name, "description": t.description, "input_schema": copy.deepcopy(dict(t.input_schema))}
         for t in tools
     ]
     if web_search_max_uses is not None:
-        params.append({"type": WEB_SEARCH_TOOL_TYPE, "name": WEB_SEARCH_TOOL_NAME, "max_uses": web_search_max_uses})
+        params.append({"type": web_search_tool, "name": WEB_SEARCH_TOOL_NAME, "max_uses": web_search_max_uses})
     if params:
         params[-1] = _cached(params[-1])
     return params
@@ -181,13 +194,14 @@ def request_params(
     model: str,
     max_tokens: int,
     web_search_max_uses: int,
+    capabilities: ModelCapabilities,
+    effort: str | None = None,
     continuation: Sequence[Mapping[str, Any]] = (),
-    thinking: bool = False,
 ) -> dict[str, Any]:
     """The body of one Messages API call; `continuation` is a paused turn's content so far.
 
-    With `thinking` (the model supports extended thinking) and a request that asks for it, the body
-    enables it with the request's budget, kept below max_tokens and at least the API's 1,024."""
+    `effort` is the level wanted for the request's scope (None: the model's default); the model gets
+    the nearest level it accepts. Thinking follows `capabilities` (see the module's invariants)."""
     messages = message_params(request.messages)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
@@ -195,23 +209,39 @@ def request_params(
     system = system_blocks(request.system)
     if system:
         params["system"] = system
-    searching = request.server_research and web_search_max_uses > 0
-    tools = tool_params(request.tools, web_search_max_uses if searching else None)
+    web_tool = capabilities.web_search_tool
+    searching = request.server_research and web_search_max_uses > 0 and web_tool is not None
+    tools = tool_params(request.tools, web_search_max_uses if searching else None, web_tool or WEB_SEARCH_TOOL_TYPE)
     if tools:
         params["tools"] = tools
     if request.required_tool is not None:
-        # A forced tool call cannot be combined with extended thinking (the API refuses both).
         params["tool_choice"] = {"type": "tool", "name": request.required_tool}
+        if capabilities.thinking_mode is ThinkingMode.ADAPTIVE and "disabled" in capabilities.thinking_types:
+            params["thinking"] = {"type": "disabled"}  # it thinks by default; a forced tool needs it off
         return params
-    budget = min(request.thinking_budget, max_tokens - MIN_THINKING_BUDGET)
-    if thinking and budget >= MIN_THINKING_BUDGET:
-        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    params.update(thinking_params(request, capabilities, max_tokens, effort))
+    if request.output_schema is not None:
+        output_format = {"type": "json_schema", "schema": copy.deepcopy(dict(request.output_schema))}
+        params.setdefault("output_config", {})["format"] = output_format
     return params
 
 
-def supports_extended_thinking(model: str) -> bool:
-    """Claude 3.7 and every Claude 4+ model think; older ones reject the parameter."""
-    return not model.startswith(("claude-3-5", "claude-3-haiku", "claude-3-opus", "claude-3-sonnet", "claude-2"))
+def thinking_params(
+    request: ModelRequest, capabilities: ModelCapabilities, max_tokens: int, effort: str | None
+) -> dict[str, Any]:
+    """`thinking` and `output_config.effort` as this model accepts them."""
+    params: dict[str, Any] = {}
+    mode = capabilities.thinking_mode
+    if mode is ThinkingMode.ADAPTIVE:
+        params["thinking"] = {"type": "adaptive", "display": THINKING_DISPLAY}
+    elif mode is ThinkingMode.MANUAL:
+        budget = min(request.thinking_budget, max_tokens - MIN_THINKING_BUDGET)
+        if budget >= MIN_THINKING_BUDGET:
+            params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    level = capabilities.effort_for(effort) if mode is not ThinkingMode.NONE else None
+    if level is not None:
+        params["output_config"] = {"effort": level}
+    return params
 
 
 # --- response ------------------------------------------------------------------------------------
@@ -237,6 +267,7 @@ def usage_from(usage: Mapping[str, Any] | None) -> Usage:
         int(u.get("output_tokens") or 0),
         int(u.get("cache_creation_input_tokens") or 0),
         int(u.get("cache_read_input_tokens") or 0),
+        int((u.get("server_tool_use") or {}).get("web_search_requests") or 0),
     )
 
 
@@ -282,7 +313,8 @@ def _turn_parts(turn: WireTurn, max_tokens: int | None) -> list[MessagePart]:
             error = _cut_error(turn, index, max_tokens) or turn.input_errors.get(index)
             parts.append(_tool_call(block, error))
         else:
-            parts.append(ProviderPart(PROVIDER, copy.deepcopy(block)))
+            shown = str(block.get("thinking") or "") if kind == "thinking" else ""
+            parts.append(ProviderPart(PROVIDER, copy.deepcopy(block), shown))
     return parts
 
 
@@ -333,112 +365,3 @@ def response_from_turns(turns: Sequence[WireTurn], max_tokens: int | None = None
     research = server_research([b for t in turns for b in t.blocks])
     stop = stop_reason_from(turns[-1].stop_reason if turns else None)
     return ModelResponse(Message(Role.ASSISTANT, tuple(parts)), stop, usage, model, research)
-
-
-# --- streaming -----------------------------------------------------------------------------------
-
-
-class StreamCutError(ConnectionError):
-    """The event stream ended before the reply was complete (retryable)."""
-
-
-class StreamAccumulator:
-    """Builds one WireTurn from raw stream events (as dicts).
-
-    Keeps each tool input's raw JSON and parses it strictly when its block stops: the SDK's
-    partial-mode parser would turn a cut-off input into a plausible but partial dict. Text,
-    thinking and JSON deltas are kept as lists of pieces and joined once, so a long reply costs
-    time linear in its length. `usage` is what the stream has reported so far (`message_start`,
-    then each `message_delta`), so a failed attempt is still charged."""
-
-    def __init__(self) -> None:
-        self._message: Block | None = None
-        self._pieces: dict[tuple[int, str], list[str]] = {}
-        self._json: dict[int, list[str]] = {}
-        self._errors: dict[int, tuple[str, str]] = {}
-        self._open: set[int] = set()
-        self._stopped = False
-
-    @property
-    def usage(self) -> Usage:
-        return usage_from(self._message.get("usage")) if self._message is not None else Usage()
-
-    def apply(self, event: Mapping[str, Any]) -> str:
-        """Fold one event in; returns the text it added ("" if none)."""
-        kind = event.get("type")
-        if kind == "message_start":
-            self._message = copy.deepcopy(dict(event["message"]))
-            self._message["content"] = list(self._message.get("content") or [])
-        elif kind == "message_stop":
-            self._stopped = True
-        elif self._message is None:
-            raise StreamCutError(f"stream event {kind!r} arrived before message_start")
-        elif kind == "content_block_start":
-            self._open.add(len(self._message["content"]))
-            self._message["content"].append(copy.deepcopy(dict(event["content_block"])))
-        elif kind == "content_block_delta":
-            return self._delta(int(event["index"]), event["delta"])
-        elif kind == "content_block_stop":
-            self._close(int(event["index"]))
-        elif kind == "message_delta":
-            self._message.update({k: v for k, v in (event.get("delta") or {}).items() if v is not None})
-            usage = self._message.setdefault("usage", {})
-            usage.update({k: v for k, v in (event.get("usage") or {}).items() if v is not None})
-        return ""
-
-    def _delta(self, index: int, delta: Mapping[str, Any]) -> str:
-        assert self._message is not None
-        block = self._message["content"][index]
-        kind = delta.get("type")
-        if kind == "text_delta":
-            self._pieces.setdefault((index, "text"), []).append(delta["text"])
-            return str(delta["text"])
-        if kind == "input_json_delta":
-            self._json.setdefault(index, []).append(delta.get("partial_json", ""))
-        elif kind == "citations_delta":
-            block.setdefault("citations", []).append(copy.deepcopy(delta["citation"]))
-        elif kind == "thinking_delta":
-            self._pieces.setdefault((index, "thinking"), []).append(delta["thinking"])
-        elif kind == "signature_delta":
-            block["signature"] = delta["signature"]
-        return ""
-
-    def _close(self, index: int) -> None:
-        assert self._message is not None
-        self._open.discard(index)
-        pieces = self._json.pop(index, None)
-        if pieces is None:
-            return
-        raw = "".join(pieces)
-        block = self._message["content"][index]
-        try:
-            value = json.loads(raw) if raw.strip() else {}
-        except json.JSONDecodeError as error:
-            value, self._errors[index] = {}, (f"invalid JSON ({error})", raw)
-        if not isinstance(value, dict):
-            value, self._errors[index] = {}, ("the arguments are not a JSON object", raw)
-        block["input"] = value
-
-    def _complete(self) -> bool:
-        """Ended properly: `message_stop` arrived, or only it is missing (the stop reason came in a
-        `message_delta` and every block was closed), so nothing of the reply was lost."""
-        assert self._message is not None
-        return self._stopped or (self._message.get("stop_reason") is not None and not self._open)
-
-    def turn(self) -> WireTurn:
-        """The finished turn; StreamCutError if the stream ended before the reply was complete."""
-        if self._message is None or not self._complete():
-            raise StreamCutError("the response stream ended before message_stop")
-        for index in list(self._json):
-            self._close(index)
-        content = self._message["content"]
-        for (index, key), pieces in self._pieces.items():
-            content[index][key] = str(content[index].get(key) or "") + "".join(pieces)
-        self._pieces.clear()
-        return WireTurn(
-            tuple(content),
-            self._message.get("stop_reason"),
-            self.usage,
-            str(self._message.get("model", "")),
-            dict(self._errors),
-        )

@@ -140,6 +140,12 @@ def request_params(
         params["tools"] = wire_tools(request.tools)
     if request.required_tool is not None:
         params["tool_choice"] = {"type": "function", "function": {"name": request.required_tool}}
+    if request.output_schema is not None:
+        # Not strict: OpenAI's strict mode needs every property required and would refuse pydantic's
+        # defaults; vLLM, llama.cpp and Ollama constrain decoding to the schema either way, and the
+        # structured layer validates and repairs what comes back.
+        schema = {"name": request.output_name or "output", "schema": dict(request.output_schema), "strict": False}
+        params["response_format"] = {"type": "json_schema", "json_schema": schema}
     return params
 
 

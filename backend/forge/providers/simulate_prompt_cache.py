@@ -11,8 +11,8 @@ documented rules of prompt caching:
       match counts, so any change (a different tool list) misses everything after it.
     - A request writes the prefix at each of its breakpoints past the point it read, if that prefix
       is at least `min_cacheable_tokens` long (shorter prefixes are never cached).
-    - Changing the thinking settings (on/off, budget) invalidates the cached messages; tools and
-      system stay cached.
+    - Changing the thinking settings (on/off, budget, and here also the effort level, to be safe)
+      invalidates the cached messages; tools and system stay cached.
     - Input tokens are then: cache read (up to the read point), cache write (from there to the
       last prefix written) and uncached (the rest). The TTL is ignored: nothing expires.
 
@@ -74,8 +74,10 @@ class CacheUsage:
 
 
 def _blocks_in_order(params: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    # A change of the thinking settings invalidates cached messages (tools and system stay cached).
-    thinking = json.dumps(params.get("thinking"), sort_keys=True)
+    # A change of the thinking settings invalidates cached messages (tools and system stay cached);
+    # the effort level is counted with them (conservative: the docs tie it to thinking).
+    effort = (params.get("output_config") or {}).get("effort")
+    thinking = json.dumps([params.get("thinking"), effort], sort_keys=True)
     for tool in params.get("tools") or ():
         yield "tool", tool
     system = params.get("system") or ()

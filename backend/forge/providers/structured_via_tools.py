@@ -1,5 +1,6 @@
 """Structured generation for any tool-calling LanguageModel: the output schema is the one tool, and
-the model is required to call it.
+the model is required to call it. The fallback of `structured_output` for models and servers without
+JSON-schema output that accept a forced tool (Opus 5.5, Fable 5.1 and Sonnet 5.5 refuse it).
 
 Invariants:
     - The request offers exactly one tool (name = request.name, input schema = the output model's
@@ -13,9 +14,9 @@ Invariants:
     - Outages (ModelUnavailableError) propagate: the wrapped model already retried them.
 
 Design decisions:
-    - Forced tool use instead of a JSON-mode prompt: both providers validate tool arguments as
-      JSON, the existing wire code parses and repairs them, and retries, streaming cuts and cost
-      accounting are the wrapped model's, already hardened.
+    - Forced tool use rather than a JSON-mode prompt where no schema output exists: both providers
+      validate tool arguments as JSON, the wire code parses and repairs them, and retries, streaming
+      cuts and cost accounting are the wrapped model's, already hardened.
 """
 
 from __future__ import annotations

@@ -59,10 +59,14 @@ class ToolResult:
 @dataclass(frozen=True, slots=True)
 class ProviderPart:
     """A provider-specific block kept verbatim in the conversation (e.g. Anthropic's `server_tool_use`
-    and `web_search_tool_result`). Sent back only to the provider named here; others skip it."""
+    and `web_search_tool_result`). Sent back only to the provider named here; others skip it.
+
+    `shown` is what a person may read of it (a thinking block's displayed text: the model's notes
+    between tool calls); it is never sent, the payload goes back unchanged."""
 
     provider: str
     payload: Mapping[str, Any]
+    shown: str = ""
 
 
 MessagePart = TextPart | ToolCall | ToolResult | ProviderPart
@@ -76,6 +80,15 @@ class Message:
     @property
     def text(self) -> str:
         return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def shown_text(self) -> str:
+        """The text and the provider blocks' shown text (notes between tool calls), in order, for the
+        activity feed; `text` stays the model's answer alone."""
+        pieces = [
+            p.text if isinstance(p, TextPart) else p.shown for p in self.parts if isinstance(p, TextPart | ProviderPart)
+        ]
+        return "\n\n".join(piece.strip() for piece in pieces if piece.strip())
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -99,6 +112,7 @@ class Usage:
     output_tokens: int = 0
     cache_creation_tokens: int = 0
     cache_read_tokens: int = 0
+    web_searches: int = 0  # server-side web searches run (billed per search, not per token)
 
     @property
     def total(self) -> int:
@@ -110,6 +124,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_creation_tokens + other.cache_creation_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
+            self.web_searches + other.web_searches,
         )
 
 
@@ -120,8 +135,14 @@ class ModelRequest:
     tools: tuple[ToolDefinition, ...]
     max_tokens: int = 4096
     server_research: bool = False  # the provider may run its own search tool (e.g. web search) this turn
-    thinking_budget: int = 0  # tokens the model may think before answering, where the provider can; 0: none
+    thinking_budget: int = 0  # tokens the model may think before answering, where only a budget is accepted; 0: none
     required_tool: str | None = None  # the reply must be a call of this tool (structured output)
+    # What the call is for (a phase name, or `engine`): the model's effort level is the deployment's
+    # level for this scope (`core.llm.effort`), where the model takes one; "" leaves the model's default.
+    effort_scope: str = ""
+    # The reply must be one JSON value of this schema (structured outputs); `output_name` names it.
+    output_schema: Mapping[str, Any] | None = None
+    output_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,7 +146,7 @@ async def test_web_search_tool_is_sent_only_when_server_research_is_on(
     await model.complete(_request(server_research=True))
     off, on = (body["tools"] for body in api.bodies)
     assert all(t["name"] != "web_search" for t in off)
-    assert on[-1] == {"type": "web_search_20250305", "name": "web_search", "max_uses": 2, "cache_control": EPHEMERAL}
+    assert on[-1] == {"type": "web_search_20260209", "name": "web_search", "max_uses": 2, "cache_control": EPHEMERAL}
 
 
 async def test_pause_turn_is_continued_and_merged_into_one_response(
@@ -160,7 +160,7 @@ async def test_pause_turn_is_continued_and_merged_into_one_response(
     assert second["messages"][:-1] == first["messages"]
     assert second["messages"][-1] == {"role": "assistant", "content": paused_content}
     assert response.stop_reason == StopReason.END_TURN
-    assert response.usage == Usage(1510 + 3120, 102 + 88, 0, 1490)
+    assert response.usage == Usage(1510 + 3120, 102 + 88, 0, 1490, web_searches=1 + 1)
     assert response.message.text == (
         "Let me look up current research on emergency department crowding."
         "Crowding is driven by boarding of admitted patients: so the bottleneck is downstream, not at triage."

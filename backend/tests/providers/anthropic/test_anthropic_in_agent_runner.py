@@ -55,7 +55,7 @@ async def test_runner_executes_the_models_tool_call_and_sends_the_result_back(
     assert isinstance(assistant.parts[1], ToolCall) and assistant.parts[1].id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
     assert isinstance(results.parts[0], ToolResult) and results.parts[0].call_id == "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
     first, second = api.bodies
-    assert first["tools"][-1]["type"] == "web_search_20250305"  # DECOMPOSE offers research
+    assert first["tools"][-1]["type"] == "web_search_20260209"  # DECOMPOSE offers research
     assert second["messages"][1]["content"][1] == {
         "type": "tool_use",
         "id": "toolu_01T1x1fJ34qAmk2tNTrN7Up6",

@@ -86,7 +86,7 @@ async def test_pause_turn_is_continued_within_one_stream(api: FakeAnthropicApi, 
     ]
     final = items[-1]
     assert isinstance(final, ModelResponse) and final.stop_reason == StopReason.END_TURN
-    assert final.usage == Usage(1510 + 1702, 77 + 31, 0, 1490)
+    assert final.usage == Usage(1510 + 1702, 77 + 31, 0, 1490, web_searches=1)
     continuation = api.bodies[1]["messages"][-1]
     assert continuation["role"] == "assistant"
     assert [b["type"] for b in continuation["content"]] == ["text", "server_tool_use", "web_search_tool_result"]
@@ -182,7 +182,7 @@ async def test_a_cut_continuation_keeps_the_paused_turns_text_after_the_reset(
     assert isinstance(final, ModelResponse)
     assert final.message.text == "Searching the literature.Waits rise nonlinearly with occupancy."
     assert _draft(items) == final.message.text
-    assert final.usage == Usage(1510, 77, 0, 0) + Usage(25, 1, 0, 0) + Usage(1702, 31, 0, 1490)
+    assert final.usage == Usage(1510, 77, 0, 0, web_searches=1) + Usage(25, 1, 0, 0) + Usage(1702, 31, 0, 1490)
     assert api.bodies[1] == api.bodies[2]  # the retry resends the same continuation
 
 

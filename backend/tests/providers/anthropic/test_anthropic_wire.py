@@ -10,6 +10,7 @@ import pytest
 from providers.anthropic.fake_anthropic_api import recorded_json, recording
 
 from forge.core.domain_types import ToolCallId
+from forge.core.llm.capabilities import ThinkingMode
 from forge.core.llm.messages import (
     Message,
     ModelRequest,
@@ -24,14 +25,11 @@ from forge.core.llm.messages import (
     user_text,
 )
 from forge.core.session.records import ResearchHit
-from forge.providers.anthropic_wire import (
-    StreamAccumulator,
-    StreamCutError,
-    request_params,
-    response_from_turns,
-    supports_extended_thinking,
-    turn_from_message,
-)
+from forge.providers.anthropic_stream_events import StreamAccumulator, StreamCutError
+from forge.providers.anthropic_wire import request_params, response_from_turns, turn_from_message
+from forge.providers.model_catalogue import shipped_catalogue
+
+SONNET_4_6 = shipped_catalogue().capabilities("claude-sonnet-4-6")
 
 EPHEMERAL = {"type": "ephemeral"}
 RESEARCH = ToolDefinition(
@@ -48,7 +46,12 @@ SEARCH_CALL = {
 
 def _params(request: ModelRequest, continuation: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     return request_params(
-        request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=3, continuation=continuation
+        request,
+        model="claude-sonnet-4-6",
+        max_tokens=8192,
+        web_search_max_uses=3,
+        capabilities=SONNET_4_6,
+        continuation=continuation,
     )
 
 
@@ -79,7 +82,7 @@ def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_l
     with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))
     assert [t["name"] for t in without["tools"]] == ["research"]
     assert with_search["tools"][-1] == {
-        "type": "web_search_20250305",
+        "type": "web_search_20260209",
         "name": "web_search",
         "max_uses": 3,
         "cache_control": EPHEMERAL,
@@ -161,7 +164,7 @@ def test_web_search_results_become_research_with_quoted_snippets_and_errors_give
         "TextPart",
         "TextPart",
     ]
-    assert response.usage == Usage(1510 + 3120, 102 + 88, 0, 1490)
+    assert response.usage == Usage(1510 + 3120, 102 + 88, 0, 1490, web_searches=1 + 1)
     assert response.stop_reason == StopReason.END_TURN
 
 
@@ -293,15 +296,16 @@ def test_roles_alternate_and_tool_results_open_the_user_turn() -> None:
 
 def test_no_web_search_tool_when_its_max_uses_is_zero() -> None:
     request = ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True)
-    params = request_params(request, model="m", max_tokens=10, web_search_max_uses=0)
+    params = request_params(request, model="m", max_tokens=10, web_search_max_uses=0, capabilities=SONNET_4_6)
     assert [t["name"] for t in params["tools"]] == ["research"]
 
 
 def _thinking_body(budget: int, max_tokens: int, *, thinking: bool = True) -> dict[str, Any]:
+    """On a model with manual budgets only (Sonnet 4.5), or (`thinking=False`) one without thinking."""
+    model = "claude-sonnet-4-5" if thinking else "claude-3-5-haiku-latest"
     request = ModelRequest("system", (user_text("hi"),), (RESEARCH,), thinking_budget=budget)
-    return request_params(
-        request, model="claude-sonnet-4-6", max_tokens=max_tokens, web_search_max_uses=0, thinking=thinking
-    )
+    capabilities = shipped_catalogue().capabilities(model)
+    return request_params(request, model=model, max_tokens=max_tokens, web_search_max_uses=0, capabilities=capabilities)
 
 
 def test_a_request_with_a_thinking_budget_enables_extended_thinking_below_max_tokens() -> None:
@@ -316,8 +320,11 @@ def test_no_thinking_without_a_budget_a_supporting_model_or_room_for_the_minimum
 
 
 def test_claude_3_7_and_4_think_and_older_models_do_not() -> None:
-    assert supports_extended_thinking("claude-sonnet-4-6") and supports_extended_thinking("claude-3-7-sonnet-latest")
-    assert not supports_extended_thinking("claude-3-5-haiku-latest")
+    def thinks(model: str) -> bool:
+        return shipped_catalogue().capabilities(model).thinking_mode is not ThinkingMode.NONE
+
+    assert thinks("claude-sonnet-4-6") and thinks("claude-3-7-sonnet-latest")
+    assert not thinks("claude-3-5-haiku-latest")
 
 
 def _research_result(citable: tuple[ResearchHit, ...]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from forge.core.llm.messages import Message, ModelRequest, Role, TextPart, ToolDefinition, user_text
 from forge.providers.anthropic_wire import request_params
+from forge.providers.model_catalogue import shipped_catalogue
 from forge.providers.simulate_prompt_cache import CacheRules, CacheUsage, PromptCacheSimulator, prefix_blocks
 
 SYSTEM = "You are Knowledge Forge. " * 400  # ~10,000 characters: well above the minimum
@@ -17,7 +18,10 @@ TOOLS = (
 
 
 def _body(request: ModelRequest) -> dict[str, Any]:
-    return request_params(request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=5)
+    capabilities = shipped_catalogue().capabilities("claude-sonnet-4-6")
+    return request_params(
+        request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=5, capabilities=capabilities
+    )
 
 
 def _tokens(request: ModelRequest) -> int:

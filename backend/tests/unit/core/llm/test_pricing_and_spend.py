@@ -6,22 +6,23 @@ from forge.core.llm.messages import Usage
 from forge.core.llm.pricing import cost_of, price_for
 from forge.core.rules.verdicts import ErrorCode
 from forge.core.session.spend import PhaseSpend, SpendBudget, check_budget, total_spend
+from forge.providers.library_prices import LIBRARY_PRICES as PRICES
 
 
 def test_dated_model_ids_are_priced() -> None:
-    price = price_for("claude-sonnet-4-5-20250929")
+    price = price_for("claude-sonnet-4-5-20250929", PRICES)
     assert price is not None and price.input == 3.0 and price.cache_read == pytest.approx(0.3)
-    mini = price_for("gpt-4o-mini-2024-07-18")
+    mini = price_for("gpt-4o-mini-2024-07-18", PRICES)
     assert mini is not None and mini.input == 0.15
 
 
 def test_unknown_models_are_unpriced_not_guessed() -> None:
-    assert price_for("some-local-model") is None
+    assert price_for("some-local-model", PRICES) is None
     assert cost_of(Usage(1_000_000, 1_000_000), None) == 0.0
 
 
 def test_cost_counts_input_output_and_both_cache_kinds() -> None:
-    price = price_for("claude-sonnet-4-0")
+    price = price_for("claude-sonnet-4-0", PRICES)
     cost = cost_of(Usage(1_000_000, 100_000, cache_creation_tokens=200_000, cache_read_tokens=1_000_000), price)
     assert cost == pytest.approx(3.0 + 1.5 + 0.75 + 0.3)
 
