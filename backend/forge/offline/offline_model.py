@@ -38,14 +38,14 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
-from forge.offline.plan_build import plan_build
-from forge.offline.plan_crystallize import plan_crystallize
-from forge.offline.plan_decompose import plan_decompose
-from forge.offline.plan_explore import plan_explore
-from forge.offline.plan_synthesize import plan_synthesize
-from forge.offline.plan_validate import plan_validate
-from forge.offline.planning import PhasePlan
-from forge.offline.read_conversation import MARKER, ConversationView, read_conversation
+from forge.offline.phases.plan_build import plan_build
+from forge.offline.phases.plan_crystallize import plan_crystallize
+from forge.offline.phases.plan_decompose import plan_decompose
+from forge.offline.phases.plan_explore import plan_explore
+from forge.offline.phases.plan_synthesize import plan_synthesize
+from forge.offline.phases.plan_validate import plan_validate
+from forge.offline.phases.planning import PhasePlan
+from forge.offline.phases.read_conversation import MARKER, ConversationView, read_conversation
 from forge.providers.token_counting import CountingProvider, token_counter_for
 
 OFFLINE_LABEL = "offline model (deterministic, no network)"

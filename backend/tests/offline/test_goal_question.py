@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.offline.goal_question import (
+from forge.offline.text.goal_question import (
     acts_on_people,
     is_verb_form,
     object_of,

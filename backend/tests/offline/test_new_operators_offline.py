@@ -16,9 +16,9 @@ from forge.engine.search.blend_expand import blend_child, blend_request
 from forge.engine.search.structural_operators import structural_child, structural_request
 from forge.engine.search.transform_space import logic_check_request, proposal_of, transform_request, verdict_of
 from forge.knowledge.load_concept_spaces import load_concept_spaces
-from forge.offline.blend_offline import offline_blend
-from forge.offline.structural_offline import offline_structural
-from forge.offline.transform_offline import offline_logic_check, offline_transform
+from forge.offline.search.blend_offline import offline_blend
+from forge.offline.search.structural_offline import offline_structural
+from forge.offline.search.transform_offline import offline_logic_check, offline_transform
 
 HOSPITAL = next(s for s in load_concept_spaces() if s.domain_id == "healthcare_operations")
 REQUEST = GroundingRequest.for_hyperpath_expand(("queue buffer",), ("emergency department",))

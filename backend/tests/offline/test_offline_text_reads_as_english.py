@@ -20,14 +20,14 @@ from support.offline_session import run_session
 
 from forge.core.frame.problem_frame import make_frame
 from forge.engine.explore.biso import BisoContext, BisoOutput
-from forge.offline.biso_offline import offline_biso
+from forge.offline.explore.biso_offline import offline_biso
+from forge.offline.explore.source_domain_library import select_domains
+from forge.offline.frame.problem_frame import GENERIC_LEVERS, ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
 from forge.offline.offline_model import OfflineModel
-from forge.offline.plan_decompose import assumptions, fundamentals, reframings
-from forge.offline.plan_explore import adjacent_possible, analogy, contradiction, morphological_box
-from forge.offline.problem_frame import GENERIC_LEVERS, ProblemFrame, frame_problem
-from forge.offline.source_domain_library import select_domains
-from forge.offline.synthesis_directions import claim_text, falsifiability, from_analogy, thesis_text
+from forge.offline.phases.plan_decompose import assumptions, fundamentals, reframings
+from forge.offline.phases.plan_explore import adjacent_possible, analogy, contradiction, morphological_box
+from forge.offline.phases.synthesis_directions import claim_text, falsifiability, from_analogy, thesis_text
 from forge.ports import StructuredRequest
 from forge.research.local_corpus import LocalCorpusResearch
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.offline.phrasing import is_plural
+from forge.offline.text.phrasing import is_plural
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The offline model's CRYSTALLIZE narrative: recommendations say what to try and when to stop, briefly."""
 
-from forge.offline.plan_crystallize import narrative, recommendation
+from forge.offline.phases.plan_crystallize import narrative, recommendation
 
 CONDITION = (
     "Observable: utilization of staff measured hourly. Compare wait times with its baseline for at least "

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.plan_explore import contradiction
-from forge.offline.problem_frame import frame_problem
-from forge.offline.triz_library import detect_parameters
+from forge.offline.explore.triz_library import detect_parameters
+from forge.offline.frame.problem_frame import frame_problem
+from forge.offline.phases.plan_explore import contradiction
 
 KNOWLEDGE = load_shipped_knowledge()
 

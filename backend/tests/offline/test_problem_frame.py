@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.offline.problem_frame import frame_problem
+from forge.offline.frame.problem_frame import frame_problem
 
 
 class TestFrameProblem:

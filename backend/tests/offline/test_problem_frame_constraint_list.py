@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forge.offline.problem_frame import frame_problem
+from forge.offline.frame.problem_frame import frame_problem
 
 LISTED = "How can a hospital cut emergency wait times?\n\nConstraints:\n- without more staff\n- GDPR compliance"
 

@@ -3,7 +3,7 @@ and the engine turns failures into findings (and operationalisability failures i
 
 from forge.engine.saga.red_team import ChallengeKind, RedTeamOutput, RedTeamTarget, run_red_team
 from forge.offline.offline_structured_model import OfflineStructuredModel
-from forge.offline.red_team_offline import offline_red_team
+from forge.offline.saga.red_team_offline import offline_red_team
 
 MODEL = OfflineStructuredModel({RedTeamOutput: offline_red_team})
 

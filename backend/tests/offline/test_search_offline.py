@@ -16,7 +16,7 @@ from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.model_routing import ModelRoute, Provider
 from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
-from forge.offline.search_offline import OFFLINE_OPERATORS
+from forge.offline.search.search_offline import OFFLINE_OPERATORS
 from forge.services.stages.search_grounding import LazyHkgGrounding
 
 SHIPPED = load_shipped_knowledge()

@@ -22,7 +22,7 @@ from forge.engine.solve.requests import (
 )
 from forge.engine.solve.solve_problem import run_solve
 from forge.offline.offline_structured_model import OfflineStructuredModel
-from forge.offline.solve_offline import (
+from forge.offline.solve.solve_offline import (
     OFFLINE_LABEL,
     offline_analysis,
     offline_audit,

@@ -10,8 +10,8 @@ from support.knowledge_examples import make_domain, make_structure
 from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, StructureTransfer
 from forge.knowledge.load_knowledge import load_source_domains
-from forge.offline.problem_frame import frame_problem
-from forge.offline.source_domain_library import distance_of, fill, find_domain, select_domains
+from forge.offline.explore.source_domain_library import distance_of, fill, find_domain, select_domains
+from forge.offline.frame.problem_frame import frame_problem
 
 HOSPITAL = frame_problem("How can a hospital cut emergency wait times without more staff?")
 NEAR_SUMMARY = "Studies hospital emergency department wait times, staff rosters and patient queues."

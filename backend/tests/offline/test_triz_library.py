@@ -6,13 +6,13 @@ import pytest
 
 from forge.core.explore.library_records import TrizKnowledge
 from forge.knowledge.load_knowledge import load_triz
-from forge.offline.problem_frame import frame_problem
-from forge.offline.triz_library import (
+from forge.offline.explore.triz_library import (
     FALLBACK_PRINCIPLES,
     choose_principles,
     detect_parameters,
     principles_named,
 )
+from forge.offline.frame.problem_frame import frame_problem
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from forge.offline.planning import Hit
-from forge.offline.problem_frame import frame_problem
-from forge.offline.validation_rules import (
+from forge.offline.frame.problem_frame import frame_problem
+from forge.offline.phases.planning import Hit
+from forge.offline.phases.validation_rules import (
     ScoreInputs,
     claim_action,
     falsify,

@@ -20,10 +20,10 @@ from typing import Any
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.mapping_quality_gate import MappingType
 from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
-from forge.offline.analogy_mapping import problem_roles
-from forge.offline.problem_frame import ProblemFrame, frame_problem
-from forge.offline.source_domain_library import best_lever, fill
-from forge.offline.term_match import shorten, stem_set
+from forge.offline.explore.analogy_mapping import problem_roles
+from forge.offline.explore.source_domain_library import best_lever, fill
+from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
+from forge.offline.text.term_match import shorten, stem_set
 from forge.ports import StructuredRequest
 
 _CAUSAL_ROLES = ("the outcome to change", "the inflow", "what handles the load")

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from forge.core.research.text_terms import content_terms
+from forge.offline.explore.source_domain_library import fill, select_domains
+from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted, join_words, lower_first
-from forge.offline.planning import (
+from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Hit,
     PhasePlan,
@@ -26,10 +27,9 @@ from forge.offline.planning import (
     schedule,
     sources,
 )
-from forge.offline.problem_frame import ProblemFrame, frame_problem
-from forge.offline.read_conversation import ConversationView
-from forge.offline.source_domain_library import fill, select_domains
-from forge.offline.term_match import coverage, first_sentence, overlap, relevance, stem, stem_set
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.text.phrasing import counted, join_words, lower_first
+from forge.offline.text.term_match import coverage, first_sentence, overlap, relevance, stem, stem_set
 
 MAX_QUERY_CHARS = 400
 STATE_OF_ART_SOURCES = 4

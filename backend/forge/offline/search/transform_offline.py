@@ -24,8 +24,8 @@ from forge.core.research.text_terms import content_terms, term_set
 from forge.core.search.concept_space import ConceptSpace, SpaceElement, TransformOp
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
-from forge.offline.search_offline import parent_rows, target_of
-from forge.offline.term_match import shorten
+from forge.offline.search.search_offline import parent_rows, target_of
+from forge.offline.text.term_match import shorten
 from forge.ports import StructuredRequest
 
 _AFTER: dict[TransformOp, str] = {

@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted
-from forge.offline.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
-from forge.offline.read_conversation import ConversationView
+from forge.offline.phases.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.text.phrasing import counted
 
 MAX_ITEMS = 5
 MAX_ACTION_CHARS = 240

@@ -17,12 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from forge.core.explore.library_records import TrizPrinciple
+from forge.offline.explore.source_domain_library import best_lever, best_pattern, fill, find_domain
+from forge.offline.explore.triz_library import principles_named
+from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
-from forge.offline.problem_frame import ProblemFrame
-from forge.offline.source_domain_library import best_lever, best_pattern, fill, find_domain
-from forge.offline.term_match import coverage, first_sentence, jaccard, shorten
-from forge.offline.triz_library import principles_named
+from forge.offline.text.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
+from forge.offline.text.term_match import coverage, first_sentence, jaccard, shorten
 
 MAX_CLAIMS = 3
 REPEAT_COVERAGE = 0.6

@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
+from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
+from forge.offline.explore.triz_library import principles_named
+from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted
-from forge.offline.planning import (
+from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Builder,
     PhasePlan,
@@ -27,12 +29,8 @@ from forge.offline.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.problem_frame import ProblemFrame, frame_problem
-from forge.offline.read_conversation import ConversationView
-from forge.offline.source_domain_library import distance_of, find_domain, score_domain
-from forge.offline.term_match import cue_hits, key_terms, relevance, shorten, stem_set
-from forge.offline.triz_library import principles_named
-from forge.offline.validation_rules import (
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.phases.validation_rules import (
     CONNECTIVES,
     RELEVANT_SHARED_TERMS,
     ScoreInputs,
@@ -43,6 +41,8 @@ from forge.offline.validation_rules import (
     score_rationale,
     scores,
 )
+from forge.offline.text.phrasing import counted
+from forge.offline.text.term_match import cue_hits, key_terms, relevance, shorten, stem_set
 
 COVERS = re.compile(r"covers (\d+)%")
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted
-from forge.offline.planning import (
+from forge.offline.phases.planning import (
     MAX_ATTEMPTS,
     OFFLINE_NOTE,
     Builder,
@@ -26,9 +26,9 @@ from forge.offline.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.problem_frame import ProblemFrame, frame_problem
-from forge.offline.read_conversation import ConversationView
-from forge.offline.term_match import coverage, jaccard, shorten, stem_set
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.text.phrasing import counted
+from forge.offline.text.term_match import coverage, jaccard, shorten, stem_set
 
 KEPT = ("superseded", "validated", "qualified")
 MAX_SUPPORTS = 2

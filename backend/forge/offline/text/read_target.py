@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from forge.core.research.text_terms import content_terms, salient_terms
-from forge.offline.goal_question import (
+from forge.offline.text.goal_question import (
     PRONOUNS,
     GoalClause,
     acts_on_people,
@@ -32,7 +32,7 @@ from forge.offline.goal_question import (
     sentences,
     situation_gist,
 )
-from forge.offline.goal_vocabulary import (
+from forge.offline.text.goal_vocabulary import (
     ACHIEVE_VERBS,
     BOUNDARY_WORDS,
     COMPARATIVES,
@@ -42,7 +42,7 @@ from forge.offline.goal_vocabulary import (
     PHRASAL_PARTICLES,
     PHRASE_DETERMINERS,
 )
-from forge.offline.phrasing import gerund, is_plural
+from forge.offline.text.phrasing import gerund, is_plural
 
 MAX_TARGET_WORDS = 9
 # A target longer than MAX_TARGET_WORDS is cut before a preposition that starts a trailing modifier,

@@ -22,7 +22,7 @@ from typing import Any
 
 from forge.core.identity_memo import IdentityMemo
 from forge.core.rules.verdicts import ErrorCode
-from forge.offline.read_conversation import CallOutcome, ConversationView, call_identity
+from forge.offline.phases.read_conversation import CallOutcome, ConversationView, call_identity
 
 MAX_ATTEMPTS = 2
 RESEARCH_LIMIT = 5

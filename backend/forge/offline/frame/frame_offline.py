@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from forge.engine.frame.frame_problem import FrameOutput
-from forge.offline.problem_frame import frame_problem as read_problem
+from forge.offline.frame.problem_frame import frame_problem as read_problem
 from forge.ports import StructuredRequest
 
 # An outcome with a direction compares with the baseline; one without says the objective is met.

@@ -25,10 +25,10 @@ from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
 from forge.core.identity_memo import IdentityMemo
-from forge.offline.phrasing import agree, the_phrase
-from forge.offline.problem_frame import ProblemFrame
-from forge.offline.term_match import cue_hits, jaccard, stem_set
-from forge.offline.vocabulary import DOMAIN_SYNONYMS, expand
+from forge.offline.explore.vocabulary import DOMAIN_SYNONYMS, expand
+from forge.offline.frame.problem_frame import ProblemFrame
+from forge.offline.text.phrasing import agree, the_phrase
+from forge.offline.text.term_match import cue_hits, jaccard, stem_set
 
 DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
 CUE_WEIGHT = 3.0

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.explore.library_records import TrizKnowledge, TrizParameter, TrizPrinciple
-from forge.offline.problem_frame import ProblemFrame
-from forge.offline.term_match import cue_hits, stem_set
-from forge.offline.vocabulary import TRIZ_SYNONYMS, expand
+from forge.offline.explore.vocabulary import TRIZ_SYNONYMS, expand
+from forge.offline.frame.problem_frame import ProblemFrame
+from forge.offline.text.term_match import cue_hits, stem_set
 
 FALLBACK_PRINCIPLES = (1, 10, 15, 35)
 FALLBACK_IMPROVING = 39  # Productivity

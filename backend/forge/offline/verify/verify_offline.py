@@ -37,10 +37,9 @@ from forge.engine.verify.requests import (
     SampleContext,
     VerifyScoresOutput,
 )
-from forge.offline.phrasing import counted
-from forge.offline.problem_frame import frame_problem
-from forge.offline.source_domain_library import distance_of, find_domain
-from forge.offline.validation_rules import (
+from forge.offline.explore.source_domain_library import distance_of, find_domain
+from forge.offline.frame.problem_frame import frame_problem
+from forge.offline.phases.validation_rules import (
     DISTANCE_SCORE,
     MEASURABLE,
     NO_DISTANCE,
@@ -48,6 +47,7 @@ from forge.offline.validation_rules import (
     THRESHOLD,
     TIME_FRAME,
 )
+from forge.offline.text.phrasing import counted
 from forge.ports import StructuredRequest
 
 LABEL = "Offline verifier (deterministic rules over shipped knowledge and session evidence, not a language model)"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forge.offline.goal_vocabulary import (
+from forge.offline.text.goal_vocabulary import (
     PEOPLE_VERBS,
     PERSONAL_PRONOUNS,
     PHRASAL_PARTICLES,
@@ -38,7 +38,7 @@ from forge.offline.goal_vocabulary import (
     VERB_LEXICON,
     is_actor_word,
 )
-from forge.offline.phrasing import is_plural
+from forge.offline.text.phrasing import is_plural
 
 SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+")
 _MODALS = frozenset("can could should do does might would will must shall".split())

@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
+from forge.offline.explore.source_domain_library import distance_of, find_domain
+from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phrasing import counted
-from forge.offline.planning import (
+from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Builder,
     Hit,
@@ -29,10 +30,8 @@ from forge.offline.planning import (
     schedule,
     sources,
 )
-from forge.offline.problem_frame import ProblemFrame, frame_problem
-from forge.offline.read_conversation import ConversationView
-from forge.offline.source_domain_library import distance_of, find_domain
-from forge.offline.synthesis_directions import (
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.phases.synthesis_directions import (
     Direction,
     claim_text,
     falsifiability,
@@ -41,7 +40,8 @@ from forge.offline.synthesis_directions import (
     sentence,
     thesis_text,
 )
-from forge.offline.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
+from forge.offline.text.phrasing import counted
+from forge.offline.text.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
 
 COUNTER_WORDS = ("limits", "fails")
 DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forge.core.research.text_terms import content_terms
-from forge.offline.phrasing import counted, top_level_split
-from forge.offline.planning import Hit
-from forge.offline.problem_frame import ProblemFrame
-from forge.offline.term_match import coverage, overlap, stem, stem_set
+from forge.offline.frame.problem_frame import ProblemFrame
+from forge.offline.phases.planning import Hit
+from forge.offline.text.phrasing import counted, top_level_split
+from forge.offline.text.term_match import coverage, overlap, stem, stem_set
 
 MECHANISM_SHARE = 0.3
 BOUNDARY_SHARE = 0.3

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.explore.library_records import DomainVariable, SourceDomain
-from forge.offline.phrasing import the_phrase
-from forge.offline.problem_frame import ProblemFrame
-from forge.offline.term_match import shorten, stem_set
+from forge.offline.frame.problem_frame import ProblemFrame
+from forge.offline.text.phrasing import the_phrase
+from forge.offline.text.term_match import shorten, stem_set
 
 MAX_ROWS = 6
 

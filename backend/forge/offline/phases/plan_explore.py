@@ -16,9 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.rules.verdicts import ErrorCode
-from forge.offline.analogy_mapping import mapping_rows
+from forge.offline.explore.analogy_mapping import mapping_rows
+from forge.offline.explore.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
+from forge.offline.explore.triz_library import choose_principles, detect_parameters
+from forge.offline.frame.problem_frame import NO_ACTOR, ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.planning import (
+from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Builder,
     Hit,
@@ -27,12 +30,9 @@ from forge.offline.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.problem_frame import NO_ACTOR, ProblemFrame, frame_problem
-from forge.offline.read_conversation import ConversationView
-from forge.offline.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
-from forge.offline.synthesis_directions import sentence
-from forge.offline.term_match import first_sentence, key_terms, shorten
-from forge.offline.triz_library import choose_principles, detect_parameters
+from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.phases.synthesis_directions import sentence
+from forge.offline.text.term_match import first_sentence, key_terms, shorten
 
 BASE_DOMAINS = 3
 MAX_ROWS = 6

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from forge.core.frame.problem_constraints import split_constraints
 from forge.core.research.text_terms import content_terms, salient_terms
-from forge.offline.goal_vocabulary import (
+from forge.offline.text.goal_vocabulary import (
     ACHIEVE_VERBS,
     BOUNDARY_WORDS,
     CONNECTORS,
@@ -30,9 +30,9 @@ from forge.offline.goal_vocabulary import (
     SUBJECT_PRONOUNS,
     is_actor_word,
 )
-from forge.offline.phrasing import gerund, is_plural, the_phrase
-from forge.offline.read_target import find_goal_verb, read_target
-from forge.offline.term_match import stem
+from forge.offline.text.phrasing import gerund, is_plural, the_phrase
+from forge.offline.text.read_target import find_goal_verb, read_target
+from forge.offline.text.term_match import stem
 
 _CONSTRAINT = re.compile(rf"\b(?:{CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{CONNECTORS})\b|$)")
 _SUBJECT = re.compile(
