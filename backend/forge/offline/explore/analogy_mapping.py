@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.explore.library_records import DomainVariable, SourceDomain
+from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.phrasing import the_phrase
-from forge.offline.text.term_match import shorten, stem_set
+from forge.offline.text.wording import shorten, the_phrase
 
 MAX_ROWS = 6
 
@@ -73,7 +73,7 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
 def _pairs(variables: list[DomainVariable], roles: list[Role]) -> dict[int, int]:
     """variable index -> role index: best-scoring free pairs first, then leftovers in order."""
     scored = sorted(
-        (-len(stem_set(f"{v.name} {v.meaning}") & stem_set(f"{r.label} {r.looks_like}")), i, j)
+        (-len(match_keys(f"{v.name} {v.meaning}") & match_keys(f"{r.label} {r.looks_like}")), i, j)
         for i, v in enumerate(variables)
         for j, r in enumerate(roles)
     )

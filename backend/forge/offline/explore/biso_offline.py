@@ -19,11 +19,12 @@ from typing import Any
 
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.mapping_quality_gate import MappingType
+from forge.core.research.text_terms import match_keys
 from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
 from forge.offline.explore.analogy_mapping import problem_roles
 from forge.offline.explore.source_domain_library import best_lever, fill
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
-from forge.offline.text.term_match import shorten, stem_set
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 _CAUSAL_ROLES = ("the outcome to change", "the inflow", "what handles the load")
@@ -48,8 +49,8 @@ def offline_biso(request: StructuredRequest[Any]) -> BisoOutput:
 
 
 def _ranked(domain: SourceDomain, reading: ProblemFrame) -> list[Structure]:
-    wanted = stem_set(f"{reading.problem} {reading.target}")
-    order = sorted(enumerate(domain.structures), key=lambda item: (-len(stem_set(item[1].text) & wanted), item[0]))
+    wanted = match_keys(f"{reading.problem} {reading.target}")
+    order = sorted(enumerate(domain.structures), key=lambda item: (-len(match_keys(item[1].text) & wanted), item[0]))
     return [structure for _, structure in order]
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from forge.core.explore.mapping_quality_gate import MappingType
 from forge.core.research.text_terms import term_set
 from forge.engine.explore.review_mapping_depth import MappingReviewContext, MappingReviewOutput, RowExplanationOut
-from forge.offline.text.phrasing import counted
+from forge.offline.text.wording import counted
 from forge.ports import StructuredRequest
 
 _DEPTH_WEIGHT = {

@@ -25,10 +25,11 @@ from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
 from forge.core.identity_memo import IdentityMemo
+from forge.core.research.text_terms import match_keys
 from forge.offline.explore.vocabulary import DOMAIN_SYNONYMS, expand
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.phrasing import agree, the_phrase
-from forge.offline.text.term_match import cue_hits, jaccard, stem_set
+from forge.offline.text.term_match import cue_hits, jaccard
+from forge.offline.text.wording import agree, the_phrase
 
 DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
 CUE_WEIGHT = 3.0
@@ -67,15 +68,15 @@ def fill(template: str, frame: ProblemFrame, lever: str | None = None) -> str:
 @functools.lru_cache(maxsize=8192)  # pure on a frozen record and a string
 def best_pattern(domain: SourceDomain, text: str) -> Structure:
     """The pattern sharing the most stems with `text`; the first pattern on a tie."""
-    wanted = stem_set(text)
-    scored = [(len(stem_set(p.text) & wanted), -i, p) for i, p in enumerate(domain.structures)]
+    wanted = match_keys(text)
+    scored = [(len(match_keys(p.text) & wanted), -i, p) for i, p in enumerate(domain.structures)]
     return max(scored, key=lambda item: (item[0], item[1]))[2]
 
 
 def best_lever(frame: ProblemFrame, pattern: Structure) -> str:
     """The lever that the pattern's text mentions most; the frame's first lever otherwise."""
-    wanted = stem_set(pattern.text)
-    ranked = sorted(enumerate(frame.levers), key=lambda il: (-len(stem_set(il[1]) & wanted), il[0]))
+    wanted = match_keys(pattern.text)
+    ranked = sorted(enumerate(frame.levers), key=lambda il: (-len(match_keys(il[1]) & wanted), il[0]))
     return ranked[0][1]
 
 
@@ -86,7 +87,7 @@ def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
 
 def _distinct(cues: Sequence[str]) -> int:
     """How many different stems the hit cues stand for ("wait", "waits" count once)."""
-    return len({s for cue in cues for s in stem_set(cue)})
+    return len({s for cue in cues for s in match_keys(cue)})
 
 
 def _domain_text(domain: SourceDomain) -> str:
@@ -107,10 +108,10 @@ def _score_domain(
     """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
     + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""
     problem = f"{frame.problem} {frame.target}"
-    hits = tuple(cue_hits(domain.cue_terms, stem_set(problem)))
-    indirect = cue_hits(domain.cue_terms, stem_set(f"{expand(problem, DOMAIN_SYNONYMS)} {context}"))
+    hits = tuple(cue_hits(domain.cue_terms, match_keys(problem)))
+    indirect = cue_hits(domain.cue_terms, match_keys(f"{expand(problem, DOMAIN_SYNONYMS)} {context}"))
     indirect = [c for c in indirect if c not in hits]
-    affinity = min(AFFINITY_CAP, len(stem_set(problem) & stem_set(_domain_text(domain))))
+    affinity = min(AFFINITY_CAP, len(match_keys(problem) & match_keys(_domain_text(domain))))
     score = (
         CUE_WEIGHT * _distinct(hits)
         + CONTEXT_WEIGHT * _distinct(indirect)

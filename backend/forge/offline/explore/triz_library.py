@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.explore.library_records import TrizKnowledge, TrizParameter, TrizPrinciple
+from forge.core.research.text_terms import match_keys
 from forge.offline.explore.vocabulary import TRIZ_SYNONYMS, expand
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, stem_set
+from forge.offline.text.term_match import cue_hits
 
 FALLBACK_PRINCIPLES = (1, 10, 15, 35)
 FALLBACK_IMPROVING = 39  # Productivity
@@ -27,10 +28,10 @@ _LOSS_BONUS = 0.5
 
 def _rank_parameters(library: TrizKnowledge, text: str, direction: str = "") -> list[tuple[float, TrizParameter]]:
     """Parameters by distinct cue stems hit; for a decrease goal a "Loss of ..." parameter wins ties."""
-    stems = stem_set(f"{text} {expand(text, TRIZ_SYNONYMS)}")
+    stems = match_keys(f"{text} {expand(text, TRIZ_SYNONYMS)}")
     scored = []
     for p in library.parameters:
-        hits = len({stem_of for cue in cue_hits(p.cue_terms, stems) for stem_of in stem_set(cue)})
+        hits = len({stem_of for cue in cue_hits(p.cue_terms, stems) for stem_of in match_keys(cue)})
         bonus = _LOSS_BONUS if hits and direction == "decrease" and p.name.startswith(_LOSS_PREFIX) else 0.0
         scored.append((hits + bonus, p))
     return sorted([s for s in scored if s[0] > 0], key=lambda s: (-s[0], s[1].number))
@@ -58,7 +59,7 @@ def choose_principles(
     library: TrizKnowledge, frame: ProblemFrame, improving: TrizParameter, worsening: TrizParameter, count: int = 3
 ) -> list[TrizPrinciple]:
     """The matrix cell's first two principles, then cue-term matches, then the fallbacks."""
-    stems = stem_set(f"{frame.problem} {frame.target} {' '.join(frame.levers)}")
+    stems = match_keys(f"{frame.problem} {frame.target} {' '.join(frame.levers)}")
     cell = library.matrix.lookup(improving.number, worsening.number)
     numbers: list[int] = list(cell)[:2] if isinstance(cell, tuple) else []
     scored = sorted(

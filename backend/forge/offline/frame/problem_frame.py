@@ -1,15 +1,21 @@
 """ProblemFrame: what the problem asks to change, in which direction, under which limits, by whom.
 
+Reading (plain rules over the problem's own words, no grammar of English sentences):
+    1. The leftmost directional goal verb (cut, reduce, improve …, any form the lexicon maps to it),
+       the question's first, then the whole text's: the phrase after it up to punctuation or a
+       boundary word is the target, without leading determiners; a trailing particle ("keep deaths
+       down") sets the direction.
+    2. Else the leftmost other goal verb (make, keep, protect …) the same way.
+    3. Else the problem's own first sentence, quoted («…»): the offline model does not rephrase
+       what it cannot read. A Chinese or Japanese problem is its own target.
+
 Invariants:
-    - Pure and deterministic heuristics over the problem text (no knowledge files, no IO).
-    - `target`, `goal_verb` and `goal_direction` come from `read_target` (its docstring lists the
-      readings: the question of a context-then-question problem first); the target is never empty.
-    - `goal_direction` is one of "decrease", "increase", "achieve".
-    - `levers` never repeat a target term and never include goal verbs or filler adjectives; there
-      is always at least one lever and one actor (generic fallbacks are labelled as such).
-    - A trailing "Constraints:" list (a line "Constraints:" then "- item" lines, as the API writes a
-      session's constraints) is read as constraints, after those found in the sentence; the target
-      comes from the text above the list, and the heading itself is never a term.
+    - Pure and deterministic; the target is never empty; `goal_direction` is "decrease", "increase"
+      or "achieve".
+    - `levers` are nouns of the text (by the lemminflect lexicon) that are not target terms nor goal
+      verbs, constraint terms last; padded with labelled generic levers. There is always an actor.
+    - A trailing "Constraints:" list (as the API writes a session's constraints) is read as
+      constraints after those in the sentence; the target comes from the text above it.
 """
 
 from __future__ import annotations
@@ -19,29 +25,44 @@ import re
 from dataclasses import dataclass
 
 from forge.core.frame.problem_constraints import split_constraints
-from forge.core.research.text_terms import content_terms, salient_terms
-from forge.offline.text.goal_vocabulary import (
-    ACHIEVE_VERBS,
-    BOUNDARY_WORDS,
-    CONNECTORS,
-    DECREASE_VERBS,
-    FILLER,
-    INCREASE_VERBS,
-    SUBJECT_PRONOUNS,
-    is_actor_word,
-)
-from forge.offline.text.phrasing import gerund, is_plural, the_phrase
-from forge.offline.text.read_target import find_goal_verb, read_target
-from forge.offline.text.term_match import stem
+from forge.core.research.text_terms import content_terms, match_key, salient_terms
+from forge.offline.text.wording import DETERMINERS, first_sentence, is_noun_like, lower_first, the_phrase, verb_lemma
 
-_CONSTRAINT = re.compile(rf"\b(?:{CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{CONNECTORS})\b|$)")
-_SUBJECT = re.compile(
-    r"\b(?:can|could|should|do|does|might|would|will|must)\s+(?:a |an |the |our |my )?"
-    r"([a-z][a-z\-]+)"
+DECREASE_VERBS = frozenset(
+    "cut reduce lower decrease minimize minimise shrink shorten curb limit prevent avoid stop eliminate halve "
+    "lessen mitigate tackle end".split()
 )
-_POSSESSIVE = re.compile(r"\b([a-z][a-z\-]+)'s\b")
+INCREASE_VERBS = frozenset(
+    "increase improve raise boost grow maximize maximise accelerate expand strengthen enhance double retain "
+    "sustain speed extend lengthen".split()
+)
+ACHIEVE_VERBS = frozenset(
+    "make achieve build design create ensure enable get develop deliver keep find protect".split()
+)
+GOAL_VERBS = sorted(DECREASE_VERBS | INCREASE_VERBS | ACHIEVE_VERBS)
+PARTICLES = {"down": "decrease", "low": "decrease", "up": "increase", "high": "increase"}
+BOUNDARY_WORDS = frozenset(
+    "without while whilst given under with but despite for by in so when if using through within at on and or "
+    "from because across during via before after unless among that to is are was were".split()
+)
+PRONOUNS = frozenset("it them they this that these those".split())
+CONNECTORS = (
+    r"without|while|whilst|given|under|but|despite|within|unless|with no|with only|using only|"
+    r"no more than|at no extra|with (?:a |an |the )?(?:fixed|limited|same|existing|current|small|"
+    r"tight|flat|frozen|modest|shrinking|constant)|on (?:a |an )?(?:fixed|limited|tight|small|shoestring)"
+)
+ACTOR_WORDS = frozenset(
+    """hospital clinic patient nurse doctor staff team manager city council government agency school teacher
+    student parent company firm startup employer employee worker customer user client developer maintainer
+    contributor volunteer community resident citizen household farmer driver rider passenger researcher lab
+    university organization organisation member donor investor regulator supplier retailer shop owner tenant
+    operator library museum bakery restaurant factory bank airline engineer commuter visitor shopper reader""".split()
+)
+_CONSTRAINT = re.compile(rf"\b(?:{CONNECTORS})\b.*?(?=[,.;:?!]|\b(?:{CONNECTORS})\b|$)")
+_TOKENS = re.compile(r"[a-z0-9][a-z0-9\-']*|[,.;:?!()]")
 GENERIC_LEVERS = ("incentives", "timing", "information flow")
 NO_ACTOR = "the people affected"
+MAX_TARGET_WORDS = 9
 MIN_LEVERS = 2
 
 
@@ -58,23 +79,8 @@ class ProblemFrame:
 
     @property
     def lever(self) -> str:
-        """The first lever as a whole noun phrase for a sentence ("the database", never "database")."""
+        """The first lever as a noun phrase for a sentence ("the staff")."""
         return the_phrase(self.levers[0])
-
-    @property
-    def lever_phrases(self) -> tuple[str, ...]:
-        return tuple(the_phrase(lever) for lever in self.levers)
-
-    @property
-    def actor_phrases(self) -> tuple[str, ...]:
-        """The actors as noun phrases for a sentence ("the bakery", "the maintainers")."""
-        return tuple(the_phrase(actor) for actor in self.actors)
-
-    @property
-    def actors_their(self) -> str:
-        """The possessive that agrees with the listed actors ("its" for one singular actor)."""
-        single = len(self.actors) == 1 and self.actors[0] != NO_ACTOR and not is_plural(self.actors[0])
-        return "its" if single else "their"
 
     @property
     def constraint(self) -> str:
@@ -82,109 +88,98 @@ class ProblemFrame:
 
     @property
     def direction_verb(self) -> str:
-        """The verb a sentence puts before the target: "reduce"/"increase" for a direction, else the
-        problem's own verb ("keep evening visitors coming"), "achieve" when it has none."""
-        return {"decrease": "reduce", "increase": "increase"}.get(self.goal_direction, self.goal_verb or "achieve")
-
-    @property
-    def plural(self) -> bool:
-        return is_plural(self.target)
-
-    @property
-    def be(self) -> str:
-        return "are" if self.plural else "is"
-
-    @property
-    def it(self) -> str:
-        return "them" if self.plural else "it"
-
-    @property
-    def lever_be(self) -> str:
-        return "are" if is_plural(self.levers[0]) else "is"
-
-    @property
-    def it_is(self) -> str:
-        return "they are" if self.plural else "it is"
+        """ "reduce"/"increase" for a direction, else the problem's own verb, "address" without one."""
+        return {"decrease": "reduce", "increase": "increase"}.get(self.goal_direction, self.goal_verb or "address")
 
     @property
     def goal(self) -> str:
         """E.g. "reduce emergency wait times without more staff"."""
-        return " ".join(
-            p for p in (self.direction_verb, self.target, self.constraints[0] if self.constraints else "") if p
-        )
+        return " ".join((self.direction_verb, self.target, *self.constraints[:1]))
 
 
-def _as_phrase(item: str) -> str:
-    """Lower-case the first letter ("Without more staff" -> "without more staff"), not acronyms ("GDPR")."""
-    return item[0].lower() + item[1:] if len(item) > 1 and not item[1].isupper() else item
+def _goal_verb(words: list[str]) -> tuple[int, str, str] | None:
+    """(index, lemma, direction) of the leftmost goal verb, directional verbs first; a word after a
+    determiner or before a copula ("the stop", "the tram stop is") is a noun, not a verb."""
+    for verbs in (DECREASE_VERBS | INCREASE_VERBS, ACHIEVE_VERBS):
+        for i, word in enumerate(words):
+            lemma = word if word in verbs else verb_lemma(word)
+            noun = (i > 0 and words[i - 1] in DETERMINERS) or words[i + 1 : i + 2] in (["is"], ["are"], ["was"])
+            if lemma in verbs and not noun:
+                direction = "decrease" if lemma in DECREASE_VERBS else "increase" if lemma in INCREASE_VERBS else ""
+                return i, lemma, direction or "achieve"
+    return None
+
+
+def _phrase_after(words: list[str]) -> list[str]:
+    phrase: list[str] = []
+    for word in words:
+        if (not word[0].isalnum()) or (phrase and word in BOUNDARY_WORDS):
+            break
+        if phrase or (word not in DETERMINERS and word not in PARTICLES and not word.endswith("'s")):
+            phrase.append(word)
+    if len(phrase) > MAX_TARGET_WORDS:  # a long target loses its trailing modifier, not its last words
+        cuts = [i for i, w in enumerate(phrase[:MAX_TARGET_WORDS]) if i and w in ("of", "for", "in", "on", "at")]
+        phrase = phrase[: cuts[-1] if cuts else MAX_TARGET_WORDS]
+    return phrase
+
+
+def _verb_target(text: str) -> tuple[str, str, str] | None:
+    words = _TOKENS.findall(text.lower())
+    found = _goal_verb(words)
+    if found is None:
+        return None
+    at, verb, direction = found
+    phrase = _phrase_after(words[at + 1 :])
+    if phrase and phrase[-1] in PARTICLES:
+        direction = PARTICLES[phrase.pop()] if direction == "achieve" else direction
+    if not phrase or phrase[0] in PRONOUNS or not content_terms(" ".join(phrase)):
+        return None
+    return " ".join(phrase), verb, direction
+
+
+def read_target(statement: str) -> tuple[str, str, str]:
+    """(target, goal verb, direction): see the module docstring for the order of the readings."""
+    if not statement.isascii():  # Chinese, Japanese: the question itself is the target
+        return statement.strip().rstrip("?？。.!！")[:60], "", "achieve"
+    # A verb inside a constraint ("while growing its user base") is a limit, not the goal.
+    plain = " ".join(_CONSTRAINT.sub(",", statement.lower()).split())
+    questions = [s for s in re.split(r"(?<=[.?!])\s+", plain) if s.endswith("?")]
+    for text in (questions[-1:] or []) + [plain]:
+        found = _verb_target(text)
+        if found:
+            return found
+    quoted = first_sentence(_CONSTRAINT.sub("", statement.strip()), 90).rstrip(" ,.?!")
+    return f"«{quoted[:1].upper()}{quoted[1:]}»", "", "achieve"
 
 
 def _constraints(statement: str, listed: tuple[str, ...] = ()) -> tuple[str, ...]:
-    lowered = statement.lower()
-    found = [" ".join(m.group(0).split()) for m in _CONSTRAINT.finditer(lowered)]
-    found += [_as_phrase(item.rstrip(".;,")) for item in listed]
+    found = [" ".join(m.group(0).split()) for m in _CONSTRAINT.finditer(statement.lower())]
+    found += [lower_first(item.rstrip(".;,")) for item in listed if item.strip()]
     return tuple(dict.fromkeys(c for c in found if content_terms(c)))
 
 
-def _banned_stems(target: str, verb: str) -> set[str]:
-    banned = {stem(t) for t in content_terms(target)}
-    banned |= {stem(v) for v in (*DECREASE_VERBS, *INCREASE_VERBS, *ACHIEVE_VERBS)}
-    banned |= {stem(w) for w in FILLER}
-    return banned | ({stem(verb)} if verb else set())
+def _is_lever(term: str, banned: set[str]) -> bool:
+    """An English noun of the text ("staff"), not an inflected verb form ("burning", "losing")."""
+    return term.isascii() and match_key(term) not in banned and is_noun_like(term) and verb_lemma(term) in (None, term)
 
 
 def _levers(
-    problem: str, target: str, verb: str, actors: tuple[str, ...], constraints: tuple[str, ...] = ()
+    text: str, target: str, verb: str, constraints: tuple[str, ...], actors: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """Salient non-target terms (terms of the constraints after the others: the limit is rarely the
-    lever; the grammatical subject last: it acts); padded with generic levers (the first actor's
-    workload, incentives, timing) when the text has few."""
-    banned = _banned_stems(target, verb)
-    subject = {stem(name) for _, name in _subject(problem.lower())}
-    limits = {stem(t) for c in constraints for t in content_terms(c)}
-    # A lever enters English sentences as a noun phrase: CJK bigrams are search terms, not phrases.
-    # Nor the verb a target states as it happens ("die" for "seedlings dying").
-    happening = set(target.split())
-    found = [
-        t
-        for t in salient_terms(problem, 16)
-        if stem(t) not in banned and t not in FILLER and t.isascii() and gerund(t) not in happening
-    ]
-    levers = sorted(found, key=lambda t: (stem(t) in subject, stem(t) in limits))[:5]
-    actor = actors[0] if actors and actors[0] != NO_ACTOR else ""
-    generic = ([f"{actor.removesuffix('s')} workload"] if actor else []) + list(GENERIC_LEVERS)
-    levers += [g for g in generic if g not in levers][: max(0, MIN_LEVERS - len(levers))]
+    """Salient nouns that are not the target; constraint terms and the first actor last (the limit is
+    rarely the lever, and the actor acts on it)."""
+    banned = {match_key(t) for t in (*content_terms(target), *GOAL_VERBS, verb)}
+    limits = {match_key(t) for c in constraints for t in content_terms(c)}
+    found = [t for t in salient_terms(text, 16) if _is_lever(t, banned)]
+    levers = sorted(found, key=lambda t: (t == actors[0], match_key(t) in limits))[:5]
+    actor = [f"{actors[0]} workload"] if actors[0] != NO_ACTOR else []
+    levers += [g for g in (*actor, *GENERIC_LEVERS) if g not in levers][: max(0, MIN_LEVERS - len(levers))]
     return tuple(levers)
 
 
-def _subject(lowered: str) -> list[tuple[int, str]]:
-    """The noun right before the goal verb in "can a hospital cut ..." (at most three words back)."""
-    found = find_goal_verb(lowered)
-    if not found:
-        return []
-    verb_start = lowered.rfind(" ", 0, found[2] - len(found[0])) + 1
-    head = _SUBJECT.search(lowered, 0, max(verb_start, 0))
-    if not head:
-        return []
-    words = lowered[head.start(1) : verb_start].split()
-    return [(head.start(1), words[-1])] if 0 < len(words) <= 3 else []
-
-
-def _actors(problem: str) -> tuple[str, ...]:
-    lowered = problem.lower()
-    found = _subject(lowered)
-    found += [(m.start(1), m.group(1)) for m in _POSSESSIVE.finditer(lowered)]
-    found += [(m.start(), m.group(0)) for m in re.finditer(r"[a-z][a-z\-]+", lowered) if is_actor_word(m.group(0))]
-    actors: dict[str, str] = {}
-    for _, name in sorted(found):
-        if name not in SUBJECT_PRONOUNS and name not in FILLER and name not in BOUNDARY_WORDS and len(name) > 2:
-            actors.setdefault(stem(name.removesuffix("s")), name)
-    return tuple(actors.values()) or (NO_ACTOR,)
-
-
-def _key_terms(problem: str, verb: str) -> tuple[str, ...]:
-    banned = _banned_stems("", verb)
-    return tuple(t for t in salient_terms(problem, 12) if stem(t) not in banned)[:8]
+def _actors(text: str) -> tuple[str, ...]:
+    found = [t for t in content_terms(text) if t in ACTOR_WORDS]
+    return tuple(dict.fromkeys(found)) or (NO_ACTOR,)
 
 
 @functools.lru_cache(maxsize=1024)  # pure: every offline call re-frames the session's problem
@@ -194,14 +189,16 @@ def frame_problem(problem: str) -> ProblemFrame:
     # Terms come from the statement and the listed constraints, as if the list were part of the sentence.
     text = " ".join([statement, *(f"{item.rstrip('.;,')}." for item in listed)]) if listed else problem
     target, verb, direction = read_target(statement)
+    constraints = _constraints(statement, listed)
     actors = _actors(text)
+    banned = {match_key(v) for v in (*GOAL_VERBS, verb)}
     return ProblemFrame(
         problem=problem.strip(),
         target=target,
         goal_verb=verb,
         goal_direction=direction,
-        constraints=(constraints := _constraints(statement, listed)),
-        levers=_levers(text, target, verb, actors, constraints),
+        constraints=constraints,
+        levers=_levers(text, target, verb, constraints, actors),
         actors=actors,
-        key_terms=_key_terms(text, verb),
+        key_terms=tuple(t for t in salient_terms(text, 12) if match_key(t) not in banned)[:8],
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -27,8 +28,8 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.text.phrasing import counted
-from forge.offline.text.term_match import coverage, jaccard, shorten, stem_set
+from forge.offline.text.term_match import coverage, jaccard
+from forge.offline.text.wording import counted, shorten
 
 KEPT = ("superseded", "validated", "qualified")
 MAX_SUPPORTS = 2
@@ -114,12 +115,12 @@ def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
     if not params:  # a brief from before BUILD carried the box: read the EXPLORE call itself
         call = view.latest_call("build_morphological_box")
         params = list(call.call.arguments.get("parameters", [])) if call else []
-    used = stem_set(claims_text)
+    used = match_keys(claims_text)
     return [
         f"Unexplored option — {p['name']}: {o}"
         for p in params
         for o in p.get("options", [])
-        if not stem_set(str(o)) & used
+        if not match_keys(str(o)) & used
     ][:2]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.text.phrasing import counted
+from forge.offline.text.wording import counted
 
 MAX_ITEMS = 5
 MAX_ACTION_CHARS = 240

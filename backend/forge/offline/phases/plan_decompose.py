@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from forge.core.research.text_terms import content_terms
+from forge.core.research.text_terms import content_terms, match_key, match_keys
 from forge.offline.explore.source_domain_library import fill, select_domains
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -28,8 +28,8 @@ from forge.offline.phases.planning import (
     sources,
 )
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.text.phrasing import counted, join_words, lower_first
-from forge.offline.text.term_match import coverage, first_sentence, overlap, relevance, stem, stem_set
+from forge.offline.text.term_match import coverage, overlap, relevance
+from forge.offline.text.wording import counted, first_sentence, join_words, lower_first, the_phrase
 
 MAX_QUERY_CHARS = 400
 STATE_OF_ART_SOURCES = 4
@@ -48,25 +48,20 @@ def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple
 
 
 def fundamentals(frame: ProblemFrame) -> list[str]:
-    target, be = frame.target, frame.be
-    quantity = (
-        f"The quantity to change: {target} — the goal is to {frame.direction_verb} {frame.it}."
-        if frame.goal_direction != "achieve"
-        else f"The outcome to achieve: {target}."
-    )
+    target, levers = frame.target, join_words([the_phrase(lever) for lever in frame.levers])
     items = [
-        quantity,
+        f"The quantity to change: {target} (direction: {frame.goal_direction}).",
         f"Its drivers: the flows that produce {target} (what arrives, what is handled, what accumulates) "
-        f"and how {join_words(frame.lever_phrases)} change them.",
+        f"and how {levers} change them.",
     ]
     items += [
         f"A binding constraint: {c} — a solution has to work inside it, or show why it can be relaxed."
         for c in frame.constraints[:2]
     ] or ["No explicit constraint is stated — cost, time and adoption still bound any solution."]
     items += [
-        f"The actors: {join_words(frame.actor_phrases)} — {frame.actors_their} decisions and incentives shape "
+        f"The actors: {join_words([the_phrase(a) for a in frame.actors])} — their decisions and incentives shape "
         f"{target}.",
-        f"The measurement: how {target} {be} counted (baseline, unit, time window) decides what counts as success.",
+        f"The measurement: the baseline, unit and time window for {target} decide what counts as success.",
         f"Variation over time: the peaks and the tail of {target} matter as much as the average.",
     ]
     return items
@@ -74,15 +69,15 @@ def fundamentals(frame: ProblemFrame) -> list[str]:
 
 def assumptions(frame: ProblemFrame) -> list[str]:
     load = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
-    target, be = frame.target, frame.be
+    target = frame.target
     items = [
-        f"That {target} {be} measured correctly — the recorded figure may hide where the problem really accrues "
+        f"That the recorded figure for {target} is right — it may hide where the problem really accrues "
         "(averages hide tails; start and end points may be misdefined).",
         f"That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
         f"That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, "
-        f"rather than where {frame.lever} {frame.lever_be} visible.",
-        f"That {frame.actor_phrases[0]} and the people who experience {target} want the same thing — incentives may "
-        "hold the current level in place.",
+        f"rather than at {frame.lever}.",
+        f"That {the_phrase(frame.actors[0])} and the people who experience {target} want the same thing — "
+        "incentives may hold the current level in place.",
     ]
     if frame.constraints:
         items.insert(
@@ -95,59 +90,42 @@ def assumptions(frame: ProblemFrame) -> list[str]:
 
 def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[str, str]]:
     verb, target, lever = frame.direction_verb, frame.target, frame.lever
+    chosen = select_domains(knowledge.domains, frame, count=1)
+    domain = (
+        f"Change the domain: treat {target} as a problem of {lower_first(chosen[0].domain.name)} — "
+        f"{chosen[0].pattern.name}: {first_sentence(fill(chosen[0].pattern.source_relation, frame), 220)}"
+        if chosen
+        else f"Change the domain: ask how a field that manages flows, not {lever}, would {verb} {target}."
+    )
     items = [
         (
             "scope_change",
-            f"Narrow the scope: {verb} {target} first for the segment or time window where {frame.it_is} "
-            "worst, instead of everywhere at once.",
+            f"Narrow the scope: {verb} {target} first for the segment or time window where the "
+            "problem is worst, instead of everywhere at once.",
         ),
         (
             "entity_question",
-            f"Question the entity: {frame.be} {target} the thing to change, or a symptom of how {lever} "
-            f"{frame.lever_be} organised? Work on {lever} rather than on {target} directly.",
+            f"Question the entity: is {target} the thing to change, or a symptom of how "
+            f"{lever} is organised? Work on {lever} rather than on {target} directly.",
         ),
         (
             "variable_change",
             f"Change the variable: control the variability of {target} (its peaks and tail) "
             f"rather than its average, or {lever} per unit of load.",
         ),
+        ("domain_change", domain),
     ]
-    chosen = select_domains(knowledge.domains, frame, count=1)
-    if chosen:
-        c = chosen[0]
-        relation = first_sentence(fill(c.pattern.source_relation, frame), 220)
-        items.append(
-            (
-                "domain_change",
-                f"Change the domain: treat {target} as a problem of {lower_first(c.domain.name)} — {c.pattern.name}: {relation}",
-            )
-        )
-    else:
-        items.append(
-            (
-                "domain_change",
-                f"Change the domain: ask how a field that manages flows, not {lever}, would {verb} {target}.",
-            )
-        )
     return [{"text": text, "reframing_type": kind} for kind, text in items]
-
-
-def _terms(terms: Sequence[str]) -> str:
-    """ "the term 'waste'", "the terms 'waste' and 'bread'", "no term"."""
-    if not terms:
-        return "no term"
-    quoted = join_words([f"'{t}'" for t in terms])
-    return f"the term {quoted}" if len(terms) == 1 else f"the terms {quoted}"
 
 
 def _common_terms(hits: Sequence[Hit]) -> list[str]:
     """Terms (as written) that at least two of the hits share, first seen first."""
-    counts = Counter(s for h in hits for s in stem_set(f"{h.title} {h.snippet}"))
+    counts = Counter(s for h in hits for s in match_keys(f"{h.title} {h.snippet}"))
     words: dict[str, str] = {}
     for h in hits:
         for term in content_terms(f"{h.title} {h.snippet}"):
-            if counts[stem(term)] >= 2:
-                words.setdefault(stem(term), term)
+            if counts[match_key(term)] >= 2:
+                words.setdefault(match_key(term), term)
     return list(words.values())[:5]
 
 
@@ -175,7 +153,7 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     if not relevant:
         parts.append(
             f"Gap: the corpus has little on {frame.target}; the closest match, '{best.title}', shares only "
-            f"{_terms(overlap(frame.problem, f'{best.title} {best.snippet}'))} with it."
+            f"these terms with it: {', '.join(overlap(frame.problem, f'{best.title} {best.snippet}')) or 'none'}."
         )
     elif coverage(frame.target, f"{best.title} {best.snippet}") < 1.0:
         parts.append(f"Gap: no source addresses {frame.target} directly; the closest is '{best.title}'.")

@@ -31,8 +31,8 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.phases.synthesis_directions import sentence
-from forge.offline.text.term_match import first_sentence, key_terms, shorten
+from forge.offline.text.term_match import key_terms
+from forge.offline.text.wording import first_sentence, sentence, shorten, the_phrase
 
 BASE_DOMAINS = 3
 MAX_ROWS = 6
@@ -54,10 +54,10 @@ def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: Offli
 
 def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
     themselves = [] if NO_ACTOR in frame.actors else ["the people affected themselves"]
-    actors = [*frame.actor_phrases[:3], "an automated rule", *themselves]
+    actors = [*(the_phrase(a) for a in frame.actors[:3]), "an automated rule", *themselves]
     params = [
         {
-            "name": f"How {frame.lever} {frame.lever_be} deployed",
+            "name": f"Deployment of {frame.lever}",
             "options": [
                 "fixed allocation (as today)",
                 "pooled and shared across units",
@@ -174,8 +174,7 @@ def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], prin
         number, _, name = principles[0].partition(". ")
         named = f"{number} ({name})" if name else principles[0]
         items.append(f"Try TRIZ principle {named} on {frame.target} as a low-cost experiment.")
-    its = "their" if frame.plural else "its"
-    items.append(f"Instrument {frame.target} so {its} peaks and tail are visible — every option above needs it.")
+    items.append(f"Instrument {frame.target} so the peaks and tail are visible — every option above needs it.")
     return items[:4]
 
 

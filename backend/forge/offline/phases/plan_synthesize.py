@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
+from forge.core.research.text_terms import match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -37,11 +38,10 @@ from forge.offline.phases.synthesis_directions import (
     falsifiability,
     later_round,
     round_one,
-    sentence,
     thesis_text,
 )
-from forge.offline.text.phrasing import counted
-from forge.offline.text.term_match import QUERY_WORDS, first_sentence, key_terms, relevance, shorten, stem_set
+from forge.offline.text.term_match import QUERY_WORDS, key_terms, relevance
+from forge.offline.text.wording import counted, first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")
 DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}
@@ -99,8 +99,8 @@ def _thesis_builder(d: Direction) -> Builder:
 
 def _boundary_score(hit: Hit, d: Direction, frame: ProblemFrame) -> int:
     """2 per shared failure-mode term that is not a target term, 1 per shared target term."""
-    target = stem_set(frame.target)
-    shared = (stem_set(f"{hit.title} {hit.snippet}") & stem_set(d.failure)) - QUERY_WORDS
+    target = match_keys(frame.target)
+    shared = (match_keys(f"{hit.title} {hit.snippet}") & match_keys(d.failure)) - QUERY_WORDS
     return 2 * len(shared - target) + len(shared & target)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
+from forge.core.research.text_terms import match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
 from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
@@ -41,8 +42,8 @@ from forge.offline.phases.validation_rules import (
     score_rationale,
     scores,
 )
-from forge.offline.text.phrasing import counted
-from forge.offline.text.term_match import cue_hits, key_terms, relevance, shorten, stem_set
+from forge.offline.text.term_match import cue_hits, key_terms, relevance
+from forge.offline.text.wording import counted, shorten
 
 COVERS = re.compile(r"covers (\d+)%")
 
@@ -108,12 +109,12 @@ def cue_strength(claim: Mapping[str, Any], frame: ProblemFrame, knowledge: Offli
     """(problem terms that call for the claim's source, that source's semantic distance)."""
     domain = find_domain(knowledge.domains, str(claim.get("cross_domain_source") or ""))
     if domain is not None:
-        return len({s for cue in score_domain(domain, frame)[1] for s in stem_set(cue)}), distance_of(
+        return len({s for cue in score_domain(domain, frame)[1] for s in match_keys(cue)}), distance_of(
             domain, frame
         ).value
     principles = principles_named(knowledge.triz, [str(claim.get("text", ""))])
-    problem = stem_set(frame.problem)
-    hits = {s for p in principles[:1] for cue in cue_hits(p.cue_terms, problem) for s in stem_set(cue)}
+    problem = match_keys(frame.problem)
+    hits = {s for p in principles[:1] for cue in cue_hits(p.cue_terms, problem) for s in match_keys(cue)}
     return len(hits), None
 
 

@@ -21,13 +21,14 @@ from forge.offline.explore.source_domain_library import best_lever, best_pattern
 from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.text.phrasing import agree, if_condition, imperative_action, is_plural, lower_first, the_phrase
-from forge.offline.text.term_match import coverage, first_sentence, jaccard, shorten
+from forge.offline.text.term_match import coverage, jaccard
+from forge.offline.text.wording import agree, first_sentence, lower_first, sentence, shorten, the_phrase
 
 MAX_CLAIMS = 3
 REPEAT_COVERAGE = 0.6
 THRESHOLD_PERCENT = 10
 OBSERVATION_WEEKS = 8
+BOUNDARY = "Boundary:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +51,6 @@ class Direction:
     @property
     def core(self) -> str:
         return f"{self.pattern} {self.mechanism} {self.action}"
-
-
-def sentence(text: str) -> str:
-    text = " ".join(text.split()).strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 def clause(text: str, limit: int = 220) -> str:
@@ -91,8 +84,6 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
     )
     lever = best_lever(frame, pattern)
     application = fill(pattern.transfer.mapping, frame, lever)
-    # Only a condition the mapping itself states; the mechanism is named by the claim's origin tag.
-    condition = if_condition(application) or ""
     return Direction(
         label=f"{pattern.name} ({domain.name})",
         source=domain.name,
@@ -100,8 +91,8 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
         lever=the_phrase(lever),
         mechanism=pattern.mechanism,
         application=application,
-        action=imperative_action(application) or f"applying '{pattern.name}' through {the_phrase(lever)}",
-        condition=condition,
+        action=f"{pattern.name} ({clause(application, 160)})",
+        condition="",
         failure=fill(pattern.transfer.failure, frame, lever),
         observable=fill(pattern.transfer.observable, frame, lever),
     )
@@ -116,10 +107,9 @@ def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: Prob
         lever=frame.lever,
         mechanism=principle.description,
         application=application,
-        action=imperative_action(application) or f"applying {principle.name.lower()} to {frame.target}",
-        condition=f"the conflict between '{goal}' and '{limit}' is what keeps {frame.target} where {frame.it_is}",
-        failure=f"If {principle.name.lower()} only {'move' if is_plural(principle.name) else 'moves'} the cost into "
-        f"'{limit}', it will not help.",
+        action=f"TRIZ principle {principle.name} ({clause(application, 160)})",
+        condition=f"the conflict between '{goal}' and '{limit}' holds {frame.target} in place",
+        failure=f"If applying {principle.name.lower()} only moves the cost into '{limit}', it will not help.",
         observable=f"{frame.target} per period, measured together with the resource that '{limit}' protects",
     )
 
@@ -197,43 +187,36 @@ def _limit(frame: ProblemFrame) -> str:
     return f" {frame.constraints[0]}" if frame.constraints else ""
 
 
-def failure_condition(d: Direction, frame: ProblemFrame) -> str:
-    return clause(agree(if_condition(d.failure) or d.failure, frame.target))
-
-
 def thesis_text(d: Direction, frame: ProblemFrame) -> str:
-    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
+    goal = f"{frame.direction_verb} {frame.target}{_limit(frame)}"
     if d.base_id:
         text = (
             f"Building on '{shorten(d.base_text, 140)}': {d.label} adds {d.action}. {sentence(d.mechanism)} "
-            f"Combined with that claim, this should {verb} {target} further{limit}."
+            f"Combined with that claim, this should {goal} further."
         )
     else:
-        text = f"{d.label}: {sentence(d.mechanism)} Applied here: {sentence(d.application)} This should {verb} {target}{limit}."
+        text = f"{d.label}: {sentence(d.mechanism)} Applied here: {sentence(d.application)} This should {goal}."
     return text[:2000]
 
 
 def claim_text(d: Direction, frame: ProblemFrame) -> str:
-    verb, target, limit = frame.direction_verb, frame.target, _limit(frame)
+    """ "<action> will <verb> <target>[ further][ <limit>][ when <condition>] (<origin>). Boundary: <failure>"."""
     further = " further" if d.base_id else ""
-    origin = f" ({d.source.lower()}: {d.pattern.lower()})" if d.source else f" (TRIZ: {d.pattern.lower()})"
-    when = f"when {clause(d.condition, 300)}, " if d.condition else ""
+    when = f" when {clause(d.condition, 300)}" if d.condition else ""
+    origin = f"{d.source.lower()}: {d.pattern.lower()}" if d.source else f"TRIZ: {d.pattern.lower()}"
     core = (
-        f"{when}{d.action} will {verb} {target}{further}{limit}{origin}; "
-        f"where {failure_condition(d, frame)}, it will not."
+        f"{d.action[:1].upper()}{d.action[1:]} will {frame.direction_verb} {frame.target}{further}{_limit(frame)}{when} "
+        f"({origin}). {BOUNDARY} {sentence(clause(agree(d.failure, frame.target), 300))}"
     )
-    if d.base_id:
-        return f"Extending '{shorten(d.base_text, 100)}': {core}"[:2000]
-    return sentence(core)[:2000]
+    return (f"Extending '{shorten(d.base_text, 100)}': {core}" if d.base_id else core)[:2000]
 
 
 def falsifiability(d: Direction, frame: ProblemFrame) -> str:
     moves = {"decrease": "fall", "increase": "rise"}.get(frame.goal_direction, "improve")
     holds = f"while '{frame.constraints[0]}' holds" if frame.constraints else "at unchanged cost"
-    does = "do" if frame.plural else "does"
     return (
         f"Observable: {clause(d.observable, 300)}. Compare {frame.target} with its baseline for at least "
         f"{OBSERVATION_WEEKS} weeks (or {OBSERVATION_WEEKS} comparable cycles) after the change: the claim is "
-        f"false if {frame.target} {does} not {moves} by at least {THRESHOLD_PERCENT}% {holds}, or if the "
-        "observable contradicts the predicted relation."
+        f"false if the measure of {frame.target} does not {moves} by at least {THRESHOLD_PERCENT}% {holds}, or if "
+        "the observable contradicts the predicted relation."
     )[:1000]

@@ -4,8 +4,8 @@ Invariants:
     - Pure functions of the claim's text, its cited sources and research hits; each rule's verdict
       comes with the numbers that produced it, so the person can check it.
     - Falsification: a counter-evidence snippet refutes the claim when it shares >= MECHANISM_SHARE
-      of the terms of the claim's action ("When …, <action> will …"), carries a limiting cue (fails, limits, unless, …) and is not
-      already covered by the claim's own "where …, it will not" boundary.
+      of the terms of the claim's action ("<action> will …"), carries a limiting cue (fails, limits,
+      unless, …) and is not already covered by the claim's own "It will not where: …" boundary.
     - Novelty: the claim is novel when no research snippet covers >= NOVELTY_THRESHOLD of its terms.
     - Scores lie in [0, 1] and are rounded to two decimals:
         novelty = 0.5 * distance(far 1.0, medium 0.7, near 0.4, none 0.5) + 0.5 * (1 - closest overlap)
@@ -23,11 +23,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forge.core.research.text_terms import content_terms
+from forge.core.research.text_terms import content_terms, match_key, match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.phases.planning import Hit
-from forge.offline.text.phrasing import counted, top_level_split
-from forge.offline.text.term_match import coverage, overlap, stem, stem_set
+from forge.offline.phases.synthesis_directions import BOUNDARY
+from forge.offline.text.term_match import coverage, overlap
+from forge.offline.text.wording import counted
 
 MECHANISM_SHARE = 0.3
 BOUNDARY_SHARE = 0.3
@@ -73,34 +74,30 @@ class NoveltyVerdict:
 
 
 def claim_parts(text: str) -> tuple[str, str]:
-    """(positive part, boundary part) of "[Extending '…': ]…; where <boundary>, it will not."."""
-    head, _, tail = EXTENDING.sub("", text, count=1).partition("; where ")
-    return head, tail.split(", it will not")[0]
+    """(positive part, boundary part) of "[Extending '…': ]… It will not where: <boundary>"."""
+    head, _, tail = EXTENDING.sub("", text, count=1).partition(f" {BOUNDARY}")
+    return head, tail.strip()
 
 
 def claim_action(claim: str) -> str:
-    """The action of "When <condition>, <action> will …" (the whole positive part for other shapes)."""
-    head, _ = claim_parts(claim)
-    if head.lower().startswith("when "):
-        split = top_level_split(head[5:])
-        head = split[1] if split else head
-    return head.split(" will ", 1)[0]
+    """The action of "<action> will …" (the whole positive part for other shapes)."""
+    return claim_parts(claim)[0].split(" will ", 1)[0]
 
 
 def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
     """The terms of the claim's action (as written), minus the target, the constraint and connectives."""
-    banned = stem_set(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
+    banned = match_keys(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
     words: dict[str, str] = {}
     for term in content_terms(claim_action(claim)):
-        if stem(term) not in banned:
-            words.setdefault(stem(term), term)
+        if match_key(term) not in banned:
+            words.setdefault(match_key(term), term)
     return list(words.values())
 
 
 def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, str | None, bool]:
     snippet = f"{hit.title} {hit.snippet}"
-    wanted = {stem(m) for m in mechanism}
-    share = len(wanted & stem_set(snippet)) / len(wanted) if wanted else 0.0
+    wanted = {match_key(m) for m in mechanism}
+    share = len(wanted & match_keys(snippet)) / len(wanted) if wanted else 0.0
     cue = LIMIT_CUE.search(snippet.lower())
     anticipated = bool(boundary) and coverage(boundary, snippet) >= BOUNDARY_SHARE
     return share, cue.group(0) if cue else None, anticipated

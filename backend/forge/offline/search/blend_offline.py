@@ -21,7 +21,7 @@ from forge.core.search.blend_network import CrossSpaceKind
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
 from forge.offline.search.search_offline import parent_rows, target_of
-from forge.offline.text.term_match import shorten
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 MAX_MAPPINGS = 4

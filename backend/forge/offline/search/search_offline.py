@@ -24,7 +24,7 @@ from forge.core.research.text_terms import term_set
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.operators import OperatorOutput, SearchContext
-from forge.offline.text.term_match import shorten
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 

@@ -20,8 +20,7 @@ from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
 from forge.offline.search.search_offline import parent_rows, target_of
-from forge.offline.text.phrasing import counted
-from forge.offline.text.term_match import shorten
+from forge.offline.text.wording import counted, shorten
 from forge.ports import StructuredRequest
 
 OFFLINE_NOTE = "made from the hypergraph path and the parents' text, not by a language model"

@@ -25,7 +25,7 @@ from forge.core.search.concept_space import ConceptSpace, SpaceElement, Transfor
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
 from forge.offline.search.search_offline import parent_rows, target_of
-from forge.offline.text.term_match import shorten
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 _AFTER: dict[TransformOp, str] = {

@@ -55,7 +55,7 @@ from forge.engine.solve.requests import (
     TalkerContext,
     TalkerOutput,
 )
-from forge.offline.text.phrasing import counted
+from forge.offline.text.wording import counted
 from forge.ports import StructuredRequest
 
 OFFLINE_LABEL = (

@@ -47,7 +47,7 @@ from forge.offline.phases.validation_rules import (
     THRESHOLD,
     TIME_FRAME,
 )
-from forge.offline.text.phrasing import counted
+from forge.offline.text.wording import counted
 from forge.ports import StructuredRequest
 
 LABEL = "Offline verifier (deterministic rules over shipped knowledge and session evidence, not a language model)"

@@ -86,7 +86,7 @@ class TestLoadAndFill:
 
     def test_fill_replaces_placeholders_and_makes_verbs_agree(self, library: tuple[SourceDomain, ...]) -> None:
         text = fill("If {target} is fixed, use {lever} {constraint}.", HOSPITAL)
-        assert text == "If emergency wait times are fixed, use the staff without more staff."
+        assert text == f"If emergency wait times are fixed, use {HOSPITAL.lever} without more staff."
 
     def test_find_domain_by_name_or_id(self, library: tuple[SourceDomain, ...]) -> None:
         domains = library

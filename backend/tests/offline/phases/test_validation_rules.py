@@ -15,9 +15,8 @@ from forge.offline.phases.validation_rules import (
 
 FRAME = frame_problem("How can a hospital cut emergency wait times without more staff?")
 CLAIM = (
-    "When emergency wait times are governed by utilization, pooling the separate lines feeding staff into one "
-    "shared queue will reduce emergency wait times without more staff; where servers are not interchangeable "
-    "because of specialist skills, it will not."
+    "Pooling the separate lines feeding staff into one shared queue will reduce emergency wait times without more "
+    "staff (queueing theory: pooling). Boundary: servers are not interchangeable because of specialist skills."
 )
 CONDITION = (
     "Observable: fraction of time some staff are idle while others have patients waiting; expect large gains. "
@@ -28,7 +27,7 @@ CONDITION = (
 
 class TestFalsify:
     def test_the_action_and_its_terms_are_read_from_the_claim(self) -> None:
-        assert claim_action(CLAIM) == "pooling the separate lines feeding staff into one shared queue"
+        assert claim_action(CLAIM) == "Pooling the separate lines feeding staff into one shared queue"
         assert mechanism_terms(CLAIM, FRAME) == ["pooling", "separate", "line", "feeding", "shared", "queue"]
 
     def test_a_snippet_limiting_the_mechanism_outside_the_boundary_refutes_it(self) -> None:
