@@ -1,11 +1,7 @@
 """Mapping tables for analogies: a source domain's key variables paired with the problem's roles.
 
-Invariants:
-    - Pure and deterministic: pairs are chosen greedily by shared stems between a variable (name
-      and meaning) and a role (its label and a fixed description of what such a role looks like),
-      ties broken by variable order then role order; each variable and each role is used once.
-    - Rows come back in the domain's variable order; at most MAX_ROWS rows, each with a relation
-      that states the variable's meaning and the role it plays in this problem.
+Invariants: pure; pairs are chosen greedily by shared match keys (ties: variable order, then role
+order), each variable and role used once; at most MAX_ROWS rows, in the domain's variable order.
 """
 
 from __future__ import annotations

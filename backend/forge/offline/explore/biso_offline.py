@@ -1,16 +1,8 @@
-"""The offline BISO generator: hypotheses carried from a shipped source domain's structures onto the
-problem, with mapping tables built from the domain's key variables paired with the problem's roles.
+"""The offline BISO generator: a shipped domain's structures carried onto the problem.
 
-Invariants:
-    - Deterministic, from the shipped domain record and the problem's own words; the offline model
-      invents no science: statements, mechanisms, observables and failure modes are the domain's
-      structure texts with the problem's target, lever and constraint filled in as whole phrases.
-    - One hypothesis per structure, the structures that share the most stems with the problem first;
-      at most `per_domain`.
-    - Mapping rows: each key variable paired with a problem role (analogy_mapping), plus one
-      higher-order row for the structure's own relation. The rows of the outcome, inflow and
-      capacity roles and the structure row form one systematicity group (the causal story). The
-      gate judges the table like any model's: the offline model does not promise to pass it.
+Invariants: deterministic; statements, mechanisms, observables and failure modes are the structure's
+texts with target, lever and constraint filled in; one hypothesis per structure, best-matching first;
+rows pair key variables with the problem's roles plus one higher-order row, judged like any model's.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-"""The offline model as the mapping gate's reviewer: rules of thumb over the table itself, labelled as
-such (no model read it).
+"""The offline model as the mapping gate's reviewer: rules of thumb over the table, labelled as such.
 
-Invariants:
-    - systematicity = 10 x the share of rows in the largest systematicity group; depth = 10 x the
-      weighted share of relational rows (higher-order 1.0, relation 0.6, attribute 0.2, entity 0);
-      higher_order_mapped when any row is higher-order.
-    - A sampled row "supports" the observable or a failure mode only when a content term of its target
-      side or observable link appears in them; the explanation names those shared terms. Otherwise it
-      says plainly that it cannot tie the row to them (supports = false).
+Invariants: systematicity = 10 x the share of rows in the largest group; depth = 10 x the weighted
+share of relational rows (higher-order 1.0, relation 0.6, attribute 0.2, entity 0); a sampled row
+"supports" only when a term of its target side appears in the observable or failure modes.
 """
 
 from __future__ import annotations

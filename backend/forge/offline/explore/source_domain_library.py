@@ -1,18 +1,9 @@
-"""Choosing source domains of the shipped library (typed records from `forge.knowledge`) for a problem.
+"""Choosing source domains of the shipped library for a problem, and filling their templates.
 
-Invariants:
-    - The records are loaded by `forge.knowledge.load_knowledge`; nothing here reads a file.
-    - A domain's distance to the problem is computed from the problem's words
-      (`forge.core.explore.source_domain_distance`), never a fixed tag.
-    - Selection is deterministic: domains are scored from cue-term hits (direct, and through the
-      fixed everyday-word table DOMAIN_SYNONYMS and the selected reframings), the domain's own text,
-      the computed-distance bonus and the user's suggestions; ties break on the domain id; no two chosen
-      domains share their best structural pattern's name (diversity); a domain near the problem's own
-      field is chosen only when the person suggested it (an analogy needs a distant source).
-    - Templates are filled by plain replacement of {target}, {lever} (with its article) and
-      {constraint}; any other text (including other braces) is left as written.
-    - Scores and distances are pure functions of frozen records (domain, frame) and strings, so
-      they are memoised: the offline model re-plans every turn from the same frame and library.
+Invariants: nothing here reads a file; a domain's distance is computed from the problem's words; scores
+come from cue hits (direct, via DOMAIN_SYNONYMS and the reframings), the domain's text, distance and
+suggestions, ties by id; chosen domains differ in their best pattern, and a near domain is chosen only
+when suggested. Templates are filled by plain replacement of {target}, {lever}, {constraint}.
 """
 
 from __future__ import annotations

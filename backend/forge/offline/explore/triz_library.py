@@ -1,11 +1,7 @@
 """Choosing TRIZ parameters and principles (typed records from `forge.knowledge`) for a problem.
 
-Invariants:
-    - The records (with the classic 39x39 matrix) are loaded by `forge.knowledge.load_knowledge`.
-    - Detection is deterministic: parameters and principles are ranked by cue-term hits (after a
-      fixed everyday-word -> cue-vocabulary expansion, TRIZ_SYNONYMS), ties broken by their number;
-      fallbacks are fixed (principles 1, 10, 15, 35).
-    - The improving and worsening parameters are always different.
+Invariants: deterministic ranking by cue-term hits (after the fixed everyday-word expansion
+TRIZ_SYNONYMS), ties by number; fixed fallbacks; the improving and worsening parameters differ.
 """
 
 from __future__ import annotations

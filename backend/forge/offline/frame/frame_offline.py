@@ -1,10 +1,4 @@
-"""The offline problem frame: the frame fields filled from the problem text's own reading
-(goal verb and target, constraints, actors, key terms), in plain words; nothing is invented.
-
-Invariants:
-    - Deterministic; every list item comes from the problem text (or is a fixed, labelled template
-      around the target, for success criteria), so the offline frame never claims knowledge it lacks.
-"""
+"""The offline problem frame: the frame's fields from the problem text's own reading; nothing invented."""
 
 from __future__ import annotations
 

@@ -1,13 +1,9 @@
-"""BUILD for the offline model: add the person's kept claims to the graph with typed edges, then gaps.
+"""BUILD for the offline model: the kept claims into the graph with typed edges, then the gaps.
 
-Invariants:
-    - Only claims with status validated, qualified or superseded are added, one per step
-      (superseded first), so each edge points at a claim already in the graph and the DAG holds.
-    - Edges: `extends` to the claim a synthesis built on (read from this conversation's
-      create_synthesis call), `merged_from` from a merge target to the claim merged into it,
-      `supports` to at most two other graph claims that cover the same target.
-    - Gaps come from untested assumptions, claim boundaries (antitheses), morphological options no
-      claim uses, and rejected claims.
+Invariants: claims go in one per step (superseded first), so every edge points at a claim already in
+the graph; edges are `extends` (the claim a synthesis built on), `merged_from` and at most two
+`supports` on the same target; gaps come from untested assumptions, claim boundaries, unused
+morphological options and rejected claims.
 """
 
 from __future__ import annotations

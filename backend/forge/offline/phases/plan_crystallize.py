@@ -1,16 +1,8 @@
-"""CRYSTALLIZE for the offline model: write the document's narrative from the brief, generate it, stop.
+"""CRYSTALLIZE for the offline model: the document's narrative from the brief, then generate it.
 
-Invariants:
-    - One generate_knowledge_document call (it pauses the loop); if the conversation already holds
-      a successful one in this phase, the model only says so.
-    - The narrative is assembled from the brief's context alone (graph claims with verdicts and
-      qualifications, negative knowledge, gaps), as a real model's would be: the strongest claim by
-      mean score leads, each recommendation is a claim's action and the result that would stop it,
-      the open questions are the gaps (then the rejected directions). Nothing is invented.
-    - A recommendation does not restate its claim: the document carries every claim in full, and the
-      model's words are the session's most expensive output tokens. It quotes the claim's action (the
-      clause before "will", without an "Extending '…': when …," preamble) and the falsifiability
-      condition's sentence that says when it is false ("…: the claim is false if X" → "…: stop if X").
+Invariants: one generate_knowledge_document call; the narrative uses the brief alone (graph claims,
+negative knowledge, gaps): the strongest claim leads, each recommendation is a claim's action and the
+condition that would stop it, the open questions are the gaps. Nothing is invented.
 """
 
 from __future__ import annotations
@@ -22,13 +14,11 @@ from typing import Any
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.text.wording import counted
+from forge.offline.text.wording import shorten
 
 MAX_ITEMS = 5
 MAX_ACTION_CHARS = 240
-_EXTENDING = re.compile(r"^Extending '[^']*':\s*when\b.*?,\s+(?=\S)", re.DOTALL)
-_FALSE_IF = re.compile(r"\b(?:the claim is |it is )?false if\s+", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_EXTENDING = re.compile(r"^Extending '[^']*':\s*")
 
 
 def _claims(context: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -37,39 +27,21 @@ def _claims(context: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _scoped(claim: Mapping[str, Any]) -> str:
-    limit = f" (only {claim['qualification']})" if claim.get("qualification") else ""
-    return f"{claim['text']}{limit}"
+    return f"{claim['text']} (only {claim['qualification']})" if claim.get("qualification") else str(claim["text"])
 
 
 def _rejected(count: int) -> str:
-    return f"{counted(count, 'direction')} {'was' if count == 1 else 'were'} rejected"
-
-
-def _action(claim: Mapping[str, Any]) -> str:
-    """What to try: the claim's clause before "will", or its text cut at a word boundary."""
-    text = _EXTENDING.sub("", str(claim["text"]))
-    head, found, _ = text.partition(" will ")
-    action = head if found and head else text
-    if len(action) > MAX_ACTION_CHARS:
-        action = action[:MAX_ACTION_CHARS].rsplit(" ", 1)[0] + "…"
-    return action[:1].upper() + action[1:]
-
-
-def _stop_rule(claim: Mapping[str, Any]) -> str:
-    """The condition's sentence that says when the claim is false, as an instruction to stop."""
-    condition = str(claim.get("falsifiability_condition") or "").strip()
-    sentences = [s.strip() for s in _SENTENCE_END.split(condition) if s.strip()]
-    stopping = next((s for s in sentences if _FALSE_IF.search(s)), None)
-    if stopping is None:
-        return f"Stop if this fails: {condition.rstrip('.')}." if condition else "No stopping condition was recorded."
-    stop = _FALSE_IF.sub("stop if ", stopping, count=1)
-    return stop[:1].upper() + stop[1:].rstrip(".") + "."
+    return f"rejected directions: {count}"
 
 
 def recommendation(claim: Mapping[str, Any]) -> str:
-    """'Try: <action> (only <qualification>). <when and how it is judged>: stop if <result>.'"""
+    """ "Try: <the claim's clause before 'will'> (only <qualification>). Stop if <what makes it false>." """
+    action = shorten(_EXTENDING.sub("", str(claim["text"])).split(" will ", 1)[0], MAX_ACTION_CHARS)
     limit = f" (only {claim['qualification']})" if claim.get("qualification") else ""
-    return f"Try: {_action(claim)}{limit}. {_stop_rule(claim)}"
+    condition = str(claim.get("falsifiability_condition") or "").strip().rstrip(".")
+    at = condition.find("false if ")
+    stop = f"Stop if {condition[at + 9 :]}." if at >= 0 else f"Stop if this fails: {condition}." if condition else ""
+    return f"Try: {action[:1].upper()}{action[1:]}{limit}. {stop or 'No stopping condition was recorded.'}"
 
 
 def _summary(claims: Sequence[Mapping[str, Any]], rejected: int) -> str:
@@ -78,7 +50,7 @@ def _summary(claims: Sequence[Mapping[str, Any]], rejected: int) -> str:
     lead = claims[0]
     score = f", mean score {lead['mean_score']}" if lead.get("mean_score") is not None else ""
     return (
-        f"{counted(len(claims), 'claim').capitalize()} entered the knowledge graph and {_rejected(rejected)}. "
+        f"Claims in the knowledge graph: {len(claims)}; {_rejected(rejected)}. "
         f"The strongest ({lead.get('verdict', 'kept')}{score}): {_scoped(lead)} {OFFLINE_NOTE}"
     )
 
@@ -102,5 +74,5 @@ def plan_crystallize(view: ConversationView, knowledge: OfflineKnowledge) -> Pha
     calls = schedule(view, [Task("generate_knowledge_document", lambda _: narrative(view.context))])
     graph = view.context.get("graph_claims", []) or []
     return plan_or_summary(
-        calls, lambda: f"The knowledge document is generated from {counted(len(graph), 'graph claim')}. {OFFLINE_NOTE}"
+        calls, lambda: f"The knowledge document is generated from the graph's claims ({len(graph)}). {OFFLINE_NOTE}"
     )

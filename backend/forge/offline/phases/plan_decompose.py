@@ -1,11 +1,8 @@
 """DECOMPOSE for the offline model: research, fundamentals, state of the art, assumptions, reframings.
 
-Invariants:
-    - Everything is derived from the ProblemFrame of the context's problem, the research results
-      returned in this phase and the shipped domain library; nothing else.
-    - map_state_of_art cites only sources of the research it was built from (rule 7) and is only
-      emitted after research whose query names the problem's terms (rule 12).
-    - Exactly one reframing of each of the four types; 5 assumptions; 6-7 fundamentals.
+Invariants: everything comes from the ProblemFrame, this phase's research and the shipped library;
+map_state_of_art cites only the research it was built from (rules 7 and 12); one reframing of each of
+the four types.
 """
 
 from __future__ import annotations

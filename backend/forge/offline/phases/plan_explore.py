@@ -1,13 +1,8 @@
 """EXPLORE for the offline model: morphological box, distant-domain analogies, TRIZ, adjacent possible.
 
-Invariants:
-    - Source domains come from the shipped library only, chosen by `select_domains` from the problem,
-      the selected reframings and the user's suggested domains (three, diverse; one more per
-      EXPLORE_INCOMPLETE nudge).
-    - Every search_cross_domain follows research whose query names the domain (rule 13) and quotes
-      only what that research returned.
-    - Mapping tables pair the domain's key variables with the frame's terms (3-6 rows); the
-      observable and failure mode are the pattern's templates filled with the frame.
+Invariants: source domains come from the shipped library (`select_domains`: three, diverse, one more
+per EXPLORE_INCOMPLETE nudge); every search_cross_domain follows research naming its domain (rule 13)
+and quotes only what it returned; texts are the domain's templates filled with the frame.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """SYNTHESIZE for the offline model: thesis -> counter-evidence -> antithesis -> synthesis per direction.
 
-Invariants:
-    - Rounds 2+ call get_negative_knowledge before anything else (rule 10) and use its result to
-      drop directions that repeat rejected claims; every synthesis then passes builds_on_claim_id
-      (rule 9).
-    - A thesis cites only sources of research on its own terms; the antithesis follows research on
-      the thesis' terms plus "limits"/"fails" (rule 14) and quotes what that research returned.
-    - At most three theses per round (rule 8); claim indices are read from state_thesis results,
-      never guessed.
+Invariants: rounds 2+ call get_negative_knowledge first (rule 10) and every synthesis builds on a
+claim (rule 9); a thesis cites only research on its own terms, an antithesis follows research on the
+thesis plus "limits"/"fails" (rule 14); at most three theses (rule 8); claim indices come from the
+state_thesis results.
 """
 
 from __future__ import annotations

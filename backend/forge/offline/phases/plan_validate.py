@@ -1,11 +1,8 @@
 """VALIDATE for the offline model: try to disprove each claim, check its novelty, score it.
 
-Invariants:
-    - attempt_falsification follows research aimed at disproving that claim (its key terms +
-      "evidence against", rule 15) and its verdict is `validation_rules.falsify` on what came back.
-    - check_novelty compares the claim with every research snippet of the session so far.
-    - score_claim is emitted only after both checks succeeded (rules 5 and 6) and recomputes the
-      scores from the same inspectable features, reading the novelty share it reported itself.
+Invariants: attempt_falsification follows research aimed at disproving the claim (rule 15) and its
+verdict is `validation_rules.falsify`; check_novelty reads every research snippet of the session;
+score_claim comes only after both (rules 5 and 6), from the same inspectable features.
 """
 
 from __future__ import annotations

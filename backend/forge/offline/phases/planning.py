@@ -1,17 +1,9 @@
 """The offline model's planning primitives: tasks, research prerequisites and bounded retries.
 
-Invariants:
-    - A phase planner describes its work as ordered Tasks; `schedule` turns the tasks that are not
-      yet done into this step's tool calls, so the plan is recomputed from the conversation at every
-      step (no hidden memory: the same conversation always yields the same calls).
-    - A task with research queries is emitted only after research with one of them succeeded; the
-      task then cites only `source` values from that research's results.
-    - The next research candidate is used when the previous one returned nothing (or nothing the
-      task's `accept` finds relevant), or when the task failed with a research-gate error after it
-      (e.g. STATE_OF_ART_NOT_RESEARCHED); when no candidate is good, the first non-empty one is used;
-      when every candidate came back empty, only a task with `needs_hits=False` is still built.
-    - Each task and each research query is tried at most MAX_ATTEMPTS times between nudges; a task
-      whose builder returns None (nothing honest to say) is skipped.
+Invariants: a planner lists Tasks and `schedule` turns those not done into this step's calls, so the
+plan is recomputed from the conversation each step (no hidden memory). A task with queries waits for
+research; the next query is tried when one found nothing useful or a research gate failed after it;
+each task and query is tried at most MAX_ATTEMPTS times between nudges.
 """
 
 from __future__ import annotations

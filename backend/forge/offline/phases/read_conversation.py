@@ -1,14 +1,9 @@
 """ConversationView: what the offline model can read from a ModelRequest, and nothing more.
 
-Invariants:
-    - Built only from `request.messages` (the same conversation a hosted model sees): the phase and
-      round come from the last `[forge phase=<phase> round=<n>]` marker, the context from the
-      ```json block of that message, outcomes from tool calls after it and their tool results.
-    - Tool results are parsed as JSON; a result that is not a JSON object becomes {"raw": text};
-      an error result carries its `error_code`.
-    - "Not done yet (CODE): ..." user messages after the marker are nudges; each remembers how many
-      outcomes preceded it, so retry budgets can restart after a nudge.
-    - `history` holds every outcome of the whole conversation (earlier phases included), in order.
+Invariants: built only from `request.messages`; phase and round come from the last `[forge phase=…
+round=…]` marker, the context from its ```json block, outcomes from later tool calls and results
+(non-JSON results become {"raw": text}); "Not done yet (CODE)" messages are nudges that restart retry
+budgets; `history` holds every outcome of the conversation.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """Knowledge directions for SYNTHESIZE: starred analogies and TRIZ principles turned into claim texts.
 
-Invariants:
-    - A Direction is built only from the phase context (starred analogies, contradictions, graph
-      claims, negative knowledge) and the shipped library; texts are pure functions of it.
-    - Round 1 uses the starred analogies (at most 3); with a single starred analogy a contradiction's
-      principle gives a second direction.
-    - Rounds 2+ extend earlier knowledge: each direction names the claim it builds on (the deep-dive
-      claim when set), and a direction covering >= REPEAT_COVERAGE of a rejected claim's terms is
-      dropped; directions already present in the graph go last.
+Invariants: built only from the phase context and the shipped library. Round 1 takes up to three
+starred analogies (a contradiction's principle adds a second direction when there is one); rounds 2+
+build each direction on an earlier claim and drop those covering >= REPEAT_COVERAGE of a rejected
+claim. A claim reads "<action> will <verb> <target> … (<origin>). Boundary: <failure>".
 """
 
 from __future__ import annotations

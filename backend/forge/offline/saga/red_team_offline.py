@@ -1,19 +1,10 @@
-"""The offline red team (SAGA Layer 2): deterministic challenges read off the target's own text,
-its evidence and the problem's constraints — labelled offline in every argument.
+"""The offline red team (SAGA Layer 2): challenges read off the target's own text, every argument
+opening "Offline check:".
 
-Invariants:
-    - It argues only from what the target says: no invented facts. Every argument starts with
-      "Offline check:" so a person can tell it from a model's.
-    - counterexample: the target's own first failure mode is the counterexample; it fails when the
-      target names none (nothing could show it wrong), survives when some evidence addresses the
-      failure mode, and is unclear otherwise.
-    - operationalisability: fails when the observable has fewer than two content terms or no
-      measurable cue (a number, a rate, a time, a count, a share, a ratio, "per", "%").
-    - simplification: fails when the mechanism adds fewer than two terms beyond the statement
-      (it only restates it).
-    - causal reversal: unclear unless the statement orders cause and effect in words ("so that",
-      "leads to", "before", "reduces", ...), then survives.
-    - injected questions: the offline model cannot argue them and says so (unclear).
+Invariants: counterexample = the target's first failure mode (fails with none, survives when evidence
+addresses it); operationalisability fails without a measurable cue; simplification fails when the
+mechanism adds < 2 terms to the statement; causal reversal survives only when the text orders cause
+and effect; injected questions are answered "unclear".
 """
 
 from __future__ import annotations

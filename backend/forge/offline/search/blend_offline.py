@@ -1,13 +1,8 @@
 """The offline `blend_expand`: a four-space blend read off two hypotheses' mapping tables.
 
-Invariants:
-    - Deterministic and built only from the parents: the generic space is what both tables map onto
-      (their shared target concepts, else the frame's target); cross-space mappings pair the rows of
-      the two tables in order, typed by how their target concepts relate (same → identity,
-      overlapping words → compression, otherwise elaboration); the emergent structure couples a
-      source concept of each parent, with the first parent's observable as its link.
-    - Nothing is forced through the emergence check: a blend of two parents that share every word
-      fails it like any model's blend would.
+Invariants: built only from the parents (generic space = shared target concepts, else the target;
+cross-space mappings pair the tables' rows in order, typed identity / compression / elaboration);
+nothing is forced through the emergence check.
 """
 
 from __future__ import annotations
@@ -20,7 +15,7 @@ from forge.core.research.text_terms import term_set
 from forge.core.search.blend_network import CrossSpaceKind
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
-from forge.offline.search.search_offline import parent_rows, target_of
+from forge.offline.search.search_offline import offline_child, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
@@ -75,18 +70,17 @@ def _draft(first: Hypothesis, second: Hypothesis, emergent: EmergentStructureOut
         systematicity_group="blend",
         observable_link=shorten(emergent.observable_link, 200),
     )
-    return HypothesisDraft(
-        title=shorten(f"Blend: {first.structure} × {second.structure}", 80),
+    statement = (
+        f"In the blend of {first.structure} and {second.structure}, {emergent.description}: "
+        f"{emergent.testable_prediction}."
+    )
+    failure = "If the two mechanisms never act on the same part of the target, the blend has nothing to fuse."
+    return offline_child(
+        (first, second),
+        "blend_expand: made from the parents' mapping tables",
+        f"Blend: {first.structure} × {second.structure}",
+        statement,
+        row,
+        failure,
         structure=f"blend of {first.structure} and {second.structure}",
-        statement=f"In the blend of {first.structure} and {second.structure}, {emergent.description}: "
-        f"{emergent.testable_prediction}.",
-        mechanism=f"{first.mechanism} {second.mechanism} (Offline blend_expand of “{shorten(first.title, 40)}” and "
-        f"“{shorten(second.title, 40)}”: made from the parents' mapping tables, not by a language model.)",
-        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], row],
-        observable=first.observable,
-        failure_modes=[
-            "If the two mechanisms never act on the same part of the target, the blend has nothing to fuse.",
-            *first.failure_modes[:1],
-            *second.failure_modes[:1],
-        ],
     )

@@ -1,15 +1,8 @@
-"""The offline SEARCH operators: refine, variant, combine, oppose and extreme built from the parents'
-own text and the problem frame, chosen by operator from an explicit registry.
+"""The offline SEARCH operators (refine, variant, combine, oppose, extreme) from the parents' own text and
+the problem frame, in the explicit table OFFLINE_OPERATORS keyed by `SearchOperator`.
 
-Invariants:
-    - Deterministic: the same parents and frame give the same child. No science is invented: every
-      child's statement recombines phrases the parents (which came from shipped source-domain
-      structures) and the frame already contain, and its mechanism says it was made offline.
-    - A child keeps its parents' mapping rows and adds one row that carries the operator's change
-      (the scope, the other lever, the counter-condition, the boundary, the link between parents),
-      keeps the parents' observable and failure modes and adds one of its own; the gate then judges
-      it like any model's child.
-    - An operator without a generator is a KeyError (the registry is explicit, nothing is faked).
+Invariants: deterministic; a child recombines phrases its parents and the frame contain, keeps their
+mapping rows plus one row carrying the operator's change, and its mechanism says it was made offline.
 """
 
 from __future__ import annotations
@@ -78,19 +71,41 @@ def _extra_row(parent: Hypothesis, target: str, relation: str, group: str) -> Ma
     )
 
 
+def offline_child(
+    parents: tuple[Hypothesis, ...],
+    made_by: str,
+    title: str,
+    statement: str,
+    row: MappingRowOut,
+    failure: str,
+    structure: str = "",
+) -> HypothesisDraft:
+    """A child of one parent (its rows, failure modes) or of two (the first rows of each), with the row
+    that carries the operator's change and a mechanism that says how it was made offline."""
+    first, second = parents[0], parents[-1]
+    if second is first:
+        named, rows, failures = f"“{shorten(first.title, 60)}”", parent_rows(first), list(first.failure_modes)
+    else:
+        named = f"“{shorten(first.title, 40)}” and “{shorten(second.title, 40)}”"
+        rows = [*parent_rows(first)[:4], *parent_rows(second)[:3]]
+        failures = [*first.failure_modes[:1], *second.failure_modes[:1]]
+    mechanisms = " ".join(dict.fromkeys((first.mechanism, second.mechanism)))
+    return HypothesisDraft(
+        title=shorten(title, 80),
+        structure=structure or (first.structure if second is first else f"{first.structure} + {second.structure}"),
+        statement=statement,
+        mechanism=f"{mechanisms} (Offline {made_by} of {named}, not by a language model.)",
+        mapping=[*rows, row],
+        observable=first.observable,
+        failure_modes=[failure, *failures],
+    )
+
+
 def _child(
     parent: Hypothesis, operator: SearchOperator, title: str, statement: str, extra: MappingRowOut, failure: str
 ) -> HypothesisDraft:
-    return HypothesisDraft(
-        title=shorten(title, 80),
-        structure=parent.structure,
-        statement=statement,
-        mechanism=f"{parent.mechanism} (Offline {operator.value} of “{shorten(parent.title, 60)}”: "
-        "made from the parent's text and the problem frame, not by a language model.)",
-        mapping=[*parent_rows(parent), extra],
-        observable=parent.observable,
-        failure_modes=[failure, *parent.failure_modes],
-    )
+    made_by = f"{operator.value}: made from the parent's text and the problem frame"
+    return offline_child((parent,), made_by, title, statement, extra, failure)
 
 
 def refine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisDraft:
@@ -162,20 +177,9 @@ def combine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisD
         systematicity_group="combination",
         observable_link=shorten(first.observable, 200),
     )
-    return HypothesisDraft(
-        title=shorten(f"{first.structure} + {second.structure}", 80),
-        structure=f"{first.structure} + {second.structure}",
-        statement=statement,
-        mechanism=f"{first.mechanism} {second.mechanism} (Offline combine of “{shorten(first.title, 40)}” and "
-        f"“{shorten(second.title, 40)}”: made from the parents' text and the problem frame, not by a language model.)",
-        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], link],
-        observable=first.observable,
-        failure_modes=[
-            "If either mechanism alone explains the change, the combination adds nothing.",
-            *first.failure_modes[:1],
-            *second.failure_modes[:1],
-        ],
-    )
+    failure = "If either mechanism alone explains the change, the combination adds nothing."
+    made_by = "combine: made from the parents' text and the problem frame"
+    return offline_child((first, second), made_by, f"{first.structure} + {second.structure}", statement, link, failure)
 
 
 OFFLINE_OPERATORS: dict[SearchOperator, Callable[[tuple[Hypothesis, ...], ProblemFrame], HypothesisDraft]] = {

@@ -1,12 +1,7 @@
-"""The offline HKG operators: `hyperpath_expand` and `hyperbridge` written from the hyperpath the
-traversal found (node labels, relations, hyperedge ids) and the parents' own text.
+"""The offline HKG operators `hyperpath_expand` and `hyperbridge`, written from the found hyperpath.
 
-Invariants:
-    - Deterministic, and only what the path says: one chain step per hyperedge of the shortest path,
-      each citing that hyperedge's id and naming its relation and the nodes it shares with the next;
-      nothing is claimed beyond the path. The mechanism says it was made offline.
-    - Never called without a path (the engine asks nothing on PATH_NOT_FOUND); asked anyway, it
-      refuses with a TypeError rather than inventing a chain.
+Invariants: one chain step per hyperedge of the shortest path, citing its id; nothing claimed beyond
+the path; without a path it refuses with a TypeError rather than inventing a chain.
 """
 
 from __future__ import annotations
@@ -19,7 +14,7 @@ from forge.core.search.hyperpath_trace import TracePath
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
-from forge.offline.search.search_offline import parent_rows, target_of
+from forge.offline.search.search_offline import offline_child, target_of
 from forge.offline.text.wording import counted, shorten
 from forge.ports import StructuredRequest
 
@@ -69,40 +64,29 @@ def _expand(context: StructuralContext, path: TracePath) -> HypothesisDraft:
         f"{path.end.label}, and {shorten(parent.observable, 120)} shows each step. Grounded claim: "
         f"{shorten(parent.statement, 240)}"
     )
-    return HypothesisDraft(
-        title=shorten(f"Grounded chain: {parent.title}", 80),
-        structure=parent.structure,
-        statement=statement,
-        mechanism=f"{parent.mechanism} (Offline hyperpath_expand of “{shorten(parent.title, 60)}”: {OFFLINE_NOTE}.)",
-        mapping=[*parent_rows(parent), _path_row(parent, path, "hyperpath")],
-        observable=parent.observable,
-        failure_modes=[
-            f"If {path.start.label} does not move {path.end.label} on this target, the chain breaks.",
-            *parent.failure_modes,
-        ],
-    )
+    failure = f"If {path.start.label} does not move {path.end.label} on this target, the chain breaks."
+    row = _path_row(parent, path, "hyperpath")
+    title = f"Grounded chain: {parent.title}"
+    return offline_child((parent,), f"hyperpath_expand: {OFFLINE_NOTE}", title, statement, row, failure)
 
 
 def _bridge(context: StructuralContext, path: TracePath) -> HypothesisDraft:
     first, second = context.parents[0], context.parents[-1]
-    target = target_of(context.frame)
     statement = (
         f"Bridge {first.structure} ({first.domain_name}) to {second.structure} ({second.domain_name}) through "
-        f"{_route(path)}: on {target}, the first mechanism works through the second, so "
+        f"{_route(path)}: on {target_of(context.frame)}, the first mechanism works through the second, so "
         f"{shorten(first.observable, 100)} should follow {shorten(second.observable, 80)}. Bridged claims: "
         f"{shorten(first.statement, 160)} / {shorten(second.statement, 160)}"
     )
-    return HypothesisDraft(
-        title=shorten(f"Bridge: {first.structure} ↔ {second.structure}", 80),
+    failure = (
+        f"If {path.start.label} and {path.end.label} are linked only by words, not by mechanism, the bridge fails."
+    )
+    return offline_child(
+        (first, second),
+        f"hyperbridge: {OFFLINE_NOTE}",
+        f"Bridge: {first.structure} ↔ {second.structure}",
+        statement,
+        _path_row(first, path, "bridge"),
+        failure,
         structure=f"{first.structure} ↔ {second.structure}",
-        statement=statement,
-        mechanism=f"{first.mechanism} {second.mechanism} (Offline hyperbridge of “{shorten(first.title, 40)}” and "
-        f"“{shorten(second.title, 40)}”: {OFFLINE_NOTE}.)",
-        mapping=[*parent_rows(first)[:4], *parent_rows(second)[:3], _path_row(first, path, "bridge")],
-        observable=first.observable,
-        failure_modes=[
-            f"If {path.start.label} and {path.end.label} are linked only by words, not by mechanism, the bridge fails.",
-            *first.failure_modes[:1],
-            *second.failure_modes[:1],
-        ],
     )

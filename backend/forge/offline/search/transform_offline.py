@@ -1,17 +1,11 @@
-"""The offline `transform_space` and its logic check: one rule of the concept space changed, chosen by
-fixed preferences, and a rule-based verdict on the result.
+"""The offline `transform_space` and its logic check: one rule of the concept space changed by fixed
+preferences, and a rule-based verdict.
 
-Invariants:
-    - Proposal: among the allowed operations, in the order negate a mutable assumption, relax a soft
-      preference, split a relation, change a primitive's representation, the (op, element) whose
-      text shares the most words with the parent wins (ties: that order, then the space's order).
-      Hard constraints and fixed assumptions are never candidates. No candidate → `add_new_primitive`.
-    - Logic check (rules, not a model, and it says so in its reasons): analogy validity = the
-      mapping-quality rule layer's score of the transformed hypothesis's own table against its own
-      statement, observable and failure modes (does the structure still map onto the new space); internal consistency = 8 when the
-      hypothesis names the changed element, 4 when not, − 4 when `after` restates a protected
-      element; causal rigor = 5 + 1 per concrete failure mode (up to 9), 3 when the mechanism drops
-      the parent's structure.
+Invariants: among allowed ops (negate a mutable assumption, relax a soft preference, split a
+relation, re-represent a primitive) the element sharing most words with the parent wins; hard
+constraints and fixed assumptions are never candidates. The check scores the mapping with the
+rule layer, consistency 8/4 (names the change or not, -4 if it restates a protected element) and
+rigor 5 + concrete failure modes (max 9).
 """
 
 from __future__ import annotations
@@ -22,9 +16,9 @@ from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, Ma
 from forge.core.hypotheses.pool import Hypothesis, gate_summary
 from forge.core.research.text_terms import content_terms, term_set
 from forge.core.search.concept_space import ConceptSpace, SpaceElement, TransformOp
-from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.explore.biso import MappingRowOut
 from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
-from forge.offline.search.search_offline import parent_rows, target_of
+from forge.offline.search.search_offline import offline_child, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
@@ -76,19 +70,10 @@ def offline_transform(request: StructuredRequest[Any]) -> TransformOutput:
         systematicity_group="transformed space",
         observable_link=shorten(parent.observable, 200),
     )
-    draft = HypothesisDraft(
-        title=shorten(f"Transformed ({op.value}): {parent.title}", 80),
-        structure=parent.structure,
-        statement=statement,
-        mechanism=f"{parent.mechanism} (Offline transform_space of “{shorten(parent.title, 60)}”: one rule of the "
-        "concept space changed by fixed preferences, not by a language model.)",
-        mapping=[*parent_rows(parent), row],
-        observable=parent.observable,
-        failure_modes=[
-            f"If «{shorten(before or after, 80)}» cannot change in practice, the idea is moot.",
-            *parent.failure_modes,
-        ],
-    )
+    made_by = "transform_space: one rule of the concept space changed by fixed preferences"
+    failure = f"If «{shorten(before or after, 80)}» cannot change in practice, the idea is moot."
+    title = f"Transformed ({op.value}): {parent.title}"
+    draft = offline_child((parent,), made_by, title, statement, row, failure)
     rationale = f"{parent.structure} works best where this rule is loosened; the parent's text names it most."
     target_id = element.id if element else ""
     return TransformOutput(

@@ -1,24 +1,14 @@
-"""The offline model as Solve's Reasoner, auditor, Talker and compliance auditor: deterministic
-rules over the session's record (claims that stand, their evidence and qualifications, rejected
-directions, gaps) and the constraint library. No language model; every output says so.
+"""The offline model as Solve's Reasoner, auditor, Talker and compliance auditor: deterministic rules
+over the session's record and the constraint library. No language model; every output says so.
 
-Rules (inspectable, each a plain reading of the record):
-    - Analysis: every standing claim with its verdict, confidence and mean score; its evidence by
-      relation and source; cross-checks are claims with contradicting evidence and the rejected
-      directions.
-    - Plan: mitigation steps for the prior high risks first, then a pilot per strongest claim (with
-      its qualification and stop condition), then one step per hard constraint saying it is held,
-      then the active risk-refinement constraints.
-    - Audit: a piloted claim with contradicting evidence, or with no supporting evidence, is a
-      HIGH risk; a hard constraint no step mentions is a HIGH risk; a claim's qualification is a
-      MEDIUM risk; no standing claim at all is HIGH. A risk that a "Mitigate:" step names is
-      addressed.
-    - Compliance: a constraint is VIOLATED by a sentence of the solution that the CP-1 audit finds
-      in conflict with it (same subject, opposite polarity, or bounds nothing satisfies), or — for a
-      constraint that forbids ("without more staff") — by a sentence without a negation that puts
-      an increase word (hire, add, more, extra, …) within three words before the forbidden
-      subject; PASS when a sentence addresses it and none breaks it; UNCLEAR otherwise. A revision drops the
-      conflicting sentences and states the limit.
+Rules:
+    - Plan: mitigations of prior high risks, a pilot per strongest claim (qualification and stop
+      condition), a step per hard constraint, then the active risk-refinement constraints.
+    - Audit: a piloted claim with contradicting or no supporting evidence is a HIGH risk, a hard
+      constraint no step mentions is HIGH, a qualification MEDIUM; a "Mitigate:" step addresses a risk.
+    - Compliance: a sentence the CP-1 audit finds in conflict with a constraint, or (for a forbidding
+      constraint, "without more staff") an increase word (hire, add, more …) within three words before
+      its subject in a sentence without negation, is a VIOLATION; a revision drops those sentences.
 """
 
 from __future__ import annotations
@@ -55,7 +45,7 @@ from forge.engine.solve.requests import (
     TalkerContext,
     TalkerOutput,
 )
-from forge.offline.text.wording import counted
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 OFFLINE_LABEL = (
@@ -77,9 +67,8 @@ def _context(request: StructuredRequest[Any], kind: type[Any]) -> Any:
     return request.offline_context
 
 
-def _short(text: str, limit: int = 90) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _short(text: str) -> str:
+    return shorten(text, 90)
 
 
 def _score(c: Claim) -> str:
@@ -190,18 +179,11 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
 
 
 def _stand(claims: Sequence[object], negative: Sequence[object], gaps: Sequence[object]) -> str:
-    were = "was" if len(negative) == 1 else "were"
-    remain = "remains" if len(gaps) == 1 else "remain"
-    return (
-        f"{counted(len(claims), 'claim').capitalize()} {'stands' if len(claims) == 1 else 'stand'}, "
-        f"{counted(len(negative), 'direction')} {were} rejected, {counted(len(gaps), 'gap')} {remain}."
-    )
+    return f"Standing claims: {len(claims)}; rejected directions: {len(negative)}; open gaps: {len(gaps)}."
 
 
 def _risks_left(total: int, high: int) -> str:
-    if total == 0:
-        return "No risk remains open."
-    return f"{counted(total, 'risk').capitalize()} {'remains' if total == 1 else 'remain'}, {high} of them high."
+    return f"Open risks: {total} ({high} high)." if total else "No risk remains open."
 
 
 def offline_talker(request: StructuredRequest[Any]) -> TalkerOutput:
@@ -258,16 +240,11 @@ def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
         breaking = next((s for s in sentences if _conflicts(c.text, s)), None)
         addressing = next((s for s in sentences if shares_terms(c.text, s)), None)
         if breaking is not None:
-            checks.append(
-                CheckOut(
-                    index=i, verdict=ComplianceVerdict.VIOLATION, reason=f"It conflicts with: “{_short(breaking)}”"
-                )
-            )
+            verdict, reason = ComplianceVerdict.VIOLATION, f"It conflicts with: “{_short(breaking)}”"
         elif addressing is not None:
             reason = f"Addressed by “{_short(addressing)}”; no sentence conflicts with it (lexical check)"
-            checks.append(CheckOut(index=i, verdict=ComplianceVerdict.PASS, reason=reason))
+            verdict = ComplianceVerdict.PASS
         else:
-            checks.append(
-                CheckOut(index=i, verdict=ComplianceVerdict.UNCLEAR, reason="No sentence of the solution speaks to it")
-            )
+            verdict, reason = ComplianceVerdict.UNCLEAR, "No sentence of the solution speaks to it"
+        checks.append(CheckOut(index=i, verdict=verdict, reason=reason))
     return ComplianceOutput(checks=checks)

@@ -1,25 +1,12 @@
-"""The offline verifier: VERIFY's scores from inspectable rules over shipped knowledge and the
-session's evidence — labelled as such, never presented as a language model's judgement.
+"""The offline verifier: VERIFY's scores from inspectable rules over shipped knowledge and evidence.
 
-Invariants:
-    - Deterministic: the same request gives the same scores. It reads order-invariantly, so its
-      forward and reversed samples agree (the position check then always passes; the rationale
-      says why).
-    - The k samples are three independent evidence views of the same claim: sample 0 reads the
-      evidence the claim cites, sample 1 the person's documents and the problem, sample 2 the
-      shipped library's record of the claim's source domain. Where the views disagree the scores
-      spread, and the verdict's confidence falls: disagreement of evidence, not noise.
-    - Scores (0–10, two decimals):
-        analogy_validity = 3 + 4 × (the source domain is in the shipped library)
-                           + 3 × min(1, view texts relevant to the claim / 2)
-        internal_consistency = 10 × mean(claim covers the thesis's terms, the falsifiability
-                               condition shares ≥ 2 terms with the claim, an antithesis is stated)
-        causal_rigor = 2.5 each: the condition names a measurable quantity, a direction, a
-                       number, a time frame
-        novelty = 10 × (0.5 × distance score of the domain + 0.5 × (1 − the view's closest
-                  coverage of the claim)); distance far 1.0, medium 0.7, near 0.4, unknown 0.5
-    - Prior art: for each query kind, the result covering most of the claim's terms, with that
-      coverage as its similarity (0 and "none" when no result shares a term).
+Invariants: deterministic and order-invariant (forward and reversed samples agree). Sample k reads
+one evidence view: 0 the claim's evidence, 1 the person's documents and the problem, 2 the shipped
+record of its source domain; views that disagree spread the scores. Scores (0-10):
+    analogy_validity = 3 + 4 x (domain shipped) + 3 x min(1, relevant view texts / 2)
+    internal_consistency = 10 x mean(claim covers thesis, condition shares >= 2 terms, antithesis)
+    causal_rigor = 2.5 each: measurable quantity, direction, number, time frame
+    novelty = 10 x (0.5 x domain distance + 0.5 x (1 - closest coverage))
 """
 
 from __future__ import annotations

@@ -14,22 +14,18 @@ def test_recommendation_names_the_action_and_the_stopping_result_without_restati
         "falsifiability_condition": CONDITION,
     }
 
-    assert recommendation(claim) == (
-        "Try: Treating wait times as a queue. Compare wait times with its baseline for at least 8 weeks "
-        "after the change: stop if wait times do not fall by at least 10%."
-    )
+    assert recommendation(claim) == "Try: Treating wait times as a queue. Stop if wait times do not fall by at least 10%."
 
 
 def test_recommendation_drops_the_extension_preamble_and_keeps_the_qualification() -> None:
     claim = {
-        "text": "Extending 'Treating wait times…': when the conflict between 'a' and 'b' is what keeps wait "
-        "times where they are, pooling staff across units will reduce wait times further.",
+        "text": "Extending 'Treating wait times…': pooling staff across units will reduce wait times further.",
         "qualification": "for hospitals above 40k visits a year",
         "falsifiability_condition": CONDITION,
     }
 
     assert recommendation(claim).startswith(
-        "Try: Pooling staff across units (only for hospitals above 40k visits a year). Compare wait times"
+        "Try: Pooling staff across units (only for hospitals above 40k visits a year). Stop if wait times"
     )
 
 
@@ -44,7 +40,7 @@ def test_a_claim_without_will_is_cut_at_a_word_boundary_when_long() -> None:
 
     text = recommendation(claim)
 
-    assert text.startswith("Try: Word word") and "…." in text and len(text) < 320
+    assert text.startswith("Try: Word word") and "…." in text and len(text) < 300
     assert text.endswith("No stopping condition was recorded.")
 
 
