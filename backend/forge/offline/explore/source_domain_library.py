@@ -17,11 +17,18 @@ from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
 from forge.core.identity_memo import IdentityMemo
 from forge.core.research.text_terms import match_keys
-from forge.offline.explore.vocabulary import DOMAIN_SYNONYMS, expand
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, jaccard
+from forge.offline.text.term_match import cue_hits, expand, jaccard, synonym_table
 from forge.offline.text.wording import agree, the_phrase
 
+# Everyday words -> the source domains' cue vocabulary (weighted below a direct cue hit).
+DOMAIN_SYNONYMS = synonym_table(
+    "churn attrition leave leaving quit dropout retention turnover = burnout decay population survival fatigue; "
+    "contributor volunteer member maintainer community = community volunteers collective peers; death mortality "
+    "fatality casualty injury = exposure vulnerability failure; staff staffing nurse doctor worker employee = "
+    "capacity workload load; budget money funding cost spend = resources scarce allocation; crop farm yield "
+    "harvest = harvest growth resources; adoption uptake onboarding = adoption spread"
+)
 DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
 CUE_WEIGHT = 3.0
 CONTEXT_WEIGHT = 1.0

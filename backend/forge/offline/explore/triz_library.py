@@ -10,10 +10,16 @@ from collections.abc import Sequence
 
 from forge.core.explore.library_records import TrizKnowledge, TrizParameter, TrizPrinciple
 from forge.core.research.text_terms import match_keys
-from forge.offline.explore.vocabulary import TRIZ_SYNONYMS, expand
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits
+from forge.offline.text.term_match import cue_hits, expand, synonym_table
 
+# Everyday words -> the TRIZ parameters' cue vocabulary (the parameters speak engineering).
+TRIZ_SYNONYMS = synonym_table(
+    "staff staffing headcount worker employee nurse doctor people = labor resources; budget money funding spend "
+    "spending cost price = cost resources; death mortality injury injuries casualty illness fatality = harm risk "
+    "safety; churn attrition dropout turnover leave leaving quit = turnover churn; waste wasting wasted spoil "
+    "spoiled leftover = wastage spoilage scrap"
+)
 FALLBACK_PRINCIPLES = (1, 10, 15, 35)
 FALLBACK_IMPROVING = 39  # Productivity
 FALLBACK_WORSENING = 36  # Device complexity

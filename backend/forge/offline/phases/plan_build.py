@@ -16,17 +16,18 @@ from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     MAX_ATTEMPTS,
-    OFFLINE_NOTE,
     Builder,
     PhasePlan,
     Task,
+    phase_summary,
     plan_or_summary,
     schedule,
 )
 from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.text.term_match import coverage, jaccard
-from forge.offline.text.wording import counted, shorten
+from forge.offline.text.wording import shorten
 
+ADD = "add_to_knowledge_graph"
 KEPT = ("superseded", "validated", "qualified")
 MAX_SUPPORTS = 2
 MAX_GAPS = 12
@@ -183,29 +184,18 @@ def _curiosity_line(payload: Mapping[str, Any]) -> str:
 def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mapping[str, Any]]) -> str:
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
-    edges = sum(
-        int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == "add_to_knowledge_graph"
-    )
-    rejected = [c for c in _claims(view) if c.get("status") == "rejected"]
+    edges = sum(int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == ADD)
+    rejected = [shorten(str(c.get("text", "")), 200) for c in _claims(view) if c.get("status") == "rejected"]
     boundaries = [g for g in listed if g.startswith("Boundary")]
-    if rejected:
-        lead = (
-            f"Most surprising: {counted(len(rejected), 'claim')} of this round "
-            f"{'was' if len(rejected) == 1 else 'were'} rejected and {'is' if len(rejected) == 1 else 'are'} now negative "
-            f"knowledge, e.g. '{shorten(str(rejected[0].get('text', '')), 200)}'."
-        )
-    else:
-        lead = f"Most surprising: {(boundaries or listed or ['no gap was recorded.'])[0]}"
-    return "\n\n".join(
-        [
-            lead,
-            f"CLAIM → {counted(len(added), 'claim')} added to the knowledge graph with {counted(edges, 'typed edge')}.",
-            f"EVIDENCE → {counted(len(listed), 'gap')} recorded from untested assumptions, claim boundaries, unexplored "
-            "options and rejected directions.",
-            _curiosity_line(gaps_call.payload if gaps_call else {}),
-            f"SO WHAT → continue for another round on {frame.target}, deep-dive a claim, or resolve.",
-            OFFLINE_NOTE,
-        ]
+    return phase_summary(
+        f"rejected this round, now negative knowledge: {len(rejected)}, e.g. '{rejected[0]}'."
+        if rejected
+        else (boundaries or listed or ["no gap was recorded."])[0],
+        f"claims added to the knowledge graph: {len(added)}, with typed edges: {edges}.",
+        f"gaps recorded from untested assumptions, claim boundaries, unexplored options and rejected directions: "
+        f"{len(listed)}.",
+        f"continue for another round on {frame.target}, deep-dive a claim, or resolve.",
+        _curiosity_line(gaps_call.payload if gaps_call else {}),
     )
 
 

@@ -7,19 +7,17 @@ the four types.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
-from forge.core.research.text_terms import content_terms, match_key, match_keys
 from forge.offline.explore.source_domain_library import fill, select_domains
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
-    OFFLINE_NOTE,
     Hit,
     PhasePlan,
     Researched,
     Task,
+    phase_summary,
     plan_or_summary,
     schedule,
     sources,
@@ -115,17 +113,6 @@ def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[st
     return [{"text": text, "reframing_type": kind} for kind, text in items]
 
 
-def _common_terms(hits: Sequence[Hit]) -> list[str]:
-    """Terms (as written) that at least two of the hits share, first seen first."""
-    counts = Counter(s for h in hits for s in match_keys(f"{h.title} {h.snippet}"))
-    words: dict[str, str] = {}
-    for h in hits:
-        for term in content_terms(f"{h.title} {h.snippet}"):
-            if counts[match_key(term)] >= 2:
-                words.setdefault(match_key(term), term)
-    return list(words.values())[:5]
-
-
 def relevant_to(frame: ProblemFrame, hits: Sequence[Hit]) -> list[Hit]:
     """Hits sharing >= MIN_RELEVANCE of the problem's key terms."""
     subject = f"{frame.target} {' '.join(frame.key_terms)}"
@@ -143,9 +130,6 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
         f"{len(relevant)} of them on the problem's terms."
     ]
     parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
-    shared = _common_terms(cited)
-    if shared and len(cited) > 1:
-        parts.append(f"Shared thread across sources: {', '.join(shared)}.")
     best = max(cited, key=lambda h: coverage(frame.target, f"{h.title} {h.snippet}"))
     if not relevant:
         parts.append(
@@ -176,26 +160,14 @@ def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Ta
 def _summary(view: ConversationView, frame: ProblemFrame) -> str:
     sota = view.done("map_state_of_art")
     summary = str(sota.call.arguments.get("summary", "")) if sota else ""
-    gap = summary[summary.find("Gap:") :] if "Gap:" in summary else ""
-    lead = (
-        f"Most surprising: {gap[5:]}"
-        if gap
-        else "Most surprising: the shipped corpus already speaks to this target directly — check whether the "
-        "known remedies were tried."
-    )
-    if sota is None:
-        lead = "The state of the art could not be mapped: research returned nothing the model could cite."
-    return "\n\n".join(
-        [
-            lead,
-            f"CLAIM → the problem reduces to {_change(frame)} "
-            f"{'under ' + repr(frame.constraints[0]) if frame.constraints else 'with no explicit constraint'}; "
-            f"levers: {', '.join(frame.levers)}; actors: {', '.join(frame.actors)}.",
-            "EVIDENCE → " + (first_sentence(summary, 300) if summary else "none cited."),
-            "SO WHAT → the assumptions to test first are whether the constraint is absolute and whether the load "
-            "is fixed; pick a reframing to steer the search for distant analogies.",
-            OFFLINE_NOTE,
-        ]
+    gap = summary[summary.find("Gap:") + 5 :] if "Gap:" in summary else ""
+    limit = f"under '{frame.constraints[0]}'" if frame.constraints else "with no explicit constraint"
+    return phase_summary(
+        gap or ("the corpus speaks to this target directly." if sota else "research returned nothing to cite."),
+        f"{frame.goal} ({frame.goal_direction}), {limit}; levers: {', '.join(frame.levers)}; "
+        f"actors: {', '.join(frame.actors)}.",
+        first_sentence(summary, 300) if summary else "none cited.",
+        "test first whether the constraint is absolute and the load fixed; pick a reframing for the analogies.",
     )
 
 
@@ -203,10 +175,3 @@ def plan_decompose(view: ConversationView, knowledge: OfflineKnowledge) -> Phase
     frame = frame_problem(view.problem)
     calls = schedule(view, decompose_tasks(frame, knowledge))
     return plan_or_summary(calls, lambda: _summary(view, frame))
-
-
-def _change(frame: ProblemFrame) -> str:
-    """ "changing emergency wait times (decrease)", or with no direction the goal's own verb phrase."""
-    if frame.goal_direction in ("decrease", "increase"):
-        return f"changing {frame.target} ({frame.goal_direction})"
-    return f"how to {frame.direction_verb} {frame.target}"

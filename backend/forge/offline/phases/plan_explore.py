@@ -7,11 +7,11 @@ and quotes only what it returned; texts are the domain's templates filled with t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from forge.core.rules.verdicts import ErrorCode
-from forge.offline.explore.analogy_mapping import mapping_rows
+from forge.offline.explore.biso_offline import mapping_rows
 from forge.offline.explore.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
 from forge.offline.explore.triz_library import choose_principles, detect_parameters
 from forge.offline.frame.problem_frame import NO_ACTOR, ProblemFrame, frame_problem
@@ -22,6 +22,7 @@ from forge.offline.phases.planning import (
     Hit,
     PhasePlan,
     Task,
+    phase_summary,
     plan_or_summary,
     schedule,
 )
@@ -47,51 +48,29 @@ def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: Offli
     return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
 
 
+BOX_OPTIONS = {
+    "deployment": "fixed allocation (as today)|pooled and shared across units|flexed to match load over time|"
+    "prioritised by need",
+    "timing": "after the fact (reactive)|at the moment of peak load|in advance, from a forecast|"
+    "continuously, from a live signal",
+    "load": "accepted as it arrives|smoothed over time|diverted to another channel|filtered or triaged at entry",
+    "limit": "held absolutely|relaxed at peaks only|traded against another resource|"
+    "met by substitution (technology, volunteers, partners)",
+}
+
+
 def morphological_box(frame: ProblemFrame) -> dict[str, Any]:
     themselves = [] if NO_ACTOR in frame.actors else ["the people affected themselves"]
     actors = [*(the_phrase(a) for a in frame.actors[:3]), "an automated rule", *themselves]
-    params = [
-        {
-            "name": f"Deployment of {frame.lever}",
-            "options": [
-                "fixed allocation (as today)",
-                "pooled and shared across units",
-                "flexed to match load over time",
-                "prioritised by need",
-            ],
-        },
-        {
-            "name": f"When action on {frame.target} happens",
-            "options": [
-                "after the fact (reactive)",
-                "at the moment of peak load",
-                "in advance, from a forecast",
-                "continuously, from a live signal",
-            ],
-        },
-        {
-            "name": "Where the load is shaped",
-            "options": [
-                "accepted as it arrives",
-                "smoothed over time",
-                "diverted to another channel",
-                "filtered or triaged at entry",
-            ],
-        },
-        {"name": "Who acts", "options": list(dict.fromkeys(actors))},
-    ]
+    names = {
+        "deployment": f"Deployment of {frame.lever}",
+        "timing": f"When action on {frame.target} happens",
+        "load": "Where the load is shaped",
+    }
     if frame.constraints:
-        params.append(
-            {
-                "name": f"How '{frame.constraints[0]}' is treated",
-                "options": [
-                    "held absolutely",
-                    "relaxed at peaks only",
-                    "traded against another resource",
-                    "met by substitution (technology, volunteers, partners)",
-                ],
-            }
-        )
+        names["limit"] = f"How '{frame.constraints[0]}' is treated"
+    params = [{"name": name, "options": BOX_OPTIONS[key].split("|")} for key, name in names.items()]
+    params.insert(3, {"name": "Who acts", "options": list(dict.fromkeys(actors))})
     return {"parameters": params}
 
 
@@ -193,37 +172,22 @@ def explore_tasks(view: ConversationView, frame: ProblemFrame, knowledge: Offlin
     return tasks
 
 
-def _recorded(view: ConversationView) -> list[Mapping[str, Any]]:
-    return [o.call.arguments for o in view.outcomes if o.ok and o.call.name == "search_cross_domain"]
-
-
-def _summary(view: ConversationView, frame: ProblemFrame) -> str:
-    analogies = _recorded(view)
+def _summary(view: ConversationView) -> str:
+    analogies = [o.call.arguments for o in view.outcomes if o.ok and o.call.name == "search_cross_domain"]
     if not analogies:
         return "No analogy could be recorded: research returned nothing for the chosen domains. " + OFFLINE_NOTE
-    rank = {d: i for i, d in enumerate(DISTANCES)}
-    farthest = max(enumerate(analogies), key=lambda ia: (rank.get(str(ia[1]["semantic_distance"]), 0), -ia[0]))[1]
+    far = max(analogies, key=lambda a: DISTANCES.index(str(a["semantic_distance"])))
     contra = view.done("identify_contradictions")
-    triz = (
-        f"TRIZ: {contra.call.arguments['property_a']} vs {contra.call.arguments['property_b']}; principles "
-        f"{', '.join(contra.call.arguments.get('principles', []))}."
-        if contra
-        else "TRIZ: not recorded."
-    )
-    names = ", ".join(f"{a['source_domain']} ({a['semantic_distance']})" for a in analogies)
-    return "\n\n".join(
-        [
-            f"Most surprising: the farthest analogy comes from {farthest['source_domain']} "
-            f"({farthest['semantic_distance']} domain) — {first_sentence(str(farthest['analogy_description']), 260)}",
-            f"CLAIM → {len(analogies)} structural analogies: {names}.",
-            f"EVIDENCE → each domain was researched first; observable for the farthest: {farthest['observable']}",
-            f"SO WHAT → {triz} Star the analogies worth turning into claims.",
-            OFFLINE_NOTE,
-        ]
+    principles = ", ".join(contra.call.arguments.get("principles", [])) if contra else "none recorded"
+    return phase_summary(
+        f"the farthest analogy, from {far['source_domain']}: {first_sentence(str(far['analogy_description']), 260)}",
+        f"{len(analogies)} structural analogies: {', '.join(str(a['source_domain']) for a in analogies)}.",
+        f"each domain was researched first; observable for the farthest: {far['observable']}",
+        f"TRIZ principles: {principles}. Star the analogies worth turning into claims.",
     )
 
 
 def plan_explore(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
     frame = frame_problem(view.problem)
     calls = schedule(view, explore_tasks(view, frame, knowledge))
-    return plan_or_summary(calls, lambda: _summary(view, frame))
+    return plan_or_summary(calls, lambda: _summary(view))

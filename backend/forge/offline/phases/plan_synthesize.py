@@ -13,7 +13,6 @@ from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
 from forge.core.research.text_terms import match_keys
-from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -23,6 +22,7 @@ from forge.offline.phases.planning import (
     PhasePlan,
     Researched,
     Task,
+    phase_summary,
     plan_or_summary,
     schedule,
     sources,
@@ -40,7 +40,6 @@ from forge.offline.text.term_match import QUERY_WORDS, key_terms, relevance
 from forge.offline.text.wording import counted, first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")
-DISTANCE_RANK = {"near": 0, "medium": 2, "far": 3}
 MIN_RELEVANCE = 4
 
 
@@ -165,48 +164,23 @@ def synthesize_tasks(view: ConversationView, frame: ProblemFrame, knowledge: Off
     return tasks
 
 
-def _claims_with_distance(
-    view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge
-) -> list[tuple[int, str]]:
-    """(distance rank of the claim's source domain, claim text) for each synthesis of this phase."""
-    sources_by_index = {
-        o.payload.get("claim_index"): str(o.call.arguments.get("cross_domain_source") or "")
-        for o in view.outcomes
-        if o.ok and o.call.name == "state_thesis"
-    }
-    found = []
-    for o in view.outcomes:
-        if o.ok and o.call.name == "create_synthesis":
-            domain = find_domain(knowledge.domains, sources_by_index.get(o.call.arguments.get("claim_index"), ""))
-            rank = DISTANCE_RANK[distance_of(domain, frame).value] if domain else 1
-            found.append((rank, str(o.call.arguments["claim_text"])))
-    return found
-
-
-def _summary(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> str:
-    claims = _claims_with_distance(view, frame, knowledge)
+def _summary(view: ConversationView, frame: ProblemFrame) -> str:
+    claims = [str(o.call.arguments["claim_text"]) for o in view.outcomes if o.ok and o.call.name == "create_synthesis"]
     if not claims:
         return "No claim could be synthesized this round (see the tool errors above). " + OFFLINE_NOTE
-    boldest = max(enumerate(claims), key=lambda ic: (ic[1][0], -ic[0]))[1][1]
-    lines = [f"Most surprising (the most distant source): {shorten(boldest, 400)}"]
-    lines += [f"CLAIM {i + 1} → {c}" for i, (_, c) in enumerate(claims)]
     negatives = view.done("get_negative_knowledge")
-    if negatives is not None:
-        lines.append(
-            f"Negative knowledge consulted: {counted(len(negatives.payload.get('negative_knowledge', [])), 'rejected claim')}"
-            " kept out of this round."
-        )
-    lines += [
-        "EVIDENCE → each thesis cites the research on its own terms; each antithesis quotes the "
-        "counter-evidence found for it, or says that none was found.",
-        f"SO WHAT → every claim is conditional: it names when it should {frame.direction_verb} "
-        f"{frame.target} and where it should not, and how to measure it.",
-        OFFLINE_NOTE,
-    ]
-    return "\n\n".join(lines)
+    rejected = len(negatives.payload.get("negative_knowledge", [])) if negatives else 0
+    return phase_summary(
+        f"{shorten(claims[-1], 400)}",
+        " ".join(f"({i}) {c}" for i, c in enumerate(claims, 1)),
+        f"each thesis cites research on its own terms, each antithesis the counter-evidence found for it or says "
+        f"none was found; rejected claims kept out of this round: {rejected}.",
+        f"every claim names when it should {frame.direction_verb} {frame.target}, where it should not, and how "
+        "to measure it.",
+    )
 
 
 def plan_synthesize(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
     frame = frame_problem(view.problem)
     calls = schedule(view, synthesize_tasks(view, frame, knowledge))
-    return plan_or_summary(calls, lambda: _summary(view, frame, knowledge))
+    return plan_or_summary(calls, lambda: _summary(view, frame))

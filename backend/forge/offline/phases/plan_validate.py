@@ -18,12 +18,12 @@ from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
-    OFFLINE_NOTE,
     Builder,
     PhasePlan,
     Researched,
     Task,
     all_research_hits,
+    phase_summary,
     plan_or_summary,
     schedule,
 )
@@ -40,9 +40,10 @@ from forge.offline.phases.validation_rules import (
     scores,
 )
 from forge.offline.text.term_match import cue_hits, key_terms, relevance
-from forge.offline.text.wording import counted, shorten
+from forge.offline.text.wording import shorten
 
 COVERS = re.compile(r"covers (\d+)%")
+SCORES = ("novelty", "groundedness", "falsifiability", "significance")
 
 
 def _action_terms(claim: Mapping[str, Any], frame: ProblemFrame, limit: int) -> str:
@@ -172,34 +173,25 @@ def _claims(view: ConversationView) -> list[Mapping[str, Any]]:
 
 
 def _summary(view: ConversationView) -> str:
-    lines = []
-    refuted = []
+    lines, refuted = [], []
     for claim in _claims(view):
-        index = int(claim["index"])
-        scored = view.done(f"score_claim:{index}")
+        index, text = int(claim["index"]), shorten(str(claim.get("text", "")), 180)
         falsified = view.done(f"attempt_falsification:{index}")
         survived = bool(falsified and falsified.call.arguments.get("survived"))
-        if not survived:
-            refuted.append(claim)
-        values = dict(scored.call.arguments) if scored else {}
-        mean = sum(float(values.get(k, 0)) for k in ("novelty", "groundedness", "falsifiability", "significance")) / 4
-        lines.append(
-            f"CLAIM {index} → {shorten(str(claim.get('text', '')), 180)} — "
-            f"{'survived' if survived else 'did not survive'} falsification; mean score {mean:.2f}."
-        )
-    lead = (
-        f"Most surprising: {counted(len(refuted), 'claim')} did not survive the attempt to disprove them, e.g. "
-        f"'{shorten(str(refuted[0].get('text', '')), 160)}'."
+        refuted += [] if survived else [text]
+        scored = view.done(f"score_claim:{index}")
+        values = [float(scored.call.arguments.get(k, 0)) for k in SCORES] if scored else [0.0]
+        lines.append(f"({index}) {text} — survived falsification: {survived}; mean score {sum(values) / 4:.2f}.")
+    return phase_summary(
+        f"claims that did not survive the attempt to disprove them: {len(refuted)}, e.g. '{refuted[0]}'."
         if refuted
-        else "Most surprising: every claim survived the search for counter-evidence — read that as 'not refuted "
-        "by the corpus searched', not as proof."
+        else "every claim survived the search for counter-evidence: not refuted by the corpus searched, not proof.",
+        " ".join(lines),
+        "novelty = 0.5·domain distance + 0.5·(1 − closest source overlap); groundedness = relevant cited sources "
+        "/ 3 (halved if refuted); falsifiability = quantity, relation, threshold, time frame (0.25 each); "
+        "significance = target covered, constraint kept, cue strength.",
+        "accept, qualify or reject each claim.",
     )
-    rules = (
-        "EVIDENCE → scores: novelty = 0.5·domain distance + 0.5·(1 − closest source overlap); groundedness = "
-        "distinct cited sources / 4 (halved if refuted); falsifiability = measurable quantity, direction, "
-        "threshold, time frame (0.25 each); significance = target covered, constraint kept, lever named."
-    )
-    return "\n\n".join([lead, *lines, rules, "SO WHAT → accept, qualify or reject each claim.", OFFLINE_NOTE])
 
 
 def plan_validate(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:

@@ -167,6 +167,12 @@ def plan_or_summary(calls: Sequence[PlannedCall], summarize: Callable[[], str]) 
     return PhasePlan(tuple(calls)) if calls else PhasePlan(summary=summarize())
 
 
+def phase_summary(lead: str, claim: str, evidence: str, so_what: str, *more: str) -> str:
+    """The end-of-phase text the system prompt asks for: surprise, CLAIM → EVIDENCE → SO WHAT, labelled."""
+    parts = [f"Most surprising: {lead}", f"CLAIM → {claim}", f"EVIDENCE → {evidence}", *more, f"SO WHAT → {so_what}"]
+    return "\n\n".join([*parts, OFFLINE_NOTE])
+
+
 OFFLINE_NOTE = (
     "_Produced by the offline model: deterministic heuristics over the problem text and the shipped "
     "knowledge (source domains, TRIZ, local corpus); no network, no language model._"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.explore.mapping_quality_gate import MappingRow, MappingType
+from forge.core.explore.mapping_quality_gate import MappingRow
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.research.text_terms import term_set
 from forge.core.search.blend_network import CrossSpaceKind
-from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
+from forge.engine.explore.biso import HypothesisDraft
 from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
-from forge.offline.search.search_offline import offline_child, target_of
+from forge.offline.search.search_offline import offline_child, row, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
@@ -61,14 +61,15 @@ def _pair(a: MappingRow, b: MappingRow) -> CrossSpaceMappingOut:
 
 
 def _draft(first: Hypothesis, second: Hypothesis, emergent: EmergentStructureOut, target: str) -> HypothesisDraft:
-    row = MappingRowOut(
-        source_concept=f"{first.structure} × {second.structure}",
-        source_relation="two input spaces fused into one blend",
-        target_concept=shorten(target, 120),
-        target_relation=shorten(emergent.description, 200),
-        mapping_type=MappingType.HIGHER_ORDER,
-        systematicity_group="blend",
-        observable_link=shorten(emergent.observable_link, 200),
+    names = f"{first.structure} × {second.structure}"
+    fused = row(
+        names,
+        "two input spaces fused into one blend",
+        target,
+        emergent.description,
+        "blend",
+        emergent.observable_link,
+        higher=True,
     )
     statement = (
         f"In the blend of {first.structure} and {second.structure}, {emergent.description}: "
@@ -78,9 +79,9 @@ def _draft(first: Hypothesis, second: Hypothesis, emergent: EmergentStructureOut
     return offline_child(
         (first, second),
         "blend_expand: made from the parents' mapping tables",
-        f"Blend: {first.structure} × {second.structure}",
+        f"Blend: {names}",
         statement,
-        row,
+        fused,
         failure,
         structure=f"blend of {first.structure} and {second.structure}",
     )

@@ -8,6 +8,7 @@ mapping rows plus one row carrying the operator's change, and its mechanism says
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from forge.core.explore.mapping_quality_gate import MappingType
@@ -45,30 +46,26 @@ def _levers(parent: Hypothesis, frame: ProblemFrame) -> list[str]:
 
 
 def parent_rows(parent: Hypothesis) -> list[MappingRowOut]:
-    return [
-        MappingRowOut(
-            source_concept=r.source_concept,
-            source_relation=r.source_relation,
-            target_concept=r.target_concept,
-            target_relation=r.target_relation,
-            mapping_type=r.mapping_type,
-            systematicity_group=r.systematicity_group,
-            observable_link=r.observable_link,
-        )
-        for r in parent.mapping.rows
-    ]
+    return [MappingRowOut(**asdict(r)) for r in parent.mapping.rows]
+
+
+def row(
+    source: str, relation: str, target: str, target_relation: str, group: str, observable: str, higher: bool = False
+) -> MappingRowOut:
+    """A mapping row the operator adds (a relation, or a higher-order row tying the parents together)."""
+    return MappingRowOut(
+        source_concept=source,
+        source_relation=shorten(relation, 200),
+        target_concept=shorten(target, 120),
+        target_relation=shorten(target_relation, 200),
+        mapping_type=MappingType.HIGHER_ORDER if higher else MappingType.RELATION,
+        systematicity_group=group,
+        observable_link=shorten(observable, 200),
+    )
 
 
 def _extra_row(parent: Hypothesis, target: str, relation: str, group: str) -> MappingRowOut:
-    return MappingRowOut(
-        source_concept=parent.structure,
-        source_relation=shorten(parent.mechanism, 200),
-        target_concept=shorten(target, 120),
-        target_relation=shorten(relation, 200),
-        mapping_type=MappingType.RELATION,
-        systematicity_group=group,
-        observable_link=shorten(parent.observable, 200),
-    )
+    return row(parent.structure, parent.mechanism, target, relation, group, parent.observable)
 
 
 def offline_child(
@@ -168,18 +165,19 @@ def combine(parents: tuple[Hypothesis, ...], frame: ProblemFrame) -> HypothesisD
         f"{target}: both mechanisms are needed, so {shorten(first.observable, 100)} should move more than under "
         "either alone."
     )
-    link = MappingRowOut(
-        source_concept=f"{first.structure} + {second.structure}",
-        source_relation="two mechanisms acting on one system at once",
-        target_concept=shorten(target, 120),
-        target_relation="responds to both levers together",
-        mapping_type=MappingType.HIGHER_ORDER,
-        systematicity_group="combination",
-        observable_link=shorten(first.observable, 200),
+    names = f"{first.structure} + {second.structure}"
+    link = row(
+        names,
+        "two mechanisms acting on one system at once",
+        target,
+        "responds to both levers together",
+        "combination",
+        first.observable,
+        higher=True,
     )
     failure = "If either mechanism alone explains the change, the combination adds nothing."
     made_by = "combine: made from the parents' text and the problem frame"
-    return offline_child((first, second), made_by, f"{first.structure} + {second.structure}", statement, link, failure)
+    return offline_child((first, second), made_by, names, statement, link, failure)
 
 
 OFFLINE_OPERATORS: dict[SearchOperator, Callable[[tuple[Hypothesis, ...], ProblemFrame], HypothesisDraft]] = {

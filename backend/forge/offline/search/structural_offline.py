@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.explore.mapping_quality_gate import MappingType
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.search.hyperpath_trace import TracePath
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
-from forge.offline.search.search_offline import offline_child, target_of
-from forge.offline.text.wording import counted, shorten
+from forge.offline.search.search_offline import offline_child, row, target_of
+from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 OFFLINE_NOTE = "made from the hypergraph path and the parents' text, not by a language model"
@@ -46,15 +45,9 @@ def _route(path: TracePath) -> str:
 
 def _path_row(parent: Hypothesis, path: TracePath, group: str) -> MappingRowOut:
     relations = ", ".join(dict.fromkeys(step.relation for step in path.steps))
-    return MappingRowOut(
-        source_concept=path.start.label,
-        source_relation=f"is linked through {relations} ({counted(len(path.steps), 'hyperedge')})",
-        target_concept=path.end.label,
-        target_relation=f"responds to {path.start.label} along the chain {shorten(_route(path), 120)}",
-        mapping_type=MappingType.HIGHER_ORDER,
-        systematicity_group=group,
-        observable_link=shorten(parent.observable, 200),
-    )
+    linked = f"is linked through {relations} ({len(path.steps)} hyperedges)"
+    responds = f"responds to {path.start.label} along the chain {shorten(_route(path), 120)}"
+    return row(path.start.label, linked, path.end.label, responds, group, parent.observable, higher=True)
 
 
 def _expand(context: StructuralContext, path: TracePath) -> HypothesisDraft:

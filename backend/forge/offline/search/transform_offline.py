@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable
 from forge.core.hypotheses.pool import Hypothesis, gate_summary
 from forge.core.research.text_terms import content_terms, term_set
 from forge.core.search.concept_space import ConceptSpace, SpaceElement, TransformOp
-from forge.engine.explore.biso import MappingRowOut
 from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
-from forge.offline.search.search_offline import offline_child, target_of
+from forge.offline.search.search_offline import offline_child, row, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
@@ -61,19 +60,11 @@ def offline_transform(request: StructuredRequest[Any]) -> TransformOutput:
         f"can act on {target} in a way the old rules excluded, and {shorten(parent.observable, 120)} shows it. "
         f"Transformed claim: {shorten(parent.statement, 240)}"
     )
-    row = MappingRowOut(
-        source_concept=parent.structure,
-        source_relation=shorten(parent.mechanism, 200),
-        target_concept=shorten(before or target, 120),
-        target_relation=shorten(after, 200),
-        mapping_type=MappingType.RELATION,
-        systematicity_group="transformed space",
-        observable_link=shorten(parent.observable, 200),
-    )
+    changed = row(parent.structure, parent.mechanism, before or target, after, "transformed space", parent.observable)
     made_by = "transform_space: one rule of the concept space changed by fixed preferences"
     failure = f"If «{shorten(before or after, 80)}» cannot change in practice, the idea is moot."
     title = f"Transformed ({op.value}): {parent.title}"
-    draft = offline_child((parent,), made_by, title, statement, row, failure)
+    draft = offline_child((parent,), made_by, title, statement, changed, failure)
     rationale = f"{parent.structure} works best where this rule is loosened; the parent's text names it most."
     target_id = element.id if element else ""
     return TransformOutput(

@@ -8,7 +8,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from forge.core.research.text_terms import content_terms, match_key, match_keys
 
@@ -62,3 +62,13 @@ def key_terms(text: str, limit: int = 5, exclude: Sequence[str] = ()) -> list[st
             seen.add(match_key(term))
             chosen.append(term)
     return chosen
+
+
+def synonym_table(spec: str) -> dict[str, str]:
+    """ "a b = x y; c = z" -> {"a": "x y", "b": "x y", "c": "z"}: everyday words -> cue vocabulary."""
+    return {word: cue.strip() for part in spec.split(";") for words, cue in [part.split("=")] for word in words.split()}
+
+
+def expand(text: str, table: Mapping[str, str]) -> str:
+    """The expansion words of `text`'s terms found in `table` (not `text` itself), first seen first."""
+    return " ".join(dict.fromkeys(table[t] for t in content_terms(text) if t in table))
