@@ -74,7 +74,7 @@ def build_structured_model(route: ModelRoute, model: LanguageModel, domains: Seq
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
         from forge.offline.explore.biso_offline import offline_biso
         from forge.offline.explore.mapping_review_offline import offline_mapping_review
-        from forge.offline.frame.frame_offline import offline_frame
+        from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.offline.saga.red_team_offline import offline_red_team
         from forge.offline.search.blend_offline import offline_blend

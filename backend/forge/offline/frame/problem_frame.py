@@ -14,6 +14,7 @@ Invariants:
       or "achieve".
     - `levers` are nouns of the text (by the lemminflect lexicon) that are not target terms nor goal
       verbs, constraint terms last; padded with labelled generic levers. There is always an actor.
+    - `offline_frame` (the structured FrameOutput) fills the frame's fields from this reading only.
     - A trailing "Constraints:" list (as the API writes a session's constraints) is read as
       constraints after those in the sentence; the target comes from the text above it.
 """
@@ -23,10 +24,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from forge.core.frame.problem_constraints import split_constraints
 from forge.core.research.text_terms import content_terms, match_key, salient_terms
+from forge.engine.frame.frame_problem import FrameOutput
 from forge.offline.text.wording import DETERMINERS, first_sentence, is_noun_like, lower_first, the_phrase, verb_lemma
+from forge.ports import StructuredRequest
 
 DECREASE_VERBS = frozenset(
     "cut reduce lower decrease minimize minimise shrink shorten curb limit prevent avoid stop eliminate halve "
@@ -201,4 +205,32 @@ def frame_problem(problem: str) -> ProblemFrame:
         levers=_levers(text, target, verb, constraints, actors),
         actors=actors,
         key_terms=tuple(t for t in salient_terms(text, 12) if match_key(t) not in banned)[:8],
+    )
+
+
+# An outcome with a direction compares with the baseline; one without says the objective is met.
+_OUTCOME_WORD = {"decrease": "lower", "increase": "higher"}
+
+
+def offline_frame(request: StructuredRequest[Any]) -> FrameOutput:
+    reading = frame_problem(request.input)
+    verb = reading.direction_verb if reading.goal_verb in ("", "make") else reading.goal_verb
+    target = reading.target
+    objective = f"{verb.capitalize()} {target}"
+    comparison = _OUTCOME_WORD.get(reading.goal_direction)
+    return FrameOutput(
+        objective=objective,
+        target_object=target,
+        target_outcome=(
+            f"{target} measurably {comparison} than today's baseline"
+            if comparison
+            else f"{objective[0].lower()}{objective[1:]}, shown against today's baseline"
+        ),
+        hard_constraints=list(reading.constraints),
+        success_criteria=[
+            f"{target}: a baseline measured before any change, and the change against it after a fixed trial period"
+        ],
+        stakeholders=list(reading.actors),
+        scope=f"Within the problem as stated: {request.input.splitlines()[0].strip()}",
+        domain_tags=list(reading.key_terms[:3]),
     )

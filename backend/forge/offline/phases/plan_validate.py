@@ -1,24 +1,34 @@
-"""VALIDATE for the offline model: try to disprove each claim, check its novelty, score it.
+"""VALIDATE for the offline model: try to disprove each claim, check its novelty, score it, by
+inspectable rules whose verdicts carry the numbers that produced them.
 
-Invariants: attempt_falsification follows research aimed at disproving the claim (rule 15) and its
-verdict is `validation_rules.falsify`; check_novelty reads every research snippet of the session;
-score_claim comes only after both (rules 5 and 6), from the same inspectable features.
+Invariants: attempt_falsification follows research aimed at disproving the claim (rule 15); score_claim
+comes only after both checks (rules 5 and 6).
+    - Falsification: a snippet refutes the claim when it shares >= MECHANISM_SHARE of the terms of the
+      claim's action ("<action> will …"), carries a limiting cue (fails, limits, unless, …) and is not
+      already covered by the claim's own "Boundary: …".
+    - Novelty: novel when no research snippet covers >= NOVELTY_THRESHOLD of its terms.
+    - Scores in [0, 1], two decimals: novelty = 0.5 distance (far 1, medium 0.7, near 0.4, none 0.5) +
+      0.5 (1 - closest overlap); groundedness = min(1, relevant cited sources / 3), halved if refuted;
+      falsifiability = 0.25 each for quantity, relation, threshold, time frame; significance = 0.5 target
+      covered + 0.25 constraint kept + 0.25 min(1, cue terms of the source in the problem / 2).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from forge.core.research.text_relevance import is_relevant
-from forge.core.research.text_terms import match_keys
+from forge.core.research.text_terms import content_terms, match_key, match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
 from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     Builder,
+    Hit,
     PhasePlan,
     Researched,
     Task,
@@ -28,19 +38,187 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.read_conversation import ConversationView
-from forge.offline.phases.validation_rules import (
-    CONNECTIVES,
-    RELEVANT_SHARED_TERMS,
-    ScoreInputs,
-    claim_action,
-    claim_parts,
-    falsify,
-    novelty,
-    score_rationale,
-    scores,
+from forge.offline.phases.synthesis_directions import BOUNDARY
+from forge.offline.text.term_match import coverage, cue_hits, key_terms, overlap, relevance
+from forge.offline.text.wording import counted, shorten
+
+MECHANISM_SHARE = 0.3
+BOUNDARY_SHARE = 0.3
+NOVELTY_THRESHOLD = 0.5
+SOURCES_FOR_FULL_GROUNDING = 3
+CUES_FOR_FULL_RELEVANCE = 2
+RELEVANT_SHARED_TERMS = 2
+DISTANCE_SCORE = {"far": 1.0, "medium": 0.7, "near": 0.4}
+NO_DISTANCE = 0.5
+LIMIT_CUE = re.compile(
+    r"\b(fail\w*|not|no|never|limit\w*|however|unless|only|wors\w*|backfir\w*|collaps\w*|declin\w*|cannot|"
+    r"harm\w*|paradox\w*|trade-?offs?|saturat\w*|diminish\w*|counterproductive|breaks? down)\b"
 )
-from forge.offline.text.term_match import cue_hits, key_terms, relevance
-from forge.offline.text.wording import shorten
+MEASURABLE = re.compile(
+    r"\b(rate|time|times|count|number|share|per|ratio|percent|minutes?|hours?|days?|index|"
+    r"level|proportion|fraction|average|median|variance|length|volume|deaths?|cost)\b|%"
+)
+RELATION = re.compile(
+    r"\b(expect\w*|against|predict\w*|correlat\w*|scales?|proportional|rises?|falls?|grows?|steep\w*|convex|"
+    r"clusters?|compared?|relation|tracks?|drops?|increase\w*|decrease\w*|below|above|higher|lower)\b"
+)
+THRESHOLD = re.compile(r"\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\b")
+EXTENDING = re.compile(r"^Extending '.*?': ")
+CONNECTIVES = "extending applied adds works way does further governed structure describes whose"
+TIME_FRAME = re.compile(r"\b(weeks?|months?|days?|cycles?|years?|quarters?)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class FalsificationVerdict:
+    survived: bool
+    approach: str
+    result: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoveltyVerdict:
+    is_novel: bool
+    closest_overlap: float
+    assessment: str
+    closest_work: str = "No researched source to compare with."
+    sources: tuple[str, ...] = ()
+
+
+def claim_parts(text: str) -> tuple[str, str]:
+    """(positive part, boundary part) of "[Extending '…': ]… It will not where: <boundary>"."""
+    head, _, tail = EXTENDING.sub("", text, count=1).partition(f" {BOUNDARY}")
+    return head, tail.strip()
+
+
+def claim_action(claim: str) -> str:
+    """The action of "<action> will …" (the whole positive part for other shapes)."""
+    return claim_parts(claim)[0].split(" will ", 1)[0]
+
+
+def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
+    """The terms of the claim's action (as written), minus the target, the constraint and connectives."""
+    banned = match_keys(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
+    words: dict[str, str] = {}
+    for term in content_terms(claim_action(claim)):
+        if match_key(term) not in banned:
+            words.setdefault(match_key(term), term)
+    return list(words.values())
+
+
+def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, str | None, bool]:
+    snippet = f"{hit.title} {hit.snippet}"
+    wanted = {match_key(m) for m in mechanism}
+    share = len(wanted & match_keys(snippet)) / len(wanted) if wanted else 0.0
+    cue = LIMIT_CUE.search(snippet.lower())
+    anticipated = bool(boundary) and coverage(boundary, snippet) >= BOUNDARY_SHARE
+    return share, cue.group(0) if cue else None, anticipated
+
+
+def falsify(claim: str, frame: ProblemFrame, query: str, hits: Sequence[Hit]) -> FalsificationVerdict:
+    mechanism = mechanism_terms(claim, frame)
+    _, boundary = claim_parts(claim)
+    judged = [(h, *_against(h, mechanism, boundary)) for h in hits]
+    refuting = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and not j[3]]
+    anticipated = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and j[3]]
+    approach = (
+        f"Searched for evidence against the claim ('{query}') and checked "
+        f"{'each of the ' if len(hits) > 1 else ''}{counted(len(hits), 'snippet')} for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
+        "a limiting cue (fails, limits, unless, however, …)."
+    )
+    if refuting:
+        hit, share, cue, _ = max(refuting, key=lambda j: j[1])
+        result = (
+            f"{counted(len(refuting), 'snippet').capitalize()} {'shares' if len(refuting) == 1 else 'share'} >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
+            f"outside the claim's stated boundary; strongest: '{hit.title}' ({hit.source}) shares {share:.0%} "
+            f"and says '{cue}'. The claim does not survive as stated."
+        )
+    else:
+        result = (
+            f"No snippet both shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside "
+            f"the claim's boundary ({counted(len(anticipated), 'limiting snippet')} "
+            f"{'falls' if len(anticipated) == 1 else 'fall'} inside the boundary it already "
+            "states). It survives this test — absence of refutation in the searched corpus, not proof."
+        )
+    ranked = [j for j in sorted(judged, key=lambda j: -j[1]) if j[1] > 0]
+    cited = tuple(dict.fromkeys(j[0].source for j in (refuting or ranked)[:2]))
+    return FalsificationVerdict(not refuting, approach[:2000], result[:2000], cited)
+
+
+def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerdict:
+    head, _ = claim_parts(claim)
+    if not hits:
+        return NoveltyVerdict(True, 0.0, "No research snippet to compare with; novelty is unestablished.")
+    scored = [(coverage(head, f"{h.title} {h.snippet}"), -i, h) for i, h in enumerate(hits)]
+    share, _, closest = max(scored, key=lambda s: (s[0], s[1]))
+    shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
+    is_novel = share < NOVELTY_THRESHOLD
+    assessment = (
+        f"Closest of {counted(len(hits), 'researched source')}: '{closest.title}' ({closest.source}) covers "
+        f"{share:.0%} of the claim's terms ({shared or 'none'}) — "
+        f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
+        f"combination is {'not' if is_novel else 'largely'} already stated there."
+    )
+    closest_work = f"'{closest.title}', covering {share:.0%} of the claim's terms"
+    return NoveltyVerdict(is_novel, share, assessment[:2000], closest_work[:1000], (closest.source,))
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreInputs:
+    """The inspectable features a claim is scored on."""
+
+    claim: str
+    condition: str
+    distance: str | None
+    closest_overlap: float
+    relevant_sources: int
+    survived: bool
+    cue_strength: int
+
+
+def _feature(regex: re.Pattern[str], text: str) -> float:
+    return 0.25 if regex.search(text.lower()) else 0.0
+
+
+def _observable(condition: str) -> str:
+    return condition.split("Observable:", 1)[-1].split(". Compare", 1)[0]
+
+
+def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
+    distance_score = DISTANCE_SCORE.get(inputs.distance or "", NO_DISTANCE)
+    grounded = min(1.0, inputs.relevant_sources / SOURCES_FOR_FULL_GROUNDING) * (1.0 if inputs.survived else 0.5)
+    observable = _observable(inputs.condition)
+    falsifiable = (
+        _feature(MEASURABLE, observable)
+        + _feature(RELATION, observable)
+        + _feature(THRESHOLD, inputs.condition)
+        + _feature(TIME_FRAME, inputs.condition)
+    )
+    head, _ = claim_parts(inputs.claim)
+    kept = (not frame.constraints) or coverage(frame.constraints[0], inputs.claim) >= 0.5
+    significance = (
+        0.5 * coverage(frame.target, head)
+        + 0.25 * kept
+        + 0.25 * min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
+    )
+    values = {
+        "novelty": 0.5 * distance_score + 0.5 * (1.0 - inputs.closest_overlap),
+        "groundedness": grounded,
+        "falsifiability": falsifiable,
+        "significance": significance,
+    }
+    return {k: round(min(1.0, max(0.0, v)), 2) for k, v in values.items()}
+
+
+def score_rationale(inputs: ScoreInputs) -> str:
+    """The features the scores were computed from, in words (score_claim requires a rationale)."""
+    return (
+        f"Novelty from the source domain's distance ({inputs.distance or 'none'}) and the closest source's "
+        f"overlap ({inputs.closest_overlap:.0%}); groundedness from "
+        f"{counted(inputs.relevant_sources, 'relevant cited source')}, {'survived' if inputs.survived else 'did not survive'} falsification; falsifiability from the "
+        "condition's metric, relation, threshold and time window; significance from coverage of the target."
+    )
+
 
 COVERS = re.compile(r"covers (\d+)%")
 SCORES = ("novelty", "groundedness", "falsifiability", "significance")

@@ -18,7 +18,7 @@ from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.text.term_match import coverage, jaccard
-from forge.offline.text.wording import agree, first_sentence, lower_first, sentence, shorten, the_phrase
+from forge.offline.text.wording import agree, first_sentence, lower_first, sentence, shorten
 
 MAX_CLAIMS = 3
 REPEAT_COVERAGE = 0.6
@@ -29,20 +29,22 @@ BOUNDARY = "Boundary:"
 
 @dataclass(frozen=True, slots=True)
 class Direction:
-    """One knowledge direction: what to do (action), why (mechanism), when, and where it fails."""
+    """One knowledge direction: its pattern and mechanism, how it applies here, when, and where it fails."""
 
     label: str
     source: str | None
     pattern: str
-    lever: str
     mechanism: str
     application: str
-    action: str
-    condition: str
     failure: str
     observable: str
+    condition: str = ""
     base_id: str | None = None
     base_text: str = ""
+
+    @property
+    def action(self) -> str:
+        return f"{self.pattern} ({clause(self.application, 160)})"
 
     @property
     def core(self) -> str:
@@ -53,60 +55,41 @@ def clause(text: str, limit: int = 220) -> str:
     return lower_first(shorten(" ".join(text.split()).rstrip(".").strip(), limit))
 
 
-def _unknown_domain(analogy: Mapping[str, Any], frame: ProblemFrame) -> Direction:
+def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> Direction:
+    """The direction of a starred analogy: its library structure, or (for a domain the library lacks) the
+    analogy's own description, observable and failure mode."""
     name = str(analogy.get("source_domain", "another domain"))
     description = str(analogy.get("description", ""))
-    return Direction(
-        label=name,
-        source=name,
-        pattern=name,
-        lever=frame.lever,
-        mechanism=first_sentence(description, 300),
-        application=description,
-        action=f"applying the {name} analogy through {frame.lever}",
-        condition=f"the structure described for {name} also holds for {frame.target}",
-        failure=str(analogy.get("failure_mode") or "If the analogy's assumptions do not hold, it will not help."),
-        observable=str(analogy.get("observable") or f"{frame.target} against its baseline"),
-    )
-
-
-def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> Direction:
-    domain = find_domain(knowledge.domains, str(analogy.get("source_domain", "")))
+    domain = find_domain(knowledge.domains, name)
     if domain is None:
-        return _unknown_domain(analogy, frame)
-    description = str(analogy.get("description", ""))
+        failure = str(analogy.get("failure_mode") or "If the analogy's assumptions do not hold, it will not help.")
+        observable = str(analogy.get("observable") or f"{frame.target} against its baseline")
+        return Direction(name, name, name, first_sentence(description, 300), description, failure, observable)
     pattern = next(
         (p for p in domain.structures if description.startswith(p.name)), best_pattern(domain, frame.problem)
     )
     lever = best_lever(frame, pattern)
-    application = fill(pattern.transfer.mapping, frame, lever)
     return Direction(
         label=f"{pattern.name} ({domain.name})",
         source=domain.name,
         pattern=pattern.name,
-        lever=the_phrase(lever),
         mechanism=pattern.mechanism,
-        application=application,
-        action=f"{pattern.name} ({clause(application, 160)})",
-        condition="",
+        application=fill(pattern.transfer.mapping, frame, lever),
         failure=fill(pattern.transfer.failure, frame, lever),
         observable=fill(pattern.transfer.observable, frame, lever),
     )
 
 
 def _from_principle(principle: TrizPrinciple, goal: str, limit: str, frame: ProblemFrame) -> Direction:
-    application = principle.applied_to(frame.target)
     return Direction(
         label=f"TRIZ principle {principle.number} ({principle.name})",
         source=None,
         pattern=principle.name,
-        lever=frame.lever,
         mechanism=principle.description,
-        application=application,
-        action=f"TRIZ principle {principle.name} ({clause(application, 160)})",
-        condition=f"the conflict between '{goal}' and '{limit}' holds {frame.target} in place",
+        application=principle.applied_to(frame.target),
         failure=f"If applying {principle.name.lower()} only moves the cost into '{limit}', it will not help.",
         observable=f"{frame.target} per period, measured together with the resource that '{limit}' protects",
+        condition=f"the conflict between '{goal}' and '{limit}' holds {frame.target} in place",
     )
 
 

@@ -71,6 +71,10 @@ def _short(text: str) -> str:
     return shorten(text, 90)
 
 
+def _high(text: str, mitigation: str) -> RiskOut:
+    return RiskOut(text=text, severity=RiskSeverity.HIGH, mitigation=mitigation)
+
+
 def _score(c: Claim) -> str:
     return f"{c.scores.mean:.2f}" if c.scores else "unscored"
 
@@ -133,18 +137,16 @@ def _claim_risks(c: Claim) -> list[RiskOut]:
     against = [e for e in c.evidence if e.evidence_type is EvidenceType.CONTRADICTING]
     if against:
         risks.append(
-            RiskOut(
-                text=f"“{_short(c.text)}” has contradicting evidence ({against[0].title}) the plan does not rule out",
-                severity=RiskSeverity.HIGH,
-                mitigation=f"Before scaling, measure where {against[0].title} applies and pilot only outside it",
+            _high(
+                f"“{_short(c.text)}” has contradicting evidence ({against[0].title}) the plan does not rule out",
+                f"Before scaling, measure where {against[0].title} applies and pilot only outside it",
             )
         )
     if not any(e.evidence_type is EvidenceType.SUPPORTING for e in c.evidence):
         risks.append(
-            RiskOut(
-                text=f"“{_short(c.text)}” rests on no supporting research",
-                severity=RiskSeverity.HIGH,
-                mitigation="Run the pilot as a small, reversible test with a baseline before committing",
+            _high(
+                f"“{_short(c.text)}” rests on no supporting research",
+                "Run the pilot as a small, reversible test with a baseline before committing",
             )
         )
     if c.qualification:
@@ -159,20 +161,15 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
     risks = [r for c in piloted for r in _claim_risks(c)]
     if not m.claims:
         risks.append(
-            RiskOut(
-                text="No validated claim supports any step of the plan",
-                severity=RiskSeverity.HIGH,
-                mitigation="Measure the baseline and test one option before committing resources",
+            _high(
+                "No validated claim supports any step of the plan",
+                "Measure the baseline and test one option before committing resources",
             )
         )
     for c in ctx.constraints:
         if c.is_hard and not any(c.text.lower() in s.lower() for s in steps):
             risks.append(
-                RiskOut(
-                    text=f"The plan does not say how “{c.text}” is held",
-                    severity=RiskSeverity.HIGH,
-                    mitigation=f"Add a step that checks “{c.text}” holds",
-                )
+                _high(f"The plan does not say how “{c.text}” is held", f"Add a step that checks “{c.text}” holds")
             )
     kept = [r for r in risks if not (r.severity is RiskSeverity.HIGH and _mitigated(r.text, steps))]
     return AuditOutput(risks=kept)

@@ -26,7 +26,7 @@ from forge.engine.verify.requests import (
 )
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import frame_problem
-from forge.offline.phases.validation_rules import (
+from forge.offline.phases.plan_validate import (
     DISTANCE_SCORE,
     MEASURABLE,
     NO_DISTANCE,

@@ -14,7 +14,9 @@ def test_recommendation_names_the_action_and_the_stopping_result_without_restati
         "falsifiability_condition": CONDITION,
     }
 
-    assert recommendation(claim) == "Try: Treating wait times as a queue. Stop if wait times do not fall by at least 10%."
+    assert (
+        recommendation(claim) == "Try: Treating wait times as a queue. Stop if wait times do not fall by at least 10%."
+    )
 
 
 def test_recommendation_drops_the_extension_preamble_and_keeps_the_qualification() -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from forge.offline.frame.problem_frame import frame_problem
-from forge.offline.phases.planning import Hit
-from forge.offline.phases.validation_rules import (
+from forge.offline.phases.plan_validate import (
     ScoreInputs,
     claim_action,
     falsify,
@@ -12,6 +11,7 @@ from forge.offline.phases.validation_rules import (
     novelty,
     scores,
 )
+from forge.offline.phases.planning import Hit
 
 FRAME = frame_problem("How can a hospital cut emergency wait times without more staff?")
 CLAIM = (
