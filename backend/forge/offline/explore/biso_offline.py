@@ -18,6 +18,7 @@ from forge.core.research.text_terms import match_keys
 from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
 from forge.offline.explore.source_domain_library import best_lever, fill
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.text.wording import shorten, the_phrase
 from forge.ports import StructuredRequest
 
@@ -118,9 +119,7 @@ def mapping_rows(domain: SourceDomain, frame: ProblemFrame, lever: str) -> list[
 
 
 def offline_biso(request: StructuredRequest[Any]) -> BisoOutput:
-    context = request.offline_context
-    if not isinstance(context, BisoContext):
-        raise TypeError("offline BISO needs a BisoContext")
+    context = offline_context(request, BisoContext)
     reading = frame_problem(context.problem)
     wanted = match_keys(f"{reading.problem} {reading.target}")
     ranked = sorted(enumerate(context.domain.structures), key=lambda s: (-len(match_keys(s[1].text) & wanted), s[0]))

@@ -13,7 +13,7 @@ from typing import Any
 from forge.core.explore.mapping_quality_gate import MappingType
 from forge.core.research.text_terms import term_set
 from forge.engine.explore.review_mapping_depth import MappingReviewContext, MappingReviewOutput, RowExplanationOut
-from forge.offline.text.wording import counted
+from forge.offline.offline_structured_model import offline_context
 from forge.ports import StructuredRequest
 
 _DEPTH_WEIGHT = {
@@ -26,8 +26,7 @@ _NOTE = "Offline review (rules of thumb over the table; no language model read i
 
 
 def offline_mapping_review(request: StructuredRequest[Any]) -> MappingReviewOutput:
-    context = request.offline_context
-    assert isinstance(context, MappingReviewContext), "the mapping review request carries its hypothesis"
+    context = offline_context(request, MappingReviewContext)
     h = context.hypothesis
     rows = h.mapping.rows
     groups = Counter(r.systematicity_group.strip() for r in rows if r.systematicity_group.strip())
@@ -56,6 +55,6 @@ def offline_mapping_review(request: StructuredRequest[Any]) -> MappingReviewOutp
         systematicity=systematicity,
         depth=depth,
         higher_order_mapped=higher > 0,
-        rationale=f"{_NOTE}: the largest group holds {largest} of {len(rows)} rows; {counted(higher, 'higher-order row')}.",
+        rationale=f"{_NOTE}: the largest group holds {largest} of {len(rows)} rows; higher-order rows: {higher}.",
         explanations=explanations,
     )

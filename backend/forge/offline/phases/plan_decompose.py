@@ -24,7 +24,7 @@ from forge.offline.phases.planning import (
 )
 from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.text.term_match import coverage, overlap, relevance
-from forge.offline.text.wording import counted, first_sentence, join_words, lower_first, the_phrase
+from forge.offline.text.wording import first_sentence, join_words, lower_first, the_phrase
 
 MAX_QUERY_CHARS = 400
 STATE_OF_ART_SOURCES = 4
@@ -126,8 +126,7 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     if not cited:
         return None
     parts = [
-        f"Research on '{research.query}' returned {counted(len(hits), 'source')}, "
-        f"{len(relevant)} of them on the problem's terms."
+        f"Research on '{research.query}' returned {len(hits)} sources, {len(relevant)} of them on the problem's terms."
     ]
     parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
     best = max(cited, key=lambda h: coverage(frame.target, f"{h.title} {h.snippet}"))

@@ -37,7 +37,7 @@ from forge.offline.phases.synthesis_directions import (
     thesis_text,
 )
 from forge.offline.text.term_match import QUERY_WORDS, key_terms, relevance
-from forge.offline.text.wording import counted, first_sentence, sentence, shorten
+from forge.offline.text.wording import first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")
 MIN_RELEVANCE = 4
@@ -113,7 +113,7 @@ def _antithesis_builder(d: Direction, frame: ProblemFrame, cited: Sequence[str])
             text += f" Counter-evidence: '{found[0].title}' — {first_sentence(found[0].snippet, 240)}"
         else:
             text += (
-                f" None of the {counted(len(research.hits), 'result')} for '{research.query}' speaks to this boundary, "
+                f" None of the {len(research.hits)} results for '{research.query}' speaks to this boundary, "
                 "so it rests on the source domain's known failure mode."
             )
         return {"antithesis": text[:2000], "evidence_sources": [h.source for h in found]}

@@ -40,7 +40,7 @@ from forge.offline.phases.planning import (
 from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.phases.synthesis_directions import BOUNDARY
 from forge.offline.text.term_match import coverage, cue_hits, key_terms, overlap, relevance
-from forge.offline.text.wording import counted, shorten
+from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = 0.3
 BOUNDARY_SHARE = 0.3
@@ -121,24 +121,21 @@ def falsify(claim: str, frame: ProblemFrame, query: str, hits: Sequence[Hit]) ->
     judged = [(h, *_against(h, mechanism, boundary)) for h in hits]
     refuting = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and not j[3]]
     anticipated = [j for j in judged if j[1] >= MECHANISM_SHARE and j[2] and j[3]]
+    terms = ", ".join(mechanism[:8]) or "none"
     approach = (
-        f"Searched for evidence against the claim ('{query}') and checked "
-        f"{'each of the ' if len(hits) > 1 else ''}{counted(len(hits), 'snippet')} for the claim's mechanism terms ({', '.join(mechanism[:8]) or 'none'}) together with "
-        "a limiting cue (fails, limits, unless, however, …)."
+        f"Searched '{query}'; checked {len(hits)} snippets for the mechanism terms ({terms}) with a limiting cue."
     )
     if refuting:
         hit, share, cue, _ = max(refuting, key=lambda j: j[1])
         result = (
-            f"{counted(len(refuting), 'snippet').capitalize()} {'shares' if len(refuting) == 1 else 'share'} >= {MECHANISM_SHARE:.0%} of the mechanism terms and limit it "
-            f"outside the claim's stated boundary; strongest: '{hit.title}' ({hit.source}) shares {share:.0%} "
-            f"and says '{cue}'. The claim does not survive as stated."
+            f"Snippets limiting the mechanism outside the claim's boundary: {len(refuting)}; strongest: "
+            f"'{hit.title}' ({hit.source}), {share:.0%} of the mechanism terms, says '{cue}'. Refuted as stated."
         )
     else:
         result = (
-            f"No snippet both shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside "
-            f"the claim's boundary ({counted(len(anticipated), 'limiting snippet')} "
-            f"{'falls' if len(anticipated) == 1 else 'fall'} inside the boundary it already "
-            "states). It survives this test — absence of refutation in the searched corpus, not proof."
+            f"No snippet shares >= {MECHANISM_SHARE:.0%} of the mechanism terms and limits it outside the claim's "
+            f"boundary (limiting snippets inside the boundary: {len(anticipated)}). It survives: not refuted by "
+            "the corpus searched, not proof."
         )
     ranked = [j for j in sorted(judged, key=lambda j: -j[1]) if j[1] > 0]
     cited = tuple(dict.fromkeys(j[0].source for j in (refuting or ranked)[:2]))
@@ -154,10 +151,8 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
     shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
     is_novel = share < NOVELTY_THRESHOLD
     assessment = (
-        f"Closest of {counted(len(hits), 'researched source')}: '{closest.title}' ({closest.source}) covers "
-        f"{share:.0%} of the claim's terms ({shared or 'none'}) — "
-        f"{'below' if is_novel else 'at or above'} the {NOVELTY_THRESHOLD:.0%} threshold, so this "
-        f"combination is {'not' if is_novel else 'largely'} already stated there."
+        f"Closest of {len(hits)} researched sources: '{closest.title}' ({closest.source}) covers {share:.0%} of "
+        f"the claim's terms ({shared or 'none'}); novel below {NOVELTY_THRESHOLD:.0%}: {is_novel}."
     )
     closest_work = f"'{closest.title}', covering {share:.0%} of the claim's terms"
     return NoveltyVerdict(is_novel, share, assessment[:2000], closest_work[:1000], (closest.source,))
@@ -213,10 +208,10 @@ def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
 def score_rationale(inputs: ScoreInputs) -> str:
     """The features the scores were computed from, in words (score_claim requires a rationale)."""
     return (
-        f"Novelty from the source domain's distance ({inputs.distance or 'none'}) and the closest source's "
-        f"overlap ({inputs.closest_overlap:.0%}); groundedness from "
-        f"{counted(inputs.relevant_sources, 'relevant cited source')}, {'survived' if inputs.survived else 'did not survive'} falsification; falsifiability from the "
-        "condition's metric, relation, threshold and time window; significance from coverage of the target."
+        f"Novelty from the domain's distance ({inputs.distance or 'none'}) and the closest source's overlap "
+        f"({inputs.closest_overlap:.0%}); groundedness from relevant cited sources: {inputs.relevant_sources}, "
+        f"survived falsification: {inputs.survived}; falsifiability from the condition's metric, relation, "
+        "threshold and time window; significance from coverage of the target."
     )
 
 

@@ -15,6 +15,7 @@ from forge.core.research.text_terms import term_set
 from forge.core.search.blend_network import CrossSpaceKind
 from forge.engine.explore.biso import HypothesisDraft
 from forge.engine.search.blend_expand import BlendContext, BlendOutput, CrossSpaceMappingOut, EmergentStructureOut
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.search.search_offline import offline_child, row, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
@@ -23,9 +24,7 @@ MAX_MAPPINGS = 4
 
 
 def offline_blend(request: StructuredRequest[Any]) -> BlendOutput:
-    context = request.offline_context
-    if not isinstance(context, BlendContext):
-        raise TypeError("offline blend_expand needs a BlendContext")
+    context = offline_context(request, BlendContext)
     first, second = context.parents[0], context.parents[-1]
     target = target_of(context.frame)
     mappings = [_pair(a, b) for a, b in zip(first.mapping.rows, second.mapping.rows, strict=False)][:MAX_MAPPINGS]

@@ -18,14 +18,13 @@ from forge.core.research.text_terms import term_set
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.operators import OperatorOutput, SearchContext
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
 
 def offline_search(request: StructuredRequest[Any]) -> OperatorOutput:
-    context = request.offline_context
-    if not isinstance(context, SearchContext):
-        raise TypeError("offline SEARCH needs a SearchContext")
+    context = offline_context(request, SearchContext)
     return OperatorOutput(hypothesis=OFFLINE_OPERATORS[context.operator](context.parents, context.frame))
 
 

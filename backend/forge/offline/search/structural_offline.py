@@ -13,6 +13,7 @@ from forge.core.search.hyperpath_trace import TracePath
 from forge.core.search.plan import SearchOperator
 from forge.engine.explore.biso import HypothesisDraft, MappingRowOut
 from forge.engine.search.structural_operators import ChainLinkOut, StructuralContext, StructuralOutput
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.search.search_offline import offline_child, row, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
@@ -21,9 +22,9 @@ OFFLINE_NOTE = "made from the hypergraph path and the parents' text, not by a la
 
 
 def offline_structural(request: StructuredRequest[Any]) -> StructuralOutput:
-    context = request.offline_context
-    if not isinstance(context, StructuralContext) or not context.trace.grounded:
-        raise TypeError("offline HKG operators need a StructuralContext with a found path")
+    context = offline_context(request, StructuralContext)
+    if not context.trace.grounded:
+        raise TypeError("offline HKG operators need a found path")
     path = context.trace.paths[0]
     chain = [
         ChainLinkOut(

@@ -17,6 +17,7 @@ from forge.core.hypotheses.pool import Hypothesis, gate_summary
 from forge.core.research.text_terms import content_terms, term_set
 from forge.core.search.concept_space import ConceptSpace, SpaceElement, TransformOp
 from forge.engine.search.transform_space import LogicCheckContext, LogicCheckOutput, TransformContext, TransformOutput
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.search.search_offline import offline_child, row, target_of
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
@@ -48,9 +49,7 @@ def _choice(space: ConceptSpace, parent: Hypothesis) -> tuple[TransformOp, Space
 
 
 def offline_transform(request: StructuredRequest[Any]) -> TransformOutput:
-    context = request.offline_context
-    if not isinstance(context, TransformContext):
-        raise TypeError("offline transform_space needs a TransformContext")
+    context = offline_context(request, TransformContext)
     parent, target = context.parent, target_of(context.frame)
     op, element = _choice(context.space, parent)
     before = element.text if element else ""
@@ -73,9 +72,7 @@ def offline_transform(request: StructuredRequest[Any]) -> TransformOutput:
 
 
 def offline_logic_check(request: StructuredRequest[Any]) -> LogicCheckOutput:
-    context = request.offline_context
-    if not isinstance(context, LogicCheckContext):
-        raise TypeError("offline logic check needs a LogicCheckContext")
+    context = offline_context(request, LogicCheckContext)
     proposal, draft, space = context.proposal, context.draft, context.space
     text = term_set(f"{draft.statement} {draft.mechanism}")
     names_change = bool(term_set(f"{proposal.before} {proposal.after}") & text)

@@ -41,10 +41,10 @@ from forge.engine.solve.requests import (
     PlanContext,
     PlanOutput,
     RiskOut,
-    SolveMaterial,
     TalkerContext,
     TalkerOutput,
 )
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
@@ -61,12 +61,6 @@ _INCREASE = frozenset(
 _WORD = re.compile(r"[\w'-]+")
 
 
-def _context(request: StructuredRequest[Any], kind: type[Any]) -> Any:
-    if not isinstance(request.offline_context, kind):
-        raise TypeError(f"{request.name} needs a {kind.__name__}")
-    return request.offline_context
-
-
 def _short(text: str) -> str:
     return shorten(text, 90)
 
@@ -80,7 +74,7 @@ def _score(c: Claim) -> str:
 
 
 def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
-    m: SolveMaterial = _context(request, AnalysisContext).material
+    m = offline_context(request, AnalysisContext).material
     assessments = [
         f"{c.status.value}, {c.confidence.value}, mean score {_score(c)}: {c.text}"
         + (f" (qualified: {c.qualification})" if c.qualification else "")
@@ -111,7 +105,7 @@ def _pilot(c: Claim) -> str:
 
 
 def offline_plan(request: StructuredRequest[Any]) -> PlanOutput:
-    ctx: PlanContext = _context(request, PlanContext)
+    ctx = offline_context(request, PlanContext)
     m, step = ctx.material, ctx.step
     steps = [f"Mitigate: {r.mitigation or 'remove this risk'} (risk: {r.text})" for r in step.prior_risks]
     steps += [_pilot(c) for c in m.claims[:PILOTS]]
@@ -155,7 +149,7 @@ def _claim_risks(c: Claim) -> list[RiskOut]:
 
 
 def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
-    ctx: AuditContext = _context(request, AuditContext)
+    ctx = offline_context(request, AuditContext)
     steps, m = ctx.plan.steps, ctx.material
     piloted = [c for c in m.claims if any(s.startswith("Pilot:") and c.text in s for s in steps)]
     risks = [r for c in piloted for r in _claim_risks(c)]
@@ -184,7 +178,7 @@ def _risks_left(total: int, high: int) -> str:
 
 
 def offline_talker(request: StructuredRequest[Any]) -> TalkerOutput:
-    ctx: TalkerContext = _context(request, TalkerContext)
+    ctx = offline_context(request, TalkerContext)
     belief, m = ctx.belief, ctx.material
     hard = [c.text for c in belief.constraints if c.is_hard]
     high = [r for r in belief.audit.risks if r.severity is RiskSeverity.HIGH]
@@ -230,7 +224,7 @@ def _without_conflicts(text: str, constraint: str) -> str:
 
 
 def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
-    ctx: ComplianceContext = _context(request, ComplianceContext)
+    ctx = offline_context(request, ComplianceContext)
     sentences = _sentences(f"{ctx.answer.direct_answer}\n{ctx.answer.solution_markdown}")
     checks = []
     for i, c in enumerate(ctx.hard):

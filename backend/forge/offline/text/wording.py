@@ -1,11 +1,8 @@
-"""English word forms for the offline model's texts, read from the lemminflect lexicon.
+"""English word forms for the offline model's texts, from the lemminflect lexicon, and plain shaping.
 
-Invariants:
-    - Pure and deterministic. lemminflect reads its tables from files inside its own wheel, on first
-      use: no download, no network. There is no hand-written grammar here: plurals, verb forms and
-      agreement come from the lexicon; the rest is plain string shaping.
-    - The texts must be valid and readable, not fluent: a form the lexicon does not know is left as
-      written rather than guessed.
+Invariants: pure and deterministic; lemminflect reads the tables inside its own wheel on first use (no
+download). No hand-written grammar: a form the lexicon does not know is left as written. The texts must
+be valid and readable, not fluent.
 """
 
 from __future__ import annotations
@@ -46,11 +43,6 @@ def is_noun_like(word: str) -> bool:
     return "NOUN" in lemmas and ("VERB" in lemmas or "ADJ" not in lemmas)
 
 
-def gerund(verb: str) -> str:
-    forms = getInflection(verb.lower(), tag="VBG")
-    return forms[0] if forms else f"{verb.lower()}ing"
-
-
 _OPENER = r"(^|\b(?:[Ii]f|[Ww]hen|[Ww]here|[Uu]nless|that|while|as) )"
 
 
@@ -66,13 +58,6 @@ def agree(text: str, subject: str) -> str:
         return f"{match.group(1)}{subject} {plural[-1] if plural else word}"
 
     return re.sub(_OPENER + re.escape(subject) + r" ([a-z]+)\b", plural_verb, text)
-
-
-def counted(count: int, noun: str) -> str:
-    """ "no risks", "1 risk", "3 risks": the noun's last word in the number the count asks for."""
-    head, _, last = noun.rpartition(" ")
-    many = f"{head} {(getInflection(last, tag='NNS') or (last + 's',))[0]}".strip()
-    return f"no {many}" if count == 0 else f"{count} {noun if count == 1 else many}"
 
 
 def the_phrase(noun_phrase: str) -> str:
@@ -95,10 +80,8 @@ def lower_first(text: str) -> str:
 def sentence(text: str) -> str:
     """Capitalised, with a closing stop."""
     text = " ".join(text.split())
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", _ELLIPSIS)) else text + "."
+    text = text[:1].upper() + text[1:]
+    return text if not text or text.endswith((".", "!", "?", _ELLIPSIS)) else text + "."
 
 
 def first_sentence(text: str, limit: int = 200) -> str:

@@ -26,6 +26,7 @@ from forge.engine.verify.requests import (
 )
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import frame_problem
+from forge.offline.offline_structured_model import offline_context
 from forge.offline.phases.plan_validate import (
     DISTANCE_SCORE,
     MEASURABLE,
@@ -34,7 +35,6 @@ from forge.offline.phases.plan_validate import (
     THRESHOLD,
     TIME_FRAME,
 )
-from forge.offline.text.wording import counted
 from forge.ports import StructuredRequest
 
 LABEL = "Offline verifier (deterministic rules over shipped knowledge and session evidence, not a language model)"
@@ -43,18 +43,13 @@ VIEWS = ("the evidence the claim cites", "the person's documents and the problem
 
 def offline_verifier(domains: Sequence[SourceDomain]) -> Callable[[StructuredRequest[Any]], VerifyScoresOutput]:
     def generate(request: StructuredRequest[Any]) -> VerifyScoresOutput:
-        context = request.offline_context
-        if not isinstance(context, SampleContext):
-            raise TypeError("the offline verifier needs a SampleContext")
-        return score_sample(context, domains)
+        return score_sample(offline_context(request, SampleContext), domains)
 
     return generate
 
 
 def offline_prior_art(request: StructuredRequest[Any]) -> PriorArtOutput:
-    context = request.offline_context
-    if not isinstance(context, PriorArtContext):
-        raise TypeError("the offline prior-art judge needs a PriorArtContext")
+    context = offline_context(request, PriorArtContext)
     items = []
     for result in context.results:
         scored = [(coverage(f"{h.title} {h.snippet}", context.claim.text), n) for n, h in enumerate(result.hits, 1)]
@@ -84,7 +79,7 @@ def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> Ver
     )
     novelty = 10.0 * (0.5 * distance + 0.5 * (1.0 - closest))
     rationale = (
-        f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({counted(len(texts), 'text')}, {relevant} relevant, closest "
+        f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({len(texts)} texts, {relevant} relevant, closest "
         f"covers {closest:.0%} of the claim's terms). Source domain {'in' if domain else 'not in'} the shipped library. "
         "Reads order-invariantly, so forward and reversed order agree."
     )
