@@ -33,8 +33,7 @@ from forge.offline.phases.plan_decompose import plan_decompose
 from forge.offline.phases.plan_explore import plan_explore
 from forge.offline.phases.plan_synthesize import plan_synthesize
 from forge.offline.phases.plan_validate import plan_validate
-from forge.offline.phases.planning import PhasePlan
-from forge.offline.phases.read_conversation import MARKER, ConversationView, read_conversation
+from forge.offline.phases.planning import MARKER, ConversationView, PhasePlan, read_conversation
 from forge.providers.token_counting import CountingProvider, token_counter_for
 
 OFFLINE_LABEL = "offline model (deterministic, no network)"

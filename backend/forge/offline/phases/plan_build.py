@@ -17,13 +17,13 @@ from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     MAX_ATTEMPTS,
     Builder,
+    ConversationView,
     PhasePlan,
     Task,
     phase_summary,
     plan_or_summary,
     schedule,
 )
-from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.text.term_match import coverage, jaccard
 from forge.offline.text.wording import shorten
 

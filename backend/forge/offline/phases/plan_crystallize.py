@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.phases.planning import OFFLINE_NOTE, PhasePlan, Task, plan_or_summary, schedule
-from forge.offline.phases.read_conversation import ConversationView
+from forge.offline.phases.planning import OFFLINE_NOTE, ConversationView, PhasePlan, Task, plan_or_summary, schedule
 from forge.offline.text.wording import shorten
 
 MAX_ITEMS = 5

@@ -13,6 +13,7 @@ from forge.offline.explore.source_domain_library import fill, select_domains
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
+    ConversationView,
     Hit,
     PhasePlan,
     Researched,
@@ -22,7 +23,6 @@ from forge.offline.phases.planning import (
     schedule,
     sources,
 )
-from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.text.term_match import coverage, overlap, relevance
 from forge.offline.text.wording import first_sentence, join_words, lower_first, the_phrase
 
@@ -42,74 +42,75 @@ def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple
     return tuple(dict.fromkeys(q for q in candidates if len(q) >= 3))
 
 
+FUNDAMENTALS = (
+    "The quantity to change: {target} (direction: {direction}).",
+    "Its drivers: the flows that produce {target} (what arrives, what is handled, what accumulates) and how "
+    "{levers} change them.",
+    "The actors: {actors} — their decisions and incentives shape {target}.",
+    "The measurement: the baseline, unit and time window for {target} decide what counts as success.",
+    "Variation over time: the peaks and the tail of {target} matter as much as the average.",
+)
+ASSUMPTIONS = (
+    "That the recorded figure for {target} is right — it may hide where the problem really accrues (averages "
+    "hide tails; start and end points may be misdefined).",
+    "That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
+    "That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, rather than at {lever}.",
+    "That {actor} and the people who experience {target} want the same thing — incentives may hold the current "
+    "level in place.",
+)
+REFRAMINGS = {
+    "scope_change": "Narrow the scope: {verb} {target} first for the segment or time window where the problem is "
+    "worst, instead of everywhere at once.",
+    "entity_question": "Question the entity: is {target} the thing to change, or a symptom of how {lever} is "
+    "organised? Work on {lever} rather than on {target} directly.",
+    "variable_change": "Change the variable: control the variability of {target} (its peaks and tail) rather than "
+    "its average, or {lever} per unit of load.",
+}
+
+
+def _words(frame: ProblemFrame) -> dict[str, str]:
+    """The frame's words the templates are filled with."""
+    return {
+        "target": frame.target,
+        "direction": frame.goal_direction,
+        "verb": frame.direction_verb,
+        "lever": frame.lever,
+        "levers": join_words([the_phrase(lever) for lever in frame.levers]),
+        "actors": join_words([the_phrase(a) for a in frame.actors]),
+        "actor": the_phrase(frame.actors[0]),
+        "load": "load that produces" if frame.goal_direction == "decrease" else "supply that feeds",
+    }
+
+
 def fundamentals(frame: ProblemFrame) -> list[str]:
-    target, levers = frame.target, join_words([the_phrase(lever) for lever in frame.levers])
-    items = [
-        f"The quantity to change: {target} (direction: {frame.goal_direction}).",
-        f"Its drivers: the flows that produce {target} (what arrives, what is handled, what accumulates) "
-        f"and how {levers} change them.",
-    ]
-    items += [
+    limits = [
         f"A binding constraint: {c} — a solution has to work inside it, or show why it can be relaxed."
         for c in frame.constraints[:2]
-    ] or ["No explicit constraint is stated — cost, time and adoption still bound any solution."]
-    items += [
-        f"The actors: {join_words([the_phrase(a) for a in frame.actors])} — their decisions and incentives shape "
-        f"{target}.",
-        f"The measurement: the baseline, unit and time window for {target} decide what counts as success.",
-        f"Variation over time: the peaks and the tail of {target} matter as much as the average.",
     ]
-    return items
+    limits = limits or ["No explicit constraint is stated — cost, time and adoption still bound any solution."]
+    items = [t.format(**_words(frame)) for t in FUNDAMENTALS]
+    return [*items[:2], *limits, *items[2:]]
 
 
 def assumptions(frame: ProblemFrame) -> list[str]:
-    load = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
-    target = frame.target
-    items = [
-        f"That the recorded figure for {target} is right — it may hide where the problem really accrues "
-        "(averages hide tails; start and end points may be misdefined).",
-        f"That the {load} {target} is fixed — it may be shaped in timing, routing or volume.",
-        f"That the bottleneck is where it looks — {target} may be produced upstream, in hand-offs, "
-        f"rather than at {frame.lever}.",
-        f"That {the_phrase(frame.actors[0])} and the people who experience {target} want the same thing — "
-        "incentives may hold the current level in place.",
+    limit = [
+        f"That '{c}' is absolute — it may bind only at peaks or for some cases, or be tradeable against another resource."
+        for c in frame.constraints[:1]
     ]
-    if frame.constraints:
-        items.insert(
-            0,
-            f"That '{frame.constraints[0]}' is absolute — it may bind only at peaks or for some "
-            "cases, or be tradeable against another resource.",
-        )
-    return items[:5]
+    return [*limit, *(t.format(**_words(frame)) for t in ASSUMPTIONS)][:5]
 
 
 def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[str, str]]:
-    verb, target, lever = frame.direction_verb, frame.target, frame.lever
-    chosen = select_domains(knowledge.domains, frame, count=1)
+    words, chosen = _words(frame), select_domains(knowledge.domains, frame, count=1)
     domain = (
-        f"Change the domain: treat {target} as a problem of {lower_first(chosen[0].domain.name)} — "
+        f"Change the domain: treat {frame.target} as a problem of {lower_first(chosen[0].domain.name)} — "
         f"{chosen[0].pattern.name}: {first_sentence(fill(chosen[0].pattern.source_relation, frame), 220)}"
         if chosen
-        else f"Change the domain: ask how a field that manages flows, not {lever}, would {verb} {target}."
+        else "Change the domain: ask how a field that manages flows, not {lever}, would {verb} {target}.".format(
+            **words
+        )
     )
-    items = [
-        (
-            "scope_change",
-            f"Narrow the scope: {verb} {target} first for the segment or time window where the "
-            "problem is worst, instead of everywhere at once.",
-        ),
-        (
-            "entity_question",
-            f"Question the entity: is {target} the thing to change, or a symptom of how "
-            f"{lever} is organised? Work on {lever} rather than on {target} directly.",
-        ),
-        (
-            "variable_change",
-            f"Change the variable: control the variability of {target} (its peaks and tail) "
-            f"rather than its average, or {lever} per unit of load.",
-        ),
-        ("domain_change", domain),
-    ]
+    items = [(kind, text.format(**words)) for kind, text in REFRAMINGS.items()] + [("domain_change", domain)]
     return [{"text": text, "reframing_type": kind} for kind, text in items]
 
 

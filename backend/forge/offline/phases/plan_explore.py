@@ -19,6 +19,7 @@ from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Builder,
+    ConversationView,
     Hit,
     PhasePlan,
     Task,
@@ -26,7 +27,6 @@ from forge.offline.phases.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, shorten, the_phrase
 

@@ -18,6 +18,7 @@ from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     OFFLINE_NOTE,
     Builder,
+    ConversationView,
     Hit,
     PhasePlan,
     Researched,
@@ -27,7 +28,6 @@ from forge.offline.phases.planning import (
     schedule,
     sources,
 )
-from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.phases.synthesis_directions import (
     Direction,
     claim_text,

@@ -28,6 +28,7 @@ from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
     Builder,
+    ConversationView,
     Hit,
     PhasePlan,
     Researched,
@@ -37,7 +38,6 @@ from forge.offline.phases.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.phases.read_conversation import ConversationView
 from forge.offline.phases.synthesis_directions import BOUNDARY
 from forge.offline.text.term_match import coverage, cue_hits, key_terms, overlap, relevance
 from forge.offline.text.wording import shorten

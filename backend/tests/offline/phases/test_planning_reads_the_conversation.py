@@ -9,7 +9,7 @@ from forge.core.domain_types import Phase, ToolCallId
 from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult, user_text
 from forge.core.rules.verdicts import ErrorCode
 from forge.core.session.forge_state import ForgeState
-from forge.offline.phases.read_conversation import call_identity, read_conversation
+from forge.offline.phases.planning import call_identity, read_conversation
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
