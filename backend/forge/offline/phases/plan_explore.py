@@ -8,6 +8,7 @@ and quotes only what it returned; texts are the domain's templates filled with t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from forge.core.rules.verdicts import ErrorCode
@@ -35,15 +36,10 @@ MAX_ROWS = 6
 DISTANCES = ("near", "medium", "far")
 
 
-def explore_context(view: ConversationView) -> tuple[str, list[str]]:
-    """(text of the selected reframings, the user's suggested domains) from the phase context."""
+def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
+    """From the problem, the selected reframings and the suggested domains; one more per EXPLORE nudge."""
     reframings = " ".join(str(r) for r in view.context.get("selected_reframings", []) or [])
     suggested = [str(s) for s in view.context.get("suggested_domains", []) or []]
-    return reframings, suggested
-
-
-def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
-    reframings, suggested = explore_context(view)
     extra = sum(1 for n in view.nudges if n.code is ErrorCode.EXPLORE_INCOMPLETE and "cross-domain" in n.message)
     return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
 
@@ -132,24 +128,14 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
 
 
 def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], principles: Sequence[str]) -> list[str]:
-    items = []
-    if choices:
-        first = choices[0]
-        items.append(
-            f"Pilot '{first.pattern.name}' ({first.domain.name}) on one segment of {frame.target} "
-            f"and watch: {shorten(fill(first.pattern.transfer.observable, frame), 160)}"
-        )
-    if len(choices) >= 2:
-        a, b = choices[0], choices[1]
-        items.append(
-            f"Combine '{a.pattern.name}' ({a.domain.name}) with '{b.pattern.name}' ({b.domain.name}) on {frame.lever}."
-        )
-    if principles:
-        number, _, name = principles[0].partition(". ")
-        named = f"{number} ({name})" if name else principles[0]
-        items.append(f"Try TRIZ principle {named} on {frame.target} as a low-cost experiment.")
-    items.append(f"Instrument {frame.target} so the peaks and tail are visible — every option above needs it.")
-    return items[:4]
+    items = [
+        f"Pilot '{c.pattern.name}' ({c.domain.name}) on one segment of {frame.target} and watch: "
+        f"{shorten(fill(c.pattern.transfer.observable, frame), 160)}"
+        for c in choices[:1]
+    ]
+    items += [f"Combine '{a.pattern.name}' with '{b.pattern.name}' on {frame.lever}." for a, b in pairwise(choices[:2])]
+    items += [f"Try TRIZ principle {p} on {frame.target} as a low-cost experiment." for p in principles[:1]]
+    return [*items, f"Instrument {frame.target} so the peaks and tail are visible — every option above needs it."]
 
 
 def explore_tasks(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:

@@ -61,18 +61,10 @@ def thesis_queries(d: Direction, frame: ProblemFrame) -> tuple[str, ...]:
 
 
 def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) -> tuple[str, ...]:
-    word = COUNTER_WORDS[index % len(COUNTER_WORDS)]
-    terms = " ".join(key_terms(f"{d.pattern} {frame.target}", 4))
-    return tuple(
-        dict.fromkeys(
-            (
-                f"{terms} {word}",
-                f"{frame.target} {d.pattern} fails",
-                f"{' '.join(key_terms(thesis, 5))} limits",
-                f"{d.source} {d.pattern} limits".strip(),
-            )
-        )
-    )
+    terms, word = " ".join(key_terms(f"{d.pattern} {frame.target}", 4)), COUNTER_WORDS[index % len(COUNTER_WORDS)]
+    thesis_terms, source = " ".join(key_terms(thesis, 5)), f"{d.source} {d.pattern}".strip()
+    candidates = (f"{terms} {word}", f"{frame.target} {d.pattern} fails", f"{thesis_terms} limits", f"{source} limits")
+    return tuple(dict.fromkeys(candidates))
 
 
 def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
@@ -83,13 +75,8 @@ def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
 
 
 def _thesis_builder(d: Direction) -> Builder:
-    def build(research: Researched) -> Mapping[str, Any]:
-        args: dict[str, Any] = {"evidence_sources": sources(supporting(d, research.hits), 2)}
-        if d.source:
-            args["cross_domain_source"] = d.source
-        return args
-
-    return build
+    source = {"cross_domain_source": d.source} if d.source else {}
+    return lambda research: {"evidence_sources": sources(supporting(d, research.hits), 2), **source}
 
 
 def _boundary_score(hit: Hit, d: Direction, frame: ProblemFrame) -> int:
@@ -122,16 +109,8 @@ def _antithesis_builder(d: Direction, frame: ProblemFrame, cited: Sequence[str])
 
 
 def _synthesis_builder(d: Direction, frame: ProblemFrame) -> Builder:
-    def build(_: Researched) -> Mapping[str, Any]:
-        args: dict[str, Any] = {
-            "claim_text": claim_text(d, frame),
-            "falsifiability_condition": falsifiability(d, frame),
-        }
-        if d.base_id:
-            args["builds_on_claim_id"] = d.base_id
-        return args
-
-    return build
+    args = {"claim_text": claim_text(d, frame), "falsifiability_condition": falsifiability(d, frame)}
+    return lambda _: {**args, "builds_on_claim_id": d.base_id} if d.base_id else args
 
 
 def direction_tasks(view: ConversationView, d: Direction, index: int, frame: ProblemFrame) -> list[Task]:
