@@ -37,26 +37,20 @@ class Role:
 
 def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
     inflow = "load that produces" if frame.goal_direction == "decrease" else "supply that feeds"
-    roles = [
-        Role(
-            frame.target,
-            "the outcome to change",
-            f"{frame.target} outcome result state level total average",
-            causal=True,
-        ),
-        Role(
+    causal = (
+        (frame.target, "the outcome to change", f"{frame.target} outcome result state level total average"),
+        (
             f"{inflow} {frame.target}",
             "the inflow",
             "load demand arrival incoming rate inflow input number per unit time source",
-            causal=True,
         ),
-        Role(
+        (
             f"capacity of {the_phrase(lever)}",
             "what handles the load",
             f"{lever} capacity server service rate resources parallel output handle complete work",
-            causal=True,
         ),
-    ]
+    )
+    roles = [Role(label, phrase, looks, causal=True) for label, phrase, looks in causal]
     roles += [
         Role(
             c, "the limit that must hold", f"{c} limit threshold ceiling maximum fixed cap bound", MappingType.RELATION

@@ -93,15 +93,9 @@ def _domain_text(domain: SourceDomain) -> str:
     return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structures)}"
 
 
-def score_domain(
-    domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
-) -> tuple[float, tuple[str, ...]]:
-    return _score_domain(domain, frame, context, tuple(suggested))
-
-
 @functools.lru_cache(maxsize=8192)  # pure on frozen records and strings
-def _score_domain(
-    domain: SourceDomain, frame: ProblemFrame, context: str, suggested: tuple[str, ...]
+def score_domain(
+    domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: tuple[str, ...] = ()
 ) -> tuple[float, tuple[str, ...]]:
     """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
     + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""
@@ -137,7 +131,7 @@ def _rank(
 ) -> list[DomainChoice]:
     ranked = []
     for domain in domains:
-        score, hits = score_domain(domain, frame, context, suggested)
+        score, hits = score_domain(domain, frame, context, tuple(suggested))
         pattern = best_pattern(domain, f"{frame.problem} {expand(frame.problem, DOMAIN_SYNONYMS)} {context}")
         ranked.append(DomainChoice(domain, pattern, score, hits))
     return sorted(ranked, key=lambda c: (-c.score, c.domain.id))

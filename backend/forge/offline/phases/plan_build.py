@@ -92,9 +92,7 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
 
 def boundary(antithesis: str) -> str:
     """The failure-mode part of an antithesis (before the quoted counter-evidence)."""
-    for marker in (" Counter-evidence:", " None of the "):
-        antithesis = antithesis.split(marker, 1)[0]
-    return antithesis
+    return antithesis.split(" Counter-evidence:", 1)[0].split(" None of the ", 1)[0]
 
 
 def _latest_assumptions(view: ConversationView) -> list[str]:
@@ -147,9 +145,8 @@ def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
 
 def _locks(view: ConversationView) -> list[str]:
     sources = [str(c.get("cross_domain_source")) for c in kept_claims(view) if c.get("cross_domain_source")]
-    if len(sources) >= 2 and len(set(sources)) == 1:
-        return [f"every kept claim comes from {sources[0]}; the graph may be locked into one analogy"]
-    return []
+    locked = len(sources) >= 2 and len(set(sources)) == 1
+    return [f"every kept claim comes from {sources[0]}; the graph may be locked into one analogy"] if locked else []
 
 
 def _edges_builder(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFrame) -> Builder:

@@ -25,14 +25,6 @@ def _claims(context: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return sorted(found, key=lambda c: -float(c.get("mean_score") or 0.0))
 
 
-def _scoped(claim: Mapping[str, Any]) -> str:
-    return f"{claim['text']} (only {claim['qualification']})" if claim.get("qualification") else str(claim["text"])
-
-
-def _rejected(count: int) -> str:
-    return f"rejected directions: {count}"
-
-
 def recommendation(claim: Mapping[str, Any]) -> str:
     """ "Try: <the claim's clause before 'will'> (only <qualification>). Stop if <what makes it false>." """
     action = shorten(_EXTENDING.sub("", str(claim["text"])).split(" will ", 1)[0], MAX_ACTION_CHARS)
@@ -44,14 +36,12 @@ def recommendation(claim: Mapping[str, Any]) -> str:
 
 
 def _summary(claims: Sequence[Mapping[str, Any]], rejected: int) -> str:
+    counts = f"Claims in the knowledge graph: {len(claims)}; rejected directions: {rejected}."
     if not claims:
-        return f"No claim entered the knowledge graph; {_rejected(rejected)}. {OFFLINE_NOTE}"
-    lead = claims[0]
+        return f"{counts} {OFFLINE_NOTE}"
+    lead, only = claims[0], f" (only {claims[0]['qualification']})" if claims[0].get("qualification") else ""
     score = f", mean score {lead['mean_score']}" if lead.get("mean_score") is not None else ""
-    return (
-        f"Claims in the knowledge graph: {len(claims)}; {_rejected(rejected)}. "
-        f"The strongest ({lead.get('verdict', 'kept')}{score}): {_scoped(lead)} {OFFLINE_NOTE}"
-    )
+    return f"{counts} The strongest ({lead.get('verdict', 'kept')}{score}): {lead['text']}{only} {OFFLINE_NOTE}"
 
 
 def narrative(context: Mapping[str, Any]) -> dict[str, Any]:

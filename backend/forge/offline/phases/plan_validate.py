@@ -245,26 +245,17 @@ def novelty_queries(claim: Mapping[str, Any], frame: ProblemFrame) -> tuple[str,
 
 def _falsification_builder(claim: Mapping[str, Any], frame: ProblemFrame) -> Builder:
     def build(research: Researched) -> Mapping[str, Any]:
-        verdict = falsify(str(claim["text"]), frame, research.query, research.hits)
-        return {
-            "approach": verdict.approach,
-            "result": verdict.result,
-            "survived": verdict.survived,
-            "evidence_sources": list(verdict.sources),
-        }
+        v = falsify(str(claim["text"]), frame, research.query, research.hits)
+        return {"approach": v.approach, "result": v.result, "survived": v.survived, "evidence_sources": list(v.sources)}
 
     return build
 
 
 def _novelty_builder(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFrame) -> Builder:
     def build(_: Researched) -> Mapping[str, Any]:
-        verdict = novelty(str(claim["text"]), frame, all_research_hits(view))
-        return {
-            "closest_prior_work": verdict.closest_work,
-            "prior_work_sources": list(verdict.sources),
-            "assessment": verdict.assessment,
-            "is_novel": verdict.is_novel,
-        }
+        v = novelty(str(claim["text"]), frame, all_research_hits(view))
+        found = {"closest_prior_work": v.closest_work, "prior_work_sources": list(v.sources)}
+        return {**found, "assessment": v.assessment, "is_novel": v.is_novel}
 
     return build
 

@@ -176,14 +176,11 @@ def read_conversation(messages: Sequence[Message]) -> ConversationView:
 
 MAX_ATTEMPTS = 2
 RESEARCH_LIMIT = 5
+# The research gates: a task that failed one after its research tries its next query.
 GATE_CODES = frozenset(
-    {
-        ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
-        ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
-        ErrorCode.ANTITHESIS_NOT_SEARCHED,
-        ErrorCode.FALSIFICATION_NOT_SEARCHED,
-        ErrorCode.UNGROUNDED_CLAIM,
-    }
+    ErrorCode[name]
+    for name in "STATE_OF_ART_NOT_RESEARCHED CROSS_DOMAIN_NOT_SEARCHED ANTITHESIS_NOT_SEARCHED "
+    "FALSIFICATION_NOT_SEARCHED UNGROUNDED_CLAIM".split()
 )
 
 
@@ -240,10 +237,6 @@ def hits_of(outcome: CallOutcome | None) -> tuple[Hit, ...]:
     )
 
 
-def research_call(query: str) -> PlannedCall:
-    return PlannedCall("research", {"query": query, "limit": RESEARCH_LIMIT})
-
-
 def _research_for(view: ConversationView, task: Task) -> str | Researched | None:
     """A query still to research, the research to build from, or None when research is exhausted."""
     gate_errors = [view.position(o) for o in view.attempts(task.identity) if o.error_code in GATE_CODES]
@@ -274,7 +267,7 @@ def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]
             found = _research_for(view, task)
             if isinstance(found, str):
                 if all(c.arguments["query"] != found for c in research):
-                    research.append(research_call(found))
+                    research.append(PlannedCall("research", {"query": found, "limit": RESEARCH_LIMIT}))
                 continue
             if found is None and task.needs_hits:
                 continue
@@ -283,11 +276,6 @@ def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]
         if built is not None:
             calls.append(PlannedCall(task.name, {**built, **task.key}))
     return research + calls
-
-
-def pending(view: ConversationView, tasks: Sequence[Task]) -> list[Task]:
-    """Tasks not done yet (including those given up on until the next nudge)."""
-    return [t for t in tasks if view.done(t.identity) is None]
 
 
 def all_research_hits(view: ConversationView, *, this_phase: bool = False) -> list[Hit]:

@@ -112,13 +112,9 @@ def offline_plan(request: StructuredRequest[Any]) -> PlanOutput:
     compiled = compile_constraints(step.constraints, m.objective)
     steps += [f"Hold the limit: {c.text} — check it before and during every pilot." for c in compiled.hard_core]
     steps += [f"Meet: {c.text}" for c in compiled.active_soft if c.origin is ConstraintOrigin.RISK_REFINEMENT]
-    lead = (
-        f"Act on the strongest standing claim first: {m.claims[0].text}"
-        if m.claims
-        else ("No claim stands yet: gather evidence on the objective before acting.")
-    )
-    if step.reframe:
-        lead = f"Restructured after repeated risks. {lead}"
+    first = m.claims[0].text if m.claims else ""
+    lead = f"Act on the strongest standing claim first: {first}" if first else "No claim stands yet: gather evidence."
+    lead = f"Restructured after repeated risks. {lead}" if step.reframe else lead
     return PlanOutput(summary=lead, steps=steps or [f"Measure the baseline of: {m.objective}"])
 
 
@@ -127,25 +123,20 @@ def _mitigated(risk_text: str, steps: tuple[str, ...]) -> bool:
 
 
 def _claim_risks(c: Claim) -> list[RiskOut]:
-    risks = []
-    against = [e for e in c.evidence if e.evidence_type is EvidenceType.CONTRADICTING]
-    if against:
-        risks.append(
-            _high(
-                f"“{_short(c.text)}” has contradicting evidence ({against[0].title}) the plan does not rule out",
-                f"Before scaling, measure where {against[0].title} applies and pilot only outside it",
-            )
+    claim = f"“{_short(c.text)}”"
+    against = [e.title for e in c.evidence if e.evidence_type is EvidenceType.CONTRADICTING][:1]
+    risks = [
+        _high(
+            f"{claim} has contradicting evidence ({t}) the plan does not rule out",
+            f"Before scaling, measure where {t} applies and pilot only outside it",
         )
+        for t in against
+    ]
     if not any(e.evidence_type is EvidenceType.SUPPORTING for e in c.evidence):
-        risks.append(
-            _high(
-                f"“{_short(c.text)}” rests on no supporting research",
-                "Run the pilot as a small, reversible test with a baseline before committing",
-            )
-        )
-    if c.qualification:
-        risks.append(RiskOut(text=f"“{_short(c.text)}” is qualified: {c.qualification}", severity=RiskSeverity.MEDIUM))
-    return risks
+        test = "Run the pilot as a small, reversible test with a baseline before committing"
+        risks.append(_high(f"{claim} rests on no supporting research", test))
+    medium = [RiskOut(text=f"{claim} is qualified: {c.qualification}", severity=RiskSeverity.MEDIUM)]
+    return risks + (medium if c.qualification else [])
 
 
 def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
