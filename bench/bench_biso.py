@@ -32,7 +32,7 @@ from forge.core.frame.problem_frame import ProblemFrame
 from forge.engine.explore.biso import BisoOutput, biso_request, run_biso
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import StructuredRequest
-from forge.offline.biso_offline import offline_biso
+from forge.offline.explore.biso_offline import offline_biso
 from forge.providers.structured_via_tools import ToolCallingStructuredModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -81,23 +81,23 @@ def build_structured_model(
         from forge.engine.search.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
-        from forge.offline.biso_offline import offline_biso
-        from forge.offline.blend_offline import offline_blend
-        from forge.offline.frame_offline import offline_frame
-        from forge.offline.mapping_review_offline import offline_mapping_review
+        from forge.offline.explore.biso_offline import offline_biso
+        from forge.offline.explore.mapping_review_offline import offline_mapping_review
+        from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
-        from forge.offline.red_team_offline import offline_red_team
-        from forge.offline.search_offline import offline_search
-        from forge.offline.solve_offline import (
+        from forge.offline.saga.red_team_offline import offline_red_team
+        from forge.offline.search.blend_offline import offline_blend
+        from forge.offline.search.search_offline import offline_search
+        from forge.offline.search.structural_offline import offline_structural
+        from forge.offline.search.transform_offline import offline_logic_check, offline_transform
+        from forge.offline.solve.solve_offline import (
             offline_analysis,
             offline_audit,
             offline_compliance,
             offline_plan,
             offline_talker,
         )
-        from forge.offline.structural_offline import offline_structural
-        from forge.offline.transform_offline import offline_logic_check, offline_transform
-        from forge.offline.verify_offline import offline_prior_art, offline_verifier
+        from forge.offline.verify.verify_offline import offline_prior_art, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,

@@ -1,20 +1,9 @@
 """OfflineModel: a deterministic LanguageModel that needs no key and no network.
 
-It plays the model's role in the same agent loop as a hosted model: it reads only the ModelRequest
-(the conversation and the offered tools), finds the phase from the last `[forge phase=...]` marker,
-and answers with the next tool calls of that phase's planner — or, when the phase's work is done,
-with a short summary (stop_reason end_turn).
-
-Invariants:
-    - Never claims to be a hosted model: `label` says what it is.
-    - Same request -> same response: no randomness, no clock, no set-order dependence; tool-call ids
-      are `offline-<phase>-<round>-<turn>-<k>` (turn: assistant turns since the first brief of the
-      current phase and round), unique within a conversation even when the context curator left
-      earlier phases' exchanges out of the request (it never leaves out the current phase's).
-    - Only calls tools the request offers; a planned call to a tool not offered is dropped.
-    - Usage is counted with the shipped cl100k_base tokenizer (no download): the tokens of the request
-      (system, messages, tool definitions) and of the response. It is not any hosted model's bill.
-    - Knowledge files are read once per instance, on the first request (no import-time IO).
+Invariants: it reads only the ModelRequest, finds the phase from the last `[forge phase=...]` marker
+and answers with that phase's planned tool calls (only tools offered), or its summary. Same request,
+same response; call ids `offline-<phase>-<round>-<turn>-<k>`; `label` says what it is; usage is
+counted with the shipped cl100k_base tokenizer; knowledge is read on the first request.
 """
 
 from __future__ import annotations
@@ -38,14 +27,13 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.offline.offline_knowledge import OfflineKnowledge, load_offline_knowledge
-from forge.offline.plan_build import plan_build
-from forge.offline.plan_crystallize import plan_crystallize
-from forge.offline.plan_decompose import plan_decompose
-from forge.offline.plan_explore import plan_explore
-from forge.offline.plan_synthesize import plan_synthesize
-from forge.offline.plan_validate import plan_validate
-from forge.offline.planning import PhasePlan
-from forge.offline.read_conversation import MARKER, ConversationView, read_conversation
+from forge.offline.phases.plan_build import plan_build
+from forge.offline.phases.plan_crystallize import plan_crystallize
+from forge.offline.phases.plan_decompose import plan_decompose
+from forge.offline.phases.plan_explore import plan_explore
+from forge.offline.phases.plan_synthesize import plan_synthesize
+from forge.offline.phases.plan_validate import plan_validate
+from forge.offline.phases.planning import MARKER, ConversationView, PhasePlan, read_conversation
 from forge.providers.token_counting import CountingProvider, token_counter_for
 
 OFFLINE_LABEL = "offline model (deterministic, no network)"

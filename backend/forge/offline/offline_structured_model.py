@@ -11,7 +11,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -19,6 +19,14 @@ from forge.core.llm.messages import Usage
 from forge.ports import OutputT, StructuredFailure, StructuredRequest, StructuredResult
 
 OfflineGenerator = Callable[[StructuredRequest[Any]], BaseModel]
+ContextT = TypeVar("ContextT")
+
+
+def offline_context(request: StructuredRequest[Any], kind: type[ContextT]) -> ContextT:
+    """The typed context the engine passes with every request an offline generator answers."""
+    if not isinstance(request.offline_context, kind):
+        raise TypeError(f"the offline `{request.name}` needs a {kind.__name__}")
+    return request.offline_context
 
 
 class OfflineStructuredModel:

@@ -33,10 +33,10 @@ from forge.core.research.text_terms import shares_terms
 from forge.core.session.events import EventType, SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Analogy, Claim, Contradiction, MappingRow, NegativeKnowledge, ResearchHit
+from forge.offline.frame.problem_frame import frame_problem
 from forge.offline.offline_knowledge import load_offline_knowledge
 from forge.offline.offline_model import OFFLINE_LABEL, OfflineModel
-from forge.offline.problem_frame import frame_problem
-from forge.offline.synthesis_directions import claim_text, from_contradictions
+from forge.offline.phases.synthesis_directions import claim_text, from_contradictions
 from forge.providers.token_counting import TiktokenCounter
 
 HOSPITAL = "How can a hospital cut emergency wait times without more staff?"

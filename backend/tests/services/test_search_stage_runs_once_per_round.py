@@ -17,10 +17,10 @@ from forge.core.session.forge_state import ForgeState
 from forge.engine.explore.biso import BisoOutput, run_biso
 from forge.engine.search.operators import OperatorOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.biso_offline import offline_biso
+from forge.offline.explore.biso_offline import offline_biso
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
-from forge.offline.search_offline import offline_search
+from forge.offline.search.search_offline import offline_search
 from forge.services.stages.engine_stages import EngineStages
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -13,7 +13,7 @@ from forge.core.session.forge_state import ForgeState
 from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
-from forge.offline.solve_offline import (
+from forge.offline.solve.solve_offline import (
     offline_analysis,
     offline_audit,
     offline_compliance,

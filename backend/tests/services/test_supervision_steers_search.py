@@ -20,11 +20,11 @@ from forge.core.session.forge_state import ForgeState
 from forge.engine.explore.biso import BisoOutput, run_biso
 from forge.engine.saga.red_team import RedTeamOutput
 from forge.engine.search.operators import OperatorOutput
-from forge.offline.biso_offline import offline_biso
+from forge.offline.explore.biso_offline import offline_biso
 from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
-from forge.offline.red_team_offline import offline_red_team
-from forge.offline.search_offline import offline_search
+from forge.offline.saga.red_team_offline import offline_red_team
+from forge.offline.search.search_offline import offline_search
 from forge.services.stages.engine_stages import EngineStages
 from forge.services.stages.supervision import Supervisor, supervised_quotas
 

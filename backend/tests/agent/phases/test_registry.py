@@ -12,7 +12,7 @@ from forge.core.domain_types import REVIEW_AFTER_PHASE, Phase, ReviewType
 from forge.core.llm.messages import ModelRequest
 from forge.core.review.payloads import build_review_payload
 from forge.core.session.forge_state import ForgeState
-from forge.offline.read_conversation import read_conversation
+from forge.offline.phases.planning import read_conversation
 from forge.providers.anthropic_model import NON_STREAMING_MAX_TOKENS
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

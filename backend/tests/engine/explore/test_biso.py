@@ -12,8 +12,8 @@ from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import BisoOutput, HypothesisDraft, MappingRowOut, run_biso
 from forge.engine.explore.review_mapping_depth import MappingReviewOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.biso_offline import offline_biso
-from forge.offline.mapping_review_offline import offline_mapping_review
+from forge.offline.explore.biso_offline import offline_biso
+from forge.offline.explore.mapping_review_offline import offline_mapping_review
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 

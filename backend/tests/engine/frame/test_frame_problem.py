@@ -8,7 +8,7 @@ from typing import Any
 from forge.core.frame.audit_constraints import ConstraintFindingKind
 from forge.core.llm.messages import Usage
 from forge.engine.frame.frame_problem import Framed, FrameOutput, FramingFailure, frame_problem, frame_request
-from forge.offline.frame_offline import offline_frame
+from forge.offline.frame.problem_frame import offline_frame
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 

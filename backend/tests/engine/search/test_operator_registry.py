@@ -28,7 +28,7 @@ from forge.engine.search.operator_registry import OPERATOR_APPLICATIONS
 from forge.engine.search.operators import OperatorOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.offline_model import OfflineModel
-from forge.offline.search_offline import OFFLINE_OPERATORS
+from forge.offline.search.search_offline import OFFLINE_OPERATORS
 from forge.ports import StructuredResult
 
 OFFLINE = build_structured_model(

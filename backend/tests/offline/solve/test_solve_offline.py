@@ -1,0 +1,77 @@
+"""The offline Reasoner, auditor, Talker and compliance auditor: deterministic readings of the
+record, labelled as offline, that converge on a plan holding every hard constraint and that catch
+(and revise away) a sentence breaking one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from support.solve_examples import LIMIT, MATERIAL
+
+from forge.core.answer.pack import TalkerAnswer
+from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceVerdict
+from forge.core.solve.loop import Analysis, BeliefState, Convergence, QualityAudit, SolutionPlan, SolveConfig
+from forge.engine.solve.requests import (
+    AnalysisOutput,
+    AuditOutput,
+    ComplianceOutput,
+    PlanOutput,
+    TalkerOutput,
+    compliance_request,
+    talker_request,
+)
+from forge.engine.solve.solve_problem import run_solve
+from forge.offline.offline_structured_model import OfflineStructuredModel
+from forge.offline.solve.solve_offline import (
+    OFFLINE_LABEL,
+    offline_analysis,
+    offline_audit,
+    offline_compliance,
+    offline_plan,
+    offline_talker,
+)
+from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
+
+MODEL = OfflineStructuredModel(
+    {
+        AnalysisOutput: offline_analysis,
+        PlanOutput: offline_plan,
+        AuditOutput: offline_audit,
+        TalkerOutput: offline_talker,
+        ComplianceOutput: offline_compliance,
+    },
+    label="offline model",
+)
+
+
+async def value_of(request: StructuredRequest[Any]) -> Any:
+    outcome: StructuredResult[Any] | StructuredFailure = await MODEL.generate(request)
+    assert isinstance(outcome, StructuredResult), outcome
+    return outcome.value
+
+
+async def test_offline_solve_with_no_claims_mitigates_its_risk_and_passes_the_hard_constraint() -> None:
+    run = await run_solve(MODEL, MATERIAL, (LIMIT,), SolveConfig())
+    assert run.finished is not None and run.finished.status is Convergence.CONVERGED
+    assert run.finished.attempts == 2  # first audit: no claim supports the plan; the re-plan mitigates it
+    assert run.answer is not None and OFFLINE_LABEL in run.answer.solution_markdown
+    assert "No claim of this session survived validation" in run.answer.direct_answer
+    assert run.compliance is not None and [c.verdict for c in run.compliance.checks] == [ComplianceVerdict.PASS]
+
+
+async def test_the_offline_auditor_flags_a_violating_sentence_and_the_revision_removes_it() -> None:
+    plan = SolutionPlan(
+        "Cover the evening peak", ("Hire more staff for the evening peak.", "Move electives to mornings.")
+    )
+    belief = BeliefState(Analysis("a", (), (), ()), plan, QualityAudit(()), (LIMIT,))
+    written = await value_of(talker_request(MATERIAL, belief))
+    answer = TalkerAnswer(written.direct_answer, written.solution_markdown)
+    (check,) = (await value_of(compliance_request((LIMIT,), answer))).checks
+    assert check.verdict is ComplianceVerdict.VIOLATION and "Hire more staff" in check.reason
+
+    violation = ComplianceCheck(LIMIT.text, LIMIT.origin, check.verdict, check.reason)
+    revised = await value_of(talker_request(MATERIAL, belief, (violation,), answer))
+    assert "Hire more staff" not in revised.solution_markdown and "Move electives" in revised.solution_markdown
+    fixed = TalkerAnswer(revised.direct_answer, revised.solution_markdown)
+    (again,) = (await value_of(compliance_request((LIMIT,), fixed))).checks
+    assert again.verdict is ComplianceVerdict.PASS
