@@ -19,6 +19,7 @@ import random
 import time
 
 from forge.core.domain_types import ToolCallId
+from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.llm.messages import (
     Message,
     ModelRequest,
@@ -28,11 +29,10 @@ from forge.core.llm.messages import (
     ToolCall,
     Usage,
 )
-from forge.core.frame.problem_frame import ProblemFrame
 from forge.engine.explore.biso import BisoOutput, biso_request, run_biso
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.ports import StructuredRequest
 from forge.offline.explore.biso_offline import offline_biso
+from forge.ports import StructuredRequest
 from forge.providers.structured_via_tools import ToolCallingStructuredModel
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -35,6 +35,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+
 from forge.core.hkg.hypergraph_records import (
     Hyperedge,
     HyperedgeId,

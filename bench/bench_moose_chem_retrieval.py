@@ -39,11 +39,11 @@ from uuid import UUID
 
 import numpy as np
 
-from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, rank_episodes
 from forge.core.hypotheses.remembered import RECALL_LIMIT, RECALL_MIN_SIMILARITY
-from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "moose-chem"

@@ -34,15 +34,15 @@ from forge.agent.phases.registry import phase_definition
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.agent.tool_registry import tools_for_phase
+from forge.core.domain_types import Phase, SessionId
+from forge.core.llm.messages import Message, ModelRequest, ModelResponse
 from forge.core.review.apply import ReviewApplied, apply_review
 from forge.core.review.autopilot_policy import AutopilotPolicy
-from forge.core.domain_types import Phase, SessionId
-from forge.core.session.forge_state import ForgeState
-from forge.core.llm.messages import Message, ModelRequest, ModelResponse
 from forge.core.session.events import REVIEW_EVENT, EventType
+from forge.core.session.forge_state import ForgeState
 from forge.knowledge.load_knowledge import load_triz
-from forge.providers.anthropic_wire import request_params
 from forge.offline.offline_model import OfflineModel
+from forge.providers.anthropic_wire import request_params
 from forge.providers.simulate_prompt_cache import CacheRules, CacheUsage, PromptCacheSimulator
 from forge.research.local_corpus import LocalCorpusResearch
 

@@ -35,8 +35,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.core.search.concept_space import resolve_concept_space
+from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.search.concept_space import resolve_concept_space
 from forge.core.search.plan import PROFILES, RuntimeProfile, SearchOperator
 from forge.core.search.transform_gate import TransformStatus
 from forge.engine.explore.biso import run_biso
@@ -44,10 +45,9 @@ from forge.engine.search.search_round import run_search_round
 from forge.engine.search.structural_operators import grounding_request
 from forge.knowledge.load_concept_spaces import load_concept_spaces
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.bootstrap.model_routing import ModelRoute, Provider
-from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
-from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
+from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.search_grounding import LazyHkgGrounding
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"

@@ -44,11 +44,11 @@ BACKEND = Path(__file__).resolve().parents[1] / "backend"
 sys.path.insert(0, str(BACKEND))
 
 import numpy as np
+from python_pareto_sort import python_front_ranks
 
 from forge.core.selection.composite_score import ScoreVector, SelectionPoint, selection_point
 from forge.core.selection.mome_grid import BehaviorDescriptor, GridAxes, build_mome_grid, select_mome
 from forge.core.selection.pareto import front_ranks, non_dominated_ranks, rank_points
-from python_pareto_sort import python_front_ranks
 
 SIZES = (100, 1_000, 10_000)
 AXES = GridAxes(

@@ -32,11 +32,11 @@ import bench_prompt_cache as session
 from forge.agent.curate_request import CuratedRequest, LiveCurationSettings, RequestCurator
 from forge.core.curation.curate_conversation import CuratedContext, message_text
 from forge.core.curation.curation_settings import CurationChange
-from forge.core.session.forge_state import ForgeState
 from forge.core.llm.messages import Message, ModelRequest, ModelResponse, ToolDefinition, Usage
 from forge.core.llm.pricing import cost_of, price_for
-from forge.providers.library_prices import LIBRARY_PRICES
+from forge.core.session.forge_state import ForgeState
 from forge.core.session.state_codec import encode_value
+from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.simulate_prompt_cache import PromptCacheSimulator
 from forge.providers.token_counting import TiktokenCounter
 

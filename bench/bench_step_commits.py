@@ -31,18 +31,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from forge.bootstrap.container import Container
 from forge.bootstrap.build_container import build_container
+from forge.bootstrap.container import Container
+from forge.cli.autopilot import drive_to_document
 from forge.config import Settings
-from forge.core.session import events as ev
-from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.domain_types import SessionId
-from forge.core.session.forge_state import ForgeState
 from forge.core.llm.messages import Message
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session import events as ev
+from forge.core.session.forge_state import ForgeState
 from forge.core.session.record import ToolCallEntry
 from forge.core.session.spend import PhaseSpend
 from forge.db.migrate import upgrade_database
-from forge.cli.autopilot import drive_to_document
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a small bakery reduce food waste at the end of each day?"

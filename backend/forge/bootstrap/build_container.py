@@ -34,7 +34,6 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.db.write_gate import WriteGate
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.observability.metrics import ForgeMetrics
-from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.ports import (
     Clock,
     Embedder,
@@ -47,6 +46,7 @@ from forge.ports import (
     UnitOfWork,
     UnitOfWorkFactory,
 )
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.providers.static_embedder import StaticTextEmbedder

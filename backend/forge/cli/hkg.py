@@ -23,8 +23,8 @@ from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, query_limits_problem
 from forge.core.hkg.node_matching import TermMatch
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, HyperpathEvidence
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.hkg_grounding import ingest_hypergraph_file, load_hypergraph, open_hkg_grounding
 
 EXIT_OK, EXIT_NOTHING_FOUND, EXIT_BAD_INPUT = 0, 1, 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.ports import Embedder
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.static_embedder import StaticTextEmbedder
 
 # (anchor, paraphrase, unrelated): paraphrases share little spelling with their anchor; several

@@ -8,7 +8,7 @@ from pathlib import Path
 from forge.core.hkg.hypergraph_records import HypergraphDefect
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.hkg_grounding import (
     DEMO_ORIGIN,
     LoadedHypergraph,

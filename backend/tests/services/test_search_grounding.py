@@ -8,7 +8,7 @@ from pathlib import Path
 
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.hashed_embedder import HashedTextEmbedder
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.search_grounding import LazyHkgGrounding
 
 SHIPPED = load_shipped_knowledge()

@@ -14,9 +14,9 @@ from forge.engine.explore.biso import run_biso
 from forge.engine.search.search_round import run_search_round
 from forge.engine.search.structural_operators import STRUCTURAL_OPERATORS
 from forge.knowledge.load_knowledge import load_shipped_knowledge
-from forge.offline.hashed_embedder import HashedTextEmbedder
 from forge.offline.offline_model import OfflineModel
 from forge.offline.search.search_offline import OFFLINE_OPERATORS
+from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.search_grounding import LazyHkgGrounding
 
 SHIPPED = load_shipped_knowledge()

@@ -1,4 +1,4 @@
-"""The offline Embedder: feature-hashed text vectors, no model, no network, no key.
+"""A hashed-text Embedder: feature-hashed text vectors, no model, no network, no key (the HKG matches terms with it).
 
 Invariants:
     - Implements `forge.ports.Embedder`; the same texts give the same vectors on every machine.
