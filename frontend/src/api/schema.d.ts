@@ -1521,11 +1521,7 @@ export interface components {
             done: number;
             /** Failed */
             failed: number;
-            /**
-             * Stage
-             * @description The engine stage: `frame`, `biso`, `search` or `solve`.
-             */
-            stage: string;
+            stage: components["schemas"]["EngineStage"];
             /** Total */
             total: number;
         };
@@ -1543,6 +1539,12 @@ export interface components {
             type: "engine_progress";
         };
         /**
+         * EngineStage
+         * @description An engine stage: what `engine_progress` and `engine_stage` events name in `stage`.
+         * @enum {string}
+         */
+        EngineStage: "frame" | "biso" | "suggested_domains" | "mapping_review" | "search" | "verify" | "red_team" | "solve";
+        /**
          * EngineStageData
          * @description An engine stage finished: what it produced, in words and counts.
          */
@@ -1551,8 +1553,7 @@ export interface components {
             counts: {
                 [key: string]: number;
             };
-            /** Stage */
-            stage: string;
+            stage: components["schemas"]["EngineStage"];
             /** Summary */
             summary: string;
         };
@@ -1958,6 +1959,8 @@ export interface components {
             start_terms: string[];
             status: components["schemas"]["GroundingStatus"];
         };
+        /** @enum {string} */
+        HypothesisOperator: "biso" | "refine" | "variant" | "combine" | "oppose" | "extreme" | "hyperpath_expand" | "hyperbridge" | "blend_expand" | "transform_space";
         /** HypothesisOut */
         HypothesisOut: {
             /**
@@ -1984,11 +1987,8 @@ export interface components {
             mechanism: string;
             /** Observable */
             observable: string;
-            /**
-             * Operator
-             * @description How it was made: `biso` for the first generation.
-             */
-            operator: string;
+            /** @description How it was made: `biso` for the first generation. */
+            operator: components["schemas"]["HypothesisOperator"];
             /** Parents */
             parents: string[];
             /** Round */
@@ -2177,7 +2177,7 @@ export interface components {
             /** Models */
             models: string[];
             /** Operators */
-            operators: string[];
+            operators: components["schemas"]["HypothesisOperator"][];
             /** Rounds */
             rounds: number;
             spend: components["schemas"]["SpendLineOut"];
@@ -2377,8 +2377,7 @@ export interface components {
              * @description Novelty axis (divergence / 10), 0..1.
              */
             novelty: number;
-            /** Operator */
-            operator: string;
+            operator: components["schemas"]["HypothesisOperator"];
             /**
              * Rank
              * @description NSGA-II front: 0 is the Pareto front.
@@ -2939,6 +2938,11 @@ export interface components {
          * @enum {string}
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
+        /**
+         * SearchOperator
+         * @enum {string}
+         */
+        SearchOperator: "refine" | "variant" | "combine" | "oppose" | "extreme" | "hyperpath_expand" | "hyperbridge" | "blend_expand" | "transform_space";
         /**
          * SearchSummaryView
          * @description The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the

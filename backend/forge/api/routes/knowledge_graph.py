@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from forge.api.authentication import OwnedSession
-from forge.api.deps import service_of, unwrap
+from forge.api.deps import SessionServiceDep, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.schemas.review_payloads import FlowGraphResponse
 
@@ -20,8 +20,8 @@ router = APIRouter(prefix="/api/v1/sessions", tags=["graph"])
 
 
 @router.get("/{session_id}/graph", response_model=FlowGraphResponse, responses=error_responses(404))
-async def get_graph(session_id: OwnedSession, request: Request) -> FlowGraphResponse:
-    flow = unwrap(await service_of(request).graph(session_id))
+async def get_graph(session_id: OwnedSession, service: SessionServiceDep) -> FlowGraphResponse:
+    flow = unwrap(await service.graph(session_id))
     return FlowGraphResponse.model_validate(
         {"nodes": [asdict(n) for n in flow.nodes], "edges": [asdict(e) for e in flow.edges]}
     )

@@ -37,6 +37,7 @@ from forge.core.domain_types import (
 )
 from forge.core.explore.suggested_domains import SuggestionSource
 from forge.core.frame.audit_constraints import ConstraintFindingKind, ConstraintKind
+from forge.core.search.plan import SearchOperator
 from forge.core.verify.verdicts import QueryKind, VerifyStatus
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
@@ -385,7 +386,7 @@ class SearchSummaryView(Payload):
     eligible: int
     calls: int
     children: int
-    operators: dict[str, int] = Field(description="Children made per operator.")
+    operators: dict[SearchOperator, int] = Field(description="Children made per operator.")
     degraded: int
     skipped: int
     failed: int
