@@ -476,6 +476,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/graph.graphml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Graphml
+         * @description The knowledge graph as GraphML, to analyse in Gephi, Cytoscape or yEd.
+         */
+        get: operations["download_graphml_api_v1_sessions__session_id__graph_graphml_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/hypotheses": {
         parameters: {
             query?: never;
@@ -1799,8 +1819,9 @@ export interface components {
         };
         /**
          * FlowGraphResponse
-         * @description The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
-         *     `position` is `{x, y}`) and typed links as edges. `review_build` carries the same object.
+         * @description The knowledge graph: claims as nodes and typed links as edges, in the order they were made;
+         *     no layout (a client places the nodes). `review_build` carries the same object; the same graph
+         *     is at `GET /sessions/{id}/graph.graphml` as GraphML.
          */
         FlowGraphResponse: {
             /** Edges */
@@ -1858,8 +1879,8 @@ export interface components {
         };
         /**
          * GraphNode
-         * @description A claim in the knowledge graph, laid out in layers (`x` by depth, `y` by row); `id` is the claim id,
-         *     `label` its text, `score` its mean score (3 places) or null.
+         * @description A claim in the knowledge graph; `id` is the claim id, `label` its text, `score` its mean score
+         *     (3 places) or null. No position: clients lay the graph out (the SPA with dagre).
          */
         GraphNode: {
             claim_type: components["schemas"]["ClaimType"];
@@ -1878,10 +1899,6 @@ export interface components {
              * @constant
              */
             type: "claim";
-            /** X */
-            x: number;
-            /** Y */
-            y: number;
         };
         /** GridCellOut */
         GridCellOut: {
@@ -5574,6 +5591,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowGraphResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    download_graphml_api_v1_sessions__session_id__graph_graphml_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The knowledge graph as GraphML (claims as nodes, typed links as edges), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/graphml+xml": string;
                 };
             };
             /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
