@@ -3,9 +3,9 @@
 Invariants:
     - Routes and dependencies reach what `create_app` put on `app.state` only through the `Annotated`
       dependencies here (`ContainerDep`, `SessionServiceDep`, `SseFramesDep`, `LoginAttemptsDep`,
-      `AuthEnabledDep`):
-      this module is the one place that reads `request.app.state`, and none of them adds a parameter
-      to the OpenAPI document (they depend on the request alone).
+      `AuthEnabledDep`): this module is the one place that reads `request.app.state`
+      (tests/api/test_route_conventions.py), and none of them adds a parameter to the OpenAPI
+      document (they depend on the request alone).
 """
 
 from __future__ import annotations
