@@ -58,6 +58,8 @@ test-frontend: $(NPM_STAMP)
 	  rm -f $(WEB)/openapi.check.json $(WEB)/src/api/schema.check.d.ts; \
 	  echo "ERROR: the generated API client is stale; run 'make api-client' and commit the result." >&2; exit 1; fi
 	rm -f $(WEB)/openapi.check.json $(WEB)/src/api/schema.check.d.ts
+	@$(BIN)/python -m forge.api.export_request_limits | cmp -s - $(WEB)/src/api/requestLimits.ts || { \
+	  echo "ERROR: src/api/requestLimits.ts is stale; run 'make api-client' and commit the result." >&2; exit 1; }
 	cd $(WEB) && npm run --silent typecheck && npm test --silent
 
 # Playwright against the real backend (offline model, fresh SQLite) in the system's Chromium.
@@ -67,6 +69,7 @@ e2e: build
 
 api-client: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m forge.api.export_openapi $(WEB)/openapi.json
+	$(BIN)/python -m forge.api.export_request_limits $(WEB)/src/api/requestLimits.ts
 	cd $(WEB) && npm run --silent api:generate
 
 lint: $(STAMP)

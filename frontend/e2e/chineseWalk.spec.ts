@@ -8,7 +8,8 @@
  * data: the person's problem, the offline model's output, the supervisor's messages, the document.
  * The server's data for the session is read from the API into one corpus; a Latin run on screen
  * must be a piece of it (the offline model writes English by design), or a name that is the same in
- * every language (API, JSON, Markdown, the engine's stage names, checkpoint ids).
+ * every language (API, JSON, Markdown, GraphML and the graph tools it is for, the engine's stage
+ * names, checkpoint ids).
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -17,7 +18,7 @@ import { driveOfflineSession, watchConsole, type ScreenName } from "./driveSessi
 const PROBLEM = "How can a community pool serve more swimmers without longer opening hours?";
 /** Names written the same in every language of the UI. */
 const SAME_IN_EVERY_LANGUAGE =
-  /^(API|JSON|Markdown|Knowledge Forge|English|Enter|BISO|SEARCH|VERIFY|SOLVE|TRIZ|MOME|HKG|SAGA|C-K|CP-\d|F|p|r|C|std|http|https|URL|Bearer|Authorization|offline)$/;
+  /^(API|JSON|Markdown|Knowledge Forge|English|Enter|BISO|SEARCH|VERIFY|SOLVE|TRIZ|MOME|HKG|SAGA|C-K|CP-\d|F|p|r|C|std|http|https|URL|Bearer|Authorization|offline|GraphML|Gephi|Cytoscape|yEd)$/;
 
 /** Every string field of a JSON value, plus the same with underscores read as spaces (the UI shows ids that way). */
 function strings(value: unknown, out: string[] = []): string[] {

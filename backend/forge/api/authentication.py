@@ -28,14 +28,15 @@ from uuid import UUID
 from fastapi import Depends, HTTPException, Request, params
 from fastapi.security import APIKeyCookie, HTTPBearer
 
+from forge.api.deps import AuthEnabledDep, ContainerDep
 from forge.api.request_limits import quote_input
+from forge.bootstrap.container import Container
 from forge.core.accounts.credentials import CSRF_HEADER, SESSION_COOKIE, bearer_credential, csrf_matches, needs_csrf
 from forge.core.accounts.user_limits import LimitedAction
 from forge.core.accounts.users import User, can_manage_users, local_user
 from forge.core.domain_types import SessionId
 from forge.services.account_service import AccountService
 from forge.services.service_results import not_found
-from forge.services.user_usage import UserUsageService
 
 REALM = 'Bearer realm="Knowledge Forge"'
 LOCAL_USER = local_user(datetime(2026, 1, 1, tzinfo=UTC))
@@ -50,13 +51,11 @@ _cookie = APIKeyCookie(
 )
 
 
-def auth_enabled(request: Request) -> bool:
-    return bool(request.app.state.auth_enabled)
+def accounts_of(container: ContainerDep) -> AccountService:
+    return container.accounts
 
 
-def accounts_of(request: Request) -> AccountService:
-    accounts: AccountService = request.app.state.container.accounts
-    return accounts
+AccountsDep = Annotated[AccountService, Depends(accounts_of)]
 
 
 def _unauthenticated(detail: str, *, invalid_token: bool = False) -> HTTPException:
@@ -64,8 +63,8 @@ def _unauthenticated(detail: str, *, invalid_token: bool = False) -> HTTPExcepti
     return HTTPException(401, detail, headers={"WWW-Authenticate": challenge})
 
 
-async def _from_cookie(request: Request, secret: str) -> User:
-    user = await accounts_of(request).user_for_cookie(secret)
+async def _from_cookie(request: Request, accounts: AccountService, secret: str) -> User:
+    user = await accounts.user_for_cookie(secret)
     if user is None:
         raise _unauthenticated("Your login has expired or was ended; log in again.")
     if needs_csrf(request.method) and not csrf_matches(secret, request.headers.get(CSRF_HEADER)):
@@ -79,22 +78,24 @@ async def _from_cookie(request: Request, secret: str) -> User:
 
 async def current_user(
     request: Request,
+    enabled: AuthEnabledDep,
+    accounts: AccountsDep,
     _token: Annotated[object, Depends(_bearer)] = None,
     _login: Annotated[object, Depends(_cookie)] = None,
 ) -> User:
     """The user the request acts for (401 when FORGE_AUTH=on and it proves no one)."""
-    if not auth_enabled(request):
+    if not enabled:
         return LOCAL_USER
     cached: User | None = getattr(request.state, "user", None)
     if cached is not None:
         return cached
     credential = bearer_credential(request.headers.get("Authorization"))
     if credential is not None:
-        user = await accounts_of(request).user_for_token(credential) if credential else None
+        user = await accounts.user_for_token(credential) if credential else None
         if user is None:
             raise _unauthenticated("The API token is unknown, revoked or malformed.", invalid_token=True)
     elif (secret := request.cookies.get(SESSION_COOKIE)) is not None:
-        user = await _from_cookie(request, secret)
+        user = await _from_cookie(request, accounts, secret)
     else:
         raise _unauthenticated(
             "Authentication required: send Authorization: Bearer <token> (forge tokens create) or log in."
@@ -115,7 +116,7 @@ async def require_admin(user: CurrentUser) -> User:
 AdminUser = Annotated[User, Depends(require_admin)]
 
 
-async def _owned(request: Request, user: User, raw: str) -> SessionId:
+async def _owned(request: Request, container: Container, user: User, raw: str) -> SessionId:
     checked: dict[str, SessionId] | None = getattr(request.state, "owned_sessions", None)
     if checked is None:
         checked = {}
@@ -126,7 +127,7 @@ async def _owned(request: Request, user: User, raw: str) -> SessionId:
         session_id = SessionId(UUID(raw))
     except ValueError:
         raise HTTPException(404, f"Session {quote_input(raw)} does not exist (not a valid session id).") from None
-    async with request.app.state.container.uow_factory() as uow:
+    async with container.uow_factory() as uow:
         owner = await uow.accounts.session_owner(session_id)
     if owner != user.id:
         raise HTTPException(404, not_found(session_id).message)  # word for word what a missing one gets
@@ -134,30 +135,29 @@ async def _owned(request: Request, user: User, raw: str) -> SessionId:
     return session_id
 
 
-async def owned_session(session_id: str, request: Request, user: CurrentUser) -> SessionId:
+async def owned_session(session_id: str, request: Request, container: ContainerDep, user: CurrentUser) -> SessionId:
     """The path's session id, if the caller owns it; 404 otherwise (as for a session that does not exist)."""
-    return await _owned(request, user, session_id)
+    return await _owned(request, container, user, session_id)
 
 
 OwnedSession = Annotated[SessionId, Depends(owned_session)]
 
 
-async def guard_session_path(request: Request, user: CurrentUser) -> None:
+async def guard_session_path(request: Request, container: ContainerDep, user: CurrentUser) -> None:
     """Router dependency: any route whose path has `{session_id}` is owner-only."""
     raw = request.path_params.get("session_id")
     if isinstance(raw, str):
-        await _owned(request, user, raw)
+        await _owned(request, container, user, raw)
 
 
 def within_limits(action: LimitedAction) -> params.Depends:
     """A route dependency refusing with 429 (naming the limit) when the user is over a limit:
     `dependencies=[within_limits(LimitedAction.START_WORK)]` on any route that starts model work."""
 
-    async def check(request: Request, user: CurrentUser) -> None:
-        usage: UserUsageService = request.app.state.container.usage
+    async def check(request: Request, container: ContainerDep, user: CurrentUser) -> None:
         raw = request.path_params.get("session_id")
-        session_id = await _owned(request, user, raw) if isinstance(raw, str) else None
-        refused = await usage.refusal(user.id, action, session_id)
+        session_id = await _owned(request, container, user, raw) if isinstance(raw, str) else None
+        refused = await container.usage.refusal(user.id, action, session_id)
         if refused is not None:
             raise HTTPException(429, refused.message, headers={"X-Forge-Limit": refused.limit})
 

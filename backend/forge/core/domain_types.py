@@ -32,6 +32,20 @@ MIN_CROSS_DOMAIN_SEARCHES = 2
 MIN_CONTRADICTIONS = 1
 
 
+class EngineStage(str, Enum):
+    """An engine stage: what `engine_progress` and `engine_stage` events name in `stage` (the one list the
+    engine, the services, the API schema and the SPA's labels read)."""
+
+    FRAME = "frame"
+    BISO = "biso"
+    SUGGESTED_DOMAINS = "suggested_domains"
+    MAPPING_REVIEW = "mapping_review"
+    SEARCH = "search"
+    VERIFY = "verify"
+    RED_TEAM = "red_team"
+    SOLVE = "solve"
+
+
 class Phase(str, Enum):
     DECOMPOSE = "decompose"
     EXPLORE = "explore"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic
 
+from forge.core.domain_types import EngineStage
 from forge.core.llm.messages import Usage
 from forge.ports import (
     ModelUnavailableError,
@@ -33,7 +34,7 @@ DEFAULT_CONCURRENCY = 8
 
 @dataclass(frozen=True, slots=True)
 class EngineProgress:
-    stage: str
+    stage: EngineStage
     done: int
     total: int
     failed: int
@@ -61,7 +62,7 @@ async def run_structured_batch(
     model: StructuredModel,
     requests: Sequence[StructuredRequest[OutputT]],
     *,
-    stage: str,
+    stage: EngineStage,
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressSink | None = None,
 ) -> BatchOutcome[OutputT]:

@@ -59,6 +59,7 @@ STATUSES = {
     ("get", "/api/v1/sessions/{session_id}/events"): {"200", "404", "422", "401"},
     ("get", "/api/v1/sessions/{session_id}/document"): {"200", "404", "409", "401"},
     ("get", "/api/v1/sessions/{session_id}/graph"): {"200", "404", "401"},
+    ("get", "/api/v1/sessions/{session_id}/graph.graphml"): {"200", "404", "401"},
     ("get", "/api/v1/sessions/{session_id}/answer"): {"200", "404", "409", "401"},
     ("get", "/api/v1/sessions/{session_id}/answer.json"): {"200", "404", "409", "401"},
     ("get", "/api/v1/sessions/{session_id}/supervisor"): {"200", "404", "401"},

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from io import BytesIO
 from typing import Any
 
 import httpx
+import networkx as nx
 from support.sse_client import Received, read_stream, run_and_stream
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -62,7 +64,14 @@ async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(cl
     assert download.status_code == 200 and download.text == document
     assert download.headers["content-type"].startswith("text/markdown")
     graph = (await client.get(f"/api/v1/sessions/{sid}/graph")).json()
-    assert graph["nodes"] and {"id", "type", "x", "y", "label", "status"} <= set(graph["nodes"][0])
+    assert graph["nodes"] and {"id", "type", "label", "status"} <= set(graph["nodes"][0])
+    assert not {"x", "y"} & set(graph["nodes"][0])  # laid out in one place: the browser
+    graphml = await client.get(f"/api/v1/sessions/{sid}/graph.graphml")
+    assert graphml.status_code == 200 and graphml.headers["content-type"] == "application/graphml+xml"
+    assert graphml.headers["content-disposition"] == f'attachment; filename="knowledge-graph-{sid}.graphml"'
+    exported = nx.read_graphml(BytesIO(graphml.content), force_multigraph=True)
+    assert list(exported.nodes) == [n["id"] for n in graph["nodes"]]
+    assert sorted(k for _, _, k in exported.edges(keys=True)) == sorted(e["id"] for e in graph["edges"])
 
 
 async def test_event_ids_increase_and_the_log_paginates(client: httpx.AsyncClient) -> None:

@@ -476,6 +476,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sessions/{session_id}/graph.graphml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Graphml
+         * @description The knowledge graph as GraphML, to analyse in Gephi, Cytoscape or yEd.
+         */
+        get: operations["download_graphml_api_v1_sessions__session_id__graph_graphml_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sessions/{session_id}/hypotheses": {
         parameters: {
             query?: never;
@@ -1521,11 +1541,7 @@ export interface components {
             done: number;
             /** Failed */
             failed: number;
-            /**
-             * Stage
-             * @description The engine stage: `frame`, `biso`, `search` or `solve`.
-             */
-            stage: string;
+            stage: components["schemas"]["EngineStage"];
             /** Total */
             total: number;
         };
@@ -1543,6 +1559,12 @@ export interface components {
             type: "engine_progress";
         };
         /**
+         * EngineStage
+         * @description An engine stage: what `engine_progress` and `engine_stage` events name in `stage`.
+         * @enum {string}
+         */
+        EngineStage: "frame" | "biso" | "suggested_domains" | "mapping_review" | "search" | "verify" | "red_team" | "solve";
+        /**
          * EngineStageData
          * @description An engine stage finished: what it produced, in words and counts.
          */
@@ -1551,8 +1573,7 @@ export interface components {
             counts: {
                 [key: string]: number;
             };
-            /** Stage */
-            stage: string;
+            stage: components["schemas"]["EngineStage"];
             /** Summary */
             summary: string;
         };
@@ -1798,8 +1819,9 @@ export interface components {
         };
         /**
          * FlowGraphResponse
-         * @description The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
-         *     `position` is `{x, y}`) and typed links as edges. `review_build` carries the same object.
+         * @description The knowledge graph: claims as nodes and typed links as edges, in the order they were made;
+         *     no layout (a client places the nodes). `review_build` carries the same object; the same graph
+         *     is at `GET /sessions/{id}/graph.graphml` as GraphML.
          */
         FlowGraphResponse: {
             /** Edges */
@@ -1857,8 +1879,8 @@ export interface components {
         };
         /**
          * GraphNode
-         * @description A claim in the knowledge graph, laid out in layers (`x` by depth, `y` by row); `id` is the claim id,
-         *     `label` its text, `score` its mean score (3 places) or null.
+         * @description A claim in the knowledge graph; `id` is the claim id, `label` its text, `score` its mean score
+         *     (3 places) or null. No position: clients lay the graph out (the SPA with dagre).
          */
         GraphNode: {
             claim_type: components["schemas"]["ClaimType"];
@@ -1877,10 +1899,6 @@ export interface components {
              * @constant
              */
             type: "claim";
-            /** X */
-            x: number;
-            /** Y */
-            y: number;
         };
         /** GridCellOut */
         GridCellOut: {
@@ -1958,6 +1976,8 @@ export interface components {
             start_terms: string[];
             status: components["schemas"]["GroundingStatus"];
         };
+        /** @enum {string} */
+        HypothesisOperator: "biso" | "refine" | "variant" | "combine" | "oppose" | "extreme" | "hyperpath_expand" | "hyperbridge" | "blend_expand" | "transform_space";
         /** HypothesisOut */
         HypothesisOut: {
             /**
@@ -1984,11 +2004,8 @@ export interface components {
             mechanism: string;
             /** Observable */
             observable: string;
-            /**
-             * Operator
-             * @description How it was made: `biso` for the first generation.
-             */
-            operator: string;
+            /** @description How it was made: `biso` for the first generation. */
+            operator: components["schemas"]["HypothesisOperator"];
             /** Parents */
             parents: string[];
             /** Round */
@@ -2177,7 +2194,7 @@ export interface components {
             /** Models */
             models: string[];
             /** Operators */
-            operators: string[];
+            operators: components["schemas"]["HypothesisOperator"][];
             /** Rounds */
             rounds: number;
             spend: components["schemas"]["SpendLineOut"];
@@ -2377,8 +2394,7 @@ export interface components {
              * @description Novelty axis (divergence / 10), 0..1.
              */
             novelty: number;
-            /** Operator */
-            operator: string;
+            operator: components["schemas"]["HypothesisOperator"];
             /**
              * Rank
              * @description NSGA-II front: 0 is the Pareto front.
@@ -2939,6 +2955,11 @@ export interface components {
          * @enum {string}
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
+        /**
+         * SearchOperator
+         * @enum {string}
+         */
+        SearchOperator: "refine" | "variant" | "combine" | "oppose" | "extreme" | "hyperpath_expand" | "hyperbridge" | "blend_expand" | "transform_space";
         /**
          * SearchSummaryView
          * @description The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
@@ -5570,6 +5591,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowGraphResponse"];
+                };
+            };
+            /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such session. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    download_graphml_api_v1_sessions__session_id__graph_graphml_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The knowledge graph as GraphML (claims as nodes, typed links as edges), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/graphml+xml": string;
                 };
             };
             /** @description Authentication required (FORGE_AUTH=on): a bearer token or a browser login; see WWW-Authenticate. */

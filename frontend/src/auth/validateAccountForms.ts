@@ -2,10 +2,12 @@
  * Checks the login, token and new-user forms make before sending, with the same bounds as the
  * server (core/accounts/users.py), so a person sees what to fix at once; the server checks again.
  */
+import { REQUEST_LIMITS } from "../api/requestLimits";
 import { i18n } from "../i18n/i18n";
 
+/** The accounts core's rule, not a schema keyword; backend/tests/api/test_request_limits_file.py holds it to it. */
 export const MIN_PASSWORD_CHARS = 10;
-export const MAX_TOKEN_NAME_CHARS = 100;
+export const MAX_TOKEN_NAME_CHARS = REQUEST_LIMITS.TokenCreate.name.maxLength;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function emailProblem(email: string): string | null {

@@ -1,8 +1,9 @@
 /**
  * Layered left-to-right layout of the knowledge graph, computed in the browser from each node's
- * measured size (pure over dagre: same input, same positions).
+ * measured size (pure over dagre: same input, same positions). The one layout of the graph: the API
+ * sends claims and links only (it cannot know how big a box or a label is drawn).
  *
- * Design: the API's coordinates put linked claims in one row (all y = 0), so an edge between the
+ * Design: a fixed grid put linked claims in one row (all y = 0), so an edge between the
  * first and the third node ran hidden behind the second. Dagre ranks nodes along the edges, orders
  * each rank to reduce crossings and routes around nodes; edge labels get their own space (dagre
  * places them as dummy nodes), so a label never sits on a claim. Nodes with no edge at all are

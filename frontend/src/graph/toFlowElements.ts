@@ -1,7 +1,8 @@
 /**
  * The API's knowledge graph → React Flow nodes and edges (pure): colours by claim status and by
- * edge type, edge labels on a background, arrowheads, and a legend. Positions start at the API's
- * and are replaced in the browser by `layoutGraph` once the nodes' sizes are measured.
+ * edge type, edge labels on a background, arrowheads, and a legend. The graph is laid out in one
+ * place, here in the browser: the API sends no positions, every node starts at the origin (hidden)
+ * and `layoutGraph` places it once its size is measured.
  */
 import type { Schemas } from "../api/client";
 
@@ -79,7 +80,7 @@ function toNode(node: ApiNode): FlowNodeOut {
   return {
     id: node.id,
     type: "claim",
-    position: { x: node.x, y: node.y },
+    position: { x: 0, y: 0 },
     data: {
       label: node.label,
       status: node.status,

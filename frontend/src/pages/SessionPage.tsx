@@ -8,6 +8,7 @@ import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ApiError, type Session, type UserInput } from "../api/client";
 import { ClaimDetail } from "../components/session/ClaimDetail";
+import { GraphmlDownload } from "../components/session/GraphmlDownload";
 import { ConnectionNotice, LiveAnnouncer } from "../components/session/ConnectionNotice";
 import { NowView } from "../components/session/NowView";
 import { PhaseTimeline } from "../components/session/PhaseTimeline";
@@ -233,10 +234,11 @@ function GraphView({ sessionId, timeline }: { sessionId: string; timeline: Sessi
   const node = graph.data.nodes.find((n) => n.id === selected);
   return (
     <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_30rem]">
-      <div className="min-w-0">
+      <div className="min-w-0 space-y-2">
         <Suspense fallback={<p className="text-sm text-slate-500">{t("session.loadingGraph")}</p>}>
           <KnowledgeGraph graph={graph.data} onSelect={setSelected} selectedId={selected} />
         </Suspense>
+        {graph.data.nodes.length > 0 && <GraphmlDownload sessionId={sessionId} className="text-sm text-indigo-700 underline" />}
       </div>
       <div>
         {node ? (

@@ -23,6 +23,7 @@
  */
 import type { EventOf, EventType, LiveEvent, PayloadOf, ReviewEvent, SessionEvent } from "../api/events";
 import { isReviewEvent } from "../api/events";
+import type { Schemas } from "../api/client";
 import { i18n } from "../i18n/i18n";
 
 export const PHASES = ["decompose", "explore", "synthesize", "validate", "build", "crystallize"] as const;
@@ -38,7 +39,7 @@ export type ActivityItem =
   | { kind: "phase"; id: number; phase: PhaseName; round: number }
   | { kind: "resumed"; id: number; phase: PhaseName; round: number }
   | { kind: "review"; id: number; reviewType: ReviewEvent["type"] }
-  | { kind: "engine_stage"; id: number; stage: string; summary: string }
+  | { kind: "engine_stage"; id: number; stage: Schemas["EngineStage"]; summary: string }
   | { kind: "checkpoint"; id: number; checkpoint: CheckpointMark }
   | { kind: "warning"; id: number; title: string; text: string };
 

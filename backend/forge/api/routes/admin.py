@@ -13,77 +13,59 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, HTTPException
 
-from forge.api.authentication import AdminUser, accounts_of
-from forge.api.deps import unwrap
+from forge.api.authentication import AccountsDep, AdminUser
+from forge.api.deps import ContainerDep, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.schemas.accounts import NewUserOut, UserCreate, UserOut, UserUpdate, UserUsageOut
+from forge.api.schemas.curation import CurationChangeIn
 from forge.core.accounts.users import UserId
 from forge.core.curation.curation_settings import CurationChange, settings_view
-from forge.services.user_usage import UserUsageService
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 
 
 @router.get("/users", response_model=list[UserOut], responses=error_responses(401, 403))
-async def list_users(request: Request, admin: AdminUser) -> list[UserOut]:
-    return [UserOut.of(u) for u in await accounts_of(request).users()]
+async def list_users(accounts: AccountsDep, admin: AdminUser) -> list[UserOut]:
+    return [UserOut.of(u) for u in await accounts.users()]
 
 
 @router.post(
     "/users", status_code=201, response_model=NewUserOut, responses=error_responses(*BODY_ERRORS, 401, 403, 409)
 )
-async def add_user(body: UserCreate, request: Request, admin: AdminUser) -> NewUserOut:
+async def add_user(body: UserCreate, accounts: AccountsDep, admin: AdminUser) -> NewUserOut:
     """Add a user; without a password one is generated and returned once."""
-    created = unwrap(await accounts_of(request).add_user(body.email, body.role, body.password))
+    created = unwrap(await accounts.add_user(body.email, body.role, body.password))
     return NewUserOut(user=UserOut.of(created.user), generated_password=created.generated_password)
 
 
 @router.patch("/users/{user_id}", response_model=UserOut, responses=error_responses(*BODY_ERRORS, 401, 403, 404, 409))
-async def update_user(user_id: str, body: UserUpdate, request: Request, admin: AdminUser) -> UserOut:
+async def update_user(user_id: str, body: UserUpdate, accounts: AccountsDep, admin: AdminUser) -> UserOut:
     try:
         parsed = UserId(UUID(user_id))
     except ValueError:
         raise HTTPException(404, "User does not exist (not a valid user id).") from None
-    updated = unwrap(await accounts_of(request).update_user(admin, parsed, role=body.role, disabled=body.disabled))
+    updated = unwrap(await accounts.update_user(admin, parsed, role=body.role, disabled=body.disabled))
     return UserOut.of(updated)
 
 
 @router.get("/usage", response_model=list[UserUsageOut], responses=error_responses(401, 403))
-async def usage(request: Request, admin: AdminUser) -> list[UserUsageOut]:
+async def usage(container: ContainerDep, admin: AdminUser) -> list[UserUsageOut]:
     """Per user: sessions (in all, running, created in the last hour), spend (this month, in all), tokens."""
-    service: UserUsageService = request.app.state.container.usage
-    return [UserUsageOut.of(u) for u in await service.report()]
-
-
-class CurationChangeIn(BaseModel):
-    """What to change; a field left out keeps its value. Context and carry budgets apply to every provider."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)  # a number, never a boolean or a numeric string
-
-    context_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
-    carry_tokens: int | None = Field(default=None, ge=1, le=2_000_000)
-    lambda_tokens: float | None = Field(default=None, ge=0, le=1)
-    redundancy_weight: float | None = Field(default=None, ge=0, le=10)
-    navigation_max_steps: int | None = Field(default=None, ge=1, le=1_000)
-    navigation_max_edges: int | None = Field(default=None, ge=1, le=100_000)
-    navigation_max_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
-    navigation_lambda_tokens: float | None = Field(default=None, ge=0, le=1)
-    navigation_lambda_edge: float | None = Field(default=None, ge=0, le=10)
+    return [UserUsageOut.of(u) for u in await container.usage.report()]
 
 
 @router.get("/curation", responses=error_responses(401, 403))
-async def curation_settings(request: Request, admin: AdminUser) -> dict[str, Any]:
+async def curation_settings(container: ContainerDep, admin: AdminUser) -> dict[str, Any]:
     """The curation budgets per provider and the navigator's budget the next model call will use."""
-    return settings_view(request.app.state.container.curation.current())
+    return settings_view(container.curation.current())
 
 
 @router.put("/curation", responses=error_responses(*BODY_ERRORS, 401, 403))
-async def change_curation_settings(body: CurationChangeIn, request: Request, admin: AdminUser) -> dict[str, Any]:
+async def change_curation_settings(body: CurationChangeIn, container: ContainerDep, admin: AdminUser) -> dict[str, Any]:
     """Change budgets or λ prices live: the next model call (and the next navigator walk) uses them."""
-    changed = request.app.state.container.curation.update(CurationChange(**body.model_dump()))
+    changed = container.curation.update(CurationChange(**body.model_dump()))
     if isinstance(changed, str):
         raise HTTPException(422, changed)
     return settings_view(changed)

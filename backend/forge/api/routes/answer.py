@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
-from forge.api.deps import session_id_of, unwrap
+from forge.api.deps import ContainerDep, session_id_of, unwrap
 from forge.api.error_responses import error_responses
 from forge.api.routes.session_stream import MarkdownResponse
 from forge.api.schemas.answer import AnswerPackOut
@@ -30,12 +30,12 @@ ANSWER_MARKDOWN_OK: dict[int | str, dict[str, Any]] = {
     response_class=MarkdownResponse,
     responses={**ANSWER_MARKDOWN_OK, **error_responses(404, 409)},
 )
-async def get_answer_markdown(session_id: str, request: Request) -> MarkdownResponse:
-    pack = unwrap(await answer_pack(request.app.state.container.uow_factory, session_id_of(session_id)))
+async def get_answer_markdown(session_id: str, container: ContainerDep) -> MarkdownResponse:
+    pack = unwrap(await answer_pack(container.uow_factory, session_id_of(session_id)))
     return MarkdownResponse(render_answer_markdown(pack))
 
 
 @router.get("/{session_id}/answer.json", response_model=AnswerPackOut, responses=error_responses(404, 409))
-async def get_answer_json(session_id: str, request: Request) -> AnswerPackOut:
-    pack = unwrap(await answer_pack(request.app.state.container.uow_factory, session_id_of(session_id)))
+async def get_answer_json(session_id: str, container: ContainerDep) -> AnswerPackOut:
+    pack = unwrap(await answer_pack(container.uow_factory, session_id_of(session_id)))
     return AnswerPackOut.model_validate(answer_pack_json(pack))

@@ -8,28 +8,18 @@ API replica can accept commands while workers restart (jobs wait in the queue).
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+
+from forge.api.deps import ContainerDep
+from forge.api.schemas.health import QueueReadiness, Readiness
+from forge.bootstrap.container import Container
 
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api/v1/health", tags=["health"])
-
-
-class QueueReadiness(BaseModel):
-    state: Literal["reachable", "unreachable"]
-    waiting: int | None = None
-    running: int | None = None
-    live_workers: int | None = None
-
-
-class Readiness(BaseModel):
-    status: Literal["ready", "unavailable"]
-    database: Literal["reachable", "unreachable"]
-    queue: QueueReadiness | None = None  # only with FORGE_RUNNER=workers
 
 
 NOT_READY: dict[int | str, dict[str, Any]] = {
@@ -42,24 +32,23 @@ async def liveness() -> dict[str, str]:
     return {"status": "ok"}
 
 
-async def _queue_readiness(request: Request) -> QueueReadiness | None:
-    container = request.app.state.container
-    if container.queue is None:
-        return None
+async def _queue_readiness(container: Container) -> QueueReadiness | None:
     try:
         depth = await container.queue_depth()
     except Exception:
         log.warning("the run queue is not readable", exc_info=True)
         return QueueReadiness(state="unreachable")
+    if depth is None:  # no run queue: FORGE_RUNNER is not workers
+        return None
     return QueueReadiness(
         state="reachable", waiting=depth.waiting, running=depth.running, live_workers=depth.live_workers
     )
 
 
 @router.get("/ready", response_model=Readiness, responses=NOT_READY)
-async def readiness(request: Request) -> JSONResponse:
-    database = await request.app.state.container.database_ready()
-    queue = await _queue_readiness(request) if database else None
+async def readiness(container: ContainerDep) -> JSONResponse:
+    database = await container.database_ready()
+    queue = await _queue_readiness(container) if database else None
     ready = database and (queue is None or queue.state == "reachable")
     body = Readiness(
         status="ready" if ready else "unavailable",

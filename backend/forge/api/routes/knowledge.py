@@ -9,8 +9,11 @@ Invariants:
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from typing import Annotated
 
+from fastapi import APIRouter, Depends, HTTPException, Path
+
+from forge.api.deps import ContainerDep
 from forge.api.error_responses import error_responses
 from forge.api.schemas.knowledge import (
     MatrixCellResponse,
@@ -27,35 +30,37 @@ from forge.core.explore.library_records import MatrixLookupError, ShippedKnowled
 router = APIRouter(prefix="/api/v1/knowledge", tags=["knowledge"])
 
 
-def _knowledge(request: Request) -> ShippedKnowledge:
-    knowledge: ShippedKnowledge = request.app.state.container.knowledge
-    return knowledge
+def knowledge_of(container: ContainerDep) -> ShippedKnowledge:
+    return container.knowledge
+
+
+KnowledgeDep = Annotated[ShippedKnowledge, Depends(knowledge_of)]
 
 
 @router.get("/domains", response_model=SourceDomainsResponse)
-async def list_domains(request: Request) -> SourceDomainsResponse:
-    return SourceDomainsResponse(domains=[SourceDomainOut.from_record(d) for d in _knowledge(request).domains])
+async def list_domains(knowledge: KnowledgeDep) -> SourceDomainsResponse:
+    return SourceDomainsResponse(domains=[SourceDomainOut.from_record(d) for d in knowledge.domains])
 
 
 @router.get("/triz/parameters", response_model=TrizParametersResponse)
-async def list_triz_parameters(request: Request) -> TrizParametersResponse:
-    parameters = _knowledge(request).triz.parameters
+async def list_triz_parameters(knowledge: KnowledgeDep) -> TrizParametersResponse:
+    parameters = knowledge.triz.parameters
     return TrizParametersResponse(parameters=[TrizParameterOut.from_record(p) for p in parameters])
 
 
 @router.get("/triz/principles", response_model=TrizPrinciplesResponse)
-async def list_triz_principles(request: Request) -> TrizPrinciplesResponse:
-    principles = _knowledge(request).triz.principles
+async def list_triz_principles(knowledge: KnowledgeDep) -> TrizPrinciplesResponse:
+    principles = knowledge.triz.principles
     return TrizPrinciplesResponse(principles=[TrizPrincipleOut.from_record(p) for p in principles])
 
 
 @router.get("/triz/matrix/{improving}/{worsening}", response_model=MatrixCellResponse, responses=error_responses(422))
 async def matrix_cell(
-    request: Request,
+    knowledge: KnowledgeDep,
     improving: int = Path(description="The parameter to improve, 1..39."),
     worsening: int = Path(description="The parameter that gets worse, 1..39 and not equal to improving."),
 ) -> MatrixCellResponse:
-    triz = _knowledge(request).triz
+    triz = knowledge.triz
     cell = triz.matrix.lookup(improving, worsening)
     if isinstance(cell, MatrixLookupError):
         raise HTTPException(422, cell.message)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 
+from forge.api.deps import ContainerDep
 from forge.observability.metrics import CONTENT_TYPE
 
 log = logging.getLogger(__name__)
@@ -16,13 +17,13 @@ router = APIRouter()
 
 
 @router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    container = request.app.state.container
-    if container.queue is not None:
-        try:
-            depth = await container.queue_depth()
+async def metrics(container: ContainerDep) -> Response:
+    try:
+        depth = await container.queue_depth()
+    except Exception:
+        log.warning("the run queue is not readable for /metrics", exc_info=True)
+        container.metrics.queue_read(-1, -1, -1)
+    else:
+        if depth is not None:  # None: no run queue (FORGE_RUNNER is not workers)
             container.metrics.queue_read(depth.waiting, depth.running, depth.live_workers)
-        except Exception:
-            log.warning("the run queue is not readable for /metrics", exc_info=True)
-            container.metrics.queue_read(-1, -1, -1)
     return Response(container.metrics.exposition(), media_type=CONTENT_TYPE)

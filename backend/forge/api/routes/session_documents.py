@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from forge.api.authentication import OwnedSession
-from forge.api.deps import service_of, unwrap
+from forge.api.deps import SessionServiceDep, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.schemas.sessions import DocumentCreate, DocumentResponse
 
@@ -18,12 +18,12 @@ router = APIRouter(prefix="/api/v1/sessions", tags=["documents"])
     response_model=DocumentResponse,
     responses=error_responses(*BODY_ERRORS, 404, 409),
 )
-async def add_document(session_id: OwnedSession, body: DocumentCreate, request: Request) -> DocumentResponse:
-    document = unwrap(await service_of(request).add_document(session_id, body.title, body.text))
+async def add_document(session_id: OwnedSession, body: DocumentCreate, service: SessionServiceDep) -> DocumentResponse:
+    document = unwrap(await service.add_document(session_id, body.title, body.text))
     return DocumentResponse.of(document)
 
 
 @router.get("/{session_id}/documents", response_model=list[DocumentResponse], responses=error_responses(404))
-async def list_documents(session_id: OwnedSession, request: Request) -> list[DocumentResponse]:
-    documents = unwrap(await service_of(request).documents(session_id))
+async def list_documents(session_id: OwnedSession, service: SessionServiceDep) -> list[DocumentResponse]:
+    documents = unwrap(await service.documents(session_id))
     return [DocumentResponse.of(d) for d in documents]

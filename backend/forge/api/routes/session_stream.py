@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Body, Header, HTTPException, Query
 from fastapi.responses import PlainTextResponse
 
 from forge.api.authentication import OwnedSession, within_limits
-from forge.api.deps import frames_of, service_of, unwrap
+from forge.api.deps import SessionServiceDep, SseFramesDep, unwrap
 from forge.api.error_responses import BODY_ERRORS, error_responses
 from forge.api.event_stream_response import EventStreamResponse
 from forge.api.request_limits import MAX_INT64
@@ -63,7 +63,8 @@ def _cursor(header: str | None, query: str | None) -> int:
 )
 async def stream_session(
     session_id: OwnedSession,
-    request: Request,
+    service: SessionServiceDep,
+    frames: SseFramesDep,
     last_event_id: Annotated[str | None, Query(description="Resume after this event id.")] = None,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> EventStreamResponse:
@@ -72,8 +73,8 @@ async def stream_session(
     after = _cursor(last_event_id_header, last_event_id)
     # OwnedSession has answered 404 for a session that does not exist (or is not the caller's): no
     # second read here — under a connection storm every query per connect counts.
-    feed = service_of(request).follow_batches(session_id, after)
-    return EventStreamResponse(encode_sse(frames_of(request), session_id, feed))
+    feed = service.follow_batches(session_id, after)
+    return EventStreamResponse(encode_sse(frames, session_id, feed))
 
 
 @router.post(
@@ -82,13 +83,14 @@ async def stream_session(
     responses={**SSE_OK, **error_responses(*BODY_ERRORS, 404, 409, 429)},
     dependencies=[within_limits(LimitedAction.START_WORK)],
 )
-async def submit_user_input(session_id: OwnedSession, body: UserInput, request: Request) -> EventStreamResponse:
+async def submit_user_input(
+    session_id: OwnedSession, body: UserInput, service: SessionServiceDep, frames: SseFramesDep
+) -> EventStreamResponse:
     review = body.to_review()
     if isinstance(review, str):
         raise HTTPException(422, review)
-    service = service_of(request)
     cursor = unwrap(await service.submit_review(session_id, review))
-    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, cursor)))
+    return EventStreamResponse(encode_sse(frames, session_id, service.follow_batches(session_id, cursor)))
 
 
 @router.post(
@@ -98,24 +100,26 @@ async def submit_user_input(session_id: OwnedSession, body: UserInput, request: 
     dependencies=[within_limits(LimitedAction.START_WORK)],
 )
 async def submit_autopilot_review(
-    session_id: OwnedSession, request: Request, body: Annotated[AutopilotRequest | None, Body()] = None
+    session_id: OwnedSession,
+    service: SessionServiceDep,
+    frames: SseFramesDep,
+    body: Annotated[AutopilotRequest | None, Body()] = None,
 ) -> EventStreamResponse:
     """Answer the review the session waits for as the CLI's autopilot would, then stream like /user-input."""
     options = body or AutopilotRequest()
     policy = AutopilotPolicy(accept_threshold=options.accept_threshold, rounds=options.rounds)
-    service = service_of(request)
     cursor = unwrap(await service.submit_autopilot_review(session_id, policy))
-    return EventStreamResponse(encode_sse(frames_of(request), session_id, service.follow_batches(session_id, cursor)))
+    return EventStreamResponse(encode_sse(frames, session_id, service.follow_batches(session_id, cursor)))
 
 
 @router.get("/{session_id}/events", response_model=EventPage, responses=error_responses(404, 422))
 async def list_events(
     session_id: OwnedSession,
-    request: Request,
+    service: SessionServiceDep,
     after: Annotated[int, Query(ge=0, le=MAX_INT64, description="Return events with id > after.")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventPage:
-    events = unwrap(await service_of(request).events(session_id, after, limit + 1))
+    events = unwrap(await service.events(session_id, after, limit + 1))
     page = events[:limit]
     return EventPage(
         events=[event_out(e) for e in page],
@@ -127,7 +131,7 @@ async def list_events(
 @router.get(
     "/{session_id}/document", response_class=MarkdownResponse, responses={**MARKDOWN_OK, **error_responses(404, 409)}
 )
-async def download_document(session_id: OwnedSession, request: Request) -> MarkdownResponse:
-    markdown = unwrap(await service_of(request).document(session_id))
+async def download_document(session_id: OwnedSession, service: SessionServiceDep) -> MarkdownResponse:
+    markdown = unwrap(await service.document(session_id))
     filename = f"knowledge-document-{session_id}.md"
     return MarkdownResponse(markdown, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -10,112 +10,19 @@ Invariants:
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from fastapi import APIRouter
 
-from forge.api.deps import session_id_of, unwrap
+from forge.api.deps import ContainerDep, session_id_of, unwrap
 from forge.api.error_responses import error_responses
-from forge.api.schemas.saga_events import CheckpointName, SagaDirectiveData, SagaFindingData
-from forge.core.domain_types import Phase
-from forge.core.saga.checkpoints import ANSWER_STAGES, CHECKPOINT_TITLE
-from forge.core.saga.records import DirectiveKind
-from forge.core.saga.state import SupervisionState
-from forge.core.session import events as ev
+from forge.api.schemas.supervisor import SupervisorOut, supervisor_out
 from forge.services.supervision_queries import supervision_of_session
 
 router = APIRouter(prefix="/api/v1/sessions", tags=["engine"])
 
 
-class FindingOut(SagaFindingData):
-    dismissed: bool
-
-
-class DirectiveOut(SagaDirectiveData):
-    adoptable: bool = Field(description="An ADD_CONSTRAINT you can still adopt at a review.")
-    adopted: bool
-
-
-class CheckpointOut(BaseModel):
-    checkpoint: CheckpointName
-    title: str
-    round: int
-    phase: Phase
-    summary: str
-    passed: bool
-    finding_ids: list[str]
-    directive_ids: list[str]
-    fast_events: list[str]
-
-
-class StageOut(BaseModel):
-    number: int
-    name: str
-    phase: Phase
-    checkpoint: CheckpointName | None
-
-
-class BudgetOut(BaseModel):
-    strategy: str
-    total_units: float
-    remaining: dict[str, float]
-    spent: dict[str, float]
-
-
-class CKOut(BaseModel):
-    space: str = Field(description="C (concept expansion) or K (knowledge expansion).")
-    k_expansions: int
-    transitions: list[str]
-
-
-class SupervisorOut(BaseModel):
-    findings: list[FindingOut]
-    directives: list[DirectiveOut]
-    checkpoints: list[CheckpointOut]
-    stages: list[StageOut] = Field(description="The Answer Engine's eight stages on the six phases.")
-    weights: dict[str, float] = Field(description="The composite score weights after ADJUST_WEIGHTS.")
-    quota_changes: dict[str, int]
-    flagged: list[str]
-    paused: bool
-    budget: BudgetOut
-    ck: CKOut
-
-
-def supervisor_out(sup: SupervisionState) -> SupervisorOut:
-    return SupervisorOut(
-        findings=[FindingOut(**ev.saga_finding(f).data, dismissed=f.dismissed) for f in sup.findings],
-        directives=[
-            DirectiveOut(
-                **ev.saga_directive(d).data,
-                adopted=d.id in sup.adopted,
-                adoptable=d.kind is DirectiveKind.ADD_CONSTRAINT and d.id not in sup.adopted,
-            )
-            for d in sup.directives
-        ],
-        checkpoints=[
-            CheckpointOut(**ev.saga_checkpoint(c).data, title=CHECKPOINT_TITLE[c.checkpoint]) for c in sup.checkpoints
-        ],
-        stages=[StageOut(number=s.number, name=s.name, phase=s.phase, checkpoint=s.checkpoint) for s in ANSWER_STAGES],
-        weights=dict(sup.weights),
-        quota_changes=dict(sup.quota_changes),
-        flagged=list(sup.flagged),
-        paused=sup.paused,
-        budget=BudgetOut(
-            strategy=sup.budget.strategy.value,
-            total_units=100.0,
-            remaining=dict(sup.budget.remaining),
-            spent=dict(sup.budget.spent),
-        ),
-        ck=CKOut(
-            space=sup.ck.space.value,
-            k_expansions=sup.ck.k_expansions,
-            transitions=[f"{t.source.value}→{t.target.value} ({t.trigger.value})" for t in sup.ck.transitions],
-        ),
-    )
-
-
 @router.get("/{session_id}/supervisor", response_model=SupervisorOut, responses=error_responses(404))
-async def get_supervisor(session_id: str, request: Request) -> SupervisorOut:
+async def get_supervisor(session_id: str, container: ContainerDep) -> SupervisorOut:
     """What SAGA found and did in this session; dismiss findings or adopt suggested constraints at a review."""
     sid = session_id_of(session_id)
-    sup = unwrap(await supervision_of_session(request.app.state.container.uow_factory, sid))
+    sup = unwrap(await supervision_of_session(container.uow_factory, sid))
     return supervisor_out(sup)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from forge.api.schemas.engine_names import HypothesisOperator
 from forge.core.solve.compliance_audit import ComplianceStatus, ComplianceVerdict
 from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, NoteKind
@@ -84,7 +85,7 @@ class SpendLineOut(BaseModel):
 
 class MethodologyOut(BaseModel):
     domains: list[str]
-    operators: list[str]
+    operators: list[HypothesisOperator]
     models: list[str]
     spend: SpendLineOut
     rounds: int

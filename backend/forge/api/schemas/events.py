@@ -21,6 +21,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypeAliasType
 
+from forge.api.schemas.engine_names import EngineStage
 from forge.api.schemas.review_payloads import (
     BuildReviewData,
     ClaimsReviewData,
@@ -192,7 +193,7 @@ class AgentTextDiscardedData(Payload):
 class EngineProgressData(Payload):
     """How far an engine stage is: model calls done of total (failed ones included in done)."""
 
-    stage: str = Field(description="The engine stage: `frame`, `biso`, `search` or `solve`.")
+    stage: EngineStage
     done: int = Field(ge=0)
     total: int = Field(ge=0)
     failed: int = Field(ge=0)
@@ -201,7 +202,7 @@ class EngineProgressData(Payload):
 class EngineStageData(Payload):
     """An engine stage finished: what it produced, in words and counts."""
 
-    stage: str
+    stage: EngineStage
     summary: str
     counts: dict[str, int]
 

@@ -8,7 +8,9 @@ Invariants:
     - Re-serialising a validated payload gives back the emitted JSON: what `GET /events` returns
       equals what the SSE stream sent.
     - The graph of `review_build` and `GET /sessions/{id}/graph` share one model (`FlowGraphResponse`),
-      the projection of `core.project_graph_to_flow`.
+      the projection of `core.project_graph_to_flow`: claims and links without positions (the
+      browser lays the graph out). `review_build` events logged before that carry `x`/`y` on each
+      node; those two fields are dropped when such an event is read, nothing else is tolerated.
 
 Design decisions:
     - Core enums are the field types, so they appear as named enums in OpenAPI (and as string unions
@@ -21,7 +23,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema, model_validator
 
 from forge.api.schemas.search_trace import TransformRecordOut
 from forge.core.domain_types import (
@@ -37,6 +39,7 @@ from forge.core.domain_types import (
 )
 from forge.core.explore.suggested_domains import SuggestionSource
 from forge.core.frame.audit_constraints import ConstraintFindingKind, ConstraintKind
+from forge.core.search.plan import SearchOperator
 from forge.core.verify.verdicts import QueryKind, VerifyStatus
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
@@ -199,13 +202,19 @@ class NegativeKnowledgeView(Payload):
 
 
 class GraphNode(Payload):
-    """A claim in the knowledge graph, laid out in layers (`x` by depth, `y` by row); `id` is the claim id,
-    `label` its text, `score` its mean score (3 places) or null."""
+    """A claim in the knowledge graph; `id` is the claim id, `label` its text, `score` its mean score
+    (3 places) or null. No position: clients lay the graph out (the SPA with dagre)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_logged_layout(cls, data: object) -> object:
+        """Events logged while the server laid the graph out carry `x` and `y`; they mean nothing now."""
+        if isinstance(data, dict) and ("x" in data or "y" in data):
+            return {k: v for k, v in data.items() if k not in ("x", "y")}
+        return data
 
     id: str
     type: Literal["claim"]
-    x: float
-    y: float
     label: str
     claim_type: ClaimType
     status: ClaimStatus
@@ -224,8 +233,9 @@ class GraphEdge(Payload):
 
 
 class FlowGraphResponse(Payload):
-    """The knowledge graph: claims as nodes with a deterministic layered layout (React Flow's
-    `position` is `{x, y}`) and typed links as edges. `review_build` carries the same object."""
+    """The knowledge graph: claims as nodes and typed links as edges, in the order they were made;
+    no layout (a client places the nodes). `review_build` carries the same object; the same graph
+    is at `GET /sessions/{id}/graph.graphml` as GraphML."""
 
     nodes: list[GraphNode]
     edges: list[GraphEdge]
@@ -385,7 +395,7 @@ class SearchSummaryView(Payload):
     eligible: int
     calls: int
     children: int
-    operators: dict[str, int] = Field(description="Children made per operator.")
+    operators: dict[SearchOperator, int] = Field(description="Children made per operator.")
     degraded: int
     skipped: int
     failed: int

@@ -19,6 +19,7 @@ from forge.api.schemas.events import SessionEventOut
 from forge.api.schemas.text_fields import FreeText
 from forge.core.domain_types import BuildDecision, ReframingType, VerdictType
 from forge.core.frame.problem_constraints import split_constraints
+from forge.core.hypotheses.star_from_pool import MAX_POOL_STARS
 from forge.core.research.evidence_urls import evidence_url_problem
 from forge.core.research.session_documents import MAX_TEXT_CHARS, MAX_TITLE_CHARS, MIN_TEXT_CHARS
 from forge.core.review.inputs import (
@@ -36,7 +37,13 @@ from forge.core.session.record import MAX_PROBLEM_CHARS, MIN_PROBLEM_CHARS, Sess
 from forge.core.session.records import SessionDocument
 
 MAX_LIST = 50
-ShortText = Field(min_length=1, max_length=4000)
+MAX_REVIEW_TEXT_CHARS = 4000  # feedback, a verdict's reason or qualification
+MAX_INSIGHT_CHARS = 8000
+MAX_ADDED_ITEMS = 10  # assumptions, reframings or domains a review adds; evidence URLs of an insight
+MAX_ADDED_ITEM_CHARS = 300
+ShortText = Field(min_length=1, max_length=MAX_REVIEW_TEXT_CHARS)
+# An assumption, reframing or domain the person adds: a short phrase, like a constraint.
+AddedItem = Annotated[FreeText, Field(max_length=MAX_ADDED_ITEM_CHARS)]
 
 
 MAX_CONSTRAINTS = 10
@@ -188,8 +195,8 @@ class ClaimFeedbackIn(BaseModel):
 class ClaimVerdictIn(BaseModel):
     claim_index: int = Field(ge=0)
     verdict: VerdictType
-    reason: FreeText | None = Field(default=None, max_length=4000)
-    qualification: FreeText | None = Field(default=None, max_length=4000)
+    reason: FreeText | None = Field(default=None, max_length=MAX_REVIEW_TEXT_CHARS)
+    qualification: FreeText | None = Field(default=None, max_length=MAX_REVIEW_TEXT_CHARS)
     merge_with_index: int | None = Field(default=None, ge=0)
 
 
@@ -199,12 +206,12 @@ class UserInput(BaseModel):
     type: Literal["decompose_review", "explore_review", "claims_review", "verdicts", "build_decision"]
     confirmed_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
     rejected_assumptions: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    added_assumptions: list[FreeText] | None = Field(default=None, max_length=10)
+    added_assumptions: list[AddedItem] | None = Field(default=None, max_length=MAX_ADDED_ITEMS)
     selected_reframings: list[int] | None = Field(default=None, max_length=MAX_LIST)
-    added_reframings: list[FreeText] | None = Field(default=None, max_length=10)
+    added_reframings: list[AddedItem] | None = Field(default=None, max_length=MAX_ADDED_ITEMS)
     added_reframing_types: list[ReframingType | None] | None = Field(
         default=None,
-        max_length=10,
+        max_length=MAX_ADDED_ITEMS,
         description="decompose_review: the type of added_reframings[i] (scope_change, entity_question, "
         "variable_change, domain_change); null or missing -> inferred from its wording.",
     )
@@ -217,17 +224,17 @@ class UserInput(BaseModel):
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
     starred_hypotheses: list[Annotated[FreeText, Field(min_length=1, max_length=255)]] | None = Field(
         default=None,
-        max_length=MAX_LIST,
+        max_length=MAX_POOL_STARS,
         description="explore_review: ids of pool hypotheses to star (from GET /sessions/{id}/hypotheses); each "
         "becomes a starred analogy SYNTHESIZE builds on. Stars from starred_analogies, this, or both.",
     )
-    suggested_domains: list[FreeText] | None = Field(default=None, max_length=10)
+    suggested_domains: list[AddedItem] | None = Field(default=None, max_length=MAX_ADDED_ITEMS)
     claim_feedback: list[ClaimFeedbackIn] | None = Field(default=None, max_length=10)
     verdicts: list[ClaimVerdictIn] | None = Field(default=None, max_length=10)
     decision: BuildDecision | None = None
     deep_dive_claim_id: FreeText | None = Field(default=None, max_length=64)
-    user_insight: FreeText | None = Field(default=None, max_length=8000)
-    user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=10)
+    user_insight: FreeText | None = Field(default=None, max_length=MAX_INSIGHT_CHARS)
+    user_evidence_urls: list[EvidenceUrl] | None = Field(default=None, max_length=MAX_ADDED_ITEMS)
     curiosity_id: FreeText | None = Field(
         default=None,
         max_length=300,

@@ -6,7 +6,9 @@ Invariants:
     - Templates are `str.format` patterns filled by the renderer with already-escaped values.
     - The verdict markers keep their emoji (✅ ❌ ❔) in every language, so a violation stands out.
     - Terms follow the SPA's locales (论断 / 主張 for claims, 硬约束 / 厳格な制約 for hard
-      constraints, 裁决 / 判定 for verdicts).
+      constraints, 裁决 / 判定 for verdicts); the facts both show (section titles, verdicts, severities,
+      origins, VERIFY statuses) read the same, checked against the locale files by
+      tests/unit/core/document/test_words_match_spa_locales.py.
 """
 
 from __future__ import annotations
@@ -195,7 +197,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
             "low": "低",
             "passed": "通过",
             "failed": "未通过",
-            "escalated": "已上报",
+            "escalated": "已升级",
             "abstained": "弃权",
             "unverified": "未验证",
             "user": "用户",
@@ -211,7 +213,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
 )
 
 JAPANESE_ANSWER_WORDS = AnswerWords(
-    sections=("直接の回答", "解決策", "主要な証拠", "リスクと境界", "仮説のランキング", "制約への適合", "方法"),
+    sections=("直接の回答", "解決策", "主な証拠", "リスクと適用範囲", "仮説のランキング", "制約への適合", "方法"),
     verdict_pass="✅ 適合",
     verdict_violation="❌ 違反",
     verdict_unclear="❔ 不明",
@@ -229,7 +231,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     risk_unresolved="（未解決）",
     risk_mitigation=" — 緩和策：{text}",
     no_risk="監査で記録されたリスクはありません。",
-    boundaries="**境界**",
+    boundaries="**適用範囲**",
     none_recorded="記録なし。",
     ranking_empty="仮説プールは空です。",
     ranking_header="| # | 仮説 | 分野 | スコア | ゲート | 検証 |",
@@ -251,7 +253,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     written_by="_AnswerPack の作成：{model}{label}。_",
     no_answer="回答なし。",
     no_solution="解決策なし。",
-    no_evidence="記録された証拠はありません。",
+    no_evidence="証拠は記録されていません。",
     trace_user="ユーザー提供",
     trace_query="検索クエリ：{query}",
     trace_research="調査",
@@ -269,12 +271,12 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
             "low": "低",
             "passed": "合格",
             "failed": "不合格",
-            "escalated": "上申",
-            "abstained": "棄権",
+            "escalated": "上位判定へ",
+            "abstained": "判定保留",
             "unverified": "未検証",
             "user": "ユーザー",
             "domain": "問題そのもの",
-            "risk_refinement": "リスクの精緻化",
+            "risk_refinement": "リスクからの具体化",
             "constraint_reframe_triggered": "制約の再構成",
             "constraint_added": "制約の追加",
             "constraint_duplicate": "重複した制約",

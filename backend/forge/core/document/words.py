@@ -6,7 +6,9 @@ Invariants:
     - Templates are `str.format` patterns filled by the renderer with already-escaped values; a
       template never carries Markdown taken from the state.
     - Chinese and Japanese terms follow the SPA's locales (论断 / 主張 for claims, 裁决 / 判定 for
-      verdicts, 硬约束 / 厳格な制約 for hard constraints).
+      verdicts, 硬约束 / 厳格な制約 for hard constraints); where both show the same fact (a status,
+      a section title, a score's name) the words are the same, checked against the locale files by
+      tests/unit/core/document/test_words_match_spa_locales.py.
 """
 
 from __future__ import annotations
@@ -210,7 +212,7 @@ CHINESE_DOCUMENT_WORDS = DocumentWords(
     claim_falsifiable_if="可证伪条件",
     claim_qualification="限定条件",
     claim_field="- {label}：{text}",
-    claim_scores="- 评分：新颖性 {novelty:.2f}，依据充分性 {groundedness:.2f}，"
+    claim_scores="- 评分：新颖性 {novelty:.2f}，有据性 {groundedness:.2f}，"
     "可证伪性 {falsifiability:.2f}，重要性 {significance:.2f}",
     claim_evidence="- 证据：{items}",
     no_validated="没有已验证的论断。",
@@ -306,7 +308,7 @@ JAPANESE_DOCUMENT_WORDS = DocumentWords(
     claim_falsifiable_if="反証条件",
     claim_qualification="限定条件",
     claim_field="- {label}：{text}",
-    claim_scores="- スコア：新規性 {novelty:.2f}、根拠の確かさ {groundedness:.2f}、"
+    claim_scores="- スコア：新規性 {novelty:.2f}、根拠の強さ {groundedness:.2f}、"
     "反証可能性 {falsifiability:.2f}、重要性 {significance:.2f}",
     claim_evidence="- 証拠：{items}",
     no_validated="検証済みの主張なし。",

@@ -1,27 +1,24 @@
-"""Projection of the knowledge graph to React Flow's `{nodes, edges}` format.
+"""Projection of the knowledge graph to React Flow's `{nodes, edges}` format: what each claim and
+link is, not where it is drawn.
 
 Invariants:
-    - Pure and deterministic: nodes are laid out in layers by longest-path depth, ordered within a
-      layer by their order of insertion, so the same graph always has the same picture.
+    - Pure and deterministic: one node per claim in insertion order, one edge per link.
+    - No positions: the graph is laid out in one place, the browser (frontend/src/graph/layoutGraph.ts,
+      dagre over the nodes' measured sizes and the edge labels' widths, again after a status filter).
+      A server layout could only guess the boxes' sizes, and the SPA threw it away.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forge.core.graph.knowledge_graph import topological_depths
 from forge.core.session.records import Claim, Edge
-
-LAYER_GAP_X = 340
-ROW_GAP_Y = 170
 
 
 @dataclass(frozen=True, slots=True)
 class FlowNode:
     id: str
     type: str
-    x: float
-    y: float
     label: str
     claim_type: str
     status: str
@@ -45,28 +42,20 @@ class FlowGraph:
 
 
 def project_graph_to_flow(claims: list[Claim], edges: list[Edge]) -> FlowGraph:
-    depths = topological_depths([c.id for c in claims], edges)
-    rows_used: dict[int, int] = {}
-    nodes = []
-    for claim in claims:
-        layer = depths[claim.id]
-        row = rows_used.get(layer, 0)
-        rows_used[layer] = row + 1
-        nodes.append(
-            FlowNode(
-                id=str(claim.id),
-                type="claim",
-                x=float(layer * LAYER_GAP_X),
-                y=float(row * ROW_GAP_Y),
-                label=claim.text,
-                claim_type=claim.claim_type.value,
-                status=claim.status.value,
-                confidence=claim.confidence.value,
-                round=claim.round_created,
-                score=round(claim.scores.mean, 3) if claim.scores else None,
-            )
+    nodes = tuple(
+        FlowNode(
+            id=str(claim.id),
+            type="claim",
+            label=claim.text,
+            claim_type=claim.claim_type.value,
+            status=claim.status.value,
+            confidence=claim.confidence.value,
+            round=claim.round_created,
+            score=round(claim.scores.mean, 3) if claim.scores else None,
         )
+        for claim in claims
+    )
     flow_edges = tuple(
         FlowEdge(id=str(e.id), source=str(e.source), target=str(e.target), label=e.edge_type.value) for e in edges
     )
-    return FlowGraph(nodes=tuple(nodes), edges=flow_edges)
+    return FlowGraph(nodes=nodes, edges=flow_edges)

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any
 
 from forge.core.curation.curate_conversation import CurationSummary, curation_payload
-from forge.core.domain_types import Phase, ReviewType
+from forge.core.domain_types import EngineStage, Phase, ReviewType
 from forge.core.saga.records import CheckpointAudit, Directive, SupervisorFinding
 from forge.core.session.records import ResearchHit
 from forge.core.session.spend import PhaseSpend
@@ -87,14 +87,16 @@ def agent_text_discarded(reason: str) -> SessionEvent:
     return SessionEvent(EventType.AGENT_TEXT_DISCARDED, {"reason": reason})
 
 
-def engine_progress(stage: str, done: int, total: int, failed: int) -> SessionEvent:
+def engine_progress(stage: EngineStage, done: int, total: int, failed: int) -> SessionEvent:
     """Live: how far an engine stage is (calls done of total); never stored."""
-    return SessionEvent(EventType.ENGINE_PROGRESS, {"stage": stage, "done": done, "total": total, "failed": failed})
+    return SessionEvent(
+        EventType.ENGINE_PROGRESS, {"stage": stage.value, "done": done, "total": total, "failed": failed}
+    )
 
 
-def engine_stage(stage: str, summary: str, counts: dict[str, int]) -> SessionEvent:
+def engine_stage(stage: EngineStage, summary: str, counts: dict[str, int]) -> SessionEvent:
     """Stored: an engine stage finished (e.g. the frame, BISO) with what it produced."""
-    return SessionEvent(EventType.ENGINE_STAGE, {"stage": stage, "summary": summary, "counts": counts})
+    return SessionEvent(EventType.ENGINE_STAGE, {"stage": stage.value, "summary": summary, "counts": counts})
 
 
 def saga_finding(f: SupervisorFinding) -> SessionEvent:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from forge.core.domain_types import EngineStage
 from forge.core.explore.library_records import SourceDomain
 from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
 from forge.core.frame.problem_frame import ProblemFrame
@@ -29,7 +30,7 @@ from forge.engine.explore.review_mapping_depth import review_mapping_depth
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
-STAGE = "biso"
+STAGE = EngineStage.BISO
 BISO_INSTRUCTIONS = """You transfer structure from a distant source domain onto a framed problem (bisociation).
 For each hypothesis:
 - Pick one structure of the source domain and say how its mechanism would work on the target.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from forge.core.domain_types import EngineStage
 from forge.core.explore.mapping_model_layer import DepthReview, RowExplanation, audit_unpack, choose_unpack_rows
 from forge.core.explore.mapping_quality_gate import judge_rows
 from forge.core.frame.problem_frame import ProblemFrame
@@ -24,7 +25,7 @@ from forge.core.llm.messages import Usage
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
-STAGE = "mapping_review"
+STAGE = EngineStage.MAPPING_REVIEW
 REVIEW_INSTRUCTIONS = """You review the mapping table of a cross-domain hypothesis, as a strict referee.
 - systematicity (0-10): do the rows form coherent relational systems (one causal story across several
   rows), or are they a list of unrelated correspondences?

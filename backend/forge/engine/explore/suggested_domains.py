@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from forge.core.domain_types import EngineStage
 from forge.core.explore.library_records import DomainVariable, ScienceField, SourceDomain, Structure, StructureTransfer
 from forge.core.explore.suggested_domains import SuggestionOutcome, SuggestionSource, match_suggestion
 from forge.core.frame.problem_frame import ProblemFrame
@@ -28,7 +29,7 @@ from forge.engine.explore.biso import frame_text, run_biso
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
-STAGE = "suggested_domains"
+STAGE = EngineStage.SUGGESTED_DOMAINS
 DESCRIBE_INSTRUCTIONS = """Describe a scientific or engineering source domain so that its structures can be
 carried onto a problem by analogy. Be accurate and specific to the domain: name real mechanisms, variables
 and observables from its literature (with a reference a reader could look up), not the problem's own words.

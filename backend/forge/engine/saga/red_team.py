@@ -21,12 +21,13 @@ from enum import Enum
 
 from pydantic import BaseModel, Field
 
+from forge.core.domain_types import EngineStage
 from forge.core.llm.messages import Usage
 from forge.core.saga.records import Finding, FindingKind, Severity
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
-STAGE = "red_team"
+STAGE = EngineStage.RED_TEAM
 
 
 class ChallengeKind(str, Enum):

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from forge.core.domain_types import EngineStage
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis, HypothesisId, merge_near_duplicates
 from forge.core.llm.messages import Usage
@@ -48,7 +49,7 @@ from forge.engine.search.transform_space import LogicCheckOutput, logic_check_re
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuralGrounding, StructuredModel, StructuredResult
 
-STAGE = "search"
+STAGE = EngineStage.SEARCH
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.answer.pack import TalkerAnswer
+from forge.core.domain_types import EngineStage
 from forge.core.llm.messages import Usage
 from forge.core.solve.compliance_audit import (
     MAX_REVISIONS,
@@ -59,7 +60,7 @@ from forge.engine.solve.requests import (
 from forge.engine.structured_batch import EngineProgress, ProgressSink
 from forge.ports import ModelUnavailableError, OutputT, StructuredFailure, StructuredModel, StructuredRequest
 
-STAGE = "solve"
+STAGE = EngineStage.SOLVE
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from forge.core.domain_types import Contributor, EvidenceId, EvidenceType, Phase, SessionId
+from forge.core.domain_types import Contributor, EngineStage, EvidenceId, EvidenceType, Phase, SessionId
 from forge.core.llm.messages import Usage
 from forge.core.research.results import answered_by, research_warning_of
 from forge.core.research.text_relevance import coverage
@@ -55,7 +55,7 @@ from forge.engine.verify.requests import (
 )
 from forge.ports import Clock, ResearchProvider, StructuredModel, StructuredResult
 
-STAGE = "verify"
+STAGE = EngineStage.VERIFY
 RESULTS_PER_QUERY = 3
 
 

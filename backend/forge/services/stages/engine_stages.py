@@ -30,6 +30,7 @@ from typing import Protocol
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
+from forge.core.domain_types import EngineStage as CoreStage
 from forge.core.domain_types import Phase, SessionId
 from forge.core.explore.library_records import SourceDomain
 from forge.core.explore.suggested_domains import describe_outcomes, pending_suggestions
@@ -78,12 +79,14 @@ class StageOutput:
 
 
 class StageName(str, Enum):
-    FRAME = "frame"
-    BISO = "biso"
-    SUGGESTED_DOMAINS = "suggested_domains"
-    SEARCH = "search"
-    VERIFY = "verify"
-    SOLVE = "solve"
+    """The stages that open a phase, spelled as the core's EngineStage (their events' `stage`)."""
+
+    FRAME = CoreStage.FRAME.value
+    BISO = CoreStage.BISO.value
+    SUGGESTED_DOMAINS = CoreStage.SUGGESTED_DOMAINS.value
+    SEARCH = CoreStage.SEARCH.value
+    VERIFY = CoreStage.VERIFY.value
+    SOLVE = CoreStage.SOLVE.value
 
 
 class DelegateStage(Protocol):
@@ -219,7 +222,7 @@ class EngineStages:
         counts = {"suggestions": len(run.outcomes), "hypotheses": len(run.hypotheses), "calls": run.calls}
         events = (*framing_cost, *self._account(ctx, run.usage))
         return StageOutput(
-            (*events, ev.engine_stage(StageName.SUGGESTED_DOMAINS.value, describe_outcomes(run.outcomes), counts)),
+            (*events, ev.engine_stage(CoreStage.SUGGESTED_DOMAINS, describe_outcomes(run.outcomes), counts)),
             run.hypotheses,
         )
 
@@ -228,13 +231,13 @@ class EngineStages:
         usage_events = self._account(ctx, framed.usage)
         if not isinstance(framed, Framed):
             return StageOutput(
-                (*usage_events, ev.engine_stage(StageName.FRAME.value, f"No problem frame: {framed.message}", {}))
+                (*usage_events, ev.engine_stage(CoreStage.FRAME, f"No problem frame: {framed.message}", {}))
             )
         ctx.state.problem_frame = framed.audited
         frame, findings = framed.audited.frame, framed.audited.audit.findings
         counts = {"hard_constraints": len(frame.hard_constraints), "findings": len(findings)}
         summary = f"Framed: {frame.objective}. {len(frame.hard_constraints)} hard constraint(s), {len(findings)} audit finding(s)."
-        return StageOutput((*usage_events, ev.engine_stage(StageName.FRAME.value, summary, counts)))
+        return StageOutput((*usage_events, ev.engine_stage(CoreStage.FRAME, summary, counts)))
 
     async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         state = ctx.state
@@ -274,7 +277,7 @@ class EngineStages:
             "reviewed": run.reviewed,
             "padding_suspected": len(run.padding_suspected),
         }
-        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(StageName.BISO.value, summary, counts))
+        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(CoreStage.BISO, summary, counts))
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
@@ -308,7 +311,7 @@ class EngineStages:
         events = (
             *framing_cost,
             *self._account(ctx, run.usage),
-            ev.engine_stage(StageName.SEARCH.value, search_text(run, len(pool), rounds), search_counts(run, rounds)),
+            ev.engine_stage(CoreStage.SEARCH, search_text(run, len(pool), rounds), search_counts(run, rounds)),
         )
         return StageOutput(events, run.children)
 

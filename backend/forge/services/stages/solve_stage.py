@@ -26,7 +26,7 @@ from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core.answer.build import AnswerInputs, answer_title, build_answer_pack, kept_claims
 from forge.core.answer.pack import SolveSummary
-from forge.core.domain_types import Phase, SessionId
+from forge.core.domain_types import EngineStage, Phase, SessionId
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -89,7 +89,7 @@ class SolveStage:
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         if run.answer is None or run.compliance is None or run.finished is None:
             text = f"Solve produced no answer: {run.failure}"
-            return (*usage, ev.engine_stage("solve", text, {"calls": run.calls}))
+            return (*usage, ev.engine_stage(EngineStage.SOLVE, text, {"calls": run.calls}))
         hypotheses = await self._read_pool(ctx.session_id) if self._read_pool is not None else ()
         pack = build_answer_pack(
             AnswerInputs(
@@ -105,7 +105,7 @@ class SolveStage:
             )
         )
         state.answer_pack = pack
-        return (*usage, ev.engine_stage("solve", _text(run), _counts(run)))
+        return (*usage, ev.engine_stage(EngineStage.SOLVE, _text(run), _counts(run)))
 
 
 def _summary(run: SolveRun) -> SolveSummary:

@@ -7,6 +7,7 @@ import { ReviewForm, ReviewSection, TextArea } from "./ReviewForm";
 import type { BuildDecisionType, ReviewScreenProps } from "./reviewTypes";
 import {
   EMPTY_BUILD_DRAFT,
+  MAX_EVIDENCE_URL_CHARS,
   MAX_EVIDENCE_URLS,
   MAX_INSIGHT_CHARS,
   NEW_ROUND_DECISIONS,
@@ -166,7 +167,7 @@ export function BuildDecision({ event, sessionId, onSubmit, disabled }: ReviewSc
               onPendingChange={(pendingEvidenceUrl) => setDraft((d) => ({ ...d, pendingEvidenceUrl }))}
               placeholder="https://…"
               maxItems={MAX_EVIDENCE_URLS}
-              maxLength={2000}
+              maxLength={MAX_EVIDENCE_URL_CHARS}
             />
           </div>
         )}

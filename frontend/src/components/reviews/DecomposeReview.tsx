@@ -8,7 +8,14 @@ import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ProblemFrameSummary } from "./EngineSummaries";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { DecomposePayload, ReviewScreenProps } from "./reviewTypes";
-import { EMPTY_DECOMPOSE_DRAFT, MAX_ADDED_ITEMS, validateDecompose, type DecomposeDraft } from "./validateReviews";
+import {
+  EMPTY_DECOMPOSE_DRAFT,
+  MAX_ADDED_ASSUMPTIONS,
+  MAX_ADDED_REFRAMINGS,
+  MAX_ITEM_CHARS,
+  validateDecompose,
+  type DecomposeDraft,
+} from "./validateReviews";
 import { evidenceWords, type MemoryChoice, type OfferedHypothesis } from "../../memory/describeMemory";
 
 type AssumptionChoice = "confirm" | "reject" | "none";
@@ -242,7 +249,8 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
           pending={draft.pendingAssumption}
           onPendingChange={(pendingAssumption) => setDraft((d) => ({ ...d, pendingAssumption }))}
           placeholder={t("decompose.assumptionPlaceholder")}
-          maxItems={MAX_ADDED_ITEMS}
+          maxItems={MAX_ADDED_ASSUMPTIONS}
+          maxLength={MAX_ITEM_CHARS}
         />
       </ReviewSection>
 
@@ -275,7 +283,8 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
           pending={draft.pendingReframing}
           onPendingChange={(pendingReframing) => setDraft((d) => ({ ...d, pendingReframing }))}
           placeholder={t("decompose.reframingPlaceholder")}
-          maxItems={MAX_ADDED_ITEMS}
+          maxItems={MAX_ADDED_REFRAMINGS}
+          maxLength={MAX_ITEM_CHARS}
         />
       </ReviewSection>
     </ReviewForm>

@@ -6,7 +6,10 @@ type FrameView = NonNullable<DecomposePayload["problem_frame"]>;
 type SelectionView = NonNullable<ExplorePayload["domain_selection"]>;
 type PoolView = NonNullable<ExplorePayload["pool"]>;
 
-const FINDING_LABELS: Readonly<Record<string, ParseKeys>> = {
+type FindingKind = FrameView["audit"]["findings"][number]["kind"];
+
+// Typed over the API's enum: a finding kind the backend adds fails the type check here.
+const FINDING_LABELS: Readonly<Record<FindingKind, ParseKeys>> = {
   duplicate: "frame.findingDuplicate",
   conflict: "frame.findingConflict",
   undecidable: "frame.findingUndecidable",
@@ -34,10 +37,7 @@ function Items({ label, items }: { label: string; items: readonly string[] }) {
 export function ProblemFrameSummary({ view }: { view: FrameView }) {
   const { frame, audit } = view;
   const { t } = useTranslation();
-  const findingLabel = (kind: string) => {
-    const key = FINDING_LABELS[kind];
-    return key ? t(key) : kind;
-  };
+  const findingLabel = (kind: FindingKind) => t(FINDING_LABELS[kind]);
   return (
     <div className="space-y-3 text-sm">
       <dl className="space-y-2">

@@ -8,7 +8,7 @@ import { PoolStarPicker } from "./PoolStarPicker";
 import { toggleStar } from "./poolStars";
 import { ReviewForm, ReviewSection } from "./ReviewForm";
 import type { AnalogyView, ExplorePayload, ReviewScreenProps } from "./reviewTypes";
-import { EMPTY_EXPLORE_DRAFT, MAX_ADDED_ITEMS, validateExplore, type ExploreDraft } from "./validateReviews";
+import { EMPTY_EXPLORE_DRAFT, MAX_ITEM_CHARS, MAX_SUGGESTED_DOMAINS, validateExplore, type ExploreDraft } from "./validateReviews";
 
 const DISTANCE_TONES: Record<AnalogyView["semantic_distance"], BadgeTone> = { near: "sky", medium: "amber", far: "violet" };
 
@@ -242,7 +242,8 @@ export function ExploreReview({ event, sessionId, onSubmit, disabled }: ReviewSc
           pending={draft.pendingDomain}
           onPendingChange={(pendingDomain) => setDraft((d) => ({ ...d, pendingDomain }))}
           placeholder={t("explore.domainPlaceholder")}
-          maxItems={MAX_ADDED_ITEMS}
+          maxItems={MAX_SUGGESTED_DOMAINS}
+          maxLength={MAX_ITEM_CHARS}
         />
       </ReviewSection>
     </ReviewForm>

@@ -13,8 +13,11 @@ import { currentLanguage, i18n } from "../../i18n/i18n";
 export type PoolHypothesis = Schemas["HypothesisOut"];
 export type HyperpathView = Schemas["HyperpathOut"];
 export type SearchView = Schemas["SearchSummaryView"];
+/** How a hypothesis was made: "biso" or a SEARCH operator (the API's enum). */
+export type Operator = Schemas["HypothesisOperator"];
 
-const OPERATOR_KEYS: Readonly<Record<string, ParseKeys>> = {
+// Typed over the API's enum: an operator the backend adds fails the type check here until it has words.
+const OPERATOR_KEYS: Readonly<Record<Operator, ParseKeys>> = {
   biso: "operator.biso",
   refine: "operator.refine",
   variant: "operator.variant",
@@ -29,14 +32,13 @@ const OPERATOR_KEYS: Readonly<Record<string, ParseKeys>> = {
 
 /** An operator's name in the UI's language; an operator the UI does not know reads as its id. */
 export function operatorLabel(operator: string): string {
-  const key = OPERATOR_KEYS[operator];
-  return key ? i18n.t(key) : operator.replaceAll("_", " ");
+  return Object.hasOwn(OPERATOR_KEYS, operator) ? i18n.t(OPERATOR_KEYS[operator as Operator]) : operator.replaceAll("_", " ");
 }
 
 export interface LineageNode {
   readonly id: string;
   readonly title: string | null; // null: the parent is not in the pool that was read
-  readonly operator: string | null;
+  readonly operator: Operator | null;
   readonly depth: number; // 0 = the hypothesis itself, 1 = its parents, …
 }
 

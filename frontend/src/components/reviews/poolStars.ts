@@ -4,9 +4,11 @@
  * Only hypotheses whose mapping table passed the gate can be starred (the others are shown for
  * reference): the API turns each star into an analogy SYNTHESIZE builds on.
  */
+import { REQUEST_LIMITS } from "../../api/requestLimits";
 import type { PoolHypothesis } from "./hypothesisLineage";
 
-export const MAX_POOL_STARS = 12;
+/** Pool hypotheses one explore review may star (the request model's `starred_hypotheses` limit). */
+export const MAX_POOL_STARS = REQUEST_LIMITS.UserInput.starred_hypotheses.maxItems;
 
 export interface DomainGroup {
   readonly domainId: string;

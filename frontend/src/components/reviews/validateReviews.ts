@@ -3,11 +3,15 @@
  * the request model's limits in backend/forge/api/schemas/sessions.py): a draft that passes here is one the
  * server accepts, and the body is built here, once. Messages use the screen's words and 1-based
  * numbers ("claim 1"), because that is what the person sees.
+ *
+ * The limits are the request model's, read from `REQUEST_LIMITS` (generated from the OpenAPI
+ * document by `make api-client`), never copied: a limit changed on the server changes here.
  */
 import { i18n } from "../../i18n/i18n";
 import { MAX_POOL_STARS } from "./poolStars";
 import { memoryDecisionFields, type MemoryChoice } from "../../memory/describeMemory";
 import type { UserInput } from "../../api/client";
+import { REQUEST_LIMITS } from "../../api/requestLimits";
 import type {
   BuildDecisionType,
   BuildPayload,
@@ -19,14 +23,22 @@ import type {
   VerdictType,
 } from "./reviewTypes";
 
-/** Items the server takes in each list of short texts (added assumptions, reframings, domains). */
-export const MAX_ADDED_ITEMS = 10;
-/** Longest feedback, reason or qualification text the server takes. */
-export const MAX_TEXT_CHARS = 4000;
+const REVIEW = REQUEST_LIMITS.UserInput;
+/** Items the server takes in each list of short texts the person adds. */
+export const MAX_ADDED_ASSUMPTIONS = REVIEW.added_assumptions.maxItems;
+export const MAX_ADDED_REFRAMINGS = REVIEW.added_reframings.maxItems;
+export const MAX_SUGGESTED_DOMAINS = REVIEW.suggested_domains.maxItems;
+/** Longest feedback, reason or qualification text the server takes (one limit on the server, checked here). */
+export const MAX_TEXT_CHARS = Math.min(
+  REQUEST_LIMITS.ClaimFeedbackIn.feedback.maxLength,
+  REQUEST_LIMITS.ClaimVerdictIn.reason.maxLength,
+  REQUEST_LIMITS.ClaimVerdictIn.qualification.maxLength,
+);
 /** Longest user insight the server takes. */
-export const MAX_INSIGHT_CHARS = 8000;
-/** Evidence URLs the server takes with an insight. */
-export const MAX_EVIDENCE_URLS = 10;
+export const MAX_INSIGHT_CHARS = REVIEW.user_insight.maxLength;
+/** Evidence URLs the server takes with an insight, and the longest URL. */
+export const MAX_EVIDENCE_URLS = REVIEW.user_evidence_urls.maxItems;
+export const MAX_EVIDENCE_URL_CHARS = REVIEW.user_evidence_urls.items.maxLength;
 
 /** True for an absolute http(s) URL with a host — the only sources shown as links or sent as evidence. */
 export function isHttpUrl(text: string): boolean {
@@ -56,8 +68,12 @@ function withPending(items: readonly string[], pending: string): string[] {
   return cleanTexts([...items, pending]);
 }
 
-/** The longest item a list field accepts (TextListEditor's default `maxLength`). */
-export const MAX_ITEM_CHARS = 300;
+/** The longest assumption, reframing or domain the server takes. */
+export const MAX_ITEM_CHARS = Math.min(
+  REVIEW.added_assumptions.items.maxLength,
+  REVIEW.added_reframings.items.maxLength,
+  REVIEW.suggested_domains.items.maxLength,
+);
 
 type ItemKind = "assumption" | "reframing" | "domain";
 
@@ -119,8 +135,8 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   if (badReframings.length) errors.push(i18n.t("validate.reframingUnknown", { n: ordinals(badReframings) }));
   const badAssumptions = outOfRange(sortedUnique([...confirmed, ...rejected]), payload.assumptions.length);
   if (badAssumptions.length) errors.push(i18n.t("validate.assumptionUnknown", { n: ordinals(badAssumptions) }));
-  if (addedAssumptions.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyAssumptions", { max: MAX_ADDED_ITEMS }));
-  if (addedReframings.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyReframings", { max: MAX_ADDED_ITEMS }));
+  if (addedAssumptions.length > MAX_ADDED_ASSUMPTIONS) errors.push(i18n.t("validate.tooManyAssumptions", { max: MAX_ADDED_ASSUMPTIONS }));
+  if (addedReframings.length > MAX_ADDED_REFRAMINGS) errors.push(i18n.t("validate.tooManyReframings", { max: MAX_ADDED_REFRAMINGS }));
   errors.push(...tooLong(addedAssumptions, "assumption"), ...tooLong(addedReframings, "reframing"));
 
   return result(errors, {
@@ -159,7 +175,7 @@ export function validateExplore(draft: ExploreDraft, payload: ExplorePayload): R
   if (fromPool.length > MAX_POOL_STARS) errors.push(i18n.t("validate.tooManyStars", { max: MAX_POOL_STARS }));
   const bad = outOfRange(starred, payload.analogies.length);
   if (bad.length) errors.push(i18n.t("validate.analogyUnknown", { n: ordinals(bad) }));
-  if (domains.length > MAX_ADDED_ITEMS) errors.push(i18n.t("validate.tooManyDomains", { max: MAX_ADDED_ITEMS }));
+  if (domains.length > MAX_SUGGESTED_DOMAINS) errors.push(i18n.t("validate.tooManyDomains", { max: MAX_SUGGESTED_DOMAINS }));
   errors.push(...tooLong(domains, "domain"));
   const body = { type: "explore_review" as const, starred_analogies: starred, suggested_domains: domains };
   return result(errors, fromPool.length ? { ...body, starred_hypotheses: fromPool } : body);

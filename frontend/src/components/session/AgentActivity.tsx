@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { explainErrorCode } from "../../session/explainErrorCode";
 import { PHASE_LABELS, REVIEW_LABELS } from "../../session/describeSession";
 import type { ActivityItem } from "../../session/sessionTimeline";
+import type { Schemas } from "../../api/client";
 import { OfflineModelNote } from "./OfflineModelNote";
 
 // The agent's replies are Markdown: rendered (sanitised) once the renderer has loaded, plain until then.
@@ -171,7 +172,8 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
   }
 }
 
-const ENGINE_STAGE_LABELS: Readonly<Record<string, ParseKeys>> = {
+// The stages that report an `engine_stage` summary (the others only show progress).
+const ENGINE_STAGE_LABELS: Readonly<Partial<Record<Schemas["EngineStage"], ParseKeys>>> = {
   frame: "activity.stageFrame",
   biso: "activity.stageBiso",
   search: "activity.stageSearch",

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useSession } from "../../hooks/useSessions";
+import { GraphmlDownload } from "./GraphmlDownload";
 import { MarkdownView } from "./MarkdownView";
 import { OfflineModelNote } from "./OfflineModelNote";
 
@@ -20,6 +21,10 @@ export function KnowledgeDocument({ sessionId, markdown }: { sessionId: string; 
         >
           {t("document.download")}
         </a>
+        <GraphmlDownload
+          sessionId={sessionId}
+          className="rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+        />
         <Link
           to={`/sessions/${sessionId}/report`}
           className="rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"

@@ -15,8 +15,8 @@ export function TextListEditor({
   items,
   onChange,
   placeholder,
-  maxItems = 10,
-  maxLength = 300,
+  maxItems,
+  maxLength,
   pending,
   onPendingChange,
 }: {
@@ -24,8 +24,9 @@ export function TextListEditor({
   items: readonly string[];
   onChange: (items: string[]) => void;
   placeholder?: string;
-  maxItems?: number;
-  maxLength?: number;
+  /** The server's limits for this list (from `REQUEST_LIMITS`): no default, so none is copied here. */
+  maxItems: number;
+  maxLength: number;
   /** The text typed but not added yet, when the caller keeps it (controlled). */
   pending?: string;
   onPendingChange?: (text: string) => void;

@@ -4,8 +4,8 @@ import { EDGE_COLORS, STATUS_COLORS, summarizeGraph, toFlowElements, type ApiGra
 
 const graph: ApiGraph = {
   nodes: [
-    { id: "a", type: "claim", x: 0, y: 0, label: "Pool the triage nurses", claim_type: "synthesis", status: "validated", confidence: "emerging", round: 0, score: 0.72 },
-    { id: "b", type: "claim", x: 340, y: 0, label: "Only at night", claim_type: "synthesis", status: "rejected", confidence: "speculative", round: 1, score: null },
+    { id: "a", type: "claim", label: "Pool the triage nurses", claim_type: "synthesis", status: "validated", confidence: "emerging", round: 0, score: 0.72 },
+    { id: "b", type: "claim", label: "Only at night", claim_type: "synthesis", status: "rejected", confidence: "speculative", round: 1, score: null },
   ],
   edges: [
     { id: "e1", source: "b", target: "a", label: "contradicts" },
@@ -14,11 +14,11 @@ const graph: ApiGraph = {
 };
 
 describe("toFlowElements", () => {
-  test("keeps the server's positions and colours nodes by status", () => {
+  test("starts every node at the origin (layoutGraph places them) and colours nodes by status", () => {
     const { nodes } = toFlowElements(graph);
     expect(nodes.map((n) => [n.id, n.position])).toEqual([
       ["a", { x: 0, y: 0 }],
-      ["b", { x: 340, y: 0 }],
+      ["b", { x: 0, y: 0 }],
     ]);
     expect(nodes[0]!.data.colors).toEqual(STATUS_COLORS.validated);
     expect(nodes[1]!.data).toMatchObject({ status: "rejected", score: null, round: 1 });

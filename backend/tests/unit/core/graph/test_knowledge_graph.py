@@ -6,7 +6,7 @@ from itertools import pairwise
 from uuid import UUID
 
 from forge.core.domain_types import ClaimId, EdgeId, EdgeType
-from forge.core.graph.knowledge_graph import check_edge_allowed, topological_depths
+from forge.core.graph.knowledge_graph import check_edge_allowed
 from forge.core.rules.verdicts import ErrorCode
 from forge.core.session.records import Edge
 
@@ -111,37 +111,3 @@ def test_refuses_a_duplicate_edge() -> None:
 
 def test_accepts_nodes_given_as_a_generator() -> None:
     assert check_edge_allowed((n for n in NODES), [], A, B, EdgeType.SUPPORTS) is None
-
-
-# ---- topological_depths ----------------------------------------------------------------------
-
-
-def test_depths_of_isolated_nodes_are_zero() -> None:
-    assert topological_depths(NODES, []) == dict.fromkeys(NODES, 0)
-
-
-def test_depths_of_a_chain_count_up() -> None:
-    assert topological_depths([A, B, C], chain(A, B, C)) == {A: 0, B: 1, C: 2}
-
-
-def test_depth_is_the_longest_path_not_the_shortest() -> None:
-    edges = [*chain(A, B, C, D), edge(A, D, n=9)]
-    assert topological_depths([A, B, C, D], edges)[D] == 3
-
-
-def test_depths_of_a_diamond() -> None:
-    edges = [edge(A, B, n=1), edge(A, C, n=2), edge(B, D, n=3), edge(C, D, n=4)]
-    assert topological_depths([A, B, C, D], edges) == {A: 0, B: 1, C: 1, D: 2}
-
-
-def test_depths_ignore_edges_to_nodes_outside_the_list() -> None:
-    assert topological_depths([A, B], [edge(A, B, n=1), edge(B, C, n=2)]) == {A: 0, B: 1}
-
-
-def test_depths_do_not_depend_on_node_order() -> None:
-    edges = chain(A, B, C)
-    assert topological_depths([C, B, A], edges) == topological_depths([A, B, C], edges)
-
-
-def test_depths_of_an_empty_graph_are_empty() -> None:
-    assert topological_depths([], []) == {}

@@ -1,11 +1,13 @@
-"""Projection of the knowledge graph to React Flow: counts, layered deterministic layout, labels."""
+"""Projection of the knowledge graph to React Flow: counts, order, attributes, labels — and no layout
+(the browser lays the graph out, in one place)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from uuid import UUID
 
 from forge.core.domain_types import ClaimConfidence, ClaimId, ClaimStatus, ClaimType, EdgeId, EdgeType, Phase
-from forge.core.graph.project_to_flow import LAYER_GAP_X, ROW_GAP_Y, FlowEdge, project_graph_to_flow
+from forge.core.graph.project_to_flow import FlowEdge, FlowNode, project_graph_to_flow
 from forge.core.session.records import Claim, ClaimScores, Edge
 
 
@@ -30,10 +32,6 @@ def diamond() -> tuple[list[Claim], list[Edge]]:
     return claims, edges
 
 
-def positions(claims: list[Claim], edges: list[Edge]) -> dict[str, tuple[float, float]]:
-    return {n.id: (n.x, n.y) for n in project_graph_to_flow(claims, edges).nodes}
-
-
 def test_empty_graph_projects_to_nothing() -> None:
     flow = project_graph_to_flow([], [])
     assert flow.nodes == ()
@@ -52,48 +50,14 @@ def test_nodes_keep_insertion_order_and_ids() -> None:
     assert [n.id for n in project_graph_to_flow(claims, edges).nodes] == [str(c.id) for c in claims]
 
 
-def test_nodes_are_layered_by_depth() -> None:
-    claims, edges = diamond()
-    pos = positions(claims, edges)
-    x = {k: v[0] for k, v in pos.items()}
-    c = {i: str(UUID(int=i)) for i in range(1, 6)}
-    assert x[c[1]] == 0.0
-    assert x[c[2]] == x[c[3]] == float(LAYER_GAP_X)
-    assert x[c[4]] == float(2 * LAYER_GAP_X)
-    assert x[c[5]] == 0.0  # isolated node is a root
-
-
-def test_nodes_in_one_layer_are_stacked_in_insertion_order() -> None:
-    claims, edges = diamond()
-    pos = positions(claims, edges)
-    c = {i: str(UUID(int=i)) for i in range(1, 6)}
-    assert pos[c[1]] == (0.0, 0.0)
-    assert pos[c[5]] == (0.0, float(ROW_GAP_Y))
-    assert pos[c[2]] == (float(LAYER_GAP_X), 0.0)
-    assert pos[c[3]] == (float(LAYER_GAP_X), float(ROW_GAP_Y))
-    assert pos[c[4]] == (float(2 * LAYER_GAP_X), 0.0)
-
-
-def test_no_two_nodes_share_a_position() -> None:
-    claims, edges = diamond()
-    assert len(set(positions(claims, edges).values())) == len(claims)
-
-
-def test_positions_are_deterministic() -> None:
+def test_projection_is_deterministic() -> None:
     claims, edges = diamond()
     assert project_graph_to_flow(claims, edges) == project_graph_to_flow(claims, edges)
 
 
-def test_positions_do_not_depend_on_edge_order() -> None:
-    claims, edges = diamond()
-    assert positions(claims, edges) == positions(claims, list(reversed(edges)))
-
-
-def test_a_chain_advances_one_layer_per_edge() -> None:
-    claims = [node(1), node(2), node(3)]
-    flow = project_graph_to_flow(claims, [edge(1, 1, 2), edge(2, 2, 3)])
-    assert [n.x for n in flow.nodes] == [0.0, float(LAYER_GAP_X), float(2 * LAYER_GAP_X)]
-    assert [n.y for n in flow.nodes] == [0.0, 0.0, 0.0]
+def test_nodes_carry_no_position() -> None:
+    # One layout, in the browser (frontend/src/graph/layoutGraph.ts): the server sends none to ignore.
+    assert {f.name for f in fields(FlowNode)}.isdisjoint({"x", "y", "position"})
 
 
 def test_node_carries_claim_attributes() -> None:

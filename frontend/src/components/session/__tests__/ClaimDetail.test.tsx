@@ -8,7 +8,7 @@ import { ClaimDetail } from "../ClaimDetail";
 function claimAndNode() {
   const claim = recordedEvent("verdicts").data.claims[0]!;
   const node: ApiNode = {
-    id: claim.id, type: "claim", x: 0, y: 0, label: claim.text.slice(0, 40), claim_type: claim.claim_type,
+    id: claim.id, type: "claim", label: claim.text.slice(0, 40), claim_type: claim.claim_type,
     status: "validated", confidence: "grounded", round: 0, score: 0.82,
   };
   return { claim, node };
