@@ -1560,7 +1560,8 @@ export interface components {
         };
         /**
          * EngineStage
-         * @description An engine stage: what `engine_progress` and `engine_stage` events name in `stage`.
+         * @description An engine stage: what `engine_progress` and `engine_stage` events name in `stage` (the one list the
+         *     engine, the services, the API schema and the SPA's labels read).
          * @enum {string}
          */
         EngineStage: "frame" | "biso" | "suggested_domains" | "mapping_review" | "search" | "verify" | "red_team" | "solve";
