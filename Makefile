@@ -63,10 +63,12 @@ stage-%:
 	  echo "$*: $$result in $$(( $$(date +%s) - start )) s" | tee $(STAGE_RESULTS)/$*; [ $$result = passed ]
 
 # Two pytest workers (pytest-xdist): much of a test's time is waiting (databases, child servers).
+# Tests are handed out one by one (xdist's default): `--dist loadfile`/`loadscope` key tests by node
+# id and would run only one of the schemathesis fuzz's 38 same-named tests.
 # `-m "not system"` or `-m "not postgres"` leaves those out while you work; CI runs everything.
 PYTEST_WORKERS ?= 2
 test-backend: $(STAMP)
-	cd backend && .venv/bin/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=25
+	cd backend && .venv/bin/python -m pytest -q -n $(PYTEST_WORKERS) --durations=25
 
 # Type-check, check that the generated API client matches the backend, then the unit tests.
 test-frontend: $(NPM_STAMP)
