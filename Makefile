@@ -42,13 +42,33 @@ dev: setup migrate
 migrate: $(STAMP)
 	$(BIN)/forge migrate
 
+# Every stage, two at a time (this is a 2-core machine): the backend's pytest, the longest, starts at
+# once and the others follow one another beside it. A stage's output is printed whole when it ends;
+# the table at the end says which stage passed or failed, and `make test` fails if any did.
+STAGES := test-backend lint typecheck test-frontend e2e
+STAGE_RESULTS := var/test-stages
+
 test: setup
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_chromium.sh
-	$(MAKE) lint typecheck test-backend test-frontend e2e
+	@rm -rf $(STAGE_RESULTS) && mkdir -p $(STAGE_RESULTS)
+	@$(MAKE) --no-print-directory --keep-going -j2 --output-sync=target $(STAGES:%=stage-%); status=$$?; \
+	  echo "== make test: stages =="; \
+	  for stage in $(STAGES); do cat $(STAGE_RESULTS)/$$stage 2>/dev/null || echo "$$stage: not run"; done; \
+	  exit $$status
 
+# One stage of `make test`, timed, its result written for the table.
+stage-%:
+	@start=$$(date +%s); if $(MAKE) --no-print-directory $*; then result=passed; else result=FAILED; fi; \
+	  echo "$*: $$result in $$(( $$(date +%s) - start )) s" | tee $(STAGE_RESULTS)/$*; [ $$result = passed ]
+
+# Two pytest workers (pytest-xdist): much of a test's time is waiting (databases, child servers).
+# Tests are handed out one by one (xdist's default): `--dist loadfile`/`loadscope` key tests by node
+# id and would run only one of the schemathesis fuzz's 38 same-named tests.
+# `-m "not system"` or `-m "not postgres"` leaves those out while you work; CI runs everything.
+PYTEST_WORKERS ?= 2
 test-backend: $(STAMP)
-	cd backend && .venv/bin/python -m pytest -q
+	cd backend && .venv/bin/python -m pytest -q -n $(PYTEST_WORKERS) --durations=25
 
 # Type-check, check that the generated API client matches the backend, then the unit tests.
 test-frontend: $(NPM_STAMP)
@@ -62,10 +82,15 @@ test-frontend: $(NPM_STAMP)
 	  echo "ERROR: src/api/requestLimits.ts is stale; run 'make api-client' and commit the result." >&2; exit 1; }
 	cd $(WEB) && npm run --silent typecheck && npm test --silent
 
-# Playwright against the real backend (offline model, fresh SQLite) in the system's Chromium.
+# Playwright against the real backend (offline model, fresh SQLite) in the system's Chromium. Its
+# servers listen on free ports (unless E2E_*_PORT says otherwise), so runs side by side on one
+# machine (other checkouts, other people) do not collide.
+FREE_PORT = $$($(CURDIR)/$(BIN)/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 e2e: build
 	bash scripts/ensure_chromium.sh
-	cd $(WEB) && npm run --silent e2e
+	cd $(WEB) && E2E_PORT=$${E2E_PORT:-$(FREE_PORT)} E2E_OUTAGE_PORT=$${E2E_OUTAGE_PORT:-$(FREE_PORT)} \
+	  E2E_AUTH_PORT=$${E2E_AUTH_PORT:-$(FREE_PORT)} E2E_RECOVERY_PORT=$${E2E_RECOVERY_PORT:-$(FREE_PORT)} \
+	  npm run --silent e2e
 
 api-client: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m forge.api.export_openapi $(WEB)/openapi.json

@@ -1,5 +1,7 @@
 // End-to-end tests: the real backend (offline model, fresh SQLite) serving the built SPA, driven in
 // the system's Chromium (never a downloaded browser). `npm run e2e` expects `npm run build` first.
+// The shared server runs the offline model at full speed; the tests that act in the middle of a
+// phase (recovery, outage) start a server of their own whose model steps each wait 0.8 s.
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8765);
@@ -39,7 +41,7 @@ export default defineConfig({
       FORGE_DATA_DIR: DATA_DIR,
       FORGE_MODEL: "offline",
       FORGE_VERIFIER_MODEL: "offline",
-      FORGE_OFFLINE_STEP_DELAY_MS: "800",
+      FORGE_OFFLINE_STEP_DELAY_MS: "0",
       DATABASE_URL: "",
       ANTHROPIC_API_KEY: "",
       OPENAI_API_KEY: "",

@@ -13,7 +13,12 @@ export interface ForgeServer {
   stop(): Promise<void>;
 }
 
-/** `env` adds to (or overrides) the server's environment, e.g. `{ FORGE_AUTH: "on" }`. */
+/** Each model step waits this long on a server for tests that act mid-phase (a cut, a reload, a stop):
+ * long enough that the test's action lands before the phase's review. */
+export const MID_PHASE_STEP_DELAY = { FORGE_OFFLINE_STEP_DELAY_MS: "800" };
+
+/** `env` adds to (or overrides) the server's environment, e.g. `{ FORGE_AUTH: "on" }` or
+ * `MID_PHASE_STEP_DELAY`; without it the offline model runs at full speed. */
 export function forgeServer(port: number, dataDir: string, env: Record<string, string> = {}): ForgeServer {
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -29,7 +34,7 @@ export function forgeServer(port: number, dataDir: string, env: Record<string, s
           FORGE_DATA_DIR: dataDir,
           FORGE_MODEL: "offline",
           FORGE_VERIFIER_MODEL: "offline",
-          FORGE_OFFLINE_STEP_DELAY_MS: "800",
+          FORGE_OFFLINE_STEP_DELAY_MS: "0",
           DATABASE_URL: "",
           ANTHROPIC_API_KEY: "",
           OPENAI_API_KEY: "",

@@ -4,13 +4,13 @@
  * (no reload): the review arrives and the activity equals the server's log, nothing duplicated.
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { forgeServer } from "./forgeServer";
+import { forgeServer, MID_PHASE_STEP_DELAY } from "./forgeServer";
 import { expectActivityMatchesLog, sessionIdFrom, shownActivityIds } from "./sessionLog";
 
 const PORT = Number(process.env.E2E_OUTAGE_PORT ?? 8766);
 
 test("the session page survives the server stopping and starting again mid-phase", async ({ page }) => {
-  const server = forgeServer(PORT, "artifacts/e2e-outage-data");
+  const server = forgeServer(PORT, "artifacts/e2e-outage-data", MID_PHASE_STEP_DELAY);
   await server.start();
   const api = await playwrightRequest.newContext({ baseURL: server.url });
   try {

@@ -1,10 +1,22 @@
 /**
  * The live view survives a cut connection and a reload mid-phase: afterwards the activity panel
- * equals the server's event log exactly — nothing duplicated, nothing lost.
+ * equals the server's event log exactly — nothing duplicated, nothing lost. These tests act while a
+ * phase works, so they run against a server of their own whose model steps are slowed down.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { startCuttableProxy } from "./cuttableProxy";
+import { forgeServer, MID_PHASE_STEP_DELAY, type ForgeServer } from "./forgeServer";
 import { expectActivityMatchesLog, sessionIdFrom } from "./sessionLog";
+
+const PORT = Number(process.env.E2E_RECOVERY_PORT ?? 8768);
+let server: ForgeServer;
+
+test.use({ baseURL: `http://127.0.0.1:${PORT}` });
+test.beforeAll(async () => {
+  server = forgeServer(PORT, "artifacts/e2e-recovery-data", MID_PHASE_STEP_DELAY);
+  await server.start();
+});
+test.afterAll(async () => server.stop());
 
 const PROBLEM = "How can a city reduce traffic congestion without building new roads?";
 
@@ -16,8 +28,7 @@ async function startSession(page: Page, base: string) {
 }
 
 test("recovers from a connection cut mid-phase without duplicating or losing events", async ({ page, request }) => {
-  const backendPort = Number(new URL(test.info().project.use.baseURL!).port);
-  const proxy = await startCuttableProxy(backendPort);
+  const proxy = await startCuttableProxy(PORT);
   const resumedFrom: number[] = [];
   page.on("request", (r) => {
     if (r.url().endsWith("/stream")) resumedFrom.push(Number(r.headers()["last-event-id"] ?? 0));

@@ -1,4 +1,5 @@
-"""An app over a real, migrated database (SQLite file or a fresh PostgreSQL database) and the offline model."""
+"""An app over a real, migrated database (SQLite file or a PostgreSQL database of the test's own) and the
+offline model. `database_url` is already at the newest schema: a copy of the run's migrated template."""
 
 from __future__ import annotations
 
@@ -8,32 +9,23 @@ from typing import Any
 
 import httpx
 import pytest
-from support.fresh_database import fresh_database_url
+from support.api_client import api_client
+from support.fresh_database import BACKENDS, migrated_database_url
 from support.sse_client import run_and_stream
 
-from forge.api.app import create_app
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=BACKENDS)
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    async with fresh_database_url(request.param, tmp_path, prefix="forge_api") as url:
+    async with migrated_database_url(request.param, tmp_path, prefix="forge_api") as url:
         yield url
 
 
 @pytest.fixture
 async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    await upgrade_database(database_url)
-    container = build_container(Settings(database_url=database_url))
-    app = create_app(container)
-    transport = httpx.ASGITransport(app=app)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:
-            yield http
-    finally:
-        await container.close()
+    async with api_client(Settings(database_url=database_url)) as http:
+        yield http
 
 
 Snapshot = Callable[[str], Awaitable[tuple[Any, Any]]]

@@ -6,45 +6,20 @@ Runs the app under a real uvicorn server on a free port, so the disconnect is a 
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from support.forge_server import serve_in_process
+from support.fresh_database import migrated_sqlite_url
 from support.sse_client import read_stream
-
-from forge.api.app import create_app
-from forge.api.serve_app import ForgeServer
-from forge.bootstrap.build_container import build_container
-from forge.config import Settings
-from forge.db.migrate import upgrade_database
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 async def base_url(tmp_path: Path) -> AsyncIterator[str]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
-    container = build_container(Settings(database_url=url))
-    port = _free_port()
-    config = uvicorn.Config(create_app(container), host="127.0.0.1", port=port, log_level="warning")
-    server = ForgeServer(config, before_shutdown=container.broadcaster.close)
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn offers no startup event to await
-        await asyncio.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-        await container.close()
+    async with serve_in_process(await migrated_sqlite_url(tmp_path)) as served:
+        yield served
 
 
 async def test_dropping_the_stream_mid_phase_does_not_stop_the_agent(base_url: str) -> None:

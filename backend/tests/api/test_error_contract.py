@@ -15,10 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
+from support.api_client import api_client
 
-from forge.api.app import create_app
 from forge.api.export_openapi import openapi_document
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}
@@ -176,15 +175,9 @@ class Bare:
 async def bare(request: pytest.FixtureRequest) -> AsyncIterator[Bare]:
     """The app without a database behind it (nothing here reaches one), with and without CORS."""
     origins = (ALLOWED_ORIGIN,) if request.param else ()
-    container = build_container(
-        Settings(database_url="sqlite+aiosqlite:///:memory:", model="offline", cors_origins=origins)
-    )
-    transport = httpx.ASGITransport(app=create_app(container))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
-            yield Bare(http, request.param)
-    finally:
-        await container.close()
+    settings = Settings(database_url="sqlite+aiosqlite:///:memory:", model="offline", cors_origins=origins)
+    async with api_client(settings) as http:
+        yield Bare(http, request.param)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from support.accounts import BASE_URL, PASSWORD, AuthApp, auth_app
+from support.accounts import PASSWORD, AuthApp, auth_app
 
 from forge.core.accounts.login_throttle import LoginThrottlePolicy
 
@@ -23,8 +23,7 @@ async def forge(database_url: str) -> AsyncIterator[AuthApp]:
 
 
 def _from(forge: AuthApp, address: str) -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=forge.transport.app, client=(address, 40000))
-    return httpx.AsyncClient(transport=transport, base_url=BASE_URL, timeout=60)
+    return forge.client(client_address=(address, 40000))
 
 
 async def _login(http: httpx.AsyncClient, email: str, password: str = PASSWORD) -> httpx.Response:

@@ -8,13 +8,12 @@ from uuid import UUID
 
 import httpx
 import pytest
+from support.api_client import client_of
 
-from forge.api.app import create_app
 from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId
-from forge.db.migrate import upgrade_database
 from forge.providers.static_embedder import StaticTextEmbedder
 
 AT = datetime(2026, 11, 23, tzinfo=UTC)
@@ -28,7 +27,6 @@ REMEMBERED = [
 
 @pytest.fixture
 async def memory_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    await upgrade_database(database_url)
     container = build_container(Settings(database_url=database_url))
     vectors = await StaticTextEmbedder().embed([text for text, _ in REMEMBERED])
     episodes = [
@@ -40,12 +38,8 @@ async def memory_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     async with container.uow_factory() as uow:
         await uow.memory.upsert_all(episodes, AT)
         await uow.commit()
-    transport = httpx.ASGITransport(app=create_app(container))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:
-            yield http
-    finally:
-        await container.close()
+    async with client_of(container) as http:
+        yield http
 
 
 async def test_a_query_ranks_related_trusted_hypotheses_first_and_hides_c_below_the_threshold(

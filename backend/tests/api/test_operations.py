@@ -8,10 +8,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.api_client import api_client
 from support.sse_client import run_and_stream
 
-from forge.api.app import create_app
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -40,13 +39,9 @@ async def test_ready_says_the_database_is_reachable(client: httpx.AsyncClient) -
 @pytest.fixture
 async def unreachable(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     # A port nothing listens on: the database is down.
-    container = build_container(Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"))
-    transport = httpx.ASGITransport(app=create_app(container, tmp_path / "no-build"))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
-            yield http
-    finally:
-        await container.close()
+    nowhere = Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere")
+    async with api_client(nowhere, spa_dir=tmp_path / "no-build") as http:
+        yield http
 
 
 async def test_ready_is_503_when_the_database_is_down_while_liveness_stays_200(

@@ -7,28 +7,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
-from support.fresh_database import fresh_database_url
+import pytest
+from support.api_client import api_client
+from support.fresh_database import fresh_database_url, migrated_database_url
 
-from forge.api.app import create_app
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
+
+pytestmark = pytest.mark.postgres
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
 @asynccontextmanager
 async def _api(tmp_path: Path, migrate: bool) -> AsyncIterator[httpx.AsyncClient]:
-    async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_ops") as url:
-        if migrate:
-            await upgrade_database(url)
-        container = build_container(Settings(database_url=url, runner="workers", data_dir=tmp_path))
-        transport = httpx.ASGITransport(app=create_app(container, tmp_path / "no-build"))
-        try:
-            async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
-                yield http
-        finally:
-            await container.close()
+    database = migrated_database_url if migrate else fresh_database_url
+    async with database("postgresql", tmp_path, prefix="forge_test_ops") as url:
+        settings = Settings(database_url=url, runner="workers", data_dir=tmp_path)
+        async with api_client(settings, spa_dir=tmp_path / "no-build") as http:
+            yield http
 
 
 async def _with_api(tmp_path: Path, migrate: bool, check: Callable[[httpx.AsyncClient], Awaitable[None]]) -> None:

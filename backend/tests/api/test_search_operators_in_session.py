@@ -10,13 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from support.api_client import api_client
 from support.reviews import review_for
 from support.sse_client import Received, read_stream, run_and_stream
 
-from forge.api.app import create_app
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 HEAVY = {"hyperbridge", "blend_expand", "transform_space"}
@@ -65,15 +63,8 @@ async def test_an_offline_synthesize_applies_six_operators_with_lineage_and_hype
 
 @pytest.fixture
 async def research_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    await upgrade_database(database_url)
-    container = build_container(Settings(database_url=database_url, search_profile="research"))
-    try:
-        async with httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=create_app(container)), base_url="http://localhost", timeout=60
-        ) as http:
-            yield http
-    finally:
-        await container.close()
+    async with api_client(Settings(database_url=database_url, search_profile="research")) as http:
+        yield http
 
 
 async def test_the_research_profile_applies_all_nine_operators_and_keeps_the_gate_records(

@@ -8,24 +8,17 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.api_client import api_client
+from support.fresh_database import migrated_sqlite_url
 
-from forge.api.app import create_app
 from forge.api.serve_spa import accepted_encodings
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 
 async def _client(tmp_path: Path, spa_dir: Path) -> AsyncIterator[httpx.AsyncClient]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
-    container = build_container(Settings(database_url=url))
-    app = create_app(container, spa_dir=spa_dir)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as http:
-            yield http
-    finally:
-        await container.close()
+    url = await migrated_sqlite_url(tmp_path)
+    async with api_client(Settings(database_url=url), spa_dir=spa_dir) as http:
+        yield http
 
 
 @pytest.fixture

@@ -11,17 +11,16 @@ import httpx
 import uvicorn
 from httpx_sse import aconnect_sse
 from support.forge_server import free_port
+from support.fresh_database import migrated_sqlite_url
 
 from forge.api.app import create_app
 from forge.api.serve_app import ForgeServer
 from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 
 async def test_an_open_stream_gets_server_shutdown_and_the_server_stops(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     container = build_container(Settings(database_url=url, offline_step_delay_ms=500))
     config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
     server = ForgeServer(config, before_shutdown=container.broadcaster.close)

@@ -11,14 +11,12 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from support.api_client import api_client
 from support.event_log import read_event_log
 from support.sse_client import read_stream, run_and_stream
 
-from forge.api.app import create_app
 from forge.api.schemas.events import ErrorData
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
@@ -26,14 +24,8 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 @pytest.fixture
 async def quick_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     """The app with a short SSE heartbeat, so an idle stream reaches its first heartbeat at once."""
-    await upgrade_database(database_url)
-    container = build_container(Settings(database_url=database_url), heartbeat_seconds=0.05)
-    transport = httpx.ASGITransport(app=create_app(container))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:
-            yield http
-    finally:
-        await container.close()
+    async with api_client(Settings(database_url=database_url), heartbeat_seconds=0.05) as http:
+        yield http
 
 
 async def _create(client: httpx.AsyncClient) -> str:

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.api_client import api_client
 
-from forge.api.app import create_app
-from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 BUILD_INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-1.js"></script></head></html>'
@@ -32,14 +30,8 @@ def spa_build(tmp_path: Path) -> Path:
 async def _client(
     settings: Settings, spa_dir: Path, base_url: str = "http://localhost"
 ) -> AsyncIterator[httpx.AsyncClient]:
-    await upgrade_database(settings.database_url)
-    container = build_container(settings)
-    transport = httpx.ASGITransport(app=create_app(container, spa_dir))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url=base_url, timeout=30) as http:
-            yield http
-    finally:
-        await container.close()
+    async with api_client(settings, spa_dir=spa_dir, base_url=base_url) as http:
+        yield http
 
 
 @pytest.fixture

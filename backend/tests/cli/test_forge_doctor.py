@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.fresh_database import migrated_sqlite_url
+
 from forge.cli.doctor import Finding, diagnose, render
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 
 def _by_topic(findings: list[Finding]) -> dict[str, Finding]:
@@ -14,8 +15,7 @@ def _by_topic(findings: list[Finding]) -> dict[str, Finding]:
 
 
 async def test_embedded_defaults_are_all_set_once_migrated(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     findings = await diagnose(Settings(database_url=url))
     assert all(f.ok for f in findings), render(findings)
     assert _by_topic(findings)["generator"].value == "offline"

@@ -8,6 +8,7 @@ from uuid import UUID
 
 import pytest
 from support.fixed_clock import CountingIds, FixedClock
+from support.fresh_database import migrated_sqlite_url
 from support.memory_research import MemoryResearch
 
 from forge.bootstrap.build_container import build_container
@@ -16,7 +17,6 @@ from forge.core.domain_types import SessionId
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.session.record import MAX_PROBLEM_CHARS
-from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind, ServiceFailure
 from forge.services.session_service import problem_with_constraints
 
@@ -44,8 +44,7 @@ class BlockingModel:
 
 
 async def test_autopilot_review_is_refused_while_the_agent_runs_and_changes_nothing(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     model = BlockingModel()
     container = build_container(
         Settings(database_url=url), model=model, research=MemoryResearch([]), clock=FixedClock(), new_id=CountingIds()

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
+from support.fresh_database import migrated_sqlite_url
 from support.memory_research import MemoryResearch
 
 from forge.bootstrap.build_container import build_container
@@ -13,7 +14,6 @@ from forge.config import Settings
 from forge.core.domain_types import SessionStatus
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.session.events import EventType
-from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind, ServiceFailure
 
 
@@ -38,8 +38,7 @@ class BlockingModel:
 
 
 async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     model = BlockingModel()
     container = build_container(
         Settings(database_url=url), model=model, research=MemoryResearch([]), clock=FixedClock(), new_id=CountingIds()

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from support.broadcast_streams import drain, until_waiting
 from support.fixed_clock import FixedClock
+from support.fresh_database import migrated_sqlite_url
 
 from forge.core.domain_types import Phase, SessionId, SessionStatus
 from forge.core.session import events as ev
@@ -18,7 +19,6 @@ from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.record import SessionRecord, StoredEvent
 from forge.db.engine import create_engine_for, create_session_factory
-from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.broadcast.event_log_source import EventLogSource
 from forge.services.broadcast.session_broadcast import SessionBroadcaster
@@ -29,8 +29,7 @@ CLOCK = FixedClock()
 
 @pytest.fixture
 async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'events.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path, "events.db")
     engine = create_engine_for(url)
     factory = create_session_factory(engine)
     async with SqlAlchemyUnitOfWork(factory) as uow:

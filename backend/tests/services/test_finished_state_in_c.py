@@ -11,6 +11,7 @@ from pathlib import Path
 
 import msgspec
 from sqlalchemy import Text, cast, select
+from support.fresh_database import migrated_sqlite_url
 
 from forge.bootstrap.build_container import build_container
 from forge.cli.autopilot import drive_to_document
@@ -20,7 +21,6 @@ from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.state_codec import decode_dataclass
 from forge.core.session.state_json import decode_record_json, encode_record_json, encode_state_json
-from forge.db.migrate import upgrade_database
 from forge.db.tables import HypothesisRow, SessionRow
 from forge.ports import HypothesisFilter
 from forge.services.service_results import ServiceFailure
@@ -29,8 +29,7 @@ PROBLEM = "How can a small bakery reduce food waste at the end of each day?"
 
 
 async def test_a_finished_sessions_state_and_pool_round_trip_through_msgspec_alone(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path}/finished.db"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path, "finished.db")
     container = build_container(Settings(database_url=url))
     try:
         created = await container.service.create(PROBLEM)

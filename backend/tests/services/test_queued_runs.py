@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from support.fresh_database import fresh_database_url
+from support.fresh_database import migrated_database_url
 
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
@@ -24,18 +24,17 @@ from forge.core.session import events as ev
 from forge.core.session.events import EventType
 from forge.core.session.record import SessionRecord
 from forge.core.session.run_tickets import ClaimKind, ticket_of, worker_lease
-from forge.db.migrate import upgrade_database
 from forge.services.broadcast.messages import RUN_NOT_RUNNING, Heartbeat, StreamClosed
 from forge.services.runs.queued_run import QueuedRunExecutor
 from forge.services.service_results import ServiceFailure
 
+pytestmark = pytest.mark.postgres
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
 @pytest.fixture
 async def workers(tmp_path: Path) -> AsyncIterator[Container]:
-    async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_queued") as url:
-        await upgrade_database(url)
+    async with migrated_database_url("postgresql", tmp_path, prefix="forge_test_queued") as url:
         container = build_container(
             Settings(
                 database_url=url, runner="workers", run_lease_seconds=2, data_dir=tmp_path, offline_step_delay_ms=20

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
+from support.fresh_database import migrated_sqlite_url
 from support.memory_research import MemoryResearch
 from support.scripted_model import ScriptedModel, call, turn
 
@@ -15,7 +16,6 @@ from forge.core.domain_types import ReframingType, SessionId
 from forge.core.llm.messages import Message, ToolResult
 from forge.core.session.events import EventType
 from forge.core.session.records import ResearchHit
-from forge.db.migrate import upgrade_database
 from forge.services.session_service import SessionService
 
 HITS = [ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")]
@@ -54,8 +54,7 @@ async def _run_until_idle(service: SessionService, container: Container, sid: Se
 
 
 async def test_interrupted_run_resumes_from_history_without_repeating_work(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     ids = CountingIds()
     first_model = ScriptedModel(_first_half())
     first = _container(url, first_model, ids)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
+from support.fresh_database import migrated_sqlite_url
 from support.memory_research import MemoryResearch
 from support.scripted_model import ScriptedModel, call, turn
 
@@ -15,7 +16,6 @@ from forge.core.domain_types import ReframingType, SessionId
 from forge.core.llm.messages import Message
 from forge.core.review.inputs import DecomposeReview
 from forge.core.session.records import ResearchHit
-from forge.db.migrate import upgrade_database
 from forge.services.service_results import ServiceFailure
 
 HIT = ResearchHit("corpus://queueing/littles-law", "Little's law", "Queue length equals arrival rate times wait.")
@@ -47,8 +47,7 @@ async def _settle(container: Container, sid: SessionId) -> None:
 
 
 async def test_a_phase_whose_first_call_failed_resumes_with_its_brief(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     ids = CountingIds()
     first = _container(url, ScriptedModel(_decompose()), ids)
     record = await first.service.create("How can a hospital cut emergency wait times without more staff?")

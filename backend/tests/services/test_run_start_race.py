@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.fresh_database import fresh_database_url
+from support.fresh_database import migrated_database_url
 
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
@@ -22,17 +22,16 @@ from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.session.events import EventType
-from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.service_results import RunStarted, ServiceFailure
 
+pytestmark = pytest.mark.postgres
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
 @pytest.fixture
 async def container(tmp_path: Path) -> AsyncIterator[Container]:
-    async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_start_race") as url:
-        await upgrade_database(url)
+    async with migrated_database_url("postgresql", tmp_path, prefix="forge_test_start_race") as url:
         made = build_container(Settings(database_url=url, data_dir=tmp_path, offline_step_delay_ms=20))
         try:
             yield made

@@ -6,13 +6,13 @@ import re
 from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
+from support.fresh_database import migrated_sqlite_url
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR
 from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.autopilot_policy import AutopilotPolicy
-from forge.db.migrate import upgrade_database
 from forge.offline.offline_model import OfflineModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.service_results import ServiceFailure
@@ -42,8 +42,7 @@ class PhaseRecordingModel:
 
 
 async def test_validate_is_run_by_the_verifier_and_everything_else_by_the_generator(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     generator, verifier = PhaseRecordingModel("generator"), PhaseRecordingModel("verifier")
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(

@@ -1,4 +1,5 @@
-"""An app with FORGE_AUTH=on over a migrated database, and users with API tokens to call it as.
+"""An app with FORGE_AUTH=on over a migrated database (the caller's: support/fresh_database.py's
+`migrated_database_url`), and users with API tokens to call it as.
 
 Passwords are hashed with real argon2id at the lowest cost (the production parameters take ~0.2 s a
 hash, by design), passed in through `build_container(password_hasher=...)`.
@@ -14,17 +15,17 @@ from typing import Any
 import httpx
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
+from starlette.types import ASGIApp
+from support.api_client import asgi_client
 
 from forge.api.app import create_app
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.accounts.users import Role, User
-from forge.db.migrate import upgrade_database
 from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.services.account_service import NewToken, NewUser
 
-BASE_URL = "http://localhost"
 PASSWORD = "a long enough password"
 
 
@@ -45,10 +46,11 @@ class Member:
 @dataclass
 class AuthApp:
     container: Container
-    transport: httpx.ASGITransport
+    app: ASGIApp
 
     def client(self, **kwargs: Any) -> httpx.AsyncClient:
-        return httpx.AsyncClient(transport=self.transport, base_url=BASE_URL, timeout=60, **kwargs)
+        """A client of the app (`client_address=(host, port)` says where its requests come from)."""
+        return asgi_client(self.app, **kwargs)
 
     async def member(self, email: str, role: Role = Role.MEMBER, password: str = PASSWORD) -> Member:
         created = await self.container.accounts.add_user(email, role, password)
@@ -60,11 +62,11 @@ class AuthApp:
 
 @asynccontextmanager
 async def auth_app(database_url: str, **settings: Any) -> AsyncIterator[AuthApp]:
-    """The app with FORGE_AUTH=on (other Settings fields as keywords), its container closed after."""
-    await upgrade_database(database_url)
+    """The app with FORGE_AUTH=on (other Settings fields as keywords) over the migrated database at
+    `database_url`, its container closed after."""
     chosen = replace(Settings(database_url=database_url), auth="on", **settings)
     container = build_container(chosen, password_hasher=cheap_hasher())
     try:
-        yield AuthApp(container, httpx.ASGITransport(app=create_app(container)))
+        yield AuthApp(container, create_app(container))
     finally:
         await container.close()

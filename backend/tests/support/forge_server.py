@@ -23,7 +23,6 @@ from forge.api.app import create_app
 from forge.api.serve_app import ForgeServer
 from forge.bootstrap.build_container import build_container
 from forge.config import Settings
-from forge.db.migrate import upgrade_database
 
 FORGE = Path(sys.executable).parent / "forge"
 READY_SECONDS = 60.0
@@ -135,8 +134,8 @@ class ForgeProcess:
 
 @asynccontextmanager
 async def serve_in_process(database_url: str) -> AsyncIterator[str]:
-    """The app under a real uvicorn in this event loop (responses really stream); yields its base URL."""
-    await upgrade_database(database_url)
+    """The app under a real uvicorn in this event loop (responses really stream) over the migrated
+    database at `database_url`; yields its base URL."""
     container = build_container(Settings(database_url=database_url))
     config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
     server = ForgeServer(config, before_shutdown=container.broadcaster.close)

@@ -22,6 +22,7 @@ from support.forge_server import ForgeProcess
 from support.fresh_database import fresh_database_url
 from support.sse_client import LIVE_TYPES, Received
 
+pytestmark = pytest.mark.postgres
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 STEP_DELAY_MS = 100
 DRIVE_SECONDS = 240.0

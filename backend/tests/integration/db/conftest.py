@@ -1,16 +1,18 @@
 """Real databases for the repository contract suite: SQLite files and a PostgreSQL server.
 
 Every test using `db` runs once per backend against a migrated schema:
-    - sqlite: a fresh database file under the test's tmp_path, migrated with upgrade_database.
-    - postgresql: FORGE_TEST_POSTGRES_URL (default postgresql+asyncpg://postgres@127.0.0.1:5432/
-      forge_test), created if missing and migrated once per test session. Each test runs inside
-      an outer transaction that is rolled back at the end; sessions join it with
-      `join_transaction_mode="create_savepoint"`, so `uow.commit()` releases a savepoint and
-      nothing leaks between tests. An unreachable server fails the run; it is never skipped.
+    - sqlite: a copy, under the test's tmp_path, of the run's migrated template file.
+    - postgresql: one database for the whole run (`postgres_url`): a copy of the run's migrated
+      template, dropped at the end (or FORGE_TEST_POSTGRES_URL when set, created if missing and
+      migrated). Each test runs inside an outer transaction that is rolled back at the end;
+      sessions join it with `join_transaction_mode="create_savepoint"`, so `uow.commit()` releases
+      a savepoint and nothing leaks between tests. An unreachable server fails the run; it is
+      never skipped.
 
-Tests that need real commits from several connections (locking, migrations, NOTIFY) use
-`fresh_database_url` instead: an empty SQLite file or a new PostgreSQL database on the same server,
-dropped at the end; they migrate it themselves.
+Tests that need real commits from several connections (locking, NOTIFY) use `committed_db` or
+`migrated_database_url`: a migrated database of their own, dropped at the end. Tests of the
+migrations themselves use `fresh_database_url`: an empty SQLite file or a new, empty PostgreSQL
+database on the same server, dropped at the end. (Templates: support/fresh_database.py.)
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import asyncpg
 import pytest
 from sqlalchemy import func, make_url, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from support.fresh_database import fresh_database_url_sync, migrated_database_url_sync
 
 from forge.core.domain_types import (
     AnalogyId,
@@ -66,10 +69,9 @@ from forge.core.session.records import (
     StateOfArt,
 )
 from forge.db.engine import create_engine_for, create_session_factory, is_sqlite
-from forge.db.migrate import upgrade_database, upgrade_database_sync
+from forge.db.migrate import upgrade_database_sync
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 
-DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/forge_test"
 START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect 15 main start"
 
 
@@ -108,8 +110,14 @@ async def _create_database_if_missing(url: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> str:
-    url = os.environ.get("FORGE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The run's migrated PostgreSQL database (see the module docstring); synchronous, as it runs
+    before any test's event loop exists."""
+    if "FORGE_TEST_POSTGRES_URL" not in os.environ:
+        with migrated_database_url_sync("postgresql", tmp_path_factory.getbasetemp(), prefix="forge_test_repo") as url:
+            yield url
+        return
+    url = os.environ["FORGE_TEST_POSTGRES_URL"]
     try:
         asyncio.run(_create_database_if_missing(url))
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
@@ -119,24 +127,7 @@ def postgres_url() -> str:
             pytrace=False,
         )
     upgrade_database_sync(url)
-    return url
-
-
-async def _admin_execute(url: str, sql: str) -> None:
-    """Run `sql` on the server of `url`, connected to its `postgres` maintenance database."""
-    parsed = make_url(url)
-    connection = await asyncpg.connect(
-        host=parsed.host or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username or "postgres",
-        password=parsed.password,
-        database="postgres",
-        timeout=10,
-    )
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
+    yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -144,29 +135,30 @@ def fresh_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     """An empty, unmigrated database of the parametrised backend that nobody else uses.
 
     Synchronous on purpose: it runs before the test's event loop exists (as `postgres_url` must)."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
-        return
-    server: str = request.getfixturevalue("postgres_url")
-    name = f"forge_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin_execute(server, f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(_admin_execute(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with fresh_database_url_sync(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def migrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated database of the parametrised backend that nobody else uses (a template's copy)."""
+    with migrated_database_url_sync(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated database: a SQLite file of the test's own, or the run's shared PostgreSQL database."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
+        with migrated_database_url_sync("sqlite", tmp_path) as url:
+            yield url
+        return
     url: str = request.getfixturevalue("postgres_url")
-    return url
+    yield url
 
 
 @asynccontextmanager
 async def _sqlite_database(url: str) -> AsyncIterator[Database]:
-    await upgrade_database(url)
     engine = create_engine_for(url)
     try:
         yield Database("sqlite", create_session_factory(engine))
@@ -200,12 +192,11 @@ async def db(database_url: str) -> AsyncIterator[Database]:
 
 
 @pytest.fixture
-async def committed_db(fresh_database_url: str) -> AsyncIterator[Database]:
-    """A freshly migrated database of its own whose commits are real, seen by every connection."""
-    await upgrade_database(fresh_database_url)
-    engine = create_engine_for(fresh_database_url)
+async def committed_db(migrated_database_url: str) -> AsyncIterator[Database]:
+    """A migrated database of its own whose commits are real, seen by every connection."""
+    engine = create_engine_for(migrated_database_url)
     try:
-        backend = "sqlite" if is_sqlite(fresh_database_url) else "postgresql"
+        backend = "sqlite" if is_sqlite(migrated_database_url) else "postgresql"
         yield Database(backend, create_session_factory(engine))
     finally:
         await engine.dispose()

@@ -20,7 +20,6 @@ from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.inputs import ClaimVerdictInput, VerdictsReview
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, ClaimScores
-from forge.db.migrate import upgrade_database
 from forge.services.service_results import FailureKind
 from forge.services.session_service import ServiceFailure
 
@@ -83,10 +82,9 @@ async def _submit(container: Container, session_id: SessionId, *verdicts: ClaimV
 
 
 @pytest.fixture
-async def container(fresh_database_url: str) -> Any:
-    await upgrade_database(fresh_database_url)
+async def container(migrated_database_url: str) -> Any:
     built = build_container(
-        Settings(database_url=fresh_database_url),
+        Settings(database_url=migrated_database_url),
         model=IdleModel(),
         research=MemoryResearch([]),
         clock=FixedClock(),

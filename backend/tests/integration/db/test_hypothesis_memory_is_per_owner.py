@@ -23,8 +23,8 @@ PROBLEM = "How can a hospital cut emergency department wait times?"
 
 
 @pytest.fixture
-async def forge(fresh_database_url: str) -> AsyncIterator[AuthApp]:
-    async with auth_app(fresh_database_url, offline_step_delay_ms=60_000) as app:  # BUILD never gets far
+async def forge(migrated_database_url: str) -> AsyncIterator[AuthApp]:
+    async with auth_app(migrated_database_url, offline_step_delay_ms=60_000) as app:  # BUILD never gets far
         yield app
 
 

@@ -41,6 +41,7 @@ from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.broadcast.event_log_source import EventLogSource
 from forge.services.broadcast.session_broadcast import SessionBroadcaster
 
+pytestmark = pytest.mark.postgres
 SID = SessionId(uuid.UUID(int=21))
 FAST_RECONNECT = RetryPolicy(base_delay_s=0.05, max_delay_s=0.2)
 CLOCK = FixedClock()

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from support.fresh_database import fresh_database_url
+from support.fresh_database import migrated_database_url
 
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
@@ -24,7 +24,6 @@ from forge.core.session import events as ev
 from forge.core.session.events import EventType, SessionEvent
 from forge.core.session.record import StoredEvent
 from forge.core.session.run_tickets import ClaimKind, ticket_of
-from forge.db.migrate import upgrade_database
 from forge.db.postgres_event_notifications import PostgresEventListener, asyncpg_dsn
 from forge.db.postgres_live_relay import (
     MAX_PAYLOAD_BYTES,
@@ -36,6 +35,7 @@ from forge.db.postgres_live_relay import (
 from forge.services.broadcast.messages import LiveEvent
 from forge.services.service_results import ServiceFailure
 
+pytestmark = pytest.mark.postgres
 SID = SessionId(uuid.UUID(int=7))
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
@@ -79,8 +79,7 @@ def test_another_event_too_large_for_a_notification_is_dropped() -> None:
 
 @pytest.fixture
 async def pg_url(tmp_path: Path) -> AsyncIterator[str]:
-    async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_live") as url:
-        await upgrade_database(url)
+    async with migrated_database_url("postgresql", tmp_path, prefix="forge_test_live") as url:
         yield url
 
 

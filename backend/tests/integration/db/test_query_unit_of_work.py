@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from support.fresh_database import BACKENDS, fresh_database_url
+from support.fresh_database import BACKENDS, fresh_database_url, migrated_database_url
 
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.db.engine import create_engine_for, create_query_session_factory
-from forge.db.migrate import upgrade_database
 from forge.db.unit_of_work import SqlAlchemyUnitOfWork
 from forge.services.service_results import ServiceFailure
 
@@ -24,8 +23,7 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 @pytest.fixture(params=BACKENDS)
 async def container(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Container]:
-    async with fresh_database_url(request.param, tmp_path, prefix="forge_test_queries") as url:
-        await upgrade_database(url)
+    async with migrated_database_url(request.param, tmp_path, prefix="forge_test_queries") as url:
         made = build_container(Settings(database_url=url, data_dir=tmp_path))
         try:
             yield made
@@ -66,6 +64,7 @@ async def test_a_query_cannot_write_or_commit_and_the_session_is_untouched(conta
         assert await uow.sessions.get(sid) == before
 
 
+@pytest.mark.postgres
 async def test_on_postgresql_each_read_of_a_query_is_its_own_transaction(tmp_path: Path) -> None:
     async with fresh_database_url("postgresql", tmp_path, prefix="forge_test_queries") as url:
         engine = create_engine_for(url)

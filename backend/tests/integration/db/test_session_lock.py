@@ -1,7 +1,7 @@
 """The session write lock and event seq allocation under real concurrency, on SQLite and PostgreSQL.
 
 These tests need commits that other connections see, so they use `committed_db` (a conftest
-`Database` over a fresh, migrated database of their own) instead of the rolled-back transaction of
+`Database` over a migrated database of their own) instead of the rolled-back transaction of
 the contract suite.
 """
 
@@ -133,14 +133,14 @@ async def test_concurrent_append_transactions_get_exactly_the_seqs_one_to_n(
     assert record is not None and record.version == (transactions if lock_first else 0)
 
 
-@pytest.mark.parametrize("fresh_database_url", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("migrated_database_url", ["postgresql"], indirect=True)
 async def test_committed_appends_notify_their_last_seq_and_rolled_back_ones_do_not(
-    committed_db: Any, fresh_database_url: str
+    committed_db: Any, migrated_database_url: str
 ) -> None:
     db = committed_db
     session_id = await add_session(db)
     payloads: asyncio.Queue[str] = asyncio.Queue()
-    dsn = make_url(fresh_database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    dsn = make_url(migrated_database_url).set(drivername="postgresql").render_as_string(hide_password=False)
     listener = await asyncpg.connect(dsn)
     try:
         await listener.add_listener(NOTIFY_CHANNEL, lambda *args: payloads.put_nowait(args[-1]))

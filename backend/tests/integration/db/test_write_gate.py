@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from support.fresh_database import migrated_sqlite_url
 from support.lock_file import free_for_others
 
 from forge.bootstrap.build_container import build_container
@@ -17,7 +18,6 @@ from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.db.cross_process_write_lock import write_lock_path
-from forge.db.migrate import upgrade_database
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -25,8 +25,7 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 @pytest.fixture
 async def container(tmp_path: Path) -> AsyncIterator[Container]:
-    url = f"sqlite+aiosqlite:///{tmp_path}/forge.db"
-    await upgrade_database(url)
+    url = await migrated_sqlite_url(tmp_path)
     made = build_container(Settings(database_url=url, data_dir=tmp_path))
     try:
         yield made
