@@ -7,6 +7,9 @@ import pytest
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.phases.registry import phase_definition
 from forge.core.domain_types import Phase
+from forge.core.frame.problem_frame import audit_frame, make_frame
+from forge.core.saga.records import Directive, DirectiveId, DirectiveKind, FindingId
+from forge.core.saga.state import SupervisionState
 from forge.core.session.forge_state import ForgeState
 
 
@@ -16,3 +19,50 @@ def test_phase_kickoff_is_the_current_phases_brief(phase: Phase) -> None:
     state.enter_phase(phase)
     assert phase_kickoff(state) == phase_definition(phase).brief(state)
     assert phase_kickoff(state).text.startswith(f"[forge phase={phase.value} round=1]\n")
+
+
+def framed_state() -> ForgeState:
+    """A session whose frame holds the person's constraint, one of its own and one the person adopted
+    from the supervisor, with a success criterion."""
+    frame = make_frame(
+        "Cut emergency wait times",
+        "emergency department",
+        "median wait under 30 minutes",
+        hard_constraints=["without more staff", "no new beds", "no patient waits over 4 hours"],
+        success_criteria=["median wait under 30 minutes within 6 months"],
+    )
+    assert not isinstance(frame, str)
+    directive = Directive(
+        DirectiveId("d1"),
+        DirectiveKind.ADD_CONSTRAINT,
+        FindingId("f1"),
+        "m",
+        constraint="no patient waits over 4 hours",
+    )
+    return ForgeState(
+        problem="How can a hospital cut emergency wait times?\n\nConstraints:\n- without more staff",
+        problem_frame=audit_frame(frame),
+        supervision=SupervisionState(directives=(directive,), adopted=(DirectiveId("d1"),)),
+    )
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_every_brief_holds_one_hard_constraints_block_and_the_success_criteria(phase: Phase) -> None:
+    state = framed_state()
+    state.enter_phase(phase)
+    text = phase_kickoff(state).text
+    assert text.count("HARD CONSTRAINTS") == 1
+    block = text.split("HARD CONSTRAINTS", 1)[1].split("\n\n", 1)[0]
+    assert "- without more staff (the person's)" in block
+    assert "- no new beds (frame)" in block
+    assert "- no patient waits over 4 hours (adopted from the supervisor)" in block
+    assert "SUCCESS CRITERIA (how the answer will be judged):\n- median wait under 30 minutes within 6 months" in text
+
+
+def test_without_a_frame_the_block_holds_the_persons_constraints() -> None:
+    state = ForgeState(problem="How can a hospital cut emergency wait times?\n\nConstraints:\n- without more staff")
+    text = phase_kickoff(state).text
+    assert (
+        "HARD CONSTRAINTS (limits, not preferences: a claim that breaks one is wrong):\n- without more staff\n" in text
+    )
+    assert "SUCCESS CRITERIA" not in text

@@ -1087,6 +1087,31 @@ export interface components {
             /** Kept */
             kept: components["schemas"]["ConstraintView"][];
         };
+        /** ConstraintChangeIn */
+        ConstraintChangeIn: {
+            /**
+             * Index
+             * @description A constraint of the review's `constraints` list (hard, then soft).
+             */
+            index: number;
+            /**
+             * Relaxed To
+             * @description Its looser wording; null or missing drops the constraint.
+             */
+            relaxed_to?: string | null;
+        };
+        /**
+         * ConstraintConflictView
+         * @description CP-1: two constraints no answer can meet together, and how to drop or relax one.
+         */
+        ConstraintConflictView: {
+            /** Constraints */
+            constraints: string[];
+            /** Indices */
+            indices: number[];
+            /** Resolve */
+            resolve: string;
+        };
         /**
          * ConstraintFindingKind
          * @enum {string}
@@ -1338,6 +1363,16 @@ export interface components {
         DecomposeReviewData: {
             /** Assumptions */
             assumptions: components["schemas"]["AssumptionView"][];
+            /**
+             * Constraint Conflicts
+             * @default []
+             */
+            constraint_conflicts: components["schemas"]["ConstraintConflictView"][];
+            /**
+             * Constraints
+             * @default []
+             */
+            constraints: components["schemas"]["FrameConstraintView"][];
             /** Fundamentals */
             fundamentals: string[];
             /**
@@ -1806,6 +1841,18 @@ export interface components {
             edges: components["schemas"]["GraphEdge"][];
             /** Nodes */
             nodes: components["schemas"]["GraphNode"][];
+        };
+        /**
+         * FrameConstraintView
+         * @description A constraint of the problem frame, by the index a decompose review's constraint_changes names.
+         */
+        FrameConstraintView: {
+            /** Index */
+            index: number;
+            /** Kind */
+            kind: string;
+            /** Text */
+            text: string;
         };
         /** GateOut */
         GateOut: {
@@ -3626,6 +3673,11 @@ export interface components {
             claim_feedback?: components["schemas"]["ClaimFeedbackIn"][] | null;
             /** Confirmed Assumptions */
             confirmed_assumptions?: number[] | null;
+            /**
+             * Constraint Changes
+             * @description decompose_review: drop or relax constraints of the problem frame by index; needed while the review's constraint_conflicts is not empty.
+             */
+            constraint_changes?: components["schemas"]["ConstraintChangeIn"][] | null;
             /**
              * Curiosity Id
              * @description build_decision: id of a curiosity item of the review (a thin region of the graph) to make the next round's direction; with decision continue or deep_dive.

@@ -287,6 +287,22 @@ class RememberedHypothesisView(Payload):
     decision: Literal["offered", "accepted", "dismissed"]
 
 
+class FrameConstraintView(Payload):
+    """A constraint of the problem frame, by the index a decompose review's constraint_changes names."""
+
+    index: int
+    text: str
+    kind: str  # "hard" | "soft"
+
+
+class ConstraintConflictView(Payload):
+    """CP-1: two constraints no answer can meet together, and how to drop or relax one."""
+
+    indices: list[int]
+    constraints: list[str]
+    resolve: str
+
+
 class DecomposeReviewData(Payload):
     """After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings,
     and what earlier sessions found (`memory`)."""
@@ -298,6 +314,10 @@ class DecomposeReviewData(Payload):
     reframings: list[ReframingView]
     problem_frame: ProblemFrameView | None = None
     memory: list[RememberedHypothesisView] = []  # absent in reviews logged before memory was offered
+    # The frame's constraints and CP-1's conflicts (absent in reviews logged before they were shown);
+    # while a conflict is listed the review needs constraint_changes.
+    constraints: list[FrameConstraintView] = []
+    constraint_conflicts: list[ConstraintConflictView] = []
 
 
 class SelectedDomainView(Payload):

@@ -4,6 +4,8 @@ Invariants:
     - Pure and deterministic: the same state gives the same review.
     - Selects the first reframing, stars the top analogies, accepts claims whose mean score passes
       the threshold (rejecting the rest), and resolves after `rounds` rounds or at the round limit.
+    - It never decides what only the person may: `stop_reason` says why it stops instead (a CP-1
+      conflict between the person's constraints: which one to drop or relax is theirs to choose).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
+from forge.core.frame.constraint_changes import how_to_resolve, open_conflicts
 from forge.core.review.inputs import (
     BuildDecisionReview,
     ClaimsReview,
@@ -28,6 +31,18 @@ class AutopilotPolicy:
     accept_threshold: float = 0.6
     rounds: int = 1
     star_top: int = 2
+
+    def stop_reason(self, state: ForgeState, review: ReviewType) -> str | None:
+        """Why the autopilot must hand this review to the person (None: it can answer it)."""
+        conflicts = open_conflicts(state.problem_frame) if review == ReviewType.DECOMPOSE_REVIEW else []
+        if not conflicts:
+            return None
+        return (
+            "Autopilot stopped at the decompose review: the constraints conflict, so no answer can meet them "
+            "all, and which one to drop or relax is your decision. "
+            + " ".join(how_to_resolve(c) for c in conflicts)
+            + " Submit the decompose review yourself, then the autopilot can go on."
+        )
 
     def review_for(self, state: ForgeState, review: ReviewType) -> ReviewInput:
         if review == ReviewType.DECOMPOSE_REVIEW:
