@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from forge.agent.phase_briefs import phase_kickoff
+from forge.agent.phase_briefs import phase_kickoff, refreshed_conversation
 from forge.agent.phases.registry import phase_definition
 from forge.core.domain_types import Phase
 from forge.core.frame.problem_frame import audit_frame, make_frame
-from forge.core.saga.records import Directive, DirectiveId, DirectiveKind, FindingId
+from forge.core.llm.messages import Message, Role, TextPart
+from forge.core.saga.records import (
+    Checkpoint,
+    Directive,
+    DirectiveId,
+    DirectiveKind,
+    Finding,
+    FindingId,
+    FindingKind,
+    SupervisorFinding,
+)
 from forge.core.saga.state import SupervisionState
 from forge.core.session.forge_state import ForgeState
 
@@ -66,3 +78,33 @@ def test_without_a_frame_the_block_holds_the_persons_constraints() -> None:
         "HARD CONSTRAINTS (limits, not preferences: a claim that breaks one is wrong):\n- without more staff\n" in text
     )
     assert "SUCCESS CRITERIA" not in text
+
+
+def test_an_unanswered_brief_is_rebuilt_once_a_stage_changed_what_it_says() -> None:
+    state = ForgeState(problem="How can a hospital cut emergency wait times?")
+    stored = [phase_kickoff(state)]
+    assert refreshed_conversation(state, stored) is None  # nothing changed
+    state.problem_frame = framed_state().problem_frame  # the frame stage ran
+    refreshed = refreshed_conversation(state, stored)
+    assert refreshed is not None and len(refreshed) == 1 and "SUCCESS CRITERIA" in refreshed[0].text
+    answered = [*stored, Message(Role.ASSISTANT, (TextPart("working"),))]
+    assert refreshed_conversation(state, answered) is None  # the model already read the old one
+
+
+def test_the_validate_brief_lists_the_red_teams_open_challenges() -> None:
+    failing = Finding(FindingKind.RED_TEAM_CHALLENGE, 1.0, 1.0, ("h7",), "h7 fails 1 red-team challenge(s). scale: ...")
+    dismissed = replace(failing, hypothesis_ids=("h8",))
+    state = ForgeState(
+        problem="p",
+        supervision=SupervisionState(
+            findings=(
+                SupervisorFinding(FindingId("f1"), Checkpoint.CP5, 0, failing),
+                SupervisorFinding(FindingId("f2"), Checkpoint.CP5, 0, dismissed, dismissed=True),
+            )
+        ),
+    )
+    state.enter_phase(Phase.VALIDATE)
+    text = phase_kickoff(state).text
+    assert "RED TEAM: `challenges` lists" in text
+    assert '"challenges":[{"from":"CP-5 red team","targets":["h7"],"challenge":"h7 fails 1' in text
+    assert "h8" not in text and "VERIFY, an independent verifier" not in text  # no verdicts in this state

@@ -2,8 +2,10 @@
 
 Invariants:
     - Pure and deterministic: the same state gives the same review.
-    - Selects the first reframing, stars the top analogies, accepts claims whose mean score passes
-      the threshold (rejecting the rest), and resolves after `rounds` rounds or at the round limit.
+    - Selects the first reframing, stars the top analogies, accepts a claim by VERIFY's final score
+      against VERIFY's own pass threshold when the independent verifier judged it (not abstained),
+      else by the agent's mean score against `accept_threshold`, rejecting the rest with a reason
+      that says which; and resolves after `rounds` rounds or at the round limit.
     - It never decides what only the person may: `stop_reason` says why it stops instead (a CP-1
       conflict between the person's constraints: which one to drop or relax is theirs to choose).
 """
@@ -24,6 +26,7 @@ from forge.core.review.inputs import (
     VerdictsReview,
 )
 from forge.core.session.forge_state import ForgeState
+from forge.core.verify.verdicts import FINAL_PASS_THRESHOLD, VerifyStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +63,18 @@ class AutopilotPolicy:
 
     def _verdict(self, index: int, state: ForgeState) -> ClaimVerdictInput:
         claim = state.current_round_claims[index]
+        verified = state.verifications.get(claim.id)
+        if verified is not None and verified.status is not VerifyStatus.ABSTAINED:
+            if verified.final_score >= FINAL_PASS_THRESHOLD:
+                return ClaimVerdictInput(index, VerdictType.ACCEPT)
+            reason = (
+                f"autopilot: VERIFY final score {verified.final_score:.1f} below its threshold "
+                f"{FINAL_PASS_THRESHOLD:.1f} (status {verified.status.value})"
+            )
+            return ClaimVerdictInput(index, VerdictType.REJECT, reason=reason)
         mean = claim.scores.mean if claim.scores else 0.0
         if mean >= self.accept_threshold:
             return ClaimVerdictInput(index, VerdictType.ACCEPT)
-        reason = f"autopilot: mean score {mean:.2f} below threshold {self.accept_threshold:.2f}"
+        unverified = " (not verified by VERIFY)" if verified is None else " (VERIFY abstained)"
+        reason = f"autopilot: mean score {mean:.2f} below threshold {self.accept_threshold:.2f}{unverified}"
         return ClaimVerdictInput(index, VerdictType.REJECT, reason=reason)
