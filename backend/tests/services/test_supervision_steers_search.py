@@ -102,6 +102,7 @@ async def test_the_supervisor_audits_every_search_round_of_the_research_profile(
         assert output is not None
         audits += [e.data for e in output.events if e.type is EventType.SAGA_CHECKPOINT]
     assert state.search is not None and state.search.depth == 2
+    assert state.search.candidates and all(c.operator != "biso" for c in state.search.candidates)
     assert [a["checkpoint"] for a in audits] == ["CP-5", "CP-5"]
     assert "(SEARCH round 2)" in audits[1]["summary"] and "(SEARCH round" not in audits[0]["summary"]
     sup = state.supervision

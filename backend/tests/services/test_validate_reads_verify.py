@@ -50,12 +50,12 @@ class RecordingModel:
         return await self.inner.complete(request)
 
 
-def first_validate_brief(model: RecordingModel) -> str:
+def first_brief(model: RecordingModel, phase: str) -> str:
     for request in model.requests:
         for message in request.messages:
-            if message.text.startswith("[forge phase=validate round=1]"):
+            if message.text.startswith(f"[forge phase={phase} round=1]"):
                 return message.text
-    raise AssertionError("no VALIDATE brief was sent")
+    raise AssertionError(f"no {phase} brief was sent")
 
 
 async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_follows_them(tmp_path: Path) -> None:
@@ -85,7 +85,13 @@ async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_fol
         await container.close()
     assert state.current_phase is Phase.BUILD and state.verifications
 
-    brief = first_validate_brief(model)
+    # SEARCH ran when SYNTHESIZE opened: the brief the model first read already offers its children.
+    synthesize = json.loads(JSON_BLOCK.findall(first_brief(model, "synthesize"))[-1])
+    assert synthesize["search_candidates"] and {"operator", "parents", "lineage"} <= set(
+        synthesize["search_candidates"][0]
+    )
+
+    brief = first_brief(model, "validate")
     assert "VERIFY, an independent verifier, has already judged the claims" in brief
     claims = json.loads(JSON_BLOCK.findall(brief)[-1])["claims"]
     assert {c["id"] for c in claims} == {str(i) for i in state.verifications}

@@ -1001,6 +1001,11 @@ export interface components {
             /** Falsification Summary */
             falsification_summary: string | null;
             /**
+             * Hypothesis Ids
+             * @description Pool hypotheses the claim came from.
+             */
+            hypothesis_ids?: string[];
+            /**
              * Id
              * Format: uuid
              */
@@ -2987,6 +2992,40 @@ export interface components {
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
         /**
+         * SearchCandidateView
+         * @description A SEARCH child SYNTHESIZE's brief offered as a candidate thesis or antithesis.
+         */
+        SearchCandidateView: {
+            /** Gate Passed */
+            gate_passed: boolean;
+            /**
+             * Hyperpath
+             * @default
+             */
+            hyperpath: string;
+            /** Id */
+            id: string;
+            /**
+             * Lineage
+             * @description Ancestors from the root down to the parent, 'operator: title'.
+             */
+            lineage: string[];
+            /** Mapping Score */
+            mapping_score: number;
+            /** Mechanism */
+            mechanism: string;
+            /** Observable */
+            observable: string;
+            /** Operator */
+            operator: string;
+            /** Parents */
+            parents: string[];
+            /** Statement */
+            statement: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * SearchSummaryView
          * @description The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
          *     children (with lineage and hyperpaths) are at GET /sessions/{id}/hypotheses.
@@ -2994,6 +3033,11 @@ export interface components {
         SearchSummaryView: {
             /** Calls */
             calls: number;
+            /**
+             * Candidates
+             * @description The children SYNTHESIZE's brief offered as candidate theses/antitheses.
+             */
+            candidates?: components["schemas"]["SearchCandidateView"][];
             /** Children */
             children: number;
             /**
@@ -3812,6 +3856,11 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /**
+             * Hypothesis Ids
+             * @description Pool hypotheses the claim came from.
+             */
+            hypothesis_ids?: string[];
             /**
              * Id
              * Format: uuid

@@ -98,6 +98,7 @@ def analogies_view(analogies: Iterable[Analogy]) -> list[dict[str, Any]]:
             "observable": a.observable,
             "failure_mode": a.failure_mode,
         }
+        | ({"hypothesis_id": a.hypothesis_id} if a.hypothesis_id else {})
         for a in analogies
     ]
 
@@ -119,6 +120,7 @@ def claims_view(state: ForgeState) -> list[dict[str, Any]]:
                 "evidence_sources": [e.source for e in c.evidence],
                 "cross_domain_source": c.cross_domain_source,
                 "builds_on": [str(b) for b in c.builds_on],
+                "hypothesis_ids": list(c.hypothesis_ids),
                 "user_feedback": c.user_feedback,
                 "rejection_reason": c.rejection_reason,
             }

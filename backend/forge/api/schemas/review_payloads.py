@@ -179,6 +179,7 @@ class ClaimView(Payload):
     scores: ClaimScoresView | None
     evidence: list[EvidenceView]
     builds_on: list[UUID]
+    hypothesis_ids: list[str] = Field(default_factory=list, description="Pool hypotheses the claim came from.")
     cross_domain_source: str | None
     falsification_summary: str | None
     novelty_summary: str | None
@@ -394,6 +395,22 @@ class ExploreReviewData(Payload):
     )
 
 
+class SearchCandidateView(Payload):
+    """A SEARCH child SYNTHESIZE's brief offered as a candidate thesis or antithesis."""
+
+    id: str
+    operator: str
+    parents: list[str]
+    lineage: list[str] = Field(description="Ancestors from the root down to the parent, 'operator: title'.")
+    title: str
+    statement: str
+    mechanism: str
+    observable: str
+    mapping_score: float
+    gate_passed: bool
+    hyperpath: str = ""
+
+
 class SearchSummaryView(Payload):
     """The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
     children (with lineage and hyperpaths) are at GET /sessions/{id}/hypotheses."""
@@ -416,6 +433,9 @@ class SearchSummaryView(Payload):
     hkg_paths: dict[str, int] = Field(default_factory=dict, description="HKG traversal outcomes by event name.")
     depth: int = Field(default=1, description="SEARCH rounds run this session round (search_depth); counts sum them.")
     stalled: bool = Field(default=False, description="The latest round expanded or made nothing; no further round ran.")
+    candidates: list[SearchCandidateView] = Field(
+        default_factory=list, description="The children SYNTHESIZE's brief offered as candidate theses/antitheses."
+    )
 
 
 class ClaimsReviewData(Payload):
