@@ -102,7 +102,9 @@ async def test_a_constraint_conflict_pauses_for_the_person_then_every_brief_carr
         await container.runs.wait(record.id)
         state = await service.state(record.id)
         assert not isinstance(state, ServiceFailure) and state.awaiting_input_type == ReviewType.DECOMPOSE_REVIEW
-        assert "HARD CONSTRAINTS" in last_brief(model, "decompose")
+        decompose = last_brief(model, "decompose")  # rebuilt once the frame stage ran, before the first call
+        assert model.requests[0].messages[0].text == decompose
+        assert "- no overtime (the person's)\n- use overtime (frame)\n- no new beds (frame)" in decompose
 
         events = await service.events(record.id, 0, 500)
         assert not isinstance(events, ServiceFailure)

@@ -3,9 +3,10 @@
 Invariants:
     - Pure and deterministic: the same state gives the same review.
     - Selects the first reframing, stars the top analogies, accepts a claim by VERIFY's final score
-      against VERIFY's own pass threshold when the independent verifier judged it (not abstained),
-      else by the agent's mean score against `accept_threshold`, rejecting the rest with a reason
-      that says which; and resolves after `rounds` rounds or at the round limit.
+      when the independent verifier judged it (not abstained) — against VERIFY's pass threshold, or
+      the person's stricter `accept_threshold` on VERIFY's 0-10 scale (the default 0.6 is 6.0, the
+      same) — else by the agent's mean score against `accept_threshold`, rejecting the rest with a
+      reason that says which; and resolves after `rounds` rounds or at the round limit.
     - It never decides what only the person may: `stop_reason` says why it stops instead (a CP-1
       conflict between the person's constraints: which one to drop or relax is theirs to choose).
 """
@@ -65,11 +66,12 @@ class AutopilotPolicy:
         claim = state.current_round_claims[index]
         verified = state.verifications.get(claim.id)
         if verified is not None and verified.status is not VerifyStatus.ABSTAINED:
-            if verified.final_score >= FINAL_PASS_THRESHOLD:
+            threshold = max(FINAL_PASS_THRESHOLD, 10 * self.accept_threshold)  # never below VERIFY's own
+            if verified.final_score >= threshold:
                 return ClaimVerdictInput(index, VerdictType.ACCEPT)
             reason = (
-                f"autopilot: VERIFY final score {verified.final_score:.1f} below its threshold "
-                f"{FINAL_PASS_THRESHOLD:.1f} (status {verified.status.value})"
+                f"autopilot: VERIFY final score {verified.final_score:.1f} below threshold "
+                f"{threshold:.1f} (status {verified.status.value})"
             )
             return ClaimVerdictInput(index, VerdictType.REJECT, reason=reason)
         mean = claim.scores.mean if claim.scores else 0.0

@@ -37,11 +37,16 @@ def test_verify_decides_where_it_judged_and_the_agents_score_elsewhere() -> None
     assert isinstance(review, VerdictsReview)
     decided = [(v.verdict, v.reason) for v in review.verdicts]
     assert decided[0][0] is VerdictType.REJECT
-    assert decided[0][1] == "autopilot: VERIFY final score 4.2 below its threshold 6.0 (status failed)"
+    assert decided[0][1] == "autopilot: VERIFY final score 4.2 below threshold 6.0 (status failed)"
     assert decided[1] == (VerdictType.ACCEPT, None)
     assert decided[2] == (VerdictType.ACCEPT, None)
     assert decided[3] == (VerdictType.ACCEPT, None)
     low = AutopilotPolicy(accept_threshold=0.95).review_for(state, ReviewType.VERDICTS)
     assert isinstance(low, VerdictsReview)
+    # A stricter person's threshold holds on VERIFY's scale too (0.95 -> 9.5); a laxer one never
+    # goes below VERIFY's own 6.0 (claim 1 stays rejected at accept_threshold 0).
+    assert low.verdicts[1].reason == "autopilot: VERIFY final score 7.5 below threshold 9.5 (status passed)"
+    lax = AutopilotPolicy(accept_threshold=0.0).review_for(state, ReviewType.VERDICTS)
+    assert isinstance(lax, VerdictsReview) and lax.verdicts[0].verdict is VerdictType.REJECT
     assert low.verdicts[2].reason == "autopilot: mean score 0.90 below threshold 0.95 (VERIFY abstained)"
     assert low.verdicts[3].reason == "autopilot: mean score 0.90 below threshold 0.95 (not verified by VERIFY)"
