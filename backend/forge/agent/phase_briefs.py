@@ -5,6 +5,9 @@ Invariants:
       is defined with its phase (`phases/<phase>.py`, shaped by `phases/compose_brief.py`); this
       is only the lookup by the state's current phase.
     - A phase marked `own_context` sends from its brief on, never the earlier conversation.
+    - The brief is stored when the phase opens, before the engine stages that open it have run;
+      `refreshed_conversation` rebuilds it from the state once they have (VERIFY's verdicts reach
+      VALIDATE's brief, BISO's pool EXPLORE's), as long as the model has not answered it yet.
 """
 
 from __future__ import annotations
@@ -31,3 +34,16 @@ def messages_to_send(state: ForgeState, messages: Sequence[Message]) -> tuple[Me
         if messages[index].role == Role.USER and messages[index].text.startswith(marker):
             return tuple(messages[index:])
     return tuple(messages)
+
+
+def refreshed_conversation(state: ForgeState, messages: Sequence[Message]) -> list[Message] | None:
+    """The conversation with its last message, the current phase's unanswered brief, rebuilt from
+    the state; None when the last message is no such brief or the rebuilt one says the same."""
+    if not messages:
+        return None
+    last = messages[-1]
+    marker = MARKER.format(phase=state.current_phase.value, round=state.current_round + 1)
+    if last.role != Role.USER or not last.text.startswith(marker):
+        return None
+    fresh = phase_kickoff(state)
+    return None if fresh == last else [*messages[:-1], fresh]

@@ -355,6 +355,9 @@ class SessionService:
 
         def choose(state: ForgeState) -> ReviewInput | ServiceFailure:
             assert state.awaiting_input_type is not None  # _submit checked that a review is awaited
+            stop = policy.stop_reason(state, state.awaiting_input_type)
+            if stop is not None:  # a decision only the person may make (a CP-1 conflict)
+                return ServiceFailure(FailureKind.CONFLICT, stop)
             return policy.review_for(state, state.awaiting_input_type)
 
         return await self._submit(session_id, choose, by_autopilot=True)

@@ -25,7 +25,7 @@ from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.saga.red_team_offline import offline_red_team
 from forge.offline.search.search_offline import offline_search
-from forge.services.stages.engine_stages import EngineStages
+from forge.services.stages.engine_stages import EngineConfig, EngineStages
 from forge.services.stages.supervision import Supervisor, supervised_quotas
 
 STRUCTURED = OfflineStructuredModel(
@@ -86,3 +86,26 @@ def test_quota_directives_reach_the_search_round() -> None:
     quotas = supervised_quotas(state, RuntimeProfile.INTERACTIVE)
     assert quotas is not None
     assert quotas[SearchOperator.EXTREME] == 3 and quotas[SearchOperator.OPPOSE] == 0
+
+
+async def test_the_supervisor_audits_every_search_round_of_the_research_profile() -> None:
+    pool = (await run_biso(STRUCTURED, PROBLEM, FRAME, DOMAINS[:6], per_domain=2)).hypotheses
+    reader = PoolOf(pool)
+    supervisor = Supervisor(STRUCTURED, OfflineModel(), DOMAINS, reader)
+    config = EngineConfig(search_profile=RuntimeProfile.RESEARCH)
+    assert config.search_rounds == 2
+    stages = EngineStages(STRUCTURED, OfflineModel(), DOMAINS, config, read_pool=reader, supervisor=supervisor)
+    state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
+    audits = []
+    while stages.pending_stage(state) is not None:
+        output = await stages.run(context(state), lambda e: None)
+        assert output is not None
+        audits += [e.data for e in output.events if e.type is EventType.SAGA_CHECKPOINT]
+    assert state.search is not None and state.search.depth == 2
+    assert state.search.candidates and all(c.operator != "biso" for c in state.search.candidates)
+    assert [a["checkpoint"] for a in audits] == ["CP-5", "CP-5"]
+    assert "(SEARCH round 2)" in audits[1]["summary"] and "(SEARCH round" not in audits[0]["summary"]
+    sup = state.supervision
+    assert sup is not None and sup.has_checkpoint("CP-5", 0, 1) and sup.has_checkpoint("CP-5", 0, 2)
+    second = [f.id for f in sup.findings if f.id.startswith("CP-5-r0-s2-")]
+    assert set(audits[1]["finding_ids"]) == set(second)  # the second pass's findings are its own

@@ -34,6 +34,14 @@ export const REQUEST_LIMITS = {
       "maxLength": 4000
     }
   },
+  "ConstraintChangeIn": {
+    "index": {
+      "minimum": 0.0
+    },
+    "relaxed_to": {
+      "maxLength": 300
+    }
+  },
   "CurationChangeIn": {
     "carry_tokens": {
       "maximum": 2000000.0,
@@ -143,6 +151,9 @@ export const REQUEST_LIMITS = {
     },
     "confirmed_assumptions": {
       "maxItems": 50
+    },
+    "constraint_changes": {
+      "maxItems": 10
     },
     "curiosity_id": {
       "maxLength": 300

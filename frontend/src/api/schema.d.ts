@@ -1021,6 +1021,11 @@ export interface components {
             /** Falsification Summary */
             falsification_summary: string | null;
             /**
+             * Hypothesis Ids
+             * @description Pool hypotheses the claim came from.
+             */
+            hypothesis_ids?: string[];
+            /**
              * Id
              * Format: uuid
              */
@@ -1106,6 +1111,31 @@ export interface components {
             findings: components["schemas"]["AuditFindingView"][];
             /** Kept */
             kept: components["schemas"]["ConstraintView"][];
+        };
+        /** ConstraintChangeIn */
+        ConstraintChangeIn: {
+            /**
+             * Index
+             * @description A constraint of the review's `constraints` list (hard, then soft).
+             */
+            index: number;
+            /**
+             * Relaxed To
+             * @description Its looser wording; null or missing drops the constraint.
+             */
+            relaxed_to?: string | null;
+        };
+        /**
+         * ConstraintConflictView
+         * @description CP-1: two constraints no answer can meet together, and how to drop or relax one.
+         */
+        ConstraintConflictView: {
+            /** Constraints */
+            constraints: string[];
+            /** Indices */
+            indices: number[];
+            /** Resolve */
+            resolve: string;
         };
         /**
          * ConstraintFindingKind
@@ -1358,6 +1388,16 @@ export interface components {
         DecomposeReviewData: {
             /** Assumptions */
             assumptions: components["schemas"]["AssumptionView"][];
+            /**
+             * Constraint Conflicts
+             * @default []
+             */
+            constraint_conflicts: components["schemas"]["ConstraintConflictView"][];
+            /**
+             * Constraints
+             * @default []
+             */
+            constraints: components["schemas"]["FrameConstraintView"][];
             /** Fundamentals */
             fundamentals: string[];
             /**
@@ -1829,6 +1869,18 @@ export interface components {
             edges: components["schemas"]["GraphEdge"][];
             /** Nodes */
             nodes: components["schemas"]["GraphNode"][];
+        };
+        /**
+         * FrameConstraintView
+         * @description A constraint of the problem frame, by the index a decompose review's constraint_changes names.
+         */
+        FrameConstraintView: {
+            /** Index */
+            index: number;
+            /** Kind */
+            kind: string;
+            /** Text */
+            text: string;
         };
         /** GateOut */
         GateOut: {
@@ -2957,6 +3009,40 @@ export interface components {
          */
         ScienceField: "physical" | "biological" | "social" | "formal" | "engineering";
         /**
+         * SearchCandidateView
+         * @description A SEARCH child SYNTHESIZE's brief offered as a candidate thesis or antithesis.
+         */
+        SearchCandidateView: {
+            /** Gate Passed */
+            gate_passed: boolean;
+            /**
+             * Hyperpath
+             * @default
+             */
+            hyperpath: string;
+            /** Id */
+            id: string;
+            /**
+             * Lineage
+             * @description Ancestors from the root down to the parent, 'operator: title'.
+             */
+            lineage: string[];
+            /** Mapping Score */
+            mapping_score: number;
+            /** Mechanism */
+            mechanism: string;
+            /** Observable */
+            observable: string;
+            /** Operator */
+            operator: string;
+            /** Parents */
+            parents: string[];
+            /** Statement */
+            statement: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * SearchOperator
          * @enum {string}
          */
@@ -2969,6 +3055,11 @@ export interface components {
         SearchSummaryView: {
             /** Calls */
             calls: number;
+            /**
+             * Candidates
+             * @description The children SYNTHESIZE's brief offered as candidate theses/antitheses.
+             */
+            candidates?: components["schemas"]["SearchCandidateView"][];
             /** Children */
             children: number;
             /**
@@ -3649,6 +3740,11 @@ export interface components {
             /** Confirmed Assumptions */
             confirmed_assumptions?: number[] | null;
             /**
+             * Constraint Changes
+             * @description decompose_review: drop or relax constraints of the problem frame by index; needed while the review's constraint_conflicts is not empty.
+             */
+            constraint_changes?: components["schemas"]["ConstraintChangeIn"][] | null;
+            /**
              * Curiosity Id
              * @description build_decision: id of a curiosity item of the review (a thin region of the graph) to make the next round's direction; with decision continue or deep_dive.
              */
@@ -3782,6 +3878,11 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /**
+             * Hypothesis Ids
+             * @description Pool hypotheses the claim came from.
+             */
+            hypothesis_ids?: string[];
             /**
              * Id
              * Format: uuid

@@ -5,7 +5,9 @@ Invariants:
     - The first line is always `[forge phase=<phase> round=<n>]` (n counts from 1), so any model —
       including the offline one, which parses it — can tell which phase a conversation is in.
     - Then the phase's guide (goal, what excellent looks like, definition of done; round-aware),
-      the problem's hard constraints when it has any, what earlier sessions found
+      one HARD CONSTRAINTS block (the person's, the problem frame's and the supervisor constraints
+      the person adopted, each marked with whose it is) and the frame's SUCCESS CRITERIA, in every
+      phase; what earlier sessions found
       (`core.remembered_hypotheses.memory_block`: offered ones in DECOMPOSE, then only those the
       person pinned), and the "YOUR REVIEWER DECIDED" block (`reviewer_decisions`) when the person
       has decided anything.
@@ -32,12 +34,40 @@ from forge.core.session.records import Analogy, Claim
 MARKER = "[forge phase={phase} round={round}]"
 
 
+def _adopted(state: ForgeState) -> set[str]:
+    """The supervisor's suggested constraints the person adopted at a review (lower-cased)."""
+    sup = state.supervision
+    if sup is None:
+        return set()
+    return {d.constraint.lower() for i in sup.adopted if (d := sup.directive(i)) is not None and d.constraint}
+
+
+def brief_constraints(state: ForgeState) -> list[tuple[str, str]]:
+    """Each hard constraint with whose it is: the frame's list when there is a frame (it starts with
+    the person's own, holds the supervisor constraints they adopted and none they dropped or relaxed
+    away), else the person's list from the problem."""
+    person = split_constraints(state.problem).constraints
+    if state.problem_frame is None:
+        return [(c, "yours") for c in person]
+    mine, adopted = {c.lower() for c in person}, _adopted(state)
+    return [
+        (c, "the person's" if c.lower() in mine else "adopted from the supervisor" if c.lower() in adopted else "frame")
+        for c in state.problem_frame.frame.hard_constraints
+    ]
+
+
 def hard_constraints(state: ForgeState) -> str:
-    constraints = split_constraints(state.problem).constraints
-    if not constraints:
-        return ""
-    items = "\n".join(f"- {c}" for c in constraints)
-    return f"HARD CONSTRAINTS (limits, not preferences: a claim that breaks one is wrong):\n{items}"
+    """The HARD CONSTRAINTS block and the success criteria: the frame every phase's work is held to."""
+    constraints = brief_constraints(state)
+    criteria = state.problem_frame.frame.success_criteria if state.problem_frame is not None else ()
+    parts = []
+    if constraints:
+        items = "\n".join(f"- {c}" + ("" if whose == "yours" else f" ({whose})") for c, whose in constraints)
+        parts.append(f"HARD CONSTRAINTS (limits, not preferences: a claim that breaks one is wrong):\n{items}")
+    if criteria:
+        items = "\n".join(f"- {c}" for c in criteria)
+        parts.append(f"SUCCESS CRITERIA (how the answer will be judged):\n{items}")
+    return "\n\n".join(parts)
 
 
 def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: dict[str, Any]) -> Message:
@@ -68,6 +98,7 @@ def analogies_view(analogies: Iterable[Analogy]) -> list[dict[str, Any]]:
             "observable": a.observable,
             "failure_mode": a.failure_mode,
         }
+        | ({"hypothesis_id": a.hypothesis_id} if a.hypothesis_id else {})
         for a in analogies
     ]
 
@@ -89,6 +120,7 @@ def claims_view(state: ForgeState) -> list[dict[str, Any]]:
                 "evidence_sources": [e.source for e in c.evidence],
                 "cross_domain_source": c.cross_domain_source,
                 "builds_on": [str(b) for b in c.builds_on],
+                "hypothesis_ids": list(c.hypothesis_ids),
                 "user_feedback": c.user_feedback,
                 "rejection_reason": c.rejection_reason,
             }

@@ -7,6 +7,8 @@ Invariants:
       deep-dive target, the curiosity direction picked at the build review and the person's insights
       with their sources. Empty parts are left out; with
       nothing decided the block is empty (the first brief).
+    - A decision about a claim names it by id (`claim <uuid>`, the id the brief's claims and the
+      tools carry) with a short reminder of its text, never by its text alone.
     - The block states that these decisions override the model's own judgement and earlier output:
       the state already applies them, but a model reads instructions, not diffs of state.
     - Each phase shows only the decisions it acts on (`SECTIONS`): BUILD needs the verdicts, not the
@@ -26,6 +28,7 @@ HEADER = (
     "you produced earlier. Follow them exactly and never argue a decision back:"
 )
 CLAIM_CHARS = 160
+NAMED_CLAIM_CHARS = 80  # the reminder beside a claim's id
 VERDICT_WORDS = {
     ClaimStatus.VALIDATED: "accepted",
     ClaimStatus.QUALIFIED: "qualified",
@@ -37,6 +40,11 @@ VERDICT_WORDS = {
 def short(text: str, limit: int = CLAIM_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def named(claim: Claim) -> str:
+    """A claim as a decision names it: its id, then a short reminder of what it says."""
+    return f"claim {claim.id} “{short(claim.text, NAMED_CLAIM_CHARS)}”"
 
 
 def _listed(label: str, items: Iterable[str]) -> list[str]:
@@ -68,20 +76,20 @@ def _explore_lines(s: ForgeState) -> list[str]:
 def _verdict_line(claim: Claim) -> str | None:
     if claim.status == ClaimStatus.QUALIFIED:
         limit = (claim.qualification or "").strip().rstrip(".")
-        return f"- Qualified: “{short(claim.text)}” holds only within this limit: {limit}. Keep it in every use."
+        return f"- Qualified: {named(claim)} holds only within this limit: {limit}. Keep it in every use."
     if claim.status == ClaimStatus.REJECTED:
         reason = (claim.rejection_reason or "no reason given").strip().rstrip(".")
-        return f"- Rejected: “{short(claim.text)}” — {reason}. Do not restate it."
+        return f"- Rejected: {named(claim)} — {reason}. Do not restate it."
     if claim.status == ClaimStatus.SUPERSEDED:
-        return f"- Merged: “{short(claim.text)}” ({claim.rejection_reason or 'merged'})."
+        return f"- Merged: {named(claim)} ({claim.rejection_reason or 'merged'})."
     if claim.status == ClaimStatus.VALIDATED and claim.claim_type != ClaimType.USER_CONTRIBUTED:
-        return f"- Accepted: “{short(claim.text)}”."
+        return f"- Accepted: {named(claim)}."
     return None
 
 
 def _claim_lines(s: ForgeState) -> list[str]:
     claims = list({c.id: c for c in (*s.past_round_claims, *s.knowledge_graph_nodes, *s.current_round_claims)}.values())
-    feedback = [f"- Feedback on “{short(c.text)}”: {c.user_feedback}" for c in claims if c.user_feedback]
+    feedback = [f"- Feedback on {named(c)}: {c.user_feedback}" for c in claims if c.user_feedback]
     verdicts = [line for c in claims if (line := _verdict_line(c))]
     insights = [
         f"- The person's insight: “{short(c.text)}”"
@@ -91,11 +99,7 @@ def _claim_lines(s: ForgeState) -> list[str]:
     ]
     diving = s.deep_dive_target_claim_id and s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE)
     target = s.graph_node(s.deep_dive_target_claim_id) if diving and s.deep_dive_target_claim_id else None
-    deep_dive = (
-        [f"- Deep dive: this round goes deeper into claim {target.id} “{short(target.text)}”; build on it."]
-        if target
-        else []
-    )
+    deep_dive = [f"- Deep dive: this round goes deeper into {named(target)}; build on it."] if target else []
     chosen = s.chosen_direction if s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE) else None
     direction = (
         [f"- Direction for this round (a thin region of the graph you chose to explore): {chosen.question}"]

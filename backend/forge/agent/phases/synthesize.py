@@ -8,6 +8,9 @@ Invariants:
       the target under the default navigation budget: which claims to bring into context), and a
       curiosity item the person picked at the build review comes as the round's `direction`.
     - It also offers BUILD's get_negative_knowledge: rule 10 must be satisfiable in rounds 2+.
+    - The engine's products are candidate theses and antitheses: SEARCH's children of this round
+      (`search_candidates`: operator, parents, lineage, hyperpath) and the starred pool hypotheses
+      (a starred analogy's `hypothesis_id`); state_thesis records the ids a claim came from.
     - It pauses for the claims review once rule 4 passes (`forge.core.phases.close_synthesize`).
 """
 
@@ -18,7 +21,7 @@ from typing import Any
 from forge.agent.phases.compose_brief import analogies_view, compose_brief, graph_view
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
-from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS
+from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS, offered_hypotheses
 from forge.core.curation.graph_gaps import deep_dive_neighbours, navigation_view
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.domain_types import Phase
@@ -46,6 +49,11 @@ DEEP_DIVE = """DEEP DIVE: every claim this round goes deeper into the target cla
 conditions, or a sharper test of it) and passes its id as builds_on_claim_id."""
 THINK = """THINK FIRST: before the first thesis, weigh the candidate directions against each other and keep \
 the ones whose mechanisms differ; before each synthesis, ask where the claim would fail."""
+CANDIDATES = """CANDIDATES: the engine searched the hypothesis pool for you. `search_candidates` are SEARCH's \
+children (each with its operator, parent ids and lineage; an `oppose` or `extreme` child is a ready \
+antithesis to its parent) and a starred analogy with a `hypothesis_id` is a pool hypothesis the person chose. \
+Start from them: take the strongest as theses, use the ones that contradict a thesis as its antithesis, and \
+pass the ids a claim builds on as hypothesis_ids in state_thesis."""
 DONE = """DONE WHEN: every claim has a thesis, an antithesis and a synthesis. Then stop and summarise; the \
 person comments on the claims before VALIDATE."""
 
@@ -53,7 +61,8 @@ person comments on the claims before VALIDATE."""
 def instruction(state: ForgeState) -> str:
     lead = FIRST_ROUND if state.current_round == 0 else LATER_ROUND.format(round=state.current_round + 1)
     deep = DEEP_DIVE if state.deep_dive_target_claim_id else ""
-    return "\n".join(p for p in (lead, deep, THINK, DONE) if p)
+    candidates = CANDIDATES if offered_hypotheses(state) else ""
+    return "\n".join(p for p in (lead, deep, candidates, THINK, DONE) if p)
 
 
 def deep_dive_view(state: ForgeState, target: Claim) -> dict[str, Any]:
@@ -80,15 +89,44 @@ def _direction(state: ForgeState) -> dict[str, Any] | None:
 def _context(state: ForgeState) -> dict[str, Any]:
     target = state.graph_node(state.deep_dive_target_claim_id) if state.deep_dive_target_claim_id else None
     direction = _direction(state)
+    return (
+        {
+            "selected_reframings": [r.text for r in state.selected_reframings],
+            "starred_analogies": analogies_view(state.starred_analogies),
+            "contradictions": encode_value(state.contradictions),
+            "graph_claims": graph_view(state),
+            "negative_knowledge": encode_value(state.negative_knowledge),
+            "suggested_domains": state.suggested_domains,
+            "deep_dive": deep_dive_view(state, target) if target else None,
+        }
+        | ({"direction": direction} if direction else {})
+        | _candidates(state)
+    )
+
+
+def _candidates(state: ForgeState) -> dict[str, Any]:
+    """SEARCH's children of this round, as the brief offers them (none: no key)."""
+    search = state.search
+    if search is None or search.round != state.current_round or not search.candidates:
+        return {}
     return {
-        "selected_reframings": [r.text for r in state.selected_reframings],
-        "starred_analogies": analogies_view(state.starred_analogies),
-        "contradictions": encode_value(state.contradictions),
-        "graph_claims": graph_view(state),
-        "negative_knowledge": encode_value(state.negative_knowledge),
-        "suggested_domains": state.suggested_domains,
-        "deep_dive": deep_dive_view(state, target) if target else None,
-    } | ({"direction": direction} if direction else {})
+        "search_candidates": [
+            {
+                "id": c.id,
+                "operator": c.operator,
+                "parents": list(c.parents),
+                "lineage": list(c.lineage),
+                "title": c.title,
+                "statement": c.statement,
+                "mechanism": c.mechanism,
+                "observable": c.observable,
+                "mapping_score": c.mapping_score,
+                "gate_passed": c.gate_passed,
+            }
+            | ({"hyperpath": c.hyperpath} if c.hyperpath else {})
+            for c in search.candidates
+        ]
+    }
 
 
 def brief(state: ForgeState) -> Message:

@@ -24,7 +24,8 @@ from forge.core.rules.claim_rules import (
     check_sources_researched,
 )
 from forge.core.rules.phase_gates import check_negative_knowledge_consulted, check_research_before_antithesis
-from forge.core.rules.verdicts import first_violation
+from forge.core.rules.verdicts import ErrorCode, RuleViolation, first_violation
+from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim
 
 CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as state_thesis returned it."
@@ -39,6 +40,12 @@ class ThesisInput(BaseModel):
     evidence_sources: list[str] = Field(min_length=1, description="At least one; " + CITED_SOURCES)
     cross_domain_source: str | None = Field(
         default=None, description="The source domain of the analogy this thesis transfers, if it comes from one."
+    )
+    hypothesis_ids: list[str] = Field(
+        default_factory=list,
+        max_length=6,
+        description="Ids of the pool hypotheses this thesis builds on: a search_candidates id or a starred "
+        "analogy's hypothesis_id from the brief.",
     )
 
 
@@ -77,6 +84,26 @@ class SynthesisInput(BaseModel):
     )
 
 
+def offered_hypotheses(state: ForgeState) -> list[str]:
+    """The pool ids SYNTHESIZE's brief offers: SEARCH's candidates and the starred pool hypotheses."""
+    search = state.search
+    searched = [c.id for c in search.candidates] if search is not None and search.round == state.current_round else []
+    starred = [a.hypothesis_id for a in state.starred_analogies if a.hypothesis_id]
+    return list(dict.fromkeys([*searched, *starred]))
+
+
+def check_hypothesis_ids(state: ForgeState, ids: list[str]) -> RuleViolation | None:
+    offered = offered_hypotheses(state)
+    unknown = [i for i in ids if i not in offered]
+    if not unknown:
+        return None
+    shown = ", ".join(offered) or "none: this round has no SEARCH candidates or starred pool hypotheses"
+    return RuleViolation(
+        ErrorCode.INVALID_INPUT,
+        f"hypothesis_ids {unknown} are not in the brief; the ids offered are: {shown}.",
+    )
+
+
 def _parse_claim_id(raw: str | None) -> tuple[ClaimId, ...]:
     try:
         return (ClaimId(UUID(raw)),) if raw else ()
@@ -87,7 +114,10 @@ def _parse_claim_id(raw: str | None) -> tuple[ClaimId, ...]:
 async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
     s = ctx.state
     violation = first_violation(
-        check_negative_knowledge_consulted(s), check_claim_limit(s), check_sources_researched(s, args.evidence_sources)
+        check_negative_knowledge_consulted(s),
+        check_claim_limit(s),
+        check_sources_researched(s, args.evidence_sources),
+        check_hypothesis_ids(s, args.hypothesis_ids),
     )
     if violation:
         return ToolOutcome.failed(violation)
@@ -105,6 +135,7 @@ async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
             thesis_text=args.thesis,
             evidence=evidence,
             cross_domain_source=args.cross_domain_source,
+            hypothesis_ids=tuple(dict.fromkeys(args.hypothesis_ids)),
         )
     )
     s.theses_stated += 1

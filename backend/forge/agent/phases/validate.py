@@ -1,7 +1,9 @@
 """VALIDATE, defined in one place: falsification, novelty and a score for every claim of the round.
 
 Invariants:
-    - Its brief carries the round's claims (by index, as the tools address them) and the graph.
+    - Its brief carries the round's claims (by index, as the tools address them) and the graph;
+      each claim VERIFY judged carries that verdict (`verify`), and the red team's open challenges
+      are listed (`verify_in_brief`), with an instruction to engage with both.
     - It pauses for the verdicts once every claim is scored (`forge.core.phases.close_validate`).
 """
 
@@ -11,6 +13,7 @@ from forge.agent.phases.compose_brief import claims_view, compose_brief, graph_v
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.validate_tools import VALIDATE_TOOLS
+from forge.agent.phases.verify_in_brief import red_team_challenges, verify_verdicts
 from forge.core.domain_types import Phase
 from forge.core.llm.messages import Message
 from forge.core.phases import close_validate
@@ -30,9 +33,33 @@ DONE WHEN: every claim is falsification-tested, novelty-checked and scored. Then
 person accepts, qualifies, merges or rejects each claim."""
 
 
+VERIFIED = """VERIFY, an independent verifier, has already judged the claims (each claim's `verify`: logic, \
+novelty with the prior art it found, confidence, position consistency, status against its pass threshold). \
+Engage with its verdict: aim your falsification at the weakest dimension it found, name its prior art in \
+check_novelty when it is the closest work, and where your score departs from its final score by more than \
+2 points (on its 0-10 scale), say why in the rationale."""
+CHALLENGED = """RED TEAM: `challenges` lists what the supervisor's red team found failing in the candidates \
+(targets are pool hypothesis or claim ids); a claim built on a challenged candidate must answer the challenge \
+in its falsification attempt."""
+
+
+def instruction(state: ForgeState) -> str:
+    verified = VERIFIED if state.verifications else ""
+    challenged = CHALLENGED if red_team_challenges(state) else ""
+    return "\n".join(p for p in (INSTRUCTION, verified, challenged) if p)
+
+
+def _claims(state: ForgeState) -> list[dict[str, object]]:
+    verdicts = verify_verdicts(state)
+    return [view | ({"verify": verdicts[view["id"]]} if view["id"] in verdicts else {}) for view in claims_view(state)]
+
+
 def brief(state: ForgeState) -> Message:
-    context = {"claims": claims_view(state), "graph_claims": graph_view(state)}
-    return compose_brief(Phase.VALIDATE, state, INSTRUCTION, context)
+    context: dict[str, object] = {"claims": _claims(state), "graph_claims": graph_view(state)}
+    challenges = red_team_challenges(state)
+    if challenges:
+        context["challenges"] = challenges
+    return compose_brief(Phase.VALIDATE, state, instruction(state), context)
 
 
 DEFINITION = PhaseDefinition(

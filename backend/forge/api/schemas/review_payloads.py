@@ -182,6 +182,7 @@ class ClaimView(Payload):
     scores: ClaimScoresView | None
     evidence: list[EvidenceView]
     builds_on: list[UUID]
+    hypothesis_ids: list[str] = Field(default_factory=list, description="Pool hypotheses the claim came from.")
     cross_domain_source: str | None
     falsification_summary: str | None
     novelty_summary: str | None
@@ -297,6 +298,22 @@ class RememberedHypothesisView(Payload):
     decision: Literal["offered", "accepted", "dismissed"]
 
 
+class FrameConstraintView(Payload):
+    """A constraint of the problem frame, by the index a decompose review's constraint_changes names."""
+
+    index: int
+    text: str
+    kind: str  # "hard" | "soft"
+
+
+class ConstraintConflictView(Payload):
+    """CP-1: two constraints no answer can meet together, and how to drop or relax one."""
+
+    indices: list[int]
+    constraints: list[str]
+    resolve: str
+
+
 class DecomposeReviewData(Payload):
     """After DECOMPOSE: the problem frame, fundamentals, state of the art, assumptions and reframings,
     and what earlier sessions found (`memory`)."""
@@ -308,6 +325,10 @@ class DecomposeReviewData(Payload):
     reframings: list[ReframingView]
     problem_frame: ProblemFrameView | None = None
     memory: list[RememberedHypothesisView] = []  # absent in reviews logged before memory was offered
+    # The frame's constraints and CP-1's conflicts (absent in reviews logged before they were shown);
+    # while a conflict is listed the review needs constraint_changes.
+    constraints: list[FrameConstraintView] = []
+    constraint_conflicts: list[ConstraintConflictView] = []
 
 
 class SelectedDomainView(Payload):
@@ -384,6 +405,22 @@ class ExploreReviewData(Payload):
     )
 
 
+class SearchCandidateView(Payload):
+    """A SEARCH child SYNTHESIZE's brief offered as a candidate thesis or antithesis."""
+
+    id: str
+    operator: str
+    parents: list[str]
+    lineage: list[str] = Field(description="Ancestors from the root down to the parent, 'operator: title'.")
+    title: str
+    statement: str
+    mechanism: str
+    observable: str
+    mapping_score: float
+    gate_passed: bool
+    hyperpath: str = ""
+
+
 class SearchSummaryView(Payload):
     """The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the
     children (with lineage and hyperpaths) are at GET /sessions/{id}/hypotheses."""
@@ -406,6 +443,9 @@ class SearchSummaryView(Payload):
     hkg_paths: dict[str, int] = Field(default_factory=dict, description="HKG traversal outcomes by event name.")
     depth: int = Field(default=1, description="SEARCH rounds run this session round (search_depth); counts sum them.")
     stalled: bool = Field(default=False, description="The latest round expanded or made nothing; no further round ran.")
+    candidates: list[SearchCandidateView] = Field(
+        default_factory=list, description="The children SYNTHESIZE's brief offered as candidate theses/antitheses."
+    )
 
 
 class ClaimsReviewData(Payload):

@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 from forge.api.schemas.events import SessionEventOut
 from forge.api.schemas.text_fields import FreeText
 from forge.core.domain_types import BuildDecision, ReframingType, VerdictType
+from forge.core.frame.constraint_changes import ConstraintChange
 from forge.core.frame.problem_constraints import split_constraints
 from forge.core.hypotheses.star_from_pool import MAX_POOL_STARS
 from forge.core.research.evidence_urls import evidence_url_problem
@@ -187,6 +188,13 @@ class EventPage(BaseModel):
     has_more: bool
 
 
+class ConstraintChangeIn(BaseModel):
+    index: int = Field(ge=0, description="A constraint of the review's `constraints` list (hard, then soft).")
+    relaxed_to: FreeText | None = Field(
+        default=None, max_length=300, description="Its looser wording; null or missing drops the constraint."
+    )
+
+
 class ClaimFeedbackIn(BaseModel):
     claim_index: int = Field(ge=0)
     feedback: FreeText = ShortText
@@ -220,6 +228,12 @@ class UserInput(BaseModel):
     )
     dismissed_memories: list[FreeText] | None = Field(
         default=None, max_length=10, description="decompose_review: episode ids of remembered hypotheses to dismiss"
+    )
+    constraint_changes: list[ConstraintChangeIn] | None = Field(
+        default=None,
+        max_length=10,
+        description="decompose_review: drop or relax constraints of the problem frame by index; needed while the "
+        "review's constraint_conflicts is not empty.",
     )
     starred_analogies: list[int] | None = Field(default=None, max_length=MAX_LIST)
     starred_hypotheses: list[Annotated[FreeText, Field(min_length=1, max_length=255)]] | None = Field(
@@ -270,6 +284,9 @@ class UserInput(BaseModel):
                 accepted_memories=tuple(self.accepted_memories or ()),
                 dismissed_memories=tuple(self.dismissed_memories or ()),
                 added_reframing_types=tuple(self.added_reframing_types or ()),
+                constraint_changes=tuple(
+                    ConstraintChange(c.index, c.relaxed_to) for c in self.constraint_changes or ()
+                ),
             )
         if t == "explore_review":
             return ExploreReview(

@@ -9,6 +9,10 @@ Invariants:
       was offered, with C as a percentage); the review may accept (pin) or dismiss each by episode
       id — an unknown id, or one both accepted and dismissed, is refused; an id not named keeps its
       decision.
+    - A CP-1 conflict between two of the frame's constraints (`constraint_changes.open_conflicts`)
+      is shown in the payload with how to resolve it; the review is refused until its
+      `constraint_changes` drop or relax enough of them that none is left (seed 000 §7 stage 1:
+      an irreconcilable frame stops the session before any idea is measured against it).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from forge.core.domain_types import (
     ReframingId,
     ReviewType,
 )
+from forge.core.frame.constraint_changes import changed_frame, how_to_resolve, numbered_constraints, open_conflicts
+from forge.core.frame.problem_frame import AuditedFrame
 from forge.core.frame.reframing_type import infer_reframing_type
 from forge.core.hypotheses.remembered import MemoryDecision, RememberedHypothesis
 from forge.core.phases.index_review_items import indexed
@@ -67,6 +73,11 @@ def decompose_review_payload(state: ForgeState) -> dict[str, Any]:
         "assumptions": indexed(state.assumptions),
         "reframings": indexed(state.reframings),
         "problem_frame": encode_value(state.problem_frame),
+        "constraints": numbered_constraints(state.problem_frame.frame) if state.problem_frame else [],
+        "constraint_conflicts": [
+            {"indices": list(c.indices), "constraints": list(c.constraints), "resolve": how_to_resolve(c)}
+            for c in open_conflicts(state.problem_frame)
+        ],
         "memory": [{**encode_value(h), "confidence_percent": round(100 * h.c)} for h in state.remembered_hypotheses],
     }
 
@@ -83,7 +94,27 @@ def _memory_rejection(state: ForgeState, review: DecomposeReview) -> ReviewRejec
     return None
 
 
+def _frame_after(state: ForgeState, review: DecomposeReview) -> AuditedFrame | ReviewRejection | None:
+    """The frame once the review's constraint changes are made (None: no frame), or why not: a bad
+    index, or a CP-1 conflict still open."""
+    if state.problem_frame is None:
+        return invalid_review("constraint_changes needs the problem frame.") if review.constraint_changes else None
+    after = changed_frame(state.problem_frame, review.constraint_changes)
+    if isinstance(after, str):
+        return invalid_review(after)
+    conflicts = open_conflicts(after)
+    if conflicts:
+        return invalid_review(
+            "The constraints conflict, so no answer can meet them all: "
+            + " ".join(how_to_resolve(c) for c in conflicts)
+        )
+    return after
+
+
 def check_decompose_review(state: ForgeState, review: DecomposeReview) -> ReviewRejection | None:
+    frame = _frame_after(state, review)
+    if isinstance(frame, ReviewRejection):
+        return frame
     if not review.selected_reframings and not review.added_reframings:
         choices = f"indices 0..{len(state.reframings) - 1}" if state.reframings else "there are none yet"
         return invalid_review(
@@ -130,8 +161,12 @@ def apply_decompose_review(s: ForgeState, r: DecomposeReview, new_id: NewId) -> 
         if t.strip()
     )
     s.remembered_hypotheses = [_decided(h, r) for h in s.remembered_hypotheses]
+    frame = _frame_after(s, r)  # checked: a frame without conflicts, or none
+    if isinstance(frame, AuditedFrame) and r.constraint_changes:
+        s.problem_frame = frame
     selected, confirmed = len(s.selected_reframings), len(s.confirmed_assumptions)
-    return Phase.EXPLORE, f"selected {selected} reframing(s), confirmed {confirmed} assumption(s)"
+    changed = f", changed {len(r.constraint_changes)} constraint(s)" if r.constraint_changes else ""
+    return Phase.EXPLORE, f"selected {selected} reframing(s), confirmed {confirmed} assumption(s){changed}"
 
 
 REVIEW: PhaseReview[DecomposeReview] = PhaseReview(

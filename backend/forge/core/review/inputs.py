@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.domain_types import BuildDecision, ReframingType, ReviewType, VerdictType
+from forge.core.frame.constraint_changes import ConstraintChange
 from forge.core.hypotheses.pool import Hypothesis
 
 
@@ -41,6 +42,9 @@ class DecomposeReview:
     dismissed_memories: tuple[str, ...] = ()  # ... and of those they dismiss
     # The person's type for added_reframings[i]; None (or no entry) -> inferred from the wording.
     added_reframing_types: tuple[ReframingType | None, ...] = ()
+    # Constraints of the problem frame the person drops or relaxes (by index, hard then soft): how a
+    # CP-1 conflict between two of them is resolved before EXPLORE.
+    constraint_changes: tuple[ConstraintChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

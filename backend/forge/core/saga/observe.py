@@ -63,8 +63,18 @@ def due_checkpoints(state: ForgeState) -> list[Checkpoint]:
         Checkpoint.CP7: True,
     }
     return [
-        cp for cp in PHASE_CHECKPOINTS.get(state.current_phase, ()) if ready[cp] and not sup.has_checkpoint(cp.value, r)
+        cp
+        for cp in PHASE_CHECKPOINTS.get(state.current_phase, ())
+        if ready[cp] and not sup.has_checkpoint(cp.value, r, search_round_of(state, cp))
     ]
+
+
+def search_round_of(state: ForgeState, cp: Checkpoint) -> int:
+    """The SEARCH round a CP-5 pass follows (each SEARCH round of a session round gets its own);
+    1 for every other checkpoint."""
+    if cp is Checkpoint.CP5 and state.search is not None and state.search.round == state.current_round:
+        return max(1, state.search.depth)
+    return 1
 
 
 def frame_of(state: ForgeState) -> ProblemFrame:

@@ -164,12 +164,15 @@ class CheckpointAudit:
     finding_ids: tuple[FindingId, ...] = ()
     directive_ids: tuple[DirectiveId, ...] = ()
     fast_events: tuple[FastEvent, ...] = ()  # what the fast path reported since the last checkpoint
+    search_round: int = 1  # CP-5: the SEARCH round of the session round it followed (1 for the others)
 
     @property
     def passed(self) -> bool:
         return not self.finding_ids
 
 
-def finding_id(checkpoint: Checkpoint, round_: int, kind: FindingKind, n: int) -> FindingId:
+def finding_id(checkpoint: Checkpoint, round_: int, kind: FindingKind, n: int, search_round: int = 1) -> FindingId:
+    """Unique per checkpoint pass: a CP-5 after SEARCH round k > 1 of a session round says so (`-s<k>`)."""
     suffix = f"-{n}" if n else ""
-    return FindingId(f"{checkpoint.value}-r{round_}-{kind.value}{suffix}")
+    search = f"-s{search_round}" if search_round > 1 else ""
+    return FindingId(f"{checkpoint.value}-r{round_}{search}-{kind.value}{suffix}")

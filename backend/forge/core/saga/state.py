@@ -57,8 +57,12 @@ class SupervisionState:
     def directive(self, directive_id: str) -> Directive | None:
         return next((d for d in self.directives if d.id == directive_id), None)
 
-    def has_checkpoint(self, checkpoint: str, round_: int) -> bool:
-        return any(c.checkpoint.value == checkpoint and c.round == round_ for c in self.checkpoints)
+    def has_checkpoint(self, checkpoint: str, round_: int, search_round: int = 1) -> bool:
+        """Whether this checkpoint ran in this round (for CP-5: after this SEARCH round of it)."""
+        return any(
+            c.checkpoint.value == checkpoint and c.round == round_ and c.search_round == search_round
+            for c in self.checkpoints
+        )
 
     def active_findings(self) -> list[SupervisorFinding]:
         return [f for f in self.findings if not f.dismissed]
@@ -71,7 +75,7 @@ def record_findings(state: SupervisionState, findings: tuple[SupervisorFinding, 
 
 
 def record_checkpoint(state: SupervisionState, audit: CheckpointAudit) -> SupervisionState:
-    if state.has_checkpoint(audit.checkpoint.value, audit.round):
+    if state.has_checkpoint(audit.checkpoint.value, audit.round, audit.search_round):
         return state
     return replace(state, checkpoints=(*state.checkpoints, audit))
 

@@ -40,13 +40,17 @@ class CheckpointResult:
     already_recorded: bool = False
 
 
-def stamp(checkpoint: Checkpoint, round_: int, findings: Sequence[Finding]) -> tuple[SupervisorFinding, ...]:
+def stamp(
+    checkpoint: Checkpoint, round_: int, findings: Sequence[Finding], search_round: int = 1
+) -> tuple[SupervisorFinding, ...]:
     seen: Counter[str] = Counter()
     stamped = []
     for f in findings:
         n = seen[f.kind.value]
         seen[f.kind.value] += 1
-        stamped.append(SupervisorFinding(finding_id(checkpoint, round_, f.kind, n), checkpoint, round_, f))
+        stamped.append(
+            SupervisorFinding(finding_id(checkpoint, round_, f.kind, n, search_round), checkpoint, round_, f)
+        )
     return tuple(stamped)
 
 
@@ -57,11 +61,17 @@ def run_checkpoint(
     findings: Sequence[Finding],
     batch_size: int = 0,
     fast_events: Sequence[FastEvent] = (),
+    search_round: int = 1,
 ) -> CheckpointResult:
-    if state.has_checkpoint(checkpoint.value, round_):
-        audit = next(c for c in state.checkpoints if c.checkpoint is checkpoint and c.round == round_)
+    """One checkpoint pass (CP-5: after SEARCH round `search_round` of session round `round_`)."""
+    if state.has_checkpoint(checkpoint.value, round_, search_round):
+        audit = next(
+            c
+            for c in state.checkpoints
+            if c.checkpoint is checkpoint and c.round == round_ and c.search_round == search_round
+        )
         return CheckpointResult(state, audit, (), (), already_recorded=True)
-    stamped = stamp(checkpoint, round_, findings)
+    stamped = stamp(checkpoint, round_, findings, search_round)
     directives = directives_for(stamped, state, batch_size)
     if checkpoint in BATCH_CHECKPOINTS:
         directives += resume_if_clear(state, stamped, batch_size)
@@ -70,16 +80,20 @@ def run_checkpoint(
         checkpoint,
         round_,
         CHECKPOINT_PHASE[checkpoint].value,
-        _summary(checkpoint, stamped, directives),
+        _summary(checkpoint, stamped, directives, search_round),
         tuple(f.id for f in stamped),
         tuple(d.id for d in directives),
         tuple(fast_events),
+        search_round,
     )
     return CheckpointResult(record_checkpoint(after, audit), audit, stamped, tuple(directives))
 
 
-def _summary(checkpoint: Checkpoint, findings: Sequence[SupervisorFinding], directives: Sequence[Directive]) -> str:
-    title = f"{checkpoint.value} {CHECKPOINT_TITLE[checkpoint]}"
+def _summary(
+    checkpoint: Checkpoint, findings: Sequence[SupervisorFinding], directives: Sequence[Directive], search_round: int
+) -> str:
+    after = f" (SEARCH round {search_round})" if search_round > 1 else ""
+    title = f"{checkpoint.value} {CHECKPOINT_TITLE[checkpoint]}{after}"
     if not findings:
         return f"{title}: passed."
     kinds = ", ".join(dict.fromkeys(f.finding.kind.value.replace("_", " ") for f in findings))

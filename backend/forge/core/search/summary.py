@@ -1,5 +1,6 @@
 """One SEARCH round as the state keeps it (seed 000 §4.2.1): counts and the seeds; the children
-themselves are in the hypothesis pool, each with its operator and parents.
+themselves are in the hypothesis pool, each with its operator and parents, and the few SYNTHESIZE's
+brief offers as candidates (`candidates.py`) are kept here too.
 
 Rejected transform proposals live only here (as audit records), never in the pool.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from forge.core.hypotheses.pool import HypothesisId
+from forge.core.search.candidates import SearchCandidate
 from forge.core.search.transform_gate import TransformRecord
 
 
@@ -42,6 +44,7 @@ class SearchSummary:
     hkg_paths: dict[str, int] = field(default_factory=dict)  # HKG traversal outcomes by event name
     depth: int = 1  # SEARCH rounds run in this session round
     stalled: bool = False  # the latest round expanded nothing or made nothing
+    candidates: tuple[SearchCandidate, ...] = ()  # children SYNTHESIZE's brief offers (every round's, in order)
 
 
 def _summed(first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
@@ -67,4 +70,5 @@ def after_round(previous: SearchSummary | None, latest: SearchSummary) -> Search
         hkg_paths=_summed(previous.hkg_paths, latest.hkg_paths),
         depth=previous.depth + 1,
         stalled=stalled,
+        candidates=(*previous.candidates, *latest.candidates),
     )

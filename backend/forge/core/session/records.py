@@ -171,6 +171,7 @@ class Claim:
     scores: ClaimScores | None = None
     evidence: tuple[Evidence, ...] = ()
     builds_on: tuple[ClaimId, ...] = ()
+    hypothesis_ids: tuple[str, ...] = ()  # the pool hypotheses (SEARCH children, starred) it came from
     cross_domain_source: str | None = None
     falsification_summary: str | None = None
     novelty_summary: str | None = None

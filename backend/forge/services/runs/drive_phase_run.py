@@ -30,6 +30,7 @@ from uuid import UUID
 
 from forge.agent.call_model import Live
 from forge.agent.curate_request import LiveCurationSettings, RequestCurator
+from forge.agent.phase_briefs import refreshed_conversation
 from forge.agent.runner import AgentRunner, Step, ToolExecuted
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
@@ -194,7 +195,7 @@ class PhaseRunDriver:
         ctx = ToolContext(
             session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz, self._hkg
         )
-        if not await self._run_stage(session_id, lease, ctx):
+        if not await self._run_stage(session_id, lease, ctx, messages):
             return False
         async for output in runner.run(ctx, messages):
             if isinstance(output, Live):
@@ -215,12 +216,16 @@ class PhaseRunDriver:
         )
         return await self._commit(session_id, lease, state, unfinished)
 
-    async def _run_stage(self, session_id: SessionId, lease: RunLease, ctx: ToolContext) -> bool:
+    async def _run_stage(
+        self, session_id: SessionId, lease: RunLease, ctx: ToolContext, messages: list[Message]
+    ) -> bool:
         """The engine stages that open this phase and have not run yet, in order, each committed as
         its own step (a crash redoes at most the stage in flight); False when the lease was lost.
         A stage that did not mark itself done (say, the frame the model could not produce) is not
         retried in this run: the agent works on, and a later run tries again. With no stage left,
-        one more pass lets the supervisor run the checkpoints due when a phase opens."""
+        one more pass lets the supervisor run the checkpoints due when a phase opens. A stage that
+        changed what the phase's unanswered brief says replaces it in `messages` and in the store, in
+        the stage's step, so the model reads the brief with the stage's results."""
         if self._stages is None:
             return True
         provider = provider_of(self._models.generator.label)
@@ -230,7 +235,10 @@ class PhaseRunDriver:
             output = await self._stages.run(ctx, lambda event: self._publish_live(session_id, event))
             if output is None:
                 return True
-            step = Step(events=output.events)
+            refreshed = refreshed_conversation(ctx.state, messages)
+            if refreshed is not None:
+                messages[:] = refreshed
+            step = Step(events=output.events, replaced_history=tuple(refreshed) if refreshed is not None else None)
             if not await self._commit(session_id, lease, ctx.state, step, provider, hypotheses=output.hypotheses):
                 return False
             if stage is None:

@@ -24,7 +24,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Protocol
 
@@ -38,6 +38,7 @@ from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis, summarize_pool
 from forge.core.llm.messages import Usage
 from forge.core.saga.observe import open_finding_lines
+from forge.core.search.candidates import search_candidates
 from forge.core.search.concept_space import ConceptSpace, resolve_concept_space
 from forge.core.search.plan import PROFILES, RuntimeProfile
 from forge.core.search.summary import after_round
@@ -306,7 +307,8 @@ class EngineStages:
             space=resolve_concept_space(frame, state.problem, self._concept_spaces),
             verifier=self._verifier,
         )
-        state.search = after_round(earlier, summarize_search(run, state.current_round, profile))
+        latest = summarize_search(run, state.current_round, profile)
+        state.search = after_round(earlier, replace(latest, candidates=search_candidates(run.children, pool)))
         rounds = (depth + 1, self._config.search_rounds)
         events = (
             *framing_cost,

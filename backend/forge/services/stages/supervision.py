@@ -36,6 +36,7 @@ from forge.core.saga.observe import (
     observe_pool_batch,
     observe_sources,
     observe_target,
+    search_round_of,
     supervision_of,
 )
 from forge.core.saga.patterns import PatternSighting
@@ -102,7 +103,15 @@ class Supervisor:
         sup = supervision_of(state)
         sup = replace(sup, patterns=(*sup.patterns, *observed.sightings))
         findings = (*observed.findings, *red.findings)
-        result = run_checkpoint(sup, cp, state.current_round, findings, observed.batch_size, observed.fast_events)
+        result = run_checkpoint(
+            sup,
+            cp,
+            state.current_round,
+            findings,
+            observed.batch_size,
+            observed.fast_events,
+            search_round_of(state, cp),
+        )
         paused = (
             f" SEARCH was paused by {sup.paused_by}: nothing was expanded."
             if cp is Checkpoint.CP5 and sup.paused

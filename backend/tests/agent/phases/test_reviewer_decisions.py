@@ -38,7 +38,7 @@ def test_a_qualification_and_a_rejection_reach_the_build_brief_in_words() -> Non
     text = phase_kickoff(s).text
     assert "override" in text
     assert "holds only within this limit: only above 40k visits" in text
-    assert "Rejected: “Night shifts cause waits” — one small clinic" in text
+    assert f"Rejected: claim {UUID(int=2)} “Night shifts cause waits” — one small clinic" in text
     assert '"qualification":"only above 40k visits"' in text and '"verdict":"qualified"' in text
 
 

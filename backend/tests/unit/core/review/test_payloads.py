@@ -80,7 +80,9 @@ def test_decompose_payload_carries_fundamentals_assumptions_and_reframings_with_
     payload = build_review_payload(state(), ReviewType.DECOMPOSE_REVIEW)
     assert set(payload) == {
         "review", "fundamentals", "state_of_art", "assumptions", "reframings", "problem_frame", "memory",
+        "constraints", "constraint_conflicts",
     }  # fmt: skip
+    assert payload["constraints"] == [] and payload["constraint_conflicts"] == []  # no frame yet
     assert payload["memory"] == []
     assert payload["fundamentals"] == ["arrival rate"]
     assert payload["state_of_art"]["summary"] == "fast tracks"
