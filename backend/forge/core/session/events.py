@@ -88,15 +88,18 @@ def agent_text_discarded(reason: str) -> SessionEvent:
 
 
 def engine_progress(stage: EngineStage, done: int, total: int, failed: int) -> SessionEvent:
-    """Live: how far an engine stage is (calls done of total); never stored."""
+    """Live: how far an engine stage is (calls done of total); never stored. A spelling that is not an
+    EngineStage fails here, not in a client."""
     return SessionEvent(
-        EventType.ENGINE_PROGRESS, {"stage": stage.value, "done": done, "total": total, "failed": failed}
+        EventType.ENGINE_PROGRESS, {"stage": EngineStage(stage).value, "done": done, "total": total, "failed": failed}
     )
 
 
 def engine_stage(stage: EngineStage, summary: str, counts: dict[str, int]) -> SessionEvent:
     """Stored: an engine stage finished (e.g. the frame, BISO) with what it produced."""
-    return SessionEvent(EventType.ENGINE_STAGE, {"stage": stage.value, "summary": summary, "counts": counts})
+    return SessionEvent(
+        EventType.ENGINE_STAGE, {"stage": EngineStage(stage).value, "summary": summary, "counts": counts}
+    )
 
 
 def saga_finding(f: SupervisorFinding) -> SessionEvent:
