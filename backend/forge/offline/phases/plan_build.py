@@ -42,20 +42,6 @@ def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
     return sorted(kept, key=lambda c: (KEPT.index(str(c["status"])), int(c["index"])))
 
 
-def builds_on(view: ConversationView, claim_id: str) -> str | None:
-    """The claim `claim_id` builds on: the brief's claim view says (its latest `builds_on`), else the
-    builds_on_claim_id this conversation's synthesis of it passed, if any."""
-    claim = next((c for c in _claims(view) if str(c.get("id")) == claim_id), None)
-    listed = list(claim.get("builds_on", []) or []) if claim else []
-    if listed:
-        return str(listed[-1])
-    for outcome in reversed(view.history):
-        if outcome.ok and outcome.call.name == "create_synthesis" and outcome.payload.get("claim_id") == claim_id:
-            value = outcome.call.arguments.get("builds_on_claim_id")
-            return str(value) if value else None
-    return None
-
-
 def graph_ids(view: ConversationView) -> list[tuple[str, str]]:
     """(id, text) of claims in the graph: from the context, then those added in this phase."""
     found = {str(g["id"]): str(g.get("text", "")) for g in view.context.get("graph_claims", []) or []}
@@ -72,9 +58,8 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
     graph = [(i, t) for i, t in graph_ids(view) if i != claim_id]
     known = {i for i, _ in graph}
     edges: list[dict[str, str]] = []
-    base = builds_on(view, claim_id)
-    if base in known:
-        edges.append({"to_claim_id": str(base), "edge_type": "extends"})
+    base = [str(b) for b in claim.get("builds_on", []) or []][-1:]  # the brief's claim view: latest first built on
+    edges += [{"to_claim_id": b, "edge_type": "extends"} for b in base if b in known]
     for other in _claims(view):
         merged_into = str(other.get("rejection_reason") or "")
         if other.get("status") == "superseded" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
@@ -95,21 +80,13 @@ def boundary(antithesis: str) -> str:
     return antithesis.split(" Counter-evidence:", 1)[0].split(" None of the ", 1)[0]
 
 
-def _latest_assumptions(view: ConversationView) -> list[str]:
-    context = view.latest_context_with("assumptions")
-    items = list(context.get("assumptions", [])) if context else []
-    texts = [str(a.get("text", "")) for a in items if isinstance(a, Mapping) and a.get("confirmed") is not False]
-    if not texts:
-        call = view.latest_call("extract_assumptions")
-        texts = [str(a) for a in call.call.arguments.get("assumptions", [])] if call else []
-    return texts
+def _standing_assumptions(view: ConversationView) -> list[str]:
+    """The BUILD brief lists only the assumptions the person did not reject."""
+    return [str(a.get("text", "")) for a in view.context.get("assumptions", []) or [] if isinstance(a, Mapping)]
 
 
 def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
     params = list(view.context.get("morphological_box", []) or [])
-    if not params:  # a brief from before BUILD carried the box: read the EXPLORE call itself
-        call = view.latest_call("build_morphological_box")
-        params = list(call.call.arguments.get("parameters", [])) if call else []
     used = match_keys(claims_text)
     return [
         f"Unexplored option — {p['name']}: {o}"
@@ -122,7 +99,7 @@ def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
     claims = _claims(view)
     kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
-    assumptions = sorted(_latest_assumptions(view), key=lambda a: (coverage(a, kept_text), a))
+    assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(a, kept_text), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
     items += [
         f"Boundary not yet measured: {shorten(boundary(str(c.get('antithesis', ''))), 220)}"

@@ -9,8 +9,9 @@ comes only after both checks (rules 5 and 6).
     - Novelty: novel when no research snippet covers >= NOVELTY_THRESHOLD of its terms.
     - Scores in [0, 1], two decimals: novelty = 0.5 distance (far 1, medium 0.7, near 0.4, none 0.5) +
       0.5 (1 - closest overlap); groundedness = min(1, relevant cited sources / 3), halved if refuted;
-      falsifiability = 0.25 each for quantity, relation, threshold, time frame; significance = 0.5 target
-      covered + 0.25 constraint kept + 0.25 min(1, cue terms of the source in the problem / 2).
+      falsifiability = 0.5 each for a number (threshold) and a time frame in the condition; significance =
+      0.5 target covered + 0.25 constraint kept + 0.25 min(1, cue terms of the claim's source domain in the
+      problem / 2; 0 for a TRIZ claim).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any
 from forge.core.research.text_relevance import is_relevant
 from forge.core.research.text_terms import content_terms, match_key, match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
-from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -39,7 +39,7 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.synthesis_directions import BOUNDARY
-from forge.offline.text.term_match import coverage, cue_hits, key_terms, overlap, relevance
+from forge.offline.text.term_match import coverage, key_terms, overlap, relevance
 from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = 0.3
@@ -53,14 +53,6 @@ NO_DISTANCE = 0.5
 LIMIT_CUE = re.compile(
     r"\b(fail\w*|not|no|never|limit\w*|however|unless|only|wors\w*|backfir\w*|collaps\w*|declin\w*|cannot|"
     r"harm\w*|paradox\w*|trade-?offs?|saturat\w*|diminish\w*|counterproductive|breaks? down)\b"
-)
-MEASURABLE = re.compile(
-    r"\b(rate|time|times|count|number|share|per|ratio|percent|minutes?|hours?|days?|index|"
-    r"level|proportion|fraction|average|median|variance|length|volume|deaths?|cost)\b|%"
-)
-RELATION = re.compile(
-    r"\b(expect\w*|against|predict\w*|correlat\w*|scales?|proportional|rises?|falls?|grows?|steep\w*|convex|"
-    r"clusters?|compared?|relation|tracks?|drops?|increase\w*|decrease\w*|below|above|higher|lower)\b"
 )
 THRESHOLD = re.compile(r"\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\b")
 EXTENDING = re.compile(r"^Extending '.*?': ")
@@ -171,24 +163,15 @@ class ScoreInputs:
     cue_strength: int
 
 
-def _feature(regex: re.Pattern[str], text: str) -> float:
-    return 0.25 if regex.search(text.lower()) else 0.0
-
-
-def _observable(condition: str) -> str:
-    return condition.split("Observable:", 1)[-1].split(". Compare", 1)[0]
+def falsifiability_score(condition: str) -> float:
+    """0.5 for a number (a threshold) plus 0.5 for a time frame in the condition."""
+    return 0.5 * bool(THRESHOLD.search(condition.lower())) + 0.5 * bool(TIME_FRAME.search(condition.lower()))
 
 
 def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
     distance_score = DISTANCE_SCORE.get(inputs.distance or "", NO_DISTANCE)
     grounded = min(1.0, inputs.relevant_sources / SOURCES_FOR_FULL_GROUNDING) * (1.0 if inputs.survived else 0.5)
-    observable = _observable(inputs.condition)
-    falsifiable = (
-        _feature(MEASURABLE, observable)
-        + _feature(RELATION, observable)
-        + _feature(THRESHOLD, inputs.condition)
-        + _feature(TIME_FRAME, inputs.condition)
-    )
+    falsifiable = falsifiability_score(inputs.condition)
     head, _ = claim_parts(inputs.claim)
     kept = (not frame.constraints) or coverage(frame.constraints[0], inputs.claim) >= 0.5
     significance = (
@@ -210,8 +193,8 @@ def score_rationale(inputs: ScoreInputs) -> str:
     return (
         f"Novelty from the domain's distance ({inputs.distance or 'none'}) and the closest source's overlap "
         f"({inputs.closest_overlap:.0%}); groundedness from relevant cited sources: {inputs.relevant_sources}, "
-        f"survived falsification: {inputs.survived}; falsifiability from the condition's metric, relation, "
-        "threshold and time window; significance from coverage of the target."
+        f"survived falsification: {inputs.survived}; falsifiability from the condition's threshold and "
+        "time window; significance from coverage of the target."
     )
 
 
@@ -268,16 +251,13 @@ def relevant_sources(view: ConversationView, claim_text: str, cited: Sequence[st
 
 
 def cue_strength(claim: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[int, str | None]:
-    """(problem terms that call for the claim's source, that source's semantic distance)."""
+    """(problem terms that call for the claim's source domain, its semantic distance); (0, None) for a
+    claim from a TRIZ principle or a domain the library lacks."""
     domain = find_domain(knowledge.domains, str(claim.get("cross_domain_source") or ""))
-    if domain is not None:
-        return len({s for cue in score_domain(domain, frame)[1] for s in match_keys(cue)}), distance_of(
-            domain, frame
-        ).value
-    principles = principles_named(knowledge.triz, [str(claim.get("text", ""))])
-    problem = match_keys(frame.problem)
-    hits = {s for p in principles[:1] for cue in cue_hits(p.cue_terms, problem) for s in match_keys(cue)}
-    return len(hits), None
+    if domain is None:
+        return 0, None
+    strength = len({s for cue in score_domain(domain, frame)[1] for s in match_keys(cue)})
+    return strength, distance_of(domain, frame).value
 
 
 def _score_builder(
@@ -352,7 +332,7 @@ def _summary(view: ConversationView) -> str:
         else "every claim survived the search for counter-evidence: not refuted by the corpus searched, not proof.",
         " ".join(lines),
         "novelty = 0.5·domain distance + 0.5·(1 − closest source overlap); groundedness = relevant cited sources "
-        "/ 3 (halved if refuted); falsifiability = quantity, relation, threshold, time frame (0.25 each); "
+        "/ 3 (halved if refuted); falsifiability = threshold, time frame (0.5 each); "
         "significance = target covered, constraint kept, cue strength.",
         "accept, qualify or reject each claim.",
     )
