@@ -16,9 +16,10 @@ from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
 from forge.core.identity_memo import IdentityMemo
+from forge.core.research.text_relevance import coverage
 from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, expand, jaccard, synonym_table
+from forge.offline.text.term_match import cue_hits, expand, synonym_table
 from forge.offline.text.wording import agree, the_phrase
 
 # Everyday words -> the source domains' cue vocabulary (weighted below a direct cue hit).
@@ -80,7 +81,7 @@ def best_lever(frame: ProblemFrame, pattern: Structure) -> str:
 
 def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
     names = (domain.name.lower(), domain.id.lower())
-    return any(s.strip().lower() in names or jaccard(s, domain.name) >= 0.5 for s in suggested if s.strip())
+    return any(s.strip().lower() in names or coverage(domain.name, s) >= 0.5 for s in suggested if s.strip())
 
 
 def _distinct(cues: Sequence[str]) -> int:

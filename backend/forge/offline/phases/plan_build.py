@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.research.text_relevance import coverage
 from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -24,7 +25,6 @@ from forge.offline.phases.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.text.term_match import coverage, jaccard
 from forge.offline.text.wording import shorten
 
 ADD = "add_to_knowledge_graph"
@@ -66,9 +66,9 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
             edges.append({"to_claim_id": str(other["id"]), "edge_type": "merged_from"})
     linked = {e["to_claim_id"] for e in edges}
     same_target = [
-        (jaccard(text, t), i)
+        (coverage(t, text), i)
         for i, t in graph
-        if i not in linked and coverage(frame.target, t) == 1.0 and coverage(frame.target, text) == 1.0
+        if i not in linked and coverage(t, frame.target) == 1.0 and coverage(text, frame.target) == 1.0
     ]
     for _, other_id in sorted(same_target, key=lambda s: (-s[0], s[1]))[:MAX_SUPPORTS]:
         edges.append({"to_claim_id": other_id, "edge_type": "supports"})
@@ -99,7 +99,7 @@ def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
     claims = _claims(view)
     kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
-    assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(a, kept_text), a))
+    assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(kept_text, a), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
     items += [
         f"Boundary not yet measured: {shorten(boundary(str(c.get('antithesis', ''))), 220)}"

@@ -36,11 +36,12 @@ from forge.offline.phases.synthesis_directions import (
     round_one,
     thesis_text,
 )
-from forge.offline.text.term_match import QUERY_WORDS, key_terms, relevance
+from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")
 MIN_RELEVANCE = 4
+QUERY_WORDS = match_keys("limits fails evidence against works")  # words the counter queries add
 
 
 def directions(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction] | None:
@@ -68,9 +69,9 @@ def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) 
 
 
 def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
-    """Hits sharing >= 2 terms with the direction's mechanism and application; the top hit otherwise."""
+    """Hits relevant (`is_relevant`) to the direction's mechanism and application; the top hit otherwise."""
     subject = f"{d.pattern} {d.mechanism} {d.application}"
-    found = [h for h in hits if relevance(f"{h.title} {h.snippet}", subject) >= 2]
+    found = [h for h in hits if is_relevant(f"{h.title} {h.snippet}", subject)]
     return (found or list(hits[:1]))[:2]
 
 

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from forge.core.research.text_relevance import is_relevant
-from forge.core.research.text_terms import content_terms, match_key, match_keys
+from forge.core.research.text_relevance import coverage, is_relevant
+from forge.core.research.text_terms import match_key, match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -39,7 +39,7 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.synthesis_directions import BOUNDARY
-from forge.offline.text.term_match import coverage, key_terms, overlap, relevance
+from forge.offline.text.term_match import key_terms, overlap
 from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = 0.3
@@ -47,7 +47,6 @@ BOUNDARY_SHARE = 0.3
 NOVELTY_THRESHOLD = 0.5
 SOURCES_FOR_FULL_GROUNDING = 3
 CUES_FOR_FULL_RELEVANCE = 2
-RELEVANT_SHARED_TERMS = 2
 DISTANCE_SCORE = {"far": 1.0, "medium": 0.7, "near": 0.4}
 NO_DISTANCE = 0.5
 LIMIT_CUE = re.compile(
@@ -88,14 +87,9 @@ def claim_action(claim: str) -> str:
     return claim_parts(claim)[0].split(" will ", 1)[0]
 
 
-def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
+def mechanism_terms(claim: str, frame: ProblemFrame, limit: int = 50) -> list[str]:
     """The terms of the claim's action (as written), minus the target, the constraint and connectives."""
-    banned = match_keys(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
-    words: dict[str, str] = {}
-    for term in content_terms(claim_action(claim)):
-        if match_key(term) not in banned:
-            words.setdefault(match_key(term), term)
-    return list(words.values())
+    return key_terms(claim_action(claim), limit, exclude=[frame.target, *frame.constraints, CONNECTIVES])
 
 
 def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, str | None, bool]:
@@ -103,7 +97,7 @@ def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, 
     wanted = {match_key(m) for m in mechanism}
     share = len(wanted & match_keys(snippet)) / len(wanted) if wanted else 0.0
     cue = LIMIT_CUE.search(snippet.lower())
-    anticipated = bool(boundary) and coverage(boundary, snippet) >= BOUNDARY_SHARE
+    anticipated = bool(boundary) and coverage(snippet, boundary) >= BOUNDARY_SHARE
     return share, cue.group(0) if cue else None, anticipated
 
 
@@ -138,7 +132,7 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
     head, _ = claim_parts(claim)
     if not hits:
         return NoveltyVerdict(True, 0.0, "No research snippet to compare with; novelty is unestablished.")
-    scored = [(coverage(head, f"{h.title} {h.snippet}"), -i, h) for i, h in enumerate(hits)]
+    scored = [(coverage(f"{h.title} {h.snippet}", head), -i, h) for i, h in enumerate(hits)]
     share, _, closest = max(scored, key=lambda s: (s[0], s[1]))
     shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
     is_novel = share < NOVELTY_THRESHOLD
@@ -173,9 +167,9 @@ def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
     grounded = min(1.0, inputs.relevant_sources / SOURCES_FOR_FULL_GROUNDING) * (1.0 if inputs.survived else 0.5)
     falsifiable = falsifiability_score(inputs.condition)
     head, _ = claim_parts(inputs.claim)
-    kept = (not frame.constraints) or coverage(frame.constraints[0], inputs.claim) >= 0.5
+    kept = (not frame.constraints) or coverage(inputs.claim, frame.constraints[0]) >= 0.5
     significance = (
-        0.5 * coverage(frame.target, head)
+        0.5 * coverage(head, frame.target)
         + 0.25 * kept
         + 0.25 * min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
     )
@@ -203,8 +197,7 @@ SCORES = ("novelty", "groundedness", "falsifiability", "significance")
 
 
 def _action_terms(claim: Mapping[str, Any], frame: ProblemFrame, limit: int) -> str:
-    action = claim_action(str(claim.get("text", "")))
-    return " ".join(key_terms(action, limit, exclude=[frame.target, *frame.constraints, CONNECTIVES]))
+    return " ".join(mechanism_terms(str(claim.get("text", "")), frame, limit))
 
 
 def falsify_queries(claim: Mapping[str, Any], frame: ProblemFrame) -> tuple[str, ...]:
@@ -244,10 +237,10 @@ def _novelty_builder(view: ConversationView, claim: Mapping[str, Any], frame: Pr
 
 
 def relevant_sources(view: ConversationView, claim_text: str, cited: Sequence[str]) -> int:
-    """How many cited sources say something about the claim (>= RELEVANT_SHARED_TERMS shared terms)."""
+    """How many cited sources say something about the claim (`is_relevant`, as the research gates judge)."""
     head, _ = claim_parts(claim_text)
     texts = {h.source: f"{h.title} {h.snippet}" for h in all_research_hits(view)}
-    return sum(1 for s in dict.fromkeys(cited) if relevance(texts.get(s, ""), head) >= RELEVANT_SHARED_TERMS)
+    return sum(1 for s in dict.fromkeys(cited) if is_relevant(texts.get(s, ""), head))
 
 
 def cue_strength(claim: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[int, str | None]:

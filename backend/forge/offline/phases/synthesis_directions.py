@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from forge.core.explore.library_records import TrizPrinciple
+from forge.core.research.text_relevance import coverage
 from forge.offline.explore.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.text.term_match import coverage
 from forge.offline.text.wording import agree, first_sentence, lower_first, sentence, shorten
 
 MAX_CLAIMS = 3
@@ -140,7 +140,7 @@ def later_round(
     pool = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
     pool += [from_analogy(a, frame, knowledge) for a in starred]
     rejected = [str(n.get("claim", n.get("claim_text", ""))) for n in negatives]
-    pool = [d for d in pool if all(coverage(d.core, r) < REPEAT_COVERAGE for r in rejected)]
+    pool = [d for d in pool if all(coverage(r, d.core) < REPEAT_COVERAGE for r in rejected)]
     bases = _bases(context, negatives, graph)
     chosen = pool[: min(MAX_CLAIMS, max(2, len(starred)))]
     if not bases:
