@@ -2,8 +2,8 @@
 
 Invariants: claims go in one per step (superseded first), so every edge points at a claim already in
 the graph; edges are `extends` (the claim a synthesis built on), `merged_from` and at most two
-`supports` on the same target; gaps come from untested assumptions, claim boundaries, unused
-morphological options and rejected claims.
+`supports` on the same target; gaps come from untested assumptions, claim boundaries and rejected
+claims.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.core.research.text_relevance import coverage
-from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -21,6 +20,7 @@ from forge.offline.phases.planning import (
     ConversationView,
     PhasePlan,
     Task,
+    claims_in,
     phase_summary,
     plan_or_summary,
     schedule,
@@ -33,19 +33,15 @@ MAX_SUPPORTS = 2
 MAX_GAPS = 12
 
 
-def _claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
-
-
 def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    kept = [c for c in _claims(view) if c.get("status") in KEPT]
+    kept = [c for c in claims_in(view) if c.get("status") in KEPT]
     return sorted(kept, key=lambda c: (KEPT.index(str(c["status"])), int(c["index"])))
 
 
 def graph_ids(view: ConversationView) -> list[tuple[str, str]]:
     """(id, text) of claims in the graph: from the context, then those added in this phase."""
     found = {str(g["id"]): str(g.get("text", "")) for g in view.context.get("graph_claims", []) or []}
-    texts = {str(c["id"]): str(c.get("text", "")) for c in _claims(view)}
+    texts = {str(c["id"]): str(c.get("text", "")) for c in claims_in(view)}
     for outcome in view.outcomes:
         if outcome.ok and outcome.call.name == "add_to_knowledge_graph":
             claim_id = str(outcome.payload.get("claim_id", ""))
@@ -60,7 +56,7 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
     edges: list[dict[str, str]] = []
     base = [str(b) for b in claim.get("builds_on", []) or []][-1:]  # the brief's claim view: latest first built on
     edges += [{"to_claim_id": b, "edge_type": "extends"} for b in base if b in known]
-    for other in _claims(view):
+    for other in claims_in(view):
         merged_into = str(other.get("rejection_reason") or "")
         if other.get("status") == "superseded" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
             edges.append({"to_claim_id": str(other["id"]), "edge_type": "merged_from"})
@@ -85,19 +81,8 @@ def _standing_assumptions(view: ConversationView) -> list[str]:
     return [str(a.get("text", "")) for a in view.context.get("assumptions", []) or [] if isinstance(a, Mapping)]
 
 
-def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
-    params = list(view.context.get("morphological_box", []) or [])
-    used = match_keys(claims_text)
-    return [
-        f"Unexplored option — {p['name']}: {o}"
-        for p in params
-        for o in p.get("options", [])
-        if not match_keys(str(o)) & used
-    ][:2]
-
-
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
-    claims = _claims(view)
+    claims = claims_in(view)
     kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
     assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(kept_text, a), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
@@ -106,7 +91,6 @@ def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
         for c in claims
         if c.get("status") in KEPT and c.get("antithesis")
     ][:3]
-    items += _unused_options(view, kept_text)
     items += [
         f"Rejected direction (revisit only with new evidence): {shorten(str(c.get('text', '')), 160)} — "
         f"{c.get('rejection_reason') or 'rejected'}"
@@ -159,15 +143,14 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
     edges = sum(int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == ADD)
-    rejected = [shorten(str(c.get("text", "")), 200) for c in _claims(view) if c.get("status") == "rejected"]
+    rejected = [shorten(str(c.get("text", "")), 200) for c in claims_in(view) if c.get("status") == "rejected"]
     boundaries = [g for g in listed if g.startswith("Boundary")]
     return phase_summary(
         f"rejected this round, now negative knowledge: {len(rejected)}, e.g. '{rejected[0]}'."
         if rejected
         else (boundaries or listed or ["no gap was recorded."])[0],
         f"claims added to the knowledge graph: {len(added)}, with typed edges: {edges}.",
-        f"gaps recorded from untested assumptions, claim boundaries, unexplored options and rejected directions: "
-        f"{len(listed)}.",
+        f"gaps recorded from untested assumptions, claim boundaries and rejected directions: {len(listed)}.",
         f"continue for another round on {frame.target}, deep-dive a claim, or resolve.",
         _curiosity_line(gaps_call.payload if gaps_call else {}),
     )

@@ -24,7 +24,6 @@ from forge.offline.phases.planning import (
     schedule,
     sources,
 )
-from forge.offline.text.term_match import overlap
 from forge.offline.text.wording import first_sentence, join_words, lower_first, the_phrase
 
 MAX_QUERY_CHARS = 400
@@ -131,12 +130,7 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     ]
     parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
     best = max(cited, key=lambda h: coverage(f"{h.title} {h.snippet}", frame.target))
-    if not relevant:
-        parts.append(
-            f"Gap: the corpus has little on {frame.target}; the closest match, '{best.title}', shares only "
-            f"these terms with it: {', '.join(overlap(frame.problem, f'{best.title} {best.snippet}')) or 'none'}."
-        )
-    elif coverage(f"{best.title} {best.snippet}", frame.target) < 1.0:
+    if not relevant or coverage(f"{best.title} {best.snippet}", frame.target) < 1.0:
         parts.append(f"Gap: no source addresses {frame.target} directly; the closest is '{best.title}'.")
     if frame.constraints:
         parts.append(f"None is framed under the constraint '{frame.constraints[0]}', which this session keeps.")

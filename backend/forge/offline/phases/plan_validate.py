@@ -34,6 +34,7 @@ from forge.offline.phases.planning import (
     Researched,
     Task,
     all_research_hits,
+    claims_in,
     phase_summary,
     plan_or_summary,
     schedule,
@@ -305,13 +306,9 @@ def claim_tasks(
     return tasks
 
 
-def _claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
-
-
 def _summary(view: ConversationView) -> str:
     lines, refuted = [], []
-    for claim in _claims(view):
+    for claim in claims_in(view):
         index, text = int(claim["index"]), shorten(str(claim.get("text", "")), 180)
         falsified = view.done(f"attempt_falsification:{index}")
         survived = bool(falsified and falsified.call.arguments.get("survived"))
@@ -333,5 +330,5 @@ def _summary(view: ConversationView) -> str:
 
 def plan_validate(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
     frame = frame_problem(view.problem)
-    tasks = [t for claim in _claims(view) for t in claim_tasks(view, claim, frame, knowledge)]
+    tasks = [t for claim in claims_in(view) for t in claim_tasks(view, claim, frame, knowledge)]
     return plan_or_summary(schedule(view, tasks), lambda: _summary(view))

@@ -284,6 +284,11 @@ def _research_hits(outcomes: tuple[CallOutcome, ...]) -> tuple[Hit, ...]:
     return tuple(seen.values())
 
 
+def claims_in(view: ConversationView) -> list[Mapping[str, Any]]:
+    """The brief's claims (VALIDATE, BUILD), each with the index a tool call refers to."""
+    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
+
+
 def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:
     return list(dict.fromkeys(h.source for h in hits))[:limit]
 
