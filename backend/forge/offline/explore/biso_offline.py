@@ -67,11 +67,6 @@ def problem_roles(frame: ProblemFrame, lever: str) -> list[Role]:
         for a in frame.actors[:1]
         if a != lever
     ]
-    roles += [
-        Role(the_phrase(other), "an adjustable setting", f"{other} control setting adjust parameter policy")
-        for other in frame.levers[:2]
-        if other != lever
-    ]
     unique = {role.label: role for role in reversed(roles)}  # one role per label: the first is kept
     measured = Role(
         f"measured {frame.target}",

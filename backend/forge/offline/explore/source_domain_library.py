@@ -1,8 +1,8 @@
 """Choosing source domains of the shipped library for a problem, and filling their templates.
 
 Invariants: nothing here reads a file; a domain's distance is computed from the problem's words; scores
-come from cue hits (direct, via DOMAIN_SYNONYMS and the reframings), the domain's text, distance and
-suggestions, ties by id; chosen domains differ in their best pattern, and a near domain is chosen only
+come from cue hits (direct, via DOMAIN_SYNONYMS and the reframings), distance and suggestions, ties
+by id; chosen domains differ in their best pattern, and a near domain is chosen only
 when suggested. Templates are filled by plain replacement of {target}, {lever}, {constraint}.
 """
 
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
-from forge.core.identity_memo import IdentityMemo
+from forge.core.research.text_relevance import coverage
 from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, expand, jaccard, synonym_table
+from forge.offline.text.term_match import cue_hits, expand, synonym_table
 from forge.offline.text.wording import agree, the_phrase
 
 # Everyday words -> the source domains' cue vocabulary (weighted below a direct cue hit).
@@ -32,8 +32,6 @@ DOMAIN_SYNONYMS = synonym_table(
 DISTANCE_BONUS = {"far": 1.0, "medium": 0.5, "near": 0.0}
 CUE_WEIGHT = 3.0
 CONTEXT_WEIGHT = 1.0
-AFFINITY_WEIGHT = 0.25
-AFFINITY_CAP = 4
 SUGGESTED_BONUS = 10.0
 
 
@@ -80,7 +78,7 @@ def best_lever(frame: ProblemFrame, pattern: Structure) -> str:
 
 def _suggested(domain: SourceDomain, suggested: Sequence[str]) -> bool:
     names = (domain.name.lower(), domain.id.lower())
-    return any(s.strip().lower() in names or jaccard(s, domain.name) >= 0.5 for s in suggested if s.strip())
+    return any(s.strip().lower() in names or coverage(domain.name, s) >= 0.5 for s in suggested if s.strip())
 
 
 def _distinct(cues: Sequence[str]) -> int:
@@ -88,26 +86,19 @@ def _distinct(cues: Sequence[str]) -> int:
     return len({s for cue in cues for s in match_keys(cue)})
 
 
-def _domain_text(domain: SourceDomain) -> str:
-    variables = " ".join(f"{v.name} {v.meaning}" for v in domain.key_variables)
-    return f"{domain.summary} {variables} {' '.join(p.text for p in domain.structures)}"
-
-
 @functools.lru_cache(maxsize=8192)  # pure on frozen records and strings
 def score_domain(
     domain: SourceDomain, frame: ProblemFrame, context: str = "", suggested: tuple[str, ...] = ()
 ) -> tuple[float, tuple[str, ...]]:
     """Score = 3·direct cue stems + 1·cue stems via everyday synonyms or the selected reframings
-    + 0.25·problem stems in the domain's own text (max 4) + distance bonus + 10 if the user suggested it."""
+    + distance bonus + 10 if the user suggested it."""
     problem = f"{frame.problem} {frame.target}"
     hits = tuple(cue_hits(domain.cue_terms, match_keys(problem)))
     indirect = cue_hits(domain.cue_terms, match_keys(f"{expand(problem, DOMAIN_SYNONYMS)} {context}"))
     indirect = [c for c in indirect if c not in hits]
-    affinity = min(AFFINITY_CAP, len(match_keys(problem) & match_keys(_domain_text(domain))))
     score = (
         CUE_WEIGHT * _distinct(hits)
         + CONTEXT_WEIGHT * _distinct(indirect)
-        + AFFINITY_WEIGHT * affinity
         + DISTANCE_BONUS[distance_of(domain, frame).value]
         + (SUGGESTED_BONUS if _suggested(domain, suggested) else 0.0)
     )
@@ -117,18 +108,8 @@ def score_domain(
 def rank_domains(
     domains: Iterable[SourceDomain], frame: ProblemFrame, context: str = "", suggested: Sequence[str] = ()
 ) -> list[DomainChoice]:
-    """Every domain scored for the problem, best first (remembered per library, frame, context and
-    suggestions: every DECOMPOSE and EXPLORE call of a session ranks the same library again)."""
-    ranked = _RANKED.get(domains, lambda: tuple(_rank(domains, frame, context, suggested)), frame, context, *suggested)
-    return list(ranked)
-
-
-_RANKED: IdentityMemo[tuple[DomainChoice, ...]] = IdentityMemo(256)
-
-
-def _rank(
-    domains: Iterable[SourceDomain], frame: ProblemFrame, context: str, suggested: Sequence[str]
-) -> list[DomainChoice]:
+    """Every domain scored for the problem, best first (`score_domain` and `best_pattern` are cached:
+    every DECOMPOSE and EXPLORE call of a session ranks the same library again)."""
     ranked = []
     for domain in domains:
         score, hits = score_domain(domain, frame, context, tuple(suggested))

@@ -69,22 +69,11 @@ def choose_principles(
     )
     numbers += [n for hits, n in scored if hits > 0]
     numbers += list(FALLBACK_PRINCIPLES)
-    chosen: list[TrizPrinciple] = []
-    for number in dict.fromkeys(numbers):
-        principle = library.principle(number)
-        if principle is not None:
-            chosen.append(principle)
-        if len(chosen) == count:
-            break
-    return chosen
+    chosen = [p for n in dict.fromkeys(numbers) if (p := library.principle(n)) is not None]
+    return chosen[:count]
 
 
 def principles_named(library: TrizKnowledge, names: Sequence[str]) -> list[TrizPrinciple]:
     """Principles whose label or name appears in `names` (as written by identify_contradictions)."""
-    found = []
-    for name in names:
-        lowered = name.lower()
-        match = next((p for p in library.principles if p.name.lower() in lowered), None)
-        if match is not None and match not in found:
-            found.append(match)
-    return found
+    found = [next((p for p in library.principles if p.name.lower() in n.lower()), None) for n in names]
+    return list(dict.fromkeys(p for p in found if p is not None))

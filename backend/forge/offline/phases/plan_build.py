@@ -2,8 +2,8 @@
 
 Invariants: claims go in one per step (superseded first), so every edge points at a claim already in
 the graph; edges are `extends` (the claim a synthesis built on), `merged_from` and at most two
-`supports` on the same target; gaps come from untested assumptions, claim boundaries, unused
-morphological options and rejected claims.
+`supports` on the same target; gaps come from untested assumptions, claim boundaries and rejected
+claims.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.research.text_terms import match_keys
+from forge.core.research.text_relevance import coverage
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -20,11 +20,11 @@ from forge.offline.phases.planning import (
     ConversationView,
     PhasePlan,
     Task,
+    claims_in,
     phase_summary,
     plan_or_summary,
     schedule,
 )
-from forge.offline.text.term_match import coverage, jaccard
 from forge.offline.text.wording import shorten
 
 ADD = "add_to_knowledge_graph"
@@ -33,33 +33,15 @@ MAX_SUPPORTS = 2
 MAX_GAPS = 12
 
 
-def _claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
-
-
 def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    kept = [c for c in _claims(view) if c.get("status") in KEPT]
+    kept = [c for c in claims_in(view) if c.get("status") in KEPT]
     return sorted(kept, key=lambda c: (KEPT.index(str(c["status"])), int(c["index"])))
-
-
-def builds_on(view: ConversationView, claim_id: str) -> str | None:
-    """The claim `claim_id` builds on: the brief's claim view says (its latest `builds_on`), else the
-    builds_on_claim_id this conversation's synthesis of it passed, if any."""
-    claim = next((c for c in _claims(view) if str(c.get("id")) == claim_id), None)
-    listed = list(claim.get("builds_on", []) or []) if claim else []
-    if listed:
-        return str(listed[-1])
-    for outcome in reversed(view.history):
-        if outcome.ok and outcome.call.name == "create_synthesis" and outcome.payload.get("claim_id") == claim_id:
-            value = outcome.call.arguments.get("builds_on_claim_id")
-            return str(value) if value else None
-    return None
 
 
 def graph_ids(view: ConversationView) -> list[tuple[str, str]]:
     """(id, text) of claims in the graph: from the context, then those added in this phase."""
     found = {str(g["id"]): str(g.get("text", "")) for g in view.context.get("graph_claims", []) or []}
-    texts = {str(c["id"]): str(c.get("text", "")) for c in _claims(view)}
+    texts = {str(c["id"]): str(c.get("text", "")) for c in claims_in(view)}
     for outcome in view.outcomes:
         if outcome.ok and outcome.call.name == "add_to_knowledge_graph":
             claim_id = str(outcome.payload.get("claim_id", ""))
@@ -72,18 +54,17 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
     graph = [(i, t) for i, t in graph_ids(view) if i != claim_id]
     known = {i for i, _ in graph}
     edges: list[dict[str, str]] = []
-    base = builds_on(view, claim_id)
-    if base in known:
-        edges.append({"to_claim_id": str(base), "edge_type": "extends"})
-    for other in _claims(view):
+    base = [str(b) for b in claim.get("builds_on", []) or []][-1:]  # the brief's claim view: latest first built on
+    edges += [{"to_claim_id": b, "edge_type": "extends"} for b in base if b in known]
+    for other in claims_in(view):
         merged_into = str(other.get("rejection_reason") or "")
         if other.get("status") == "superseded" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
             edges.append({"to_claim_id": str(other["id"]), "edge_type": "merged_from"})
     linked = {e["to_claim_id"] for e in edges}
     same_target = [
-        (jaccard(text, t), i)
+        (coverage(t, text), i)
         for i, t in graph
-        if i not in linked and coverage(frame.target, t) == 1.0 and coverage(frame.target, text) == 1.0
+        if i not in linked and coverage(t, frame.target) == 1.0 and coverage(text, frame.target) == 1.0
     ]
     for _, other_id in sorted(same_target, key=lambda s: (-s[0], s[1]))[:MAX_SUPPORTS]:
         edges.append({"to_claim_id": other_id, "edge_type": "supports"})
@@ -95,41 +76,21 @@ def boundary(antithesis: str) -> str:
     return antithesis.split(" Counter-evidence:", 1)[0].split(" None of the ", 1)[0]
 
 
-def _latest_assumptions(view: ConversationView) -> list[str]:
-    context = view.latest_context_with("assumptions")
-    items = list(context.get("assumptions", [])) if context else []
-    texts = [str(a.get("text", "")) for a in items if isinstance(a, Mapping) and a.get("confirmed") is not False]
-    if not texts:
-        call = view.latest_call("extract_assumptions")
-        texts = [str(a) for a in call.call.arguments.get("assumptions", [])] if call else []
-    return texts
-
-
-def _unused_options(view: ConversationView, claims_text: str) -> list[str]:
-    params = list(view.context.get("morphological_box", []) or [])
-    if not params:  # a brief from before BUILD carried the box: read the EXPLORE call itself
-        call = view.latest_call("build_morphological_box")
-        params = list(call.call.arguments.get("parameters", [])) if call else []
-    used = match_keys(claims_text)
-    return [
-        f"Unexplored option — {p['name']}: {o}"
-        for p in params
-        for o in p.get("options", [])
-        if not match_keys(str(o)) & used
-    ][:2]
+def _standing_assumptions(view: ConversationView) -> list[str]:
+    """The BUILD brief lists only the assumptions the person did not reject."""
+    return [str(a.get("text", "")) for a in view.context.get("assumptions", []) or [] if isinstance(a, Mapping)]
 
 
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
-    claims = _claims(view)
+    claims = claims_in(view)
     kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
-    assumptions = sorted(_latest_assumptions(view), key=lambda a: (coverage(a, kept_text), a))
+    assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(kept_text, a), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
     items += [
         f"Boundary not yet measured: {shorten(boundary(str(c.get('antithesis', ''))), 220)}"
         for c in claims
         if c.get("status") in KEPT and c.get("antithesis")
     ][:3]
-    items += _unused_options(view, kept_text)
     items += [
         f"Rejected direction (revisit only with new evidence): {shorten(str(c.get('text', '')), 160)} — "
         f"{c.get('rejection_reason') or 'rejected'}"
@@ -182,15 +143,14 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
     edges = sum(int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == ADD)
-    rejected = [shorten(str(c.get("text", "")), 200) for c in _claims(view) if c.get("status") == "rejected"]
+    rejected = [shorten(str(c.get("text", "")), 200) for c in claims_in(view) if c.get("status") == "rejected"]
     boundaries = [g for g in listed if g.startswith("Boundary")]
     return phase_summary(
         f"rejected this round, now negative knowledge: {len(rejected)}, e.g. '{rejected[0]}'."
         if rejected
         else (boundaries or listed or ["no gap was recorded."])[0],
         f"claims added to the knowledge graph: {len(added)}, with typed edges: {edges}.",
-        f"gaps recorded from untested assumptions, claim boundaries, unexplored options and rejected directions: "
-        f"{len(listed)}.",
+        f"gaps recorded from untested assumptions, claim boundaries and rejected directions: {len(listed)}.",
         f"continue for another round on {frame.target}, deep-dive a claim, or resolve.",
         _curiosity_line(gaps_call.payload if gaps_call else {}),
     )

@@ -7,17 +7,16 @@ condition that would stop it, the open questions are the gaps. Nothing is invent
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forge.offline.offline_knowledge import OfflineKnowledge
+from forge.offline.phases.plan_validate import claim_action
 from forge.offline.phases.planning import OFFLINE_NOTE, ConversationView, PhasePlan, Task, plan_or_summary, schedule
 from forge.offline.text.wording import shorten
 
 MAX_ITEMS = 5
 MAX_ACTION_CHARS = 240
-_EXTENDING = re.compile(r"^Extending '[^']*':\s*")
 
 
 def _claims(context: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -27,7 +26,7 @@ def _claims(context: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def recommendation(claim: Mapping[str, Any]) -> str:
     """ "Try: <the claim's clause before 'will'> (only <qualification>). Stop if <what makes it false>." """
-    action = shorten(_EXTENDING.sub("", str(claim["text"])).split(" will ", 1)[0], MAX_ACTION_CHARS)
+    action = shorten(claim_action(str(claim["text"])), MAX_ACTION_CHARS)
     limit = f" (only {claim['qualification']})" if claim.get("qualification") else ""
     condition = str(claim.get("falsifiability_condition") or "").strip().rstrip(".")
     at = condition.find("false if ")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from forge.core.research.text_relevance import coverage, is_relevant
 from forge.offline.explore.source_domain_library import fill, select_domains
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -23,12 +24,10 @@ from forge.offline.phases.planning import (
     schedule,
     sources,
 )
-from forge.offline.text.term_match import coverage, overlap, relevance
 from forge.offline.text.wording import first_sentence, join_words, lower_first, the_phrase
 
 MAX_QUERY_CHARS = 400
 STATE_OF_ART_SOURCES = 4
-MIN_RELEVANCE = 2
 
 
 def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[str, ...]:
@@ -115,9 +114,9 @@ def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[st
 
 
 def relevant_to(frame: ProblemFrame, hits: Sequence[Hit]) -> list[Hit]:
-    """Hits sharing >= MIN_RELEVANCE of the problem's key terms."""
+    """Hits relevant to the problem's target and key terms, as the research gates judge relevance."""
     subject = f"{frame.target} {' '.join(frame.key_terms)}"
-    return [h for h in hits if relevance(f"{h.title} {h.snippet}", subject) >= MIN_RELEVANCE]
+    return [h for h in hits if is_relevant(f"{h.title} {h.snippet}", subject)]
 
 
 def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object] | None:
@@ -130,13 +129,8 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
         f"Research on '{research.query}' returned {len(hits)} sources, {len(relevant)} of them on the problem's terms."
     ]
     parts += [f"{h.title}: {first_sentence(h.snippet, 220)}" for h in cited]
-    best = max(cited, key=lambda h: coverage(frame.target, f"{h.title} {h.snippet}"))
-    if not relevant:
-        parts.append(
-            f"Gap: the corpus has little on {frame.target}; the closest match, '{best.title}', shares only "
-            f"these terms with it: {', '.join(overlap(frame.problem, f'{best.title} {best.snippet}')) or 'none'}."
-        )
-    elif coverage(frame.target, f"{best.title} {best.snippet}") < 1.0:
+    best = max(cited, key=lambda h: coverage(f"{h.title} {h.snippet}", frame.target))
+    if not relevant or coverage(f"{best.title} {best.snippet}", frame.target) < 1.0:
         parts.append(f"Gap: no source addresses {frame.target} directly; the closest is '{best.title}'.")
     if frame.constraints:
         parts.append(f"None is framed under the constraint '{frame.constraints[0]}', which this session keeps.")

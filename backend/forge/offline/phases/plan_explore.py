@@ -8,7 +8,6 @@ and quotes only what it returned; texts are the domain's templates filled with t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import Any
 
 from forge.core.rules.verdicts import ErrorCode
@@ -29,7 +28,7 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.text.term_match import key_terms
-from forge.offline.text.wording import first_sentence, sentence, shorten, the_phrase
+from forge.offline.text.wording import first_sentence, sentence, the_phrase
 
 BASE_DOMAINS = 3
 MAX_ROWS = 6
@@ -128,12 +127,7 @@ def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str,
 
 
 def adjacent_possible(frame: ProblemFrame, choices: Sequence[DomainChoice], principles: Sequence[str]) -> list[str]:
-    items = [
-        f"Pilot '{c.pattern.name}' ({c.domain.name}) on one segment of {frame.target} and watch: "
-        f"{shorten(fill(c.pattern.transfer.observable, frame), 160)}"
-        for c in choices[:1]
-    ]
-    items += [f"Combine '{a.pattern.name}' with '{b.pattern.name}' on {frame.lever}." for a, b in pairwise(choices[:2])]
+    items = [f"Pilot '{c.pattern.name}' ({c.domain.name}) on one segment of {frame.target}." for c in choices[:2]]
     items += [f"Try TRIZ principle {p} on {frame.target} as a low-cost experiment." for p in principles[:1]]
     return [*items, f"Instrument {frame.target} so the peaks and tail are visible — every option above needs it."]
 

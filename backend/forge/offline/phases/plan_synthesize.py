@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.research.text_relevance import is_relevant
-from forge.core.research.text_terms import match_keys
+from forge.core.research.text_relevance import is_relevant, relevance
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -36,11 +35,10 @@ from forge.offline.phases.synthesis_directions import (
     round_one,
     thesis_text,
 )
-from forge.offline.text.term_match import QUERY_WORDS, key_terms, relevance
+from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")
-MIN_RELEVANCE = 4
 
 
 def directions(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Direction] | None:
@@ -68,9 +66,9 @@ def counter_queries(d: Direction, frame: ProblemFrame, thesis: str, index: int) 
 
 
 def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
-    """Hits sharing >= 2 terms with the direction's mechanism and application; the top hit otherwise."""
+    """Hits relevant (`is_relevant`) to the direction's mechanism and application; the top hit otherwise."""
     subject = f"{d.pattern} {d.mechanism} {d.application}"
-    found = [h for h in hits if relevance(f"{h.title} {h.snippet}", subject) >= 2]
+    found = [h for h in hits if is_relevant(f"{h.title} {h.snippet}", subject)]
     return (found or list(hits[:1]))[:2]
 
 
@@ -79,22 +77,16 @@ def _thesis_builder(d: Direction) -> Builder:
     return lambda research: {"evidence_sources": sources(supporting(d, research.hits), 2), **source}
 
 
-def _boundary_score(hit: Hit, d: Direction, frame: ProblemFrame) -> int:
-    """2 per shared failure-mode term that is not a target term, 1 per shared target term."""
-    target = match_keys(frame.target)
-    shared = (match_keys(f"{hit.title} {hit.snippet}") & match_keys(d.failure)) - QUERY_WORDS
-    return 2 * len(shared - target) + len(shared & target)
-
-
-def counter_evidence(d: Direction, frame: ProblemFrame, hits: Sequence[Hit], cited: Sequence[str]) -> list[Hit]:
-    """Hits that speak to the direction's failure mode (score >= MIN_RELEVANCE), most relevant first."""
-    scored = [(_boundary_score(h, d, frame), -i, h) for i, h in enumerate(hits) if h.source not in cited]
-    return [h for score, _, h in sorted(scored, key=lambda s: (-s[0], -s[1])) if score >= MIN_RELEVANCE]
+def counter_evidence(d: Direction, hits: Sequence[Hit], cited: Sequence[str]) -> list[Hit]:
+    """Hits not cited by the thesis that are relevant (`is_relevant`) to the direction's failure mode,
+    most relevant first."""
+    found = [h for h in hits if h.source not in cited and is_relevant(f"{h.title} {h.snippet}", d.failure)]
+    return sorted(found, key=lambda h: -relevance(f"{h.title} {h.snippet}", d.failure))
 
 
 def _antithesis_builder(d: Direction, frame: ProblemFrame, cited: Sequence[str]) -> Builder:
     def build(research: Researched) -> Mapping[str, Any]:
-        found = counter_evidence(d, frame, research.hits, cited)[:2]
+        found = counter_evidence(d, research.hits, cited)[:2]
         text = sentence(d.failure)
         if found:
             text += f" Counter-evidence: '{found[0].title}' — {first_sentence(found[0].snippet, 240)}"

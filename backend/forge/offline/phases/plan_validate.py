@@ -9,8 +9,9 @@ comes only after both checks (rules 5 and 6).
     - Novelty: novel when no research snippet covers >= NOVELTY_THRESHOLD of its terms.
     - Scores in [0, 1], two decimals: novelty = 0.5 distance (far 1, medium 0.7, near 0.4, none 0.5) +
       0.5 (1 - closest overlap); groundedness = min(1, relevant cited sources / 3), halved if refuted;
-      falsifiability = 0.25 each for quantity, relation, threshold, time frame; significance = 0.5 target
-      covered + 0.25 constraint kept + 0.25 min(1, cue terms of the source in the problem / 2).
+      falsifiability = 0.5 each for a number (threshold) and a time frame in the condition; significance =
+      0.5 target covered + 0.25 constraint kept + 0.25 min(1, cue terms of the claim's source domain in the
+      problem / 2; 0 for a TRIZ claim).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from forge.core.research.text_relevance import is_relevant
-from forge.core.research.text_terms import content_terms, match_key, match_keys
+from forge.core.research.text_relevance import coverage, is_relevant
+from forge.core.research.text_terms import match_key, match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
-from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
 from forge.offline.phases.planning import (
@@ -34,12 +34,13 @@ from forge.offline.phases.planning import (
     Researched,
     Task,
     all_research_hits,
+    claims_in,
     phase_summary,
     plan_or_summary,
     schedule,
 )
 from forge.offline.phases.synthesis_directions import BOUNDARY
-from forge.offline.text.term_match import coverage, cue_hits, key_terms, overlap, relevance
+from forge.offline.text.term_match import key_terms, overlap
 from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = 0.3
@@ -47,20 +48,11 @@ BOUNDARY_SHARE = 0.3
 NOVELTY_THRESHOLD = 0.5
 SOURCES_FOR_FULL_GROUNDING = 3
 CUES_FOR_FULL_RELEVANCE = 2
-RELEVANT_SHARED_TERMS = 2
 DISTANCE_SCORE = {"far": 1.0, "medium": 0.7, "near": 0.4}
 NO_DISTANCE = 0.5
 LIMIT_CUE = re.compile(
     r"\b(fail\w*|not|no|never|limit\w*|however|unless|only|wors\w*|backfir\w*|collaps\w*|declin\w*|cannot|"
     r"harm\w*|paradox\w*|trade-?offs?|saturat\w*|diminish\w*|counterproductive|breaks? down)\b"
-)
-MEASURABLE = re.compile(
-    r"\b(rate|time|times|count|number|share|per|ratio|percent|minutes?|hours?|days?|index|"
-    r"level|proportion|fraction|average|median|variance|length|volume|deaths?|cost)\b|%"
-)
-RELATION = re.compile(
-    r"\b(expect\w*|against|predict\w*|correlat\w*|scales?|proportional|rises?|falls?|grows?|steep\w*|convex|"
-    r"clusters?|compared?|relation|tracks?|drops?|increase\w*|decrease\w*|below|above|higher|lower)\b"
 )
 THRESHOLD = re.compile(r"\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\b")
 EXTENDING = re.compile(r"^Extending '.*?': ")
@@ -96,14 +88,9 @@ def claim_action(claim: str) -> str:
     return claim_parts(claim)[0].split(" will ", 1)[0]
 
 
-def mechanism_terms(claim: str, frame: ProblemFrame) -> list[str]:
+def mechanism_terms(claim: str, frame: ProblemFrame, limit: int = 50) -> list[str]:
     """The terms of the claim's action (as written), minus the target, the constraint and connectives."""
-    banned = match_keys(f"{frame.target} {' '.join(frame.constraints)} {CONNECTIVES}")
-    words: dict[str, str] = {}
-    for term in content_terms(claim_action(claim)):
-        if match_key(term) not in banned:
-            words.setdefault(match_key(term), term)
-    return list(words.values())
+    return key_terms(claim_action(claim), limit, exclude=[frame.target, *frame.constraints, CONNECTIVES])
 
 
 def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, str | None, bool]:
@@ -111,7 +98,7 @@ def _against(hit: Hit, mechanism: Sequence[str], boundary: str) -> tuple[float, 
     wanted = {match_key(m) for m in mechanism}
     share = len(wanted & match_keys(snippet)) / len(wanted) if wanted else 0.0
     cue = LIMIT_CUE.search(snippet.lower())
-    anticipated = bool(boundary) and coverage(boundary, snippet) >= BOUNDARY_SHARE
+    anticipated = bool(boundary) and coverage(snippet, boundary) >= BOUNDARY_SHARE
     return share, cue.group(0) if cue else None, anticipated
 
 
@@ -146,7 +133,7 @@ def novelty(claim: str, frame: ProblemFrame, hits: Sequence[Hit]) -> NoveltyVerd
     head, _ = claim_parts(claim)
     if not hits:
         return NoveltyVerdict(True, 0.0, "No research snippet to compare with; novelty is unestablished.")
-    scored = [(coverage(head, f"{h.title} {h.snippet}"), -i, h) for i, h in enumerate(hits)]
+    scored = [(coverage(f"{h.title} {h.snippet}", head), -i, h) for i, h in enumerate(hits)]
     share, _, closest = max(scored, key=lambda s: (s[0], s[1]))
     shared = ", ".join(overlap(head, f"{closest.title} {closest.snippet}")[:8])
     is_novel = share < NOVELTY_THRESHOLD
@@ -171,28 +158,19 @@ class ScoreInputs:
     cue_strength: int
 
 
-def _feature(regex: re.Pattern[str], text: str) -> float:
-    return 0.25 if regex.search(text.lower()) else 0.0
-
-
-def _observable(condition: str) -> str:
-    return condition.split("Observable:", 1)[-1].split(". Compare", 1)[0]
+def falsifiability_score(condition: str) -> float:
+    """0.5 for a number (a threshold) plus 0.5 for a time frame in the condition."""
+    return 0.5 * bool(THRESHOLD.search(condition.lower())) + 0.5 * bool(TIME_FRAME.search(condition.lower()))
 
 
 def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
     distance_score = DISTANCE_SCORE.get(inputs.distance or "", NO_DISTANCE)
     grounded = min(1.0, inputs.relevant_sources / SOURCES_FOR_FULL_GROUNDING) * (1.0 if inputs.survived else 0.5)
-    observable = _observable(inputs.condition)
-    falsifiable = (
-        _feature(MEASURABLE, observable)
-        + _feature(RELATION, observable)
-        + _feature(THRESHOLD, inputs.condition)
-        + _feature(TIME_FRAME, inputs.condition)
-    )
+    falsifiable = falsifiability_score(inputs.condition)
     head, _ = claim_parts(inputs.claim)
-    kept = (not frame.constraints) or coverage(frame.constraints[0], inputs.claim) >= 0.5
+    kept = (not frame.constraints) or coverage(inputs.claim, frame.constraints[0]) >= 0.5
     significance = (
-        0.5 * coverage(frame.target, head)
+        0.5 * coverage(head, frame.target)
         + 0.25 * kept
         + 0.25 * min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
     )
@@ -210,8 +188,8 @@ def score_rationale(inputs: ScoreInputs) -> str:
     return (
         f"Novelty from the domain's distance ({inputs.distance or 'none'}) and the closest source's overlap "
         f"({inputs.closest_overlap:.0%}); groundedness from relevant cited sources: {inputs.relevant_sources}, "
-        f"survived falsification: {inputs.survived}; falsifiability from the condition's metric, relation, "
-        "threshold and time window; significance from coverage of the target."
+        f"survived falsification: {inputs.survived}; falsifiability from the condition's threshold and "
+        "time window; significance from coverage of the target."
     )
 
 
@@ -220,8 +198,7 @@ SCORES = ("novelty", "groundedness", "falsifiability", "significance")
 
 
 def _action_terms(claim: Mapping[str, Any], frame: ProblemFrame, limit: int) -> str:
-    action = claim_action(str(claim.get("text", "")))
-    return " ".join(key_terms(action, limit, exclude=[frame.target, *frame.constraints, CONNECTIVES]))
+    return " ".join(mechanism_terms(str(claim.get("text", "")), frame, limit))
 
 
 def falsify_queries(claim: Mapping[str, Any], frame: ProblemFrame) -> tuple[str, ...]:
@@ -261,23 +238,20 @@ def _novelty_builder(view: ConversationView, claim: Mapping[str, Any], frame: Pr
 
 
 def relevant_sources(view: ConversationView, claim_text: str, cited: Sequence[str]) -> int:
-    """How many cited sources say something about the claim (>= RELEVANT_SHARED_TERMS shared terms)."""
+    """How many cited sources say something about the claim (`is_relevant`, as the research gates judge)."""
     head, _ = claim_parts(claim_text)
     texts = {h.source: f"{h.title} {h.snippet}" for h in all_research_hits(view)}
-    return sum(1 for s in dict.fromkeys(cited) if relevance(texts.get(s, ""), head) >= RELEVANT_SHARED_TERMS)
+    return sum(1 for s in dict.fromkeys(cited) if is_relevant(texts.get(s, ""), head))
 
 
 def cue_strength(claim: Mapping[str, Any], frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[int, str | None]:
-    """(problem terms that call for the claim's source, that source's semantic distance)."""
+    """(problem terms that call for the claim's source domain, its semantic distance); (0, None) for a
+    claim from a TRIZ principle or a domain the library lacks."""
     domain = find_domain(knowledge.domains, str(claim.get("cross_domain_source") or ""))
-    if domain is not None:
-        return len({s for cue in score_domain(domain, frame)[1] for s in match_keys(cue)}), distance_of(
-            domain, frame
-        ).value
-    principles = principles_named(knowledge.triz, [str(claim.get("text", ""))])
-    problem = match_keys(frame.problem)
-    hits = {s for p in principles[:1] for cue in cue_hits(p.cue_terms, problem) for s in match_keys(cue)}
-    return len(hits), None
+    if domain is None:
+        return 0, None
+    strength = len({s for cue in score_domain(domain, frame)[1] for s in match_keys(cue)})
+    return strength, distance_of(domain, frame).value
 
 
 def _score_builder(
@@ -332,13 +306,9 @@ def claim_tasks(
     return tasks
 
 
-def _claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
-
-
 def _summary(view: ConversationView) -> str:
     lines, refuted = [], []
-    for claim in _claims(view):
+    for claim in claims_in(view):
         index, text = int(claim["index"]), shorten(str(claim.get("text", "")), 180)
         falsified = view.done(f"attempt_falsification:{index}")
         survived = bool(falsified and falsified.call.arguments.get("survived"))
@@ -352,7 +322,7 @@ def _summary(view: ConversationView) -> str:
         else "every claim survived the search for counter-evidence: not refuted by the corpus searched, not proof.",
         " ".join(lines),
         "novelty = 0.5·domain distance + 0.5·(1 − closest source overlap); groundedness = relevant cited sources "
-        "/ 3 (halved if refuted); falsifiability = quantity, relation, threshold, time frame (0.25 each); "
+        "/ 3 (halved if refuted); falsifiability = threshold, time frame (0.5 each); "
         "significance = target covered, constraint kept, cue strength.",
         "accept, qualify or reject each claim.",
     )
@@ -360,5 +330,5 @@ def _summary(view: ConversationView) -> str:
 
 def plan_validate(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
     frame = frame_problem(view.problem)
-    tasks = [t for claim in _claims(view) for t in claim_tasks(view, claim, frame, knowledge)]
+    tasks = [t for claim in claims_in(view) for t in claim_tasks(view, claim, frame, knowledge)]
     return plan_or_summary(schedule(view, tasks), lambda: _summary(view))

@@ -82,8 +82,6 @@ class ConversationView:
     outcomes: tuple[CallOutcome, ...]
     nudges: tuple[Nudge, ...]
     history: tuple[CallOutcome, ...]
-    contexts: tuple[Mapping[str, Any], ...]
-    assistant_turns: int
 
     @property
     def problem(self) -> str:
@@ -103,13 +101,6 @@ class ConversationView:
 
     def position(self, outcome: CallOutcome) -> int:
         return next(i for i, o in enumerate(self.outcomes) if o is outcome)
-
-    def latest_call(self, name: str) -> CallOutcome | None:
-        """The latest successful call of `name` anywhere in the conversation."""
-        return next((o for o in reversed(self.history) if o.ok and o.call.name == name), None)
-
-    def latest_context_with(self, key: str) -> Mapping[str, Any] | None:
-        return next((c for c in reversed(self.contexts) if key in c), None)
 
 
 def _parse_result(content: str) -> dict[str, Any]:
@@ -155,22 +146,18 @@ def _nudges(messages: Sequence[Message], start: int, outcomes: list[tuple[int, C
 
 def read_conversation(messages: Sequence[Message]) -> ConversationView:
     markers = [(i, match) for i, m in enumerate(messages) if m.role == Role.USER and (match := MARKER.match(m.text))]
-    contexts = tuple(_parse_context(messages[i].text) for i, _ in markers)
     everything = _outcomes(messages)
-    turns = sum(1 for m in messages if m.role == Role.ASSISTANT)
     if not markers:
-        return ConversationView(None, 1, {}, (), (), tuple(o for _, o in everything), contexts, turns)
+        return ConversationView(None, 1, {}, (), (), tuple(o for _, o in everything))
     start, match = markers[-1]
     mine = [(i, o) for i, o in everything if i > start]
     return ConversationView(
         phase=match.group(1),
         round=int(match.group(2)),
-        context=contexts[-1],
+        context=_parse_context(messages[start].text),
         outcomes=tuple(o for _, o in mine),
         nudges=tuple(_nudges(messages, start, mine)),
         history=tuple(o for _, o in everything),
-        contexts=contexts,
-        assistant_turns=turns,
     )
 
 
@@ -295,6 +282,11 @@ def _research_hits(outcomes: tuple[CallOutcome, ...]) -> tuple[Hit, ...]:
             for hit in hits_of(outcome):
                 seen.setdefault(hit.source, hit)
     return tuple(seen.values())
+
+
+def claims_in(view: ConversationView) -> list[Mapping[str, Any]]:
+    """The brief's claims (VALIDATE, BUILD), each with the index a tool call refers to."""
+    return [c for c in view.context.get("claims", []) or [] if isinstance(c, Mapping) and "index" in c]
 
 
 def sources(hits: Sequence[Hit], limit: int = 3) -> list[str]:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from forge.core.explore.library_records import TrizPrinciple
+from forge.core.research.text_relevance import coverage
 from forge.offline.explore.source_domain_library import best_lever, best_pattern, fill, find_domain
 from forge.offline.explore.triz_library import principles_named
 from forge.offline.frame.problem_frame import ProblemFrame
 from forge.offline.offline_knowledge import OfflineKnowledge
-from forge.offline.text.term_match import coverage, jaccard
 from forge.offline.text.wording import agree, first_sentence, lower_first, sentence, shorten
 
 MAX_CLAIMS = 3
@@ -115,12 +115,6 @@ def round_one(context: Mapping[str, Any], frame: ProblemFrame, knowledge: Offlin
     return (directions + principles)[:wanted]
 
 
-def _base_for(direction: Direction, bases: Sequence[Mapping[str, Any]], used: Sequence[str]) -> Mapping[str, Any]:
-    """The earlier claim this direction extends: least used in this round, then most similar, then latest."""
-    scored = [(-used.count(str(b["id"])), jaccard(direction.core, str(b["text"])), i) for i, b in enumerate(bases)]
-    return bases[max(scored)[2]]
-
-
 def _bases(
     context: Mapping[str, Any], negatives: Sequence[Mapping[str, Any]], graph: Sequence[Mapping[str, Any]]
 ) -> list[Mapping[str, Any]]:
@@ -140,26 +134,19 @@ def later_round(
     frame: ProblemFrame,
     knowledge: OfflineKnowledge,
 ) -> list[Direction]:
-    """Directions for rounds 2+: not repeating rejected claims, each building on an earlier claim."""
+    """Directions for rounds 2+: not repeating rejected claims, each building on an earlier claim (the
+    deep-dive claim, else the graph's claims in turn)."""
     starred = [a for a in context.get("starred_analogies", []) or [] if isinstance(a, Mapping)]
     pool = from_contradictions(context.get("contradictions", []) or [], frame, knowledge)
     pool += [from_analogy(a, frame, knowledge) for a in starred]
     rejected = [str(n.get("claim", n.get("claim_text", ""))) for n in negatives]
-    pool = [d for d in pool if all(coverage(d.core, r) < REPEAT_COVERAGE for r in rejected)]
-    earlier = [str(g.get("text", g.get("claim", ""))) for g in graph]
-    pool.sort(key=lambda d: sum(1 for e in earlier if coverage(d.action, e) >= REPEAT_COVERAGE))
-    deep = context.get("deep_dive")
-    if isinstance(deep, Mapping) and deep.get("id"):
-        pool.sort(key=lambda d: -jaccard(d.core, str(deep.get("text", ""))))
+    pool = [d for d in pool if all(coverage(r, d.core) < REPEAT_COVERAGE for r in rejected)]
     bases = _bases(context, negatives, graph)
-    chosen: list[Direction] = []
-    for d in pool[: min(MAX_CLAIMS, max(2, len(starred)))]:
-        if not bases:
-            chosen.append(d)
-            continue
-        base = _base_for(d, bases, [c.base_id or "" for c in chosen])
-        chosen.append(replace(d, base_id=str(base["id"]), base_text=str(base["text"])))
-    return chosen
+    chosen = pool[: min(MAX_CLAIMS, max(2, len(starred)))]
+    if not bases:
+        return chosen
+    based = [(d, bases[i % len(bases)]) for i, d in enumerate(chosen)]
+    return [replace(d, base_id=str(b["id"]), base_text=str(b["text"])) for d, b in based]
 
 
 def _limit(frame: ProblemFrame) -> str:

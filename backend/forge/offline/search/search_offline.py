@@ -33,15 +33,11 @@ def target_of(frame: ProblemFrame) -> str:
 
 
 def _levers(parent: Hypothesis, frame: ProblemFrame) -> list[str]:
-    """The parent's target-side concepts that are not the outcome itself (they share no term with the
-    frame's objective and outcome), in table order; the parent's structure when there are none."""
+    """The parent's target-side concepts sharing no term with the frame's objective and outcome, in
+    table order; the parent's structure when there are none."""
     outcome = term_set(f"{frame.objective} {frame.target_outcome}")
-    seen: dict[str, None] = {}
-    for row in parent.mapping.rows:
-        concept = row.target_concept.strip()
-        if row.mapping_type is not MappingType.HIGHER_ORDER and concept and not term_set(concept) & outcome:
-            seen.setdefault(concept, None)
-    return list(seen) or [parent.structure]
+    found = [r.target_concept.strip() for r in parent.mapping.rows if not term_set(r.target_concept) & outcome]
+    return list(dict.fromkeys(c for c in found if c)) or [parent.structure]
 
 
 def parent_rows(parent: Hypothesis) -> list[MappingRowOut]:

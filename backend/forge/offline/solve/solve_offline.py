@@ -14,7 +14,6 @@ Rules:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from forge.core.domain_types import EvidenceType
@@ -91,7 +90,8 @@ def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
     ]
     cross += [f"Rejected direction: {n.claim_text} ({n.reason})" for n in m.negative]
     return AnalysisOutput(
-        problem_analysis=f"Objective: {m.objective}. {_stand(m.claims, m.negative, m.gaps)}",
+        problem_analysis=f"Objective: {m.objective}. Standing claims: {len(m.claims)}; rejected directions: "
+        f"{len(m.negative)}; open gaps: {len(m.gaps)}.",
         hypothesis_assessments=assessments,
         evidence=evidence,
         cross_checks=cross,
@@ -116,10 +116,6 @@ def offline_plan(request: StructuredRequest[Any]) -> PlanOutput:
     lead = f"Act on the strongest standing claim first: {first}" if first else "No claim stands yet: gather evidence."
     lead = f"Restructured after repeated risks. {lead}" if step.reframe else lead
     return PlanOutput(summary=lead, steps=steps or [f"Measure the baseline of: {m.objective}"])
-
-
-def _mitigated(risk_text: str, steps: tuple[str, ...]) -> bool:
-    return any(s.startswith("Mitigate:") and risk_text in s for s in steps)
 
 
 def _claim_risks(c: Claim) -> list[RiskOut]:
@@ -156,25 +152,19 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
             risks.append(
                 _high(f"The plan does not say how “{c.text}” is held", f"Add a step that checks “{c.text}” holds")
             )
-    kept = [r for r in risks if not (r.severity is RiskSeverity.HIGH and _mitigated(r.text, steps))]
+    mitigated = " ".join(s for s in steps if s.startswith("Mitigate:"))
+    kept = [r for r in risks if not (r.severity is RiskSeverity.HIGH and r.text in mitigated)]
     return AuditOutput(risks=kept)
-
-
-def _stand(claims: Sequence[object], negative: Sequence[object], gaps: Sequence[object]) -> str:
-    return f"Standing claims: {len(claims)}; rejected directions: {len(negative)}; open gaps: {len(gaps)}."
-
-
-def _risks_left(total: int, high: int) -> str:
-    return f"Open risks: {total} ({high} high)." if total else "No risk remains open."
 
 
 def offline_talker(request: StructuredRequest[Any]) -> TalkerOutput:
     ctx = offline_context(request, TalkerContext)
     belief, m = ctx.belief, ctx.material
     hard = [c.text for c in belief.constraints if c.is_hard]
-    high = [r for r in belief.audit.risks if r.severity is RiskSeverity.HIGH]
+    risks, high = belief.audit.risks, [r for r in belief.audit.risks if r.severity is RiskSeverity.HIGH]
     limits = f" It keeps these limits: {'; '.join(hard)}." if hard else ""
-    direct = f"{belief.plan.summary.rstrip('.')}.{limits} {_risks_left(len(belief.audit.risks), len(high))}"
+    left = f"Open risks: {len(risks)} ({len(high)} high)." if risks else "No risk remains open."
+    direct = f"{belief.plan.summary.rstrip('.')}.{limits} {left}"
     lines = [f"**Plan.** {belief.plan.summary}", "", *(f"{i}. {s}" for i, s in enumerate(belief.plan.steps, 1))]
     lines += ["", "**Remaining risks**", ""]
     lines += [f"- [{r.severity.value}] {r.text}" for r in belief.audit.risks] or ["- none found by the audit"]
@@ -187,10 +177,6 @@ def offline_talker(request: StructuredRequest[Any]) -> TalkerOutput:
     if not m.claims:
         direct += " No claim of this session survived validation, so the plan starts by measuring."
     return TalkerOutput(direct_answer=direct, solution_markdown=solution)
-
-
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
 def _conflicts(constraint: str, sentence: str) -> bool:
@@ -216,7 +202,8 @@ def _without_conflicts(text: str, constraint: str) -> str:
 
 def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
     ctx = offline_context(request, ComplianceContext)
-    sentences = _sentences(f"{ctx.answer.direct_answer}\n{ctx.answer.solution_markdown}")
+    text = f"{ctx.answer.direct_answer}\n{ctx.answer.solution_markdown}"
+    sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
     checks = []
     for i, c in enumerate(ctx.hard):
         breaking = next((s for s in sentences if _conflicts(c.text, s)), None)

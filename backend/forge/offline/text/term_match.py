@@ -1,4 +1,5 @@
-"""Term matching for the offline model over the core's match keys (`core.research.text_terms`).
+"""Term matching for the offline model over the core's match keys (`core.research.text_terms`); shares
+and relevance come from `core.research.text_relevance` itself.
 
 Invariants:
     - Pure and deterministic: lists come back in a stable order (first appearance), never in set order.
@@ -11,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from forge.core.research.text_terms import content_terms, match_key, match_keys
-
-QUERY_WORDS = frozenset(match_key(w) for w in ("limit", "fail", "evidence", "against", "work"))
 
 
 def _keys_of(term: str) -> list[str]:
@@ -29,23 +28,6 @@ def overlap(a: str, b: str) -> tuple[str, ...]:
             if key in other:
                 words.setdefault(key, term)
     return tuple(words.values())
-
-
-def coverage(a: str, b: str) -> float:
-    """Share of `a`'s keys found in `b` (0 when `a` has none)."""
-    mine = match_keys(a)
-    return len(mine & match_keys(b)) / len(mine) if mine else 0.0
-
-
-def relevance(hit_text: str, subject: str) -> int:
-    """Distinct keys shared by a research hit and a subject, ignoring the words queries add."""
-    return len((match_keys(hit_text) & match_keys(subject)) - QUERY_WORDS)
-
-
-def jaccard(a: str, b: str) -> float:
-    sa, sb = match_keys(a), match_keys(b)
-    union = sa | sb
-    return len(sa & sb) / len(union) if union else 0.0
 
 
 def cue_hits(cues: Iterable[str], text_keys: frozenset[str]) -> list[str]:

@@ -5,7 +5,7 @@ one evidence view: 0 the claim's evidence, 1 the person's documents and the prob
 record of its source domain; views that disagree spread the scores. Scores (0-10):
     analogy_validity = 3 + 4 x (domain shipped) + 3 x min(1, relevant view texts / 2)
     internal_consistency = 10 x mean(claim covers thesis, condition shares >= 2 terms, antithesis)
-    causal_rigor = 2.5 each: measurable quantity, direction, number, time frame
+    causal_rigor = 5 each: a number (threshold) and a time frame in the falsifiability condition
     novelty = 10 x (0.5 x domain distance + 0.5 x (1 - closest coverage))
 """
 
@@ -27,14 +27,7 @@ from forge.engine.verify.requests import (
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import frame_problem
 from forge.offline.offline_structured_model import offline_context
-from forge.offline.phases.plan_validate import (
-    DISTANCE_SCORE,
-    MEASURABLE,
-    NO_DISTANCE,
-    RELATION,
-    THRESHOLD,
-    TIME_FRAME,
-)
+from forge.offline.phases.plan_validate import DISTANCE_SCORE, NO_DISTANCE, falsifiability_score
 from forge.ports import StructuredRequest
 
 LABEL = "Offline verifier (deterministic rules over shipped knowledge and session evidence, not a language model)"
@@ -74,9 +67,7 @@ def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> Ver
     )
     analogy = 3.0 + 4.0 * (domain is not None) + 3.0 * min(1.0, relevant / 2)
     consistency = 10.0 * _consistency(claim)
-    rigor = 2.5 * sum(
-        bool(p.search(claim.falsifiability_condition.lower())) for p in (MEASURABLE, RELATION, THRESHOLD, TIME_FRAME)
-    )
+    rigor = 10.0 * falsifiability_score(claim.falsifiability_condition)
     novelty = 10.0 * (0.5 * distance + 0.5 * (1.0 - closest))
     rationale = (
         f"{LABEL}; view {view + 1} of {len(VIEWS)}: {VIEWS[view]} ({len(texts)} texts, {relevant} relevant, closest "

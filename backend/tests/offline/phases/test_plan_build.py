@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from uuid import UUID
 
 from support.agent_run import record_run
@@ -12,8 +11,7 @@ from support.memory_research import MemoryResearch
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, Phase, SessionId, ToolCallId
-from forge.core.llm.messages import Message, Role, TextPart, ToolCall, ToolResult
+from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, EdgeType, Phase, SessionId
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, ClaimScores
@@ -47,7 +45,7 @@ def _state() -> ForgeState:
     state.knowledge_graph_nodes = [earlier]
     state.past_round_claims = [earlier]
     state.current_round_claims = [
-        _claim(KEPT, kept_text, ClaimStatus.VALIDATED),
+        _claim(KEPT, kept_text, ClaimStatus.VALIDATED, builds_on=(EARLIER,)),  # as create_synthesis records it
         _claim(
             MERGED,
             "Smoothing arrivals cuts emergency wait times.",
@@ -64,32 +62,11 @@ def _state() -> ForgeState:
     return state
 
 
-def _earlier_synthesis() -> list[Message]:
-    """The SYNTHESIZE turn in which claim KEPT was synthesized on top of claim EARLIER."""
-    call = ToolCall(
-        ToolCallId("offline-9-0"),
-        "create_synthesis",
-        {
-            "claim_index": 0,
-            "claim_text": "x" * 12,
-            "falsifiability_condition": "y" * 12,
-            "builds_on_claim_id": str(EARLIER),
-        },
-    )
-    synth_state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE, current_round=1)
-    return [
-        phase_kickoff(synth_state),
-        Message(Role.ASSISTANT, (call,)),
-        Message(Role.USER, (ToolResult(call.id, json.dumps({"claim_index": 0, "claim_id": str(KEPT)})),)),
-        Message(Role.ASSISTANT, (TextPart("synthesized"),)),
-    ]
-
-
 async def test_build_adds_kept_claims_with_typed_edges_then_records_gaps() -> None:
     state = _state()
     ids = CountingIds(seed=900)
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, OFFLINE_LABEL)
-    history = [*_earlier_synthesis(), phase_kickoff(state)]
+    history = [phase_kickoff(state)]
     events = (await record_run(AgentRunner(OfflineModel()), ctx, history)).events
     assert not [e for e in events if e.type in (EventType.TOOL_ERROR, EventType.ERROR)]
     assert [c.id for c in state.knowledge_graph_nodes] == [EARLIER, MERGED, KEPT]

@@ -31,7 +31,7 @@ class TestReadConversation:
         view = read_conversation([first, Message(Role.ASSISTANT, (TextPart("done"),)), phase_kickoff(state)])
         assert (view.phase, view.round) == ("explore", 1)
         assert view.problem == PROBLEM and view.context["fundamentals"] == ["a fundamental"]
-        assert len(view.contexts) == 2 and view.assistant_turns == 1
+        assert view.outcomes == () and view.nudges == ()
 
     def test_outcomes_pair_calls_with_results_and_expose_error_codes(self) -> None:
         messages = [
