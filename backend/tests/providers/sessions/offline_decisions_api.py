@@ -37,7 +37,7 @@ STRUCTURED_REQUEST: ContextVar[StructuredRequest[Any] | None] = ContextVar("stru
 AgentAnswer = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
 
-def observe_requests(monkeypatch: pytest.MonkeyPatch, model_class: type, structured_class: type) -> None:
+def observe_requests(monkeypatch: pytest.MonkeyPatch, model_class: Any, structured_class: Any) -> None:
     """Record, for the fake server, the request each real adapter call serves (nothing else changes)."""
     complete, stream, generate = model_class.complete, model_class.stream, structured_class.generate
 
@@ -167,6 +167,8 @@ def sse_event(data: dict[str, Any]) -> str:
 
 
 def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
+    start: dict[str, Any]
+    deltas: list[dict[str, Any]]
     if block["type"] == "thinking":
         start = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [
@@ -177,7 +179,8 @@ def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
         start = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
     else:
-        start, deltas = {"type": "text", "text": ""}, [{"type": "text_delta", "text": block["text"]}]
+        start = {"type": "text", "text": ""}
+        deltas = [{"type": "text_delta", "text": block["text"]}]
     return [
         {"type": "content_block_start", "index": index, "content_block": start},
         *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
