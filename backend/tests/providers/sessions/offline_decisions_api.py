@@ -99,7 +99,7 @@ class OfflineDecisionsApi:
             self.refusals.append(problem)
             return refused(problem)
         fmt = (body.get("output_config") or {}).get("format")
-        content = await (self._structured_content(fmt) if fmt else self._agent_content(body))
+        content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
         usage = served_usage(body, text)
         self.usages.append((str(body["model"]), usage))
@@ -130,7 +130,7 @@ class OfflineDecisionsApi:
             self.thinking_returned += bool(served)
         return None
 
-    async def _agent_content(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _agent_content(self) -> list[dict[str, Any]]:
         request = AGENT_REQUEST.get()
         assert request is not None, "an agent call the test did not observe"
         response = await self.agent(request)
@@ -142,14 +142,18 @@ class OfflineDecisionsApi:
                 blocks.append(
                     {"type": "tool_use", "id": str(part.id), "name": part.name, "input": dict(part.arguments)}
                 )
-        if (body.get("thinking") or {}).get("type") in ("adaptive", "enabled"):
-            note = f"Thinking about turn {len(self.statuses) + 1} before acting."
-            thinking = {"type": "thinking", "thinking": note, "signature": signature_of(note + json.dumps(blocks))}
-            blocks.insert(0, thinking)
-            for block in blocks:
-                if block["type"] == "tool_use":
-                    self._thinking_by_call[block["id"]] = [thinking]
         return blocks
+
+    def _thought(self, body: dict[str, Any], blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """With thinking on, a signed thinking block first; a tool loop must give it back unchanged."""
+        if (body.get("thinking") or {}).get("type") not in ("adaptive", "enabled"):
+            return blocks
+        note = f"Thinking about turn {len(self.statuses) + 1} before answering."
+        thinking = {"type": "thinking", "thinking": note, "signature": signature_of(note + json.dumps(blocks))}
+        for block in blocks:
+            if block["type"] == "tool_use":
+                self._thinking_by_call[block["id"]] = [thinking]
+        return [thinking, *blocks]
 
     async def _structured_content(self, fmt: dict[str, Any]) -> list[dict[str, Any]]:
         request = STRUCTURED_REQUEST.get()

@@ -49,6 +49,8 @@ async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tu
     sid = str((await client.post("/api/v1/sessions", json=body)).json()["id"])
     events = await run_and_stream(client, sid)
     for _ in range(12):
+        failures = [e.data for e in events if e.type == "error"]
+        assert not failures, failures  # a refused call ends the run with its error: say which
         if any(e.type == "knowledge_document" for e in events):
             return sid, events
         if autopilot:
@@ -74,3 +76,17 @@ def engine_requests_missing(asked: set[str]) -> set[str]:
 
 def stages_of(events: list[Received]) -> dict[str, dict[str, Any]]:
     return {e.data["stage"]: e.data for e in events if e.type == "engine_stage"}
+
+
+def stages_without_results(events: list[Received]) -> list[str]:
+    """The engine stages whose counts show no result from the model (the frame's constraints, BISO's
+    hypotheses and their mapping review, SEARCH's children, VERIFY's judged claims, Solve's five calls)."""
+    counts = {stage: data["counts"] for stage, data in stages_of(events).items()}
+    produced = {
+        "frame": lambda c: c["hard_constraints"] >= len(CONSTRAINTS),
+        "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
+        "search": lambda c: c["children"] > 0 and c["failed"] == 0,
+        "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
+        "solve": lambda c: c["calls"] == 5 and c["attempts"] >= 1,
+    }
+    return [stage for stage, check in produced.items() if stage not in counts or not check(counts[stage])]
