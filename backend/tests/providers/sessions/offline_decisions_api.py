@@ -86,12 +86,22 @@ class OfflineDecisionsApi:
     structured: StructuredModel
     statuses: list[int] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
-    usages: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # the fake itself failed to answer (a test bug)
+    usages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     schema_names: list[str] = field(default_factory=list)
     thinking_returned: int = 0  # tool-loop requests that carried served thinking blocks back
+    web_search_tools: set[str] = field(default_factory=set)  # the server web-search tool versions offered
+    _searched_for: set[str] = field(default_factory=set)  # one search per conversation (its first message)
     _thinking_by_call: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     async def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        try:
+            return await self._serve(request)
+        except Exception as error:  # the SDK would call it a connection error and retry: keep it for the test
+            self.failures.append(repr(error))
+            raise
+
+    async def _serve(self, request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
         problem = self._refusal(body)
         if problem is not None:
@@ -100,9 +110,13 @@ class OfflineDecisionsApi:
             return refused(problem)
         fmt = (body.get("output_config") or {}).get("format")
         content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
+        searches = [] if fmt else self._web_search(body)
+        content = [*searches, *content]
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
-        usage = served_usage(body, text)
-        self.usages.append((str(body["model"]), usage))
+        usage: dict[str, Any] = served_usage(body, text)
+        if searches:
+            usage["server_tool_use"] = {"web_search_requests": 1}
+        self.usages.append((str(body["model"]), dict(usage)))
         self.statuses.append(200)
         stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
         message = {
@@ -129,6 +143,25 @@ class OfflineDecisionsApi:
                 return "messages: thinking blocks must be passed back unchanged in a tool-use loop"
             self.thinking_returned += bool(served)
         return None
+
+    def _web_search(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """Where the server web-search tool is offered, one search at a conversation's first turn of a
+        phase: `server_tool_use` and its `web_search_tool_result`, billed in usage.server_tool_use."""
+        tools = [t for t in body.get("tools") or () if str(t.get("type", "")).startswith("web_search_")]
+        first = json.dumps(body["messages"][-1]["content"])
+        if not tools or first in self._searched_for or body["messages"][-1]["role"] != "user":
+            return []
+        self._searched_for.add(first)
+        self.web_search_tools.add(str(tools[0]["type"]))
+        call_id = f"srvtoolu_{len(self._searched_for):04d}"
+        result = {
+            "type": "web_search_result", "url": f"https://example.org/ed-waits/{len(self._searched_for)}",
+            "title": "Emergency department wait times", "encrypted_content": "EqgfCioIARgBIiQ3", "page_age": None,
+        }  # fmt: skip
+        return [
+            {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": {"query": "ED wait times"}},
+            {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [result]},
+        ]
 
     async def _agent_content(self) -> list[dict[str, Any]]:
         request = AGENT_REQUEST.get()
@@ -179,9 +212,11 @@ def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
             {"type": "thinking_delta", "thinking": block["thinking"]},
             {"type": "signature_delta", "signature": block["signature"]},
         ]
-    elif block["type"] == "tool_use":
+    elif block["type"] in ("tool_use", "server_tool_use"):
         start = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
+    elif block["type"] == "web_search_tool_result":
+        start, deltas = block, []  # a result block arrives whole in its start event
     else:
         start = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": block["text"]}]

@@ -72,10 +72,18 @@ class OpenAIDecisionsApi:
     structured: StructuredModel
     statuses: list[int] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # the fake itself failed to answer (a test bug)
     usages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     schema_names: list[str] = field(default_factory=list)
 
     async def __call__(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await self._serve(request)
+        except Exception as error:  # the SDK would call it a connection error and retry: keep it for the test
+            self.failures.append(repr(error))
+            raise
+
+    async def _serve(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
         problem = self._refusal(body)
         if problem is not None:

@@ -12,6 +12,7 @@ import functools
 from collections.abc import AsyncIterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import genai_prices
 import httpx2
@@ -46,8 +47,12 @@ async def fake_api(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[OfflineDeci
         yield api
 
 
-def expected_cost(usages: list[tuple[str, dict[str, int]]]) -> float:
-    """The served tokens priced by genai-prices itself (its `input_tokens` include the cached ones)."""
+WEB_SEARCH_USD = Decimal("0.01")  # Anthropic's documented $10 per 1,000 searches
+
+
+def expected_cost(usages: list[tuple[str, dict[str, Any]]]) -> float:
+    """The served tokens priced by genai-prices itself (its `input_tokens` include the cached ones),
+    plus the web searches the server ran at the documented price."""
     total = Decimal(0)
     for model, served in usages:
         cached = served["cache_creation_input_tokens"] + served["cache_read_input_tokens"]
@@ -58,6 +63,7 @@ def expected_cost(usages: list[tuple[str, dict[str, int]]]) -> float:
             output_tokens=served["output_tokens"],
         )
         total += genai_prices.calc_price(usage, model, provider_id="anthropic").total_price
+        total += WEB_SEARCH_USD * (served.get("server_tool_use") or {}).get("web_search_requests", 0)
     return float(total)
 
 
@@ -76,7 +82,7 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
         pack = await client.get(f"/api/v1/sessions/{sid}/answer.json")
         session = (await client.get(f"/api/v1/sessions/{sid}")).json()
 
-    assert fake_api.refusals == [] and set(fake_api.statuses) == {200}
+    assert fake_api.failures == [] and fake_api.refusals == [] and set(fake_api.statuses) == {200}
     assert fake_api.thinking_returned > 0  # the tool loops thought, and gave the thinking back
     assert pack.status_code == 200 and pack.json()["direct_answer"]
     assert {model for model, _ in fake_api.usages} == {model_id}
@@ -84,3 +90,26 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
     assert stages_without_results(events) == [], stages_of(events)
     assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
     assert session["total_cost_usd"] > 0
+
+
+@pytest.mark.parametrize("model_id", ["claude-opus-5-5", "claude-sonnet-4-6"])
+async def test_server_web_searches_are_recorded_and_billed_per_search(
+    fake_api: OfflineDecisionsApi, tmp_path: Path, model_id: str
+) -> None:
+    """FORGE_RESEARCH=anthropic: the server's web searches reach the session as research and its cost
+    counts each at $10 per 1,000, on top of the tokens."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
+        model=f"anthropic:{model_id}",
+        anthropic_api_key="sk-ant-api03-test-key",
+        research="anthropic",
+    )
+    async for client in app_client(settings):
+        sid, events = await run_to_the_answer(client, autopilot=True)
+        session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+
+    searches = sum((u.get("server_tool_use") or {}).get("web_search_requests", 0) for _, u in fake_api.usages)
+    assert fake_api.failures == [] and fake_api.refusals == [] and searches >= 3
+    assert fake_api.web_search_tools == {"web_search_20260209"}
+    assert sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events) == searches
+    assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)

@@ -82,7 +82,7 @@ async def test_a_whole_session_reaches_the_answer_pack_on_an_openai_compatible_s
         pack = await client.get(f"/api/v1/sessions/{sid}/answer.json")
         session = (await client.get(f"/api/v1/sessions/{sid}")).json()
 
-    assert fake_server.refusals == [] and set(fake_server.statuses) == {200}
+    assert fake_server.failures == [] and fake_server.refusals == [] and set(fake_server.statuses) == {200}
     assert pack.status_code == 200 and pack.json()["direct_answer"]
     assert {model for model, _ in fake_server.usages} == {route.split(":", 1)[1]}
     assert engine_requests_missing(set(fake_server.schema_names)) == set()
