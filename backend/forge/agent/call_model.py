@@ -117,9 +117,10 @@ def account_usage(
     (with the curation summary of its context, when the runner curated it)."""
     # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
     name = model_name or model.label.partition(":")[2] or model.label
-    # A local server may serve a model under a hosted model's name: it still costs nothing per token.
+    # A local server may serve a model under a hosted model's name: it costs nothing per token unless
+    # the deployment priced it (FORGE_PRICES_FILE: the keys the price mapping iterates over).
     local = model.label.startswith("local:")
-    price = None if local else price_for(name, prices)
+    price = price_for(name, prices) if not local or name in set(prices) else None
     cost = 0.0 if price is None else cost_of(usage, price)
     phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase

@@ -20,6 +20,7 @@ from forge.db.migrate import upgrade_database
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.offline_model import OfflineModel
 from forge.ports import StructuredModel
+from forge.providers.library_prices import install_prices_file
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 CONSTRAINTS = ["budget under 50k"]
@@ -42,6 +43,7 @@ async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
             yield http
     finally:
         await container.close()
+        install_prices_file(None)  # the composition root installed the settings' prices process-wide
 
 
 async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tuple[str, list[Received]]:
