@@ -117,9 +117,11 @@ def account_usage(
     (with the curation summary of its context, when the runner curated it)."""
     # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
     name = model_name or model.label.partition(":")[2] or model.label
-    # A local server may serve a model under a hosted model's name: it still costs nothing per token.
+    # A local server may serve a model under a hosted model's name: it costs nothing per token unless
+    # the deployment priced it (FORGE_PRICES_FILE: the keys the price mapping iterates over).
     local = model.label.startswith("local:")
-    cost = 0.0 if local else cost_of(usage, price_for(name, prices))
+    price = price_for(name, prices) if not local or name in set(prices) else None
+    cost = 0.0 if price is None else cost_of(usage, price)
     phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase
     spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(usage, cost)
@@ -127,4 +129,5 @@ def account_usage(
     report = ev.SpendReport(
         phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens
     )
-    return ev.context_usage(context_tokens, model.context_window, name, cost, report, curation)
+    known = local or price is not None
+    return ev.context_usage(context_tokens, model.context_window, name, cost, report, curation, price_known=known)

@@ -1178,6 +1178,11 @@ export interface components {
             phase_cost_usd: number;
             /** Phase Tokens */
             phase_tokens: number;
+            /**
+             * Price Known
+             * @default true
+             */
+            price_known: boolean;
             /** Session Cost Usd */
             session_cost_usd: number;
             /** Session Tokens */

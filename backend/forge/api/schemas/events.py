@@ -143,6 +143,9 @@ class ContextUsageData(Payload):
     cache_read_tokens: int
     cache_creation_tokens: int
     curation: CurationData | None = None  # absent for engine-stage calls and in events logged before curation
+    price_known: bool = (
+        True  # False: no price for `model` (genai-prices, FORGE_PRICES_FILE), cost unknown; absent before
+    )
 
 
 class DoneData(Payload):

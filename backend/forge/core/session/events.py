@@ -211,9 +211,12 @@ def context_usage(
     cost_usd: float = 0.0,
     spend: SpendReport | None = None,
     curation: CurationSummary | None = None,
+    *,
+    price_known: bool = True,
 ) -> SessionEvent:
     """`cost_usd` is the call's cost; `spend` adds the phase's and the session's running totals;
-    `curation` what the curator put into the call's context (curated vs available tokens, provenance)."""
+    `curation` what the curator put into the call's context (curated vs available tokens, provenance).
+    `price_known` is False for a model with no known price: its cost is unknown, not $0 (the UI warns)."""
     remaining = max(0, tokens_limit - tokens_used)
     percentage = round(100.0 * tokens_used / tokens_limit, 2) if tokens_limit else 0.0
     data: dict[str, Any] = {
@@ -235,6 +238,7 @@ def context_usage(
             "cache_creation_tokens": spend.cache_creation_tokens,
         }
     data["curation"] = curation_payload(curation) if curation is not None else None
+    data["price_known"] = price_known
     return SessionEvent(EventType.CONTEXT_USAGE, data)
 
 

@@ -4,7 +4,8 @@ import type { PayloadOf } from "../../api/events";
 /**
  * How much of the model's context the conversation uses, and what the session has cost. When the call's
  * context was curated, how many tokens were sent of those available, and how many earlier exchanges
- * were left out (the model can recall them).
+ * were left out (the model can recall them). A model with no known price is a warning: its cost is
+ * unknown, not $0.
  */
 export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage"> | null; model: string }) {
   const { t, i18n } = useTranslation();
@@ -34,6 +35,11 @@ export function ContextMeter({ usage, model }: { usage: PayloadOf<"context_usage
           <span>{t("context.tokens", { used: n(usage.tokens_used), limit: n(usage.tokens_limit) })}</span>
           <span>{t("context.session", { tokens: n(usage.session_tokens), cost: usage.session_cost_usd.toFixed(4) })}</span>
         </div>
+      )}
+      {usage?.price_known === false && (
+        <p role="alert" className="text-amber-700" data-testid="price-unknown">
+          {t("context.priceUnknown", { model: usage.model })}
+        </p>
       )}
       {usage?.curation && (
         <div className="flex flex-wrap justify-between gap-x-3" data-testid="context-curation">

@@ -74,6 +74,7 @@ def test_context_usage_computes_remaining_and_percentage() -> None:
         "model": "m",
         "cost_usd": 0.5,
         "curation": None,  # an uncurated call (an engine stage)
+        "price_known": True,
     }
 
 

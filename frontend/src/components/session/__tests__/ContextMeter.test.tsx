@@ -17,6 +17,7 @@ const USAGE: PayloadOf<"context_usage"> = {
   session_tokens: 9_000,
   cache_read_tokens: 0,
   cache_creation_tokens: 0,
+  price_known: true,
 };
 
 const CURATION = {
@@ -46,5 +47,15 @@ describe("ContextMeter", () => {
     render(<ContextMeter usage={USAGE} model="m" />);
     expect(screen.queryByTestId("context-curation")).toBeNull();
     expect(screen.getByTestId("context-meter")).toHaveTextContent("4,000 / 200,000 tokens");
+  });
+
+  it("warns that the cost is unknown, not $0, for a model with no known price", () => {
+    render(<ContextMeter usage={{ ...USAGE, model: "private-finetune-7", price_known: false }} model="m" />);
+    expect(screen.getByTestId("price-unknown")).toHaveTextContent("No price is known for private-finetune-7");
+  });
+
+  it("gives no price warning for a priced model", () => {
+    render(<ContextMeter usage={USAGE} model="m" />);
+    expect(screen.queryByTestId("price-unknown")).toBeNull();
   });
 });

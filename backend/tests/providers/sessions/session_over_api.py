@@ -1,0 +1,94 @@
+"""A whole session over the app's API (autopilot, or the reviews a person would post) until the
+knowledge document, on a container the composition root builds from Settings; what every engine
+request of a session is called, and the offline decisions the fake servers answer with."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+from support.reviews import REVIEW_EVENTS, review_for
+from support.sse_client import Received, read_stream, run_and_stream
+
+from forge.api.app import create_app
+from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
+from forge.bootstrap.build_container import build_container
+from forge.bootstrap.model_routing import ModelRoute, Provider
+from forge.config import Settings
+from forge.db.migrate import upgrade_database
+from forge.knowledge.load_knowledge import load_shipped_knowledge
+from forge.offline.offline_model import OfflineModel
+from forge.ports import StructuredModel
+from forge.providers.library_prices import install_prices_file
+
+PROBLEM = "How can a hospital cut emergency wait times without more staff?"
+CONSTRAINTS = ["budget under 50k"]
+# The engine's requests, by the name each stage gives its StructuredRequest: the frame, BISO, the
+# mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
+# are `record_<operator>_hypothesis`.
+ENGINE_REQUESTS = {
+    "record_problem_frame", "record_biso_hypotheses", "record_mapping_review", "verify_claim", "judge_prior_art",
+    "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
+    "record_solution", "record_compliance_audit",
+}  # fmt: skip
+
+
+async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    await upgrade_database(settings.database_url)
+    container = build_container(settings)
+    transport = httpx.ASGITransport(app=create_app(container))
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:
+            yield http
+    finally:
+        await container.close()
+        install_prices_file(None)  # the composition root installed the settings' prices process-wide
+
+
+async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tuple[str, list[Received]]:
+    body = {"problem": PROBLEM, "constraints": CONSTRAINTS}
+    sid = str((await client.post("/api/v1/sessions", json=body)).json()["id"])
+    events = await run_and_stream(client, sid)
+    for _ in range(12):
+        failures = [e.data for e in events if e.type == "error"]
+        assert not failures, failures  # a refused call ends the run with its error: say which
+        if any(e.type == "knowledge_document" for e in events):
+            return sid, events
+        if autopilot:
+            events += await read_stream(client, "POST", f"/api/v1/sessions/{sid}/autopilot")
+        else:
+            review = review_for(next(e for e in reversed(events) if e.type in REVIEW_EVENTS))
+            events += await read_stream(client, "POST", f"/api/v1/sessions/{sid}/user-input", json=review)
+    raise AssertionError(f"no knowledge document; last events: {[e.type for e in events[-5:]]}")
+
+
+def offline_deciders() -> tuple[OfflineModel, StructuredModel]:
+    """The offline model and its structured generators: what the fake servers answer with."""
+    offline = OfflineModel(KNOWLEDGE_DIR)
+    domains = load_shipped_knowledge(KNOWLEDGE_DIR).domains
+    return offline, build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains)
+
+
+def engine_requests_missing(asked: set[str]) -> set[str]:
+    """The engine requests a session made none of (SEARCH: any `record_<operator>_hypothesis`)."""
+    operators = {n for n in asked if n.endswith("_hypothesis") and n != "record_biso_hypotheses"}
+    return (ENGINE_REQUESTS - asked) | (set() if operators else {"record_<operator>_hypothesis"})
+
+
+def stages_of(events: list[Received]) -> dict[str, dict[str, Any]]:
+    return {e.data["stage"]: e.data for e in events if e.type == "engine_stage"}
+
+
+def stages_without_results(events: list[Received]) -> list[str]:
+    """The engine stages whose counts show no result from the model (the frame's constraints, BISO's
+    hypotheses and their mapping review, SEARCH's children, VERIFY's judged claims, Solve's five calls)."""
+    counts = {stage: data["counts"] for stage, data in stages_of(events).items()}
+    produced = {
+        "frame": lambda c: c["hard_constraints"] >= len(CONSTRAINTS),
+        "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
+        "search": lambda c: c["children"] > 0 and c["failed"] == 0,
+        "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
+        "solve": lambda c: c["calls"] == 5 and c["attempts"] >= 1,
+    }
+    return [stage for stage, check in produced.items() if stage not in counts or not check(counts[stage])]

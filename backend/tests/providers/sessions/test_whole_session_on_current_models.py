@@ -1,0 +1,115 @@
+"""Issue #35's "done when", on the Anthropic side: whole sessions, autopilot and reviews posted through
+the API, run to the AnswerPack on claude-opus-5-5, claude-sonnet-5-5 and claude-sonnet-4-6 through
+the real AnthropicModel and its structured output, built by the composition root (only the SDK's
+HTTP client is a MockTransport), against a server that refuses what the docs say each model refuses
+and answers with the offline model's decisions. Every request is obeyed (no 4xx), every engine stage
+gets its results through the model, and the session's cost is the served tokens at genai-prices' price.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import genai_prices
+import httpx2
+import pytest
+from providers.sessions.offline_decisions_api import OfflineDecisionsApi, observe_requests
+from providers.sessions.session_over_api import (
+    app_client,
+    engine_requests_missing,
+    offline_deciders,
+    run_to_the_answer,
+    stages_of,
+    stages_without_results,
+)
+
+from forge.config import Settings
+from forge.providers import anthropic_model
+from forge.providers.anthropic_model import AnthropicModel
+from forge.providers.structured_output import SchemaStructuredModel
+
+MODELS = ["claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-4-6"]
+
+
+@pytest.fixture
+async def fake_api(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[OfflineDecisionsApi]:
+    """The fake API behind the SDK client every AnthropicModel the composition root builds gets."""
+    offline, structured = offline_deciders()
+    api = OfflineDecisionsApi(offline.complete, structured)
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(api)) as http_client:
+        made = functools.partial(anthropic_model.anthropic_model_from_settings, http_client=http_client)
+        monkeypatch.setattr(anthropic_model, "anthropic_model_from_settings", made)
+        observe_requests(monkeypatch, AnthropicModel, SchemaStructuredModel)
+        yield api
+
+
+WEB_SEARCH_USD = Decimal("0.01")  # Anthropic's documented $10 per 1,000 searches
+
+
+def expected_cost(usages: list[tuple[str, dict[str, Any]]]) -> float:
+    """The served tokens priced by genai-prices itself (its `input_tokens` include the cached ones),
+    plus the web searches the server ran at the documented price."""
+    total = Decimal(0)
+    for model, served in usages:
+        cached = served["cache_creation_input_tokens"] + served["cache_read_input_tokens"]
+        usage = genai_prices.Usage(
+            input_tokens=served["input_tokens"] + cached,
+            cache_write_tokens=served["cache_creation_input_tokens"],
+            cache_read_tokens=served["cache_read_input_tokens"],
+            output_tokens=served["output_tokens"],
+        )
+        total += genai_prices.calc_price(usage, model, provider_id="anthropic").total_price
+        total += WEB_SEARCH_USD * (served.get("server_tool_use") or {}).get("web_search_requests", 0)
+    return float(total)
+
+
+@pytest.mark.parametrize("autopilot", [True, False], ids=["autopilot", "reviews"])
+@pytest.mark.parametrize("model_id", MODELS)
+async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
+    fake_api: OfflineDecisionsApi, tmp_path: Path, model_id: str, autopilot: bool
+) -> None:
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
+        model=f"anthropic:{model_id}",
+        anthropic_api_key="sk-ant-api03-test-key",
+    )
+    async for client in app_client(settings):
+        sid, events = await run_to_the_answer(client, autopilot=autopilot)
+        pack = await client.get(f"/api/v1/sessions/{sid}/answer.json")
+        session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+
+    assert fake_api.failures == [] and fake_api.refusals == [] and set(fake_api.statuses) == {200}
+    assert fake_api.thinking_returned > 0  # the tool loops thought, and gave the thinking back
+    assert pack.status_code == 200 and pack.json()["direct_answer"]
+    assert {model for model, _ in fake_api.usages} == {model_id}
+    assert engine_requests_missing(set(fake_api.schema_names)) == set()
+    assert stages_without_results(events) == [], stages_of(events)
+    assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
+    assert session["total_cost_usd"] > 0
+
+
+@pytest.mark.parametrize("model_id", ["claude-opus-5-5", "claude-sonnet-4-6"])
+async def test_server_web_searches_are_recorded_and_billed_per_search(
+    fake_api: OfflineDecisionsApi, tmp_path: Path, model_id: str
+) -> None:
+    """FORGE_RESEARCH=anthropic: the server's web searches reach the session as research and its cost
+    counts each at $10 per 1,000, on top of the tokens."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
+        model=f"anthropic:{model_id}",
+        anthropic_api_key="sk-ant-api03-test-key",
+        research="anthropic",
+    )
+    async for client in app_client(settings):
+        sid, events = await run_to_the_answer(client, autopilot=True)
+        session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+
+    searches = sum((u.get("server_tool_use") or {}).get("web_search_requests", 0) for _, u in fake_api.usages)
+    assert fake_api.failures == [] and fake_api.refusals == [] and searches >= 3
+    assert fake_api.web_search_tools == {"web_search_20260209"}
+    assert sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events) == searches
+    assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
