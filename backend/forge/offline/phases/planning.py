@@ -261,7 +261,9 @@ def schedule(view: ConversationView, tasks: Sequence[Task]) -> list[PlannedCall]
             researched = found or Researched()
         built = task.build(researched)
         if built is not None:
-            calls.append(PlannedCall(task.name, {**built, **task.key}))
+            # the identifying arguments first, as a tool's schema lists them: a call's preview in the
+            # activity feed (its first 240 characters) then says which claim it is about
+            calls.append(PlannedCall(task.name, {**task.key, **built}))
     return research + calls
 
 
