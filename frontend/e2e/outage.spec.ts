@@ -3,7 +3,14 @@
  * it is reconnecting, keeps everything it showed, and picks up by itself once the server is back
  * (no reload): the review arrives and the activity equals the server's log, nothing duplicated.
  */
-import { expect, request as playwrightRequest, test } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Page,
+  request as playwrightRequest,
+  test,
+} from "@playwright/test";
 import { forgeServer, MID_PHASE_STEP_DELAY } from "./forgeServer";
 import { expectActivityMatchesLog, sessionIdFrom, shownActivityIds } from "./sessionLog";
 
@@ -61,8 +68,23 @@ test("the session page survives the server stopping and starting again mid-phase
   }
 });
 
-test("losing the network shows reconnecting at once and recovers when it is back", async ({ page, context, request }) => {
-  await page.goto("/");
+// Acts mid-phase, so it runs on a server of its own with the step delay (the shared server runs
+// at full speed and can reach the review before the network is cut). The tests of this file run
+// one after the other: the first has stopped its server on this port.
+test("losing the network shows reconnecting at once and recovers when it is back", async ({ page, context }) => {
+  const server = forgeServer(PORT, "artifacts/e2e-network-data", MID_PHASE_STEP_DELAY);
+  await server.start();
+  const api = await playwrightRequest.newContext({ baseURL: server.url });
+  try {
+    await runNetworkLoss(page, context, api, server.url);
+  } finally {
+    await api.dispose();
+    await server.stop();
+  }
+});
+
+async function runNetworkLoss(page: Page, context: BrowserContext, request: APIRequestContext, url: string) {
+  await page.goto(`${url}/`);
   await page.getByLabel("Your problem").fill("How can a museum shorten entry queues without more staff?");
   await page.getByRole("button", { name: "Start forging" }).click();
   await expect(page).toHaveURL(/\/sessions\//);
@@ -74,8 +96,8 @@ test("losing the network shows reconnecting at once and recovers when it is back
   await expect(page.getByTestId("reconnecting")).toBeVisible({ timeout: 2_000 });
   await page.waitForTimeout(2_000);
   await context.setOffline(false);
-  await expect(page.getByTestId("review-decompose")).toBeVisible();
+  await expect(page.getByTestId("review-decompose")).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("reconnecting")).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   await expectActivityMatchesLog(page, request, sessionIdFrom(page));
-});
+}

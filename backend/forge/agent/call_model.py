@@ -120,7 +120,10 @@ def account_usage(
     # A local server may serve a model under a hosted model's name: it costs nothing per token unless
     # the deployment priced it (FORGE_PRICES_FILE: the keys the price mapping iterates over).
     local = model.label.startswith("local:")
-    price = price_for(name, prices) if not local or name in set(prices) else None
+    # A model whose label names no provider (the offline stand-in, tests' doubles) is billed by nobody:
+    # its price is known, and it is $0.
+    unbilled = ":" not in model.label
+    price = price_for(name, prices) if not (local or unbilled) or name in set(prices) else None
     cost = 0.0 if price is None else cost_of(usage, price)
     phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase
@@ -129,5 +132,5 @@ def account_usage(
     report = ev.SpendReport(
         phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens
     )
-    known = local or price is not None
+    known = local or unbilled or price is not None
     return ev.context_usage(context_tokens, model.context_window, name, cost, report, curation, price_known=known)

@@ -13,6 +13,7 @@ from forge.core.domain_types import SessionId
 from forge.core.llm.messages import Usage
 from forge.core.llm.pricing import ModelPrice
 from forge.core.session.forge_state import ForgeState
+from forge.offline.offline_model import OfflineModel
 from forge.providers.library_prices import LibraryPrices
 
 USAGE = Usage(1000, 200)
@@ -51,3 +52,9 @@ def test_a_local_model_in_the_prices_file_is_charged_at_its_price() -> None:
     hosted_name = account_usage(context(), Labelled("local:gpt-4.1-mini"), USAGE, prices=deployment)  # type: ignore[arg-type]
     assert priced.data["cost_usd"] == 0.0014 and priced.data["price_known"] is True
     assert hosted_name.data["cost_usd"] == 0.0
+
+
+def test_the_offline_stand_in_is_free_and_carries_no_warning() -> None:
+    """The offline model's label names no provider: nobody bills it, so its $0 is a known price."""
+    offline = account_usage(context(), OfflineModel(), USAGE, prices=PRICES)
+    assert offline.data["price_known"] is True and offline.data["cost_usd"] == 0.0
