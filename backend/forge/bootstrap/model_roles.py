@@ -68,46 +68,6 @@ def model_roles(
     return ModelRoles(model, verifier, structured, verifier_structured, red_team)
 
 
-def _engine_stages(
-    settings: Settings,
-    roles: ModelRoles,
-    knowledge: ShippedKnowledge,
-    uow_factory: UnitOfWorkFactory,
-    clock: Clock,
-    hkg: LazyHkgGrounding,
-) -> EngineStages | None:
-    """The creative engine's stages, or None without a structured model."""
-    if roles.structured is None:
-        return None
-    verifier_structured = roles.verifier_structured
-    return EngineStages(
-        roles.structured,
-        roles.model,
-        knowledge.domains,
-        EngineConfig(
-            settings.engine_concurrency,
-            settings.hypotheses_per_domain,
-            RuntimeProfile(settings.search_profile),
-            settings.search_depth,
-        ),
-        pool_reader(uow_factory),
-        supervisor=Supervisor(
-            roles.red_team,
-            roles.verifier,
-            knowledge.domains,
-            pool_reader(uow_factory),
-            patterns=PatternMemory(uow_factory, clock),
-        ),
-        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=settings.engine_concurrency)
-        if verifier_structured is not None
-        else None,
-        grounding=hkg,
-        concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
-        # the Transform Gate's logic check runs on the verifier role when it is another model
-        verifier=verifier_structured if verifier_structured is not roles.structured else None,
-    )
-
-
 def engine_stages(
     settings: Settings,
     roles: ModelRoles,
