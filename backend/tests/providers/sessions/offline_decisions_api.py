@@ -78,35 +78,46 @@ def _required_missing(schema: dict[str, Any], value: dict[str, Any]) -> list[str
     return [name for name in schema.get("required", ()) if name not in value]
 
 
-@dataclass
-class OfflineDecisionsApi:
-    """The fake Messages API; `statuses` and `usages` are kept for the test's assertions."""
+@dataclass(kw_only=True)
+class RecordedExchanges:
+    """What a fake server keeps for the test's assertions: every answer's status, the refusals, its
+    own failures (a test bug), the usages served and the schemas asked for. A subclass answers in
+    `_serve(request)`."""
 
-    agent: AgentAnswer
-    structured: StructuredModel
     statuses: list[int] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # the fake itself failed to answer (a test bug)
     usages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     schema_names: list[str] = field(default_factory=list)
+
+    async def __call__(self, request: Any) -> Any:
+        try:
+            return await self._serve(request)  # type: ignore[attr-defined]
+        except Exception as error:  # the SDK would call it a connection error and retry: keep it for the test
+            self.failures.append(repr(error))
+            raise
+
+    def _refuse(self, problem: str) -> None:
+        self.statuses.append(400)
+        self.refusals.append(problem)
+
+
+@dataclass
+class OfflineDecisionsApi(RecordedExchanges):
+    """The fake Messages API; `statuses` and `usages` are kept for the test's assertions."""
+
+    agent: AgentAnswer
+    structured: StructuredModel
     thinking_returned: int = 0  # tool-loop requests that carried served thinking blocks back
     web_search_tools: set[str] = field(default_factory=set)  # the server web-search tool versions offered
     _searched_for: set[str] = field(default_factory=set)  # one search per conversation (its first message)
     _thinking_by_call: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
-    async def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        try:
-            return await self._serve(request)
-        except Exception as error:  # the SDK would call it a connection error and retry: keep it for the test
-            self.failures.append(repr(error))
-            raise
-
     async def _serve(self, request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
         problem = self._refusal(body)
         if problem is not None:
-            self.statuses.append(400)
-            self.refusals.append(problem)
+            self._refuse(problem)
             return refused(problem)
         fmt = (body.get("output_config") or {}).get("format")
         content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from providers.sessions.offline_decisions_api import AGENT_REQUEST, STRUCTURED_REQUEST, AgentAnswer
+from providers.sessions.offline_decisions_api import AGENT_REQUEST, STRUCTURED_REQUEST, AgentAnswer, RecordedExchanges
 
 from forge.core.llm.messages import TextPart, ToolCall
 from forge.ports import StructuredModel
@@ -67,28 +67,15 @@ def sse_chunks(model: str, message: dict[str, Any], finish: str, usage: dict[str
 
 
 @dataclass
-class OpenAIDecisionsApi:
+class OpenAIDecisionsApi(RecordedExchanges):
     agent: AgentAnswer
     structured: StructuredModel
-    statuses: list[int] = field(default_factory=list)
-    refusals: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)  # the fake itself failed to answer (a test bug)
-    usages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    schema_names: list[str] = field(default_factory=list)
-
-    async def __call__(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return await self._serve(request)
-        except Exception as error:  # the SDK would call it a connection error and retry: keep it for the test
-            self.failures.append(repr(error))
-            raise
 
     async def _serve(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
         problem = self._refusal(body)
         if problem is not None:
-            self.statuses.append(400)
-            self.refusals.append(problem)
+            self._refuse(problem)
             return refused(problem)
         message = await (self._structured(body) if body.get("response_format") else self._agent())
         finish = "tool_calls" if message.get("tool_calls") else "stop"
