@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import socket
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,15 +21,24 @@ from forge.providers.token_counting import (
 )
 
 
-def _refuse_network(*args: object, **kwargs: object) -> None:
-    raise AssertionError("the tokenizer tried to reach the network")
+def _refusing_network_on_this_thread(original: Callable[..., Any]) -> Callable[..., Any]:
+    """`original`, refused on the test's own thread (where the tokenizer loads). Other threads of the
+    test process (the test databases' background drops) keep their network: the patch is process-wide."""
+    test_thread = threading.current_thread()
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is test_thread:
+            raise AssertionError("the tokenizer tried to reach the network")
+        return original(*args, **kwargs)
+
+    return guarded
 
 
 def test_loads_cl100k_with_the_network_disabled_and_no_cache_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
     monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
-    monkeypatch.setattr(socket.socket, "connect", _refuse_network)
-    monkeypatch.setattr(socket, "create_connection", _refuse_network)
+    monkeypatch.setattr(socket.socket, "connect", _refusing_network_on_this_thread(socket.socket.connect))
+    monkeypatch.setattr(socket, "create_connection", _refusing_network_on_this_thread(socket.create_connection))
     cl100k_encoding.cache_clear()
     encoding = cl100k_encoding()
     # Published cl100k_base ids of "hello world" (tiktoken's own documentation example).
