@@ -1020,6 +1020,8 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /** Feedback Response */
+            feedback_response?: string | null;
             /**
              * Hypothesis Ids
              * @description Pool hypotheses the claim came from.
@@ -1039,6 +1041,8 @@ export interface components {
             qualification: string | null;
             /** Rejection Reason */
             rejection_reason: string | null;
+            /** Revised From */
+            revised_from?: string | null;
             /** Round Created */
             round_created: number;
             /** Score Mean */
@@ -1134,6 +1138,12 @@ export interface components {
             constraints: string[];
             /** Indices */
             indices: number[];
+            /**
+             * Message
+             * @description Why no answer can meet both, in words.
+             * @default
+             */
+            message: string;
             /** Resolve */
             resolve: string;
         };
@@ -1649,7 +1659,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED";
+        ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED" | "FEEDBACK_UNADDRESSED";
         /**
          * ErrorData
          * @description A run-level error or notice; `recoverable` means POST /run (which the app sends when it reconnects) resumes the run.
@@ -3883,6 +3893,8 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /** Feedback Response */
+            feedback_response?: string | null;
             /**
              * Hypothesis Ids
              * @description Pool hypotheses the claim came from.
@@ -3902,6 +3914,8 @@ export interface components {
             qualification: string | null;
             /** Rejection Reason */
             rejection_reason: string | null;
+            /** Revised From */
+            revised_from?: string | null;
             /** Round Created */
             round_created: number;
             /** Score Mean */
