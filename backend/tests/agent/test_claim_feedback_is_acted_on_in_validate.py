@@ -2,7 +2,8 @@
 with a scripted model: the claims review attaches the feedback and opens VALIDATE; its brief opens
 with the revision step naming the claim by index and id, and the decision line says the person gave
 it; a test of the claim is refused until revise_claim acts on it; the revised claim is then tested,
-and the work gate holds while a claim's feedback is still open."""
+and the work gate holds while a claim's feedback is still open. VERIFY opened VALIDATE before the
+revision, so the revision tells the model its verdict was on the earlier wording."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from forge.core.review.inputs import ClaimFeedback, ClaimsReview
 from forge.core.rules.verdicts import ErrorCode
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, ResearchHit
+from forge.core.verify.claim_verification import ClaimVerification
+from forge.core.verify.verdicts import VerifyStatus
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 HIT = ResearchHit(
@@ -86,6 +89,9 @@ async def test_feedback_from_the_claims_review_is_revised_before_the_claim_is_te
     applied = apply_review(claims_awaiting_review(), ClaimsReview((ClaimFeedback(0, FEEDBACK),)), ids)
     assert isinstance(applied, ReviewApplied) and applied.next_phase is Phase.VALIDATE
     state = applied.state
+    state.verifications[ClaimId(UUID(int=1))] = ClaimVerification(
+        ClaimId(UUID(int=1)), "verifier", VerifyStatus.PASSED, 7.0, None, None, 0.9, 0.9, None, True, (), 3, (), ""
+    )  # VERIFY opened VALIDATE and judged the claim as it read before the revision
     model = script()
     ctx = ToolContext(SessionId(ids()), state, MemoryResearch([HIT]), FixedClock(), ids, "scripted")
     await record_run(AgentRunner(model, max_nudges=0), ctx, [phase_kickoff(state)])
@@ -102,6 +108,7 @@ async def test_feedback_from_the_claims_review_is_revised_before_the_claim_is_te
     revised = _result_of(model, 3)
     assert not revised.is_error and '"revised": true' in revised.content
     assert "feedback acted on 1/1, falsification 0/2" in revised.content
+    assert "VERIFY judged the wording before this revision" in revised.content
     assert not _result_of(model, 5).is_error  # the revised claim is tested
 
     claim = state.current_round_claims[0]
