@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 
+from forge.agent.phases import crystallize
 from forge.agent.tool_context import ToolContext
 from forge.core.answer.render import answer_pack_json, render_answer_markdown
 from forge.core.domain_types import (
@@ -193,6 +194,9 @@ async def test_a_persistent_violation_yields_cannot_be_met_and_what_relaxing_wou
     ]
     assert body["cannot_be_met"]["withheld_answer"] == "Hire two evening nurses to smooth the peak."
     assert "Hire two evening nurses" not in body["direct_answer"] + body["solution_markdown"]
+    brief = crystallize.brief(state).text  # the agent's summary must agree: the solution was withheld
+    assert '"relaxing_would_allow":"two more evening nurses would halve the peak wait"' in brief
+    assert "Hire two evening nurses" not in brief
 
 
 def pool_hypothesis(n: int, statement: str) -> Hypothesis:
