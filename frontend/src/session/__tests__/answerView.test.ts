@@ -17,6 +17,7 @@ const check = (verdict: ComplianceCheck["verdict"], constraint = "without more s
   origin: "user",
   verdict,
   reason: "step 2",
+  relaxing_allows: "",
 });
 
 const item = (source: string | null, claim_id: string | null = "5ba455fd-a354-45af"): EvidenceItem => ({

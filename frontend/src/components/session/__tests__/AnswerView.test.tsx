@@ -20,8 +20,8 @@ function pack(verdict: "pass" | "violation"): AnswerPack {
       status: verdict === "violation" ? "violation" : "compliant",
       revisions: verdict === "violation" ? 2 : 0,
       checks: [
-        { constraint: "without more staff", origin: "user", verdict, reason: "step 2 hires two nurses" },
-        { constraint: "budget under 50k", origin: "user", verdict: "pass", reason: "costs 10k" },
+        { constraint: "without more staff", origin: "user", verdict, reason: "step 2 hires two nurses", relaxing_allows: "" },
+        { constraint: "budget under 50k", origin: "user", verdict: "pass", reason: "costs 10k", relaxing_allows: "" },
       ],
     },
     solve: { status: "zero_high_risks", unresolved_high_risks: 0, outer_rounds: 1, attempts: 2, constraints_added: [], notes: [], failure: "" },
