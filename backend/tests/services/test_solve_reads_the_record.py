@@ -35,6 +35,7 @@ from forge.core.saga.records import Checkpoint, Finding, FindingId, FindingKind,
 from forge.core.saga.state import SupervisionState
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, ClaimScores, Evidence
+from forge.core.session.state_codec import decode_state, encode_state
 from forge.core.solve.compliance_audit import ComplianceVerdict
 from forge.core.verify.claim_verification import VerifyInputs, compose_verification
 from forge.core.verify.verdicts import LogicVerdict, VerifySample
@@ -194,6 +195,7 @@ async def test_a_persistent_violation_yields_cannot_be_met_and_what_relaxing_wou
     ]
     assert body["cannot_be_met"]["withheld_answer"] == "Hire two evening nurses to smooth the peak."
     assert "Hire two evening nurses" not in body["direct_answer"] + body["solution_markdown"]
+    assert decode_state(encode_state(state)).answer_pack == pack
     brief = crystallize.brief(state).text  # the agent's summary must agree: the solution was withheld
     assert '"relaxing_would_allow":"two more evening nurses would halve the peak wait"' in brief
     assert "Hire two evening nurses" not in brief
@@ -244,5 +246,6 @@ async def test_verify_checks_the_ranking_candidates_before_solve_and_only_passed
     assert pack is not None
     assert [(h.id, h.verify_status, h.verify_score) for h in pack.ranking] == [("biso-0-queueing-1", "passed", 6.2)]
     assert [(h.id, h.verify_status) for h in pack.unranked] == [("biso-0-queueing-2", "failed")]
+    assert decode_state(encode_state(state)) == state  # the verdicts and the pack persist losslessly
     again = await stage.run(context(state), lambda progress: None)  # verdicts are kept: no second check
     assert len(verifier.requests) == 8 and not [e for e in again if e.data.get("stage") == "verify"]

@@ -11,7 +11,7 @@ Invariants:
       UNCLEAR with the reason — never a pass.
     - A solution that still violates a hard constraint after MAX_REVISIONS revisions is returned
       with status VIOLATION, its violations listed with what relaxing each would allow; the
-      AnswerPack then withholds it (`core.answer.unmet`).
+      AnswerPack then withholds it (`core.answer.withheld`).
     - `usage` sums every call, failed or not; progress only moves forward.
 """
 
