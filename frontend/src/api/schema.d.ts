@@ -716,6 +716,8 @@ export interface components {
         AnswerPackOut: {
             /** Boundaries */
             boundaries: string[];
+            /** @description Set when the best solution still broke a hard constraint after its revisions: it is withheld, and the direct answer says which constraint cannot be met and what relaxing it would allow. */
+            cannot_be_met?: components["schemas"]["CannotBeMetOut"] | null;
             compliance: components["schemas"]["ComplianceOut"];
             /** Direct Answer */
             direct_answer: string;
@@ -731,7 +733,7 @@ export interface components {
             question: string;
             /**
              * Ranking
-             * @description At most 5 hypotheses, best first.
+             * @description At most 5 hypotheses VERIFY passed, best first.
              */
             ranking: components["schemas"]["RankedHypothesisOut"][];
             /** Risks */
@@ -744,6 +746,11 @@ export interface components {
             solve: components["schemas"]["SolveSummaryOut"];
             /** Title */
             title: string;
+            /**
+             * Unranked
+             * @description Ranking candidates VERIFY checked and did not pass (or could not check).
+             */
+            unranked?: components["schemas"]["RankedHypothesisOut"][];
             /** Written By */
             written_by: string;
         };
@@ -874,6 +881,24 @@ export interface components {
             space: string;
             /** Transitions */
             transitions: string[];
+        };
+        /** CannotBeMetOut */
+        CannotBeMetOut: {
+            /**
+             * Constraints
+             * @description The hard constraints no solution met, in audit order.
+             */
+            constraints: components["schemas"]["UnmetConstraintOut"][];
+            /**
+             * Revisions
+             * @description The revisions tried before giving up (at most 2).
+             */
+            revisions: number;
+            /**
+             * Withheld Answer
+             * @description The direct answer of the withheld, violating solution (not the answer).
+             */
+            withheld_answer: string;
         };
         /** ChainLinkOut */
         ChainLinkOut: {
@@ -1082,6 +1107,12 @@ export interface components {
             origin: components["schemas"]["ConstraintOrigin"];
             /** Reason */
             reason: string;
+            /**
+             * Relaxing Allows
+             * @description For a violation: what relaxing the constraint would allow.
+             * @default
+             */
+            relaxing_allows: string;
             verdict: components["schemas"]["ComplianceVerdict"];
         };
         /** ComplianceOut */
@@ -2583,8 +2614,13 @@ export interface components {
             /** Title */
             title: string;
             /**
+             * Verify Score
+             * @description VERIFY's final score 0..10; null when not judged.
+             */
+            verify_score?: number | null;
+            /**
              * Verify Status
-             * @description A verifier's status, or `unverified`.
+             * @description VERIFY's status (passed, failed, escalated, abstained), or `unverified` when it never judged it.
              */
             verify_status: string;
         };
@@ -3676,6 +3712,22 @@ export interface components {
         TrizPrinciplesResponse: {
             /** Principles */
             principles: components["schemas"]["TrizPrincipleOut"][];
+        };
+        /** UnmetConstraintOut */
+        UnmetConstraintOut: {
+            /** Constraint */
+            constraint: string;
+            origin: components["schemas"]["ConstraintOrigin"];
+            /**
+             * Relaxing Allows
+             * @description What relaxing the constraint would allow.
+             */
+            relaxing_allows: string;
+            /**
+             * Why
+             * @description What in the best solution breaks it (the compliance audit's reason).
+             */
+            why: string;
         };
         /**
          * UnpackAuditOut
