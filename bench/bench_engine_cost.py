@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import heapq
 import json
@@ -207,7 +208,7 @@ def instrumented(recorder: Recorder) -> Iterator[None]:
         yield
 
 
-async def run_session(recorder: Recorder, database: Path) -> tuple[dict[str, Any], int]:
+async def run_session(recorder: Recorder, database: Path, concurrency: int | None) -> tuple[dict[str, Any], int]:
     offline, structured = offline_deciders()
     api = fake.OfflineDecisionsApi(offline.complete, structured)
     settings = Settings(
@@ -215,6 +216,8 @@ async def run_session(recorder: Recorder, database: Path) -> tuple[dict[str, Any
         model=f"anthropic:{MODEL}",
         anthropic_api_key="sk-ant-api03-bench",
     )
+    if concurrency is not None:
+        settings = dataclasses.replace(settings, engine_concurrency=concurrency)
     async with httpx2.AsyncClient(transport=httpx2.MockTransport(api)) as http_client:
         made = functools.partial(anthropic_model.anthropic_model_from_settings, http_client=http_client)
         with pytest.MonkeyPatch.context() as patch, instrumented(recorder):
@@ -228,19 +231,30 @@ async def run_session(recorder: Recorder, database: Path) -> tuple[dict[str, Any
     return session, rounds
 
 
+# Who reads each stage's result (issue #36: an engine product that reaches none of these is not done).
+READ_BY = {
+    "frame": "every brief's HARD CONSTRAINTS / SUCCESS CRITERIA, CP-1, Solve",
+    "biso": "the pool: explore review, SEARCH seeds, CP-4, the EXPLORE brief",
+    "mapping_review": "each pool hypothesis's mapping score: gate, selection, SEARCH seeds, ranking",
+    "search": "SYNTHESIZE's brief (search_candidates), the pool",
+    "red_team": "CP-5: VALIDATE's brief (challenges); CP-6: Solve / the AnswerPack's findings",
+    "verify": "VALIDATE's brief, the verdicts review, autopilot's acceptance",
+    "solve": "the AnswerPack and the document's opening",
+    "suggested_domains": "the pool (the person's domains)",
+}
+
+
 def _stage_rows(calls: list[Call]) -> None:
-    print(f"{'stage':<16} {'calls':>6} {'input':>10} {'cached':>10} {'output':>8} {'cost $':>8}  requests")
+    print(f"{'stage':<16} {'calls':>6} {'input':>9} {'c.read':>9} {'c.write':>8} {'output':>8} {'cost $':>8}  read by")
     stages: dict[str, list[Call]] = {}
     for call in calls:
         stages.setdefault(call.stage, []).append(call)
     for stage, rows in [*stages.items(), ("engine total", [c for c in calls if c.stage != "agent"])]:
-        names = sorted({c.name for c in rows})
         u = sum((c.usage for c in rows), Usage())
-        cached = u.cache_read_tokens + u.cache_creation_tokens
-        cost = sum(c.cost for c in rows)
-        shown = ", ".join(names) if len(names) <= 3 else f"{len(names)} kinds"
+        total_in = u.input_tokens + u.cache_read_tokens + u.cache_creation_tokens
         print(
-            f"{stage:<16} {len(rows):>6} {u.input_tokens + cached:>10,} {cached:>10,} {u.output_tokens:>8,} {cost:>8.4f}  {shown}"
+            f"{stage:<16} {len(rows):>6} {total_in:>9,} {u.cache_read_tokens:>9,} {u.cache_creation_tokens:>8,} "
+            f"{u.output_tokens:>8,} {sum(c.cost for c in rows):>8.4f}  {READ_BY.get(stage, '')}"
         )
 
 
@@ -270,10 +284,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ttft", type=float, default=1.2, help="seconds to the first token")
     parser.add_argument("--tps", type=float, default=70.0, help="output tokens per second")
+    parser.add_argument("--concurrency", type=int, default=None, help="FORGE_ENGINE_CONCURRENCY (default: Settings')")
     args = parser.parse_args()
     recorder = Recorder(args.ttft, args.tps)
     with tempfile.TemporaryDirectory() as tmp:
-        session, rounds = asyncio.run(run_session(recorder, Path(tmp) / "forge.db"))
+        session, rounds = asyncio.run(run_session(recorder, Path(tmp) / "forge.db", args.concurrency))
     calls = recorder.calls
     print(f"One autopilot session ({rounds} round(s)) on {MODEL}, {len(calls)} model calls.\n")
     _stage_rows(calls)
