@@ -227,7 +227,7 @@ async def run_session(recorder: Recorder, database: Path, concurrency: int | Non
                 sid, events = await run_to_the_answer(client, autopilot=True)
                 session = (await client.get(f"/api/v1/sessions/{sid}")).json()
     assert api.failures == [] and api.refusals == [], (api.failures, api.refusals)
-    rounds = max((int(e.data.get("round", 1)) for e in events if e.type == "phase_started"), default=1)
+    rounds = len({e.data["round"] for e in events if e.type == "phase_change"})
     return session, rounds
 
 
@@ -294,8 +294,7 @@ def main() -> None:
     _stage_rows(calls)
     _breakdown(calls)
     waits = _phase_rows(calls)
-    if recorder.repeated:
-        print(
+    print(f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} {sorted(set(recorder.repeated))}")
             f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} ({sorted(set(recorder.repeated))})"
         )
     engine_calls = sum(c.stage != "agent" for c in calls)

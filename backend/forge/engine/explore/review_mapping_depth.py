@@ -123,7 +123,7 @@ def review_request(
         instructions=REVIEW_INSTRUCTIONS,
         input=text,
         output=MappingReviewsOutput,
-        max_tokens=200 + 500 * len(items),
+        max_tokens=400 + 600 * len(items),  # one review: about 400 tokens; the single call asked 900
         offline_context=MappingReviewBatch(tuple(items)),
     )
 
