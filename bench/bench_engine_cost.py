@@ -294,9 +294,9 @@ def main() -> None:
     _stage_rows(calls)
     _breakdown(calls)
     waits = _phase_rows(calls)
-    print(f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} {sorted(set(recorder.repeated))}")
-            f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} ({sorted(set(recorder.repeated))})"
-        )
+    print(
+        f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} {sorted(set(recorder.repeated))}"
+    )
     engine_calls = sum(c.stage != "agent" for c in calls)
     cost = sum(c.cost for c in calls)
     explore_wait = waits["explore"][0]
