@@ -47,7 +47,7 @@ from forge.engine.solve.requests import (
     PlanOutput,
     TalkerOutput,
 )
-from forge.engine.verify.requests import VerifyScoresOutput
+from forge.engine.verify.requests import VerifyItemScores, VerifyScoresOutput
 from forge.offline.offline_model import OfflineModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 from forge.services.stages.solve_stage import SolveStage
@@ -215,10 +215,17 @@ def pool_hypothesis(n: int, statement: str) -> Hypothesis:
 
 
 def scores_for(request: StructuredRequest[Any]) -> VerifyScoresOutput:
-    logic = 3.0 if "weak idea" in request.input else 8.0
-    return VerifyScoresOutput(
-        analogy_validity=logic, internal_consistency=logic, causal_rigor=logic, novelty=5.0, rationale="scripted sample"
-    )
+    """Every item of the batch, by its id: the weak idea scores low."""
+    blocks = request.input.split("## Item ")[1:]
+    return VerifyScoresOutput(items=[item_scores(block) for block in blocks])
+
+
+def item_scores(block: str) -> VerifyItemScores:
+    logic = 3.0 if "weak idea" in block else 8.0
+    return VerifyItemScores(
+        item_id=block.split("\n")[0], rationale="scripted sample", analogy_validity=logic,
+        internal_consistency=logic, causal_rigor=logic, novelty=5.0,
+    )  # fmt: skip
 
 
 async def test_verify_checks_the_ranking_candidates_before_solve_and_only_passed_ones_rank() -> None:
@@ -233,9 +240,10 @@ async def test_verify_checks_the_ranking_candidates_before_solve_and_only_passed
     )
     state = crystallizing()
     events = await stage.run(context(state), lambda progress: None)
-    assert verifier.names() == ["verify_claim"] * 8  # k = 3 forward + 1 reversed, per candidate
-    assert sum("[hypothesis] Throttle evening arrivals" in r.input for r in verifier.requests) == 4
-    assert sum("[observable] door-to-doctor minutes" in r.input for r in verifier.requests) == 8
+    assert verifier.names() == ["verify_claims"] * 4  # k = 3 forward + 1 reversed, each over both candidates
+    assert all("(ids: biso-0-queueing-" in r.input for r in verifier.requests)
+    assert all(r.input.count("[hypothesis] ") == 2 for r in verifier.requests)
+    assert sum(r.input.count("[observable] door-to-doctor minutes") for r in verifier.requests) == 8
     assert {h: v.status.value for h, v in state.hypothesis_verifications.items()} == {
         "biso-0-queueing-1": "passed",
         "biso-0-queueing-2": "failed",
@@ -248,4 +256,4 @@ async def test_verify_checks_the_ranking_candidates_before_solve_and_only_passed
     assert [(h.id, h.verify_status) for h in pack.unranked] == [("biso-0-queueing-2", "failed")]
     assert decode_state(encode_state(state)) == state  # the verdicts and the pack persist losslessly
     again = await stage.run(context(state), lambda progress: None)  # verdicts are kept: no second check
-    assert len(verifier.requests) == 8 and not [e for e in again if e.data.get("stage") == "verify"]
+    assert len(verifier.requests) == 4 and not [e for e in again if e.data.get("stage") == "verify"]

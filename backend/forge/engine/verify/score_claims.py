@@ -6,14 +6,19 @@ Invariants:
     - Every text that reaches the verifier is scanned for prompt injection first (problem, claim
       parts, evidence, the person's insights and documents, research results); a finding flags the
       claim (its verdict is ESCALATED) and a flagged research result is not shown to the verifier.
-    - Calls fan out through `run_structured_batch` (bounded, in request order); a failed call costs
-      its sample, never the stage: fewer than k valid samples make the verdict ABSTAINED.
+    - Each sample (k forward, one reversed) and the prior-art judgement is one call per group of up
+      to `VERIFY_BATCH` claims, read by item id, with a claim a valid answer left out asked once
+      more alone (`item_answers.ask_items`); the calls fan out through `run_structured_batch`.
+    - A failed call, or a claim still unanswered after its repair, costs that sample for those
+      claims, never the stage: fewer than k valid samples make the verdict ABSTAINED. No score is
+      invented for a claim the verifier did not judge.
     - A research provider that raises is reported as a warning and its query counts as "nothing
       found"; it never stops the stage.
     - Research results become Evidence with source, title, snippet, query and retrieval time, and
       the run returns their ResearchRecords so the session's provenance knows them.
-    - If the prior-art judgement fails, the share of the claim's terms each result covers stands
-      in for it (`core.text_relevance.coverage`), and the verdict's note says so.
+    - If the prior-art judgement fails (or leaves the claim out, even alone), the share of the
+      claim's terms each result covers stands in for it (`core.text_relevance.coverage`), and the
+      verdict's note says so.
 """
 
 from __future__ import annotations
@@ -42,18 +47,23 @@ from forge.core.verify.verdicts import (
     VerifySample,
     final_score,
 )
-from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
+from forge.engine.verify.item_answers import UNANSWERED, ItemAnswers, ItemCall, ask_items
 from forge.engine.verify.requests import (
+    VERIFY_BATCH,
     KindResults,
+    PriorArtBatch,
     PriorArtContext,
+    PriorArtJudgement,
     PriorArtOutput,
-    SampleContext,
+    SampleBatch,
+    VerifyItemScores,
     VerifyMaterial,
     VerifyScoresOutput,
     prior_art_request,
     sample_request,
 )
-from forge.ports import Clock, ResearchProvider, StructuredModel, StructuredResult
+from forge.ports import Clock, ResearchProvider, StructuredModel
 
 STAGE = EngineStage.VERIFY
 RESULTS_PER_QUERY = 3
@@ -98,7 +108,7 @@ class _Claim:
 @dataclass(frozen=True, slots=True)
 class VerifySampleWithText:
     sample: VerifySample
-    output: VerifyScoresOutput
+    output: VerifyItemScores
 
 
 async def run_verify(
@@ -127,31 +137,45 @@ def material_texts(material: VerifyMaterial) -> dict[str, str]:
     return {f"claim {material.claim_index + 1} {label}": text for label, text in material.parts}
 
 
+def _groups(ids: Sequence[str]) -> list[tuple[str, ...]]:
+    return [tuple(ids[i : i + VERIFY_BATCH]) for i in range(0, len(ids), VERIFY_BATCH)]
+
+
 async def _score(
     model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
 ) -> tuple[Usage, int]:
+    """Sample n (0..k-1 forward, k reversed) is one call per group of up to VERIFY_BATCH claims."""
     documents = tuple(ResearchHit(d.source, d.title, d.text) for d in setting.documents)
-    contexts = [
-        SampleContext(setting.problem, c.material, n, n == setting.k, documents)
-        for c in claims
-        for n in range(setting.k + 1)
-    ]
-    requests = [sample_request(setting.problem, context) for context in contexts]
-    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=setting.concurrency, progress=progress)
-    per_claim = setting.k + 1
-    for n, claim in enumerate(claims):
-        outcomes = batch.outcomes[n * per_claim : (n + 1) * per_claim]
-        forward = [o.value for o in outcomes[: setting.k] if isinstance(o, StructuredResult)]
+    by_id = {c.material.item_id: c for c in claims}
+
+    def call(sample: int, ids: tuple[str, ...]) -> ItemCall:
+        batch = SampleBatch(
+            setting.problem, tuple(by_id[i].material for i in ids), sample, sample == setting.k, documents
+        )
+        return ItemCall(sample, ids, sample_request(batch))
+
+    calls = [call(n, ids) for n in range(setting.k + 1) for ids in _groups(list(by_id))]
+    got: ItemAnswers[VerifyItemScores] = await ask_items(
+        model, calls, _read_scores, lambda n, item: call(n, (item,)),
+        stage=STAGE, concurrency=setting.concurrency, progress=progress,
+    )  # fmt: skip
+    for key, claim in by_id.items():
+        forward = [got.answers[(n, key)] for n in range(setting.k) if (n, key) in got.answers]
         claim.samples = [VerifySampleWithText(_sample(v), v) for v in forward]
-        last = outcomes[setting.k]
-        if isinstance(last, StructuredResult):
-            claim.reversed_score = _final(_sample(last.value))
+        last = got.answers.get((setting.k, key))
+        if last is not None:
+            claim.reversed_score = _final(_sample(last))
         elif claim.notes is not None:
-            claim.notes.append(f"The reversed-order sample failed ({last.message}): no position check.")
-    return batch.usage, len(requests)
+            reason = got.failures.get((setting.k, key), UNANSWERED)
+            claim.notes.append(f"The reversed-order sample failed ({reason}): no position check.")
+    return got.usage, got.calls
 
 
-def _sample(output: VerifyScoresOutput) -> VerifySample:
+def _read_scores(output: VerifyScoresOutput) -> list[tuple[str, VerifyItemScores]]:
+    return [(item.item_id, item) for item in output.items]
+
+
+def _sample(output: VerifyItemScores) -> VerifySample:
     logic = LogicVerdict(output.analogy_validity, output.internal_consistency, output.causal_rigor)
     return VerifySample(logic, output.novelty)
 
@@ -227,25 +251,37 @@ async def _search(setting: VerifySetting, query: str) -> tuple[tuple[ResearchHit
 async def _judge_prior_art(
     model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
 ) -> tuple[Usage, int]:
-    judged = [c for c in claims if c.results]
-    requests = [prior_art_request(PriorArtContext(c.material.claim, c.results)) for c in judged]
-    if not requests:
-        return Usage(), 0
-    batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=setting.concurrency, progress=progress)
-    for claim, outcome in zip(judged, batch.outcomes, strict=True):
-        if isinstance(outcome, StructuredResult):
-            claim.evidence = judged_evidence(claim.results, outcome.value)
-        else:
-            claim.evidence = measured_evidence(claim.material.claim.text, claim.results)
-            if claim.notes is not None:
-                claim.notes.append(f"The prior-art judgement failed ({outcome.message}); term coverage stood in.")
-    return batch.usage, len(requests)
+    """One call per group of up to VERIFY_BATCH searched claims (tag 0)."""
+    judged = {c.material.item_id: c for c in claims if c.results}
+    contexts = {key: PriorArtContext(key, c.material.claim, c.results) for key, c in judged.items()}
+
+    def call(ids: tuple[str, ...]) -> ItemCall:
+        return ItemCall(0, ids, prior_art_request(PriorArtBatch(tuple(contexts[i] for i in ids))))
+
+    got: ItemAnswers[PriorArtJudgement] = await ask_items(
+        model, [call(ids) for ids in _groups(list(judged))], _read_prior_art, lambda _, item: call((item,)),
+        stage=STAGE, concurrency=setting.concurrency, progress=progress,
+    )  # fmt: skip
+    for key, claim in judged.items():
+        answer = got.answers.get((0, key))
+        if answer is not None:
+            claim.evidence = judged_evidence(claim.results, answer)
+            continue
+        claim.evidence = measured_evidence(claim.material.claim.text, claim.results)
+        if claim.notes is not None:
+            reason = got.failures.get((0, key), UNANSWERED)
+            claim.notes.append(f"The prior-art judgement failed ({reason}); term coverage stood in.")
+    return got.usage, got.calls
 
 
-def judged_evidence(results: Sequence[KindResults], output: PriorArtOutput) -> tuple[NoveltyEvidence, ...]:
+def _read_prior_art(output: PriorArtOutput) -> list[tuple[str, PriorArtJudgement]]:
+    return [(item.item_id, item) for item in output.items]
+
+
+def judged_evidence(results: Sequence[KindResults], output: PriorArtJudgement) -> tuple[NoveltyEvidence, ...]:
     by_kind: Mapping[QueryKind, KindResults] = {r.kind: r for r in results}
     evidence = []
-    for item in output.items:
+    for item in output.kinds:
         result = by_kind.get(item.kind)
         if result is None or not 1 <= item.closest_result <= len(result.hits):
             continue  # "none" or a number that names no result: nothing found for that kind

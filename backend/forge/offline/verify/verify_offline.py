@@ -1,8 +1,8 @@
 """The offline verifier: VERIFY's scores from inspectable rules over shipped knowledge and evidence.
 
-Invariants: deterministic and order-invariant (forward and reversed samples agree). Sample k reads
-one evidence view: 0 the claim's evidence, 1 the person's documents and the problem, 2 the shipped
-record of its source domain; views that disagree spread the scores. Scores (0-10):
+Invariants: deterministic and order-invariant (forward and reversed samples agree); one answer per item
+of a batch, by its id. Sample k reads one evidence view: 0 the claim's evidence, 1 the person's documents
+and the problem, 2 the shipped record of its source domain; views that disagree spread the scores. Scores:
     analogy_validity = 3 + 4 x (domain shipped) + 3 x min(1, relevant view texts / 2)
     internal_consistency = 10 x mean(claim covers thesis, condition shares >= 2 terms, antithesis)
     causal_rigor = 5 each: a number (threshold) and a time frame in the falsifiability condition
@@ -17,13 +17,7 @@ from typing import Any
 from forge.core.explore.library_records import SourceDomain
 from forge.core.research.text_relevance import coverage, is_relevant, shared_keys
 from forge.core.session.records import Claim
-from forge.engine.verify.requests import (
-    PriorArtContext,
-    PriorArtItem,
-    PriorArtOutput,
-    SampleContext,
-    VerifyScoresOutput,
-)
+from forge.engine.verify import requests as rq
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import frame_problem
 from forge.offline.offline_structured_model import offline_context
@@ -34,34 +28,43 @@ LABEL = "Offline verifier (deterministic rules over shipped knowledge and sessio
 VIEWS = ("the evidence the claim cites", "the person's documents and the problem", "the shipped source-domain record")
 
 
-def offline_verifier(domains: Sequence[SourceDomain]) -> Callable[[StructuredRequest[Any]], VerifyScoresOutput]:
-    def generate(request: StructuredRequest[Any]) -> VerifyScoresOutput:
-        return score_sample(offline_context(request, SampleContext), domains)
+def offline_verifier(domains: Sequence[SourceDomain]) -> Callable[[StructuredRequest[Any]], rq.VerifyScoresOutput]:
+    def generate(request: StructuredRequest[Any]) -> rq.VerifyScoresOutput:
+        batch = offline_context(request, rq.SampleBatch)
+        return rq.VerifyScoresOutput(items=[score_sample(batch, m, domains) for m in batch.items])
 
     return generate
 
 
-def offline_prior_art(request: StructuredRequest[Any]) -> PriorArtOutput:
-    context = offline_context(request, PriorArtContext)
-    items = []
+def offline_prior_art(request: StructuredRequest[Any]) -> rq.PriorArtOutput:
+    return rq.PriorArtOutput(items=[_prior_art(c) for c in offline_context(request, rq.PriorArtBatch).items])
+
+
+def _prior_art(context: rq.PriorArtContext) -> rq.PriorArtJudgement:
+    kinds = []
     for result in context.results:
         scored = [(coverage(f"{h.title} {h.snippet}", context.claim.text), n) for n, h in enumerate(result.hits, 1)]
         similarity, closest = max(scored, default=(0.0, 0))
-        items.append(
-            PriorArtItem(kind=result.kind, closest_result=closest if similarity else 0, similarity=round(similarity, 3))
+        kinds.append(
+            rq.PriorArtItem(
+                kind=result.kind, closest_result=closest * bool(similarity), similarity=round(similarity, 3)
+            )
         )
-    return PriorArtOutput(items=items, rationale=f"{LABEL}: similarity = share of the claim's terms a result states.")
+    rationale = f"{LABEL}: similarity = share of the claim's terms a result states."
+    return rq.PriorArtJudgement(item_id=context.item_id, rationale=rationale, kinds=kinds)
 
 
-def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> VerifyScoresOutput:
-    claim = context.material.claim
+def score_sample(
+    batch: rq.SampleBatch, item: rq.VerifyMaterial, domains: Sequence[SourceDomain]
+) -> rq.VerifyItemScores:
+    claim = item.claim
     domain = find_domain(domains, claim.cross_domain_source or "")
-    view = context.sample % len(VIEWS)
-    texts = _view_texts(context, domain, view)
+    view = batch.sample % len(VIEWS)
+    texts = _view_texts(batch, claim, domain, view)
     relevant = sum(1 for text in texts if is_relevant(text, claim.text))
     closest = max((coverage(text, claim.text) for text in texts), default=0.0)
     distance = (
-        DISTANCE_SCORE.get(distance_of(domain, frame_problem(context.problem)).value, NO_DISTANCE)
+        DISTANCE_SCORE.get(distance_of(domain, frame_problem(batch.problem)).value, NO_DISTANCE)
         if domain
         else NO_DISTANCE
     )
@@ -74,7 +77,8 @@ def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> Ver
         f"covers {closest:.0%} of the claim's terms). Source domain {'in' if domain else 'not in'} the shipped library. "
         "Reads order-invariantly, so forward and reversed order agree."
     )
-    return VerifyScoresOutput(
+    return rq.VerifyItemScores(
+        item_id=item.item_id,
         analogy_validity=round(analogy, 2),
         internal_consistency=round(consistency, 2),
         causal_rigor=round(rigor, 2),
@@ -83,11 +87,11 @@ def score_sample(context: SampleContext, domains: Sequence[SourceDomain]) -> Ver
     )
 
 
-def _view_texts(context: SampleContext, domain: SourceDomain | None, view: int) -> list[str]:
+def _view_texts(batch: rq.SampleBatch, claim: Claim, domain: SourceDomain | None, view: int) -> list[str]:
     if view == 0:
-        return [f"{e.title} {e.summary}" for e in context.material.claim.evidence]
+        return [f"{e.title} {e.summary}" for e in claim.evidence]
     if view == 1:
-        return [context.problem, *(f"{d.title} {d.snippet}" for d in context.documents)]
+        return [batch.problem, *(f"{d.title} {d.snippet}" for d in batch.documents)]
     return [domain.text] if domain else []
 
 

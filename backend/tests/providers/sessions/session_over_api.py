@@ -28,7 +28,7 @@ CONSTRAINTS = ["budget under 50k"]
 # mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
 # are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
-    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claim", "judge_prior_art",
+    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claims", "judge_prior_art",
     "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
     "record_solution", "record_compliance_audit",
 }  # fmt: skip
