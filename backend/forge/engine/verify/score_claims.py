@@ -191,7 +191,8 @@ def _searching(claim: _Claim, k: int) -> bool:
 
 
 def prior_art_queries(claim: _Claim) -> dict[QueryKind, str]:
-    """The first sample's queries; a blank one is made from the claim's salient terms."""
+    """Sample 0's queries (the only sample asked for them; a searched claim has all k samples, so it is
+    `samples[0]`); a blank one is made from the claim's salient terms."""
     first = claim.samples[0].output
     terms = " ".join(salient_terms(claim.material.claim.text, 6))
     source = claim.material.claim.cross_domain_source or ""

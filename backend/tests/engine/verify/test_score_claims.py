@@ -1,6 +1,8 @@
-"""VERIFY over scripted verifier outputs: k samples plus one reversed per claim, prior-art research
-only from a preliminary novelty of 6, the evidence-adjusted score, position bias, abstention when
-samples fail, injection flags, and research that fails without stopping the stage."""
+"""VERIFY over scripted verifier outputs, the whole exchange: k samples plus one reversed, each one
+call over up to five claims read by id (a claim left out is asked once more alone, never given an
+invented score), prior-art research only from a preliminary novelty of 6 and judged in one call, the
+evidence-adjusted score, position bias, abstention when samples fail, injection flags, and research
+that fails without stopping the stage."""
 
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ from forge.core.llm.messages import Usage
 from forge.core.session.records import Claim, ResearchHit, SessionDocument
 from forge.core.verify.verdicts import QueryKind, VerifyStatus
 from forge.engine.verify.requests import (
+    NO_QUERIES,
     VERIFY_BATCH,
+    WRITE_QUERIES,
     PriorArtBatch,
     PriorArtContext,
     PriorArtItem,
@@ -162,6 +166,8 @@ async def test_each_sample_is_one_call_covering_every_claim_three_forward_and_on
     assert [r.name for r in model.requests] == ["verify_claims"] * 4
     assert len({r.input for r in model.requests}) == 4  # each sample numbered: four independent calls
     assert [f"Assessment {n}:" in r.input for n, r in enumerate(model.requests, start=1)] == [True] * 4
+    assert [WRITE_QUERIES in r.input for r in model.requests] == [True, False, False, False]  # only sample 0's are read
+    assert all(NO_QUERIES in r.input for r in model.requests[1:])
     assert run.calls == 4 and run.usage == Usage(400, 80)
     assert all(v.samples == 3 and v.status is VerifyStatus.PASSED for v in run.verifications)
 
