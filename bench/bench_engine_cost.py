@@ -238,7 +238,7 @@ READ_BY = {
     "mapping_review": "each pool hypothesis's mapping score: gate, selection, SEARCH seeds, ranking",
     "search": "SYNTHESIZE's brief (search_candidates), the pool",
     "red_team": "CP-5: VALIDATE's brief (challenges); CP-6: Solve / the AnswerPack's findings",
-    "verify": "VALIDATE's brief, the verdicts review, autopilot's acceptance",
+    "verify": "VALIDATE's brief, the verdicts review, autopilot's acceptance; the AnswerPack's ranking",
     "solve": "the AnswerPack and the document's opening",
     "suggested_domains": "the pool (the person's domains)",
 }

@@ -7,7 +7,8 @@ Invariants:
     - Every claim handed to the verifier gets a verification (ABSTAINED when its samples failed), so
       the stage never runs twice for the same claim and never blocks the phase.
     - The verifier's calls are priced as the verifier model (another family than the generator when
-      configured). Prior-art research joins `research_log` (provenance), not this phase's searches:
+      configured); they are batched by `run_verify` (k + 1 scoring calls and at most one prior-art
+      call per five items, plus a repair per item an answer left out), and `calls` counts them all. Prior-art research joins `research_log` (provenance), not this phase's searches:
       it does not unlock the agent's own falsification gate (rule 15).
     - Events: one `verify_injection_detected` per flagged claim, one `research_warning` per research
       warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
