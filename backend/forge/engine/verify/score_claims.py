@@ -159,7 +159,8 @@ async def _score(
         model, calls, _read_scores, lambda n, item: call(n, (item,)),
         stage=STAGE, concurrency=setting.concurrency, progress=progress,
     )  # fmt: skip
-    for key, claim in by_id.items():
+    for claim in claims:  # a repeated item id (the same hypothesis twice) reads the same answers
+        key = claim.material.item_id
         forward = [got.answers[(n, key)] for n in range(setting.k) if (n, key) in got.answers]
         claim.samples = [VerifySampleWithText(_sample(v), v) for v in forward]
         last = got.answers.get((setting.k, key))
@@ -263,7 +264,8 @@ async def _judge_prior_art(
         model, [call(ids) for ids in _groups(list(judged))], _read_prior_art, lambda _, item: call((item,)),
         stage=STAGE, concurrency=setting.concurrency, progress=progress,
     )  # fmt: skip
-    for key, claim in judged.items():
+    for claim in (c for c in claims if c.results):
+        key = claim.material.item_id
         answer = got.answers.get((0, key))
         if answer is not None:
             claim.evidence = judged_evidence(claim.results, answer)

@@ -384,3 +384,14 @@ async def test_a_claim_the_prior_art_judgement_leaves_out_even_alone_falls_back_
     assert judged.novelty is not None and judged.novelty.adjusted == pytest.approx(4) and not judged.note
     assert "The prior-art judgement failed (no answer for this item" in measured.note
     assert "term coverage stood in" in measured.note
+
+
+async def test_the_same_item_given_twice_is_asked_once_per_sample_and_both_get_its_verdict() -> None:
+    model = ScriptedVerifier(lambda a: (8, 8, 8, 8))
+    material = claim_material(0, claim(1))
+    run = await run_verify(model, [material, material], setting())
+    assert [ids for _, _, ids in model.calls()] == [["claim-1"]] * 4 and model.prior_art_calls() == [["claim-1"]]
+    first, second = run.verifications
+    assert first.samples == second.samples == 3 and first.position is not None
+    assert (first.status, first.final_score, first.novelty) == (second.status, second.final_score, second.novelty)
+    assert first.novelty is not None and first.novelty.searched and "term coverage" not in first.note + second.note
