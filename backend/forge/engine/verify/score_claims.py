@@ -24,6 +24,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -138,7 +139,11 @@ def material_texts(material: VerifyMaterial) -> dict[str, str]:
 
 
 def _groups(ids: Sequence[str]) -> list[tuple[str, ...]]:
-    return [tuple(ids[i : i + VERIFY_BATCH]) for i in range(0, len(ids), VERIFY_BATCH)]
+    """As few groups of at most VERIFY_BATCH as there can be, of even sizes (7 → 4 + 3, not 5 + 2): a
+    call writes its items' answers one after another, so the largest group sets the wait."""
+    count = math.ceil(len(ids) / VERIFY_BATCH)
+    size = math.ceil(len(ids) / count) if count else 1
+    return [tuple(ids[i : i + size]) for i in range(0, len(ids), size)]
 
 
 async def _score(

@@ -172,11 +172,15 @@ async def test_each_sample_is_one_call_covering_every_claim_three_forward_and_on
     assert all(v.samples == 3 and v.status is VerifyStatus.PASSED for v in run.verifications)
 
 
-async def test_more_claims_than_a_batch_are_asked_in_calls_of_at_most_five() -> None:
+async def test_more_claims_than_a_batch_are_asked_in_as_few_calls_of_even_size() -> None:
     texts = [f"Lever {n} cuts median emergency waits by {n}% within 8 weeks." for n in range(1, 8)]
     model = ScriptedVerifier(lambda a: (8, 8, 8, 5))
     run = await verify(model, [claim(n, t) for n, t in enumerate(texts, start=1)])
-    assert [len(ids) for _, _, ids in model.calls()] == [VERIFY_BATCH, 2] * 4 and run.calls == 8
+    assert [len(ids) for _, _, ids in model.calls()] == [
+        4,
+        3,
+    ] * 4 and run.calls == 8  # not 5 + 2: same calls, less wait
+    assert VERIFY_BATCH == 5
     assert [v.claim_id for v in run.verifications] == [claim(n).id for n in range(1, 8)]
     assert all(v.samples == 3 for v in run.verifications)
 
