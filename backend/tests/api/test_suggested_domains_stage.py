@@ -1,6 +1,6 @@
 """A domain the person suggests at the explore review is explored before the claims review (offline
 model, both databases): a library domain gets BISO hypotheses in the pool; a domain the offline model
-cannot describe is reported, not silently dropped; the explore review lists earlier outcomes."""
+cannot describe, and that shares no terms with the library, is reported in plain words, not silently dropped; the explore review lists earlier outcomes."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ async def test_a_suggestion_at_the_explore_review_is_explored_before_the_claims_
     (stage,) = [e for e in synthesize if e.type == "engine_stage" and e.data["stage"] == "suggested_domains"]
     assert stage.data["counts"]["suggestions"] == 2 and stage.data["counts"]["hypotheses"] >= 1
     assert f"→ {unexplored['name']} (from the library)" in stage.data["summary"]
-    assert "'jazz improvisation' was not explored: The offline model cannot produce" in stage.data["summary"]
+    assert "'jazz improvisation' was not explored: it is not one of the" in stage.data["summary"]
+    assert "real model" in stage.data["summary"] and "`" not in stage.data["summary"]  # plain words
+    assert ".." not in stage.data["summary"]
     assert synthesize[-2].type == "review_claims"
 
     url = f"/api/v1/sessions/{sid}/hypotheses"
