@@ -2,13 +2,15 @@
 offline session (the offline model behind a recorder, the offline engine): EXPLORE's first brief
 offers BISO's gated head by id; every analogy the offline stand-in records cites one of those ids
 or passed the same mapping gate, none is refused; the autopilot stars from the pool; a suggested
-domain's results are SYNTHESIZE's candidates, and one the library cannot hold is explained in plain words.
+domain's results are SYNTHESIZE's candidates; one that shares nothing with the library is refused at
+the explore review in plain words, one that shares a term explores the closest shipped domain.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from support.fixed_clock import CountingIds, FixedClock
@@ -30,6 +32,7 @@ from forge.services.service_results import ServiceFailure
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 JSON_BLOCK = re.compile(r"```json\n(.*)\n```", re.DOTALL)
 UNRELATED = "jazz improvisation"
+NEAR_ONE = "jazz river improvisation"  # shares "river" with a shipped domain
 
 
 class RecordingModel:
@@ -79,9 +82,14 @@ async def test_explore_promotes_pool_hypotheses_and_synthesize_reads_the_suggest
         assert not isinstance(explored, ServiceFailure) and explored.current_phase is Phase.EXPLORE
         stars = autopilot.review_for(explored, explored.awaiting_input_type)  # type: ignore[arg-type]
         assert isinstance(stars, ExploreReview)
-        review = ExploreReview(
-            stars.starred_analogies, ("hydrology", UNRELATED), starred_hypotheses=stars.starred_hypotheses
+        review = ExploreReview(stars.starred_analogies, (UNRELATED,), starred_hypotheses=stars.starred_hypotheses)
+        refused = await service.submit_review(record.id, review)  # the offline engine cannot explore it
+        assert (
+            isinstance(refused, ServiceFailure)
+            and f"'{UNRELATED}' cannot be explored: it is not one of" in refused.message
         )
+        assert "real model" in refused.message and "`" not in refused.message
+        review = replace(review, suggested_domains=("hydrology", NEAR_ONE))
         assert not isinstance(await service.submit_review(record.id, review), ServiceFailure)
         await container.runs.wait(record.id)
         state = await service.state(record.id)
@@ -111,5 +119,5 @@ async def test_explore_promotes_pool_hypotheses_and_synthesize_reads_the_suggest
     synthesize = json.loads(JSON_BLOCK.findall(first_brief(model, "synthesize"))[-1])
     results = {r["suggestion"]: r for r in synthesize["suggested_domain_results"]}
     assert results["hydrology"]["candidates"] and results["hydrology"]["explored_as"] == "Hydrology and river systems"
-    assert results[UNRELATED]["explored_as"] == "not explored" and "real model" in results[UNRELATED]["note"]
-    assert "`" not in results[UNRELATED]["note"]
+    assert results[NEAR_ONE]["explored_as"] == "Hydrology and river systems" and results[NEAR_ONE]["candidates"]
+    assert "closest shipped domain" in results[NEAR_ONE]["note"]

@@ -86,9 +86,19 @@ def not_in_library(suggestion: str, library_size: int) -> str:
     """Why a suggestion was not explored, in plain words (no tool or type names)."""
     return (
         f"it is not one of the {library_size} source domains shipped with Knowledge Forge, shares no terms with "
-        "any of them, and this model cannot describe a new domain. Suggest a shipped domain (see the Knowledge "
-        "page), or run the session with a real model to explore it"
+        "any of them, and the model could not describe it as a new domain. Suggest a shipped domain (see the "
+        "Knowledge page), or run the session with a real model to explore it"
     )
+
+
+def refuse_unexplorable(suggestions: Sequence[str], library: Sequence[SourceDomain]) -> str | None:
+    """For a model that cannot describe a new domain (the offline one), checked at the explore review
+    before anything is applied: why the review is refused — the suggestions that name no shipped
+    domain and share no term with any — or None."""
+    lost = [s for s in suggestions if match_suggestion(s, library) is None and closest_domain(s, library) is None]
+    if not lost:
+        return None
+    return " ".join(f"'{s}' cannot be explored: {not_in_library(s, len(library))}." for s in lost)
 
 
 def pending_suggestions(suggested: Sequence[str], outcomes: Sequence[SuggestionOutcome]) -> list[str]:
