@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -147,6 +147,11 @@ bench-saga-patterns: $(STAMP)
 # Tokens (input, cache read/write, output) and cost per phase of one session, as Anthropic would bill it.
 bench-session-tokens: $(STAMP)
 	$(BIN)/python bench/bench_session_tokens.py
+
+# Engine calls, tokens and cost per stage of a one-round autopilot session through a scripted Anthropic
+# provider, and how long each phase keeps the person waiting at 1.2 s to first token and 70 tokens/s.
+bench-engine-cost: $(STAMP)
+	$(BIN)/python bench/bench_engine_cost.py
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)

@@ -105,7 +105,7 @@ class Settings:
     worker_concurrency: int = 4  # sessions one `forge worker` runs at once
     worker_heartbeat_seconds: float = 1.0  # a worker's heartbeat to the task engine
     worker_stalled_seconds: float = 5.0  # a worker silent this long is dead: its jobs are retried elsewhere
-    engine_concurrency: int = 8  # engine model calls in flight at once (BISO fans out per domain)
+    engine_concurrency: int = 24  # engine model calls in flight at once (BISO: one per domain, 18-30 domains)
     hypotheses_per_domain: int = 3
     allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
     public_url: str | None = None
@@ -181,7 +181,7 @@ class Settings:
             worker_concurrency=max(1, int(env.get("FORGE_WORKER_CONCURRENCY") or "4")),
             worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "1")),
             worker_stalled_seconds=max(0.5, float(env.get("FORGE_WORKER_STALLED_SECONDS") or "5")),
-            engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "8")),
+            engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "24")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
             allowed_hosts=hosts,
             public_url=env.get("FORGE_PUBLIC_URL") or None,

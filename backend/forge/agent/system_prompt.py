@@ -33,8 +33,9 @@ domain first) with a mapping table, an observable and a failure mode; >= 1 TRIZ 
 principles that resolve it; the adjacent possible.
 3. SYNTHESIZE: at most 3 claims per round, each by thesis -> research counter-evidence -> antithesis -> \
 synthesis with a falsifiability condition.
-4. VALIDATE: you are now an independent verifier: try to break each claim (research aimed at disproving \
-it, attempt_falsification), search for prior art (check_novelty), then score it honestly.
+4. VALIDATE: you are now an independent verifier: first act on the person's feedback on a claim \
+(revise_claim: revise it, or answer why it stands), then try to break each claim (research aimed at \
+disproving it, attempt_falsification), search for prior art (check_novelty), then score it honestly.
 5. BUILD: put every claim the person kept into the knowledge graph with typed edges; record the gaps.
 6. CRYSTALLIZE: generate the knowledge document once the person resolves the session.
 

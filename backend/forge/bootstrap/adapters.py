@@ -72,7 +72,7 @@ def build_structured_model(
         from pydantic import BaseModel
 
         from forge.engine.explore.biso import BisoOutput
-        from forge.engine.explore.review_mapping_depth import MappingReviewOutput
+        from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
         from forge.engine.frame.frame_problem import FrameOutput
         from forge.engine.saga.red_team import RedTeamOutput
         from forge.engine.search.blend_expand import BlendOutput
@@ -82,7 +82,7 @@ def build_structured_model(
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
         from forge.offline.explore.biso_offline import offline_biso
-        from forge.offline.explore.mapping_review_offline import offline_mapping_review
+        from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
         from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
         from forge.offline.saga.red_team_offline import offline_red_team
@@ -102,7 +102,7 @@ def build_structured_model(
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
-            MappingReviewOutput: offline_mapping_review,
+            MappingReviewsOutput: offline_mapping_reviews,
             OperatorOutput: offline_search,
             RedTeamOutput: offline_red_team,
             AnalysisOutput: offline_analysis,

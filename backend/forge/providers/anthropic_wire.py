@@ -169,8 +169,9 @@ def _citable_result(part: ToolResult) -> list[Block]:
     return [*head, *(_search_result(h) for h in part.citable)]
 
 
-def message_params(messages: Sequence[Message]) -> list[Block]:
-    """Messages as the API wants them: roles alternate, and tool results open a user message."""
+def message_params(messages: Sequence[Message], cached_turns: int = 2) -> list[Block]:
+    """Messages as the API wants them: roles alternate, and tool results open a user message; the
+    last `cached_turns` user turns end in a cache breakpoint."""
     wire: list[Block] = []
     for message in messages:
         blocks = [b for b in (_part_block(p) for p in message.parts) if b is not None]
@@ -183,7 +184,7 @@ def message_params(messages: Sequence[Message]) -> list[Block]:
     user_turns = [m for m in wire if m["role"] == Role.USER.value]
     for turn in user_turns:
         turn["content"].sort(key=lambda b: b.get("type") != "tool_result")  # stable: results first
-    for turn in user_turns[-2:]:
+    for turn in user_turns[len(user_turns) - cached_turns :] if cached_turns else ():
         turn["content"][-1] = _cached(turn["content"][-1])
     return wire
 
@@ -202,7 +203,10 @@ def request_params(
 
     `effort` is the level wanted for the request's scope (None: the model's default); the model gets
     the nearest level it accepts. Thinking follows `capabilities` (see the module's invariants)."""
-    messages = message_params(request.messages)
+    # An engine call's one message is its own input, sent once: a cache write there is never read
+    # (it costs 1.25x), so only its instructions (shared by the stage's calls) and schema tool are marked.
+    one_shot = len(request.messages) == 1 and (request.output_schema is not None or request.required_tool is not None)
+    messages = message_params(request.messages, cached_turns=0 if one_shot else 2)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
     params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}

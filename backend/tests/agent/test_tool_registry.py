@@ -1,7 +1,9 @@
-"""The explicit tool registry: 19 custom tools + research + recall, exposed per phase with JSON schemas.
+"""The explicit tool registry: 19 custom tools of 003, revise_claim, research and recall, exposed per
+phase with JSON schemas.
 
 003 lists 20 custom tools; its `submit_user_insight` is person-only (issue 17): a model tool that adds a
 validated claim would skip validation, so the person's insight enters through the build decision.
+`revise_claim` (issue 36) is VALIDATE's first step: it acts on the person's claim feedback.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ PERSON_ONLY = {"submit_user_insight"}
 
 
 def test_registry_holds_the_spec_tools_and_research_but_no_person_only_tool() -> None:
-    assert set(ALL_TOOLS) == SPEC_TOOLS | {"research", "recall"}
+    assert set(ALL_TOOLS) == SPEC_TOOLS | {"revise_claim", "research", "recall"}
     assert not PERSON_ONLY & {d.name for d in all_tool_definitions()}
 
 
@@ -91,7 +93,7 @@ def test_all_tool_definitions_lists_every_tool_once_in_a_stable_order() -> None:
     first, second = all_tool_definitions(), all_tool_definitions()
     assert first == second
     assert [d.name for d in first] == list(ALL_TOOLS)
-    assert len({d.name for d in first}) == len(first) == len(SPEC_TOOLS) + 2
+    assert len({d.name for d in first}) == len(first) == len(SPEC_TOOLS) + 3  # revise_claim, research, recall
 
 
 def test_all_tool_definitions_holds_each_phases_tools_exactly_as_the_phase_offers_them() -> None:

@@ -43,7 +43,17 @@ async def test_a_finished_offline_session_has_an_audited_answer_pack(client: htt
     assert pack.compliance.status.value in ("compliant", "unverified", "violation")
     assert pack.offline and pack.direct_answer and pack.title == frame["objective"]
     assert pack.key_evidence and all(e.claim_id or e.trace.startswith("research") for e in pack.key_evidence)
-    assert 1 <= len(pack.ranking) <= 5 and pack.ranking == sorted(pack.ranking, key=lambda h: -h.score)
+    # stage 6: VERIFY checked the ranking candidates; only the ones it passed rank, the others say why
+    assert 1 <= len(pack.ranking) + len(pack.unranked) <= 5
+    assert pack.ranking == sorted(pack.ranking, key=lambda h: -h.score)
+    assert {h.verify_status for h in pack.ranking} <= {"passed"}
+    assert {h.verify_status for h in pack.unranked} <= {"failed", "escalated", "abstained"}
+    (verify,) = [
+        e
+        for e in events
+        if e.type == "engine_stage" and e.data["stage"] == "verify" and "hypotheses" in e.data["counts"]
+    ]
+    assert verify.data["counts"]["hypotheses"] == len(pack.ranking) + len(pack.unranked)
     assert pack.methodology.domains and "biso" in pack.methodology.operators
     assert pack.methodology.spend.calls >= 0
 

@@ -48,6 +48,12 @@ async def test_full_session_runs_all_six_phases_and_yields_document_and_graph(cl
         assert events[-1].data == {"error": False, "awaiting_input": True}
         assert last_review is not None
         seen_reviews.append(last_review.type)
+        if last_review.type == "review_verdicts":  # the claims review's feedback was acted on first
+            feedback = last_review.data["claims"][0]
+            assert feedback["user_feedback"] == "promising" and feedback["feedback_response"].startswith(
+                "Kept as written"
+            )
+            assert any(e.type == "tool_call" and e.data.get("tool") == "revise_claim" for e in events)
         events = await read_stream(client, "POST", f"/api/v1/sessions/{sid}/user-input", json=_review_for(last_review))
         assert events[0].type == "user_input"
     assert seen_reviews == list(REVIEW_EVENTS)

@@ -25,6 +25,7 @@ from forge.offline.offline_model import OfflineModel
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.offline.saga.red_team_offline import offline_red_team
 from forge.offline.search.search_offline import offline_search
+from forge.ports import OutputT, StructuredFailure, StructuredRequest, StructuredResult
 from forge.services.stages.engine_stages import EngineConfig, EngineStages
 from forge.services.stages.supervision import Supervisor, supervised_quotas
 
@@ -109,3 +110,39 @@ async def test_the_supervisor_audits_every_search_round_of_the_research_profile(
     assert sup is not None and sup.has_checkpoint("CP-5", 0, 1) and sup.has_checkpoint("CP-5", 0, 2)
     second = [f.id for f in sup.findings if f.id.startswith("CP-5-r0-s2-")]
     assert set(audits[1]["finding_ids"]) == set(second)  # the second pass's findings are its own
+
+
+class RecordingRedTeam(OfflineStructuredModel):
+    """The offline generators, keeping every red-team request's input."""
+
+    def __init__(self) -> None:
+        super().__init__({BisoOutput: offline_biso, OperatorOutput: offline_search, RedTeamOutput: offline_red_team})
+        self.red_team_inputs: list[str] = []
+
+    async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure:
+        if request.output is RedTeamOutput:
+            self.red_team_inputs.append(request.input)
+        return await super().generate(request)
+
+
+async def test_the_red_team_is_never_sent_a_request_it_already_answered() -> None:
+    """A new round's CP-5 over an unchanged top-3 asks the red team nothing new (it pays for nothing)."""
+    pool = (await run_biso(STRUCTURED, PROBLEM, FRAME, DOMAINS[:6], per_domain=2)).hypotheses
+    red_team = RecordingRedTeam()
+    supervisor = Supervisor(red_team, OfflineModel(), DOMAINS, PoolOf(pool))
+    searched = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
+    await EngineStages(STRUCTURED, OfflineModel(), DOMAINS, read_pool=PoolOf(pool)).run(
+        context(searched), lambda e: None
+    )
+    assert searched.search is not None
+    state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE, search=searched.search)
+    await supervisor.supervise(context(state), ())
+    first = list(red_team.red_team_inputs)
+    state.current_round, state.search = 1, replace(searched.search, round=1)
+    await supervisor.supervise(context(state), ())
+    sup = state.supervision
+    assert sup is not None and sup.has_checkpoint("CP-5", 0) and sup.has_checkpoint("CP-5", 1)
+    assert len(first) == 3 and red_team.red_team_inputs == first  # round 1 sent the red team nothing
+    assert len(sup.challenged) == 3
+    second = next(c for c in sup.checkpoints if c.round == 1)
+    assert "Red team: its targets were challenged before, unchanged." in second.summary

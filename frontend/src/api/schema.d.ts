@@ -721,6 +721,8 @@ export interface components {
         AnswerPackOut: {
             /** Boundaries */
             boundaries: string[];
+            /** @description Set when the best solution still broke a hard constraint after its revisions: it is withheld, and the direct answer says which constraint cannot be met and what relaxing it would allow. */
+            cannot_be_met?: components["schemas"]["CannotBeMetOut"] | null;
             compliance: components["schemas"]["ComplianceOut"];
             /** Direct Answer */
             direct_answer: string;
@@ -736,7 +738,7 @@ export interface components {
             question: string;
             /**
              * Ranking
-             * @description At most 5 hypotheses, best first.
+             * @description At most 5 hypotheses VERIFY passed, best first.
              */
             ranking: components["schemas"]["RankedHypothesisOut"][];
             /** Risks */
@@ -749,6 +751,11 @@ export interface components {
             solve: components["schemas"]["SolveSummaryOut"];
             /** Title */
             title: string;
+            /**
+             * Unranked
+             * @description Ranking candidates VERIFY checked and did not pass (or could not check).
+             */
+            unranked?: components["schemas"]["RankedHypothesisOut"][];
             /** Written By */
             written_by: string;
         };
@@ -879,6 +886,24 @@ export interface components {
             space: string;
             /** Transitions */
             transitions: string[];
+        };
+        /** CannotBeMetOut */
+        CannotBeMetOut: {
+            /**
+             * Constraints
+             * @description The hard constraints no solution met, in audit order.
+             */
+            constraints: components["schemas"]["UnmetConstraintOut"][];
+            /**
+             * Revisions
+             * @description The revisions tried before giving up (at most 2).
+             */
+            revisions: number;
+            /**
+             * Withheld Answer
+             * @description The direct answer of the withheld, violating solution (not the answer).
+             */
+            withheld_answer: string;
         };
         /** ChainLinkOut */
         ChainLinkOut: {
@@ -1025,6 +1050,8 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /** Feedback Response */
+            feedback_response?: string | null;
             /**
              * Hypothesis Ids
              * @description Pool hypotheses the claim came from.
@@ -1044,6 +1071,8 @@ export interface components {
             qualification: string | null;
             /** Rejection Reason */
             rejection_reason: string | null;
+            /** Revised From */
+            revised_from?: string | null;
             /** Round Created */
             round_created: number;
             /** Score Mean */
@@ -1083,6 +1112,12 @@ export interface components {
             origin: components["schemas"]["ConstraintOrigin"];
             /** Reason */
             reason: string;
+            /**
+             * Relaxing Allows
+             * @description For a violation: what relaxing the constraint would allow.
+             * @default
+             */
+            relaxing_allows: string;
             verdict: components["schemas"]["ComplianceVerdict"];
         };
         /** ComplianceOut */
@@ -1139,6 +1174,12 @@ export interface components {
             constraints: string[];
             /** Indices */
             indices: number[];
+            /**
+             * Message
+             * @description Why no answer can meet both, in words.
+             * @default
+             */
+            message: string;
             /** Resolve */
             resolve: string;
         };
@@ -1654,7 +1695,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED";
+        ErrorCode: "DECOMPOSE_INCOMPLETE" | "EXPLORE_INCOMPLETE" | "ANTITHESIS_MISSING" | "SYNTHESIS_INCOMPLETE" | "FALSIFICATION_MISSING" | "NOVELTY_UNCHECKED" | "UNGROUNDED_CLAIM" | "CLAIM_LIMIT_EXCEEDED" | "NOT_CUMULATIVE" | "NEGATIVE_KNOWLEDGE_MISSING" | "MAX_ROUNDS_EXCEEDED" | "STATE_OF_ART_NOT_RESEARCHED" | "CROSS_DOMAIN_NOT_SEARCHED" | "ANTITHESIS_NOT_SEARCHED" | "FALSIFICATION_NOT_SEARCHED" | "UNKNOWN_TOOL" | "TOOL_NOT_IN_PHASE" | "INVALID_INPUT" | "CLAIM_NOT_FOUND" | "GRAPH_CYCLE" | "TOOL_FAILED" | "PHASE_WORK_INCOMPLETE" | "BUDGET_EXHAUSTED" | "FEEDBACK_UNADDRESSED";
         /**
          * ErrorData
          * @description A run-level error or notice; `recoverable` means POST /run (which the app sends when it reconnects) resumes the run.
@@ -2607,8 +2648,13 @@ export interface components {
             /** Title */
             title: string;
             /**
+             * Verify Score
+             * @description VERIFY's final score 0..10; null when not judged.
+             */
+            verify_score?: number | null;
+            /**
              * Verify Status
-             * @description A verifier's status, or `unverified`.
+             * @description VERIFY's status (passed, failed, escalated, abstained), or `unverified` when it never judged it.
              */
             verify_status: string;
         };
@@ -3706,6 +3752,22 @@ export interface components {
             /** Principles */
             principles: components["schemas"]["TrizPrincipleOut"][];
         };
+        /** UnmetConstraintOut */
+        UnmetConstraintOut: {
+            /** Constraint */
+            constraint: string;
+            origin: components["schemas"]["ConstraintOrigin"];
+            /**
+             * Relaxing Allows
+             * @description What relaxing the constraint would allow.
+             */
+            relaxing_allows: string;
+            /**
+             * Why
+             * @description What in the best solution breaks it (the compliance audit's reason).
+             */
+            why: string;
+        };
         /**
          * UnpackAuditOut
          * @description Two effective rows the reviewer had to tie to the observable or failure modes.
@@ -3922,6 +3984,8 @@ export interface components {
             falsifiability_condition: string;
             /** Falsification Summary */
             falsification_summary: string | null;
+            /** Feedback Response */
+            feedback_response?: string | null;
             /**
              * Hypothesis Ids
              * @description Pool hypotheses the claim came from.
@@ -3941,6 +4005,8 @@ export interface components {
             qualification: string | null;
             /** Rejection Reason */
             rejection_reason: string | null;
+            /** Revised From */
+            revised_from?: string | null;
             /** Round Created */
             round_created: number;
             /** Score Mean */

@@ -122,6 +122,8 @@ def claims_view(state: ForgeState) -> list[dict[str, Any]]:
                 "builds_on": [str(b) for b in c.builds_on],
                 "hypothesis_ids": list(c.hypothesis_ids),
                 "user_feedback": c.user_feedback,
+                "feedback_response": c.feedback_response,
+                "revised_from": c.revised_from,
                 "rejection_reason": c.rejection_reason,
             }
         )

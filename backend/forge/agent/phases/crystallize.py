@@ -64,6 +64,11 @@ def brief(state: ForgeState) -> Message:
             "violations": [c.constraint for c in pack.compliance.violations],
             "unresolved_high_risks": pack.solve.unresolved_high_risks,
         }
+        if pack.cannot_be_met is not None:  # the violating solution was withheld: say so, never present it
+            context["solve_answer"]["cannot_be_met"] = [
+                {"constraint": u.constraint, "why": u.why, "relaxing_would_allow": u.relaxing_allows}
+                for u in pack.cannot_be_met.constraints
+            ]
     return compose_brief(Phase.CRYSTALLIZE, state, INSTRUCTION, context)
 
 

@@ -1,6 +1,9 @@
 """VALIDATE, defined in one place: falsification, novelty and a score for every claim of the round.
 
 Invariants:
+    - When the person gave feedback on claims at the claims review, the brief opens with the step
+      that acts on it: revise_claim for each such claim (by index and id) before any test; the
+      checks refuse such a claim until then and the work gate asks for it (FEEDBACK_UNADDRESSED).
     - Its brief carries the round's claims (by index, as the tools address them) and the graph;
       each claim VERIFY judged carries that verdict (`verify`), and the red team's open challenges
       are listed (`verify_in_brief`), with an instruction to engage with both.
@@ -43,10 +46,23 @@ CHALLENGED = """RED TEAM: `challenges` lists what the supervisor's red team foun
 in its falsification attempt."""
 
 
+FEEDBACK = """FIRST, THE PERSON'S FEEDBACK: the person reviewed the claims and gave feedback on {claims}. Act \
+on it before you test anything: for each, call revise_claim — with revised_text when the feedback shows the claim \
+should change (narrower scope, another mechanism, a sharper test), or with the text kept and a `response` that \
+answers the feedback point by point when the claim stands. The person reads your response at the verdicts review; \
+the checks refuse a claim whose feedback is not acted on yet. Then verify the claims as they now read."""
+
+
+def feedback_step(state: ForgeState) -> str:
+    """The revision step that opens VALIDATE, or "" when no claim of the round has the person's feedback."""
+    claims = [f"claim {i} ({c.id})" for i, c in enumerate(state.current_round_claims) if c.user_feedback]
+    return FEEDBACK.format(claims=", ".join(claims)) if claims else ""
+
+
 def instruction(state: ForgeState) -> str:
     verified = VERIFIED if state.verifications else ""
     challenged = CHALLENGED if red_team_challenges(state) else ""
-    return "\n".join(p for p in (INSTRUCTION, verified, challenged) if p)
+    return "\n".join(p for p in (feedback_step(state), INSTRUCTION, verified, challenged) if p)
 
 
 def _claims(state: ForgeState) -> list[dict[str, object]]:

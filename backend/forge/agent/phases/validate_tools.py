@@ -1,6 +1,10 @@
-"""Phase 4 (VALIDATE) tools: falsification, novelty, scoring.
+"""Phase 4 (VALIDATE) tools: acting on the person's feedback, falsification, novelty, scoring.
 
 Invariants:
+    - revise_claim acts on the person's feedback from the claims review, first: it rewrites the
+      claim (its earlier text kept in `revised_from`) or keeps it with a response saying why it
+      stands. Only a claim with feedback can be revised, and only before it is tested.
+    - The three checks refuse a claim whose feedback is not acted on yet (FEEDBACK_UNADDRESSED).
     - attempt_falsification: rule 15 (research aimed at disproving the claim).
     - score_claim: rules 5 (falsification first), 6 (novelty first) and 7 (claim has evidence).
 """
@@ -19,11 +23,13 @@ from forge.core.rules.claim_rules import (
     check_claim_grounded,
     check_claim_index,
     check_falsification_attempted,
+    check_feedback_addressed,
     check_novelty_checked,
     check_sources_researched,
 )
 from forge.core.rules.phase_gates import check_research_before_falsification
-from forge.core.rules.verdicts import first_violation
+from forge.core.rules.verdicts import ErrorCode, RuleViolation, first_violation
+from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import ClaimScores
 
 CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as in the claims of the brief."
@@ -31,6 +37,63 @@ CLAIM_INDEX = "Index of the claim in this round (0, 1 or 2), as in the claims of
 
 def _scale(what: str, low: str, mid: str, high: str) -> Any:
     return Field(ge=0.0, le=1.0, description=f"{what} 0.0-1.0. 0.2: {low}; 0.5: {mid}; 0.8+: {high}.")
+
+
+class RevisionInput(BaseModel):
+    claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    response: str = Field(
+        min_length=10,
+        max_length=2000,
+        description="Your answer to the person's feedback: what the revision changes and why, or, when the claim "
+        "stands as written, the reason, answering the feedback point by point.",
+    )
+    revised_text: str | None = Field(
+        default=None,
+        min_length=20,
+        max_length=2000,
+        description="The claim rewritten so it acts on the feedback. Omit it to keep the text as it stands.",
+    )
+    falsifiability_condition: str | None = Field(
+        default=None,
+        min_length=10,
+        max_length=1000,
+        description="The revised claim's test (metric, threshold, time window), when the revision changes it.",
+    )
+
+
+def _revision_refused(s: ForgeState, index: int) -> RuleViolation | None:
+    claim = s.current_round_claims[index]
+    if not claim.user_feedback:
+        return RuleViolation(
+            ErrorCode.INVALID_INPUT, f"Claim {index} has no feedback from the person; revise_claim acts on feedback."
+        )
+    if index in s.falsification_attempted or index in s.novelty_checked:
+        return RuleViolation(
+            ErrorCode.INVALID_INPUT, f"Claim {index} is already being tested as it stands; it can no longer be revised."
+        )
+    return None
+
+
+async def revise_claim(ctx: ToolContext, args: RevisionInput) -> ToolOutcome:
+    s = ctx.state
+    violation = check_claim_index(s, args.claim_index) or _revision_refused(s, args.claim_index)
+    if violation:
+        return ToolOutcome.failed(violation)
+    claim = s.current_round_claims[args.claim_index]
+    text = " ".join((args.revised_text or "").split())
+    revised = bool(text) and text != claim.text
+    s.current_round_claims[args.claim_index] = replace(
+        claim,
+        text=text if revised else claim.text,
+        revised_from=(claim.revised_from or claim.text) if revised else claim.revised_from,
+        falsifiability_condition=args.falsifiability_condition or claim.falsifiability_condition,
+        feedback_response=args.response,
+    )
+    payload: dict[str, object] = {"claim_index": args.claim_index, "claim_id": str(claim.id), "revised": revised}
+    if revised and claim.id in s.verifications:
+        payload["note"] = "VERIFY judged the wording before this revision: aim your falsification at the revised text."
+    verb = "revised" if revised else "kept as it stands, feedback answered"
+    return ToolOutcome(payload, f"claim {args.claim_index} {verb}")
 
 
 class FalsificationInput(BaseModel):
@@ -105,7 +168,9 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
     violation = first_violation(
-        check_research_before_falsification(s, claim.text), check_sources_researched(s, args.evidence_sources)
+        check_feedback_addressed(s, args.claim_index),
+        check_research_before_falsification(s, claim.text),
+        check_sources_researched(s, args.evidence_sources),
     )
     if violation:
         return ToolOutcome.failed(violation)
@@ -126,7 +191,7 @@ async def check_novelty(ctx: ToolContext, args: NoveltyInput) -> ToolOutcome:
     violation = check_claim_index(s, args.claim_index)
     if violation:
         return ToolOutcome.failed(violation)
-    violation = check_sources_researched(s, args.prior_work_sources)
+    violation = check_feedback_addressed(s, args.claim_index) or check_sources_researched(s, args.prior_work_sources)
     if violation:
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
@@ -161,6 +226,15 @@ async def score_claim(ctx: ToolContext, args: ScoreInput) -> ToolOutcome:
 
 
 VALIDATE_TOOLS = (
+    ToolSpec(
+        "revise_claim",
+        "Act on the person's feedback on a claim (from the claims review), before testing it: give the revised "
+        "text (and its new falsifiability condition if the test changes), or keep the text and answer the "
+        "feedback in `response` with why the claim stands. The other VALIDATE tools refuse a claim whose "
+        "feedback is not acted on yet.",
+        RevisionInput,
+        revise_claim,
+    ),
     ToolSpec(
         "attempt_falsification",
         "Record a serious attempt to break a claim. First call research aimed at disproving it, with a query on "

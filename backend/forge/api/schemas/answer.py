@@ -44,7 +44,10 @@ class RankedHypothesisOut(BaseModel):
     statement: str
     score: float = Field(description="Rule-layer composite score, 0..10.")
     gate_status: str = Field(description="The mapping-quality gate: passed or failed.")
-    verify_status: str = Field(description="A verifier's status, or `unverified`.")
+    verify_status: str = Field(
+        description="VERIFY's status (passed, failed, escalated, abstained), or `unverified` when it never judged it."
+    )
+    verify_score: float | None = Field(default=None, description="VERIFY's final score 0..10; null when not judged.")
 
 
 class ComplianceCheckOut(BaseModel):
@@ -52,6 +55,7 @@ class ComplianceCheckOut(BaseModel):
     origin: ConstraintOrigin
     verdict: ComplianceVerdict
     reason: str
+    relaxing_allows: str = Field(default="", description="For a violation: what relaxing the constraint would allow.")
 
 
 class ComplianceOut(BaseModel):
@@ -92,6 +96,19 @@ class MethodologyOut(BaseModel):
     supervisor_findings: list[str]
 
 
+class UnmetConstraintOut(BaseModel):
+    constraint: str
+    origin: ConstraintOrigin
+    why: str = Field(description="What in the best solution breaks it (the compliance audit's reason).")
+    relaxing_allows: str = Field(description="What relaxing the constraint would allow.")
+
+
+class CannotBeMetOut(BaseModel):
+    constraints: list[UnmetConstraintOut] = Field(description="The hard constraints no solution met, in audit order.")
+    revisions: int = Field(description="The revisions tried before giving up (at most 2).")
+    withheld_answer: str = Field(description="The direct answer of the withheld, violating solution (not the answer).")
+
+
 class AnswerPackOut(BaseModel):
     title: str
     question: str
@@ -100,9 +117,17 @@ class AnswerPackOut(BaseModel):
     key_evidence: list[EvidenceItemOut]
     risks: list[AnswerRiskOut]
     boundaries: list[str]
-    ranking: list[RankedHypothesisOut] = Field(description="At most 5 hypotheses, best first.")
+    ranking: list[RankedHypothesisOut] = Field(description="At most 5 hypotheses VERIFY passed, best first.")
     compliance: ComplianceOut
     solve: SolveSummaryOut
     methodology: MethodologyOut
     written_by: str
     offline: bool = Field(description="Written by the offline model (deterministic rules, no language model).")
+    cannot_be_met: CannotBeMetOut | None = Field(
+        default=None,
+        description="Set when the best solution still broke a hard constraint after its revisions: it is withheld, "
+        "and the direct answer says which constraint cannot be met and what relaxing it would allow.",
+    )
+    unranked: list[RankedHypothesisOut] = Field(
+        default_factory=list, description="Ranking candidates VERIFY checked and did not pass (or could not check)."
+    )

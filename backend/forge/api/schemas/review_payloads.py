@@ -196,6 +196,9 @@ class ClaimView(Payload):
     rejection_reason: str | None
     qualification: str | None
     user_feedback: str | None
+    # How VALIDATE acted on that feedback (revise_claim): the answer, and the text before a revision.
+    feedback_response: str | None = None
+    revised_from: str | None = None
     synthesized: bool
     score_mean: float | None
 
@@ -318,6 +321,7 @@ class ConstraintConflictView(Payload):
 
     indices: list[int]
     constraints: list[str]
+    message: str = Field(default="", description="Why no answer can meet both, in words.")
     resolve: str
 
 

@@ -5,9 +5,11 @@ Invariants:
     - Key evidence comes only from evidence already in the state (graph claims that stand, then the
       state of the art), each item traced to its claim and to the research query or the person's
       document that returned it; a claim without evidence is listed as a validated claim, no source.
-    - The ranking holds at most RANKING_SIZE hypotheses, best composite score first; the scores are
-      the rule-layer proxies (`hypothesis_scores`), and `verify_status` is "unverified" unless a
-      verifier's status was supplied.
+    - The ranking holds at most RANKING_SIZE hypotheses VERIFY passed, best composite score first
+      (`core.answer.ranking`); the checked candidates that did not pass are `unranked` with their
+      real status. The scores are the rule-layer proxies (`hypothesis_scores`).
+    - A compliance VIOLATION after the revisions withholds the solution: the direct answer says which
+      hard constraint cannot be met and what relaxing it would allow (`core.answer.withheld`).
     - The phrases the builder writes (traces, boundaries, the state-of-the-art line) are in the
       problem's language (`answer_words_for`); English is the default of the helpers.
     - Supervisor findings enter only through `supervisor_findings` / `with_supervisor_findings`.
@@ -23,26 +25,24 @@ from forge.core.answer.pack import (
     AnswerRisk,
     EvidenceItem,
     Methodology,
-    RankedHypothesis,
     SolveSummary,
     SpendLine,
     TalkerAnswer,
 )
+from forge.core.answer.ranking import rank_verified
+from forge.core.answer.withheld import cannot_be_met, withheld_direct_answer
 from forge.core.answer.words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.domain_types import ClaimStatus, Contributor, EvidenceType
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis
-from forge.core.hypotheses.scores import score_hypothesis
-from forge.core.selection.composite_score import composite_score
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim
 from forge.core.session.spend import total_spend
 from forge.core.solve.compliance_audit import ComplianceResult
 from forge.core.solve.loop import Risk, RiskSeverity
+from forge.core.verify.claim_verification import ClaimVerification
 
-RANKING_SIZE = 5
 MAX_EVIDENCE = 8
-UNVERIFIED = "unverified"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class AnswerInputs:
     solve: SolveSummary
     model_label: str
     offline: bool
-    verify_status: Mapping[str, str] | None = None  # hypothesis id -> a verifier's status, when known
+    verifications: Mapping[str, ClaimVerification] | None = None  # hypothesis id -> VERIFY's verdict
     supervisor_findings: Sequence[str] = ()
 
 
@@ -122,20 +122,6 @@ def boundaries(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> 
     return tuple(found)
 
 
-def rank_hypotheses(
-    hypotheses: Sequence[Hypothesis], frame: ProblemFrame, verify_status: Mapping[str, str] | None = None
-) -> tuple[RankedHypothesis, ...]:
-    scored = [(round(composite_score(score_hypothesis(h, frame)), 2), i, h) for i, h in enumerate(hypotheses)]
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    statuses = verify_status or {}
-    return tuple(
-        RankedHypothesis(
-            h.id, h.title, h.domain_name, h.statement, score, h.gate.status.value, statuses.get(h.id, UNVERIFIED)
-        )
-        for score, _, h in scored[:RANKING_SIZE]
-    )
-
-
 def methodology(state: ForgeState, model_label: str, supervisor_findings: Sequence[str]) -> Methodology:
     domains = tuple(d.domain_name for d in state.biso.domains) if state.biso is not None else ()
     operators: tuple[str, ...] = ("biso",) if state.biso is not None else ()
@@ -152,7 +138,8 @@ def methodology(state: ForgeState, model_label: str, supervisor_findings: Sequen
     )
 
 
-def _frame_of(state: ForgeState) -> ProblemFrame:
+def frame_or_title(state: ForgeState) -> ProblemFrame:
+    """The session's frame, else one made of the problem's title (what the ranking scores against)."""
     if state.problem_frame is not None:
         return state.problem_frame.frame
     return ProblemFrame(objective=answer_title(state.problem, None), target_object="", target_outcome="")
@@ -166,20 +153,24 @@ def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:
     risks = tuple(
         AnswerRisk(r.text, r.severity.value, r.mitigation, r.severity is RiskSeverity.HIGH) for r in inputs.risks
     )
+    ranking, unranked = rank_verified(inputs.hypotheses, frame_or_title(state), inputs.verifications or {})
+    unmet = cannot_be_met(inputs.compliance, inputs.answer, words)
     return AnswerPack(
         title=answer_title(state.problem, frame),
         question=state.problem,
-        direct_answer=inputs.answer.direct_answer,
-        solution_markdown=inputs.answer.solution_markdown,
+        direct_answer=inputs.answer.direct_answer if unmet is None else withheld_direct_answer(unmet, words),
+        solution_markdown=inputs.answer.solution_markdown if unmet is None else words.solution_withheld,
         key_evidence=key_evidence(state, words),
         risks=risks,
         boundaries=boundaries(state, words),
-        ranking=rank_hypotheses(inputs.hypotheses, _frame_of(state), inputs.verify_status),
+        ranking=ranking,
         compliance=inputs.compliance,
         solve=inputs.solve,
         methodology=methodology(state, inputs.model_label, inputs.supervisor_findings),
         written_by=inputs.model_label,
         offline=inputs.offline,
+        cannot_be_met=unmet,
+        unranked=unranked,
     )
 
 

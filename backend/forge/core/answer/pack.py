@@ -8,6 +8,11 @@ Invariants:
       records), so `state_codec` stores it losslessly.
     - Every key-evidence item is traced (`claim_id` and/or `trace`), never a bare source.
     - `methodology.supervisor_findings` is a hook for the supervisor (SAGA): empty unless filled.
+    - `cannot_be_met` is set exactly when the compliance audit still finds a violation after the
+      revisions (seed 000 §6.4): the direct answer then says which hard constraint cannot be met and
+      what relaxing it would allow, and the violating solution is not delivered as the answer.
+    - `ranking` holds only hypotheses VERIFY passed (seed 000 §7 stage 6); `unranked` the candidates
+      it checked that did not pass, or that it could not check, each with its real status.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.solve.compliance_audit import ComplianceResult
+from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, LoopNote
 
 
@@ -46,6 +52,7 @@ class RankedHypothesis:
     score: float  # composite, 0..10
     gate_status: str
     verify_status: str
+    verify_score: float | None = None  # VERIFY's final score, None when it did not judge the hypothesis
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,23 @@ class Methodology:
 
 
 @dataclass(frozen=True, slots=True)
+class UnmetConstraint:
+    constraint: str
+    origin: ConstraintOrigin
+    why: str  # the audit's reason: what in the best solution breaks it
+    relaxing_allows: str  # what relaxing the constraint would allow
+
+
+@dataclass(frozen=True, slots=True)
+class CannotBeMet:
+    """Solve's best solution still broke these hard constraints after its revisions: it is withheld."""
+
+    constraints: tuple[UnmetConstraint, ...]
+    revisions: int
+    withheld_answer: str  # the direct answer of the solution that breaks them, kept for the record
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerPack:
     title: str
     question: str
@@ -91,6 +115,8 @@ class AnswerPack:
     methodology: Methodology
     written_by: str
     offline: bool
+    cannot_be_met: CannotBeMet | None = None
+    unranked: tuple[RankedHypothesis, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,10 @@ Invariants:
       and emphasis but no raw HTML and no link; evidence links only for http(s)/mailto sources.
     - The compliance table has one row per audited hard constraint with an explicit PASS /
       VIOLATION / UNCLEAR marker, and the overall status above it; a violation is never hidden.
+      A withheld solution (`cannot_be_met`) is never rendered: the direct answer says which
+      constraint cannot be met and what relaxing it would allow.
+    - The ranking shows only verified hypotheses, each with VERIFY's status and final score; the
+      checked candidates that did not pass follow, with theirs.
     - The fixed words (headings, labels, status sentences) come from an `AnswerWords`, one per
       problem language, chosen here from the pack's question (callers do not repeat the choice);
       `ENGLISH_ANSWER_WORDS` renders the original bytes.
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge.core.answer.pack import AnswerPack, EvidenceItem
+from forge.core.answer.pack import AnswerPack, EvidenceItem, RankedHypothesis
 from forge.core.answer.words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.document.markdown_safety import escape_inline, escape_markdown, markdown_link
 from forge.core.session.state_codec import encode_value
@@ -91,16 +95,32 @@ def _risks(pack: AnswerPack, w: AnswerWords) -> list[str]:
     return [*lines, "", w.boundaries, "", *boundaries]
 
 
+def _verify_text(h: RankedHypothesis, w: AnswerWords) -> str:
+    score = f" {h.verify_score:.1f}" if h.verify_score is not None else ""
+    return f"{escape_inline(w.label(h.verify_status))}{score}"
+
+
+def _unranked(pack: AnswerPack, w: AnswerWords) -> list[str]:
+    if not pack.unranked:
+        return []
+    lines = [
+        w.unranked_line.format(title=escape_inline(h.title), domain=escape_inline(h.domain), status=_verify_text(h, w))
+        for h in pack.unranked
+    ]
+    return ["", w.unranked_heading, "", *_bullets(lines, w.none)]
+
+
 def _ranking(pack: AnswerPack, w: AnswerWords) -> list[str]:
     if not pack.ranking:
-        return [f"_{w.ranking_empty}_"]
+        empty = w.ranking_none_verified if pack.unranked else w.ranking_empty
+        return [f"_{empty}_", *_unranked(pack, w)]
     rows = [w.ranking_header, "|---|---|---|---|---|---|"]
     rows += [
         f"| {i} | {escape_inline(h.title)} | {escape_inline(h.domain)} | {h.score:.2f} | {w.label(h.gate_status)} | "
-        f"{escape_inline(w.label(h.verify_status))} |"
+        f"{_verify_text(h, w)} |"
         for i, h in enumerate(pack.ranking, 1)
     ]
-    return [*rows, "", w.ranking_note]
+    return [*rows, "", w.ranking_note, *_unranked(pack, w)]
 
 
 def _compliance(pack: AnswerPack, w: AnswerWords) -> list[str]:

@@ -76,6 +76,20 @@ class AnswerWords:
     # Labels for the enum values the pack shows (evidence relation, risk severity, gate and verify
     # status, constraint origin, Solve's note kinds); a missing value reads as itself (English).
     value_labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # A solution that still breaks a hard constraint is withheld (seed 000 §6.4), and only hypotheses
+    # VERIFY passed rank (§7 stage 6).
+    cannot_meet_answer: str = (
+        "No solution meets every hard constraint: after {revisions} revision(s), the best plan Solve reached "
+        "still breaks the constraint(s) below, so it is not delivered as the answer."
+    )
+    cannot_meet_line: str = "“{constraint}” cannot be met: {why}. Relaxing it would allow: {allows}"
+    relaxing_fallback: str = "what the withheld plan does: {answer}"
+    solution_withheld: str = (
+        "No solution is delivered: the best one Solve reached breaks a hard constraint (see the direct answer)."
+    )
+    ranking_none_verified: str = "No hypothesis passed VERIFY, so none is ranked."
+    unranked_heading: str = "**Checked, not ranked** (VERIFY did not pass them or could not check them):"
+    unranked_line: str = "{title} ({domain}) — VERIFY: {status}"
 
     def label(self, value: str) -> str:
         return self.value_labels.get(value, value)
@@ -101,8 +115,8 @@ ENGLISH_ANSWER_WORDS = AnswerWords(
     verdict_unclear="❔ unclear",
     status_compliant="Every hard constraint passed the audit.",
     status_unverified="No hard constraint is violated, but some could not be checked (marked unclear).",
-    status_violation="**The solution still violates a hard constraint** after the allowed revisions; "
-    "act on it only after resolving the rows marked VIOLATION.",
+    status_violation="**No solution meets every hard constraint** after the allowed revisions; "
+    "the rows marked VIOLATION say which cannot be met.",
     convergence_converged="converged: the last audit found no high risk",
     convergence_limits="stopped at the iteration limits",
     convergence_no_new="stopped: the remaining risks gave no new constraint",
@@ -117,7 +131,8 @@ ENGLISH_ANSWER_WORDS = AnswerWords(
     none_recorded="None recorded.",
     ranking_empty="The hypothesis pool is empty.",
     ranking_header="| # | Hypothesis | Domain | Score | Gate | Verify |",
-    ranking_note="_Scores are the rule-layer composite (0–10) of each hypothesis's own fields._",
+    ranking_note="_Only hypotheses VERIFY passed rank. Scores are the rule-layer composite (0–10) of each "
+    "hypothesis's own fields; VERIFY's final score stands beside its status._",
     revisions="_Revisions made: {count}._",
     no_constraint="No hard constraint was stated.",
     compliance_header="| Constraint | Origin | Verdict | Reason |",
@@ -146,7 +161,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     verdict_unclear="❔ 不明确",
     status_compliant="所有硬约束都通过了审查。",
     status_unverified="没有违反任何硬约束，但有些无法检查（标为不明确）。",
-    status_violation="**在允许的修订之后，方案仍然违反一条硬约束**；请先解决标为违反的行，再据此行动。",
+    status_violation="**在允许的修订之后，没有方案能满足所有硬约束**；标为违反的行说明了哪一条无法满足。",
     convergence_converged="已收敛：最后一次审查没有发现高风险",
     convergence_limits="已达到迭代上限而停止",
     convergence_no_new="已停止：剩余风险没有带来新的约束",
@@ -161,7 +176,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     none_recorded="没有记录。",
     ranking_empty="假设池为空。",
     ranking_header="| # | 假设 | 领域 | 评分 | 门槛 | 验证 |",
-    ranking_note="_评分是规则层根据每个假设自身字段计算的综合分（0–10）。_",
+    ranking_note="_只有通过验证的假设才参与排名。评分是规则层根据每个假设自身字段计算的综合分（0–10）；状态旁是验证的最终得分。_",
     revisions="_修订次数：{count}。_",
     no_constraint="没有提出硬约束。",
     compliance_header="| 约束 | 来源 | 裁决 | 理由 |",
@@ -188,6 +203,13 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     qualified="{claim} — 限定条件：{qualification}",
     stop_if="出现以下情况即停止：{condition}",
     ruled_out="已排除：{claim}（{reason}）",
+    cannot_meet_answer="没有方案能满足所有硬约束：经过 {revisions} 次修订，求解得到的最佳方案仍然违反下列约束，因此不作为答案交付。",
+    cannot_meet_line="“{constraint}”无法满足：{why}。放宽它将允许：{allows}",
+    relaxing_fallback="被扣下的方案的做法：{answer}",
+    solution_withheld="不交付解决方案：求解得到的最佳方案违反了一条硬约束（见直接回答）。",
+    ranking_none_verified="没有假设通过验证，因此没有排名。",
+    unranked_heading="**已检查，未排名**（验证未通过或无法检查）：",
+    unranked_line="{title}（{domain}）— 验证：{status}",
     value_labels=MappingProxyType(
         {
             **_evidence_labels(CHINESE_DOCUMENT_WORDS),
@@ -219,8 +241,8 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     verdict_unclear="❔ 不明",
     status_compliant="厳格な制約はすべて監査に合格しました。",
     status_unverified="厳格な制約への違反はありませんが、一部は確認できませんでした（不明と表示）。",
-    status_violation="**許容された修正の後も、解決策は厳格な制約に違反しています**。"
-    "違反と表示された行を解決してから実行してください。",
+    status_violation="**許容された修正の後も、すべての厳格な制約を満たす解決策はありません**。"
+    "違反と表示された行が、満たせない制約を示します。",
     convergence_converged="収束：最後の監査で高リスクは見つかりませんでした",
     convergence_limits="反復の上限で停止しました",
     convergence_no_new="停止：残りのリスクから新しい制約は得られませんでした",
@@ -235,7 +257,8 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     none_recorded="記録なし。",
     ranking_empty="仮説プールは空です。",
     ranking_header="| # | 仮説 | 分野 | スコア | ゲート | 検証 |",
-    ranking_note="_スコアは、各仮説自身の項目からルール層が算出した総合点（0–10）です。_",
+    ranking_note="_検証に合格した仮説だけがランキングに入ります。スコアは、各仮説自身の項目からルール層が算出した"
+    "総合点（0–10）で、状態の横は検証の最終スコアです。_",
     revisions="_修正回数：{count}。_",
     no_constraint="厳格な制約は示されていません。",
     compliance_header="| 制約 | 由来 | 判定 | 理由 |",
@@ -262,6 +285,14 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     qualified="{claim} — 限定条件：{qualification}",
     stop_if="中止条件：{condition}",
     ruled_out="除外：{claim}（{reason}）",
+    cannot_meet_answer="すべての厳格な制約を満たす解決策はありません。{revisions} 回の修正の後も、最良の計画は"
+    "次の制約に違反しているため、回答としては提示しません。",
+    cannot_meet_line="「{constraint}」は満たせません：{why}。緩和すれば可能になること：{allows}",
+    relaxing_fallback="提示しなかった計画の内容：{answer}",
+    solution_withheld="解決策は提示しません。最良の解決策が厳格な制約に違反しています（直接の回答を参照）。",
+    ranking_none_verified="検証に合格した仮説がないため、ランキングはありません。",
+    unranked_heading="**確認済み、ランキング外**（検証に不合格、または確認できなかったもの）：",
+    unranked_line="{title}（{domain}）— 検証：{status}",
     value_labels=MappingProxyType(
         {
             **_evidence_labels(JAPANESE_DOCUMENT_WORDS),

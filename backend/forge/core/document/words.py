@@ -158,7 +158,8 @@ ENGLISH_DOCUMENT_WORDS = DocumentWords(
     direct_answer_heading="Direct Answer",
     compliance_compliant="every hard constraint passed the audit",
     compliance_unverified="no hard constraint is violated; some could not be checked",
-    compliance_violation="**it still violates a hard constraint** — see the AnswerPack's compliance table",
+    compliance_violation="**no solution meets every hard constraint** — the answer above says which cannot be met "
+    "and what relaxing it would allow",
     compliance_line="_Constraint compliance: {status}. Written by {model}._",
 )
 
@@ -231,7 +232,7 @@ CHINESE_DOCUMENT_WORDS = DocumentWords(
     direct_answer_heading="直接回答",
     compliance_compliant="所有硬约束都通过了审查",
     compliance_unverified="没有违反任何硬约束，但有些无法检查",
-    compliance_violation="**仍然违反一条硬约束** — 请查看 AnswerPack 的合规表",
+    compliance_violation="**没有方案能满足所有硬约束** — 上面的回答说明了哪一条无法满足，以及放宽它将允许什么",
     compliance_line="_约束合规：{status}。由 {model} 撰写。_",
     value_labels=MappingProxyType(
         {
@@ -327,7 +328,7 @@ JAPANESE_DOCUMENT_WORDS = DocumentWords(
     direct_answer_heading="直接の回答",
     compliance_compliant="厳格な制約はすべて監査に合格しました",
     compliance_unverified="厳格な制約への違反はありませんが、一部は確認できませんでした",
-    compliance_violation="**厳格な制約にまだ違反しています** — AnswerPack の適合表を参照してください",
+    compliance_violation="**すべての厳格な制約を満たす解決策はありません** — 満たせない制約と、緩和すれば可能になることは上の回答にあります",
     compliance_line="_制約への適合：{status}。作成：{model}。_",
     value_labels=MappingProxyType(
         {

@@ -75,7 +75,12 @@ def decompose_review_payload(state: ForgeState) -> dict[str, Any]:
         "problem_frame": encode_value(state.problem_frame),
         "constraints": numbered_constraints(state.problem_frame.frame) if state.problem_frame else [],
         "constraint_conflicts": [
-            {"indices": list(c.indices), "constraints": list(c.constraints), "resolve": how_to_resolve(c)}
+            {
+                "indices": list(c.indices),
+                "constraints": list(c.constraints),
+                "message": c.message,
+                "resolve": how_to_resolve(c),
+            }
             for c in open_conflicts(state.problem_frame)
         ],
         "memory": [{**encode_value(h), "confidence_percent": round(100 * h.c)} for h in state.remembered_hypotheses],

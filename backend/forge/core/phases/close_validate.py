@@ -1,6 +1,9 @@
 """Closing VALIDATE: its work gate (every claim scored) and the verdicts review.
 
 Invariants:
+    - The work gate first asks that the person's feedback on each claim (from the claims review) was
+      acted on by revise_claim — the claim revised, or its text kept with a response saying why —
+      then that every claim is scored.
     - The verdicts give exactly one verdict per claim of the round; a qualification needs its
       text, a merge names another claim. Accepted and qualified claims get a confidence from
       their scores and evidence; rejected ones become negative knowledge for later rounds.
@@ -14,6 +17,7 @@ from forge.core.domain_types import ClaimConfidence, ClaimStatus, Phase, ReviewT
 from forge.core.phases.phase_review import NewId, PhaseReview
 from forge.core.phases.verify_breakdown import verdicts_payload
 from forge.core.review.inputs import ReviewRejection, VerdictsReview, indices_out_of_range, invalid_review
+from forge.core.rules.claim_rules import feedback_unaddressed
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, NegativeKnowledge
@@ -21,6 +25,13 @@ from forge.core.session.records import Claim, NegativeKnowledge
 
 def check_validate_work_complete(state: ForgeState) -> RuleViolation | None:
     claims = state.current_round_claims
+    open_feedback = feedback_unaddressed(state)
+    if open_feedback:
+        return RuleViolation(
+            ErrorCode.FEEDBACK_UNADDRESSED,
+            "VALIDATE is incomplete: the person's feedback is not acted on yet for claims (by index): "
+            f"{', '.join(map(str, open_feedback))}. Call revise_claim for each: revise it or say why it stands.",
+        )
     unscored = [str(i) for i, c in enumerate(claims) if c.scores is None]
     if unscored:
         return RuleViolation(

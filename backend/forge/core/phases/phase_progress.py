@@ -56,7 +56,10 @@ def _synthesize(s: ForgeState) -> str:
 def _validate(s: ForgeState) -> str:
     n = len(s.current_round_claims)
     scored = sum(1 for c in s.current_round_claims if c.scores is not None)
-    return (
+    asked = [c for c in s.current_round_claims if c.user_feedback]
+    acted = sum(1 for c in asked if c.feedback_response is not None)
+    feedback = f"feedback acted on {acted}/{len(asked)}, " if asked else ""
+    return feedback + (
         f"falsification {len(s.falsification_attempted)}/{n}, novelty {len(s.novelty_checked)}/{n}, scored {scored}/{n}"
     )
 

@@ -122,3 +122,20 @@ def check_cumulative(state: ForgeState, builds_on: Iterable[ClaimId]) -> RuleVio
             "Round 2+ must build on earlier knowledge: pass builds_on_claim_id of a claim from an earlier round.",
         )
     return None
+
+
+def feedback_unaddressed(state: ForgeState) -> list[int]:
+    """Indices of the round's claims with the person's feedback that no revise_claim has acted on yet."""
+    return [i for i, c in enumerate(state.current_round_claims) if c.user_feedback and c.feedback_response is None]
+
+
+def check_feedback_addressed(state: ForgeState, index: int) -> RuleViolation | None:
+    """The person's feedback on a claim is acted on (revised or answered) before the claim is tested."""
+    claim = state.current_round_claims[index]
+    if claim.user_feedback and claim.feedback_response is None:
+        return RuleViolation(
+            ErrorCode.FEEDBACK_UNADDRESSED,
+            f"The person gave feedback on claim {index} ({claim.id}): “{claim.user_feedback}”. Act on it first: "
+            "revise_claim with the revised text, or with the text kept and a response saying why it stands.",
+        )
+    return None

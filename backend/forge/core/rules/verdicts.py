@@ -37,6 +37,7 @@ class ErrorCode(str, Enum):
     TOOL_FAILED = "TOOL_FAILED"
     PHASE_WORK_INCOMPLETE = "PHASE_WORK_INCOMPLETE"
     BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
+    FEEDBACK_UNADDRESSED = "FEEDBACK_UNADDRESSED"  # the person's claim feedback is acted on first
 
 
 RULE_NUMBER: dict[ErrorCode, int] = {

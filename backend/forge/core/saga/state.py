@@ -46,6 +46,7 @@ class SupervisionState:
     ck: CKState = field(default_factory=CKState)
     patterns: tuple[PatternSighting, ...] = ()  # this session's pattern sightings (Layer 3)
     coverage: tuple[float, ...] = ()  # MOME coverage per SEARCH round (C-K plateau signal)
+    challenged: tuple[str, ...] = ()  # red-team targets answered, by content fingerprint: never asked again
 
     @property
     def paused(self) -> bool:

@@ -87,6 +87,8 @@ class ForgeState:
     falsification_attempted: set[int] = field(default_factory=set)
     novelty_checked: set[int] = field(default_factory=set)
     verifications: dict[ClaimId, ClaimVerification] = field(default_factory=dict)  # VERIFY, per claim, kept
+    # VERIFY on the AnswerPack's ranking candidates (seed 000 §7 stage 6), by pool hypothesis id
+    hypothesis_verifications: dict[str, ClaimVerification] = field(default_factory=dict)
     # Phase 5: BUILD
     knowledge_graph_nodes: list[Claim] = field(default_factory=list)
     knowledge_graph_edges: list[Edge] = field(default_factory=list)

@@ -179,6 +179,9 @@ class Claim:
     rejection_reason: str | None = None
     qualification: str | None = None
     user_feedback: str | None = None
+    # How the claim acted on the person's feedback (revise_claim): what changed, or why it stands.
+    feedback_response: str | None = None
+    revised_from: str | None = None  # the claim's text before that revision (None: the text stands)
     synthesized: bool = False
 
 

@@ -9,6 +9,8 @@ Invariants:
       REVISE (with the violations to fix); otherwise → REPORT.
     - `ComplianceResult.status` is COMPLIANT only when every check passed, UNVERIFIED when none
       failed but some could not be judged, VIOLATION when any failed after the last revision.
+    - A violation carries what relaxing its constraint would allow, as the auditor said it (empty
+      when it did not); a pass or an unclear check never carries one.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class JudgedConstraint:
     index: int
     verdict: ComplianceVerdict
     reason: str
+    relaxing_allows: str = ""  # for a violation: what the solution gains by breaking it
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,7 @@ class ComplianceCheck:
     origin: ConstraintOrigin
     verdict: ComplianceVerdict
     reason: str
+    relaxing_allows: str = ""  # a violation's: what relaxing the constraint would allow
 
 
 class ComplianceStatus(str, Enum):
@@ -80,7 +84,8 @@ def complete_checks(hard: Sequence[ConstraintSpec], judged: Sequence[JudgedConst
                 ComplianceCheck(spec.text, spec.origin, ComplianceVerdict.UNCLEAR, "The auditor gave no verdict.")
             )
         else:
-            checks.append(ComplianceCheck(spec.text, spec.origin, found.verdict, found.reason.strip()))
+            relaxing = found.relaxing_allows.strip() if found.verdict is ComplianceVerdict.VIOLATION else ""
+            checks.append(ComplianceCheck(spec.text, spec.origin, found.verdict, found.reason.strip(), relaxing))
     return tuple(checks)
 
 

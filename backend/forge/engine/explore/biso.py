@@ -10,7 +10,7 @@ Invariants:
       resumed run that repeats the stage writes the same ids.
     - Every hypothesis carries its gate summary (rule layer, computed here, never by the model); the
       kept hypotheses whose table passed then get the model layer and unpack audit
-      (`review_mapping_depth`), which counts toward the stage's calls and usage.
+      (`review_mapping_depth`, up to 8 tables per call), which counts toward the stage's calls and usage.
 """
 
 from __future__ import annotations

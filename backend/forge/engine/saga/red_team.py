@@ -15,6 +15,7 @@ Invariants:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -98,6 +99,7 @@ class RedTeamRun:
     units: int
     failed: int
     usage: Usage
+    answered: tuple[str, ...] = ()  # the targets whose call gave a valid answer
 
 
 def red_team_request(target: RedTeamTarget) -> StructuredRequest[RedTeamOutput]:
@@ -122,6 +124,12 @@ def red_team_request(target: RedTeamTarget) -> StructuredRequest[RedTeamOutput]:
     )
 
 
+def request_fingerprint(target: RedTeamTarget) -> str:
+    """The red team's request about a target, hashed: equal fingerprints are identical requests."""
+    request = red_team_request(target)
+    return hashlib.sha256(f"{request.instructions}\n{request.input}".encode()).hexdigest()[:24]
+
+
 async def run_red_team(
     model: StructuredModel,
     targets: Sequence[RedTeamTarget],
@@ -133,9 +141,11 @@ async def run_red_team(
     batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=concurrency, progress=progress)
     findings: list[Finding] = []
     non_operational: list[str] = []
+    answered: list[str] = []
     for target, outcome in zip(targets, batch.outcomes, strict=True):
         if not isinstance(outcome, StructuredResult):
             continue
+        answered.append(target.id)
         asked = set(target.challenges)
         failing = [c for c in outcome.value.challenges if c.verdict == "fails" and c.kind in asked]
         if any(c.kind is ChallengeKind.OPERATIONALIZABILITY for c in failing):
@@ -143,7 +153,7 @@ async def run_red_team(
         if failing:
             findings.append(_finding(target, failing))
     units = sum(max(1, min(3, t.units)) for t in targets)
-    return RedTeamRun(tuple(findings), tuple(non_operational), units, len(batch.failures), batch.usage)
+    return RedTeamRun(tuple(findings), tuple(non_operational), units, len(batch.failures), batch.usage, tuple(answered))
 
 
 def _finding(target: RedTeamTarget, failing: Sequence[ChallengeOut]) -> Finding:

@@ -7,8 +7,11 @@ Invariants:
       the start and again at the end, the round's ActiveSoftSet after it.
     - Each request carries its typed `offline_context`, what a deterministic generator works from;
       real providers never send it (they read `input`).
-    - The material is the session's record only (claims that stand with their verdicts and
-      sources, rejected directions, gaps): nothing else is offered as evidence.
+    - The material is the session's record only (claims that stand with their verdicts, what each
+      piece of evidence says, the falsification and novelty results, VERIFY's verdict and the
+      red-team challenges they failed; rejected directions; gaps): nothing else is offered as
+      evidence. A claim VERIFY did not pass or a challenge broke is marked so the Reasoner does not
+      build on it unawares.
 """
 
 from __future__ import annotations
@@ -18,15 +21,20 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from forge.core.answer.pack import TalkerAnswer
-from forge.core.session.records import Claim, NegativeKnowledge
+from forge.core.domain_types import ClaimId
+from forge.core.session.records import Claim, Evidence, NegativeKnowledge
 from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceVerdict
 from forge.core.solve.constraints import ConstraintSpec, compile_constraints, wrap_prompt
 from forge.core.solve.loop import Analysis, BeliefState, PlanStep, RiskSeverity, SolutionPlan
+from forge.core.solve.record import ClaimChecks, RedTeamFailure, verify_line
 from forge.ports import StructuredRequest
 
 REASONER_ROLE = """You are the Reasoner of a Talker–Reasoner solver. Work only from the session's record below
-(claims with their verdicts, qualifications and sources; rejected directions; gaps). Never invent a source,
-a number or a result the record does not hold. Write in the language of the problem."""
+(claims with their verdicts, qualifications, what their evidence says, falsification results, the independent
+VERIFY verdict and the red-team challenges they failed; rejected directions; gaps). A claim VERIFY did not pass
+or a red-team challenge broke is not a foundation: use it only as a test, with its weakness stated. Never invent
+a source, a number or a result the record does not hold. Write in the language of the problem."""
+EVIDENCE_CHARS = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +44,11 @@ class SolveMaterial:
     claims: tuple[Claim, ...]  # the graph's claims that stand, strongest first
     negative: tuple[NegativeKnowledge, ...]
     gaps: tuple[str, ...]
+    checks: tuple[ClaimChecks, ...] = ()  # VERIFY and the red team on each claim (`core.solve.record`)
+    red_team: tuple[RedTeamFailure, ...] = ()  # failed challenges on pool hypotheses no claim came from
+
+    def checks_of(self, claim_id: ClaimId) -> ClaimChecks:
+        return next((c for c in self.checks if c.claim_id == claim_id), ClaimChecks(claim_id, None))
 
 
 class AnalysisOutput(BaseModel):
@@ -73,6 +86,12 @@ class CheckOut(BaseModel):
     index: int = Field(ge=0, description="The number of the constraint in the list (0 is the first).")
     verdict: ComplianceVerdict = Field(description="pass, violation, or unclear when the text does not tell.")
     reason: str = Field(min_length=3, description="Why, quoting the part of the solution that decides it.")
+    relaxing_would_allow: str = Field(
+        default="",
+        max_length=1000,
+        description="For a violation only: what the solution could achieve if this constraint were relaxed "
+        "(what the breaking part buys), so the person can decide whether to relax it; empty otherwise.",
+    )
 
 
 class ComplianceOutput(BaseModel):
@@ -112,20 +131,35 @@ class ComplianceContext:
     answer: TalkerAnswer
 
 
-def _claim_line(c: Claim) -> str:
+def _evidence_line(e: Evidence) -> str:
+    says = " ".join(e.summary.split())
+    says = says if len(says) <= EVIDENCE_CHARS else says[: EVIDENCE_CHARS - 1] + "…"
+    return f"  Evidence ({e.evidence_type.value}): {e.title} <{e.source}>" + (f" — says: {says}" if says else "")
+
+
+def _claim_line(c: Claim, checks: ClaimChecks) -> str:
     score = f"mean score {c.scores.mean:.2f}" if c.scores else "unscored"
-    parts = [f"- [{c.status.value}, {c.confidence.value}, {score}] {c.text}"]
+    weak = " [WEAKENED: see VERIFY / red team]" if checks.weakened else ""
+    parts = [f"- [{c.status.value}, {c.confidence.value}, {score}]{weak} {c.text}"]
     if c.qualification:
         parts.append(f"  Qualification: {c.qualification}")
     if c.falsifiability_condition:
         parts.append(f"  Falsifiable if: {c.falsifiability_condition}")
-    parts += [f"  Evidence ({e.evidence_type.value}): {e.title} <{e.source}>" for e in c.evidence]
+    parts.append(f"  Falsification result: {c.falsification_summary or 'no falsification attempt recorded'}")
+    if c.novelty_summary:
+        parts.append(f"  Novelty check: {c.novelty_summary}")
+    parts.append(f"  {verify_line(checks.verification)}")
+    parts += [f"  Red team ({f.checkpoint}) challenge failed: {f.challenge}" for f in checks.red_team]
+    parts += [_evidence_line(e) for e in c.evidence]
     return "\n".join(parts)
 
 
 def material_text(m: SolveMaterial) -> str:
     lines = [f"Problem:\n{m.problem}", "", f"Objective: {m.objective}", "", "Claims that stand:"]
-    lines += [_claim_line(c) for c in m.claims] or ["- none"]
+    lines += [_claim_line(c, m.checks_of(c.id)) for c in m.claims] or ["- none"]
+    if m.red_team:
+        lines += ["", "Red-team challenges failed by pool hypotheses:"]
+        lines += [f"- ({f.checkpoint}) {', '.join(f.targets)}: {f.challenge}" for f in m.red_team]
     lines += ["", "Rejected directions:"] + ([f"- {n.claim_text} ({n.reason})" for n in m.negative] or ["- none"])
     lines += ["", "Gaps:"] + ([f"- {g}" for g in m.gaps] or ["- none"])
     return "\n".join(lines)
@@ -188,7 +222,8 @@ def audit_request(
         purpose="Record step 6 of the Reasoner: the plan's risks with their severity.",
         instructions=REASONER_ROLE
         + "\nAudit the plan adversarially: a step that breaks a hard constraint, rests on a claim the record does "
-        "not support, or ignores a claim's qualification is a HIGH risk.",
+        "not support (contradicting evidence, a falsification that succeeded, a VERIFY verdict other than passed, a "
+        "failed red-team challenge), or ignores a claim's qualification is a HIGH risk.",
         input=wrap_prompt(compiled, f"{material_text(m)}\n\n{plan_text(plan)}"),
         output=AuditOutput,
         max_tokens=2000,
@@ -230,7 +265,8 @@ def compliance_request(hard: tuple[ConstraintSpec, ...], answer: TalkerAnswer) -
         purpose="Record, for each hard constraint, whether the solution complies.",
         instructions="Audit the solution against each hard constraint separately. violation: some step or "
         "statement breaks it; pass: the solution respects it; unclear: the text does not let you tell. Quote "
-        "the deciding part of the solution in the reason.",
+        "the deciding part of the solution in the reason. For a violation, also say what relaxing that "
+        "constraint would allow: what the breaking part achieves that no compliant step does.",
         input=f"Hard constraints:\n{listed}\n\nDirect answer:\n{answer.direct_answer}\n\nSolution:\n{answer.solution_markdown}",
         output=ComplianceOutput,
         max_tokens=2000,

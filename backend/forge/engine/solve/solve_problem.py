@@ -10,7 +10,8 @@ Invariants:
       FAILED with the best attempt so far; a compliance call failing leaves every constraint
       UNCLEAR with the reason — never a pass.
     - A solution that still violates a hard constraint after MAX_REVISIONS revisions is returned
-      with status VIOLATION and its violations listed.
+      with status VIOLATION, its violations listed with what relaxing each would allow; the
+      AnswerPack then withholds it (`core.answer.withheld`).
     - `usage` sums every call, failed or not; progress only moves forward.
 """
 
@@ -190,5 +191,5 @@ async def _audit(
         reason = f"The compliance audit failed: {out}"
         judged = [JudgedConstraint(i, ComplianceVerdict.UNCLEAR, reason) for i in range(len(hard))]
     else:
-        judged = [JudgedConstraint(c.index, c.verdict, c.reason) for c in out.checks]
+        judged = [JudgedConstraint(c.index, c.verdict, c.reason, c.relaxing_would_allow) for c in out.checks]
     return complete_checks(hard, judged)

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session.records import Claim, ResearchHit
+from forge.core.verify.hypothesis_claim import hypothesis_claim, hypothesis_parts
 from forge.core.verify.verdicts import QueryKind
 from forge.ports import StructuredRequest
 
@@ -103,6 +105,11 @@ def claim_material(index: int, claim: Claim) -> VerifyMaterial:
     parts += [("falsifiability condition", claim.falsifiability_condition)]
     parts += [(f"evidence ({e.evidence_type.value}) {e.source}", f"{e.title}: {e.summary}") for e in claim.evidence]
     return VerifyMaterial(index, claim, tuple((label, text) for label, text in parts if text.strip()))
+
+
+def hypothesis_material(index: int, h: Hypothesis) -> VerifyMaterial:
+    """A pool hypothesis as VERIFY's material (the AnswerPack's ranking candidates, seed 000 §7 stage 6)."""
+    return VerifyMaterial(index, hypothesis_claim(h), hypothesis_parts(h))
 
 
 def sample_request(problem: str, context: SampleContext) -> StructuredRequest[VerifyScoresOutput]:

@@ -1,7 +1,8 @@
 """VALIDATE for the offline model: try to disprove each claim, check its novelty, score it, by
 inspectable rules whose verdicts carry the numbers that produced them.
 
-Invariants: attempt_falsification follows research aimed at disproving the claim (rule 15); score_claim
+Invariants: feedback from the person is answered first (revise_claim), the text kept: rules do not
+rewrite a claim from free text. attempt_falsification follows research aimed at disproving the claim (rule 15); score_claim
 comes only after both checks (rules 5 and 6).
     - Falsification: a snippet refutes the claim when it shares >= MECHANISM_SHARE of the terms of the
       claim's action ("<action> will …"), carries a limiting cue (fails, limits, unless, …) and is not
@@ -43,8 +44,7 @@ from forge.offline.phases.synthesis_directions import BOUNDARY
 from forge.offline.text.term_match import key_terms, overlap
 from forge.offline.text.wording import shorten
 
-MECHANISM_SHARE = 0.3
-BOUNDARY_SHARE = 0.3
+MECHANISM_SHARE = BOUNDARY_SHARE = 0.3
 NOVELTY_THRESHOLD = 0.5
 SOURCES_FOR_FULL_GROUNDING = 3
 CUES_FOR_FULL_RELEVANCE = 2
@@ -57,6 +57,7 @@ LIMIT_CUE = re.compile(
 THRESHOLD = re.compile(r"\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\b")
 EXTENDING = re.compile(r"^Extending '.*?': ")
 CONNECTIVES = "extending applied adds works way does further governed structure describes whose"
+KEPT = "Kept as written: offline rules do not rewrite a claim from free-text feedback; it stays for the verdict."
 TIME_FRAME = re.compile(r"\b(weeks?|months?|days?|cycles?|years?|quarters?)\b")
 
 
@@ -169,11 +170,8 @@ def scores(inputs: ScoreInputs, frame: ProblemFrame) -> dict[str, float]:
     falsifiable = falsifiability_score(inputs.condition)
     head, _ = claim_parts(inputs.claim)
     kept = (not frame.constraints) or coverage(inputs.claim, frame.constraints[0]) >= 0.5
-    significance = (
-        0.5 * coverage(head, frame.target)
-        + 0.25 * kept
-        + 0.25 * min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
-    )
+    cues = min(1.0, inputs.cue_strength / CUES_FOR_FULL_RELEVANCE)
+    significance = 0.5 * coverage(head, frame.target) + 0.25 * kept + 0.25 * cues
     values = {
         "novelty": 0.5 * distance_score + 0.5 * (1.0 - inputs.closest_overlap),
         "groundedness": grounded,
@@ -285,6 +283,8 @@ def claim_tasks(
 ) -> list[Task]:
     index = int(claim["index"])
     key = {"claim_index": index}
+    if claim.get("user_feedback") and "feedback_response" not in claim and not view.done(f"revise_claim:{index}"):
+        return [Task("revise_claim", lambda _: {"response": KEPT}, key=key)]
     tasks = [
         Task(
             "attempt_falsification",

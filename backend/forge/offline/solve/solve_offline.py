@@ -4,8 +4,10 @@ over the session's record and the constraint library. No language model; every o
 Rules:
     - Plan: mitigations of prior high risks, a pilot per strongest claim (qualification and stop
       condition), a step per hard constraint, then the active risk-refinement constraints.
-    - Audit: a piloted claim with contradicting or no supporting evidence is a HIGH risk, a hard
-      constraint no step mentions is HIGH, a qualification MEDIUM; a "Mitigate:" step addresses a risk.
+    - Audit: a piloted claim with contradicting or no supporting evidence, or that VERIFY did not pass or
+      a red-team challenge broke, is a HIGH risk, a hard constraint no step mentions is HIGH, a
+      qualification MEDIUM; a "Mitigate:" step addresses a risk. A violation's "relaxing would allow"
+      quotes the step that breaks it.
     - Compliance: a sentence the CP-1 audit finds in conflict with a constraint, or (for a forbidding
       constraint, "without more staff") an increase word (hire, add, more …) within three words before
       its subject in a sentence without negation, is a VIOLATION; a revision drops those sentences.
@@ -29,6 +31,7 @@ from forge.core.session.records import Claim
 from forge.core.solve.compliance_audit import ComplianceVerdict
 from forge.core.solve.constraints import ConstraintOrigin, compile_constraints
 from forge.core.solve.loop import RiskSeverity
+from forge.core.solve.record import ClaimChecks, verify_line
 from forge.engine.solve.requests import (
     AnalysisContext,
     AnalysisOutput,
@@ -47,16 +50,12 @@ from forge.offline.offline_structured_model import offline_context
 from forge.offline.text.wording import shorten
 from forge.ports import StructuredRequest
 
-OFFLINE_LABEL = (
-    "_Offline model: assembled deterministically from this session's claims, evidence and constraints; "
-    "no language model._"
-)
+OFFLINE_LABEL = "_Offline model: assembled deterministically from this session's claims, evidence and constraints; "
+OFFLINE_LABEL += "no language model._"
 PILOTS = 3
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-_INCREASE = frozenset(
-    "hire hiring hired add adding added more extra additional increase increasing recruit recruiting expand "
-    "expanding buy buying new".split()
-)
+_INCREASE = frozenset("hire hiring hired add adding added more extra additional increase increasing".split())
+_INCREASE |= frozenset("recruit recruiting expand expanding buy buying new".split())
 _WORD = re.compile(r"[\w'-]+")
 
 
@@ -68,26 +67,22 @@ def _high(text: str, mitigation: str) -> RiskOut:
     return RiskOut(text=text, severity=RiskSeverity.HIGH, mitigation=mitigation)
 
 
-def _score(c: Claim) -> str:
-    return f"{c.scores.mean:.2f}" if c.scores else "unscored"
-
-
 def offline_analysis(request: StructuredRequest[Any]) -> AnalysisOutput:
     m = offline_context(request, AnalysisContext).material
-    assessments = [
-        f"{c.status.value}, {c.confidence.value}, mean score {_score(c)}: {c.text}"
-        + (f" (qualified: {c.qualification})" if c.qualification else "")
-        for c in m.claims
-    ]
-    evidence = [
-        f"{e.evidence_type.value}: {e.title} <{e.source}> for “{_short(c.text)}”" for c in m.claims for e in c.evidence
-    ]
-    cross = [
-        f"“{_short(c.text)}” has contradicting evidence: {e.title}"
-        for c in m.claims
-        for e in c.evidence
-        if e.evidence_type is EvidenceType.CONTRADICTING
-    ]
+    assessments: list[str] = []
+    evidence: list[str] = []
+    cross: list[str] = []
+    for c in m.claims:  # what the record says of each claim: scores, evidence, falsification, VERIFY, red team
+        score, short, checks = f"{c.scores.mean:.2f}" if c.scores else "unscored", _short(c.text), m.checks_of(c.id)
+        qualified = f" (qualified: {c.qualification})" if c.qualification else ""
+        assessments.append(f"{c.status.value}, {c.confidence.value}, mean score {score}: {c.text}{qualified}")
+        evidence += [
+            f"{e.evidence_type.value}: {e.title} <{e.source}> for “{short}”: {_short(e.summary)}" for e in c.evidence
+        ]
+        against = [e.title for e in c.evidence if e.evidence_type is EvidenceType.CONTRADICTING]
+        cross += [f"“{short}” has contradicting evidence: {t}" for t in against]
+        cross += [f"Falsification of “{short}”: {c.falsification_summary}"] if c.falsification_summary else []
+        cross += [f"“{short}” is weakened: {_weakness(checks)}"] if checks.weakened else []
     cross += [f"Rejected direction: {n.claim_text} ({n.reason})" for n in m.negative]
     return AnalysisOutput(
         problem_analysis=f"Objective: {m.objective}. Standing claims: {len(m.claims)}; rejected directions: "
@@ -118,7 +113,11 @@ def offline_plan(request: StructuredRequest[Any]) -> PlanOutput:
     return PlanOutput(summary=lead, steps=steps or [f"Measure the baseline of: {m.objective}"])
 
 
-def _claim_risks(c: Claim) -> list[RiskOut]:
+def _weakness(checks: ClaimChecks) -> str:
+    return "; ".join([verify_line(checks.verification), *(f"red team: {f.challenge}" for f in checks.red_team)])
+
+
+def _claim_risks(c: Claim, checks: ClaimChecks) -> list[RiskOut]:
     claim = f"“{_short(c.text)}”"
     against = [e.title for e in c.evidence if e.evidence_type is EvidenceType.CONTRADICTING][:1]
     risks = [
@@ -131,6 +130,8 @@ def _claim_risks(c: Claim) -> list[RiskOut]:
     if not any(e.evidence_type is EvidenceType.SUPPORTING for e in c.evidence):
         test = "Run the pilot as a small, reversible test with a baseline before committing"
         risks.append(_high(f"{claim} rests on no supporting research", test))
+    if checks.weakened:
+        risks.append(_high(f"{claim} is weakened ({_weakness(checks)})", "Pilot it only as a test, not a base"))
     medium = [RiskOut(text=f"{claim} is qualified: {c.qualification}", severity=RiskSeverity.MEDIUM)]
     return risks + (medium if c.qualification else [])
 
@@ -139,19 +140,14 @@ def offline_audit(request: StructuredRequest[Any]) -> AuditOutput:
     ctx = offline_context(request, AuditContext)
     steps, m = ctx.plan.steps, ctx.material
     piloted = [c for c in m.claims if any(s.startswith("Pilot:") and c.text in s for s in steps)]
-    risks = [r for c in piloted for r in _claim_risks(c)]
+    risks = [r for c in piloted for r in _claim_risks(c, m.checks_of(c.id))]
     if not m.claims:
-        risks.append(
-            _high(
-                "No validated claim supports any step of the plan",
-                "Measure the baseline and test one option before committing resources",
-            )
-        )
+        test = "Measure the baseline and test one option before committing resources"
+        risks.append(_high("No validated claim supports any step of the plan", test))
     for c in ctx.constraints:
         if c.is_hard and not any(c.text.lower() in s.lower() for s in steps):
-            risks.append(
-                _high(f"The plan does not say how “{c.text}” is held", f"Add a step that checks “{c.text}” holds")
-            )
+            held = f"Add a step that checks “{c.text}” holds"
+            risks.append(_high(f"The plan does not say how “{c.text}” is held", held))
     mitigated = " ".join(s for s in steps if s.startswith("Mitigate:"))
     kept = [r for r in risks if not (r.severity is RiskSeverity.HIGH and r.text in mitigated)]
     return AuditOutput(risks=kept)
@@ -193,11 +189,9 @@ def _conflicts(constraint: str, sentence: str) -> bool:
 
 
 def _without_conflicts(text: str, constraint: str) -> str:
-    lines = []
-    for line in text.split("\n"):
-        kept = [s for s in _SENTENCE.split(line) if not _conflicts(constraint, s)]
-        lines.append(" ".join(kept))
-    return "\n".join(lines)
+    return "\n".join(
+        " ".join(s for s in _SENTENCE.split(line) if not _conflicts(constraint, s)) for line in text.split("\n")
+    )
 
 
 def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
@@ -208,6 +202,7 @@ def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
     for i, c in enumerate(ctx.hard):
         breaking = next((s for s in sentences if _conflicts(c.text, s)), None)
         addressing = next((s for s in sentences if shares_terms(c.text, s)), None)
+        relaxing = f"the step the lexical check found breaking it: “{_short(breaking)}”" if breaking else ""
         if breaking is not None:
             verdict, reason = ComplianceVerdict.VIOLATION, f"It conflicts with: “{_short(breaking)}”"
         elif addressing is not None:
@@ -215,5 +210,5 @@ def offline_compliance(request: StructuredRequest[Any]) -> ComplianceOutput:
             verdict = ComplianceVerdict.PASS
         else:
             verdict, reason = ComplianceVerdict.UNCLEAR, "No sentence of the solution speaks to it"
-        checks.append(CheckOut(index=i, verdict=verdict, reason=reason))
+        checks.append(CheckOut(index=i, verdict=verdict, reason=reason, relaxing_would_allow=relaxing))
     return ComplianceOutput(checks=checks)

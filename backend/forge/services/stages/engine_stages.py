@@ -135,7 +135,9 @@ class EngineStages:
         # Stages whose work is an object of its own module (`delegated` entries), by name; VERIFY runs
         # at VALIDATE only with a verifier's structured model.
         self._delegates: dict[StageName, DelegateStage] = {
-            StageName.SOLVE: SolveStage(structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines)
+            StageName.SOLVE: SolveStage(
+                structured, priced_as, read_pool=read_pool, findings_of=open_finding_lines, ranking_verify=verify
+            )
         }
         if verify is not None:
             self._delegates[StageName.VERIFY] = verify

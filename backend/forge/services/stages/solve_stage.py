@@ -10,6 +10,12 @@ Invariants:
       one step transaction. Progress is live `engine_progress`, never stored.
     - A Solve that produced no answer (a call failed) stores no pack and says why in its event; the
       agent still writes the document.
+    - Solve reads the record (`solve_material`): each standing claim with what its evidence says, its
+      falsification and novelty results, VERIFY's verdict and the red-team challenges it failed.
+    - Stage 6 before Solve (seed 000 §7): with a verifier (`ranking_verify`), VERIFY checks the pool
+      hypotheses the AnswerPack would rank (`core.answer.ranking.ranking_candidates`) that have no
+      verdict yet; only the ones it passed rank. Its calls, research and `engine_stage` `verify` event
+      join this stage's step.
 
 Design decision — where the AnswerPack lives: a field of ForgeState (`answer_pack`, encoded by
 `state_codec`), not a table. There is exactly one pack per session, it is derived from the state
@@ -24,8 +30,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
-from forge.core.answer.build import AnswerInputs, answer_title, build_answer_pack, kept_claims
+from forge.core.answer.build import AnswerInputs, answer_title, build_answer_pack, frame_or_title, kept_claims
 from forge.core.answer.pack import SolveSummary
+from forge.core.answer.ranking import ranking_candidates
 from forge.core.domain_types import EngineStage, Phase, SessionId
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
@@ -33,10 +40,12 @@ from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.solve.constraints import session_constraints
 from forge.core.solve.loop import NoteKind, SolveConfig
+from forge.core.solve.record import claim_checks, red_team_failures, unattached_failures
 from forge.engine.solve.requests import SolveMaterial
 from forge.engine.solve.solve_problem import SolveRun, run_solve
 from forge.engine.structured_batch import ProgressSink
 from forge.ports import LanguageModel, StructuredModel
+from forge.services.stages.verify_claims import VerifyStage
 
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 # The supervisor's hook (SAGA): its findings for the methodology appendix, read from the state.
@@ -50,12 +59,16 @@ def is_offline_label(label: str) -> bool:
 
 def solve_material(state: ForgeState) -> SolveMaterial:
     frame = state.problem_frame.frame if state.problem_frame is not None else None
+    claims = tuple(kept_claims(state))
+    failures = red_team_failures(state.supervision)
     return SolveMaterial(
         problem=state.problem,
         objective=answer_title(state.problem, frame),
-        claims=tuple(kept_claims(state)),
+        claims=claims,
         negative=tuple(state.negative_knowledge),
         gaps=tuple(state.gaps),
+        checks=claim_checks(claims, state.verifications, failures),
+        red_team=unattached_failures(claims, failures),
     )
 
 
@@ -67,8 +80,10 @@ class SolveStage:
         config: SolveConfig | None = None,
         read_pool: PoolReader | None = None,
         findings_of: FindingsReader | None = None,
+        ranking_verify: VerifyStage | None = None,
     ) -> None:
         self._structured = structured
+        self._ranking_verify = ranking_verify
         self._findings_of = findings_of
         self._priced_as = priced_as
         self._config = config or SolveConfig()
@@ -81,16 +96,26 @@ class SolveStage:
             and state.knowledge_document_markdown is None
         )
 
+    async def _verify_ranking(
+        self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
+    ) -> tuple[SessionEvent, ...]:
+        """Stage 6: VERIFY on the hypotheses the ranking would show (none without a verifier)."""
+        if self._ranking_verify is None or not hypotheses:
+            return ()
+        candidates = ranking_candidates(hypotheses, frame_or_title(ctx.state))
+        return await self._ranking_verify.verify_hypotheses(ctx, candidates, progress)
+
     async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
         state = ctx.state
         frame = state.problem_frame.frame if state.problem_frame is not None else None
         constraints = session_constraints(state.problem, frame)
+        hypotheses = await self._read_pool(ctx.session_id) if self._read_pool is not None else ()
+        verified = await self._verify_ranking(ctx, hypotheses, progress)
         run = await run_solve(self._structured, solve_material(state), constraints, self._config, progress=progress)
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         if run.answer is None or run.compliance is None or run.finished is None:
             text = f"Solve produced no answer: {run.failure}"
-            return (*usage, ev.engine_stage(EngineStage.SOLVE, text, {"calls": run.calls}))
-        hypotheses = await self._read_pool(ctx.session_id) if self._read_pool is not None else ()
+            return (*verified, *usage, ev.engine_stage(EngineStage.SOLVE, text, {"calls": run.calls}))
         pack = build_answer_pack(
             AnswerInputs(
                 state=state,
@@ -101,11 +126,12 @@ class SolveStage:
                 solve=_summary(run),
                 model_label=self._structured.label,
                 offline=is_offline_label(self._structured.label),
+                verifications=state.hypothesis_verifications,
                 supervisor_findings=self._findings_of(state) if self._findings_of is not None else (),
             )
         )
         state.answer_pack = pack
-        return (*usage, ev.engine_stage(EngineStage.SOLVE, _text(run), _counts(run)))
+        return (*verified, *usage, ev.engine_stage(EngineStage.SOLVE, _text(run), _counts(run)))
 
 
 def _summary(run: SolveRun) -> SolveSummary:

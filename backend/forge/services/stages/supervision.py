@@ -10,6 +10,9 @@ Invariants:
       on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
       cognitive budget; an empty bucket skips the red team and the audit says so.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
+    - The red team is never sent a request it already answered (same target, same content, same depth:
+      `SupervisionState.challenged` keeps the fingerprints): a later CP-5 pass or round whose top-N is
+      unchanged pays for nothing new, and the earlier findings stand.
     - Layer 3 reads other sessions' pattern sightings and remembers this session's (`PatternMemory`,
       each in its own short transaction, idempotent per hypothesis) when a store is given.
     - The fast path reads the directives through `supervised_pool` / `supervised_quotas`.
@@ -49,7 +52,7 @@ from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
-from forge.engine.saga.red_team import run_red_team
+from forge.engine.saga.red_team import request_fingerprint, run_red_team
 from forge.ports import LanguageModel, StructuredModel
 from forge.services.pattern_memory import PatternMemory
 from forge.services.stages.red_team_targets import choose_targets
@@ -153,14 +156,17 @@ class Supervisor:
     ) -> RedTeamOutcome:
         assert self._red_team is not None
         sup = supervision_of(ctx.state)
-        targets = choose_targets(ctx.state, cp, sup, pool, observed.findings, self._top_n)
+        chosen = choose_targets(ctx.state, cp, sup, pool, observed.findings, self._top_n)
+        # A target the red team already answered, unchanged, is not asked again: its findings stand.
+        targets = [t for t in chosen if request_fingerprint(t) not in sup.challenged]
         if not targets:
-            return RedTeamOutcome()
+            return RedTeamOutcome(note=" Red team: its targets were challenged before, unchanged." if chosen else "")
         paid = spend(sup.budget, Bucket.ADVERSARIAL, float(sum(t.units for t in targets)))
         if not isinstance(paid, BudgetLedger):
             return RedTeamOutcome(note=" Red team skipped: its budget is spent.")
         run = await run_red_team(self._red_team, targets)
-        ctx.state.supervision = replace(sup, budget=paid, challenges=())
+        answered = tuple(request_fingerprint(t) for t in targets if t.id in run.answered)
+        ctx.state.supervision = replace(sup, budget=paid, challenges=(), challenged=(*sup.challenged, *answered))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         failed = f"; {run.failed} call(s) failed" if run.failed else ""
         note = f" Red team ({self._red_team.label}) challenged {len(targets)} for {run.units} units{failed}."

@@ -11,22 +11,27 @@ Invariants:
       it does not unlock the agent's own falsification gate (rule 15).
     - Events: one `verify_injection_detected` per flagged claim, one `research_warning` per research
       warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
+    - `verify_hypotheses` is the same VERIFY on pool hypotheses (the AnswerPack's ranking candidates,
+      run by the Solve stage before it ranks, seed 000 §7 stage 6): only those without a verdict are
+      sent; their verdicts join `ForgeState.hypothesis_verifications` by hypothesis id.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase
+from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.verify.claim_verification import ClaimVerification
 from forge.core.verify.verdicts import K_SAMPLES, VerifyStatus
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
-from forge.engine.verify.requests import claim_material
+from forge.engine.verify.requests import claim_material, hypothesis_material
 from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify
 from forge.ports import LanguageModel, StructuredModel
 
@@ -50,10 +55,9 @@ class VerifyStage:
             c.id not in state.verifications for c in state.current_round_claims
         )
 
-    async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
+    def _setting(self, ctx: ToolContext) -> VerifySetting:
         state = ctx.state
-        todo = [(i, c) for i, c in enumerate(state.current_round_claims) if c.id not in state.verifications]
-        setting = VerifySetting(
+        return VerifySetting(
             ctx.session_id,
             state.problem,
             state.current_round,
@@ -65,6 +69,33 @@ class VerifyStage:
             self._k,
             self._concurrency,
         )
+
+    async def verify_hypotheses(
+        self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
+    ) -> tuple[SessionEvent, ...]:
+        """VERIFY on the pool hypotheses the AnswerPack would rank that have no verdict yet."""
+        state = ctx.state
+        todo = [h for h in hypotheses if h.id not in state.hypothesis_verifications]
+        if not todo:
+            return ()
+        materials = [hypothesis_material(i, h) for i, h in enumerate(todo)]
+        run = await run_verify(self._structured, materials, self._setting(ctx), progress)
+        state.hypothesis_verifications.update({h.id: v for h, v in zip(todo, run.verifications, strict=True)})
+        state.research_log.extend(run.research)
+        warnings = [ev.research_warning(ctx.research.name, w) for w in dict.fromkeys(run.warnings)]
+        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        summary = (
+            f"VERIFY of the AnswerPack's ranking candidates by {self._priced_as.label} ({run.calls} calls): "
+            + "; ".join(f"{h.id}: {_verdict_text(v)}" for h, v in zip(todo, run.verifications, strict=True))
+            + ". Only the ones that passed rank."
+        )
+        counts = {"hypotheses": len(todo)} | {k: n for k, n in verify_counts(run).items() if k != "claims"}
+        return (*warnings, *usage, ev.engine_stage(STAGE, summary, counts))
+
+    async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
+        state = ctx.state
+        todo = [(i, c) for i, c in enumerate(state.current_round_claims) if c.id not in state.verifications]
+        setting = self._setting(ctx)
         run = await run_verify(self._structured, [claim_material(i, c) for i, c in todo], setting, progress)
         state.verifications.update({v.claim_id: v for v in run.verifications})
         state.research_log.extend(run.research)

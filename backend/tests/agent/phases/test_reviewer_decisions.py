@@ -38,7 +38,7 @@ def test_a_qualification_and_a_rejection_reach_the_build_brief_in_words() -> Non
     text = phase_kickoff(s).text
     assert "override" in text
     assert "holds only within this limit: only above 40k visits" in text
-    assert f"Rejected: claim {UUID(int=2)} “Night shifts cause waits” — one small clinic" in text
+    assert f"The person rejected claim {UUID(int=2)} “Night shifts cause waits” — one small clinic" in text
     assert '"qualification":"only above 40k visits"' in text and '"verdict":"qualified"' in text
 
 
@@ -64,7 +64,7 @@ def test_a_deep_dive_names_its_target_in_the_round_two_synthesis_brief() -> None
     text = phase_kickoff(s).text
     assert text.startswith("[forge phase=synthesize round=2]\n")
     assert "get_negative_knowledge first" in text and "builds_on_claim_id" in text
-    assert f"Deep dive: this round goes deeper into claim {target.id}" in text
+    assert f"The person chose a deep dive: this round goes deeper into claim {target.id}" in text
 
 
 def _brief_json(text: str) -> dict[str, object]:
@@ -96,7 +96,10 @@ def test_a_picked_curiosity_item_is_the_round_two_synthesis_direction() -> None:
     s.current_round = 1
     s.chosen_direction = CuriosityItem("kg:x", "session_graph", "x", "triage", "What else bears on “triage”?", 0.4, 1)
     text = phase_kickoff(s).text
-    assert "Direction for this round (a thin region of the graph you chose to explore): What else bears on" in text
+    assert (
+        "The person chose this round's direction (a thin region of the graph, at the build review): What else" in text
+    )
+    assert "you chose" not in text
     assert _brief_json(text)["direction"] == {"question": "What else bears on “triage”?", "node": "triage"}
 
 
@@ -118,3 +121,47 @@ def test_the_validate_brief_casts_the_model_as_an_independent_verifier() -> None
     s = ForgeState(problem=PROBLEM)
     s.enter_phase(Phase.VALIDATE)
     assert "independent verifier" in phase_kickoff(s).text
+
+
+def test_every_claim_decision_says_the_person_decided_and_names_the_claim_by_id() -> None:
+    s = ForgeState(problem=PROBLEM)
+    s.enter_phase(Phase.CRYSTALLIZE)
+    s.knowledge_graph_nodes = [
+        _claim(1, "Pooling triage queues cuts waits", status=ClaimStatus.VALIDATED),
+        _claim(2, "Night shifts cause waits", status=ClaimStatus.SUPERSEDED, rejection_reason="merged into: x"),
+    ]
+    lines = reviewer_decided(s).splitlines()[1:]
+    assert lines == [
+        f"- The person accepted claim {UUID(int=1)} “Pooling triage queues cuts waits”.",
+        f"- The person merged claim {UUID(int=2)} “Night shifts cause waits” (merged into: x).",
+    ]
+
+
+def test_an_insight_the_person_added_carries_its_id_and_what_each_phase_does_with_it() -> None:
+    s = ForgeState(problem=PROBLEM)
+    insight = _claim(5, "Most walk-ins at night are minor cases", claim_type=ClaimType.USER_CONTRIBUTED)
+    s.knowledge_graph_nodes = [replace(insight, status=ClaimStatus.VALIDATED)]
+    said = f"- The person added an insight, claim {UUID(int=5)} “Most walk-ins at night are minor cases” — "
+    s.enter_phase(Phase.SYNTHESIZE)
+    assert said + "build on it (its id in builds_on_claim_id)" in reviewer_decided(s)
+    s.enter_phase(Phase.VALIDATE)
+    assert said + "test every claim against it" in reviewer_decided(s)
+    s.enter_phase(Phase.BUILD)
+    assert said + "link it in the graph" in reviewer_decided(s)
+    assert "The person accepted" not in reviewer_decided(s)  # an insight is not a verdict
+
+
+def test_claim_feedback_asks_for_revise_claim_in_validate_and_shows_the_answer_after() -> None:
+    s = ForgeState(problem=PROBLEM)
+    s.current_round_claims = [_claim(1, "A"), _claim(2, "Pooling cuts waits", user_feedback="Which wards?")]
+    s.enter_phase(Phase.VALIDATE)
+    assert (
+        f"- The person's feedback on claim {UUID(int=2)} “Pooling cuts waits”: “Which wards?” — act on it first: "
+        "revise_claim with claim_index 1, before testing the claim." in reviewer_decided(s)
+    )
+    s.current_round_claims[1] = replace(
+        s.current_round_claims[1], text="Pooling ED wards cuts waits", revised_from="Pooling cuts waits",
+        feedback_response="Named the emergency wards.",
+    )  # fmt: skip
+    s.enter_phase(Phase.BUILD)
+    assert "“Which wards?” — revised: Named the emergency wards." in reviewer_decided(s)

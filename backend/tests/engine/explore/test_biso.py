@@ -10,10 +10,10 @@ from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import GateStatus
 from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import BisoOutput, HypothesisDraft, MappingRowOut, run_biso
-from forge.engine.explore.review_mapping_depth import MappingReviewOutput
+from forge.engine.explore.review_mapping_depth import MappingReviewBatch, MappingReviewOutput, MappingReviewsOutput
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.explore.biso_offline import offline_biso
-from forge.offline.explore.mapping_review_offline import offline_mapping_review
+from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 
@@ -112,11 +112,20 @@ class ByDomain:
 
     async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
         self.requests.append(request)
-        if request.output is MappingReviewOutput:  # the gate's model layer: a shallow review, rows unexplained
-            review = MappingReviewOutput(
-                systematicity=6, depth=4, higher_order_mapped=True, rationale="scripted", explanations=[]
-            )
-            return StructuredResult(review, Usage(100, 50), 1)
+        if request.output is MappingReviewsOutput:  # the gate's model layer: shallow reviews, rows unexplained
+            assert isinstance(request.offline_context, MappingReviewBatch)
+            reviews = [
+                MappingReviewOutput(
+                    hypothesis_id=item.hypothesis.id,
+                    explanations=[],
+                    rationale="scripted",
+                    systematicity=6,
+                    depth=4,
+                    higher_order_mapped=True,
+                )
+                for item in request.offline_context.items
+            ]
+            return StructuredResult(MappingReviewsOutput(reviews=reviews), Usage(100, 50), 1)
         domain_id = next(d.id for d in DOMAINS if f"Source domain: {d.name} " in request.input)
         answer = self.answers[domain_id]
         return answer if isinstance(answer, StructuredFailure) else StructuredResult(answer, Usage(1000, 400), 1)
@@ -199,7 +208,7 @@ async def test_near_duplicate_statements_across_domains_are_merged_into_the_bett
 
 
 async def test_offline_biso_carries_each_structure_with_a_table_the_gate_can_judge() -> None:
-    model = OfflineStructuredModel({BisoOutput: offline_biso, MappingReviewOutput: offline_mapping_review})
+    model = OfflineStructuredModel({BisoOutput: offline_biso, MappingReviewsOutput: offline_mapping_reviews})
     run = await run_biso(model, PROBLEM, FRAME, DOMAINS[:6], per_domain=3)
     assert run.failed_domains == () and run.generated == 18
     for hypothesis in run.hypotheses:
@@ -209,3 +218,53 @@ async def test_offline_biso_carries_each_structure_with_a_table_the_gate_can_jud
         assert "emergency wait times" in hypothesis.statement
     again = await run_biso(model, PROBLEM, FRAME, DOMAINS[:6], per_domain=3)
     assert again.hypotheses == run.hypotheses  # deterministic
+
+
+class OmitsOnce(ByDomain):
+    """Reviews every hypothesis of a batch by id, except that its first review answer leaves out the last."""
+
+    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
+        if request.output is not MappingReviewsOutput:
+            return await super().generate(request)
+        self.requests.append(request)
+        assert isinstance(request.offline_context, MappingReviewBatch)
+        items = request.offline_context.items
+        first = sum(r.output is MappingReviewsOutput for r in self.requests) == 1
+        answered = items[:-1] if first else items
+        reviews = [
+            MappingReviewOutput(
+                hypothesis_id=item.hypothesis.id,
+                explanations=[],
+                rationale="scripted",
+                systematicity=7,
+                depth=5,
+                higher_order_mapped=True,
+            )
+            for item in answered
+        ]
+        return StructuredResult(MappingReviewsOutput(reviews=reviews), Usage(100, 50), 1)
+
+
+async def test_the_mapping_review_is_one_batched_call_and_a_missing_id_is_asked_again_alone() -> None:
+    first, second = DOMAINS[0], DOMAINS[1]
+    statements = (
+        "Use the waiting room as a buffer and an acuity score priority so the triage nurse absorbs the evening surge pattern.",
+        "Hold the evening surge pattern in the waiting room buffer while the acuity score moves urgent cases to the triage nurse first.",
+    )
+    model = OmitsOnce(
+        {
+            domain.id: BisoOutput(hypotheses=[draft(f"Idea {n}", statement, GOOD_ROWS)])
+            for n, (domain, statement) in enumerate(zip((first, second), statements, strict=True), start=1)
+        }
+    )
+    run = await run_biso(model, PROBLEM, FRAME, [first, second], per_domain=1, round_=1)
+    ids = [h.id for h in run.hypotheses]
+    assert len(ids) == 2 and all(h.gate.status is GateStatus.PASSED for h in run.hypotheses)
+    reviews = [r for r in model.requests if r.output is MappingReviewsOutput]
+    assert [r.name for r in model.requests] == ["record_biso_hypotheses"] * 2 + ["record_mapping_reviews"] * 2
+    batches = [[item.hypothesis.id for item in r.offline_context.items] for r in reviews]  # type: ignore[attr-defined]
+    assert batches == [ids, ids[1:]]  # the whole batch, then the repair with only the id left out
+    assert f"(ids: {ids[0]}, {ids[1]})" in reviews[0].input and f"(ids: {ids[1]})" in reviews[1].input
+    assert f"## Hypothesis {ids[0]}" not in reviews[1].input
+    assert run.calls == 4 and run.reviewed == 2 and run.usage == Usage(2200, 900)
+    assert all(h.gate.depth_review is not None and h.gate.depth_review.systematicity == 7 for h in run.hypotheses)

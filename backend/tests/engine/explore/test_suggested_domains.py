@@ -10,7 +10,7 @@ from forge.core.explore.suggested_domains import SuggestionSource, describe_outc
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
-from forge.engine.explore.review_mapping_depth import MappingReviewOutput
+from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
 from forge.engine.explore.suggested_domains import (
     DomainOut,
     StructureOut,
@@ -18,14 +18,14 @@ from forge.engine.explore.suggested_domains import (
 )
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.explore.biso_offline import offline_biso
-from forge.offline.explore.mapping_review_offline import offline_mapping_review
+from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
 from forge.offline.offline_structured_model import OfflineStructuredModel
 from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 FRAME = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
 LIBRARY = load_shipped_knowledge().domains
-OFFLINE = OfflineStructuredModel({BisoOutput: offline_biso, MappingReviewOutput: offline_mapping_review})
+OFFLINE = OfflineStructuredModel({BisoOutput: offline_biso, MappingReviewsOutput: offline_mapping_reviews})
 
 
 def _structure(n: int) -> StructureOut:
@@ -45,7 +45,7 @@ class Describer(OfflineStructuredModel):
     """Describes any domain it is asked about as a jazz-like domain; everything else is offline."""
 
     def __init__(self) -> None:
-        super().__init__({BisoOutput: offline_biso, MappingReviewOutput: offline_mapping_review})
+        super().__init__({BisoOutput: offline_biso, MappingReviewsOutput: offline_mapping_reviews})
         self.described: list[str] = []
 
     async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:

@@ -137,6 +137,18 @@ async def test_a_solution_that_keeps_violating_is_reported_after_two_revisions()
     assert "violated these hard constraints" in revision.input and "without more staff" in revision.input
 
 
+async def test_a_violation_keeps_what_relaxing_its_constraint_would_allow_and_a_pass_keeps_none() -> None:
+    allows = "two evening nurses would halve the peak wait"
+    violation = ComplianceOutput(
+        checks=[CheckOut(index=0, verdict=ComplianceVerdict.VIOLATION, reason="step 2", relaxing_would_allow=allows)]
+    )
+    run = await run_solve(scripted([AuditOutput(risks=[])], [violation]), MATERIAL, (LIMIT,))
+    assert run.compliance is not None and run.compliance.violations[0].relaxing_allows == allows
+    stray = CheckOut(index=0, verdict=ComplianceVerdict.PASS, reason="keeps staff", relaxing_would_allow="nothing")
+    run = await run_solve(scripted([AuditOutput(risks=[])], [ComplianceOutput(checks=[stray])]), MATERIAL, (LIMIT,))
+    assert run.compliance is not None and run.compliance.checks[0].relaxing_allows == ""
+
+
 async def test_a_revision_that_fixes_the_violation_is_compliant() -> None:
     model = scripted([AuditOutput(risks=[])], [passing(ComplianceVerdict.VIOLATION), passing()])
     run = await run_solve(model, MATERIAL, (LIMIT,))

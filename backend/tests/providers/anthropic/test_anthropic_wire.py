@@ -77,6 +77,22 @@ def test_system_tools_and_conversation_carry_at_most_four_cache_breakpoints() ->
     assert json.dumps(params).count("cache_control") == 4
 
 
+def test_an_engine_call_caches_its_instructions_not_its_one_time_input() -> None:
+    """An engine call's input is sent once: a cache write on it would be paid for and never read."""
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+    one_shot = ModelRequest("Review the tables.", (user_text("Hypothesis h-1 ..."),), (), output_schema=schema)
+    params = _params(one_shot)
+    assert params["system"] == [{"type": "text", "text": "Review the tables.", "cache_control": EPHEMERAL}]
+    assert params["messages"] == [{"role": "user", "content": [{"type": "text", "text": "Hypothesis h-1 ..."}]}]
+    retry = ModelRequest(
+        "Review the tables.",
+        (user_text("Hypothesis h-1 ..."), Message(Role.ASSISTANT, (TextPart("{}"),)), user_text("x is required")),
+        (),
+        output_schema=schema,
+    )  # a retry re-reads what the first attempt sent: its turns are marked as in any conversation
+    assert json.dumps(_params(retry)["messages"]).count("cache_control") == 2
+
+
 def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_last_tool() -> None:
     without = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,)))
     with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))

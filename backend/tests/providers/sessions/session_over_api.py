@@ -28,7 +28,7 @@ CONSTRAINTS = ["budget under 50k"]
 # mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
 # are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
-    "record_problem_frame", "record_biso_hypotheses", "record_mapping_review", "verify_claim", "judge_prior_art",
+    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claim", "judge_prior_art",
     "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
     "record_solution", "record_compliance_audit",
 }  # fmt: skip
@@ -77,18 +77,28 @@ def engine_requests_missing(asked: set[str]) -> set[str]:
 
 
 def stages_of(events: list[Received]) -> dict[str, dict[str, Any]]:
-    return {e.data["stage"]: e.data for e in events if e.type == "engine_stage"}
+    """The last event of each stage; VERIFY on the AnswerPack's ranking candidates (before Solve,
+    counting `hypotheses`) is `verify_ranking`, apart from VERIFY on the claims."""
+    return {_stage_key(e.data): e.data for e in events if e.type == "engine_stage"}
+
+
+def _stage_key(data: dict[str, Any]) -> str:
+    return "verify_ranking" if data["stage"] == "verify" and "hypotheses" in data["counts"] else str(data["stage"])
 
 
 def stages_without_results(events: list[Received]) -> list[str]:
     """The engine stages whose counts show no result from the model (the frame's constraints, BISO's
-    hypotheses and their mapping review, SEARCH's children, VERIFY's judged claims, Solve's five calls)."""
+    hypotheses and their mapping review, SEARCH's children, VERIFY's judged claims and ranking
+    candidates, Solve's five calls)."""
     counts = {stage: data["counts"] for stage, data in stages_of(events).items()}
     produced = {
         "frame": lambda c: c["hard_constraints"] >= len(CONSTRAINTS),
         "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
         "search": lambda c: c["children"] > 0 and c["failed"] == 0,
         "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
+        "verify_ranking": lambda c: (
+            c["hypotheses"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["hypotheses"]
+        ),
         "solve": lambda c: c["calls"] == 5 and c["attempts"] >= 1,
     }
     return [stage for stage, check in produced.items() if stage not in counts or not check(counts[stage])]

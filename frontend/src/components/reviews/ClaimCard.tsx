@@ -90,6 +90,10 @@ export function ClaimCard({ claim, children }: { claim: ClaimView; children?: Re
       {claim.qualification && <Labelled label={t("claim.qualification")}>{claim.qualification}</Labelled>}
       {claim.rejection_reason && <Labelled label={t("claim.rejectedBecause")}>{claim.rejection_reason}</Labelled>}
       {claim.user_feedback && <Labelled label={t("claim.yourFeedback")}>{claim.user_feedback}</Labelled>}
+      {claim.feedback_response && (
+        <Labelled label={t(claim.revised_from ? "claim.revisedForFeedback" : "claim.answeredFeedback")}>{claim.feedback_response}</Labelled>
+      )}
+      {claim.revised_from && <Labelled label={t("claim.revisedFrom")}>{claim.revised_from}</Labelled>}
       <div className="space-y-2">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("claim.evidence", { count: claim.evidence.length })}</h4>
         <EvidenceList evidence={claim.evidence} />

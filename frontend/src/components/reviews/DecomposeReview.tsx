@@ -1,8 +1,9 @@
-import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ParseKeys } from "i18next";
 import { Badge } from "../ui/Badge";
 import { TextListEditor } from "../ui/TextListEditor";
+import { ChoiceGroup } from "./ChoiceGroup";
+import { ConstraintConflicts } from "./ConstraintConflicts";
 import { EvidenceList } from "./EvidenceList";
 import { useReviewDraft } from "../../hooks/useReviewDraft";
 import { ProblemFrameSummary } from "./EngineSummaries";
@@ -40,47 +41,6 @@ function withChoice(draft: DecomposeDraft, index: number, choice: AssumptionChoi
     confirmedAssumptions: choice === "confirm" ? [...confirmed, index] : confirmed,
     rejectedAssumptions: choice === "reject" ? [...rejected, index] : rejected,
   };
-}
-
-/** One radio group in a bordered fieldset: the legend says what is chosen about, the suffix names it to a screen reader. */
-function ChoiceGroup<T extends string>({
-  legend,
-  choices,
-  choice,
-  onChoose,
-  srSuffix,
-  testId,
-}: {
-  legend: ReactNode;
-  choices: readonly { value: T; label: ParseKeys }[];
-  choice: T;
-  onChoose: (choice: T) => void;
-  srSuffix: string;
-  testId?: string;
-}) {
-  const name = useId();
-  const { t } = useTranslation();
-  return (
-    <fieldset className="min-w-0 rounded-lg border border-slate-200 p-3" data-testid={testId}>
-      <legend className="float-left mb-2 w-full text-sm text-slate-900">{legend}</legend>
-      <div className="clear-left flex flex-wrap gap-x-5 gap-y-2">
-        {choices.map((c) => (
-          <label key={c.value} className="inline-flex cursor-pointer items-center gap-2 text-sm text-slate-700">
-            <input
-              type="radio"
-              name={name}
-              value={c.value}
-              checked={choice === c.value}
-              onChange={() => onChoose(c.value)}
-              className="size-4 accent-indigo-600"
-            />
-            {t(c.label)}
-            <span className="sr-only"> {srSuffix}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
 }
 
 function AssumptionChoices({
@@ -181,6 +141,14 @@ export function DecomposeReview({ event, sessionId, onSubmit, disabled }: Review
       onSubmit={onSubmit}
       disabled={disabled}
     >
+      {(payload.constraint_conflicts ?? []).length > 0 && (
+        <ConstraintConflicts
+          conflicts={payload.constraint_conflicts ?? []}
+          changes={draft.constraintChanges ?? {}}
+          onChange={(constraintChanges) => setDraft((d) => ({ ...d, constraintChanges }))}
+        />
+      )}
+
       {payload.problem_frame && (
         <ReviewSection title={t("decompose.frameTitle")} description={t("decompose.frameDescription")}>
           <ProblemFrameSummary view={payload.problem_frame} />

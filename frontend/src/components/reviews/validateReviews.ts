@@ -104,6 +104,42 @@ export interface DecomposeDraft {
   readonly pendingReframing: string;
   /** Remembered hypotheses pinned or dismissed, by episode id (absent in drafts saved before memory). */
   readonly memoryChoices?: Readonly<Record<string, MemoryChoice>>;
+  /** CP-1: constraints the person drops (null) or relaxes (the looser wording), by constraint index. */
+  readonly constraintChanges?: Readonly<Record<number, string | null>>;
+}
+
+/** The longest looser wording of a constraint the server takes. */
+export const MAX_RELAXED_CHARS = REQUEST_LIMITS.ConstraintChangeIn.relaxed_to.maxLength;
+
+type ConstraintChangeBody = NonNullable<UserInput["constraint_changes"]>;
+
+/** What the person must fix before the conflicts can go to the server: a conflict none of whose
+ * constraints is dropped or relaxed, a relaxed wording left empty or too long. */
+function conflictErrors(changes: Readonly<Record<number, string | null>>, payload: DecomposePayload): string[] {
+  const errors: string[] = [];
+  for (const conflict of payload.constraint_conflicts ?? []) {
+    if (!conflict.indices.some((i) => i in changes)) {
+      const a = conflict.indices[0] ?? 0;
+      const b = conflict.indices.at(-1) ?? a;
+      errors.push(i18n.t("validate.conflictUnresolved", { a: a + 1, b: b + 1 }));
+    }
+  }
+  for (const [index, text] of Object.entries(changes)) {
+    const n = Number(index) + 1;
+    if (text !== null && text.trim() === "") errors.push(i18n.t("validate.relaxEmpty", { n }));
+    if (text !== null && text.trim().length > MAX_RELAXED_CHARS) {
+      errors.push(i18n.t("validate.relaxTooLong", { n, length: text.trim().length, max: MAX_RELAXED_CHARS }));
+    }
+  }
+  return errors;
+}
+
+/** The constraint_changes field of the review: present only when the person changed a constraint. */
+function constraintChangeFields(changes: Readonly<Record<number, string | null>>): { constraint_changes?: ConstraintChangeBody } {
+  const body = Object.entries(changes)
+    .map(([index, text]) => (text === null ? { index: Number(index) } : { index: Number(index), relaxed_to: text.trim() }))
+    .sort((a, b) => a.index - b.index);
+  return body.length ? { constraint_changes: body } : {};
 }
 
 export const EMPTY_DECOMPOSE_DRAFT: DecomposeDraft = {
@@ -138,6 +174,8 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
   if (addedAssumptions.length > MAX_ADDED_ASSUMPTIONS) errors.push(i18n.t("validate.tooManyAssumptions", { max: MAX_ADDED_ASSUMPTIONS }));
   if (addedReframings.length > MAX_ADDED_REFRAMINGS) errors.push(i18n.t("validate.tooManyReframings", { max: MAX_ADDED_REFRAMINGS }));
   errors.push(...tooLong(addedAssumptions, "assumption"), ...tooLong(addedReframings, "reframing"));
+  const changes = draft.constraintChanges ?? {};
+  errors.push(...conflictErrors(changes, payload));
 
   return result(errors, {
     type: "decompose_review",
@@ -147,6 +185,7 @@ export function validateDecompose(draft: DecomposeDraft, payload: DecomposePaylo
     added_assumptions: addedAssumptions,
     added_reframings: addedReframings,
     ...memoryDecisionFields(draft.memoryChoices ?? {}, payload.memory ?? []),
+    ...constraintChangeFields(changes),
   });
 }
 

@@ -1,7 +1,10 @@
 /**
  * The Answer tab: the AnswerPack a person can act on — direct answer, the constraint compliance
  * table (each verdict in words and a symbol, not colour alone), traced evidence, risks and
- * boundaries, the hypothesis ranking, and the methodology folded away.
+ * boundaries, the hypothesis ranking (only hypotheses VERIFY passed, with its status and score; the
+ * checked candidates that did not pass apart), and the methodology folded away. A solution that still
+ * broke a hard constraint is withheld: the direct answer lists which constraint cannot be met and
+ * what relaxing it would allow.
  */
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -75,7 +78,7 @@ export function AnswerPackView({ sessionId, pack }: { sessionId: string; pack: A
   return (
     <div className="max-w-[80ch] space-y-6 break-words" data-testid="answer-pack">
       <Section id="answer-direct" title={t("answer.direct")}>
-        <p className="text-[15px] leading-relaxed text-slate-800">{pack.direct_answer}</p>
+        {pack.cannot_be_met ? <CannotBeMet unmet={pack.cannot_be_met} /> : <p className="whitespace-pre-line text-[15px] leading-relaxed text-slate-800">{pack.direct_answer}</p>}
         <div className="no-print flex flex-wrap items-center gap-2 text-sm">
           {pack.offline && <Badge tone="slate">{t("answer.offlineBadge")}</Badge>}
           <a className="text-indigo-700 underline" href={answerMarkdownUrl(sessionId)} download={`answer-${sessionId}.md`}>
@@ -208,21 +211,57 @@ function Risks({ pack }: { pack: AnswerPack }) {
   );
 }
 
+function CannotBeMet({ unmet }: { unmet: NonNullable<AnswerPack["cannot_be_met"]> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-2" data-testid="cannot-be-met">
+      <h3 className="text-sm font-semibold text-rose-800">{t("answer.cannotBeMet")}</h3>
+      <ul className="list-disc space-y-1 pl-6 text-[15px] text-slate-800">
+        {unmet.constraints.map((u) => (
+          <li key={u.constraint}>
+            {t("answer.unmetConstraint", { constraint: u.constraint, why: u.why })}
+            <p className="text-slate-700">{t("answer.relaxingAllows", { allows: u.relaxing_allows })}</p>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+type Ranked = AnswerPack["ranking"][number];
+
+function rankedLine(h: Ranked): string {
+  const verify = h.verify_score == null ? wordsFor("verify", h.verify_status) : i18n.t("answer.verifyScore", { status: wordsFor("verify", h.verify_status), score: h.verify_score.toFixed(1) });
+  return i18n.t("answer.rankingLine", { score: h.score.toFixed(2), gate: wordsFor("gate", h.gate_status), verify });
+}
+
 function Ranking({ pack }: { pack: AnswerPack }) {
   const { t } = useTranslation();
+  const unranked = pack.unranked ?? [];
   return (
     <Section id="answer-ranking" title={t("answer.ranking")}>
       {pack.ranking.length === 0 ? (
-        <p className="text-sm text-slate-500">{t("answer.poolEmpty")}</p>
+        <p className="text-sm text-slate-500">{unranked.length ? t("answer.noneVerified") : t("answer.poolEmpty")}</p>
       ) : (
         <ol className="list-decimal space-y-1 pl-6 text-sm">
           {pack.ranking.map((h) => (
             <li key={h.id}>
-              <span className="font-medium">{h.title}</span> <span className="text-slate-500">({h.domain})</span>{" "}
-              {t("answer.rankingLine", { score: h.score.toFixed(2), gate: wordsFor("gate", h.gate_status), verify: wordsFor("verify", h.verify_status) })}
+              <span className="font-medium">{h.title}</span> <span className="text-slate-500">({h.domain})</span> {rankedLine(h)}
             </li>
           ))}
         </ol>
+      )}
+      {unranked.length > 0 && (
+        <div data-testid="answer-unranked">
+          <h3 className="text-sm font-semibold text-slate-700">{t("answer.unranked")}</h3>
+          <ul className="list-disc space-y-1 pl-6 text-sm text-slate-600">
+            {unranked.map((h) => (
+              <li key={h.id}>
+                <span className="font-medium">{h.title}</span> ({h.domain}) {rankedLine(h)}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       <p className="text-xs text-slate-500">{t("answer.scoresNote")}</p>
     </Section>

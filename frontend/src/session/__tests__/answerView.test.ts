@@ -17,6 +17,7 @@ const check = (verdict: ComplianceCheck["verdict"], constraint = "without more s
   origin: "user",
   verdict,
   reason: "step 2",
+  relaxing_allows: "",
 });
 
 const item = (source: string | null, claim_id: string | null = "5ba455fd-a354-45af"): EvidenceItem => ({
@@ -48,7 +49,10 @@ describe("compliance markers", () => {
 
   test("the headline counts the violations and the revisions", () => {
     const headline = complianceHeadline({ status: "violation", revisions: 2, checks: [check("violation"), check("pass", "budget")] });
-    expect(headline).toEqual({ text: "The answer still violates 1 of 2 hard constraints after 2 revisions. Resolve those before acting on it.", tone: "rose" });
+    expect(headline).toEqual({
+      text: "No solution meets every hard constraint: 1 of 2 cannot be met after 2 revisions. The solution is withheld; the direct answer says what relaxing each would allow.",
+      tone: "rose",
+    });
     expect(complianceHeadline({ status: "compliant", revisions: 0, checks: [check("pass")] }).text).toBe("All 1 hard constraint passed the audit.");
     expect(complianceHeadline({ status: "unverified", revisions: 1, checks: [check("unclear")] }).tone).toBe("amber");
     expect(complianceHeadline({ status: "compliant", revisions: 0, checks: [] }).tone).toBe("slate");

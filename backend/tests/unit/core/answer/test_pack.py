@@ -1,6 +1,8 @@
-"""The AnswerPack: built from the record (evidence traced, ranking top 5, the supervisor hook),
-rendered to Markdown with an explicit compliance table and to JSON that the API schema accepts, kept
-in the state losslessly, and opening the Knowledge Document with its direct answer."""
+"""The AnswerPack: built from the record (evidence traced, only VERIFY-passed hypotheses ranked, the
+supervisor hook), rendered to Markdown with an explicit compliance table and to JSON that the API
+schema accepts, kept in the state losslessly, and opening the Knowledge Document with its direct
+answer; a solution that still breaks a hard constraint is withheld, and the pack says which
+constraint cannot be met and what relaxing it would allow."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ from forge.core.session.state_codec import decode_state, encode_state
 from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceResult, ComplianceStatus, ComplianceVerdict
 from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, Risk, RiskSeverity
+from forge.core.verify.claim_verification import ClaimVerification, VerifyInputs, compose_verification
+from forge.core.verify.verdicts import LogicVerdict, VerifySample
 
 AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -98,8 +102,14 @@ def hypothesis(n: int, observable: str) -> Hypothesis:
     )
 
 
-def checks(verdict: ComplianceVerdict) -> ComplianceResult:
-    rows = (ComplianceCheck("without more staff", ConstraintOrigin.USER, verdict, "step 2 hires two nurses"),)
+def verified(n: int, logic: float, novelty: float) -> ClaimVerification:
+    sample = VerifySample(LogicVerdict(logic, logic, logic), novelty)
+    return compose_verification(VerifyInputs(ClaimId(UUID(int=100 + n)), "verifier model", (sample,) * 3))
+
+
+def checks(verdict: ComplianceVerdict, relaxing: str = "") -> ComplianceResult:
+    relaxing = relaxing if verdict is ComplianceVerdict.VIOLATION else ""
+    rows = (ComplianceCheck("without more staff", ConstraintOrigin.USER, verdict, "step 2 hires two nurses", relaxing),)
     status = ComplianceStatus.VIOLATION if verdict is ComplianceVerdict.VIOLATION else ComplianceStatus.COMPLIANT
     return ComplianceResult(status, rows, 2)
 
@@ -146,10 +156,68 @@ def test_state_of_the_art_sources_follow_with_their_first_sentence_and_query() -
     assert last.trace == "research query: triage research"
 
 
-def test_ranking_is_the_top_five_by_composite_score_and_unverified_by_default() -> None:
-    ranking = pack().ranking
-    assert len(ranking) == 5 and [h.score for h in ranking] == sorted((h.score for h in ranking), reverse=True)
-    assert {h.verify_status for h in ranking} == {"unverified"}
+def test_without_verify_no_hypothesis_ranks_and_the_top_five_candidates_say_unverified() -> None:
+    p = pack()
+    assert p.ranking == () and len(p.unranked) == 5
+    assert {(h.verify_status, h.verify_score) for h in p.unranked} == {("unverified", None)}
+    markdown = render_answer_markdown(p)
+    assert "No hypothesis passed VERIFY, so none is ranked." in markdown and "VERIFY: unverified" in markdown
+
+
+def test_only_hypotheses_verify_passed_rank_with_their_real_status_and_score() -> None:
+    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5), "h5": verified(5, 4.0, 3.0)}
+    p = build_answer_pack(replace(inputs(), verifications=verdicts))
+    assert [(h.id, h.verify_status) for h in p.ranking] == [("h1", "passed"), ("h3", "passed")]
+    assert [h.verify_score for h in p.ranking] == [6.2, round(verdicts["h3"].final_score, 2)]
+    assert ("h5", "failed") in [(h.id, h.verify_status) for h in p.unranked]
+    assert not {"h1", "h3"} & {h.id for h in p.unranked}
+    markdown = render_answer_markdown(p)
+    assert "| passed 6.2 |" in markdown and "VERIFY: failed 3.4" in markdown
+    assert "Only hypotheses VERIFY passed rank" in markdown
+
+
+def test_a_persistent_violation_is_withheld_saying_what_cannot_be_met_and_what_relaxing_would_allow() -> None:
+    relaxing = "two more nurses on evening shifts would cut the peak wait by half"
+    p = build_answer_pack(
+        replace(inputs(ComplianceVerdict.VIOLATION), compliance=checks(ComplianceVerdict.VIOLATION, relaxing))
+    )
+    assert p.cannot_be_met is not None and p.cannot_be_met.revisions == 2
+    (unmet,) = p.cannot_be_met.constraints
+    assert (unmet.constraint, unmet.why, unmet.relaxing_allows) == (
+        "without more staff",
+        "step 2 hires two nurses",
+        relaxing,
+    )
+    assert p.direct_answer.startswith("No solution meets every hard constraint")
+    assert (
+        f"“without more staff” cannot be met: step 2 hires two nurses. Relaxing it would allow: {relaxing}"
+        in p.direct_answer
+    )
+    assert p.cannot_be_met.withheld_answer == "Smooth the evening peak on weekdays."
+    markdown = render_answer_markdown(p)
+    assert "Move electives" not in markdown and "Smooth the evening peak on weekdays." not in markdown
+    assert "No solution is delivered" in markdown and "Relaxing it would allow: " + relaxing in markdown
+    out = answer_pack_json(p)
+    assert out["cannot_be_met"]["constraints"][0]["relaxing_allows"] == relaxing
+    assert (
+        out["solution_markdown"]
+        == "No solution is delivered: the best one Solve reached breaks a hard constraint (see the direct answer)."
+    )
+
+
+def test_a_violation_without_the_auditors_relaxing_says_what_the_withheld_plan_does() -> None:
+    p = pack(ComplianceVerdict.VIOLATION)
+    assert p.cannot_be_met is not None
+    assert (
+        p.cannot_be_met.constraints[0].relaxing_allows
+        == "what the withheld plan does: Smooth the evening peak on weekdays."
+    )
+
+
+def test_a_compliant_or_unclear_solution_is_delivered_as_the_answer() -> None:
+    for verdict in (ComplianceVerdict.PASS, ComplianceVerdict.UNCLEAR):
+        p = pack(verdict)
+        assert p.cannot_be_met is None and p.direct_answer == "Smooth the evening peak on weekdays."
 
 
 def test_risks_boundaries_and_the_supervisor_hook() -> None:
@@ -183,9 +251,10 @@ def test_markdown_has_every_section_and_marks_a_violation_plainly() -> None:
     markdown = render_answer_markdown(pack(ComplianceVerdict.VIOLATION))
     assert [line[3:] for line in markdown.splitlines() if line.startswith("## ")] == list(ANSWER_SECTIONS)
     assert "| without more staff | user | ❌ VIOLATION | step 2 hires two nurses |" in markdown
-    assert "still violates a hard constraint" in markdown
-    assert "<b>" not in markdown and "&lt;b&gt;Watch&lt;/b&gt;" in markdown  # the model's text is escaped
-    assert "✅ pass" in render_answer_markdown(pack())
+    assert "No solution meets every hard constraint" in markdown
+    delivered = render_answer_markdown(pack())
+    assert "<b>" not in delivered and "&lt;b&gt;Watch&lt;/b&gt;" in delivered  # the model's text is escaped
+    assert "✅ pass" in delivered
 
 
 def test_json_is_accepted_by_the_api_schema_and_the_state_keeps_the_pack_losslessly() -> None:
@@ -206,5 +275,6 @@ def test_the_document_is_titled_by_the_pack_and_opens_with_its_direct_answer() -
         "# Knowledge Document: How can a hospital cut emergency wait times without more staff?\n"
     )
     answer_at, first_section = document.index("## Direct Answer"), document.index("## 1. Problem and Framing")
-    assert answer_at < first_section and "Smooth the evening peak on weekdays." in document[answer_at:first_section]
-    assert "still violates a hard constraint" in document[answer_at:first_section]
+    opening = document[answer_at:first_section]
+    assert answer_at < first_section and "“without more staff” cannot be met" in opening
+    assert "no solution meets every hard constraint" in opening

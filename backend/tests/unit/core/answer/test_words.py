@@ -8,8 +8,8 @@ from dataclasses import fields, replace
 import pytest
 from unit.core.answer.test_pack import pack
 
-from forge.core.answer.build import UNVERIFIED
 from forge.core.answer.pack import AnswerPack, SolveSummary
+from forge.core.answer.ranking import UNVERIFIED
 from forge.core.answer.render import ANSWER_SECTIONS, render_answer_markdown
 from forge.core.answer.words import (
     CHINESE_ANSWER_WORDS,
@@ -80,6 +80,7 @@ def empty_pack() -> AnswerPack:
         key_evidence=(),
         risks=(),
         ranking=(),
+        unranked=(),
         boundaries=(),
         compliance=replace(p.compliance, checks=()),
     )

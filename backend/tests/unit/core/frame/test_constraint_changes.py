@@ -67,6 +67,7 @@ def test_the_review_shows_the_conflict_and_refuses_to_go_on_until_one_side_goes(
     assert [c["text"] for c in payload["constraints"]] == ["no overtime", "use overtime", "no new beds"]
     (shown,) = payload["constraint_conflicts"]
     assert shown["indices"] == [0, 1] and '[{"index": 0}] drops “no overtime”' in shown["resolve"]
+    assert shown["message"].startswith("“no overtime” and “use overtime” conflict")  # the SPA shows this
 
     refused = apply_review(state, DecomposeReview(selected_reframings=(0,)), lambda: "id")
     assert isinstance(refused, ReviewRejection)

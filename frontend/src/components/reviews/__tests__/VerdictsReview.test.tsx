@@ -134,3 +134,27 @@ describe("VerdictsReview", () => {
     expect(within(root).getByLabelText(/Qualification for claim 2/)).toHaveValue("Weekdays only");
   });
 });
+
+describe("VerdictsReview: how VALIDATE acted on the person's claim feedback", () => {
+  function withFeedback(change: { feedback_response: string; revised_from?: string }) {
+    const recorded = recordedEvent("verdicts");
+    const [first, ...rest] = recorded.data.claims;
+    const claim = { ...first!, user_feedback: "Only at peak hours?", ...change };
+    return { ...recorded, data: { ...recorded.data, claims: [claim, ...rest] } };
+  }
+
+  it("shows a revision beside the feedback, with the text before it", () => {
+    const { root } = setup(withFeedback({ feedback_response: "Narrowed to peak hours.", revised_from: "Pooling cuts waits" }));
+    const section = within(root).getByRole("region", { name: "Claim 1" });
+    expect(section).toHaveTextContent("Your feedbackOnly at peak hours?");
+    expect(section).toHaveTextContent("Revised for your feedbackNarrowed to peak hours.");
+    expect(section).toHaveTextContent("Before the revisionPooling cuts waits");
+  });
+
+  it("shows the answer when the claim was kept as it stood", () => {
+    const { root } = setup(withFeedback({ feedback_response: "Kept: the data covers every hour." }));
+    const section = within(root).getByRole("region", { name: "Claim 1" });
+    expect(section).toHaveTextContent("Answer to your feedbackKept: the data covers every hour.");
+    expect(section).not.toHaveTextContent("Before the revision");
+  });
+});

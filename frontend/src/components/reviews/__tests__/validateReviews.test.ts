@@ -25,6 +25,33 @@ function errorsOf(result: ReturnType<typeof validateDecompose>): string[] {
 }
 
 describe("validateDecompose", () => {
+  const conflicted = {
+    ...decompose,
+    constraint_conflicts: [
+      { indices: [0, 2], constraints: ["a", "c"], message: "a and c conflict", resolve: "" },
+      { indices: [1, 2], constraints: ["b", "c"], message: "b and c conflict", resolve: "" },
+    ],
+  };
+  const reframed = { ...EMPTY_DECOMPOSE_DRAFT, selectedReframings: [0] };
+
+  it("names each CP-1 conflict none of whose constraints is dropped or relaxed", () => {
+    expect(errorsOf(validateDecompose(reframed, conflicted))).toEqual([
+      "Constraints 1 and 3 cannot both be met: drop or relax one of them.",
+      "Constraints 2 and 3 cannot both be met: drop or relax one of them.",
+    ]);
+    expect(errorsOf(validateDecompose({ ...reframed, constraintChanges: { 0: null } }, conflicted))).toEqual([
+      "Constraints 2 and 3 cannot both be met: drop or relax one of them.",
+    ]);
+  });
+
+  it("one constraint shared by two conflicts resolves both, sent in index order with its looser wording", () => {
+    const result = validateDecompose({ ...reframed, constraintChanges: { 2: "  c, loosely ", 0: null } }, conflicted);
+    expect(result.ok && result.input.constraint_changes).toEqual([{ index: 0 }, { index: 2, relaxed_to: "c, loosely" }]);
+    expect(errorsOf(validateDecompose({ ...reframed, constraintChanges: { 2: "  " } }, conflicted))).toEqual([
+      "Write the looser wording for constraint 3, or drop it instead.",
+    ]);
+  });
+
   it("requires a selected or added reframing, and says so", () => {
     const result = validateDecompose(EMPTY_DECOMPOSE_DRAFT, decompose);
     expect(result.ok).toBe(false);

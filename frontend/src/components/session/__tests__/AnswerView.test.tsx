@@ -20,8 +20,8 @@ function pack(verdict: "pass" | "violation"): AnswerPack {
       status: verdict === "violation" ? "violation" : "compliant",
       revisions: verdict === "violation" ? 2 : 0,
       checks: [
-        { constraint: "without more staff", origin: "user", verdict, reason: "step 2 hires two nurses" },
-        { constraint: "budget under 50k", origin: "user", verdict: "pass", reason: "costs 10k" },
+        { constraint: "without more staff", origin: "user", verdict, reason: "step 2 hires two nurses", relaxing_allows: "" },
+        { constraint: "budget under 50k", origin: "user", verdict: "pass", reason: "costs 10k", relaxing_allows: "" },
       ],
     },
     solve: { status: "zero_high_risks", unresolved_high_risks: 0, outer_rounds: 1, attempts: 2, constraints_added: [], notes: [], failure: "" },
@@ -39,7 +39,49 @@ describe("AnswerPackView", () => {
     expect(rows.map((r) => r.getAttribute("data-verdict"))).toEqual(["violation", "pass"]);
     expect(within(rows[0]!).getByText("Violation")).toBeInTheDocument();
     expect(within(rows[1]!).getByText("Pass")).toBeInTheDocument();
-    expect(screen.getByRole("alert")).toHaveTextContent("still violates 1 of 2 hard constraints after 2 revisions");
+    expect(screen.getByRole("alert")).toHaveTextContent("No solution meets every hard constraint: 1 of 2 cannot be met after 2 revisions");
+  });
+
+  it("withholds a violating solution: the direct answer names the constraint that cannot be met and what relaxing it would allow", () => {
+    const withheld: AnswerPack = {
+      ...pack("violation"),
+      direct_answer: "No solution meets every hard constraint: …",
+      solution_markdown: "No solution is delivered: the best one Solve reached breaks a hard constraint (see the direct answer).",
+      cannot_be_met: {
+        constraints: [{ constraint: "without more staff", origin: "user", why: "step 2 hires two nurses", relaxing_allows: "two more evening nurses would halve the peak wait" }],
+        revisions: 2,
+        withheld_answer: "Hire two evening nurses.",
+      },
+    };
+    render(<AnswerPackView sessionId="s1" pack={withheld} />);
+    const unmet = screen.getByTestId("cannot-be-met");
+    expect(unmet).toHaveTextContent("Which hard constraint cannot be met");
+    expect(unmet).toHaveTextContent("“without more staff” cannot be met: step 2 hires two nurses");
+    expect(unmet).toHaveTextContent("Relaxing it would allow: two more evening nurses would halve the peak wait");
+    expect(screen.queryByText(/Hire two evening nurses/)).not.toBeInTheDocument();
+  });
+
+  it("ranks only verified hypotheses with VERIFY's status and score, and lists the checked ones that did not pass", () => {
+    const verified: AnswerPack = {
+      ...pack("pass"),
+      ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "passed", verify_score: 6.8 }],
+      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "failed", verify_score: 4.2 }],
+    };
+    render(<AnswerPackView sessionId="s1" pack={verified} />);
+    const ranking = screen.getByRole("heading", { name: "Hypothesis ranking" }).parentElement!;
+    expect(within(ranking).getByText("Utilisation hockey stick").parentElement).toHaveTextContent("score 7.25, gate gate passed, passed 6.8");
+    expect(within(screen.getByTestId("answer-unranked")).getByText("Packet pacing").parentElement).toHaveTextContent("failed 4.2");
+  });
+
+  it("says no hypothesis passed VERIFY when every candidate failed", () => {
+    const none: AnswerPack = {
+      ...pack("pass"),
+      ranking: [],
+      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "unverified", verify_score: null }],
+    };
+    render(<AnswerPackView sessionId="s1" pack={none} />);
+    expect(screen.getByText("No hypothesis passed VERIFY, so none is ranked.")).toBeInTheDocument();
+    expect(screen.getByTestId("answer-unranked")).toHaveTextContent("Packet pacing");
   });
 
   it("shows the direct answer first, the offline label, traced evidence and a safe link only for http sources", () => {
