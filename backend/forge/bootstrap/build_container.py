@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -14,10 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_research
 from forge.bootstrap.container import Container, SystemClock
-from forge.bootstrap.model_roles import engine_stages, model_roles
+from forge.bootstrap.model_roles import ModelRoles, engine_stages, model_roles
 from forge.bootstrap.model_routing import Provider, RoleRoutes, resolve_routes, session_budget
 from forge.config import Settings
 from forge.core.curation.curation_settings import apply_change
+from forge.core.explore.library_records import ShippedKnowledge
+from forge.core.explore.suggested_domains import refuse_unexplorable
 from forge.db.cross_process_write_lock import CrossProcessWriteLock, write_lock_path
 from forge.db.engine import (
     SQLITE_BUSY_TIMEOUT_SECONDS,
@@ -147,6 +150,16 @@ def _refuse_unusable_research(settings: Settings, routes: RoleRoutes) -> None:
         )
 
 
+def _suggestion_refusal(roles: ModelRoles, knowledge: ShippedKnowledge) -> Callable[[Sequence[str]], str | None] | None:
+    """The offline engine cannot describe a new domain: the explore review refuses, in plain words, a
+    suggestion that shares nothing with the shipped library (one that does explores its closest domain)."""
+    from forge.offline.offline_structured_model import OfflineStructuredModel
+
+    if not isinstance(roles.structured, OfflineStructuredModel):
+        return None
+    return partial(refuse_unexplorable, library=knowledge.domains)
+
+
 def build_container(
     settings: Settings,
     *,
@@ -212,7 +225,7 @@ def build_container(
     )
     service = SessionService(
         database.uow_factory, broadcaster, runs, launcher, clock, new_id, roles.model.label, memory,
-        queries=database.query_uow_factory,
+        queries=database.query_uow_factory, refuse_suggestions=_suggestion_refusal(roles, knowledge),
     )  # fmt: skip
     return Container(
         settings,

@@ -102,7 +102,9 @@ class SessionService:
         memory: HypothesisMemory | None = None,
         *,
         queries: UnitOfWorkFactory | None = None,
+        refuse_suggestions: Callable[[Sequence[str]], str | None] | None = None,
     ):
+        self._refuse_suggestions = refuse_suggestions  # domains the engine cannot explore, refused at the review
         self._uow_factory = uow_factory
         self._queries = queries or uow_factory  # reads only (`SqlAlchemyUnitOfWork.query_only`)
         self._memory = memory
@@ -394,11 +396,10 @@ class SessionService:
             review = choose(state)
             if isinstance(review, ServiceFailure):
                 return review
-            if isinstance(review, ExploreReview) and review.starred_hypotheses:  # read the pool they name
-                found = await uow.hypotheses.by_ids(session_id, review.starred_hypotheses)
-                with_stars = resolve_pool_stars(review, found)
-                if isinstance(with_stars, ReviewRejection):
-                    return ServiceFailure(FailureKind.INVALID, with_stars.message)
+            if isinstance(review, ExploreReview):
+                with_stars = await self._explore_review(uow, session_id, review)
+                if isinstance(with_stars, ServiceFailure):
+                    return with_stars
                 review = with_stars
             # The state was read for this review alone: it is applied in place (a rejection rolls the
             # transaction back), so the memory takes what it needs of the state before, first.
@@ -415,6 +416,23 @@ class SessionService:
             lease, stored = await self._persist_review(uow, record, review_type, summary, outcome)
             await self._commit_and_publish(uow, session_id, stored, starting=lease)
         return cursor
+
+    async def _explore_review(
+        self, uow: UnitOfWork, session_id: SessionId, review: ExploreReview
+    ) -> ExploreReview | ServiceFailure:
+        """The review with the pool hypotheses it stars read from the pool; refused (in plain words,
+        nothing applied) for a suggested domain the engine cannot explore."""
+        refusal = self._refuse_suggestions(review.suggested_domains) if self._refuse_suggestions else None
+        if refusal is not None:
+            return ServiceFailure(FailureKind.INVALID, refusal)
+        if not review.starred_hypotheses:
+            return review
+        with_stars = resolve_pool_stars(review, await uow.hypotheses.by_ids(session_id, review.starred_hypotheses))
+        return (
+            ServiceFailure(FailureKind.INVALID, with_stars.message)
+            if isinstance(with_stars, ReviewRejection)
+            else with_stars
+        )
 
     async def _persist_review(
         self, uow: UnitOfWork, locked: SessionRecord, review_type: ReviewType, summary: str, outcome: ReviewApplied

@@ -3,7 +3,9 @@
 The offline model plays the model in the real agent loop (shipped corpus as research, fixed clock,
 counting ids), and a reviewer answers each review the way a demanding person would, so every kind
 of decision reaches a brief: an assumption rejected and one added, a claim's feedback, a suggested
-domain, one claim qualified, one rejected, a deep dive into round 2, then resolve.
+domain, one claim qualified, one rejected, a deep dive into round 2, then resolve. When EXPLORE opens
+in round 1 the state gets a BISO head (`BISO_HEAD`, as the BISO stage would leave it), so EXPLORE's
+brief offers the pool and the offline stand-in's analogies cite it.
 
 Invariants:
     - Deterministic: the same code gives the same requests, byte for byte (the snapshots rely on it).
@@ -22,7 +24,9 @@ from forge.agent.call_model import Live
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
-from forge.core.domain_types import BuildDecision, ReviewType, SessionId, VerdictType
+from forge.core.domain_types import BuildDecision, Phase, ReviewType, SessionId, VerdictType
+from forge.core.hypotheses.pool import BisoSummary
+from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.llm.messages import Message, ModelRequest, ModelResponse
 from forge.core.review.apply import ReviewApplied, apply_review
 from forge.core.review.inputs import (
@@ -94,6 +98,35 @@ def demanding_review(state: ForgeState, review: ReviewType) -> ReviewInput:
     return BuildDecisionReview(BuildDecision.RESOLVE)
 
 
+BISO_HEAD = (  # as the BISO stage leaves it in the state (the harness runs the agent loop only)
+    PoolCandidate(
+        "biso-0-queueing_theory-1", "queueing_theory", "Queueing theory", "Utilization hockey stick for waits",
+        "Cut the load on the staff at the hours utilization is highest, where each point of load costs the most wait.",
+        "Mean wait grows as rho/(1-rho): the last points of utilization cost the most delay.",
+        "median wait per hour against hourly utilization", 8.1, True,
+    ),
+    PoolCandidate(
+        "biso-0-power_grids-1", "power_grids", "Electric power grids", "Peak shaving for the emergency department",
+        "Shift the schedulable part of the peak-hour load into quieter hours, as a grid shaves its peak.",
+        "Capacity is set by the peak; moving a few peak hours saves more than adding capacity.",
+        "share of arrivals in the three busiest hours", 7.4, True,
+    ),
+    PoolCandidate(
+        "biso-0-hydrology-2", "hydrology", "Hydrology and river systems", "Floodplain storage for surges",
+        "Hold surges in a buffer area until the peak passes.", "Storage flattens the flood wave.",
+        "peak waiting-room occupancy", 3.2, False, ("effective_rows", "row_usage"),
+    ),
+)  # fmt: skip
+
+
+def with_biso_head(state: ForgeState) -> ForgeState:
+    """The state with round 1's BISO head when EXPLORE opens, so EXPLORE's brief offers the pool."""
+    if state.current_phase is Phase.EXPLORE and state.current_round == 0:
+        state.biso = BisoSummary(0, 9, 9, 2, ())
+        state.pool_candidates = list(BISO_HEAD)
+    return state
+
+
 def _verdict(index: int) -> ClaimVerdictInput:
     if index == 0:
         return ClaimVerdictInput(0, VerdictType.QUALIFY, qualification=QUALIFICATION)
@@ -124,6 +157,6 @@ async def record_prompt_session(problem: str = PROBLEM) -> list[SentRequest]:
         assert waiting is not None, f"the session stopped in {ctx.state.current_phase} without a review"
         applied = apply_review(ctx.state, demanding_review(ctx.state, waiting), ids)
         assert isinstance(applied, ReviewApplied), applied
-        ctx.state = holder[0] = applied.state
+        ctx.state = holder[0] = with_biso_head(applied.state)
         history = [*history, phase_kickoff(ctx.state)]
     raise AssertionError("the session did not reach the knowledge document")

@@ -23,6 +23,8 @@ from forge.core.domain_types import (
     ReviewType,
     SemanticDistance,
 )
+from forge.core.explore.suggested_domains import SuggestionOutcome, SuggestionSource
+from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import (
     Analogy,
@@ -131,8 +133,26 @@ def rich_state() -> ForgeState:
                 True,
                 True,
             ),
-            Analogy(AnalogyId(uid(31)), "ants", "routing", "d", SemanticDistance.FAR),
+            Analogy(
+                AnalogyId(uid(31)), "ants", "routing", "d", SemanticDistance.FAR, hypothesis_id="b1", mapping_score=7.5
+            ),
             Analogy(AnalogyId(uid(32)), "clinics", "triage", "d", SemanticDistance.NEAR),
+        ],
+        pool_candidates=[
+            PoolCandidate("b1", "ants", "Ants", "t", "s", "m", "o", 7.5, True),
+            PoolCandidate("b2", "bees", "Bees", "t", "s", "m", "o", 3.0, False, ("effective_rows", "row_usage")),
+        ],
+        suggestion_outcomes=[
+            SuggestionOutcome(
+                "logistics",
+                SuggestionSource.LIBRARY,
+                "logistics",
+                "Logistics",
+                1,
+                0,
+                "from the library",
+                (PoolCandidate("s1", "logistics", "Logistics", "t", "s", "m", "o", 6.0, True),),
+            )
         ],
         cross_domain_search_count=2,
         contradictions=[Contradiction(ContradictionId(uid(40)), "speed", "safety", "d", "r", ("segmentation",))],

@@ -687,7 +687,7 @@ export interface components {
             failure_mode: string;
             /**
              * Hypothesis Id
-             * @description The pool hypothesis this analogy was starred from; empty for the agent's own.
+             * @description The pool hypothesis this analogy was starred from, or that the agent promoted in EXPLORE; empty for a new analogy of the agent's own.
              * @default
              */
             hypothesis_id: string;
@@ -700,6 +700,11 @@ export interface components {
             index: number;
             /** Mapping */
             mapping: components["schemas"]["MappingRowView"][];
+            /**
+             * Mapping Score
+             * @description 0-10: the cited pool hypothesis's mapping score, or the mapping-quality gate's score of the agent's own table (a new analogy is recorded only when its table passes the gate); null if never gated.
+             */
+            mapping_score?: number | null;
             /** Observable */
             observable: string;
             semantic_distance: components["schemas"]["SemanticDistance"];
@@ -2508,6 +2513,35 @@ export interface components {
             title: string;
         };
         /**
+         * PoolCandidateView
+         * @description A pool hypothesis a brief offers (EXPLORE's `pool`, SYNTHESIZE's suggested-domain results).
+         */
+        PoolCandidateView: {
+            /** Domain Id */
+            domain_id: string;
+            /** Domain Name */
+            domain_name: string;
+            /**
+             * Failed Rules
+             * @description The mapping-quality gate rules it failed.
+             */
+            failed_rules?: string[];
+            /** Gate Passed */
+            gate_passed: boolean;
+            /** Id */
+            id: string;
+            /** Mapping Score */
+            mapping_score: number;
+            /** Mechanism */
+            mechanism: string;
+            /** Observable */
+            observable: string;
+            /** Statement */
+            statement: string;
+            /** Title */
+            title: string;
+        };
+        /**
          * PoolSummaryView
          * @description What BISO put in the pool this round; the hypotheses are at GET /sessions/{id}/hypotheses.
          */
@@ -3421,6 +3455,11 @@ export interface components {
          *     the fly by the model and explored, or not explored (`note` says why).
          */
         SuggestionOutcomeView: {
+            /**
+             * Candidates
+             * @description Its best hypotheses, offered to the agent in EXPLORE's and SYNTHESIZE's briefs.
+             */
+            candidates?: components["schemas"]["PoolCandidateView"][];
             /** Domain Id */
             domain_id: string;
             /** Domain Name */

@@ -3,6 +3,9 @@
 Invariants:
     - search_cross_domain is gated by rule 13 (research naming the source domain in this phase)
       and counts toward the two cross-domain searches rule 2 needs.
+    - One standard for every analogy (issue 36 item 2): an analogy cites a pool hypothesis its brief
+      offered (`hypothesis_id`) that passed the mapping-quality gate, or its own table passes that
+      gate (`check_mapping_table`, BISO's rules); a refusal lists each failed rule.
 """
 
 from __future__ import annotations
@@ -11,9 +14,14 @@ from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import AnalogyId, ContradictionId, SemanticDistance
+from forge.core.explore.mapping_quality_gate import MappingRow as GateRow
+from forge.core.explore.mapping_quality_gate import MappingTable, MappingType, check_mapping_table, failure_lines
+from forge.core.explore.pool_offer import explore_offer
 from forge.core.explore.triz_contradiction import TrizResolution, resolve_contradiction
+from forge.core.hypotheses.pool import rule_layer_score
 from forge.core.rules.phase_gates import check_research_before_cross_domain
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
+from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Analogy, Contradiction, MappingRow, MorphologicalParameter
 
 
@@ -41,6 +49,23 @@ class MappingItem(BaseModel):
         min_length=1,
         max_length=500,
         description="The shared structure or mechanism: why the two play the same role (not a surface likeness).",
+    )
+    source_relation: str = Field(
+        default="", max_length=500, description="What the source concept does, or how it relates, in the source."
+    )
+    target_relation: str = Field(
+        default="", max_length=500, description="The corresponding relation of the target concept in the problem."
+    )
+    mapping_type: MappingType = Field(
+        default=MappingType.ENTITY,
+        description="entity, attribute, relation, or higher_order (a relation between relations: a causal chain, "
+        "a feedback loop, a constraint).",
+    )
+    systematicity_group: str = Field(
+        default="", max_length=120, description="Rows that tell one causal story share a group name."
+    )
+    observable_link: str = Field(
+        default="", max_length=300, description="What one would measure in the problem to see this row hold."
     )
 
 
@@ -76,6 +101,13 @@ class CrossDomainInput(BaseModel):
         min_length=10,
         max_length=1000,
         description="Where the analogy breaks: a difference between the domains that would make the transfer fail.",
+    )
+    hypothesis_id: str | None = Field(
+        default=None,
+        max_length=120,
+        description="The id of the pool hypothesis (from the brief's `pool`) this analogy researches and promotes. "
+        "Without it the analogy is new, and its mapping table must pass the mapping-quality gate every pool "
+        "hypothesis met.",
     )
 
 
@@ -128,10 +160,71 @@ async def build_morphological_box(ctx: ToolContext, args: MorphologicalBoxInput)
     return ToolOutcome({"parameters": len(args.parameters), "combinations": size}, f"{size} combinations")
 
 
+GATE_ROWS = (
+    "each row: source_concept with its source_relation -> target_concept with its target_relation, a "
+    "mapping_type, a systematicity_group and an observable_link"
+)
+
+
+def _table(args: CrossDomainInput) -> MappingTable:
+    return MappingTable(
+        tuple(
+            GateRow(
+                m.source_concept,
+                m.source_relation,
+                m.target_concept,
+                m.target_relation,
+                m.mapping_type,
+                m.systematicity_group,
+                m.observable_link,
+            )
+            for m in args.mapping
+        )
+    )
+
+
+def _not_offered(hypothesis_id: str, offered: list[str]) -> RuleViolation:
+    shown = ", ".join(offered) or "none: this round's brief has no pool"
+    return RuleViolation(
+        ErrorCode.INVALID_INPUT,
+        f"hypothesis_id '{hypothesis_id}' is not in the brief's pool; the ids offered are: {shown}. Leave it out "
+        "to record a new analogy (its mapping table must then pass the mapping-quality gate).",
+    )
+
+
+def gated_score(state: ForgeState, args: CrossDomainInput) -> float | RuleViolation:
+    """The mapping score the analogy stands on: the cited pool hypothesis's when it passed the gate, else
+    its own table's — judged by the same gate as BISO's (`check_mapping_table`), refused with its reasons."""
+    offer = {c.id: c for c in explore_offer(state)}
+    cited = offer.get(args.hypothesis_id) if args.hypothesis_id else None
+    if args.hypothesis_id and cited is None:
+        return _not_offered(args.hypothesis_id, list(offer))
+    if cited is not None and cited.gate_passed:
+        return cited.mapping_score
+    table = _table(args)
+    verdict = check_mapping_table(table, " ".join((args.analogy_description, args.observable, args.failure_mode)))
+    if verdict.passed:
+        return rule_layer_score(verdict, len({table.rows[i].mapping_type for i in verdict.effective_rows}))
+    lead = (
+        f"Pool hypothesis {cited.id} failed the mapping-quality gate ({cited.gate}), so your own table must pass it"
+        if cited is not None
+        else "This new analogy's mapping table does not pass the mapping-quality gate (the rules every pool "
+        "hypothesis met)"
+    )
+    return RuleViolation(
+        ErrorCode.INVALID_INPUT,
+        f"{lead}:\n" + "\n".join(failure_lines(verdict)) + f"\nFix the table ({GATE_ROWS}) and call again, or "
+        "build on a pool hypothesis of the brief by passing its id as hypothesis_id.",
+    )
+
+
 async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolOutcome:
     violation = check_research_before_cross_domain(ctx.state, args.source_domain)
     if violation:
         return ToolOutcome.failed(violation)
+    score = gated_score(ctx.state, args)
+    if isinstance(score, RuleViolation):
+        return ToolOutcome.failed(score)
     analogy = Analogy(
         AnalogyId(ctx.new_id()),
         args.source_domain,
@@ -141,13 +234,15 @@ async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolO
         tuple(MappingRow(m.source_concept, m.target_concept, m.relation) for m in args.mapping),
         args.observable,
         args.failure_mode,
+        hypothesis_id=args.hypothesis_id or "",
+        mapping_score=score,
     )
     ctx.state.cross_domain_analogies.append(analogy)
     ctx.state.cross_domain_search_count += 1
     index = len(ctx.state.cross_domain_analogies) - 1
-    return ToolOutcome(
-        {"analogy_index": index, "searches": ctx.state.cross_domain_search_count}, f"analogy from {args.source_domain}"
-    )
+    payload = {"analogy_index": index, "searches": ctx.state.cross_domain_search_count, "mapping_score": score}
+    builds_on = {"builds_on": args.hypothesis_id} if args.hypothesis_id else {"gate": "passed"}
+    return ToolOutcome(payload | builds_on, f"analogy from {args.source_domain}")
 
 
 def _matrix_resolution(ctx: ToolContext, args: ContradictionInput) -> TrizResolution | RuleViolation | None:
@@ -211,7 +306,10 @@ EXPLORE_TOOLS = (
         "Record a structural analogy from a distant domain: a mechanism that solves the same structural problem "
         "there. Call research with a query naming the source domain in this phase first (rule 13); this tool "
         "records, it does not search. At least 2 analogies from different domains are needed; each needs a "
-        "mapping table of at least 2 rows, an observable and a failure mode.",
+        "mapping table, an observable and a failure mode. Pass hypothesis_id to promote a pool hypothesis of the "
+        "brief; a new analogy's table must pass the mapping-quality gate (>= 6 rows that each add something, "
+        "each with both relations and an observable_link, >= 2 mapping types, one systematicity group of >= 3 "
+        "rows, rows the observable or failure mode uses).",
         CrossDomainInput,
         search_cross_domain,
     ),

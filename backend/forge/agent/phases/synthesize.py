@@ -10,7 +10,8 @@ Invariants:
     - It also offers BUILD's get_negative_knowledge: rule 10 must be satisfiable in rounds 2+.
     - The engine's products are candidate theses and antitheses: SEARCH's children of this round
       (`search_candidates`: operator, parents, lineage, hyperpath) and the starred pool hypotheses
-      (a starred analogy's `hypothesis_id`); state_thesis records the ids a claim came from.
+      (a starred analogy's `hypothesis_id`), and the engine's results on the domains the person
+      suggested this round (`suggested_domain_results`); state_thesis records the ids a claim came from.
     - It pauses for the claims review once rule 4 passes (`forge.core.phases.close_synthesize`).
 """
 
@@ -25,6 +26,7 @@ from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS, offered_hypoth
 from forge.core.curation.graph_gaps import deep_dive_neighbours, navigation_view
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.domain_types import Phase
+from forge.core.explore.pool_offer import biso_head, suggestion_candidates, this_rounds_suggestions
 from forge.core.llm.messages import Message
 from forge.core.phases import close_synthesize
 from forge.core.session.forge_state import ForgeState
@@ -51,7 +53,8 @@ THINK = """THINK FIRST: before the first thesis, weigh the candidate directions 
 the ones whose mechanisms differ; before each synthesis, ask where the claim would fail."""
 CANDIDATES = """CANDIDATES: the engine searched the hypothesis pool for you. `search_candidates` are SEARCH's \
 children (each with its operator, parent ids and lineage; an `oppose` or `extreme` child is a ready \
-antithesis to its parent) and a starred analogy with a `hypothesis_id` is a pool hypothesis the person chose. \
+antithesis to its parent), a starred analogy with a `hypothesis_id` is a pool hypothesis the person chose, and \
+`suggested_domain_results` are the engine's hypotheses on the domains the person suggested. \
 Start from them: take the strongest as theses, use the ones that contradict a thesis as its antithesis, and \
 pass the ids a claim builds on as hypothesis_ids in state_thesis."""
 DONE = """DONE WHEN: every claim has a thesis, an antithesis and a synthesis. Then stop and summarise; the \
@@ -101,7 +104,34 @@ def _context(state: ForgeState) -> dict[str, Any]:
         }
         | ({"direction": direction} if direction else {})
         | _candidates(state)
+        | _suggested_results(state)
     )
+
+
+def _suggested_results(state: ForgeState) -> dict[str, Any]:
+    """What the engine made of the domains the person suggested this round (none: no key)."""
+    head = biso_head(state)
+    results = [
+        {
+            "suggestion": o.suggestion,
+            "explored_as": o.domain_name or "not explored",
+            "note": o.note,
+            "candidates": [
+                {
+                    "id": c.id,
+                    "title": c.title,
+                    "statement": c.statement,
+                    "mechanism": c.mechanism,
+                    "observable": c.observable,
+                    "mapping_score": c.mapping_score,
+                    "gate": c.gate,
+                }
+                for c in suggestion_candidates(o, head)
+            ],
+        }
+        for o in this_rounds_suggestions(state)
+    ]
+    return {"suggested_domain_results": results} if results else {}
 
 
 def _candidates(state: ForgeState) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
+from forge.core.explore.pool_offer import suggested_offer
 from forge.core.rules.claim_rules import (
     check_antithesis_exists,
     check_claim_index,
@@ -44,8 +45,8 @@ class ThesisInput(BaseModel):
     hypothesis_ids: list[str] = Field(
         default_factory=list,
         max_length=6,
-        description="Ids of the pool hypotheses this thesis builds on: a search_candidates id or a starred "
-        "analogy's hypothesis_id from the brief.",
+        description="Ids of the pool hypotheses this thesis builds on: a search_candidates id, a starred "
+        "analogy's hypothesis_id or a suggested_domain_results candidate id from the brief.",
     )
 
 
@@ -85,11 +86,13 @@ class SynthesisInput(BaseModel):
 
 
 def offered_hypotheses(state: ForgeState) -> list[str]:
-    """The pool ids SYNTHESIZE's brief offers: SEARCH's candidates and the starred pool hypotheses."""
+    """The pool ids SYNTHESIZE's brief offers: SEARCH's candidates, the starred pool hypotheses and the
+    results on the domains the person suggested."""
     search = state.search
     searched = [c.id for c in search.candidates] if search is not None and search.round == state.current_round else []
     starred = [a.hypothesis_id for a in state.starred_analogies if a.hypothesis_id]
-    return list(dict.fromkeys([*searched, *starred]))
+    suggested = [c.id for c in suggested_offer(state)]
+    return list(dict.fromkeys([*searched, *starred, *suggested]))
 
 
 def check_hypothesis_ids(state: ForgeState, ids: list[str]) -> RuleViolation | None:

@@ -127,7 +127,14 @@ class AnalogyView(Payload):
     starred: bool
     suggested_by_user: bool
     hypothesis_id: str = Field(
-        default="", description="The pool hypothesis this analogy was starred from; empty for the agent's own."
+        default="",
+        description="The pool hypothesis this analogy was starred from, or that the agent promoted in EXPLORE; "
+        "empty for a new analogy of the agent's own.",
+    )
+    mapping_score: float | None = Field(
+        default=None,
+        description="0-10: the cited pool hypothesis's mapping score, or the mapping-quality gate's score of the "
+        "agent's own table (a new analogy is recorded only when its table passes the gate); null if never gated.",
     )
 
 
@@ -378,6 +385,21 @@ class PoolSummaryView(Payload):
     domains: list[DomainYieldView]
 
 
+class PoolCandidateView(Payload):
+    """A pool hypothesis a brief offers (EXPLORE's `pool`, SYNTHESIZE's suggested-domain results)."""
+
+    id: str
+    domain_id: str
+    domain_name: str
+    title: str
+    statement: str
+    mechanism: str
+    observable: str
+    mapping_score: float
+    gate_passed: bool
+    failed_rules: list[str] = Field(default_factory=list, description="The mapping-quality gate rules it failed.")
+
+
 class SuggestionOutcomeView(Payload):
     """What became of a source domain the person suggested: explored from the library, described on
     the fly by the model and explored, or not explored (`note` says why)."""
@@ -389,6 +411,10 @@ class SuggestionOutcomeView(Payload):
     hypotheses: int
     round: int
     note: str
+    candidates: list[PoolCandidateView] = Field(
+        default_factory=list,
+        description="Its best hypotheses, offered to the agent in EXPLORE's and SYNTHESIZE's briefs.",
+    )
 
 
 class ExploreReviewData(Payload):

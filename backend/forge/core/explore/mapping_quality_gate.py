@@ -220,3 +220,8 @@ def check_mapping_table(table: MappingTable, downstream_text: str) -> MappingGat
     """All seven rules on `table`; `downstream_text` is what the table must support (statement, observable...)."""
     rows = judge_rows(table, downstream_text)
     return MappingGateVerdict(tuple(_count_rules(table, rows) + _structure_rules(table, rows)), rows)
+
+
+def failure_lines(verdict: MappingGateVerdict) -> list[str]:
+    """One line per failed rule, in words a model can act on: the rule, what it measured, what it needs."""
+    return [f"- {o.rule.value}: {o.detail} (needs {o.required})" for o in verdict.outcomes if not o.passed]

@@ -7,6 +7,9 @@ Invariants:
       appearing in the domain's name and cue terms (the best such domain); otherwise it names none.
       Matching uses `text_terms.match_keys`, so "ant colonies" meets "colony", "optimization" meets
       "optimisation".
+    - A model that cannot describe a new domain (the offline one) explores the shipped domain that shares
+      the most of the suggestion's terms (`closest_domain`), saying so; with none, the note says why
+      in plain words (`not_in_library`).
     - Every suggestion is explored at most once per session: once it has an outcome (explored from
       the library, described on the fly by the model, or not explorable and why), it is not pending.
       Suggestions are compared case- and space-insensitively.
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.explore.library_records import SourceDomain
+from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.research.text_terms import match_keys
 
 MIN_CUE_SHARE = 0.5
@@ -39,6 +43,7 @@ class SuggestionOutcome:
     hypotheses: int = 0
     round: int = 0
     note: str = ""
+    candidates: tuple[PoolCandidate, ...] = ()  # its best hypotheses, offered in EXPLORE's and SYNTHESIZE's briefs
 
 
 def normalized(suggestion: str) -> str:
@@ -57,12 +62,43 @@ def match_suggestion(suggestion: str, domains: Sequence[SourceDomain]) -> Source
     by_name = [d for d in domains if keys <= match_keys(d.name)]
     if by_name:
         return by_name[0]
+    best, best_share = _best_by_cues(keys, domains)
+    return best if best_share >= MIN_CUE_SHARE else None
+
+
+def _best_by_cues(keys: frozenset[str], domains: Sequence[SourceDomain]) -> tuple[SourceDomain | None, float]:
     best, best_share = None, 0.0
     for domain in domains:
         share = len(keys & match_keys(f"{domain.name} {' '.join(domain.cue_terms)}")) / len(keys)
         if share > best_share:
             best, best_share = domain, share
-    return best if best_share >= MIN_CUE_SHARE else None
+    return best, best_share
+
+
+def closest_domain(suggestion: str, domains: Sequence[SourceDomain]) -> SourceDomain | None:
+    """The shipped domain sharing the most of the suggestion's terms (any), for a model that cannot
+    describe a new domain: what the library holds nearest to it; None when nothing is shared."""
+    keys = match_keys(suggestion)
+    return _best_by_cues(keys, domains)[0] if keys else None
+
+
+def not_in_library(suggestion: str, library_size: int) -> str:
+    """Why a suggestion was not explored, in plain words (no tool or type names)."""
+    return (
+        f"it is not one of the {library_size} source domains shipped with Knowledge Forge, shares no terms with "
+        "any of them, and the model could not describe it as a new domain. Suggest a shipped domain (see the "
+        "Knowledge page), or run the session with a real model to explore it"
+    )
+
+
+def refuse_unexplorable(suggestions: Sequence[str], library: Sequence[SourceDomain]) -> str | None:
+    """For a model that cannot describe a new domain (the offline one), checked at the explore review
+    before anything is applied: why the review is refused — the suggestions that name no shipped
+    domain and share no term with any — or None."""
+    lost = [s for s in suggestions if match_suggestion(s, library) is None and closest_domain(s, library) is None]
+    if not lost:
+        return None
+    return " ".join(f"'{s}' cannot be explored: {not_in_library(s, len(library))}." for s in lost)
 
 
 def pending_suggestions(suggested: Sequence[str], outcomes: Sequence[SuggestionOutcome]) -> list[str]:

@@ -59,6 +59,7 @@ def analogy_from_hypothesis(h: Hypothesis, analogy_id: UUID, selection: DomainSe
         h.failure_modes[0] if h.failure_modes else "",
         starred=True,
         hypothesis_id=h.id,
+        mapping_score=round(h.gate.mapping_score, 1),
     )
 
 

@@ -2,7 +2,9 @@
 
 Invariants:
     - Pure and deterministic: the same state gives the same review.
-    - Selects the first reframing, stars the top analogies, accepts a claim by VERIFY's final score
+    - Selects the first reframing, stars the `star_top` strongest of the whole pool offer by score
+      (BISO's head, the suggested domains' results and the agent's gated analogies; an analogy that
+      cites a pool hypothesis stands for it — `pool_offer.stars_by_score`), accepts a claim by VERIFY's final score
       when the independent verifier judged it (not abstained) — against VERIFY's pass threshold, or
       the person's stricter `accept_threshold` on VERIFY's 0-10 scale (the default 0.6 is 6.0, the
       same) — else by the agent's mean score against `accept_threshold`, rejecting the rest with a
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forge.core.domain_types import BuildDecision, ReviewType, VerdictType
+from forge.core.explore.pool_offer import stars_by_score
 from forge.core.frame.constraint_changes import how_to_resolve, open_conflicts
 from forge.core.review.inputs import (
     BuildDecisionReview,
@@ -53,7 +56,10 @@ class AutopilotPolicy:
             confirmed = tuple(range(len(state.assumptions)))
             return DecomposeReview(selected_reframings=(0,), confirmed_assumptions=confirmed)
         if review == ReviewType.EXPLORE_REVIEW:
-            count = min(self.star_top, len(state.cross_domain_analogies))
+            stars = stars_by_score(state, self.star_top)
+            if stars.analogies or stars.hypotheses:
+                return ExploreReview(starred_analogies=stars.analogies, starred_hypotheses=stars.hypotheses)
+            count = min(self.star_top, len(state.cross_domain_analogies))  # nothing scored: the first ones
             return ExploreReview(starred_analogies=tuple(range(count)))
         if review == ReviewType.CLAIMS_REVIEW:
             return ClaimsReview()

@@ -29,6 +29,7 @@ from forge.core.explore.select_source_domains import DomainSelection
 from forge.core.explore.suggested_domains import SuggestionOutcome
 from forge.core.frame.problem_frame import AuditedFrame
 from forge.core.hypotheses.pool import BisoSummary
+from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.hypotheses.remembered import RememberedHypothesis
 from forge.core.saga.state import SupervisionState
 from forge.core.search.summary import SearchSummary
@@ -69,6 +70,7 @@ class ForgeState:
     # Phase 2: EXPLORE
     domain_selection: DomainSelection | None = None  # the source domains BISO explores this round
     biso: BisoSummary | None = None  # what BISO put in the pool this round (the pool is its own table)
+    pool_candidates: list[PoolCandidate] = field(default_factory=list)  # BISO's head this round, for EXPLORE's brief
     morphological_box: list[MorphologicalParameter] = field(default_factory=list)
     cross_domain_analogies: list[Analogy] = field(default_factory=list)
     cross_domain_search_count: int = 0

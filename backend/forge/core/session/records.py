@@ -119,7 +119,8 @@ class Analogy:
     failure_mode: str = ""
     starred: bool = False
     suggested_by_user: bool = False
-    hypothesis_id: str = ""  # the pool hypothesis it was starred from (000 §4.1), "" for the agent's own
+    hypothesis_id: str = ""  # the pool hypothesis it was starred from or builds on (000 §4.1), "" for a new one
+    mapping_score: float | None = None  # the gate's score (the pool's for a cited hypothesis), None if never gated
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,13 @@
 """Exploring the source domains the person suggested (issue 11 item 4): a suggestion that names a
 shipped domain gets a BISO run on it; one that names none is described on the fly by the model (its
-structures, mechanisms, observables — a `SourceDomain` record) and then gets a BISO run; a model
-that cannot describe domains (the offline one) leaves it unexplored with a note saying why.
+structures, mechanisms, observables — a `SourceDomain` record) and then gets a BISO run; when the
+model cannot describe it (the offline one cannot describe any), the closest shipped domain is
+explored instead and the note says so; with nothing close, it stays unexplored with a note in plain
+words (never the model's internal failure text).
 
 Invariants:
     - One outcome per suggestion (`core.suggested_domains.SuggestionOutcome`); nothing is retried.
+      An explored one carries its best hypotheses (`candidates`), which the briefs offer.
     - A library domain already explored in this round is not explored again (its hypotheses are in
       the pool; ids would collide): its outcome says so and counts what it gave.
     - A generated domain's id is `suggested-<slug>` and its record says it was generated, so the
@@ -21,9 +24,16 @@ from pydantic import BaseModel, Field
 
 from forge.core.domain_types import EngineStage
 from forge.core.explore.library_records import DomainVariable, ScienceField, SourceDomain, Structure, StructureTransfer
-from forge.core.explore.suggested_domains import SuggestionOutcome, SuggestionSource, match_suggestion
+from forge.core.explore.suggested_domains import (
+    SuggestionOutcome,
+    SuggestionSource,
+    closest_domain,
+    match_suggestion,
+    not_in_library,
+)
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis
+from forge.core.hypotheses.pool_candidates import PER_SUGGESTION, top_candidates
 from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import frame_text, run_biso
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
@@ -121,22 +131,31 @@ async def _describe(
     return described, batch.usage, len(requests)
 
 
+NEAREST_NOTE = "not in the shipped library and the model could not describe it, so the closest shipped domain"
+
+
 def _outcome(
-    name: str, target: SourceDomain | str, generated: bool, produced: Sequence[Hypothesis], round_: int
+    name: str, target: SourceDomain | str, note: str, produced: Sequence[Hypothesis], round_: int
 ) -> SuggestionOutcome:
     if isinstance(target, str):
         return SuggestionOutcome(name, SuggestionSource.NONE, round=round_, note=target)
-    count = sum(1 for h in produced if h.domain_id == target.id)
-    if generated:
-        return SuggestionOutcome(
-            name, SuggestionSource.GENERATED, target.id, target.name, count, round_, GENERATED_NOTE
-        )
-    return SuggestionOutcome(name, SuggestionSource.LIBRARY, target.id, target.name, count, round_, "from the library")
+    mine = [h for h in produced if h.domain_id == target.id]
+    source = SuggestionSource.GENERATED if note == GENERATED_NOTE else SuggestionSource.LIBRARY
+    best = top_candidates(mine, PER_SUGGESTION)
+    return SuggestionOutcome(name, source, target.id, target.name, len(mine), round_, note, best)
 
 
 def _already(name: str, domain: SourceDomain, count: int, round_: int) -> SuggestionOutcome:
     note = "from the library; already explored in this round's BISO"
     return SuggestionOutcome(name, SuggestionSource.LIBRARY, domain.id, domain.name, count, round_, note)
+
+
+def _undescribed(
+    described: Mapping[str, SourceDomain | str], library: Sequence[SourceDomain]
+) -> dict[str, SourceDomain | str]:
+    """Each suggestion the model could not describe: the closest shipped domain, or why there is none."""
+    nearest = {n: closest_domain(n, library) for n, d in described.items() if isinstance(d, str)}
+    return {n: d if d is not None else not_in_library(n, len(library)) for n, d in nearest.items()}
 
 
 async def explore_suggested_domains(
@@ -153,14 +172,18 @@ async def explore_suggested_domains(
     progress: ProgressSink | None = None,
 ) -> SuggestedExploration:
     """`explored_this_round`: library domain id -> hypotheses it already gave in this round's BISO."""
-    matched = {name: match_suggestion(name, library) for name in suggestions}
-    already = {n: d for n, d in matched.items() if d is not None and d.id in explored_this_round}
-    resolved: dict[str, SourceDomain | str] = {n: d for n, d in matched.items() if d is not None and n not in already}
+    matched: dict[str, SourceDomain | None] = {name: match_suggestion(name, library) for name in suggestions}
     unknown = [n for n, d in matched.items() if d is None]
     described, usage, calls = (
         await _describe(model, unknown, problem, frame, concurrency) if unknown else ({}, Usage(), 0)
     )
-    resolved |= described
+    fallback = _undescribed(described, library)
+    notes = {n: GENERATED_NOTE for n, d in described.items() if isinstance(d, SourceDomain)}
+    notes |= {n: NEAREST_NOTE for n, d in fallback.items() if isinstance(d, SourceDomain)}
+    resolved: dict[str, SourceDomain | str] = {n: d for n, d in matched.items() if d is not None}
+    resolved |= described | fallback
+    already = {n: d for n, d in resolved.items() if isinstance(d, SourceDomain) and d.id in explored_this_round}
+    resolved = {n: d for n, d in resolved.items() if n not in already}
     to_explore = list({d.id: d for d in resolved.values() if isinstance(d, SourceDomain)}.values())
     produced: tuple[Hypothesis, ...] = ()
     if to_explore:
@@ -184,7 +207,7 @@ async def explore_suggested_domains(
     outcomes = tuple(
         _already(n, already[n], explored_this_round[already[n].id], round_)
         if n in already
-        else _outcome(n, resolved[n], n in described, produced, round_)
+        else _outcome(n, resolved[n], notes.get(n, "from the library"), produced, round_)
         for n in suggestions
     )
     return SuggestedExploration(outcomes, produced, usage, calls)

@@ -22,7 +22,6 @@ from forge.offline.offline_structured_model import offline_context
 from forge.offline.text.wording import shorten, the_phrase
 from forge.ports import StructuredRequest
 
-MAX_ROWS = 6
 CAUSAL_STORY = "causal story"
 
 
@@ -94,17 +93,10 @@ def paired_roles(variables: list[DomainVariable], roles: list[Role]) -> list[tup
     return [(variables[i], roles[chosen[i]]) for i in sorted(chosen)]
 
 
-def mapping_rows(domain: SourceDomain, frame: ProblemFrame, lever: str) -> list[dict[str, str]]:
-    """The search_cross_domain table: each key variable with the problem's role it plays."""
-    pairs = paired_roles(list(domain.key_variables), problem_roles(frame, lever))[:MAX_ROWS]
-    return [
-        {
-            "source_concept": var.name,
-            "target_concept": role.label,
-            "relation": f"{shorten(var.meaning, 150)} — here, {role.phrase}: {role.label}",
-        }
-        for var, role in pairs
-    ]
+def mapping_rows(domain: SourceDomain, structure: Structure, frame: ProblemFrame) -> list[dict[str, str]]:
+    """The search_cross_domain table: BISO's own table for the structure, so one gate judges both."""
+    rows = _draft(domain, structure, frame).mapping
+    return [r.model_dump(mode="json") | {"relation": f"{r.source_relation} — here, {r.target_relation}"} for r in rows]
 
 
 def offline_biso(request: StructuredRequest[Any]) -> BisoOutput:

@@ -1,8 +1,9 @@
 """EXPLORE for the offline model: morphological box, distant-domain analogies, TRIZ, adjacent possible.
 
 Invariants: source domains come from the shipped library (`select_domains`: three, diverse, one more
-per EXPLORE_INCOMPLETE nudge); every search_cross_domain follows research naming its domain (rule 13)
-and quotes only what it returned; texts are the domain's templates filled with the frame.
+per EXPLORE_INCOMPLETE nudge; the brief's gate-passed pool domains first); every search_cross_domain
+follows research naming its domain (rule 13), quotes only what it returned and cites the strongest
+pool hypothesis of its domain, else carries BISO's gated table; texts are templates filled with the frame.
 """
 
 from __future__ import annotations
@@ -31,14 +32,13 @@ from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, the_phrase
 
 BASE_DOMAINS = 3
-MAX_ROWS = 6
 DISTANCES = ("near", "medium", "far")
 
 
 def chosen_domains(view: ConversationView, frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[DomainChoice]:
     """From the problem, the selected reframings and the suggested domains; one more per EXPLORE nudge."""
     reframings = " ".join(str(r) for r in view.context.get("selected_reframings", []) or [])
-    suggested = [str(s) for s in view.context.get("suggested_domains", []) or []]
+    suggested = [str(s) for s in view.context.get("suggested_domains", []) or []] + [c["domain"] for c in _pool(view)]
     extra = sum(1 for n in view.nudges if n.code is ErrorCode.EXPLORE_INCOMPLETE and "cross-domain" in n.message)
     return select_domains(knowledge.domains, frame, context=reframings, suggested=suggested, count=BASE_DOMAINS + extra)
 
@@ -75,7 +75,12 @@ def domain_queries(choice: DomainChoice) -> tuple[str, ...]:
     return tuple(dict.fromkeys((f"{name} {choice.pattern.name}", f"{name} {summary_terms}".strip(), name)))
 
 
-def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> dict[str, Any]:
+def _pool(view: ConversationView) -> list[dict[str, str]]:
+    """The brief's gate-passed pool hypotheses: an analogy from one of their domains cites it."""
+    return [c for c in view.context.get("pool", []) or [] if c.get("gate") == "passed"]
+
+
+def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit], pool: Sequence[Any] = ()) -> dict[str, Any]:
     lever = best_lever(frame, choice.pattern)
     p = choice.pattern
     text = (
@@ -85,18 +90,20 @@ def analogy(choice: DomainChoice, frame: ProblemFrame, hits: Sequence[Hit]) -> d
     if hits:
         text += f" Research: '{hits[0].title}' — {first_sentence(hits[0].snippet, 220)}"
     distance = distance_of(choice.domain, frame).value
-    return {
+    fields = {
         "target_application": frame.goal,
         "analogy_description": text[:4000],
         "semantic_distance": distance,
-        "mapping": mapping_rows(choice.domain, frame, lever),
+        "mapping": mapping_rows(choice.domain, p, frame),
         "observable": fill(p.transfer.observable, frame, lever)[:1000],
         "failure_mode": fill(p.transfer.failure, frame, lever)[:1000],
     }
+    ids = [c["id"] for c in pool if c["domain"] == choice.domain.name]  # the first: the domain's strongest
+    return fields | ({"hypothesis_id": ids[0]} if ids else {})
 
 
-def _analogy_builder(choice: DomainChoice, frame: ProblemFrame) -> Builder:
-    return lambda research: analogy(choice, frame, research.hits)
+def _analogy_builder(choice: DomainChoice, frame: ProblemFrame, pool: Sequence[dict[str, str]]) -> Builder:
+    return lambda research: analogy(choice, frame, research.hits, pool)
 
 
 def contradiction(frame: ProblemFrame, knowledge: OfflineKnowledge) -> dict[str, Any]:
@@ -139,7 +146,7 @@ def explore_tasks(view: ConversationView, frame: ProblemFrame, knowledge: Offlin
     tasks += [
         Task(
             "search_cross_domain",
-            _analogy_builder(c, frame),
+            _analogy_builder(c, frame, _pool(view)),
             key={"source_domain": c.domain.name},
             queries=domain_queries(c),
         )

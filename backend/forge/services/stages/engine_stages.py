@@ -36,6 +36,7 @@ from forge.core.explore.library_records import SourceDomain
 from forge.core.explore.suggested_domains import describe_outcomes, pending_suggestions
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis, summarize_pool
+from forge.core.hypotheses.pool_candidates import top_candidates
 from forge.core.llm.messages import Usage
 from forge.core.saga.observe import open_finding_lines
 from forge.core.search.candidates import search_candidates
@@ -261,6 +262,7 @@ class EngineStages:
         )
         failures = {f.domain_id: f.message for f in run.failed_domains}
         state.domain_selection = choice.selection
+        state.pool_candidates = list(top_candidates(run.hypotheses))  # EXPLORE's brief offers them
         state.biso = summarize_pool(
             state.current_round, run.generated, run.hypotheses, failures, {d.id: d.name for d in chosen}
         )

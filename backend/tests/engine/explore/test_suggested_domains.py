@@ -1,11 +1,12 @@
 """Suggested domains: library ones get BISO, unknown ones are described by the model then explored,
-ones already explored this round cost nothing, and a model that cannot describe says why."""
+ones already explored this round cost nothing, and a model that cannot describe one explores the closest
+shipped domain, or says why not in plain words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from forge.core.explore.suggested_domains import SuggestionSource
+from forge.core.explore.suggested_domains import SuggestionSource, describe_outcomes
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import BisoContext, BisoOutput, HypothesisDraft, MappingRowOut
@@ -126,10 +127,22 @@ async def test_an_unknown_suggestion_is_described_by_the_model_then_explored() -
     assert run.usage == Usage(500, 900) and run.calls >= 2  # describe + BISO (+ reviews)
 
 
-async def test_the_offline_model_says_why_it_cannot_explore_an_unknown_domain() -> None:
+async def test_the_offline_model_says_in_plain_words_why_it_cannot_explore_an_unrelated_domain() -> None:
     run = await explore_suggested_domains(
         OFFLINE, PROBLEM, FRAME, LIBRARY, ["jazz improvisation", "queueing"], explored_this_round={}, per_domain=1
     )
     jazz, queueing = run.outcomes
-    assert jazz.source is SuggestionSource.NONE and "offline model cannot produce" in jazz.note
+    assert jazz.source is SuggestionSource.NONE and "not one of the" in jazz.note and "real model" in jazz.note
+    text = describe_outcomes(run.outcomes)
+    assert "`" not in text and "DomainOut" not in text and ".." not in text
     assert queueing.source is SuggestionSource.LIBRARY and queueing.hypotheses == 1
+    assert [c.id for c in queueing.candidates] == [h.id for h in run.hypotheses]  # offered to the briefs
+
+
+async def test_the_offline_model_explores_the_closest_shipped_domain_for_one_it_cannot_describe() -> None:
+    run = await explore_suggested_domains(
+        OFFLINE, PROBLEM, FRAME, LIBRARY, ["jazz river improvisation"], explored_this_round={}, per_domain=1
+    )
+    (outcome,) = run.outcomes
+    assert outcome.source is SuggestionSource.LIBRARY and outcome.domain_name == "Hydrology and river systems"
+    assert "closest shipped domain" in outcome.note and outcome.hypotheses == 1 and len(outcome.candidates) == 1

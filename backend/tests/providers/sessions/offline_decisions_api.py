@@ -89,6 +89,18 @@ class RecordedExchanges:
     failures: list[str] = field(default_factory=list)  # the fake itself failed to answer (a test bug)
     usages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     schema_names: list[str] = field(default_factory=list)
+    briefs: dict[str, str] = field(default_factory=dict)  # each phase's first brief on the wire, by its marker line
+    tool_inputs: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # the agent's tool calls served
+
+    def keep_exchange(self, messages: list[dict[str, Any]], content: list[dict[str, Any]]) -> None:
+        """The phase briefs a request carries (user messages, as sent) and the tool calls served."""
+        for message in messages:
+            sent = message["content"]
+            parts = sent if isinstance(sent, list) else [{"type": "text", "text": sent}]
+            for text in (str(p.get("text", "")) for p in parts if p.get("type") == "text"):
+                if message["role"] == "user" and text.startswith("[forge phase="):
+                    self.briefs.setdefault(text.splitlines()[0], text)
+        self.tool_inputs += [(b["name"], b["input"]) for b in content if b.get("type") == "tool_use"]
 
     async def __call__(self, request: Any) -> Any:
         try:
@@ -122,6 +134,8 @@ class OfflineDecisionsApi(RecordedExchanges):
         fmt = (body.get("output_config") or {}).get("format")
         content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
         searches = [] if fmt else self._web_search(body)
+        if not fmt:
+            self.keep_exchange(body["messages"], content)
         content = [*searches, *content]
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
         usage: dict[str, Any] = served_usage(body, text)

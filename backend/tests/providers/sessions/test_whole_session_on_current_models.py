@@ -9,6 +9,7 @@ gets its results through the model, and the session's cost is the served tokens 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import AsyncIterator
 from decimal import Decimal
 from pathlib import Path
@@ -90,6 +91,16 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
     assert stages_without_results(events) == [], stages_of(events)
     assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
     assert session["total_cost_usd"] > 0
+    # Issue 36 item 2, on the wire: EXPLORE's brief carries the pool, and the analogies cite its ids.
+    explore = fake_api.briefs["[forge phase=explore round=1]"]
+    pool = json.loads(explore.rsplit("```json\n", 1)[1].split("\n```")[0])["pool"]
+    assert pool and all(
+        {"id", "domain", "statement", "mechanism", "observable", "mapping_score", "gate"} <= set(c) for c in pool
+    )
+    cited = [
+        i["hypothesis_id"] for name, i in fake_api.tool_inputs if name == "search_cross_domain" and "hypothesis_id" in i
+    ]
+    assert cited and set(cited) <= {c["id"] for c in pool}
 
 
 @pytest.mark.parametrize("model_id", ["claude-opus-5-5", "claude-sonnet-4-6"])

@@ -67,6 +67,8 @@ function AnalogyCard({ analogy, starred, onToggle }: { analogy: AnalogyView; sta
           <div className="flex flex-wrap gap-1.5">
             <Badge tone={DISTANCE_TONES[analogy.semantic_distance]}>{t(`distance.${analogy.semantic_distance}`)}</Badge>
             {analogy.suggested_by_user && <Badge tone="indigo">{t("explore.yourSuggestion")}</Badge>}
+            {analogy.hypothesis_id && <Badge tone="indigo">{t("explore.fromPool", { id: analogy.hypothesis_id })}</Badge>}
+            {analogy.mapping_score != null && <Badge>{t("explore.mappingScore", { score: analogy.mapping_score.toFixed(1) })}</Badge>}
           </div>
         </div>
         <button

@@ -11,6 +11,7 @@ from forge.core.explore.mapping_quality_gate import (
     MappingTable,
     MappingType,
     check_mapping_table,
+    failure_lines,
 )
 
 R, H, A = MappingType.RELATION, MappingType.HIGHER_ORDER, MappingType.ATTRIBUTE
@@ -97,6 +98,11 @@ def test_a_well_built_table_passes_every_rule() -> None:
 def test_fails_effective_rows_below_six() -> None:
     verdict = _check(GOOD_ROWS[:5])
     assert verdict.failed_rules == (GateRule.EFFECTIVE_ROWS,)
+
+
+def test_failure_lines_name_each_failed_rule_with_what_it_measured_and_needs() -> None:
+    assert failure_lines(_check(GOOD_ROWS[:5])) == ["- effective_rows: 5 of 5 rows add new information (needs >= 6)"]
+    assert failure_lines(_check(GOOD_ROWS)) == []
 
 
 def test_padding_rows_that_add_no_new_terms_are_not_effective() -> None:

@@ -7,8 +7,10 @@ from support.knowledge_examples import make_domain
 from forge.core.explore.suggested_domains import (
     SuggestionOutcome,
     SuggestionSource,
+    closest_domain,
     describe_outcomes,
     match_suggestion,
+    not_in_library,
     pending_suggestions,
 )
 
@@ -38,6 +40,19 @@ def test_a_suggestion_that_names_nothing_shipped_names_none() -> None:
     assert match_suggestion("medieval poetry", LIBRARY) is None
     assert match_suggestion("   ", LIBRARY) is None
     assert match_suggestion("colony ships of the future galaxy", LIBRARY) is None  # 1 of 5 terms is not enough
+
+
+def test_the_closest_domain_shares_any_term_and_none_shares_nothing() -> None:
+    assert closest_domain("colony ships of the future galaxy", LIBRARY) is SWARM
+    assert closest_domain("medieval poetry", LIBRARY) is None and closest_domain("  ", LIBRARY) is None
+
+
+def test_a_suggestion_outside_the_library_is_explained_in_plain_words() -> None:
+    note = not_in_library("medieval poetry", 3)
+    outcome = SuggestionOutcome("medieval poetry", SuggestionSource.NONE, note=note)
+    text = describe_outcomes([outcome])
+    assert "not one of the 3 source domains shipped" in text and "real model" in text
+    assert text.endswith("explore it.") and "`" not in text
 
 
 def test_pending_suggestions_skip_explored_ones_and_repeats() -> None:

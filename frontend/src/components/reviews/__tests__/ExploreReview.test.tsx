@@ -39,6 +39,17 @@ describe("ExploreReview", () => {
     }
   });
 
+  it("says which pool hypothesis an analogy builds on and its mapping score", () => {
+    const event = recordedEvent("explore");
+    const [first, ...rest] = event.data.analogies;
+    if (!first) throw new Error("the recorded explore review has no analogy");
+    const promoted = { ...first, hypothesis_id: "biso-0-queueing-1", mapping_score: 7.46 };
+    render(<ExploreReview event={{ ...event, data: { ...event.data, analogies: [promoted, ...rest] } }} onSubmit={acceptingSubmit()} />);
+    const card = screen.getByRole("article", { name: `Analogy ${first.index + 1}: ${first.source_domain}` });
+    expect(within(card).getByText("builds on pool hypothesis biso-0-queueing-1")).toBeInTheDocument();
+    expect(within(card).getByText("mapping 7.5/10")).toBeInTheDocument();
+  });
+
   it("shows the contradictions and the adjacent possible", () => {
     const { event, root } = setup();
     for (const c of event.data.contradictions) expect(within(root).getByText(c.description)).toBeInTheDocument();
