@@ -1771,6 +1771,11 @@ export interface components {
              */
             claim_id: string | null;
             /**
+             * Hypothesis Ids
+             * @description The pool hypotheses (BISO, SEARCH children, starred) the claim it supports came from.
+             */
+            hypothesis_ids?: string[];
+            /**
              * Relation
              * @description supporting, contradicting, contextual, or validated_claim.
              */

@@ -28,6 +28,10 @@ class EvidenceItemOut(BaseModel):
     trace: str = Field(
         description="How it entered the session: the research query, the person, or the validated claim."
     )
+    hypothesis_ids: list[str] = Field(
+        default_factory=list,
+        description="The pool hypotheses (BISO, SEARCH children, starred) the claim it supports came from.",
+    )
 
 
 class AnswerRiskOut(BaseModel):

@@ -80,9 +80,12 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
     seen: set[tuple[str, str]] = set()
     for claim in kept_claims(state):
         traced = [e for e in claim.evidence if e.evidence_type is not EvidenceType.CONTEXTUAL]
+        pool = claim.hypothesis_ids
         if not traced:
             items.append(
-                EvidenceItem(claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim)
+                EvidenceItem(
+                    claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim, pool
+                )
             )
         for e in traced:
             if (str(claim.id), e.source) in seen:
@@ -90,7 +93,9 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
             seen.add((str(claim.id), e.source))
             trace = words.trace_user if e.contributed_by is Contributor.USER else _query_trace(e.query, words)
             items.append(
-                EvidenceItem(claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace)
+                EvidenceItem(
+                    claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace, pool
+                )
             )
     if state.state_of_art is not None:
         statement = words.state_of_the_art.format(summary=_first_sentence(state.state_of_art.summary))

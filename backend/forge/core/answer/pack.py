@@ -33,6 +33,7 @@ class EvidenceItem:
     summary: str
     relation: str  # supporting / contradicting / contextual / validated_claim
     trace: str  # "research query: …", "provided by the user", or "validated claim"
+    hypothesis_ids: tuple[str, ...] = ()  # the pool hypotheses its claim came from (SEARCH, BISO, starred)
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,8 @@ def _bullets(items: list[str], empty: str) -> list[str]:
 
 def _evidence_line(e: EvidenceItem, w: AnswerWords) -> str:
     claim = w.claim_ref.format(claim=e.claim_id) if e.claim_id else ""
+    if e.hypothesis_ids:
+        claim += w.from_pool.format(ids=", ".join(f"`{i}`" for i in e.hypothesis_ids))
     if e.source is None:
         return f"{escape_inline(e.statement)}{claim} — {escape_inline(e.trace)}"
     return w.evidence_with_source.format(

@@ -36,6 +36,7 @@ class AnswerWords:
     convergence_no_new: str
     convergence_failed: str
     claim_ref: str
+    from_pool: str  # the pool hypotheses a claim came from, after its claim reference
     evidence_with_source: str
     risk_line: str
     risk_unresolved: str
@@ -122,6 +123,7 @@ ENGLISH_ANSWER_WORDS = AnswerWords(
     convergence_no_new="stopped: the remaining risks gave no new constraint",
     convergence_failed="stopped: a model call failed",
     claim_ref=" (claim `{claim}`)",
+    from_pool=" from pool hypotheses {ids}",
     evidence_with_source="{link} — {relation} for “{statement}”{claim}; {trace}",
     risk_line="**{severity}**{unresolved}: {text}{mitigation}",
     risk_unresolved=" (unresolved)",
@@ -167,6 +169,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     convergence_no_new="已停止：剩余风险没有带来新的约束",
     convergence_failed="已停止：一次模型调用失败",
     claim_ref="（论断 `{claim}`）",
+    from_pool="，来自假设池 {ids}",
     evidence_with_source="{link} — {relation}：“{statement}”{claim}；{trace}",
     risk_line="**{severity}**{unresolved}：{text}{mitigation}",
     risk_unresolved="（未解决）",
@@ -248,6 +251,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     convergence_no_new="停止：残りのリスクから新しい制約は得られませんでした",
     convergence_failed="停止：モデル呼び出しが失敗しました",
     claim_ref="（主張 `{claim}`）",
+    from_pool="、仮説プール {ids} から",
     evidence_with_source="{link} — {relation}：「{statement}」{claim}。{trace}",
     risk_line="**{severity}**{unresolved}：{text}{mitigation}",
     risk_unresolved="（未解決）",

@@ -41,6 +41,7 @@ class Direction:
     condition: str = ""
     base_id: str | None = None
     base_text: str = ""
+    hypothesis_id: str | None = None  # the pool hypothesis a starred analogy builds on
 
     @property
     def action(self) -> str:
@@ -77,6 +78,7 @@ def from_analogy(analogy: Mapping[str, Any], frame: ProblemFrame, knowledge: Off
         application=fill(pattern.transfer.mapping, frame, lever),
         failure=fill(pattern.transfer.failure, frame, lever),
         observable=fill(pattern.transfer.observable, frame, lever),
+        hypothesis_id=analogy.get("hypothesis_id"),
     )
 
 

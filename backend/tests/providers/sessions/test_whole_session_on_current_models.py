@@ -20,6 +20,7 @@ import httpx2
 import pytest
 from providers.sessions.offline_decisions_api import OfflineDecisionsApi, observe_requests
 from providers.sessions.session_over_api import (
+    CONSTRAINTS,
     app_client,
     engine_requests_missing,
     offline_deciders,
@@ -93,7 +94,7 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
     assert session["total_cost_usd"] > 0
     # Issue 36 item 2, on the wire: EXPLORE's brief carries the pool, and the analogies cite its ids.
     explore = fake_api.briefs["[forge phase=explore round=1]"]
-    pool = json.loads(explore.rsplit("```json\n", 1)[1].split("\n```")[0])["pool"]
+    pool = brief_context(explore)["pool"]
     assert pool and all(
         {"id", "domain", "statement", "mechanism", "observable", "mapping_score", "gate"} <= set(c) for c in pool
     )
@@ -101,6 +102,34 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
         i["hypothesis_id"] for name, i in fake_api.tool_inputs if name == "search_cross_domain" and "hypothesis_id" in i
     ]
     assert cited and set(cited) <= {c["id"] for c in pool}
+    assert_the_engine_feeds_the_answer(fake_api, pack.json())
+
+
+def brief_context(brief: str) -> dict[str, Any]:
+    """The JSON context a phase brief ends with."""
+    context: dict[str, Any] = json.loads(brief.rsplit("```json\n", 1)[1].split("\n```")[0])
+    return context
+
+
+def assert_the_engine_feeds_the_answer(api: OfflineDecisionsApi, pack: dict[str, Any]) -> None:
+    """Issue 36's "done when", read off the request bodies: the hard constraints in every brief,
+    SEARCH's children in SYNTHESIZE's, VERIFY's verdicts and the red team's challenges in VALIDATE's;
+    the AnswerPack ranks only verified hypotheses and traces its evidence to the pool ids its claims
+    came from."""
+    assert set(api.briefs) >= {f"[forge phase={p} round=1]" for p in ("decompose", "explore", "synthesize", "validate")}
+    assert all("HARD CONSTRAINTS" in brief and CONSTRAINTS[0] in brief for brief in api.briefs.values())
+    synthesize = brief_context(api.briefs["[forge phase=synthesize round=1]"])
+    children = {c["id"] for c in synthesize["search_candidates"]}
+    assert children and all(c["operator"] and c["parents"] for c in synthesize["search_candidates"])
+    validate = brief_context(api.briefs["[forge phase=validate round=1]"])
+    assert validate["claims"] and all(c["verify"]["status"] for c in validate["claims"])
+    assert validate["challenges"] and all(c["challenge"] for c in validate["challenges"])
+    assert all(h["verify_status"] == "passed" and h["verify_score"] is not None for h in pack["ranking"])
+    assert {h["verify_status"] for h in pack["unranked"]} <= {"failed", "escalated", "abstained"}
+    explored = brief_context(api.briefs["[forge phase=explore round=1]"])["pool"]
+    offered = children | {c["id"] for c in explored} | {c["id"] for c in synthesize.get("suggested_domain_results", [])}
+    traced = {i for e in pack["key_evidence"] for i in e["hypothesis_ids"]}
+    assert traced and traced <= offered
 
 
 @pytest.mark.parametrize("model_id", ["claude-opus-5-5", "claude-sonnet-4-6"])

@@ -141,6 +141,19 @@ def test_key_evidence_is_traced_to_standing_claims_strongest_first_and_never_rej
     assert [i.trace for i in items] == ["research query: triage research", "provided by the user", "validated claim"]
 
 
+def test_key_evidence_names_the_pool_hypotheses_its_claim_came_from_in_markdown_and_json() -> None:
+    s = state()
+    s.knowledge_graph_nodes[1] = replace(s.knowledge_graph_nodes[1], hypothesis_ids=("h2", "search-7"))
+    p = build_answer_pack(replace(inputs(), state=s))
+    assert [(i.claim_id, i.hypothesis_ids) for i in p.key_evidence] == [
+        (str(UUID(int=2)), ("h2", "search-7")),
+        (str(UUID(int=2)), ("h2", "search-7")),
+        (str(UUID(int=1)), ()),
+    ]
+    assert f"(claim `{UUID(int=2)}`) from pool hypotheses `h2`, `search-7`" in render_answer_markdown(p)
+    assert AnswerPackOut.model_validate(answer_pack_json(p)).key_evidence[0].hypothesis_ids == ["h2", "search-7"]
+
+
 def test_state_of_the_art_sources_follow_with_their_first_sentence_and_query() -> None:
     s = state()
     s.state_of_art = StateOfArt(
