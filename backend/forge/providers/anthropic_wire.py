@@ -79,6 +79,8 @@ MIN_THINKING_BUDGET = 1024  # the API's smallest thinking budget
 WEB_SEARCH_TOOL_TYPE = LATEST_WEB_SEARCH_TOOL  # for models the catalogue gives no version
 THINKING_DISPLAY = "summarized"  # thinking text (and the notes between tool calls) comes back readable
 WEB_SEARCH_TOOL_NAME = "web_search"
+MAX_BREAKPOINTS = 4  # cache_control blocks per request
+UNCACHEABLE_BLOCKS = ("thinking", "redacted_thinking")  # the API refuses cache_control on them
 
 Block = dict[str, Any]
 
@@ -169,13 +171,17 @@ def _citable_result(part: ToolResult) -> list[Block]:
     return [*head, *(_search_result(h) for h in part.citable)]
 
 
-def message_params(messages: Sequence[Message]) -> list[Block]:
-    """Messages as the API wants them: roles alternate, and tool results open a user message."""
+def message_params(messages: Sequence[Message], anchor: int = 0) -> list[Block]:
+    """Messages as the API wants them: roles alternate, and tool results open a user message.
+    The last block of `messages[:anchor]` is a cache breakpoint (`ModelRequest.cache_anchor`)."""
     wire: list[Block] = []
-    for message in messages:
+    anchored: Block | None = None
+    for index, message in enumerate(messages):
         blocks = [b for b in (_part_block(p) for p in message.parts) if b is not None]
         if not blocks:
             continue
+        if index < anchor:
+            anchored = blocks[-1]
         if wire and wire[-1]["role"] == message.role.value:
             wire[-1]["content"].extend(blocks)  # a dropped message between them: one turn, as the API would
         else:
@@ -183,9 +189,15 @@ def message_params(messages: Sequence[Message]) -> list[Block]:
     user_turns = [m for m in wire if m["role"] == Role.USER.value]
     for turn in user_turns:
         turn["content"].sort(key=lambda b: b.get("type") != "tool_result")  # stable: results first
+    if anchored is not None and anchored.get("type") not in UNCACHEABLE_BLOCKS:
+        anchored["cache_control"] = dict(EPHEMERAL)
     for turn in user_turns[-2:]:
         turn["content"][-1] = _cached(turn["content"][-1])
     return wire
+
+
+def _breakpoints(blocks: Sequence[Block]) -> int:
+    return sum(1 for b in blocks if "cache_control" in b)
 
 
 def request_params(
@@ -202,7 +214,7 @@ def request_params(
 
     `effort` is the level wanted for the request's scope (None: the model's default); the model gets
     the nearest level it accepts. Thinking follows `capabilities` (see the module's invariants)."""
-    messages = message_params(request.messages)
+    messages = message_params(request.messages, request.cache_anchor)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
     params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
@@ -212,6 +224,9 @@ def request_params(
     web_tool = capabilities.web_search_tool
     searching = request.server_research and web_search_max_uses > 0 and web_tool is not None
     tools = tool_params(request.tools, web_search_max_uses if searching else None, web_tool or WEB_SEARCH_TOOL_TYPE)
+    in_messages = _breakpoints([b for m in messages for b in m["content"]])
+    if tools and system and in_messages + 2 > MAX_BREAKPOINTS:
+        tools[-1].pop("cache_control")  # the system prompt's breakpoint caches the tools before it
     if tools:
         params["tools"] = tools
     if request.required_tool is not None:

@@ -1349,7 +1349,7 @@ export interface components {
              * Reason
              * @enum {string}
              */
-            reason: "must_keep" | "selected" | "stop_rule" | "over_budget";
+            reason: "must_keep" | "selected" | "stop_rule" | "over_budget" | "deferred";
             /** Redundancy */
             redundancy: number;
             /** Relevance */

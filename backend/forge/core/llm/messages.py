@@ -143,6 +143,10 @@ class ModelRequest:
     # The reply must be one JSON value of this schema (structured outputs); `output_name` names it.
     output_schema: Mapping[str, Any] | None = None
     output_name: str = ""
+    # The first `cache_anchor` messages are a prefix the next calls will send unchanged (the context
+    # curator's settled part: the problem and the compacted finished phases); a provider with a
+    # prompt cache marks its end, so the call after a phase change reads it however far back it is.
+    cache_anchor: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,22 @@ def test_system_tools_and_conversation_carry_at_most_four_cache_breakpoints() ->
     assert json.dumps(params).count("cache_control") == 4
 
 
+def test_the_curators_settled_prefix_ends_at_a_breakpoint_and_the_system_one_covers_the_tools() -> None:
+    params = _params(ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS), cache_anchor=1))
+    messages = params["messages"]
+    marked = [(i, b["type"]) for i, m in enumerate(messages) for b in m["content"] if "cache_control" in b]
+    assert marked == [(0, "text"), (2, "tool_result"), (4, "text")]
+    # Four in all: the system prompt's breakpoint caches the tools before it, the last tool has none.
+    assert [t.get("cache_control") for t in params["tools"]] == [None, None]
+    assert json.dumps(params).count("cache_control") == 4
+
+
+def test_a_settled_prefix_ending_where_a_breakpoint_already_is_adds_none() -> None:
+    params = _params(ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS), cache_anchor=3))
+    assert [t.get("cache_control") for t in params["tools"]] == [None, EPHEMERAL]
+    assert json.dumps(params).count("cache_control") == 4
+
+
 def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_last_tool() -> None:
     without = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,)))
     with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))
