@@ -26,7 +26,12 @@ from typing import Any
 
 import httpx2
 import pytest
-from providers.anthropic.documented_rules import _thinking_refusal, _tool_choice_refusal, refused
+from providers.anthropic.documented_rules import (
+    _output_format_refusal,
+    _thinking_refusal,
+    _tool_choice_refusal,
+    refused,
+)
 
 from forge.core.llm.messages import ModelRequest, ModelResponse, TextPart, ToolCall
 from forge.ports import StructuredModel, StructuredRequest
@@ -110,6 +115,7 @@ class OfflineDecisionsApi(RecordedExchanges):
     structured: StructuredModel
     thinking_returned: int = 0  # tool-loop requests that carried served thinking blocks back
     web_search_tools: set[str] = field(default_factory=set)  # the server web-search tool versions offered
+    forced_tools: list[str] = field(default_factory=list)  # structured outputs asked by a forced tool call
     _searched_for: set[str] = field(default_factory=set)  # one search per conversation (its first message)
     _thinking_by_call: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -120,8 +126,16 @@ class OfflineDecisionsApi(RecordedExchanges):
             self._refuse(problem)
             return refused(problem)
         fmt = (body.get("output_config") or {}).get("format")
-        content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
-        searches = [] if fmt else self._web_search(body)
+        forced = (
+            (body.get("tool_choice") or {}).get("name")
+            if (body.get("tool_choice") or {}).get("type") == "tool"
+            else None
+        )
+        if forced:
+            content = self._thought(body, await self._forced_tool_content(body, str(forced)))
+        else:
+            content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
+        searches = [] if fmt or forced else self._web_search(body)
         content = [*searches, *content]
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
         usage: dict[str, Any] = served_usage(body, text)
@@ -140,7 +154,12 @@ class OfflineDecisionsApi(RecordedExchanges):
 
     def _refusal(self, body: dict[str, Any]) -> str | None:
         model = str(body["model"])
-        return _thinking_refusal(model, body) or _tool_choice_refusal(model, body) or self._history_refusal(body)
+        return (
+            _thinking_refusal(model, body)
+            or _tool_choice_refusal(model, body)
+            or _output_format_refusal(model, body)
+            or self._history_refusal(body)
+        )
 
     def _history_refusal(self, body: dict[str, Any]) -> str | None:
         """The last assistant turn of a tool loop must carry its thinking blocks back unchanged."""
@@ -198,6 +217,19 @@ class OfflineDecisionsApi(RecordedExchanges):
             if block["type"] == "tool_use":
                 self._thinking_by_call[block["id"]] = [thinking]
         return [thinking, *blocks]
+
+    async def _forced_tool_content(self, body: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """A forced tool call (structured output without output_config.format): the one tool, called."""
+        request = STRUCTURED_REQUEST.get()
+        assert request is not None, "an engine call the test did not observe"
+        tool = next(t for t in body.get("tools") or () if t.get("name") == name)
+        result = await self.structured.generate(request)
+        assert hasattr(result, "value"), f"the offline generator failed: {result}"
+        value = result.value.model_dump(mode="json")
+        assert not _required_missing(tool["input_schema"], value)
+        self.schema_names.append(request.name)
+        self.forced_tools.append(name)
+        return [{"type": "tool_use", "id": f"toolu_forced_{len(self.forced_tools):04d}", "name": name, "input": value}]
 
     async def _structured_content(self, fmt: dict[str, Any]) -> list[dict[str, Any]]:
         request = STRUCTURED_REQUEST.get()
