@@ -86,6 +86,7 @@ class Settings:
     anthropic_base_url: str | None = None
     anthropic_context_1m: bool = False
     web_search_max_uses: int = 5
+    web_fetch_max_uses: int = 3  # FORGE_WEB_FETCH_MAX_USES: server web fetches per call (with web search)
     openai_api_key: str | None = None
     openai_base_url: str | None = None
     openai_context_window: int | None = None
@@ -165,6 +166,7 @@ class Settings:
             anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
             anthropic_context_1m=env.get("ANTHROPIC_CONTEXT_1M", "false").lower() in ("1", "true", "yes"),
             web_search_max_uses=int(env.get("FORGE_WEB_SEARCH_MAX_USES") or "5"),
+            web_fetch_max_uses=int(env.get("FORGE_WEB_FETCH_MAX_USES") or "3"),
             openai_api_key=env.get("OPENAI_API_KEY") or None,
             openai_base_url=env.get("OPENAI_BASE_URL") or None,
             openai_context_window=int(env["OPENAI_CONTEXT_WINDOW"]) if env.get("OPENAI_CONTEXT_WINDOW") else None,

@@ -164,6 +164,7 @@ class ServerResearch:
 
     query: str
     hits: tuple[ResearchHit, ...]
+    tool: str = "web_search"  # the server tool that ran it: web_search, or web_fetch (query: the url)
 
 
 @dataclass(frozen=True, slots=True)

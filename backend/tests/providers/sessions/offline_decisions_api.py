@@ -115,6 +115,7 @@ class OfflineDecisionsApi(RecordedExchanges):
     structured: StructuredModel
     thinking_returned: int = 0  # tool-loop requests that carried served thinking blocks back
     web_search_tools: set[str] = field(default_factory=set)  # the server web-search tool versions offered
+    web_fetch_tools: set[str] = field(default_factory=set)  # the server web-fetch tool versions offered
     forced_tools: list[str] = field(default_factory=list)  # structured outputs asked by a forced tool call
     _searched_for: set[str] = field(default_factory=set)  # one search per conversation (its first message)
     _thinking_by_call: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -140,7 +141,11 @@ class OfflineDecisionsApi(RecordedExchanges):
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
         usage: dict[str, Any] = served_usage(body, text)
         if searches:
-            usage["server_tool_use"] = {"web_search_requests": 1}
+            fetches = sum(b["type"] == "web_fetch_tool_result" for b in searches)
+            usage["server_tool_use"] = {
+                "web_search_requests": 1,
+                **({"web_fetch_requests": fetches} if fetches else {}),
+            }
         self.usages.append((str(body["model"]), dict(usage)))
         self.statuses.append(200)
         stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
@@ -188,9 +193,29 @@ class OfflineDecisionsApi(RecordedExchanges):
             "type": "web_search_result", "url": f"https://example.org/ed-waits/{len(self._searched_for)}",
             "title": "Emergency department wait times", "encrypted_content": "EqgfCioIARgBIiQ3", "page_age": None,
         }  # fmt: skip
-        return [
+        searched = [
             {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": {"query": "ED wait times"}},
             {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [result]},
+        ]
+        return [*searched, *self._web_fetch(body, str(result["url"]))]
+
+    def _web_fetch(self, body: dict[str, Any], url: str) -> list[dict[str, Any]]:
+        """Where web fetch is offered too, the page the search found is fetched (a url from a prior result,
+        as the docs require), its text as a document; the usage counts it in web_fetch_requests."""
+        tools = [t for t in body.get("tools") or () if str(t.get("type", "")).startswith("web_fetch_")]
+        if not tools:
+            return []
+        self.web_fetch_tools.add(str(tools[0]["type"]))
+        call_id = f"srvtoolu_fetch_{len(self._searched_for):04d}"
+        page = "Emergency department waits fall when fast-track streams take low-acuity patients."
+        document = {
+            "type": "document", "title": "Emergency department wait times", "citations": {"enabled": True},
+            "source": {"type": "text", "media_type": "text/plain", "data": page},
+        }  # fmt: skip
+        result = {"type": "web_fetch_result", "url": url, "content": document, "retrieved_at": "2026-12-02T04:00:00Z"}
+        return [
+            {"type": "server_tool_use", "id": call_id, "name": "web_fetch", "input": {"url": url}},
+            {"type": "web_fetch_tool_result", "tool_use_id": call_id, "content": result},
         ]
 
     async def _agent_content(self) -> list[dict[str, Any]]:
@@ -258,7 +283,7 @@ def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
     elif block["type"] in ("tool_use", "server_tool_use"):
         start = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
-    elif block["type"] == "web_search_tool_result":
+    elif block["type"] in ("web_search_tool_result", "web_fetch_tool_result"):
         start, deltas = block, []  # a result block arrives whole in its start event
     else:
         start = {"type": "text", "text": ""}

@@ -98,8 +98,8 @@ async def test_a_whole_session_reaches_the_answer_pack_on_the_model(
 async def test_server_web_searches_are_recorded_and_billed_per_search(
     fake_api: OfflineDecisionsApi, tmp_path: Path, model_id: str
 ) -> None:
-    """FORGE_RESEARCH=anthropic: the server's web searches reach the session as research and its cost
-    counts each at $10 per 1,000, on top of the tokens."""
+    """FORGE_RESEARCH=anthropic: the server's web searches and fetches reach the session as research and
+    its cost counts each search at $10 per 1,000 on top of the tokens (a fetch: its tokens alone)."""
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
         model=f"anthropic:{model_id}",
@@ -111,9 +111,15 @@ async def test_server_web_searches_are_recorded_and_billed_per_search(
         session = (await client.get(f"/api/v1/sessions/{sid}")).json()
 
     searches = sum((u.get("server_tool_use") or {}).get("web_search_requests", 0) for _, u in fake_api.usages)
+    fetches = sum((u.get("server_tool_use") or {}).get("web_fetch_requests", 0) for _, u in fake_api.usages)
     assert fake_api.failures == [] and fake_api.refusals == [] and searches >= 3
     assert fake_api.web_search_tools == {"web_search_20260209"}
     assert sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events) == searches
+    # Web fetch goes with web search (the current version, web_fetch_20260318): each fetch reaches the
+    # session as research and costs only its tokens (no fee: expected_cost prices tokens and searches).
+    assert fake_api.web_fetch_tools == {"web_fetch_20260318"} and fetches == searches
+    fetched = [e for e in events if e.type == "tool_result" and e.data["tool"] == "web_fetch"]
+    assert len(fetched) == fetches
     assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
 
 
