@@ -120,7 +120,7 @@ def capabilities_from_row(model: str, row: Mapping[str, Any], source: str) -> Mo
         web_search_tool=row.get("web_search_tool"),
         web_fetch_tool=row.get("web_fetch_tool"),
         min_cacheable_tokens=int(row.get("min_cacheable_tokens", 1024)),
-        source=source,
+        source=f"{source}: {row['source']}" if row.get("source") else source,
     )
 
 
