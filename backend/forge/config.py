@@ -93,6 +93,7 @@ class Settings:
     verifier_model: str = ""
     budget_tokens: int | None = None
     budget_usd: float | None = None
+    budget_web_searches: int | None = None  # FORGE_BUDGET_WEB_SEARCHES: server web searches per session
     offline_step_delay_ms: int = 0
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     db_pool_size: int = DEFAULT_POOL_SIZE
@@ -172,6 +173,7 @@ class Settings:
             openai_context_window=int(env["OPENAI_CONTEXT_WINDOW"]) if env.get("OPENAI_CONTEXT_WINDOW") else None,
             budget_tokens=int(env["FORGE_BUDGET_TOKENS"]) if env.get("FORGE_BUDGET_TOKENS") else None,
             budget_usd=float(env["FORGE_BUDGET_USD"]) if env.get("FORGE_BUDGET_USD") else None,
+            budget_web_searches=int(env["FORGE_BUDGET_WEB_SEARCHES"]) if env.get("FORGE_BUDGET_WEB_SEARCHES") else None,
             offline_step_delay_ms=max(0, int(env.get("FORGE_OFFLINE_STEP_DELAY_MS") or "0")),
             data_dir=data_dir,
             db_pool_size=max(1, int(env.get("FORGE_DB_POOL_SIZE") or DEFAULT_POOL_SIZE)),

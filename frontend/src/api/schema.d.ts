@@ -2416,6 +2416,12 @@ export interface components {
             cost_usd: number;
             /** Tokens */
             tokens: number;
+            /**
+             * Web Searches
+             * @description Server web searches run (their fee is in cost_usd).
+             * @default 0
+             */
+            web_searches: number;
         };
         /** PlotPointOut */
         PlotPointOut: {
