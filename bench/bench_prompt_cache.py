@@ -43,7 +43,11 @@ from forge.core.session.forge_state import ForgeState
 from forge.knowledge.load_knowledge import load_triz
 from forge.offline.offline_model import OfflineModel
 from forge.providers.anthropic_wire import request_params
-from forge.providers.simulate_prompt_cache import CacheRules, CacheUsage, PromptCacheSimulator
+from forge.providers.simulate_prompt_cache import (
+    CacheRules,
+    CacheUsage,
+    PromptCacheSimulator,
+)
 from forge.research.local_corpus import LocalCorpusResearch
 
 DEFAULT_PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -170,12 +174,16 @@ def wire_body(request: ModelRequest) -> dict[str, Any]:
             "capabilities": shipped_catalogue().capabilities(WIRE_MODEL),
             "effort": EffortPolicy().level_for(scope) if scope else None,
         }
+    fetch: dict[str, Any] = (
+        {"web_fetch_max_uses": 3} if "web_fetch_max_uses" in parameters else {}
+    )
     return request_params(
         request,
         model=WIRE_MODEL,
         max_tokens=max(request.max_tokens, 8192),  # as AnthropicModel bounds it
         web_search_max_uses=5,
         **thinking,
+        **fetch,
     )
 
 
@@ -185,7 +193,11 @@ def cache_rules() -> CacheRules:
         from forge.providers.model_catalogue import shipped_catalogue
     except ImportError:  # a commit before the catalogue (issue #35)
         return CacheRules()
-    return CacheRules(min_cacheable_tokens=shipped_catalogue().capabilities(WIRE_MODEL).min_cacheable_tokens)
+    return CacheRules(
+        min_cacheable_tokens=shipped_catalogue()
+        .capabilities(WIRE_MODEL)
+        .min_cacheable_tokens
+    )
 
 
 def simulate(requests: list[tuple[str, ModelRequest]]) -> dict[str, CacheUsage]:
@@ -211,7 +223,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=DEFAULT_PROBLEM)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--model", default=WIRE_MODEL, help="the Claude model whose wire is simulated")
+    parser.add_argument(
+        "--model", default=WIRE_MODEL, help="the Claude model whose wire is simulated"
+    )
     args = parser.parse_args()
     set_wire_model(args.model)
     requests = asyncio.run(record_session(args.problem, args.rounds))

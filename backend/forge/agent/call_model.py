@@ -96,12 +96,12 @@ def record_server_research(ctx: ToolContext, response: ModelResponse, provider: 
                 s.current_phase,
                 s.current_round,
                 ctx.clock.now(),
-                f"{provider} web search",
+                f"{provider} {research.tool.replace('_', ' ')}",
             )
         )
-        events.append(ev.tool_call("web_search", research.query))
+        events.append(ev.tool_call(research.tool, research.query))
         summary = f"{len(research.hits)} result(s) for “{research.query}”"
-        events.append(ev.tool_result("web_search", summary, research.hits))
+        events.append(ev.tool_result(research.tool, summary, research.hits))
     return events
 
 

@@ -181,6 +181,7 @@ class AgentRunner:
             server_research=True,
             thinking_budget=THINKING_BUDGET,
             effort_scope=state.current_phase.value,
+            cache_anchor=curated.context.settled,
         )
         return request, curated.context.summary
 

@@ -48,6 +48,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
             base_url=settings.anthropic_base_url,
             context_1m=settings.anthropic_context_1m,
             web_search_max_uses=web_uses,
+            web_fetch_max_uses=settings.web_fetch_max_uses if settings.anthropic_web_search else 0,
             catalogue=ModelCatalogue(settings.model_cache_path),
             effort=settings.effort,
         )

@@ -108,10 +108,10 @@ def session_budget(settings: Settings, routes: RoleRoutes, prices: Mapping[str, 
     """FORGE_BUDGET_TOKENS / FORGE_BUDGET_USD, by tokens alone where a model's price is unknown."""
     unpriced = unpriced_routes(routes, prices)
     if not unpriced or settings.budget_usd is None:
-        return SpendBudget(settings.budget_tokens, settings.budget_usd)
+        return SpendBudget(settings.budget_tokens, settings.budget_usd, settings.budget_web_searches)
     if settings.budget_tokens is None:
         raise ValueError(
             f"FORGE_BUDGET_USD cannot bind: no price is known for {', '.join(unpriced)}; set FORGE_BUDGET_TOKENS "
             "(the session then budgets by tokens) or add its prices to a FORGE_PRICES_FILE"
         )
-    return SpendBudget(settings.budget_tokens, None)
+    return SpendBudget(settings.budget_tokens, None, settings.budget_web_searches)

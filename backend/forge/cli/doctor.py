@@ -52,7 +52,8 @@ def _research_finding(settings: Settings, generator: Provider) -> Finding:
     if settings.anthropic_web_search:
         ok = generator == Provider.ANTHROPIC
         fix = None if ok else "FORGE_RESEARCH=anthropic needs an anthropic generator; use searxng, brave or tavily"
-        return Finding("researcher", "Anthropic web search + local corpus", ok, fix)
+        fetch = f" + web fetch (≤{settings.web_fetch_max_uses} pages a call)" if settings.web_fetch_max_uses else ""
+        return Finding("researcher", f"Anthropic web search{fetch} + local corpus", ok, fix)
     web = {
         "searxng": ("SearXNG", settings.searxng_url or "", "FORGE_SEARXNG_URL", settings.searxng_url),
         "brave": ("Brave Search", settings.brave_base_url, "BRAVE_SEARCH_API_KEY", settings.brave_api_key),

@@ -139,6 +139,7 @@ class AnthropicModel:
         *,
         max_tokens: int = 8192,
         web_search_max_uses: int = 5,
+        web_fetch_max_uses: int = 0,
         context_1m: bool = False,
         retry_policy: RetryPolicy = RetryPolicy(),
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -152,6 +153,7 @@ class AnthropicModel:
         self.capabilities: ModelCapabilities = (catalogue or shipped_catalogue()).capabilities(model)
         self._max_tokens = max_tokens
         self._web_search_max_uses = web_search_max_uses
+        self._web_fetch_max_uses = web_fetch_max_uses
         self._context_1m = context_1m and self.capabilities.context_window < ONE_MILLION
         self._effort = effort
         self._max_continuations = max_continuations
@@ -212,6 +214,7 @@ class AnthropicModel:
             model=self._model,
             max_tokens=self._output_budget(request),
             web_search_max_uses=self._web_search_max_uses,
+            web_fetch_max_uses=self._web_fetch_max_uses,
             capabilities=self.capabilities,
             effort=self._effort.level_for(request.effort_scope) if request.effort_scope else None,
             continuation=[block for turn in turns for block in turn.blocks],
@@ -267,6 +270,7 @@ def anthropic_model_from_settings(
     *,
     max_tokens: int = 8192,
     web_search_max_uses: int = 5,
+    web_fetch_max_uses: int = 0,
     context_1m: bool = False,
     retry_policy: RetryPolicy = RetryPolicy(),
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -284,6 +288,7 @@ def anthropic_model_from_settings(
         model,
         max_tokens=max_tokens,
         web_search_max_uses=web_search_max_uses,
+        web_fetch_max_uses=web_fetch_max_uses,
         context_1m=context_1m,
         retry_policy=retry_policy,
         sleep=sleep,

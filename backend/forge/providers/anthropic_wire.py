@@ -30,9 +30,9 @@ Invariants:
       out: it is not sent twice) followed by one `search_result` block per hit with citations on, so
       the model can cite a hit's text natively. Citations are on for every search result (the API
       wants them all on or all off). The evidence trail does not change: tools still name sources.
-    - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
-      the snippet is text the model quoted from that page (its citations), else the title and page
-      age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
+    - Server web searches and fetches become ServerResearch (`anthropic_server_research`). Web fetch
+      is offered with web search, where the model has a fetch version; a fetch costs no fee, only the
+      tokens of the page (cut at WEB_FETCH_MAX_CONTENT_TOKENS), and usage counts it (`web_fetches`).
 
 Cache breakpoints (the API allows 4; the prefix order is tools -> system -> messages):
     1. the last tool, which caches the whole tool list (web search included when offered);
@@ -62,7 +62,6 @@ from forge.core.llm.messages import (
     ModelResponse,
     ProviderPart,
     Role,
-    ServerResearch,
     StopReason,
     TextPart,
     ToolCall,
@@ -71,6 +70,7 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.core.session.records import ResearchHit
+from forge.providers.anthropic_server_research import WEB_FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME, server_research
 from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tokens
 
 PROVIDER = "anthropic"
@@ -78,7 +78,9 @@ EPHEMERAL: Mapping[str, str] = {"type": "ephemeral"}
 MIN_THINKING_BUDGET = 1024  # the API's smallest thinking budget
 WEB_SEARCH_TOOL_TYPE = LATEST_WEB_SEARCH_TOOL  # for models the catalogue gives no version
 THINKING_DISPLAY = "summarized"  # thinking text (and the notes between tool calls) comes back readable
-WEB_SEARCH_TOOL_NAME = "web_search"
+WEB_FETCH_MAX_CONTENT_TOKENS = 8_000  # a fetched page is cut there: it is input tokens, billed as such
+MAX_BREAKPOINTS = 4  # cache_control blocks per request
+UNCACHEABLE_BLOCKS = ("thinking", "redacted_thinking")  # the API refuses cache_control on them
 
 Block = dict[str, Any]
 
@@ -105,15 +107,30 @@ def system_blocks(system: str) -> list[Block]:
 
 
 def tool_params(
-    tools: Sequence[ToolDefinition], web_search_max_uses: int | None, web_search_tool: str = WEB_SEARCH_TOOL_TYPE
+    tools: Sequence[ToolDefinition],
+    web_search_max_uses: int | None,
+    web_search_tool: str = WEB_SEARCH_TOOL_TYPE,
+    web_fetch: tuple[str, int] | None = None,
 ) -> list[Block]:
-    """Our tools, then the server web search tool when `web_search_max_uses` is given; the last is cached."""
+    """Our tools, then the server web search tool when `web_search_max_uses` is given and the web fetch
+    tool when `web_fetch` (its version, max uses) is; the last is cached."""
     params: list[Block] = [
         {"name": t.name, "description": t.description, "input_schema": copy.deepcopy(dict(t.input_schema))}
         for t in tools
     ]
     if web_search_max_uses is not None:
         params.append({"type": web_search_tool, "name": WEB_SEARCH_TOOL_NAME, "max_uses": web_search_max_uses})
+    if web_fetch is not None:
+        version, uses = web_fetch
+        params.append(
+            {
+                "type": version,
+                "name": WEB_FETCH_TOOL_NAME,
+                "max_uses": uses,
+                "max_content_tokens": WEB_FETCH_MAX_CONTENT_TOKENS,
+                "citations": {"enabled": True},
+            }
+        )
     if params:
         params[-1] = _cached(params[-1])
     return params
@@ -169,14 +186,18 @@ def _citable_result(part: ToolResult) -> list[Block]:
     return [*head, *(_search_result(h) for h in part.citable)]
 
 
-def message_params(messages: Sequence[Message], cached_turns: int = 2) -> list[Block]:
+def message_params(messages: Sequence[Message], anchor: int = 0, cached_turns: int = 2) -> list[Block]:
     """Messages as the API wants them: roles alternate, and tool results open a user message; the
-    last `cached_turns` user turns end in a cache breakpoint."""
+    last `cached_turns` user turns end in a cache breakpoint, and so does the last block of
+    `messages[:anchor]` (`ModelRequest.cache_anchor`)."""
     wire: list[Block] = []
-    for message in messages:
+    anchored: Block | None = None
+    for index, message in enumerate(messages):
         blocks = [b for b in (_part_block(p) for p in message.parts) if b is not None]
         if not blocks:
             continue
+        if index < anchor:
+            anchored = blocks[-1]
         if wire and wire[-1]["role"] == message.role.value:
             wire[-1]["content"].extend(blocks)  # a dropped message between them: one turn, as the API would
         else:
@@ -184,9 +205,15 @@ def message_params(messages: Sequence[Message], cached_turns: int = 2) -> list[B
     user_turns = [m for m in wire if m["role"] == Role.USER.value]
     for turn in user_turns:
         turn["content"].sort(key=lambda b: b.get("type") != "tool_result")  # stable: results first
+    if anchored is not None and anchored.get("type") not in UNCACHEABLE_BLOCKS:
+        anchored["cache_control"] = dict(EPHEMERAL)
     for turn in user_turns[len(user_turns) - cached_turns :] if cached_turns else ():
         turn["content"][-1] = _cached(turn["content"][-1])
     return wire
+
+
+def _breakpoints(blocks: Sequence[Block]) -> int:
+    return sum(1 for b in blocks if "cache_control" in b)
 
 
 def request_params(
@@ -198,24 +225,33 @@ def request_params(
     capabilities: ModelCapabilities,
     effort: str | None = None,
     continuation: Sequence[Mapping[str, Any]] = (),
+    web_fetch_max_uses: int = 0,
 ) -> dict[str, Any]:
     """The body of one Messages API call; `continuation` is a paused turn's content so far.
+    Web fetch goes with web search (the fetch tool reads pages a search found), where the model has it.
 
     `effort` is the level wanted for the request's scope (None: the model's default); the model gets
     the nearest level it accepts. Thinking follows `capabilities` (see the module's invariants)."""
     # An engine call's one message is its own input, sent once: a cache write there is never read
     # (it costs 1.25x), so only its instructions (shared by the stage's calls) and schema tool are marked.
     one_shot = len(request.messages) == 1 and (request.output_schema is not None or request.required_tool is not None)
-    messages = message_params(request.messages, cached_turns=0 if one_shot else 2)
+    messages = message_params(request.messages, request.cache_anchor, cached_turns=0 if one_shot else 2)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
     params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}
     system = system_blocks(request.system)
     if system:
         params["system"] = system
-    web_tool = capabilities.web_search_tool
+    web_tool, fetch_tool = capabilities.web_search_tool, capabilities.web_fetch_tool
     searching = request.server_research and web_search_max_uses > 0 and web_tool is not None
-    tools = tool_params(request.tools, web_search_max_uses if searching else None, web_tool or WEB_SEARCH_TOOL_TYPE)
+    fetching = searching and web_fetch_max_uses > 0 and fetch_tool is not None
+    web_fetch = (fetch_tool, web_fetch_max_uses) if fetching and fetch_tool else None
+    tools = tool_params(
+        request.tools, web_search_max_uses if searching else None, web_tool or WEB_SEARCH_TOOL_TYPE, web_fetch
+    )
+    in_messages = _breakpoints([b for m in messages for b in m["content"]])
+    if tools and system and in_messages + 2 > MAX_BREAKPOINTS:
+        tools[-1].pop("cache_control")  # the system prompt's breakpoint caches the tools before it
     if tools:
         params["tools"] = tools
     if request.required_tool is not None:
@@ -272,6 +308,7 @@ def usage_from(usage: Mapping[str, Any] | None) -> Usage:
         int(u.get("cache_creation_input_tokens") or 0),
         int(u.get("cache_read_input_tokens") or 0),
         int((u.get("server_tool_use") or {}).get("web_search_requests") or 0),
+        int((u.get("server_tool_use") or {}).get("web_fetch_requests") or 0),
     )
 
 
@@ -320,43 +357,6 @@ def _turn_parts(turn: WireTurn, max_tokens: int | None) -> list[MessagePart]:
             shown = str(block.get("thinking") or "") if kind == "thinking" else ""
             parts.append(ProviderPart(PROVIDER, copy.deepcopy(block), shown))
     return parts
-
-
-def _quotes_by_url(blocks: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
-    quotes: dict[str, list[str]] = {}
-    citations = [c for b in blocks if b.get("type") == "text" for c in b.get("citations") or ()]
-    for citation in citations:
-        if citation.get("type") == "web_search_result_location" and citation.get("cited_text"):
-            found = quotes.setdefault(str(citation.get("url", "")), [])
-            if citation["cited_text"] not in found:
-                found.append(str(citation["cited_text"]))
-    return quotes
-
-
-def _hit(result: Mapping[str, Any], quotes: Mapping[str, list[str]]) -> ResearchHit:
-    url = str(result["url"])
-    title = str(result.get("title") or url)
-    page_age = result.get("page_age")
-    fallback = f"{title} (page age: {page_age})" if page_age else title
-    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback)
-
-
-def server_research(blocks: Sequence[Mapping[str, Any]]) -> tuple[ServerResearch, ...]:
-    """Each web search the server ran, with its query and hits, in order."""
-    queries = {
-        b.get("id"): str((b.get("input") or {}).get("query", ""))
-        for b in blocks
-        if b.get("type") == "server_tool_use" and b.get("name") == WEB_SEARCH_TOOL_NAME
-    }
-    quotes = _quotes_by_url(blocks)
-    found: list[ServerResearch] = []
-    for block in blocks:
-        content = block.get("content")
-        if block.get("type") != "web_search_tool_result" or not isinstance(content, list):
-            continue  # not a search result, or an error object: the search did not run
-        results = [r for r in content if isinstance(r, dict) and r.get("type") == "web_search_result" and r.get("url")]
-        found.append(ServerResearch(queries.get(block.get("tool_use_id"), ""), tuple(_hit(r, quotes) for r in results)))
-    return tuple(found)
 
 
 def response_from_turns(turns: Sequence[WireTurn], max_tokens: int | None = None) -> ModelResponse:

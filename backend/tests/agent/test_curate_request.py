@@ -26,7 +26,7 @@ def _earlier_decompose(state: ForgeState) -> list[Message]:
     return [
         phase_kickoff(state),
         Message(Role.ASSISTANT, (call,)),
-        Message(Role.USER, (ToolResult(ToolCallId("old-1"), "honey bees dance to recruit foragers " * 200),)),
+        Message(Role.USER, (ToolResult(ToolCallId("old-1"), "honey bees dance to recruit foragers " * 700),)),
         Message(Role.ASSISTANT, (TextPart("Decompose is done."),)),
     ]
 
@@ -159,3 +159,37 @@ class TestRecall:
         run = await record_run(AgentRunner(model, max_nudges=0), ctx, [phase_kickoff(state)])
         assert not any("[context curator]" in m.text for m in model.requests[0].messages)
         assert run.tool_calls[0].output["items"] == []
+
+
+class TestStablePrefix:
+    async def test_an_earlier_brief_sent_whole_keeps_the_note_it_was_sent_with(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        history = _earlier_decompose(state)
+        state.current_phase = Phase.EXPLORE
+        history.append(phase_kickoff(state))
+        curator = RequestCurator("anthropic:claude-sonnet-5-5", 200_000)
+        during = curator.curate(state, history, "system", ()).context
+        explore_brief = during.messages[-1]
+        assert "[context curator]" in explore_brief.text and during.settled == 1
+
+        history += [Message(Role.ASSISTANT, (TextPart("Explore is done."),))]
+        state.current_phase = Phase.SYNTHESIZE
+        history.append(phase_kickoff(state))
+        after = curator.curate(state, history, "system", ()).context
+        # Explore freed too little to be compacted yet: sent whole, its brief byte-identical (note and all),
+        # so a prompt cache reads everything up to the new brief.
+        assert after.messages[: len(during.messages)] == during.messages
+        assert after.settled == 1 and after.summary.tokens_sent <= after.summary.budget.context_tokens
+        assert after.messages[-1].text.startswith(history[-1].text) and "[context curator]" in after.messages[-1].text
+
+    async def test_the_request_marks_the_settled_prefix_for_the_providers_cache(self) -> None:
+        state = ForgeState(problem=PROBLEM)
+        history = _earlier_decompose(state)
+        state.current_phase = Phase.EXPLORE
+        history.append(phase_kickoff(state))
+        model = ScriptedModel([turn(text="Nothing to add.")])
+        ids = CountingIds()
+        ctx = ToolContext(SessionId(ids()), state, MemoryResearch([]), FixedClock(), ids, model.label)
+        await record_run(AgentRunner(model, max_nudges=0), ctx, history)
+        request = model.requests[0]
+        assert request.cache_anchor == 1 and request.messages[1].text == "Decompose is done."  # it opens explore

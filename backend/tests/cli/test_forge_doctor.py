@@ -40,3 +40,12 @@ async def test_missing_key_and_unreachable_database_are_named_with_their_fix(tmp
     assert not findings["verifier (VALIDATE)"].ok and "OPENAI_API_KEY" in (findings["verifier (VALIDATE)"].fix or "")
     assert not findings["database"].ok and "unreachable" in findings["database"].value
     assert "secret" not in render(list(findings.values()))
+
+
+async def test_anthropic_research_names_web_search_and_web_fetch(tmp_path: Path) -> None:
+    url = await migrated_sqlite_url(tmp_path)
+    settings = Settings(
+        database_url=url, model="anthropic:claude-sonnet-5-5", anthropic_api_key="sk-ant-x", research="anthropic"
+    )
+    researcher = _by_topic(await diagnose(settings))["researcher"]
+    assert researcher.ok and researcher.value == "Anthropic web search + web fetch (≤3 pages a call) + local corpus"

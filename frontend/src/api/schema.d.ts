@@ -1395,7 +1395,7 @@ export interface components {
              * Reason
              * @enum {string}
              */
-            reason: "must_keep" | "selected" | "stop_rule" | "over_budget";
+            reason: "must_keep" | "selected" | "stop_rule" | "over_budget" | "deferred";
             /** Redundancy */
             redundancy: number;
             /** Relevance */
@@ -2467,6 +2467,12 @@ export interface components {
             cost_usd: number;
             /** Tokens */
             tokens: number;
+            /**
+             * Web Searches
+             * @description Server web searches run (their fee is in cost_usd).
+             * @default 0
+             */
+            web_searches: number;
         };
         /** PlotPointOut */
         PlotPointOut: {

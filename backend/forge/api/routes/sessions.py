@@ -55,7 +55,9 @@ async def get_session(session_id: OwnedSession, service: SessionServiceDep) -> S
     record, state = unwrap(await service.describe(session_id))
     response = SessionResponse.of(record)
     response.spend_by_phase = {
-        phase: PhaseSpendResponse(tokens=s.tokens, cost_usd=round(s.cost_usd, 6), calls=s.calls)
+        phase: PhaseSpendResponse(
+            tokens=s.tokens, cost_usd=round(s.cost_usd, 6), calls=s.calls, web_searches=s.web_searches
+        )
         for phase, s in state.spend_by_phase.items()
     }
     return response

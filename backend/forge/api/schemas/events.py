@@ -101,7 +101,7 @@ class CurationUnitData(Payload):
     tokens_full: int
     tokens_sent: int
     outcome: Literal["full", "digest", "dropped"]
-    reason: Literal["must_keep", "selected", "stop_rule", "over_budget"]
+    reason: Literal["must_keep", "selected", "stop_rule", "over_budget", "deferred"]
     relevance: float
     redundancy: float
 

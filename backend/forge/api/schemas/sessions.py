@@ -114,6 +114,7 @@ class PhaseSpendResponse(BaseModel):
     tokens: int
     cost_usd: float
     calls: int
+    web_searches: int = Field(default=0, description="Server web searches run (their fee is in cost_usd).")
 
 
 class SessionResponse(BaseModel):

@@ -19,6 +19,13 @@ Invariants:
       and what earlier segments kept. A segment's decisions therefore never change as the
       conversation grows, so the curated prefix stays byte-identical from call to call and a
       provider's prompt cache keeps serving it; only the phase that just ended is new.
+    - Compaction is deferred while it would free too little (`budget.compact_at_least`): scanning
+      the finished segments oldest first, a group is compacted once its segments together free that
+      many tokens; the latest segments, until they do, are sent whole (reason DEFERRED), and so is
+      the conversation's prefix until then, for a provider's prompt cache (a compaction rewrites it
+      from the first unit it shortens). Deferral never takes the call over `context_tokens`.
+      `settled` counts the messages before the first deferred or current-phase unit: the next calls
+      send them unchanged (they are only ever followed, never rewritten, until a compaction).
     - The whole call never exceeds `context_tokens` unless the must-keep parts alone do: when the
       segments' picks do not fit, the oldest picks are dropped first (reason OVER_BUDGET).
     - Pairing is checked on the result (`pairing_intact`); should it ever fail, the call gets the
@@ -97,8 +104,11 @@ class CurationSummary:
 
 @dataclass(frozen=True, slots=True)
 class CuratedContext:
+    """`settled`: how many leading messages the next calls will send unchanged (see `cache_anchor`)."""
+
     messages: tuple[Message, ...]
     summary: CurationSummary
+    settled: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +275,22 @@ class _Plan:
             if decision.kept:
                 context.append(u)
 
+    def defer(
+        self, segments: Sequence[_Segment], order: Sequence[_Unit], fixed_tokens: int, budget: CurationBudget
+    ) -> None:
+        """Keep whole the latest finished phases while compacting them would free < `compact_at_least` tokens."""
+        pending: list[_Segment] = []
+        freed = 0
+        for segment in segments:
+            pending.append(segment)
+            freed += sum(self.full[u.key] - self.sent(u.key) for u in segment.units)
+            if freed >= budget.compact_at_least:
+                pending, freed = [], 0
+        if not pending or fixed_tokens + sum(self.sent(u.key) for u in order) + freed > budget.context_tokens:
+            return
+        for u in (u for s in pending for u in s.units):
+            self.decisions[u.key] = replace(self.decisions[u.key], kept=True, reason=Reason.DEFERRED)
+
     def fit(self, order: Sequence[_Unit], fixed_tokens: int, limit: int) -> None:
         """Drop the oldest picks until the call fits `limit` (or nothing optional is left)."""
         total = fixed_tokens + sum(self.sent(u.key) for u in order)
@@ -308,11 +334,16 @@ def curate_conversation(
         if u.kind in (UnitKind.HEAD, UnitKind.CURRENT_PHASE):
             plan.decisions[u.key] = Decision(u.key, True, Reason.MUST_KEEP, plan.full[u.key])
     context = [u for u in units if u.kind == UnitKind.HEAD]
-    for segment in _segments(units, messages):
+    segments = _segments(units, messages)
+    for segment in segments:
         plan.curate_segment(segment, budget, context, memo)
     plan.fit(units, fixed_tokens, budget.context_tokens)
+    plan.defer(segments, units, fixed_tokens, budget)
     sent: list[Message] = []
+    settled = -1
     for u in units:
+        if settled < 0 and (u.kind == UnitKind.CURRENT_PHASE or plan.decisions[u.key].reason == Reason.DEFERRED):
+            settled = len(sent)
         sent += u.messages if plan.decisions[u.key].kept else digests.get(u.key, ())
     provenance = tuple(_provenance(u, plan) for u in units)
     must_keep = fixed_tokens + sum(p.tokens_sent for p in provenance if p.reason == Reason.MUST_KEEP)
@@ -325,7 +356,9 @@ def curate_conversation(
         available, tokens_sent, must_keep, optional, max(0, budget.context_tokens - must_keep), budget,
         plan.stopped, fell_back, provenance,
     )  # fmt: skip
-    return CuratedContext(tuple(messages) if fell_back else tuple(sent), summary)
+    if fell_back:
+        return CuratedContext(tuple(messages), summary)
+    return CuratedContext(tuple(sent), summary, max(settled, 0))
 
 
 PROVENANCE_SHOWN = 60  # units listed in an event; the counts cover all of them

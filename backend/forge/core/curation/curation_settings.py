@@ -13,7 +13,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.path_navigator import NavigationBudget
@@ -62,7 +62,8 @@ def check_change(change: CurationChange) -> str | None:
 
 def _budget(budget: CurationBudget, change: CurationChange) -> CurationBudget:
     c = change
-    return CurationBudget(
+    return replace(
+        budget,
         context_tokens=budget.context_tokens if c.context_tokens is None else c.context_tokens,
         carry_tokens=budget.carry_tokens if c.carry_tokens is None else c.carry_tokens,
         lambda_tokens=_kept(c.lambda_tokens, budget.lambda_tokens),

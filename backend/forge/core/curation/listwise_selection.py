@@ -33,6 +33,7 @@ class Reason(StrEnum):
     SELECTED = "selected"
     STOP_RULE = "stop_rule"
     OVER_BUDGET = "over_budget"
+    DEFERRED = "deferred"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +43,15 @@ class CurationBudget:
     `context_tokens`: the whole request (system, tools, messages); `carry_tokens`: at most this
     much optional material per selection (the conversation curator runs one per finished phase);
     `lambda_tokens`: utility lost per token (the stop rule); `redundancy_weight`: the seed's
-    diversity penalty (0.3)."""
+    diversity penalty (0.3); `compact_at_least`: the conversation curator compacts finished phases
+    only once that frees at least this many tokens (0: at every phase change), as a compaction
+    rewrites a provider's prompt cache from the first phase it shortens."""
 
     context_tokens: int
     carry_tokens: int
     lambda_tokens: float = 0.00005
     redundancy_weight: float = 0.3
+    compact_at_least: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,9 @@ from typing import Any
 
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
 LATEST_WEB_SEARCH_TOOL = "web_search_20260209"
+# The web fetch tool page (platform.claude.com, checked 2026-12-02): web_fetch_20260318 is the latest
+# (dynamic filtering on Claude 4.6 and later); web_fetch_20250910 is the basic fetch for older models.
+LATEST_WEB_FETCH_TOOL = "web_fetch_20260318"
 
 
 class ThinkingMode(str, Enum):
@@ -51,6 +54,7 @@ class ModelCapabilities:
     max_output_tokens: int = 8192
     web_search: bool = False
     web_search_tool: str | None = None  # the server tool version to send (`web_search_20260209`, ...)
+    web_fetch_tool: str | None = None  # the server web fetch version (`web_fetch_20260318`, ...); None: none
     min_cacheable_tokens: int = 1024  # shorter prompt prefixes are never cached (the prompt-caching page)
     source: str = "unknown model: conservative defaults"
 
@@ -114,9 +118,14 @@ def capabilities_from_row(model: str, row: Mapping[str, Any], source: str) -> Mo
         max_output_tokens=int(row.get("max_output_tokens", 8192)),
         web_search=bool(row.get("web_search_tool")),
         web_search_tool=row.get("web_search_tool"),
+        web_fetch_tool=row.get("web_fetch_tool"),
         min_cacheable_tokens=int(row.get("min_cacheable_tokens", 1024)),
-        source=source,
+        source=f"{source}: {row['source']}" if row.get("source") else source,
     )
+
+
+def _fetch_tool(caps: Mapping[str, Any]) -> str | None:
+    return LATEST_WEB_FETCH_TOOL if _supported((caps.get("server_tools") or {}).get("web_fetch")) else None
 
 
 def capabilities_from_model_info(info: Mapping[str, Any], known: ModelCapabilities | None) -> ModelCapabilities:
@@ -144,6 +153,7 @@ def capabilities_from_model_info(info: Mapping[str, Any], known: ModelCapabiliti
         max_output_tokens=int(info.get("max_tokens") or base.max_output_tokens),
         web_search=_supported((caps.get("server_tools") or {}).get("web_search")),
         web_search_tool=base.web_search_tool or LATEST_WEB_SEARCH_TOOL,
+        web_fetch_tool=base.web_fetch_tool or _fetch_tool(caps),
         source="Models API",
     )
     if known is None:

@@ -113,10 +113,17 @@ class Usage:
     cache_creation_tokens: int = 0
     cache_read_tokens: int = 0
     web_searches: int = 0  # server-side web searches run (billed per search, not per token)
+    web_fetches: int = 0  # server-side web fetches run (billed by the tokens they bring, no fee)
+    # A sum's calls, one Usage each (empty: this is one call's): a price tier set by a call's prompt
+    # length applies per call, never to a sum of calls (`pricing.cost_of`).
+    calls: tuple[Usage, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def total(self) -> int:
         return self.input_tokens + self.output_tokens + self.cache_creation_tokens + self.cache_read_tokens
+
+    def _as_calls(self) -> tuple[Usage, ...]:
+        return self.calls or ((self,) if self.total or self.web_searches or self.web_fetches else ())
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -125,6 +132,8 @@ class Usage:
             self.cache_creation_tokens + other.cache_creation_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
             self.web_searches + other.web_searches,
+            self.web_fetches + other.web_fetches,
+            (*self._as_calls(), *other._as_calls()),
         )
 
 
@@ -143,6 +152,10 @@ class ModelRequest:
     # The reply must be one JSON value of this schema (structured outputs); `output_name` names it.
     output_schema: Mapping[str, Any] | None = None
     output_name: str = ""
+    # The first `cache_anchor` messages are a prefix the next calls will send unchanged (the context
+    # curator's settled part: the problem and the compacted finished phases); a provider with a
+    # prompt cache marks its end, so the call after a phase change reads it however far back it is.
+    cache_anchor: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +164,7 @@ class ServerResearch:
 
     query: str
     hits: tuple[ResearchHit, ...]
+    tool: str = "web_search"  # the server tool that ran it: web_search, or web_fetch (query: the url)
 
 
 @dataclass(frozen=True, slots=True)

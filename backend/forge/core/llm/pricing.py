@@ -69,6 +69,8 @@ def cost_of(usage: Usage, price: ModelPrice | None) -> float:
     """The call's cost in USD; 0.0 when the price is unknown (callers say it is unknown)."""
     if price is None:
         return 0.0
+    if price.long_context is not None and len(usage.calls) > 1:
+        return sum(cost_of(call, price) for call in usage.calls)  # the tier is set by each call's prompt
     prompt = usage.input_tokens + usage.cache_creation_tokens + usage.cache_read_tokens
     if price.long_context is not None and prompt > price.long_context[0]:
         price = price.long_context[1]

@@ -30,7 +30,10 @@ EFFORT_LEVELS = {
     "claude-sonnet-5-5": {"low", "medium", "high", "xhigh", "max"},
     "claude-fable-5-1": {"low", "medium", "high", "xhigh", "max"},
     "claude-sonnet-4-6": {"low", "medium", "high", "max"},
+    "claude-haiku-5-5": {"low", "medium", "high", "xhigh", "max"},
 }
+# Structured outputs (output_config.format) came with Claude 4.5 / Opus 4.1: older models refuse it.
+NO_STRUCTURED_OUTPUTS = frozenset({"claude-sonnet-4-20250514", "claude-opus-4-20250514", "claude-3-7-sonnet-20250219"})
 
 Reply = Callable[[httpx2.Request], httpx2.Response]
 
@@ -52,6 +55,12 @@ def _thinking_refusal(model: str, body: dict[str, Any]) -> str | None:
     effort = (body.get("output_config") or {}).get("effort")
     if effort is not None and effort not in EFFORT_LEVELS.get(model, set()):
         return f"output_config.effort: {effort!r} is not supported for this model."
+    return None
+
+
+def _output_format_refusal(model: str, body: dict[str, Any]) -> str | None:
+    if model in NO_STRUCTURED_OUTPUTS and (body.get("output_config") or {}).get("format") is not None:
+        return "output_config.format: structured outputs are not supported for this model."
     return None
 
 

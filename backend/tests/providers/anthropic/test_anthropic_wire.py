@@ -93,6 +93,22 @@ def test_an_engine_call_caches_its_instructions_not_its_one_time_input() -> None
     assert json.dumps(_params(retry)["messages"]).count("cache_control") == 2
 
 
+def test_the_curators_settled_prefix_ends_at_a_breakpoint_and_the_system_one_covers_the_tools() -> None:
+    params = _params(ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS), cache_anchor=1))
+    messages = params["messages"]
+    marked = [(i, b["type"]) for i, m in enumerate(messages) for b in m["content"] if "cache_control" in b]
+    assert marked == [(0, "text"), (2, "tool_result"), (4, "text")]
+    # Four in all: the system prompt's breakpoint caches the tools before it, the last tool has none.
+    assert [t.get("cache_control") for t in params["tools"]] == [None, None]
+    assert json.dumps(params).count("cache_control") == 4
+
+
+def test_a_settled_prefix_ending_where_a_breakpoint_already_is_adds_none() -> None:
+    params = _params(ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS), cache_anchor=3))
+    assert [t.get("cache_control") for t in params["tools"]] == [None, EPHEMERAL]
+    assert json.dumps(params).count("cache_control") == 4
+
+
 def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_last_tool() -> None:
     without = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,)))
     with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))
@@ -104,6 +120,57 @@ def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_l
         "cache_control": EPHEMERAL,
     }
     assert "cache_control" not in with_search["tools"][0]
+
+
+def test_web_fetch_goes_with_web_search_in_the_version_the_model_has() -> None:
+    request = ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True)
+    fetching = request_params(
+        request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=3, capabilities=SONNET_4_6,
+        web_fetch_max_uses=2,
+    )  # fmt: skip
+    assert [t.get("type") for t in fetching["tools"]] == [None, "web_search_20260209", "web_fetch_20260318"]
+    assert fetching["tools"][-1] == {
+        "type": "web_fetch_20260318", "name": "web_fetch", "max_uses": 2, "max_content_tokens": 8000,
+        "citations": {"enabled": True}, "cache_control": EPHEMERAL,
+    }  # fmt: skip
+    older = shipped_catalogue().capabilities("claude-sonnet-4-5")
+    basic = request_params(
+        request, model="claude-sonnet-4-5", max_tokens=8192, web_search_max_uses=3, capabilities=older,
+        web_fetch_max_uses=2,
+    )  # fmt: skip
+    assert basic["tools"][-1]["type"] == "web_fetch_20250910"
+    no_search = request_params(
+        request, model="claude-sonnet-4-6", max_tokens=8192, web_search_max_uses=0, capabilities=SONNET_4_6,
+        web_fetch_max_uses=2,
+    )  # fmt: skip
+    assert [t["name"] for t in no_search["tools"]] == ["research"]
+
+
+def test_a_web_fetch_is_research_with_the_page_and_counted_in_usage() -> None:
+    url = "https://example.org/ed"
+    page = {"type": "text", "media_type": "text/plain", "data": "Fast-track streams cut waits. " * 40}
+    message = {
+        "model": "claude-sonnet-4-6", "stop_reason": "end_turn",
+        "usage": {"input_tokens": 900, "output_tokens": 40, "server_tool_use": {"web_fetch_requests": 2}},
+        "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_fetch", "input": {"url": url}},
+            {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_1", "content": {
+                "type": "web_fetch_result", "url": url, "retrieved_at": "2026-12-02T04:00:00Z",
+                "content": {"type": "document", "title": "ED waits", "source": page},
+            }},
+            {"type": "server_tool_use", "id": "srvtoolu_2", "name": "web_fetch", "input": {"url": url + "/x"}},
+            {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_2", "content": {
+                "type": "web_fetch_tool_error", "error_code": "url_not_accessible",
+            }},
+            {"type": "text", "text": "Done."},
+        ],
+    }  # fmt: skip
+    response = response_from_turns([turn_from_message(message)])
+    assert response.usage == Usage(900, 40, web_fetches=2)
+    (fetched,) = response.server_research  # the failed fetch is no research
+    assert (fetched.tool, fetched.query) == ("web_fetch", url)
+    (hit,) = fetched.hits
+    assert (hit.source, hit.title) == (url, "ED waits") and hit.snippet == page["data"][:600]
 
 
 def test_parts_map_to_blocks_and_foreign_or_blank_parts_are_dropped() -> None:

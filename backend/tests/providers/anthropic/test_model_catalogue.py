@@ -10,7 +10,7 @@ import anthropic
 import httpx2
 
 from forge.core.llm.capabilities import StructuredMethod, ThinkingMode
-from forge.providers.model_catalogue import ModelCatalogue, shipped_catalogue
+from forge.providers.model_catalogue import SHIPPED_TABLE, ModelCatalogue, shipped_catalogue
 
 
 def _support(flag: bool) -> dict[str, bool]:
@@ -67,7 +67,7 @@ def test_the_shipped_table_knows_the_current_lineup_and_what_each_refuses() -> N
 
 def test_a_new_snapshot_of_a_listed_model_gets_its_row_and_an_unknown_model_conservative_defaults() -> None:
     catalogue = shipped_catalogue()
-    assert catalogue.capabilities("claude-sonnet-4-5-20991231").source.endswith("(claude-sonnet-4-5-20250929)")
+    assert "(claude-sonnet-4-5-20250929)" in catalogue.capabilities("claude-sonnet-4-5-20991231").source
     unknown = catalogue.capabilities("claude-nova-9")
     assert not catalogue.known("claude-nova-9")
     assert unknown.thinking_mode is ThinkingMode.NONE and unknown.structured_method is StructuredMethod.FORCED_TOOL
@@ -122,4 +122,14 @@ async def test_a_failed_refresh_leaves_the_shipped_table() -> None:
         catalogue = ModelCatalogue()
         note = await catalogue.refresh(client)
     assert note.startswith("Models API not read (AuthenticationError")
-    assert catalogue.capabilities("claude-opus-5-5").source == "shipped table (claude-opus-5-5)"
+    assert catalogue.capabilities("claude-opus-5-5").source.startswith("shipped table (claude-opus-5-5): docs: ")
+
+
+def test_every_shipped_row_says_where_its_values_come_from() -> None:
+    catalogue = ModelCatalogue()
+    table = json.loads(SHIPPED_TABLE.read_text(encoding="utf-8"))
+    for model, row in table["models"].items():
+        assert row["source"].strip(), model
+        assert catalogue.capabilities(model).source.endswith(row["source"]), model
+    haiku = catalogue.capabilities("claude-haiku-5-5")  # its model page: 1M context (was assumed 200k)
+    assert (haiku.context_window, haiku.max_output_tokens, haiku.default_effort) == (1_000_000, 128_000, "medium")

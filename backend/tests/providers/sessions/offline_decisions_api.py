@@ -26,7 +26,12 @@ from typing import Any
 
 import httpx2
 import pytest
-from providers.anthropic.documented_rules import _thinking_refusal, _tool_choice_refusal, refused
+from providers.anthropic.documented_rules import (
+    _output_format_refusal,
+    _thinking_refusal,
+    _tool_choice_refusal,
+    refused,
+)
 
 from forge.core.llm.messages import ModelRequest, ModelResponse, TextPart, ToolCall
 from forge.ports import StructuredModel, StructuredRequest
@@ -122,6 +127,8 @@ class OfflineDecisionsApi(RecordedExchanges):
     structured: StructuredModel
     thinking_returned: int = 0  # tool-loop requests that carried served thinking blocks back
     web_search_tools: set[str] = field(default_factory=set)  # the server web-search tool versions offered
+    web_fetch_tools: set[str] = field(default_factory=set)  # the server web-fetch tool versions offered
+    forced_tools: list[str] = field(default_factory=list)  # structured outputs asked by a forced tool call
     _searched_for: set[str] = field(default_factory=set)  # one search per conversation (its first message)
     _thinking_by_call: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -132,15 +139,27 @@ class OfflineDecisionsApi(RecordedExchanges):
             self._refuse(problem)
             return refused(problem)
         fmt = (body.get("output_config") or {}).get("format")
-        content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
-        searches = [] if fmt else self._web_search(body)
-        if not fmt:
+        forced = (
+            (body.get("tool_choice") or {}).get("name")
+            if (body.get("tool_choice") or {}).get("type") == "tool"
+            else None
+        )
+        if forced:
+            content = self._thought(body, await self._forced_tool_content(body, str(forced)))
+        else:
+            content = self._thought(body, await (self._structured_content(fmt) if fmt else self._agent_content()))
+        searches = [] if fmt or forced else self._web_search(body)
+        if not fmt and not forced:
             self.keep_exchange(body["messages"], content)
         content = [*searches, *content]
         text = "".join(b.get("text", "") + json.dumps(b.get("input", "")) for b in content)
         usage: dict[str, Any] = served_usage(body, text)
         if searches:
-            usage["server_tool_use"] = {"web_search_requests": 1}
+            fetches = sum(b["type"] == "web_fetch_tool_result" for b in searches)
+            usage["server_tool_use"] = {
+                "web_search_requests": 1,
+                **({"web_fetch_requests": fetches} if fetches else {}),
+            }
         self.usages.append((str(body["model"]), dict(usage)))
         self.statuses.append(200)
         stop = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
@@ -154,7 +173,12 @@ class OfflineDecisionsApi(RecordedExchanges):
 
     def _refusal(self, body: dict[str, Any]) -> str | None:
         model = str(body["model"])
-        return _thinking_refusal(model, body) or _tool_choice_refusal(model, body) or self._history_refusal(body)
+        return (
+            _thinking_refusal(model, body)
+            or _tool_choice_refusal(model, body)
+            or _output_format_refusal(model, body)
+            or self._history_refusal(body)
+        )
 
     def _history_refusal(self, body: dict[str, Any]) -> str | None:
         """The last assistant turn of a tool loop must carry its thinking blocks back unchanged."""
@@ -183,9 +207,29 @@ class OfflineDecisionsApi(RecordedExchanges):
             "type": "web_search_result", "url": f"https://example.org/ed-waits/{len(self._searched_for)}",
             "title": "Emergency department wait times", "encrypted_content": "EqgfCioIARgBIiQ3", "page_age": None,
         }  # fmt: skip
-        return [
+        searched = [
             {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": {"query": "ED wait times"}},
             {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [result]},
+        ]
+        return [*searched, *self._web_fetch(body, str(result["url"]))]
+
+    def _web_fetch(self, body: dict[str, Any], url: str) -> list[dict[str, Any]]:
+        """Where web fetch is offered too, the page the search found is fetched (a url from a prior result,
+        as the docs require), its text as a document; the usage counts it in web_fetch_requests."""
+        tools = [t for t in body.get("tools") or () if str(t.get("type", "")).startswith("web_fetch_")]
+        if not tools:
+            return []
+        self.web_fetch_tools.add(str(tools[0]["type"]))
+        call_id = f"srvtoolu_fetch_{len(self._searched_for):04d}"
+        page = "Emergency department waits fall when fast-track streams take low-acuity patients."
+        document = {
+            "type": "document", "title": "Emergency department wait times", "citations": {"enabled": True},
+            "source": {"type": "text", "media_type": "text/plain", "data": page},
+        }  # fmt: skip
+        result = {"type": "web_fetch_result", "url": url, "content": document, "retrieved_at": "2026-12-02T04:00:00Z"}
+        return [
+            {"type": "server_tool_use", "id": call_id, "name": "web_fetch", "input": {"url": url}},
+            {"type": "web_fetch_tool_result", "tool_use_id": call_id, "content": result},
         ]
 
     async def _agent_content(self) -> list[dict[str, Any]]:
@@ -212,6 +256,19 @@ class OfflineDecisionsApi(RecordedExchanges):
             if block["type"] == "tool_use":
                 self._thinking_by_call[block["id"]] = [thinking]
         return [thinking, *blocks]
+
+    async def _forced_tool_content(self, body: dict[str, Any], name: str) -> list[dict[str, Any]]:
+        """A forced tool call (structured output without output_config.format): the one tool, called."""
+        request = STRUCTURED_REQUEST.get()
+        assert request is not None, "an engine call the test did not observe"
+        tool = next(t for t in body.get("tools") or () if t.get("name") == name)
+        result = await self.structured.generate(request)
+        assert hasattr(result, "value"), f"the offline generator failed: {result}"
+        value = result.value.model_dump(mode="json")
+        assert not _required_missing(tool["input_schema"], value)
+        self.schema_names.append(request.name)
+        self.forced_tools.append(name)
+        return [{"type": "tool_use", "id": f"toolu_forced_{len(self.forced_tools):04d}", "name": name, "input": value}]
 
     async def _structured_content(self, fmt: dict[str, Any]) -> list[dict[str, Any]]:
         request = STRUCTURED_REQUEST.get()
@@ -240,7 +297,7 @@ def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
     elif block["type"] in ("tool_use", "server_tool_use"):
         start = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
-    elif block["type"] == "web_search_tool_result":
+    elif block["type"] in ("web_search_tool_result", "web_fetch_tool_result"):
         start, deltas = block, []  # a result block arrives whole in its start event
     else:
         start = {"type": "text", "text": ""}

@@ -1,5 +1,6 @@
 """Issue #35's "done when", on the Anthropic side: whole sessions, autopilot and reviews posted through
-the API, run to the AnswerPack on claude-opus-5-5, claude-sonnet-5-5 and claude-sonnet-4-6 through
+the API, run to the AnswerPack on claude-opus-5-5, claude-sonnet-5-5, claude-sonnet-4-6, claude-fable-5-1 and
+claude-haiku-5-5 (and claude-sonnet-4-0, which has no structured outputs: forced tools; and once on PostgreSQL) through
 the real AnthropicModel and its structured output, built by the composition root (only the SDK's
 HTTP client is a MockTransport), against a server that refuses what the docs say each model refuses
 and answers with the offline model's decisions. Every request is obeyed (no 4xx), every engine stage
@@ -28,13 +29,14 @@ from providers.sessions.session_over_api import (
     stages_of,
     stages_without_results,
 )
+from support.fresh_database import migrated_database_url
 
 from forge.config import Settings
 from forge.providers import anthropic_model
 from forge.providers.anthropic_model import AnthropicModel
 from forge.providers.structured_output import SchemaStructuredModel
 
-MODELS = ["claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-4-6"]
+MODELS = ["claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-4-6", "claude-fable-5-1", "claude-haiku-5-5"]
 
 
 @pytest.fixture
@@ -136,8 +138,8 @@ def assert_the_engine_feeds_the_answer(api: OfflineDecisionsApi, pack: dict[str,
 async def test_server_web_searches_are_recorded_and_billed_per_search(
     fake_api: OfflineDecisionsApi, tmp_path: Path, model_id: str
 ) -> None:
-    """FORGE_RESEARCH=anthropic: the server's web searches reach the session as research and its cost
-    counts each at $10 per 1,000, on top of the tokens."""
+    """FORGE_RESEARCH=anthropic: the server's web searches and fetches reach the session as research and
+    its cost counts each search at $10 per 1,000 on top of the tokens (a fetch: its tokens alone)."""
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
         model=f"anthropic:{model_id}",
@@ -149,7 +151,53 @@ async def test_server_web_searches_are_recorded_and_billed_per_search(
         session = (await client.get(f"/api/v1/sessions/{sid}")).json()
 
     searches = sum((u.get("server_tool_use") or {}).get("web_search_requests", 0) for _, u in fake_api.usages)
+    fetches = sum((u.get("server_tool_use") or {}).get("web_fetch_requests", 0) for _, u in fake_api.usages)
     assert fake_api.failures == [] and fake_api.refusals == [] and searches >= 3
     assert fake_api.web_search_tools == {"web_search_20260209"}
     assert sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events) == searches
+    # Web fetch goes with web search (the current version, web_fetch_20260318): each fetch reaches the
+    # session as research and costs only its tokens (no fee: expected_cost prices tokens and searches).
+    assert fake_api.web_fetch_tools == {"web_fetch_20260318"} and fetches == searches
+    fetched = [e for e in events if e.type == "tool_result" and e.data["tool"] == "web_fetch"]
+    assert len(fetched) == fetches
+    assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
+
+
+async def test_without_structured_outputs_every_engine_stage_asks_by_a_forced_tool(
+    fake_api: OfflineDecisionsApi, tmp_path: Path
+) -> None:
+    """claude-sonnet-4-20250514 refuses output_config.format (the fake says so, as the API would): the
+    catalogue gives it the forced-tool method, so no request is refused and every engine stage's
+    structured output comes back as a call of the one tool it was forced to."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
+        model="anthropic:claude-sonnet-4-20250514",
+        anthropic_api_key="sk-ant-api03-test-key",
+    )
+    async for client in app_client(settings):
+        sid, events = await run_to_the_answer(client, autopilot=True)
+        session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+
+    assert fake_api.failures == [] and fake_api.refusals == [] and set(fake_api.statuses) == {200}
+    assert fake_api.forced_tools and fake_api.forced_tools == fake_api.schema_names
+    assert engine_requests_missing(set(fake_api.schema_names)) == set()
+    assert stages_without_results(events) == [], stages_of(events)
+    assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
+
+
+@pytest.mark.postgres
+async def test_a_whole_session_on_postgresql(fake_api: OfflineDecisionsApi, tmp_path: Path) -> None:
+    """The same session, its state and events stored in PostgreSQL (a migrated throwaway database)."""
+    async with migrated_database_url("postgresql", tmp_path, prefix="forge_session") as url:
+        settings = Settings(
+            database_url=url, model="anthropic:claude-opus-5-5", anthropic_api_key="sk-ant-api03-test-key"
+        )
+        async for client in app_client(settings):
+            sid, events = await run_to_the_answer(client, autopilot=True)
+            pack = await client.get(f"/api/v1/sessions/{sid}/answer.json")
+            session = (await client.get(f"/api/v1/sessions/{sid}")).json()
+
+    assert fake_api.failures == [] and fake_api.refusals == [] and set(fake_api.statuses) == {200}
+    assert pack.status_code == 200 and pack.json()["direct_answer"]
+    assert stages_without_results(events) == [], stages_of(events)
     assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)

@@ -137,3 +137,55 @@ def test_message_text_is_built_once_per_message_and_per_content() -> None:
     other = Message(Role.ASSISTANT, (TextPart("Looking."), ToolCall(ToolCallId("c1"), "search", {"q": "cold"})))
     assert message_text(same_content) == first
     assert message_text(other) == 'Looking.\nsearch {"q": "cold"}'
+
+
+class TestDeferredCompaction:
+    """Compaction waits until it frees `compact_at_least` tokens: a provider's prompt cache is rewritten
+    from the first unit a compaction shortens, so shortening a little at every phase change costs more."""
+
+    @staticmethod
+    def _phases(sizes: list[int]) -> list[Message]:
+        names = ["decompose", "explore", "synthesize", "validate", "build"]
+        messages = [brief(names[0], 1, "cut emergency waiting without more staff", decided=False)]
+        for n, size in enumerate(sizes):
+            messages += exchange(f"{n}", TOPICS[2], size)  # off-topic: the selection drops it
+            messages += [
+                Message(Role.ASSISTANT, (TextPart(f"Phase {n} done."),)),
+                brief(names[n + 1], 1, TOPICS[0], False),
+            ]
+        return messages
+
+    def test_a_finished_phase_freeing_too_little_is_sent_whole_and_settled_ends_before_it(self) -> None:
+        messages = self._phases([300])
+        budget = CurationBudget(context_tokens=100_000, carry_tokens=10, compact_at_least=4_000)
+        curated = curate_conversation(
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+        )
+        assert curated.messages == tuple(messages)
+        assert [u.reason for u in curated.summary.units if u.kind == UnitKind.EXCHANGE] == [Reason.DEFERRED]
+        assert curated.settled == 1  # the head; the deferred phase may still be compacted
+        eager = curate_conversation(
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=CurationBudget(100_000, 10)
+        )
+        assert len(eager.messages) < len(messages) and eager.settled == len(eager.messages) - 2
+
+    def test_once_the_deferred_phases_together_free_enough_they_are_compacted_at_once(self) -> None:
+        budget = CurationBudget(context_tokens=100_000, carry_tokens=10, compact_at_least=4_000)
+        two = self._phases([150, 150])
+        kept_two = curate_conversation(two, current_marker=marker(two), fixed_tokens=0, count=COUNT, budget=budget)
+        assert kept_two.messages == tuple(two)
+        many = self._phases([150, 150, 150, 150])
+        curated = curate_conversation(many, current_marker=marker(many), fixed_tokens=0, count=COUNT, budget=budget)
+        reasons = [u.reason for u in curated.summary.units if u.kind == UnitKind.EXCHANGE]
+        assert Reason.DEFERRED not in reasons[:3] and len(curated.messages) < len(many)
+        assert pairing_intact(curated.messages) and curated.settled > 1
+
+    def test_deferral_never_takes_the_call_over_its_budget(self) -> None:
+        messages = self._phases([300, 300])
+        whole = _tokens(tuple(messages))
+        budget = CurationBudget(context_tokens=whole - 50, carry_tokens=10, compact_at_least=100_000)
+        curated = curate_conversation(
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+        )
+        assert Reason.DEFERRED not in {u.reason for u in curated.summary.units}
+        assert curated.summary.tokens_sent <= budget.context_tokens
