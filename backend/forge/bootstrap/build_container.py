@@ -49,7 +49,7 @@ from forge.ports import (
 from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
-from forge.providers.static_embedder import StaticTextEmbedder
+from forge.providers.sentence_embedder import SentenceEmbedder
 from forge.run_processes.pool import RunProcessPool
 from forge.services.account_service import AccountService
 from forge.services.broadcast.event_log_source import EventLogSource
@@ -147,6 +147,11 @@ def _refuse_unusable_research(settings: Settings, routes: RoleRoutes) -> None:
         )
 
 
+def build_embedder(settings: Settings) -> Embedder:
+    """The meaning model by default; FORGE_EMBEDDER=hashed for spelling-only vectors with no model."""
+    return HashedTextEmbedder() if settings.embedder == "hashed" else SentenceEmbedder()
+
+
 def build_container(
     settings: Settings,
     *,
@@ -199,7 +204,7 @@ def build_container(
         live_relay=relay,
         queries=database.query_uow_factory,
     )
-    memory_embedder = embedder or StaticTextEmbedder()
+    memory_embedder = embedder or build_embedder(settings)
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
     pool = _run_process_pool(
