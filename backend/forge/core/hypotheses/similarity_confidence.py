@@ -1,7 +1,15 @@
 """Similarity-based C-values (seed 004 §10): bands of cosine similarity and the C rules that use them.
 
 Cosines are those of the sentence embedder (all-MiniLM-L6-v2, the model the seed's bands were
-measured with; `bench/bench_similarity_bands.py` checks them on labelled pairs).
+measured with). Measured here (`bench/bench_similarity_bands.py` and probes): the seed's own pair
+"Energy and information are connected" / "Information requires energy" 0.81; case and punctuation
+variations 0.978–1.0; unrelated pairs -0.1–0.07 — as the seed says. Freely reworded paraphrases run
+lower than its 0.70–0.90 (0.37–0.81, mean 0.65) and same-field "related" pairs mostly fall in its
+weak band (0.31–0.56, mean 0.41). The thresholds are kept as the seed has them: lowering
+SAME_HYPOTHESIS_SIMILARITY is unsafe — "X" / "X does not hold" is 0.968, "beds cut waits" / "beds
+alone cut waits" 0.969, "higher" / "lower temperature speeds the reaction" 0.961 — and a cosine cannot
+see negation, so two claims that opposite verdicts leave consistent ("X" rejected, "not X" accepted)
+read as a conflict at 0.97. That is the known weakness of inferring conflict from verdicts.
 
 Invariants:
     - Pure functions of floats; each returns a C in [C_MIN, C_MAX] (or its input where a rule allows).
