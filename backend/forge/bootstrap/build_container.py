@@ -242,7 +242,9 @@ def build_container(
         if database.single_process
         else QueuedRunExecutor(database.uow_factory, broadcaster, runs, driver, clock, settings.queue_lease_seconds),
         grounding=hkg,
-        memory_embedder=memory_embedder,
+        memory_embedder=None
+        if run_sink is not None
+        else memory_embedder,  # a run process serves no memory: no warm load
         live_relay=relay,
         driver=driver,
         run_processes=pool,
