@@ -182,3 +182,16 @@ async def test_a_refused_review_leaves_memory_and_the_session_untouched(containe
     empty = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
     assert empty.total == 0
     assert await container.service.state(session) == before  # the review was applied in place, then rolled back
+
+
+async def test_a_near_identical_claim_in_the_same_session_is_the_same_hypothesis_and_adds_no_support(
+    container: Container,
+) -> None:
+    session = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE, f"{TRIAGE}.", STAFF], 800)
+    await _submit(container, session, *(ClaimVerdictInput(i, VerdictType.ACCEPT) for i in range(3)))
+    everything = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
+    by_text = {r.episode.text: r.episode for r in everything.items}
+    assert set(by_text) == {TRIAGE, STAFF}, "the claim with a full stop (cosine > 0.98) is the same hypothesis"
+    triage = by_text[TRIAGE]
+    assert _follows_its_rules(triage) == [MemoryOutcome.CREATED, MemoryOutcome.SUPPORTED, MemoryOutcome.REPEATED]
+    assert triage.c == pytest.approx(supported(INITIAL_C)) and triage.support_count == 1
