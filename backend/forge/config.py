@@ -125,6 +125,9 @@ class Settings:
     # (forced tool call), or auto (json_schema, falling back to tools when the server refuses it).
     openai_structured_output: str = "auto"
     prices_file: Path | None = None  # FORGE_PRICES_FILE: per-deployment prices over genai-prices' data
+    # FORGE_EMBEDDER: "model" (all-MiniLM-L6-v2 run with onnxruntime: meaning) or "hashed" (spelling
+    # only, no model: a tiny machine, or tests that do not check meaning)
+    embedder: str = "model"
 
     @property
     def anthropic_web_search(self) -> bool:
@@ -202,6 +205,7 @@ class Settings:
             prices_file=Path(env["FORGE_PRICES_FILE"]) if env.get("FORGE_PRICES_FILE") else None,
             research_timeout_seconds=max(0.1, float(env.get("FORGE_RESEARCH_TIMEOUT_S") or "10")),
             auth=_auth_setting(env.get("FORGE_AUTH")),
+            embedder=_embedder(env.get("FORGE_EMBEDDER") or "model"),
             curation=curation_change_from_env(env),
             login_throttle=LoginThrottlePolicy(
                 max_failures=max(1, int(env.get("FORGE_LOGIN_MAX_FAILURES") or "5")),
@@ -278,6 +282,16 @@ def _search_profile(value: str) -> str:
     if profile not in SEARCH_PROFILES:
         raise ValueError(f"FORGE_SEARCH_PROFILE must be one of {', '.join(SEARCH_PROFILES)}; got {value!r}")
     return profile
+
+
+EMBEDDERS = ("model", "hashed")
+
+
+def _embedder(value: str) -> str:
+    embedder = value.strip().lower()
+    if embedder not in EMBEDDERS:
+        raise ValueError(f"FORGE_EMBEDDER must be one of {', '.join(EMBEDDERS)}; got {value!r}")
+    return embedder
 
 
 RESEARCH_PROVIDERS = ("local", "anthropic", "searxng", "brave", "tavily")

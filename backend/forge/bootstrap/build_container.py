@@ -52,7 +52,7 @@ from forge.ports import (
 from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
-from forge.providers.static_embedder import StaticTextEmbedder
+from forge.providers.sentence_embedder import SentenceEmbedder
 from forge.run_processes.pool import RunProcessPool
 from forge.services.account_service import AccountService
 from forge.services.broadcast.event_log_source import EventLogSource
@@ -160,6 +160,11 @@ def _suggestion_refusal(roles: ModelRoles, knowledge: ShippedKnowledge) -> Calla
     return partial(refuse_unexplorable, library=knowledge.domains)
 
 
+def build_embedder(settings: Settings) -> Embedder:
+    """The meaning model by default; FORGE_EMBEDDER=hashed for spelling-only vectors with no model."""
+    return HashedTextEmbedder() if settings.embedder == "hashed" else SentenceEmbedder()
+
+
 def build_container(
     settings: Settings,
     *,
@@ -212,7 +217,7 @@ def build_container(
         live_relay=relay,
         queries=database.query_uow_factory,
     )
-    memory_embedder = embedder or StaticTextEmbedder()
+    memory_embedder = embedder or build_embedder(settings)
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
     pool = _run_process_pool(
@@ -250,7 +255,9 @@ def build_container(
         if database.single_process
         else QueuedRunExecutor(database.uow_factory, broadcaster, runs, driver, clock, settings.queue_lease_seconds),
         grounding=hkg,
-        memory_embedder=memory_embedder,
+        memory_embedder=None
+        if run_sink is not None
+        else memory_embedder,  # a run process serves no memory: no warm load
         live_relay=relay,
         driver=driver,
         run_processes=pool,

@@ -25,6 +25,7 @@ from forge.core.accounts.users import LOCAL_USER_ID, UserId
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C
 from forge.core.hypotheses.memory import (
+    HypothesisEpisodeId,
     JudgedClaim,
     RankedEpisode,
     Vector,
@@ -32,10 +33,10 @@ from forge.core.hypotheses.memory import (
     judged_claims,
     rank_episodes,
     recall_for_problem,
-    remember_verdicts,
     texts_to_embed,
 )
 from forge.core.hypotheses.remembered import RememberedHypothesis
+from forge.core.hypotheses.verdict_memory import matched_by_query, remember_verdicts
 from forge.core.review.inputs import ReviewInput, VerdictsReview
 from forge.core.session.forge_state import ForgeState
 from forge.ports import Embedder, UnitOfWork, UnitOfWorkFactory
@@ -103,6 +104,25 @@ class HypothesisMemory:
             return []  # nothing remembered yet: no need to embed the problem
         query = (await self._vectors([problem]))[problem]
         return recall_for_problem(query, episodes)
+
+    async def note_retrieved(
+        self,
+        uow: UnitOfWork,
+        session_id: SessionId,
+        recalled: list[RememberedHypothesis],
+        question: str,
+        at: datetime,
+        owner: UserId = LOCAL_USER_ID,
+    ) -> int:
+        """The §10.2 query-match update of what `recall` offered a new session, inside the caller's
+        unit of work (the session's creation); returns the episodes raised."""
+        if not recalled:
+            return 0
+        similarities = {HypothesisEpisodeId(UUID(h.episode_id)): h.similarity for h in recalled}
+        episodes = await uow.memory.all(owner=owner)
+        changed = matched_by_query(episodes, similarities, VerdictContext(session_id, question, at))
+        await uow.memory.upsert_all(changed, at, owner)
+        return len(changed)
 
     async def search(
         self,

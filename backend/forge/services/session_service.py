@@ -229,6 +229,8 @@ class SessionService:
             state.remembered_hypotheses = await self._memory.recall(self._uow_factory, combined, owner)
         async with self._uow_factory() as uow:
             await uow.sessions.add(record, state, [phase_kickoff(state)])
+            if self._memory is not None:  # the question retrieved them: §10.2 query match
+                await self._memory.note_retrieved(uow, record.id, state.remembered_hypotheses, combined, now, owner)
             stored = await uow.events.append_all(record.id, [ev.phase_change(Phase.DECOMPOSE, 0)], now)
             await self._commit_and_publish(uow, record.id, stored)
         return record

@@ -14,7 +14,7 @@ from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId
-from forge.providers.static_embedder import StaticTextEmbedder
+from forge.providers.sentence_embedder import SentenceEmbedder
 
 AT = datetime(2026, 11, 23, tzinfo=UTC)
 URL = "/api/v1/memory/hypotheses"
@@ -28,7 +28,7 @@ REMEMBERED = [
 @pytest.fixture
 async def memory_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     container = build_container(Settings(database_url=database_url))
-    vectors = await StaticTextEmbedder().embed([text for text, _ in REMEMBERED])
+    vectors = await SentenceEmbedder().embed([text for text, _ in REMEMBERED])
     episodes = [
         HypothesisEpisode(
             HypothesisEpisodeId(UUID(int=i + 1)), text, tuple(v), c, "an earlier question", SessionId(UUID(int=99)), AT

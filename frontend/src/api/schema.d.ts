@@ -1692,6 +1692,12 @@ export interface components {
             type: "engine_stage";
         };
         /**
+         * EpisodeType
+         * @description Seed 004 §2.3. Memory stores HYPOTHESIS episodes; the other kinds name what a later store may hold.
+         * @enum {string}
+         */
+        EpisodeType: "fact" | "hypothesis" | "question" | "reasoning";
+        /**
          * ErrorCode
          * @enum {string}
          */
@@ -2293,9 +2299,10 @@ export interface components {
         };
         /**
          * MemoryOutcome
+         * @description The kind of one C change (seed 004 §3.2 `outcome`, with §10's kinds).
          * @enum {string}
          */
-        MemoryOutcome: "supported" | "contradicted" | "refined";
+        MemoryOutcome: "created" | "supported" | "contradicted" | "refined" | "repeated" | "query_match" | "mutual_support" | "conflict";
         /** MethodologyOut */
         MethodologyOut: {
             /** Domains */
@@ -2721,6 +2728,7 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            episode_type: components["schemas"]["EpisodeType"];
             /** Id */
             id: string;
             /** Origin Question */
@@ -2729,6 +2737,11 @@ export interface components {
             origin_session_id: string;
             /** Parent Ids */
             parent_ids: string[];
+            /**
+             * Rationale
+             * @description A reasoning excerpt from the claim it came from.
+             */
+            rationale: string;
             /**
              * Score
              * @description similarity × C for the query; C alone without one.
@@ -3812,9 +3825,21 @@ export interface components {
              * @description The question of the session that used the hypothesis.
              */
             context: string;
+            /** @description The kind of change (seed 004 §2.2, §5, §10). */
             outcome: components["schemas"]["MemoryOutcome"];
+            /**
+             * Rule
+             * @description The formula applied.
+             * @default
+             */
+            rule: string;
             /** Session Id */
             session_id: string;
+            /**
+             * Similarity
+             * @description The cosine the rule used, where one applies.
+             */
+            similarity?: number | null;
         };
         /** UserCreate */
         UserCreate: {

@@ -44,14 +44,37 @@ export function cHistoryLabel(values: readonly number[]): string {
 }
 
 const OUTCOME_WORDS: Record<UsageEntry["outcome"], ParseKeys> = {
+  created: "memory.created",
   supported: "memory.supported",
   contradicted: "memory.contradicted",
   refined: "memory.refined",
+  repeated: "memory.repeated",
+  query_match: "memory.queryMatch",
+  mutual_support: "memory.mutualSupport",
+  conflict: "memory.conflict",
 };
 
 /** One verdict of the history, in the product's words. */
 export function verdictWords(outcome: UsageEntry["outcome"]): string {
   return i18n.t(OUTCOME_WORDS[outcome]);
+}
+
+/** One change of the history with the similarity its rule used: "Retrieved by a new question (similarity 0.84)". */
+export function changeWords(u: Pick<UsageEntry, "outcome" | "similarity">): string {
+  const similarity = u.similarity === null || u.similarity === undefined ? "" : i18n.t("memory.similarity", { value: u.similarity.toFixed(2) });
+  return verdictWords(u.outcome) + similarity;
+}
+
+/** Where each C of `values` sits in the plot (the same box as `sparklinePoints`). */
+export function sparklineDots(values: readonly number[], width: number, height: number, pad = 2): { x: number; y: number }[] {
+  return sparklinePoints(values, width, height, pad)
+    .split(" ")
+    .filter(Boolean)
+    .slice(0, values.length)
+    .map((p) => {
+      const [x, y] = p.split(",").map(Number);
+      return { x: x ?? 0, y: y ?? 0 };
+    });
 }
 
 /** "Supported 2 times, contradicted 1 time" (in the UI's language). */

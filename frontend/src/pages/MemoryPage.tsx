@@ -13,12 +13,14 @@ import { MEMORY_PAGE_SIZE, useMemorySearch } from "../hooks/useMemory";
 import {
   cHistory,
   cHistoryLabel,
+  changeWords,
   evidenceWords,
   percent,
   sessionsOf,
+  sparklineDots,
   sparklinePoints,
-  verdictWords,
   type RememberedHypothesis,
+  type UsageEntry,
 } from "../memory/describeMemory";
 import { formatWhen } from "../session/describeSession";
 
@@ -27,12 +29,21 @@ const FLOORS: readonly [{ value: number; label: ParseKeys }, ...{ value: number;
   { value: 0, label: "memory.floorAll" },
 ];
 
-function CPlot({ values }: { values: readonly number[] }) {
+/** The C history as a plot; each point after the first names its change (kind, similarity) on hover. */
+function CPlot({ values, changes }: { values: readonly number[]; changes: readonly UsageEntry[] }) {
   const { t } = useTranslation();
   return (
     <svg viewBox="0 0 120 32" className="h-8 w-28 shrink-0" role="img" aria-label={t("memory.overTime", { history: cHistoryLabel(values) })}>
       <line x1="2" x2="118" y1="16" y2="16" className="stroke-slate-200" strokeDasharray="2 2" />
       <polyline points={sparklinePoints(values, 120, 32)} fill="none" className="stroke-indigo-600" strokeWidth="2" />
+      {sparklineDots(values, 120, 32).map((d, i) => {
+        const change = i > 0 ? changes[i - 1] : undefined;
+        return (
+          <circle key={i} cx={d.x} cy={d.y} r="2.5" className="fill-indigo-600">
+            {change && <title>{`${changeWords(change)}: ${percent(change.c_before)} → ${percent(change.c_after)}`}</title>}
+          </circle>
+        );
+      })}
     </svg>
   );
 }
@@ -47,7 +58,7 @@ function HypothesisCard({ h }: { h: RememberedHypothesis }) {
         <p className="min-w-0 flex-1 break-words text-sm font-medium text-slate-900">{h.text}</p>
         <div className="flex items-center gap-2">
           <Badge tone={tone}>C {percent(h.confidence)}</Badge>
-          <CPlot values={history} />
+          <CPlot values={history} changes={h.usage_history} />
         </div>
       </div>
       <p className="text-xs text-slate-600">{evidenceWords(h.support_count, h.contradiction_count)}</p>
@@ -56,8 +67,8 @@ function HypothesisCard({ h }: { h: RememberedHypothesis }) {
         <h3 className="mt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{t("memory.verdictHistory")}</h3>
         <ol className="mt-1 space-y-1">
           {h.usage_history.map((u, i) => (
-            <li key={i} className="break-words text-slate-700">
-              {t("memory.historyLine", { when: formatWhen(u.at), verdict: verdictWords(u.outcome), before: percent(u.c_before), after: percent(u.c_after) })}
+            <li key={i} className="break-words text-slate-700" title={u.rule}>
+              {t("memory.historyLine", { when: formatWhen(u.at), verdict: changeWords(u), before: percent(u.c_before), after: percent(u.c_after) })}
             </li>
           ))}
         </ol>

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from forge.core.hypotheses.confidence import MemoryOutcome
+from forge.core.hypotheses.confidence import EpisodeType, MemoryOutcome
 from forge.core.hypotheses.memory import RankedEpisode
 
 
@@ -16,9 +16,11 @@ class UsageOut(BaseModel):
     at: datetime
     session_id: str
     context: str = Field(description="The question of the session that used the hypothesis.")
-    outcome: MemoryOutcome
+    outcome: MemoryOutcome = Field(description="The kind of change (seed 004 §2.2, §5, §10).")
     c_before: float
     c_after: float
+    similarity: float | None = Field(default=None, description="The cosine the rule used, where one applies.")
+    rule: str = Field(default="", description="The formula applied.")
 
 
 class RememberedHypothesisOut(BaseModel):
@@ -34,6 +36,8 @@ class RememberedHypothesisOut(BaseModel):
     parent_ids: list[str]
     created_at: datetime
     usage_history: list[UsageOut]
+    episode_type: EpisodeType
+    rationale: str = Field(description="A reasoning excerpt from the claim it came from.")
 
 
 class RememberedHypothesisPageOut(BaseModel):
@@ -65,7 +69,11 @@ def remembered_out(r: RankedEpisode) -> RememberedHypothesisOut:
                 outcome=u.outcome,
                 c_before=u.c_before,
                 c_after=u.c_after,
+                similarity=u.similarity,
+                rule=u.rule,
             )
             for u in e.usage_history
         ],
+        episode_type=e.episode_type,
+        rationale=e.rationale,
     )

@@ -1,15 +1,8 @@
 """Hypothesis memory (seed 004): claims judged in one session become episodes later sessions retrieve.
 
 Invariants:
-    - An episode is created when a claim gets a verdict and none of the stored episodes is the same
-      hypothesis (cosine ≥ SAME_HYPOTHESIS_SIMILARITY); otherwise the verdict updates that episode, so a
-      later session that re-validates or refutes a remembered hypothesis moves its C.
-    - A new episode starts at INITIAL_C and then takes its verdict's update, like any other usage:
-      accept → support, reject → contradiction, qualify/merge → refinement (seed 004 §5).
-    - Refinement: the judged claim's episode is the parent (refined_parent); the child is the qualified
-      text (qualify) or the claim it was merged into (merge), with C = max(its own, refined_child(parent))
-      and the parent's id among its parents.
-    - Every C change appends a UsageEntry (c_before → c_after); episodes are never deleted here.
+    - Episodes are written by `verdict_memory.remember_verdicts` (seed 004 §5, §10: the C rules by
+      verdict and by similarity); this module holds their types, the claims a review judged, and retrieval.
     - Retrieval ranks by cosine similarity × C over episodes with C ≥ min_c (seed 004 §4.3).
     - Vectors of another length (another embedder) are not comparable: similarity 0, never an error;
       re-embedding stored episodes is the migration path when the embedder changes.
@@ -18,31 +11,24 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NewType
 from uuid import UUID
 
 from forge.core.domain_types import ClaimId, SessionId, VerdictType
 from forge.core.explore.source_domain_distance import cosine
-from forge.core.hypotheses.confidence import (
-    INITIAL_C,
-    RETRIEVAL_MIN_C,
-    MemoryOutcome,
-    contradicted,
-    refined_child,
-    refined_parent,
-    supported,
-)
+from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C, EpisodeType, MemoryOutcome
 from forge.core.hypotheses.remembered import RECALL_LIMIT, RECALL_MIN_SIMILARITY, RememberedHypothesis
 from forge.core.review.inputs import VerdictsReview
 from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import Claim
 
 HypothesisEpisodeId = NewType("HypothesisEpisodeId", UUID)
 Vector = tuple[float, ...]
 
-SAME_HYPOTHESIS_SIMILARITY = 0.92
+RATIONALE_CHARS = 240
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +41,8 @@ class UsageEntry:
     outcome: MemoryOutcome
     c_before: float
     c_after: float
+    similarity: float | None = None  # the cosine the rule used (§10.5: logged with every C change)
+    rule: str = ""  # the formula applied, e.g. "§10.2 query match: sim > 0.7 → boost 0.10"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +58,8 @@ class HypothesisEpisode:
     support_claim_ids: tuple[ClaimId, ...] = ()
     contradiction_claim_ids: tuple[ClaimId, ...] = ()
     usage_history: tuple[UsageEntry, ...] = ()
+    episode_type: EpisodeType = EpisodeType.HYPOTHESIS
+    rationale: str = ""  # a reasoning excerpt from the claim it came from (§4.2's RATIONALE line)
 
     @property
     def support_count(self) -> int:
@@ -88,6 +78,7 @@ class JudgedClaim:
     text: str
     verdict: VerdictType
     refined_text: str | None = None
+    rationale: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +111,15 @@ def judged_claims(state: ForgeState, review: VerdictsReview) -> list[JudgedClaim
             refined = f"{claim.text} — {v.qualification}" if v.qualification else None
         elif v.verdict == VerdictType.MERGE and v.merge_with_index is not None:
             refined = claims[v.merge_with_index].text if 0 <= v.merge_with_index < len(claims) else None
-        judged.append(JudgedClaim(claim.id, claim.text, v.verdict, refined))
+        judged.append(JudgedClaim(claim.id, claim.text, v.verdict, refined, rationale_of(claim)))
     return judged
+
+
+def rationale_of(claim: Claim) -> str:
+    """The claim's reasoning, shortened for a prompt line: its thesis, else what its checks said."""
+    reasons = (claim.thesis_text, claim.falsification_summary or "", claim.novelty_summary or "")
+    text = " ".join(next((r for r in reasons if r.strip()), "").split())
+    return text if len(text) <= RATIONALE_CHARS else text[: RATIONALE_CHARS - 1].rstrip() + "…"
 
 
 def texts_to_embed(judged: Sequence[JudgedClaim]) -> list[str]:
@@ -133,73 +131,6 @@ def texts_to_embed(judged: Sequence[JudgedClaim]) -> list[str]:
 def similarity(a: Vector, b: Vector) -> float:
     """Cosine of two vectors of one embedder; 0 for vectors of different lengths."""
     return cosine(a, b) if len(a) == len(b) else 0.0
-
-
-class _Ledger:
-    """The episodes being updated, by id, with the order new ones were made."""
-
-    def __init__(self, stored: Sequence[HypothesisEpisode], context: VerdictContext, new_id: Callable[[], UUID]):
-        self.by_id = {e.id: e for e in stored}
-        self.changed: dict[HypothesisEpisodeId, HypothesisEpisode] = {}
-        self._context = context
-        self._new_id = new_id
-
-    def find_or_create(self, text: str, vector: Vector) -> HypothesisEpisode:
-        best = max(self.by_id.values(), key=lambda e: similarity(vector, e.vector), default=None)
-        if best is not None and similarity(vector, best.vector) >= SAME_HYPOTHESIS_SIMILARITY:
-            return best
-        ctx = self._context
-        made = HypothesisEpisode(
-            HypothesisEpisodeId(self._new_id()), text, vector, INITIAL_C, ctx.question, ctx.session_id, ctx.at
-        )
-        self.put(made)
-        return made
-
-    def put(self, episode: HypothesisEpisode) -> None:
-        self.by_id[episode.id] = episode
-        self.changed[episode.id] = episode
-
-    def moved(self, episode: HypothesisEpisode, c: float, outcome: MemoryOutcome) -> HypothesisEpisode:
-        ctx = self._context
-        entry = UsageEntry(ctx.at, ctx.session_id, ctx.question, outcome, episode.c, c)
-        updated = replace(episode, c=c, usage_history=(*episode.usage_history, entry))
-        self.put(updated)
-        return updated
-
-
-def _apply_one(ledger: _Ledger, judged: JudgedClaim, vectors: Mapping[str, Vector]) -> None:
-    episode = ledger.find_or_create(judged.text, vectors[judged.text])
-    if judged.verdict == VerdictType.ACCEPT:
-        linked = replace(episode, support_claim_ids=(*episode.support_claim_ids, judged.claim_id))
-        ledger.moved(linked, supported(episode.c), MemoryOutcome.SUPPORTED)
-        return
-    if judged.verdict == VerdictType.REJECT:
-        linked = replace(episode, contradiction_claim_ids=(*episode.contradiction_claim_ids, judged.claim_id))
-        ledger.moved(linked, contradicted(episode.c), MemoryOutcome.CONTRADICTED)
-        return
-    parent = ledger.moved(episode, refined_parent(episode.c), MemoryOutcome.REFINED)
-    if judged.refined_text is None:
-        return
-    child = ledger.find_or_create(judged.refined_text, vectors[judged.refined_text])
-    if child.id == parent.id:
-        return
-    parents = child.parent_ids if parent.id in child.parent_ids else (*child.parent_ids, parent.id)
-    inherited = max(child.c, refined_child(parent.c))
-    ledger.moved(replace(child, parent_ids=parents), inherited, MemoryOutcome.REFINED)
-
-
-def remember_verdicts(
-    stored: Sequence[HypothesisEpisode],
-    judged: Sequence[JudgedClaim],
-    vectors: Mapping[str, Vector],
-    context: VerdictContext,
-    new_id: Callable[[], UUID],
-) -> list[HypothesisEpisode]:
-    """The episodes created or changed by these verdicts (to upsert), in the order first touched."""
-    ledger = _Ledger(stored, context, new_id)
-    for j in judged:
-        _apply_one(ledger, j, vectors)
-    return list(ledger.changed.values())
 
 
 def rank_episodes(
@@ -235,6 +166,7 @@ def recall_for_problem(
             r.episode.contradiction_count,
             r.episode.origin_question,
             str(r.episode.origin_session_id),
+            rationale=r.episode.rationale,
         )
         for r in ranked
     ]

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 RECALL_LIMIT = 3
-# The static MiniLM embedder's cosines run high (mean pooling): same-field pairs sit around 0.55-0.77,
-# a paraphrase of the problem above 0.6, a library problem against hospital hypotheses about 0.4
-# (bench_moose_chem_retrieval.py and the seed's §10 bands measured with the full model run lower).
+# all-MiniLM-L6-v2 cosines (§10.1): at 0.5 ("related concept"), on MOOSE-Chem's 36 dev papers the
+# paper's own hypothesis passes for 35 of 36 background questions and 0.58 other papers' hypotheses
+# pass per question (all 36 are chemistry); a library problem against hospital hypotheses stays below
+# it (test_memory_at_decompose_review).
 RECALL_MIN_SIMILARITY = 0.5
 MEMORY_HEADER = (
     "Relevant hypotheses from previous analyses (what earlier sessions found; weigh them, do not assume them):"
@@ -44,6 +45,7 @@ class RememberedHypothesis:
     origin_question: str
     origin_session_id: str
     decision: MemoryDecision = MemoryDecision.OFFERED
+    rationale: str = ""
 
 
 def _times(n: int) -> str:
@@ -66,6 +68,7 @@ def memory_block(items: Iterable[RememberedHypothesis], *, accepted_only: bool) 
             "",
             f"Hypothesis {n} (confidence: {round(100 * h.c)}%){pinned}:",
             f"HYPOTHESIS: {h.text}",
+            *([f"RATIONALE: {h.rationale}"] if h.rationale else []),
             f"EVIDENCE: Supported {_times(h.support_count)}, contradicted {_times(h.contradiction_count)}",
             f'CONTEXT: Originally from "{h.origin_question}"',
         ]

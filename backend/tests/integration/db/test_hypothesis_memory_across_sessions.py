@@ -4,6 +4,7 @@ remembered hypotheses with C-values that a second session on a related problem r
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -15,7 +16,16 @@ from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
 from forge.config import Settings
 from forge.core.domain_types import ClaimId, ClaimType, Phase, ReviewType, SessionId, VerdictType
-from forge.core.hypotheses.confidence import INITIAL_C, contradicted, refined_child, refined_parent, supported
+from forge.core.hypotheses.confidence import (
+    INITIAL_C,
+    MemoryOutcome,
+    contradicted,
+    refined_child,
+    refined_parent,
+    supported,
+)
+from forge.core.hypotheses.memory import HypothesisEpisode
+from forge.core.hypotheses.similarity_confidence import conflicted, mutually_supported, query_matched
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.inputs import ClaimVerdictInput, VerdictsReview
 from forge.core.session.forge_state import ForgeState
@@ -94,6 +104,28 @@ async def container(migrated_database_url: str) -> Any:
     await built.close()
 
 
+RULES: dict[MemoryOutcome, Callable[[float, float], float]] = {
+    MemoryOutcome.SUPPORTED: lambda c, _: supported(c),
+    MemoryOutcome.CONTRADICTED: lambda c, _: contradicted(c),
+    MemoryOutcome.QUERY_MATCH: query_matched,
+    MemoryOutcome.MUTUAL_SUPPORT: mutually_supported,
+    MemoryOutcome.CONFLICT: conflicted,
+}
+
+
+def _follows_its_rules(episode: HypothesisEpisode) -> list[MemoryOutcome]:
+    """Every logged change of C is its rule applied to the C before (with the similarity it logged)."""
+    created, *changes = episode.usage_history
+    assert created.outcome == MemoryOutcome.CREATED and created.c_before == created.c_after
+    assert created.c_after in (0.15, INITIAL_C, 0.35, 0.4) and created.rule.startswith("§10.3")
+    for u in changes:
+        rule = RULES.get(u.outcome)
+        if rule is not None:
+            assert u.c_after == pytest.approx(rule(u.c_before, u.similarity or 0.0)), u
+    assert [u.c_after for u in episode.usage_history][-1] == pytest.approx(episode.c)
+    return [u.outcome for u in episode.usage_history]
+
+
 async def test_a_second_session_retrieves_what_the_first_validated_with_its_c(container: Container) -> None:
     first = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE, BEDS, STAFF], 500)
     await _submit(
@@ -106,12 +138,13 @@ async def test_a_second_session_retrieves_what_the_first_validated_with_its_c(co
     memory = container.memory
     everything = await memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
     by_text = {r.episode.text: r.episode for r in everything.items}
-    assert by_text[TRIAGE].c == pytest.approx(supported(INITIAL_C))
-    assert by_text[BEDS].c == pytest.approx(contradicted(INITIAL_C))
-    assert by_text[STAFF].c == pytest.approx(refined_parent(INITIAL_C))
-    child = by_text[f"{STAFF} — only where arrivals are predictable"]
-    assert child.c == pytest.approx(refined_child(refined_parent(INITIAL_C)))
-    assert child.parent_ids == (by_text[STAFF].id,)
+    assert by_text[TRIAGE].c == pytest.approx(supported(INITIAL_C))  # the first: nothing to be near
+    assert _follows_its_rules(by_text[TRIAGE]) == [MemoryOutcome.CREATED, MemoryOutcome.SUPPORTED]
+    assert _follows_its_rules(by_text[BEDS]) == [MemoryOutcome.CREATED, MemoryOutcome.CONTRADICTED]
+    staff, child = by_text[STAFF], by_text[f"{STAFF} — only where arrivals are predictable"]
+    assert staff.c == pytest.approx(refined_parent(staff.usage_history[0].c_after))
+    assert child.c == pytest.approx(max(child.usage_history[0].c_after, refined_child(staff.c)))
+    assert child.parent_ids == (staff.id,)
 
     found = await memory.search(container.uow_factory, SECOND_PROBLEM, min_c=0.2, limit=3, offset=0)
     top = found.items[0].episode
@@ -123,9 +156,16 @@ async def test_a_second_session_retrieves_what_the_first_validated_with_its_c(co
     again = await memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
     by_text = {r.episode.text: r.episode for r in again.items}
     assert len(again.items) == 4, "the second session updated the remembered episodes, it did not copy them"
-    assert by_text[TRIAGE].c == pytest.approx(supported(supported(INITIAL_C)))
-    assert [u.session_id for u in by_text[TRIAGE].usage_history] == [first, second]
-    assert by_text[BEDS].c == pytest.approx(contradicted(contradicted(INITIAL_C)))
+    # The second question retrieved the triage hypothesis (§10.2 query match), then its verdict landed.
+    triage = _follows_its_rules(by_text[TRIAGE])
+    assert triage == [
+        MemoryOutcome.CREATED,
+        MemoryOutcome.SUPPORTED,
+        MemoryOutcome.QUERY_MATCH,
+        MemoryOutcome.SUPPORTED,
+    ]
+    assert [u.session_id for u in by_text[TRIAGE].usage_history] == [first, first, second, second]
+    assert _follows_its_rules(by_text[BEDS])[-1] == MemoryOutcome.CONTRADICTED
     assert by_text[BEDS].contradiction_count == 2
 
 
@@ -142,3 +182,16 @@ async def test_a_refused_review_leaves_memory_and_the_session_untouched(containe
     empty = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
     assert empty.total == 0
     assert await container.service.state(session) == before  # the review was applied in place, then rolled back
+
+
+async def test_a_near_identical_claim_in_the_same_session_is_the_same_hypothesis_and_adds_no_support(
+    container: Container,
+) -> None:
+    session = await _session_awaiting_verdicts(container, FIRST_PROBLEM, [TRIAGE, f"{TRIAGE}.", STAFF], 800)
+    await _submit(container, session, *(ClaimVerdictInput(i, VerdictType.ACCEPT) for i in range(3)))
+    everything = await container.memory.search(container.uow_factory, "", min_c=0.0, limit=10, offset=0)
+    by_text = {r.episode.text: r.episode for r in everything.items}
+    assert set(by_text) == {TRIAGE, STAFF}, "the claim with a full stop (cosine > 0.98) is the same hypothesis"
+    triage = by_text[TRIAGE]
+    assert _follows_its_rules(triage) == [MemoryOutcome.CREATED, MemoryOutcome.SUPPORTED, MemoryOutcome.REPEATED]
+    assert triage.c == pytest.approx(supported(INITIAL_C)) and triage.support_count == 1

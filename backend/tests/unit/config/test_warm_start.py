@@ -8,7 +8,7 @@ from pathlib import Path
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import SERVING_GC_THRESHOLDS
 from forge.config import Settings
-from forge.providers.static_embedder import StaticTextEmbedder
+from forge.providers.sentence_embedder import SentenceEmbedder
 from forge.providers.token_counting import cl100k_encoding
 
 
@@ -19,7 +19,7 @@ def _settings(tmp_path: Path) -> Settings:
 async def test_start_with_warm_on_start_opens_the_hypergraph_and_the_embedding_table(tmp_path: Path) -> None:
     container = build_container(_settings(tmp_path))
     assert container.grounding is not None and container.grounding.origin is None
-    assert isinstance(container.memory_embedder, StaticTextEmbedder)  # what warm_up loads in a thread
+    assert isinstance(container.memory_embedder, SentenceEmbedder)  # what warm_up loads in a thread
     container.warm_on_start = True
     thresholds = gc.get_threshold()
     await container.start()

@@ -7,6 +7,8 @@ import {
   memorySearchParams,
   percent,
   sessionsOf,
+  changeWords,
+  sparklineDots,
   sparklinePoints,
   verdictWords,
   type RememberedHypothesis,
@@ -15,7 +17,7 @@ import { rememberedTriage } from "./fixtures";
 
 function hypothesis(overrides: Partial<RememberedHypothesis> = {}): RememberedHypothesis {
   const base = rememberedTriage();
-  const refined = { at: "2026-11-22T10:00:00Z", session_id: "s1", context: base.origin_question, outcome: "refined" as const, c_before: 0.433, c_after: 0.43 };
+  const refined = { at: "2026-11-22T10:00:00Z", session_id: "s1", context: base.origin_question, outcome: "refined" as const, c_before: 0.433, c_after: 0.43, rule: "§5.3 parent" };
   return { ...base, confidence: 0.43, usage_history: [...base.usage_history, refined], ...overrides };
 }
 
@@ -54,6 +56,20 @@ describe("words", () => {
     expect(verdictWords("supported")).toMatch(/accepted/);
     expect(verdictWords("contradicted")).toMatch(/rejected/);
     expect(verdictWords("refined")).toMatch(/qualified or merged/);
+  });
+
+  it("names a change with the similarity its rule used, and without one where none applies", () => {
+    expect(changeWords({ outcome: "query_match", similarity: 0.8412 })).toBe("Retrieved by a new question (similarity 0.84)");
+    expect(changeWords({ outcome: "conflict", similarity: 0.9 })).toMatch(/judged the other way \(similarity 0.90\)$/);
+    expect(changeWords({ outcome: "supported", similarity: null })).toBe("Supported (accepted)");
+  });
+
+  it("places one plot point per C, on the plotted line", () => {
+    expect(sparklineDots([0.3, 0.37], 120, 32)).toEqual([
+      { x: 2, y: 21.6 },
+      { x: 118, y: 19.6 },
+    ]);
+    expect(sparklineDots([0.5], 120, 32)).toHaveLength(1);
   });
 
   it("counts support and contradiction with singular and plural", () => {

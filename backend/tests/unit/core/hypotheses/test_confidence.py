@@ -39,10 +39,11 @@ def test_contradiction_takes_a_tenth_off_down_to_the_floor() -> None:
         assert C_MIN <= contradicted(c) <= max(c, C_MIN)
 
 
-def test_refinement_lowers_the_parent_but_not_below_the_initial_value() -> None:
+def test_refinement_lowers_the_parent_to_no_less_than_the_initial_value_and_never_raises_it() -> None:
     assert refined_parent(0.8) == pytest.approx(0.72)
     assert refined_parent(0.31) == 0.3
-    assert refined_parent(0.1) == 0.3
+    assert refined_parent(0.2) == 0.2  # the seed's max(0.3, c·0.9) would raise it to 0.3
+    assert refined_parent(0.1) == 0.1
 
 
 def test_refined_child_inherits_more_than_its_parent_up_to_the_ceiling() -> None:

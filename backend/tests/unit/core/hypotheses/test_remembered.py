@@ -60,6 +60,13 @@ class TestMemoryBlock:
         assert "HYPOTHESIS: hypothesis 1" in block
         assert "EVIDENCE: Supported 5 times, contradicted 1 time" in block
         assert 'CONTEXT: Originally from "earlier question"' in block
+        assert "RATIONALE" not in block  # no reasoning was remembered for it
+
+    def test_the_rationale_line_follows_the_hypothesis_when_one_was_remembered(self) -> None:
+        block = memory_block([replace(_offered(1), rationale="arrivals peak at night")], accepted_only=False)
+        lines = block.splitlines()
+        at = lines.index("HYPOTHESIS: hypothesis 1")
+        assert lines[at + 1] == "RATIONALE: arrivals peak at night" and lines[at + 2].startswith("EVIDENCE:")
 
     def test_later_briefs_show_only_pinned_ones_and_no_brief_shows_a_dismissed_one(self) -> None:
         items = [_offered(1), _offered(2, MemoryDecision.ACCEPTED), _offered(3, MemoryDecision.DISMISSED)]
