@@ -37,6 +37,7 @@ class ErrorCode(str, Enum):
     TOOL_FAILED = "TOOL_FAILED"
     PHASE_WORK_INCOMPLETE = "PHASE_WORK_INCOMPLETE"
     BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
+    REPEATED_CALL = "REPEATED_CALL"  # the same tool call again (core.llm.repeated_calls)
 
 
 RULE_NUMBER: dict[ErrorCode, int] = {
