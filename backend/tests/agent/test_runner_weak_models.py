@@ -111,3 +111,13 @@ async def test_a_model_on_a_server_it_learns_is_learned_before_the_first_call_an
     assert model.learned_before == [16_384]
     assert runner.curator.budget_for().context_tokens == 12_288  # three quarters of the learned window
     assert runner.curator.count("x" * 100) == runner.curator.count("x" * 100) > 0
+
+
+async def test_a_junk_value_from_broken_json_is_refused_with_the_reason() -> None:
+    junk = call("extract_assumptions", {"assumptions": ["Staff numbers stay fixed", "]}, \n'&#34;}"]})
+    model = ScriptedModel([turn(junk), turn(text="Done.")])
+    record = await _run(model, max_nudges=0)
+
+    (error,) = [e.data for e in record.events if e.type == EventType.TOOL_ERROR]
+    assert error["error_code"] == "INVALID_INPUT"
+    assert "assumptions[1]" in error["message"] and "fragment of broken JSON" in error["message"]
