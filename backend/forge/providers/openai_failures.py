@@ -7,6 +7,8 @@ Invariants:
     - A server's refusal to stream a call with tools (llama-cpp-python: "Automatic streaming tool
       choice is not supported", whatever its status) is not retried: the caller learns it once and
       calls without streaming from then on (`is_streamed_tools_refusal`).
+    - A 500 that lists the server's own request validation errors (llama-cpp-python) is a refusal
+      of the request's shape, not an outage: not retried (`is_request_shape_refusal`).
     - A timed-out call to a local server is not retried: the server goes on working on the abandoned
       request (a one-slot server would queue the retry behind it); the message names
       FORGE_MODEL_TIMEOUT_S. Hosted APIs cancel on disconnect, so their timeouts are retried.
@@ -70,11 +72,22 @@ def is_streamed_tools_refusal(error: BaseException | None) -> bool:
     return "stream" in text and ("tool" in text or "function" in text) and "not supported" in text
 
 
+def is_request_shape_refusal(error: BaseException | None) -> bool:
+    """A 500 that is really a refusal of the request's shape: llama-cpp-python's server answers its own
+    request validation errors (e.g. `response_format.type` 'json_schema') with a 500 listing them."""
+    if not isinstance(error, openai.APIStatusError) or error.status_code != 500:
+        return False
+    text = _api_message(error)
+    return "validation error" in text and "'body'" in text
+
+
 def classify_failure(error: Exception, local: bool = False) -> FailureKind:
     """Which failures of a Chat Completions call are worth another attempt."""
     if is_context_overflow(error):
         return FailureKind(retryable=False, context_overflow=True)
-    if is_streamed_tools_refusal(error) or (local and isinstance(error, openai.APITimeoutError)):
+    if is_streamed_tools_refusal(error) or is_request_shape_refusal(error):
+        return FailureKind(retryable=False)
+    if local and isinstance(error, openai.APITimeoutError):
         return FailureKind(retryable=False)
     if isinstance(error, openai.APIConnectionError | httpx.TransportError | httpx2.TransportError | StreamCutError):
         return FailureKind(retryable=True)
