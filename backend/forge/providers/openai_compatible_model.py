@@ -19,7 +19,8 @@ Invariants:
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
-    - Tool calls are streamed until the server refuses a streamed call with tools (llama-cpp-python);
+    - Tool calls are streamed until the server refuses a streamed call with tools (a 500 naming it,
+      or, on a local server, a stream with tools cut before anything came: llama-cpp-python);
       from then on (learned once per model object) such calls are made without streaming, and the
       reply's text is yielded as one delta. Calls without tools still stream.
     - A local server (`probe=True`) is learned before its first call (`learn_server`, see
@@ -60,6 +61,7 @@ from forge.core.llm.context_window_split import output_room
 from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.ports import ModelUnavailableError
 from forge.providers.openai_failures import (
+    EmptyToolStreamError,
     StreamCutError,
     classify_failure,
     explain_failure,
@@ -176,7 +178,7 @@ class OpenAICompatibleModel:
         items = stream_with_retries(
             lambda: self._client.chat.completions.create(**params),
             StreamAccumulator,
-            _finished,
+            functools.partial(_finished, with_tools=bool(request.tools)),
             rules=self._rules,
             stream_name=f"The stream from {self._endpoint}",
         )
@@ -190,7 +192,8 @@ class OpenAICompatibleModel:
                     else:
                         yield self._counted(params, self._response(request, item))
         except ModelUnavailableError as error:
-            if not (request.tools and is_streamed_tools_refusal(error.__cause__)):
+            refused = is_streamed_tools_refusal(error.__cause__) or isinstance(error.__cause__, EmptyToolStreamError)
+            if not (request.tools and refused):
                 raise self._with_server_hint(error) from error.__cause__
             self.facts.streams_tools = False
             self.facts.notes.append("refuses streamed calls with tools: they are made without streaming")
@@ -257,8 +260,11 @@ class OpenAICompatibleModel:
         return error
 
 
-def _finished(accumulator: StreamAccumulator) -> StreamAccumulator:
-    """The accumulator of a stream that ended properly; StreamCutError (retryable) if it was cut."""
+def _finished(accumulator: StreamAccumulator, with_tools: bool = False) -> StreamAccumulator:
+    """The accumulator of a stream that ended properly; StreamCutError (retryable) if it was cut, and
+    EmptyToolStreamError if tools were offered and it was cut before anything at all came."""
+    if not accumulator.finished and with_tools and not accumulator.text and not accumulator.calls:
+        raise EmptyToolStreamError("the stream with tools ended before anything came (streamed tools refused?)")
     if not accumulator.finished:
         raise StreamCutError("the stream ended before the server said why the reply finished")
     return accumulator

@@ -6,7 +6,9 @@ Invariants:
       retried: the caller compacts.
     - A server's refusal to stream a call with tools (llama-cpp-python: "Automatic streaming tool
       choice is not supported", whatever its status) is not retried: the caller learns it once and
-      calls without streaming from then on (`is_streamed_tools_refusal`).
+      calls without streaming from then on (`is_streamed_tools_refusal`); on a local server so is a
+      stream with tools that ends with nothing at all (`EmptyToolStreamError`: how the real
+      llama-cpp-python 0.3.36 refuses, mid-stream after its 200).
     - A 500 that lists the server's own request validation errors (llama-cpp-python) is a refusal
       of the request's shape, not an outage: not retried (`is_request_shape_refusal`).
     - A timed-out call to a local server is not retried: the server goes on working on the abandoned
@@ -39,6 +41,11 @@ RETRYABLE_STATUSES = frozenset({408, 429})
 
 class StreamCutError(Exception):
     """The stream ended without a finish_reason: the server or the connection stopped mid-reply."""
+
+
+class EmptyToolStreamError(StreamCutError):
+    """A stream with tools offered that ended with nothing at all: llama-cpp-python sends its 200 and
+    then raises its refusal of streamed tool calls, so the refusal arrives as an empty, cut stream."""
 
 
 def is_openai_url(base_url: str) -> bool:
@@ -87,7 +94,7 @@ def classify_failure(error: Exception, local: bool = False) -> FailureKind:
         return FailureKind(retryable=False, context_overflow=True)
     if is_streamed_tools_refusal(error) or is_request_shape_refusal(error):
         return FailureKind(retryable=False)
-    if local and isinstance(error, openai.APITimeoutError):
+    if local and isinstance(error, openai.APITimeoutError | EmptyToolStreamError):
         return FailureKind(retryable=False)
     if isinstance(error, openai.APIConnectionError | httpx.TransportError | httpx2.TransportError | StreamCutError):
         return FailureKind(retryable=True)

@@ -117,3 +117,17 @@ async def test_a_timed_out_call_to_a_hosted_api_is_retried(
     response = await make_model().complete(WITH_TOOLS)
 
     assert response.message.text == "Done." and len(api.requests) == 2 and sleeps.delays == [1.0]
+
+
+async def test_a_stream_with_tools_cut_before_anything_came_is_taken_as_a_refusal_on_a_local_server(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    # The real llama-cpp-python 0.3.36: a 200 with the role chunk, then it raises its refusal and the stream ends.
+    role = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m"}
+    api.sse({**role, "choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]}, done=False)
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls"))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m")
+    items = [item async for item in model.stream(WITH_TOOLS)]
+
+    assert items[-1].message.tool_calls[0].name == "research" and sleeps.delays == []  # not retried
+    assert not model.facts.streams_tools and len(api.requests) == 2
