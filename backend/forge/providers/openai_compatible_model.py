@@ -192,13 +192,20 @@ class OpenAICompatibleModel:
                     else:
                         yield self._counted(params, self._response(request, item))
         except ModelUnavailableError as error:
-            refused = is_streamed_tools_refusal(error.__cause__) or isinstance(error.__cause__, EmptyToolStreamError)
-            if not (request.tools and refused):
+            if not (request.tools and self._refused_streaming(error.__cause__)):
                 raise self._with_server_hint(error) from error.__cause__
             self.facts.streams_tools = False
             self.facts.notes.append("refuses streamed calls with tools: they are made without streaming")
             async for unstreamed in self._unstreamed(request):
                 yield unstreamed
+
+    def _refused_streaming(self, cause: BaseException | None) -> bool:
+        """How servers refuse a streamed call with tools: a 500 naming it; on a reachable local server,
+        a stream cut before anything came, or a dropped connection (llama-cpp-python raises mid-stream)."""
+        if is_streamed_tools_refusal(cause) or isinstance(cause, EmptyToolStreamError):
+            return True
+        dropped = isinstance(cause, openai.APIConnectionError) and not isinstance(cause, openai.APITimeoutError)
+        return dropped and not self._on_openai and bool(self.facts.reachable)
 
     async def _unstreamed(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
         """The call made without streaming: its text as one delta, then the response."""

@@ -131,3 +131,21 @@ async def test_a_stream_with_tools_cut_before_anything_came_is_taken_as_a_refusa
 
     assert items[-1].message.tool_calls[0].name == "research" and sleeps.delays == []  # not retried
     assert not model.facts.streams_tools and len(api.requests) == 2
+
+
+async def test_a_dropped_stream_with_tools_on_a_reachable_local_server_falls_back_to_no_streaming(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    # The real llama-cpp-python also dropped the connection outright when it raised its refusal.
+    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    for _ in range(3):
+        api.replies.append(_drop)
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls"))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    items = [item async for item in model.stream(WITH_TOOLS)]
+
+    assert items[-1].message.tool_calls[0].name == "research" and not model.facts.streams_tools
+
+
+def _drop(request: httpx.Request) -> httpx.Response:
+    raise httpx.RemoteProtocolError("peer closed connection without sending complete message body", request=request)
