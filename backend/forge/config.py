@@ -108,6 +108,11 @@ class Settings:
     worker_heartbeat_seconds: float = 1.0  # a worker's heartbeat to the task engine
     worker_stalled_seconds: float = 5.0  # a worker silent this long is dead: its jobs are retried elsewhere
     engine_concurrency: int = 24  # engine model calls in flight at once (BISO: one per domain, 18-30 domains)
+    # FORGE_LOCAL_CONCURRENCY: engine calls in flight against a local server (OPENAI_BASE_URL not
+    # OpenAI's) when FORGE_ENGINE_CONCURRENCY is unset; 1 suits a one-slot llama.cpp server.
+    local_concurrency: int = 1
+    engine_concurrency_set: bool = False  # FORGE_ENGINE_CONCURRENCY was given explicitly
+    model_timeout_s: float | None = None  # FORGE_MODEL_TIMEOUT_S: one model call's limit (None: 600 s)
     hypotheses_per_domain: int = 3
     allowed_hosts: tuple[str, ...] = ()  # () = the default for the bind address (api.trusted_hosts)
     public_url: str | None = None
@@ -189,6 +194,9 @@ class Settings:
             worker_heartbeat_seconds=max(0.1, float(env.get("FORGE_WORKER_HEARTBEAT_SECONDS") or "1")),
             worker_stalled_seconds=max(0.5, float(env.get("FORGE_WORKER_STALLED_SECONDS") or "5")),
             engine_concurrency=max(1, int(env.get("FORGE_ENGINE_CONCURRENCY") or "24")),
+            local_concurrency=max(1, int(env.get("FORGE_LOCAL_CONCURRENCY") or "1")),
+            engine_concurrency_set=bool(env.get("FORGE_ENGINE_CONCURRENCY")),
+            model_timeout_s=_positive_float("FORGE_MODEL_TIMEOUT_S", env.get("FORGE_MODEL_TIMEOUT_S")),
             hypotheses_per_domain=min(10, max(1, int(env.get("FORGE_HYPOTHESES_PER_DOMAIN") or "3"))),
             allowed_hosts=hosts,
             public_url=env.get("FORGE_PUBLIC_URL") or None,
@@ -333,6 +341,14 @@ def _optional_int(name: str, value: str | None) -> int | None:
     if not raw.isdigit():
         raise ValueError(f"{name} must be a whole number >= 0 (or unset for no limit); got {raw!r}")
     return int(raw)
+
+
+def _positive_float(name: str, value: str | None) -> float | None:
+    """A number of seconds > 0, or None when unset/blank (the default applies)."""
+    seconds = _number(name, value, float)
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"{name} must be a number of seconds > 0 (or unset for the default); got {value!r}")
+    return seconds
 
 
 def _optional_float(name: str, value: str | None) -> float | None:

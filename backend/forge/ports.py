@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar, runtime_checkable
 from uuid import UUID
 
 from pydantic import BaseModel
@@ -64,6 +64,20 @@ class LanguageModel(Protocol):
     def context_window(self) -> int: ...
 
     async def complete(self, request: ModelRequest) -> ModelResponse: ...
+
+
+@runtime_checkable
+class ServerFittedModel(Protocol):
+    """A model served by a server it learns before use (reachability, context window, tokenizer).
+
+    `learn_server` is called before the first request of a run (cheap: it learns once); afterwards
+    `context_window` is the server's, and `token_margin` (None: the provider's default) scales
+    local token estimates so they are not below the server's own count."""
+
+    async def learn_server(self) -> None: ...
+
+    @property
+    def token_margin(self) -> float | None: ...
 
 
 class StreamingLanguageModel(LanguageModel, Protocol):

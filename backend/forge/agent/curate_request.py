@@ -7,7 +7,10 @@ Invariants:
     - Tokens are the provider's counter (`providers.token_counting`: cl100k_base from the shipped
       file × the provider's safety margin); counts are memoised by text, so a conversation that
       grows by one exchange per call is counted once, not once per call.
-    - The system prompt and tool list are counted once per runner (they never change in a session).
+    - The system prompt and a tool list are counted once per runner and tool list.
+    - The input ceiling is `core.llm.context_window_split.input_ceiling` of the model's window (the
+      provider caps the output at the rest); `fit_to_server` replaces the window and the token margin
+      with what a local server reported before the first call.
     - Budgets and λ prices are read from `LiveCurationSettings` at every call (`budget_for`), so a
       change (FORGE_CURATION_* at start, the admin API while running) applies to the next call.
     - What the curator left out stays recallable: the curated context carries them (`recallable`)
@@ -30,6 +33,7 @@ from forge.core.curation.listwise_selection import CurationBudget
 from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.curation.recall_dropped import RecallItem, recall_note, recallable_units, with_recall_note
 from forge.core.curation.segment_memo import SegmentMemo
+from forge.core.llm.context_window_split import input_ceiling
 from forge.core.llm.messages import Message, ToolDefinition
 from forge.core.session.forge_state import ForgeState
 from forge.providers.token_counting import CountingProvider, TiktokenCounter, token_counter_for
@@ -107,24 +111,34 @@ class RequestCurator:
         self.provider = counting_provider(label)
         self.settings = settings or LiveCurationSettings()
         self._window = context_window
+        self._margin: float | None = None
         self.count = _MemoCounter(token_counter_for(self.provider))
-        self._fixed: int | None = None
+        self._fixed: dict[tuple[str, ...], int] = {}  # per tool list (a small window gets the phase's tools)
         self._segments = SegmentMemo()  # finished phases' selections, across calls and sessions
         self._notes = BriefNotes()  # the note each phase's brief was sent with, across calls and sessions
 
+    def fit_to_server(self, context_window: int, token_margin: float | None) -> None:
+        """The window and token margin a model learned from its server replace those it started with."""
+        self._window = context_window
+        if token_margin is not None and token_margin != self._margin:
+            self._margin = token_margin
+            self.count = _MemoCounter(TiktokenCounter(margin=token_margin))
+            self._fixed, self._segments = {}, SegmentMemo()
+
     def budget_for(self) -> CurationBudget:
         budget = self.settings.current().budgets[self.provider.value]
-        ceiling = self._window * 3 // 4 if self._window else budget.context_tokens
+        ceiling = input_ceiling(self._window) if self._window else budget.context_tokens
         return replace(budget, context_tokens=min(budget.context_tokens, ceiling))
 
     def navigation_budget(self) -> NavigationBudget:
         return self.settings.current().navigation
 
     def _fixed_tokens(self, system: str, tools: Sequence[ToolDefinition]) -> int:
-        if self._fixed is None:
+        key = tuple(t.name for t in tools)
+        if key not in self._fixed:
             texts = [system, *(f"{t.name} {t.description} {json.dumps(t.input_schema, default=str)}" for t in tools)]
-            self._fixed = sum(self.count(t) for t in texts)
-        return self._fixed
+            self._fixed[key] = sum(self.count(t) for t in texts)
+        return self._fixed[key]
 
     def curate(
         self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]

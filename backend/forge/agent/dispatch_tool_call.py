@@ -2,7 +2,8 @@
 
 Invariants:
     - Every outcome is a ToolOutcome: unknown tool, tool not offered in this phase, malformed JSON
-      arguments, schema violations, rule violations and unexpected handler exceptions all come
+      arguments, junk string values (no letter or digit: `core.llm.junk_arguments`), schema
+      violations, rule violations and unexpected handler exceptions all come
       back as a violation the loop returns to the model as a tool error.
     - Every successful result carries `progress`: one line of the phase's progress and, once the
       phase's work gate passes, what to do next (stop and summarise), so the model never has to
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from forge.agent.phases.registry import phase_definition
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import ALL_TOOLS, tool_names_for_phase
+from forge.core.llm.junk_arguments import junk_value
 from forge.core.llm.messages import ToolCall
 from forge.core.phases.phase_progress import phase_progress
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
@@ -62,6 +64,15 @@ async def _dispatch(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
         return ToolOutcome.failed(
             RuleViolation(
                 ErrorCode.INVALID_INPUT, f"The arguments were not valid JSON ({call.parse_error}); resend the call."
+            )
+        )
+    junk = junk_value(dict(call.arguments))
+    if junk is not None:
+        return ToolOutcome.failed(
+            RuleViolation(
+                ErrorCode.INVALID_INPUT,
+                f"{junk} has no letter or digit: it looks like a fragment of broken JSON, not a value. "
+                "Resend the call with real values.",
             )
         )
     try:

@@ -17,8 +17,17 @@ Invariants:
     - A history that ends with the model's own message (a run stopped after a reply) is continued
       with a short "continue" message, so every call is answered from a user turn.
     - One stable tool list for the whole session (every tool, fixed order): the phase is enforced
-      by dispatch (TOOL_NOT_IN_PHASE), and a provider's prompt cache survives phase changes.
+      by dispatch (TOOL_NOT_IN_PHASE), and a provider's prompt cache survives phase changes. A model
+      with a small window (≤ SMALL_WINDOW, local servers) is offered only the phase's tools.
     - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
+    - A model that loops is stopped (`core.llm.repeated_calls`): a call repeated REFUSE_AT times is
+      answered with a REPEATED_CALL tool error instead of running again; at STOP_AT the run ends with
+      MODEL_LOOPING. A run in which the model called no tool at all and ran out of nudges ends with
+      MODEL_CALLED_NO_TOOL ("answered in prose"), not only the phase's incomplete-work code.
+    - A call over the window's input ceiling is compacted before it is sent; one the server still
+      refuses as too long is compacted harder (HARD_COMPACTION) and retried once.
+    - Before the first call of a run, a model on a server it learns (`ServerFittedModel`: a local
+      server) learns it, and the curator is fitted to the server's window and token margin.
     - Every request's messages are curated under the model's token budget (`curate_request`); the
       history itself is never changed by curation, and the call's `context_usage` event carries
       the curation summary (what was kept, shortened or dropped, and why). What it left out is the
@@ -35,14 +44,16 @@ from dataclasses import dataclass, field
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.curate_request import RequestCurator
 from forge.agent.dispatch_tool_call import dispatch_tool_call
+from forge.agent.model_stop_messages import PROSE_ONLY, no_tool_message
 from forge.agent.phase_briefs import messages_to_send
 from forge.agent.phases.phase_definition import THINKING_BUDGET
 from forge.agent.phases.registry import phase_definition
 from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
-from forge.agent.tool_registry import all_tool_definitions
+from forge.agent.tool_registry import all_tool_definitions, tools_for_phase
 from forge.core.curation.curate_conversation import CurationSummary
 from forge.core.llm.compact_conversation import compact_conversation
+from forge.core.llm.context_window_split import input_ceiling
 from forge.core.llm.messages import (
     Message,
     ModelRequest,
@@ -55,17 +66,21 @@ from forge.core.llm.messages import (
     user_text,
 )
 from forge.core.llm.pricing import ModelPrice
+from forge.core.llm.repeated_calls import RepeatVerdict, RepeatWatch, looping_message, repeated_message
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
 from forge.core.session import events as ev
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.spend import SpendBudget, check_budget, total_spend
-from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError
+from forge.ports import ContextOverflowError, LanguageModel, ModelUnavailableError, ServerFittedModel
 from forge.providers.library_prices import LIBRARY_PRICES
 
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
 PREVIEW_CHARS = 240
 MAX_REPLY_CHARS = 24_000
+SMALL_WINDOW = 32_768  # at most this, a request offers only the phase's tools (all of them take ~7k tokens)
+# After an overflow: the last 2 messages in full, older tool results and long call arguments cut to 200 chars.
+HARD_COMPACTION = (2, 200, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +112,7 @@ class _StepDraft:
     events: list[ev.SessionEvent] = field(default_factory=list)
     tool_calls: list[ToolExecuted] = field(default_factory=list)
     replaced_history: tuple[Message, ...] | None = None
+    looping: str | None = None  # why the run stops: the model repeats itself
 
     def add_message(self, message: Message, messages: list[Message]) -> None:
         messages.append(message)
@@ -168,7 +184,8 @@ class AgentRunner:
 
     def _request(self, ctx: ToolContext, messages: list[Message]) -> tuple[ModelRequest, CurationSummary]:
         state = ctx.state
-        tools = all_tool_definitions()
+        small = self._model.context_window <= SMALL_WINDOW
+        tools = tools_for_phase(state.current_phase) if small else all_tool_definitions()
         curated = self.curator.curate(state, messages_to_send(state, messages), SYSTEM_PROMPT, tools)
         ctx.recallable = curated.recallable
         ctx.navigation_budget = self.curator.navigation_budget()
@@ -192,6 +209,7 @@ class AgentRunner:
         if not messages or messages[-1].role == Role.ASSISTANT:
             draft.add_message(user_text("Continue the phase where you left off."), messages)
         nudges = 0
+        watch = RepeatWatch()
         for _ in range(self._max_iterations):
             over_budget = check_budget(total_spend(ctx.state.spend_by_phase), self._budget)
             if over_budget:
@@ -210,7 +228,7 @@ class AgentRunner:
             if response is None:
                 yield draft.finish(ends_run=True)
                 return
-            ends, counts_as_nudge = await self._after_reply(ctx, response, messages, draft, nudges)
+            ends, counts_as_nudge = await self._after_reply(ctx, response, messages, draft, (nudges, watch))
             nudges += counts_as_nudge
             yield draft.finish(ends_run=ends)
             if ends:
@@ -227,9 +245,17 @@ class AgentRunner:
         yield draft.finish(ends_run=True)
 
     async def _after_reply(
-        self, ctx: ToolContext, response: ModelResponse, messages: list[Message], draft: _StepDraft, nudges: int
+        self,
+        ctx: ToolContext,
+        response: ModelResponse,
+        messages: list[Message],
+        draft: _StepDraft,
+        progress: tuple[int, RepeatWatch],
     ) -> tuple[bool, int]:
-        """Fold the reply into the step; (whether the run ends, 1 if the reply counts as a nudge)."""
+        """Fold the reply into the step; (whether the run ends, 1 if the reply counts as a nudge).
+
+        `progress`: the nudges so far and the run's repeat watch."""
+        nudges, watch = progress
         reply = cap_reply(response.message)
         draft.add_message(reply, messages)
         if reply.shown_text:  # the answer, and the notes a thinking model wrote between tool calls
@@ -237,7 +263,13 @@ class AgentRunner:
         if response.stop_reason == StopReason.PAUSE_TURN and not reply.tool_calls:
             return False, 0  # the provider paused a long server-side turn: call again to let it finish
         if reply.tool_calls:
-            paused = await self._execute_calls(ctx, response, reply, messages, draft)
+            paused = await self._execute_calls(ctx, response, reply, messages, draft, watch)
+            if draft.looping:
+                draft.events += [
+                    ev.error("MODEL_LOOPING", draft.looping, recoverable=True),
+                    ev.done(error=True, awaiting_input=False),
+                ]
+                return True, 0
             if paused:
                 draft.events += [
                     ev.knowledge_document(ctx.state.knowledge_document_markdown or ""),
@@ -245,7 +277,8 @@ class AgentRunner:
                 ]
             return paused, 0
         counted = 0 if response.server_research else 1
-        return self._end_turn(ctx.state, messages, draft, nudges + counted), counted
+        watch.other_work += 1 - counted
+        return self._end_turn(ctx.state, messages, draft, nudges + counted, watch.called_nothing), counted
 
     async def _respond(
         self, ctx: ToolContext, messages: list[Message], draft: _StepDraft
@@ -253,9 +286,17 @@ class AgentRunner:
         """One model call, compacting the conversation once if it overflows the context window.
 
         Ends without a ModelResponse (with error + done in the draft) when the model cannot answer."""
+        if isinstance(self._model, ServerFittedModel):  # a local server: its window and tokenizer
+            await self._model.learn_server()
+            self.curator.fit_to_server(self._model.context_window, self._model.token_margin)
         for attempt in range(2):
             try:
                 request, curation = self._request(ctx, messages)
+                for hard in (False, True) if attempt == 0 else ():
+                    if curation.tokens_sent <= input_ceiling(self._model.context_window):
+                        break
+                    self._compact(messages, draft, hard=hard)  # what must be kept does not fit the window
+                    request, curation = self._request(ctx, messages)
                 async for item in call_model(self._model, request):
                     if isinstance(item, ModelResponse):
                         usage = account_usage(ctx, self._model, item.usage, item.model, self._prices, curation)
@@ -273,9 +314,7 @@ class AgentRunner:
                         )
                     )
                     break
-                messages[:] = compact_conversation(tuple(messages))
-                draft.replaced_history, draft.appended = tuple(messages), []
-                draft.events.append(ev.agent_text("[The conversation was compacted to fit the context window.]"))
+                self._compact(messages, draft, hard=True)
             except Exception as error:  # provider failures end the run, recoverably
                 if isinstance(error, ModelUnavailableError) and error.usage.total:
                     draft.events.append(account_usage(ctx, self._model, error.usage, "", self._prices))
@@ -283,8 +322,35 @@ class AgentRunner:
                 break
         draft.events.append(ev.done(error=True, awaiting_input=False))
 
+    @staticmethod
+    def _compact(messages: list[Message], draft: _StepDraft, *, hard: bool) -> None:
+        """Compact the history in place (`hard`: after the server refused it, keep less in full)."""
+        messages[:] = compact_conversation(tuple(messages), *(HARD_COMPACTION if hard else ()))
+        draft.replaced_history, draft.appended = tuple(messages), []
+        draft.events.append(ev.agent_text("[The conversation was compacted to fit the context window.]"))
+
+    async def _outcome(
+        self, ctx: ToolContext, call: ToolCall, cut: bool, watch: RepeatWatch, draft: _StepDraft
+    ) -> ToolOutcome:
+        """The call run, or refused: cut at max_tokens, repeated, or after the model was found looping."""
+        verdict = RepeatVerdict.LOOPING if draft.looping else watch.observe(call)
+        if verdict is RepeatVerdict.LOOPING:
+            draft.looping = draft.looping or looping_message(call, watch.times(call))
+            return ToolOutcome.failed(RuleViolation(ErrorCode.REPEATED_CALL, draft.looping))
+        if cut and call.parse_error:
+            return _truncated_call(call, phase_definition(ctx.state.current_phase).max_tokens)
+        if verdict is RepeatVerdict.REPEATED:
+            return ToolOutcome.failed(RuleViolation(ErrorCode.REPEATED_CALL, repeated_message(call, watch.times(call))))
+        return await dispatch_tool_call(ctx, call)
+
     async def _execute_calls(
-        self, ctx: ToolContext, response: ModelResponse, reply: Message, messages: list[Message], draft: _StepDraft
+        self,
+        ctx: ToolContext,
+        response: ModelResponse,
+        reply: Message,
+        messages: list[Message],
+        draft: _StepDraft,
+        watch: RepeatWatch,
     ) -> bool:
         """Run every tool call of one reply; results go back to the model in one user message.
 
@@ -294,10 +360,7 @@ class AgentRunner:
         cut = response.stop_reason == StopReason.MAX_TOKENS
         for call in reply.tool_calls:
             draft.events.append(ev.tool_call(call.name, _preview(call.arguments)))
-            if cut and call.parse_error:
-                outcome = _truncated_call(call, phase_definition(ctx.state.current_phase).max_tokens)
-            else:
-                outcome = await dispatch_tool_call(ctx, call)
+            outcome = await self._outcome(ctx, call, cut, watch, draft)
             failed = outcome.violation is not None
             cited = () if failed else tuple(h for h in outcome.sources if h.snippet.strip())
             results.append(ToolResult(call.id, _result_content(outcome), failed, cited))
@@ -311,10 +374,13 @@ class AgentRunner:
         draft.add_message(Message(Role.USER, tuple(results)), messages)
         return paused
 
-    def _end_turn(self, state: ForgeState, messages: list[Message], draft: _StepDraft, nudges: int) -> bool:
+    def _end_turn(
+        self, state: ForgeState, messages: list[Message], draft: _StepDraft, nudges: int, prose_only: bool
+    ) -> bool:
         """The model stopped calling tools: pause for review if the phase's gate passes, else nudge.
 
-        True when the run ends (paused, finished, or out of nudges)."""
+        True when the run ends (paused, finished, or out of nudges). `prose_only`: the model has called
+        no tool in this run, which the nudge and the final error say."""
         phase = phase_definition(state.current_phase)
         violation = phase.work_gate(state)
         if violation is None:
@@ -328,14 +394,11 @@ class AgentRunner:
             ]
             return True
         if nudges > self._max_nudges:
-            draft.events += [
-                ev.error(
-                    violation.code.value,
-                    f"The model stopped with the phase incomplete: {violation.message}",
-                    recoverable=True,
-                ),
-                ev.done(error=True, awaiting_input=False),
-            ]
+            code, message = violation.code.value, f"The model stopped with the phase incomplete: {violation.message}"
+            if prose_only:
+                code, message = "MODEL_CALLED_NO_TOOL", no_tool_message(nudges, violation)
+            draft.events += [ev.error(code, message, recoverable=True), ev.done(error=True, awaiting_input=False)]
             return True
-        draft.add_message(user_text(f"Not done yet ({violation.code.value}): {violation.message}"), messages)
+        hint = f"{PROSE_ONLY} " if prose_only else ""
+        draft.add_message(user_text(f"{hint}Not done yet ({violation.code.value}): {violation.message}"), messages)
         return False

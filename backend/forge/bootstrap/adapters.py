@@ -52,7 +52,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
             catalogue=ModelCatalogue(settings.model_cache_path),
             effort=settings.effort,
         )
-    from forge.providers.openai_compatible_model import openai_compatible_model_from_settings
+    from forge.providers.openai_compatible_model import DEFAULT_TIMEOUT_S, openai_compatible_model_from_settings
 
     return openai_compatible_model_from_settings(
         settings.openai_api_key,
@@ -60,6 +60,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
         base_url=settings.openai_base_url,
         label_prefix=route.provider.value,
         context_window=settings.openai_context_window,
+        timeout_s=settings.model_timeout_s or DEFAULT_TIMEOUT_S,
     )
 
 

@@ -16,7 +16,7 @@ from forge.agent.curate_request import DEFAULT_SETTINGS, LiveCurationSettings
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_research
 from forge.bootstrap.container import Container, SystemClock
 from forge.bootstrap.model_roles import ModelRoles, engine_stages, model_roles
-from forge.bootstrap.model_routing import Provider, RoleRoutes, resolve_routes, session_budget
+from forge.bootstrap.model_routing import Provider, RoleRoutes, engine_concurrency, resolve_routes, session_budget
 from forge.config import Settings
 from forge.core.curation.curation_settings import apply_change
 from forge.core.explore.library_records import ShippedKnowledge
@@ -210,7 +210,9 @@ def build_container(
         settings.max_iterations,
         session_budget(settings, routes, LIBRARY_PRICES),
         run_observer or metrics,
-        engine_stages(settings, roles, knowledge, database.uow_factory, clock, hkg),
+        engine_stages(
+            settings, roles, knowledge, database.uow_factory, clock, hkg, engine_concurrency(settings, routes)
+        ),
         triz=knowledge.triz,
         curation=curation,
         hkg=hkg,

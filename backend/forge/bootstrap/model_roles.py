@@ -75,17 +75,20 @@ def engine_stages(
     uow_factory: UnitOfWorkFactory,
     clock: Clock,
     hkg: LazyHkgGrounding,
+    concurrency: int | None = None,
 ) -> EngineStages | None:
-    """The creative engine's stages, or None without a structured model."""
+    """The creative engine's stages, or None without a structured model; `concurrency` (default
+    FORGE_ENGINE_CONCURRENCY) is the engine calls in flight (`model_routing.engine_concurrency`)."""
     if roles.structured is None:
         return None
+    concurrency = concurrency or settings.engine_concurrency
     verifier_structured = roles.verifier_structured
     return EngineStages(
         roles.structured,
         roles.model,
         knowledge.domains,
         EngineConfig(
-            settings.engine_concurrency,
+            concurrency,
             settings.hypotheses_per_domain,
             RuntimeProfile(settings.search_profile),
             settings.search_depth,
@@ -98,7 +101,7 @@ def engine_stages(
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
         ),
-        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=settings.engine_concurrency)
+        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=concurrency)
         if verifier_structured is not None
         else None,
         grounding=hkg,

@@ -87,6 +87,16 @@ def resolve_routes(settings: Settings) -> RoleRoutes:
     return RoleRoutes(generator, verifier, settings.research)
 
 
+def engine_concurrency(settings: Settings, routes: RoleRoutes) -> int:
+    """Engine calls in flight: FORGE_ENGINE_CONCURRENCY when given; else FORGE_LOCAL_CONCURRENCY (1 by
+    default) when a role runs on a local server, whose slots a wider fan-out would only queue behind
+    (or time out on); else the default 24."""
+    if settings.engine_concurrency_set:
+        return settings.engine_concurrency
+    local = Provider.LOCAL in (routes.generator.provider, routes.verifier.provider)
+    return settings.local_concurrency if local else settings.engine_concurrency
+
+
 def missing_for(route: ModelRoute, settings: Settings) -> list[str]:
     """What a route needs that the configuration lacks (empty when it can run)."""
     needs: Mapping[Provider, list[str]] = {

@@ -5,7 +5,8 @@ Invariants:
       `<slug>-<id>.answer.md` and `.answer.json` (the AnswerPack, spend as of the end).
     - Uses the same SessionService as the API (create -> start_run -> review -> ... -> document); the
       AutopilotPolicy plays the person through `submit_autopilot_review`, as POST /autopilot does,
-      so the log marks its reviews "autopilot: " the same way. Progress goes to stdout; files are written at the end.
+      so the log marks its reviews "autopilot: " the same way. Progress goes to stdout (a streaming
+      reply as one growing "writing" line); files are written at the end.
 """
 
 from __future__ import annotations
@@ -50,10 +51,21 @@ class _Progress:
         self.started = time.perf_counter()
         self.tools = 0
         self.errors = 0
+        self.writing = 0  # characters of the reply streaming now (shown on one line while it grows)
 
     def say(self, text: str) -> None:
         if not self.quiet:
+            if self.writing:
+                print(flush=True)  # end the "writing" line
+            self.writing = 0
             print(text, flush=True)
+
+    def on_live(self, event: LiveEvent) -> None:
+        """A streaming reply's progress on one line, so a slow model shows it is working."""
+        if self.quiet or event.event.type != EventType.AGENT_TEXT_DELTA:
+            return
+        self.writing += len(str(event.event.data.get("text", "")))
+        print(f"\r  … the model is writing ({self.writing} characters)", end="", flush=True)
 
     def on_event(self, event: StoredEvent) -> None:
         data = event.data
@@ -77,7 +89,10 @@ async def _follow(
 ) -> tuple[int, StoredEvent | None]:
     last: StoredEvent | None = None
     async for item in service.follow(sid, after):
-        if isinstance(item, Heartbeat | LiveEvent):
+        if isinstance(item, LiveEvent):
+            progress.on_live(item)
+            continue
+        if isinstance(item, Heartbeat):
             continue
         if isinstance(item, StreamClosed):
             progress.say(f"  ! {item.code}: {item.message}")

@@ -3,8 +3,9 @@ it lacks: `doctor_models`), which keys are present, whether the database is reac
 and what is missing — without making a paid call.
 
 Invariants:
-    - No paid call: the IO is a `SELECT` on the configured database, and with `--refresh-models` the
-      free Models API (`GET /v1/models`), cached for the catalogue.
+    - No paid call: the IO is a `SELECT` on the configured database, with `--refresh-models` the
+      free Models API (`GET /v1/models`), cached for the catalogue, and for a `local:` route its own
+      server (`doctor_local_server`: reachability, window, a tool-call check).
     - Secrets are never printed: keys show as present/absent with their last four characters.
 """
 
@@ -17,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from forge.bootstrap.model_routing import Provider, resolve_routes, session_budget
+from forge.cli.doctor_local_server import local_server_findings
 from forge.cli.doctor_models import Finding, cross_family_finding, refresh_models, route_finding
 from forge.config import Settings
 from forge.db.engine import create_engine_for
@@ -91,6 +93,7 @@ async def diagnose(settings: Settings, *, refresh: bool = False) -> list[Finding
     catalogue = ModelCatalogue(settings.model_cache_path)
     findings = [await refresh_models(settings, catalogue)] if refresh else []
     findings += _model_findings(settings, catalogue)
+    findings += await local_server_findings(settings)
     findings += [
         Finding("ANTHROPIC_API_KEY", _mask(settings.anthropic_api_key)),
         Finding("OPENAI_API_KEY", _mask(settings.openai_api_key)),

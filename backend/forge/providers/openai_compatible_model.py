@@ -3,7 +3,7 @@ local llama.cpp server, vLLM or Ollama reached through `base_url`.
 
 Invariants:
     - Callers see ModelUnavailableError / ContextOverflowError, never SDK exceptions. 429 (after its
-      `retry-after`), 408, 5xx, timeouts, dropped connections, error events and streams cut before
+      `retry-after`), 408, 5xx, timeouts (hosted APIs only: see `openai_failures`), dropped connections, error events and streams cut before
       a finish_reason are retried (`sdk_retries`); the SDK's own retries are off. A request
       that does not fit the context window (OpenAI's `context_length_exceeded`, vLLM's "maximum
       context length", llama.cpp's `exceed_context_size_error`) is a ContextOverflowError. Other
@@ -14,14 +14,26 @@ Invariants:
     - Streams ask for usage (`stream_options.include_usage`); whatever usage a failed attempt's
       stream reported is added to the final ModelResponse.usage, or carried by the
       ModelUnavailableError when the call fails for good. A stream cut before its usage chunk
-      reported none, and is charged nothing: we do not guess.
+      reported none, and is charged nothing: we do not guess for a failed attempt (a completed reply
+      without usage is counted locally, below).
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
+    - Tool calls are streamed until the server refuses a streamed call with tools (a 500 naming it,
+      or, on a local server, a stream with tools cut before anything came: llama-cpp-python);
+      from then on (learned once per model object) such calls are made without streaming, and the
+      reply's text is yielded as one delta. Calls without tools still stream.
+    - A local server (`probe=True`) is learned before its first call (`learn_server`, see
+      `openai_server_facts`): its context window replaces the configured one (the smaller of the
+      two when OPENAI_CONTEXT_WINDOW is set), its tokenizer gives the token margin.
+    - A reply without usage (llama.cpp's streams) is counted locally: the sent messages and tools
+      and the reply, in cl100k tokens × the token margin, so budgets and the context meter work.
+
 Design decisions:
     - The output budget is max(request.max_tokens, the configured max_tokens), as for Anthropic, but
-      at most half the context window unless the configured max_tokens is larger: a phase asking for
-      16k must not make a small local model's server refuse every request.
+      at most the window's output room (`core.llm.context_window_split`: a quarter), so input under
+      the curator's ceiling plus output always fits: a phase asking for 16k must not make a small
+      local model's server refuse or cut every request.
       api.openai.com gets it as `max_completion_tokens` (reasoning models refuse `max_tokens`);
       other servers as `max_tokens`, which llama.cpp, vLLM and Ollama all read.
     - A local server needs no key: the SDK still sends one ("not-needed"), which such servers ignore.
@@ -34,112 +46,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar, cast
-from urllib.parse import urlsplit
 
 import httpx
 import httpx2
 import openai
 
 from forge.core.llm.backoff_schedule import RetryPolicy
-from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta
+from forge.core.llm.context_window_split import output_room
+from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.ports import ModelUnavailableError
-from forge.providers.call_with_retries import FailureKind
-from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion
-from forge.providers.sdk_retries import (
-    Completed,
-    RetryRules,
-    call_with_retries_explained,
-    retry_after_s,
-    stream_with_retries,
+from forge.providers.openai_failures import (
+    EmptyToolStreamError,
+    StreamCutError,
+    classify_failure,
+    explain_failure,
+    is_openai_url,
+    is_streamed_tools_refusal,
 )
+from forge.providers.openai_server_facts import PROBE_TIMEOUT_S, ServerFacts, probe_server
+from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion
+from forge.providers.sdk_retries import Completed, RetryRules, call_with_retries_explained, stream_with_retries
+from forge.providers.token_counting import TiktokenCounter
 
 T = TypeVar("T")
 
 DEFAULT_CONTEXT_WINDOW = 128_000
+DEFAULT_TIMEOUT_S = 600.0
 LOCAL_API_KEY = "not-needed"
-CONTEXT_OVERFLOW_CODES = frozenset({"context_length_exceeded"})
-CONTEXT_OVERFLOW_TYPES = frozenset({"exceed_context_size_error"})
-CONTEXT_OVERFLOW_PHRASES = (
-    "maximum context length",
-    "context length",
-    "context window",
-    "context size",
-    "prompt is too long",
-)
-RETRYABLE_STATUSES = frozenset({408, 429})
+LOCAL_MARGIN = 1.1
 
-
-class StreamCutError(Exception):
-    """The stream ended without a finish_reason: the server or the connection stopped mid-reply."""
-
-
-def is_openai_url(base_url: str) -> bool:
-    host = urlsplit(base_url).hostname or ""
-    return host == "openai.com" or host.endswith(".openai.com")
-
-
-# --- failures ------------------------------------------------------------------------------------
-
-
-def _api_message(error: openai.APIError) -> str:
-    """The server's own words: `error.message` of the body, or a bare string body (Ollama's)."""
-    body = error.body
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        return str(body["message"])
-    return body if isinstance(body, str) and body else error.message
-
-
-def is_context_overflow(error: Exception) -> bool:
-    if not isinstance(error, openai.APIError):
-        return False
-    if (error.code or "") in CONTEXT_OVERFLOW_CODES or str(error.type or "") in CONTEXT_OVERFLOW_TYPES:
-        return True
-    status = error.status_code if isinstance(error, openai.APIStatusError) else None
-    text = _api_message(error).lower()
-    return status in (None, 400, 413) and any(phrase in text for phrase in CONTEXT_OVERFLOW_PHRASES)
-
-
-def classify_failure(error: Exception) -> FailureKind:
-    """Which failures of a Chat Completions call are worth another attempt."""
-    if is_context_overflow(error):
-        return FailureKind(retryable=False, context_overflow=True)
-    if isinstance(error, openai.APIConnectionError | httpx.TransportError | httpx2.TransportError | StreamCutError):
-        return FailureKind(retryable=True)
-    if isinstance(error, openai.APIStatusError):
-        if error.code == "insufficient_quota":  # a 429 that waiting will not fix
-            return FailureKind(retryable=False)
-        if error.status_code in RETRYABLE_STATUSES or error.status_code >= 500:
-            return FailureKind(retryable=True, retry_after_s=retry_after_s(error.response.headers))
-        return FailureKind(retryable=False)
-    # An `error` event inside a stream: the server failed mid-reply.
-    return FailureKind(retryable=isinstance(error, openai.APIError))
-
-
-def explain_failure(error: Exception, model: str, endpoint: str, local: bool) -> str:
-    """What a person must fix when a call fails for good (a bad key, model, base_url or request)."""
-    if not isinstance(error, openai.APIStatusError):
-        return f"The call to {endpoint} failed: {type(error).__name__}: {error}"
-    status, detail = error.status_code, _api_message(error)
-    if status == 401:
-        hint = " (a local server started with --api-key needs that key there)" if local else ""
-        return f"{endpoint} rejected the API key (401: {detail}); check OPENAI_API_KEY{hint}."
-    if status == 403:
-        return f"{endpoint} refused the request (403: {detail}); check the key's access to model {model!r}."
-    if status == 404:
-        return (
-            f"{endpoint} does not know model {model!r} or the URL is wrong (404: {detail}); check the "
-            "model name in FORGE_MODEL and OPENAI_BASE_URL (OpenAI-compatible servers usually end in /v1)."
-        )
-    if error.code == "insufficient_quota":
-        return f"{endpoint} says the account has no quota left (429: {detail}); check its plan and billing."
-    return f"{endpoint} rejected the request ({status}: {detail})."
-
-
-# --- the model -----------------------------------------------------------------------------------
+__all__ = ["OpenAICompatibleModel", "StreamCutError", "is_openai_url", "openai_compatible_model_from_settings"]
 
 
 class OpenAICompatibleModel:
@@ -150,20 +91,31 @@ class OpenAICompatibleModel:
         *,
         label_prefix: str = "openai",
         context_window: int = DEFAULT_CONTEXT_WINDOW,
+        window_configured: bool = False,
         max_tokens: int = 4096,
         retry_policy: RetryPolicy = RetryPolicy(),
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         draw: Callable[[], float] = random.random,
+        probe: bool = False,
     ):
         self._client = client
         self._model = model
         self._label_prefix = label_prefix
         self._context_window = context_window
+        self._window_configured = window_configured
         self._max_tokens = max_tokens
         self._base_url = str(client.base_url)
         self._on_openai = is_openai_url(self._base_url)
-        explain = functools.partial(explain_failure, model=model, endpoint=self._endpoint, local=not self._on_openai)
-        self._rules = RetryRules(classify_failure, explain, retry_policy, sleep, draw)
+        self._probe = probe
+        self.facts = ServerFacts()
+        self._learned = asyncio.Lock() if probe else None
+        timeout = client.timeout.read if isinstance(client.timeout, httpx.Timeout | httpx2.Timeout) else client.timeout
+        local = not self._on_openai
+        explain = functools.partial(
+            explain_failure, model=model, endpoint=self._endpoint, local=local, timeout_s=float(timeout or 0)
+        )
+        classify = functools.partial(classify_failure, local=local)
+        self._rules = RetryRules(classify, explain, retry_policy, sleep, draw)
 
     @property
     def label(self) -> str:
@@ -174,21 +126,59 @@ class OpenAICompatibleModel:
         return self._context_window
 
     @property
+    def token_margin(self) -> float | None:
+        return self.facts.token_margin
+
+    @property
     def _endpoint(self) -> str:
         return "OpenAI" if self._on_openai else f"The server at {self._base_url}"
 
+    # -- learning the server --
+
+    async def learn_server(self) -> None:
+        """Probe the server once (a local server only); its context window replaces the default."""
+        if self._learned is None:
+            return
+        async with self._learned:
+            if self.facts.reachable is not None:
+                return
+            self.facts = await probe_server(self._get_json, self._post_json, self._base_url, self._model)
+            learned = self.facts.context_window
+            if learned:
+                configured = self._context_window if self._window_configured else learned
+                self._context_window = min(learned, configured)
+
+    async def _get_json(self, url: str) -> Any:
+        response = await self._client.get(url, cast_to=httpx.Response, options={"timeout": PROBE_TIMEOUT_S})
+        return response.json()
+
+    async def _post_json(self, url: str, body: Mapping[str, Any]) -> Any:
+        options: Any = {"timeout": PROBE_TIMEOUT_S}
+        response = await self._client.post(url, body=dict(body), cast_to=httpx.Response, options=options)
+        return response.json()
+
+    # -- calls --
+
     async def complete(self, request: ModelRequest) -> ModelResponse:
-        completion = await self._retrying(functools.partial(self._create, self._params(request)))
-        return response_from_completion(
+        await self.learn_server()
+        params = self._params(request)
+        completion = await self._retrying(functools.partial(self._create, params))
+        response = response_from_completion(
             completion, tool_names=_tool_names(request), fallback_model=self._model, max_tokens=self._budget(request)
         )
+        return self._counted(params, response)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[TextDelta | StreamReset | ModelResponse]:
+        await self.learn_server()
+        if request.tools and not self.facts.streams_tools:
+            async for made in self._unstreamed(request):
+                yield made
+            return
         params = {**self._params(request), "stream": True, "stream_options": {"include_usage": True}}
         items = stream_with_retries(
             lambda: self._client.chat.completions.create(**params),
             StreamAccumulator,
-            _finished,
+            functools.partial(_finished, with_tools=bool(request.tools)),
             rules=self._rules,
             stream_name=f"The stream from {self._endpoint}",
         )
@@ -200,9 +190,29 @@ class OpenAICompatibleModel:
                     elif isinstance(item, StreamReset):
                         yield item
                     else:
-                        yield self._response(request, item)
+                        yield self._counted(params, self._response(request, item))
         except ModelUnavailableError as error:
-            raise self._with_server_hint(error) from error.__cause__
+            if not (request.tools and self._refused_streaming(error.__cause__)):
+                raise self._with_server_hint(error) from error.__cause__
+            self.facts.streams_tools = False
+            self.facts.notes.append("refuses streamed calls with tools: they are made without streaming")
+            async for unstreamed in self._unstreamed(request):
+                yield unstreamed
+
+    def _refused_streaming(self, cause: BaseException | None) -> bool:
+        """How servers refuse a streamed call with tools: a 500 naming it; on a reachable local server,
+        a stream cut before anything came, or a dropped connection (llama-cpp-python raises mid-stream)."""
+        if is_streamed_tools_refusal(cause) or isinstance(cause, EmptyToolStreamError):
+            return True
+        dropped = isinstance(cause, openai.APIConnectionError) and not isinstance(cause, openai.APITimeoutError)
+        return dropped and not self._on_openai and bool(self.facts.reachable)
+
+    async def _unstreamed(self, request: ModelRequest) -> AsyncIterator[TextDelta | ModelResponse]:
+        """The call made without streaming: its text as one delta, then the response."""
+        response = await self.complete(request)
+        if response.message.text:
+            yield TextDelta(response.message.text)
+        yield response
 
     def _response(self, request: ModelRequest, completed: Completed[StreamAccumulator]) -> ModelResponse:
         response = completed.result.response(
@@ -210,10 +220,22 @@ class OpenAICompatibleModel:
         )
         return replace(response, usage=response.usage + completed.wasted)
 
+    def _counted(self, params: Mapping[str, Any], response: ModelResponse) -> ModelResponse:
+        """The response, its usage counted locally when the server reported none."""
+        if response.usage.total:
+            self.facts.reports_usage = True
+            return response
+        self.facts.reports_usage = False
+        counter = TiktokenCounter(margin=self.facts.token_margin or LOCAL_MARGIN)
+        sent = json.dumps([params.get("messages"), params.get("tools")], ensure_ascii=False, default=str)
+        calls = [json.dumps(dict(c.arguments), ensure_ascii=False) + c.name for c in response.message.tool_calls]
+        written = response.message.text + "".join(calls)
+        return replace(response, usage=Usage(counter.count_tokens(sent), counter.count_tokens(written)))
+
     # -- one call --
 
     def _budget(self, request: ModelRequest) -> int:
-        return min(max(request.max_tokens, self._max_tokens), max(self._max_tokens, self._context_window // 2))
+        return min(max(request.max_tokens, self._max_tokens), output_room(self._context_window))
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
         return request_params(
@@ -232,6 +254,8 @@ class OpenAICompatibleModel:
         try:
             return await call_with_retries_explained(operation, self._rules)
         except ModelUnavailableError as error:
+            if is_streamed_tools_refusal(error.__cause__):
+                raise
             raise self._with_server_hint(error) from error.__cause__
 
     def _with_server_hint(self, error: ModelUnavailableError) -> ModelUnavailableError:
@@ -243,8 +267,11 @@ class OpenAICompatibleModel:
         return error
 
 
-def _finished(accumulator: StreamAccumulator) -> StreamAccumulator:
-    """The accumulator of a stream that ended properly; StreamCutError (retryable) if it was cut."""
+def _finished(accumulator: StreamAccumulator, with_tools: bool = False) -> StreamAccumulator:
+    """The accumulator of a stream that ended properly; StreamCutError (retryable) if it was cut, and
+    EmptyToolStreamError if tools were offered and it was cut before anything at all came."""
+    if not accumulator.finished and with_tools and not accumulator.text and not accumulator.calls:
+        raise EmptyToolStreamError("the stream with tools ended before anything came (streamed tools refused?)")
     if not accumulator.finished:
         raise StreamCutError("the stream ended before the server said why the reply finished")
     return accumulator
@@ -264,22 +291,28 @@ def openai_compatible_model_from_settings(
     *,
     max_tokens: int = 4096,
     retry_policy: RetryPolicy = RetryPolicy(),
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> OpenAICompatibleModel:
     """An OpenAICompatibleModel over a fresh SDK client whose own retries are off (we retry).
 
-    `label_prefix` defaults to "local" for a base_url that is not OpenAI's, else "openai". No
-    network call is made here."""
+    `label_prefix` defaults to "local" for a base_url that is not OpenAI's, else "openai"; a local
+    server is probed before its first call. No network call is made here."""
     local = base_url is not None and not is_openai_url(base_url)
     if not api_key:
         if base_url is None:
             raise ValueError("OpenAI needs OPENAI_API_KEY; or set OPENAI_BASE_URL to use a local server")
         api_key = LOCAL_API_KEY
-    client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, http_client=cast(Any, http_client), max_retries=0)
+    timeout = httpx2.Timeout(timeout_s, connect=min(timeout_s, 10.0))
+    client = openai.AsyncOpenAI(
+        api_key=api_key, base_url=base_url, http_client=cast(Any, http_client), max_retries=0, timeout=timeout
+    )
     return OpenAICompatibleModel(
         client,
         model,
         label_prefix=label_prefix or ("local" if local else "openai"),
         context_window=context_window or DEFAULT_CONTEXT_WINDOW,
+        window_configured=context_window is not None,
         max_tokens=max_tokens,
         retry_policy=retry_policy,
+        probe=local,
     )

@@ -9,8 +9,10 @@ Invariants:
       becomes one `tool` message per result, in order (`tool_call_id` = the call's id; "ERROR: "
       before the content of an error result), then one `user` message for its text, if any.
       Assistant ToolCalls become `tool_calls` with JSON-string arguments (`{}` for a call whose
-      arguments did not parse). ProviderParts belong to other providers and are dropped; a message
-      left with nothing to say is not sent. Tools are `function` tools.
+      arguments did not parse). ProviderParts belong to other providers and are dropped. Every
+      assistant message is sent, its content a string ("" when it has only tool calls or nothing):
+      null content is refused by llama.cpp, a dropped turn breaks user/assistant alternation.
+      Tools are `function` tools, with `tool_choice: "auto"` unless one is required.
     - A refusal (`refusal` instead of `content`) is kept as the reply's text, so the person sees it.
     - Response: every tool call the model made becomes a ToolCall, never dropped. A missing id is
       synthesised as `call_<index>`; arguments go through `parse_tool_arguments`, and arguments
@@ -98,11 +100,12 @@ def _wire_tool_call(call: ToolCall) -> dict[str, Any]:
 
 
 def _assistant_messages(message: Message) -> list[WireMessage]:
-    text = message.text if message.text.strip() else None
-    calls = [_wire_tool_call(call) for call in message.tool_calls]
-    if text is None and not calls:
-        return []
+    """One assistant message, always: content is a string ("" with tool calls only, or for an empty
+    reply), never null (llama.cpp's server answers 500 to a null content, and a dropped empty reply
+    would send two user turns in a row, which templates enforcing alternation refuse)."""
+    text = message.text if message.text.strip() else ""
     wire: WireMessage = {"role": "assistant", "content": text}
+    calls = [_wire_tool_call(call) for call in message.tool_calls]
     if calls:
         wire["tool_calls"] = calls
     return [wire]
@@ -140,6 +143,9 @@ def request_params(
         params["tools"] = wire_tools(request.tools)
     if request.required_tool is not None:
         params["tool_choice"] = {"type": "function", "function": {"name": request.required_tool}}
+    elif request.tools:
+        # Explicit: llama.cpp's server offers the tools to the model only for an explicit "auto".
+        params["tool_choice"] = "auto"
     if request.output_schema is not None:
         # Not strict: OpenAI's strict mode needs every property required and would refuse pydantic's
         # defaults; vLLM, llama.cpp and Ollama constrain decoding to the schema either way, and the

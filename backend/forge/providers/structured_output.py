@@ -33,14 +33,17 @@ from forge.ports import (
     StructuredRequest,
     StructuredResult,
 )
+from forge.providers.openai_failures import is_request_shape_refusal
 from forge.providers.structured_via_tools import ToolCallingStructuredModel, validation_feedback
 
 REFUSED_STATUSES = (400, 422)
 
 
 def refused_request(error: ModelUnavailableError) -> bool:
-    """The server refused the request's shape (not an outage): a 400 or 422 from the SDK."""
-    return getattr(error.__cause__, "status_code", None) in REFUSED_STATUSES
+    """The server refused the request's shape (not an outage): a 400 or 422 from the SDK, or the 500
+    with which llama-cpp-python reports its request validation errors."""
+    cause = error.__cause__
+    return getattr(cause, "status_code", None) in REFUSED_STATUSES or is_request_shape_refusal(cause)
 
 
 def _problem_with(response_text: str, stop: StopReason, output: type[OutputT]) -> OutputT | str:

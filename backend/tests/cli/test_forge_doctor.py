@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
+import pytest
 from support.fresh_database import migrated_sqlite_url
 
 from forge.cli.doctor import Finding, diagnose, render
 from forge.config import Settings
+from forge.providers import openai_compatible_model
 
 
 def _by_topic(findings: list[Finding]) -> dict[str, Finding]:
@@ -49,3 +54,44 @@ async def test_anthropic_research_names_web_search_and_web_fetch(tmp_path: Path)
     )
     researcher = _by_topic(await diagnose(settings))["researcher"]
     assert researcher.ok and researcher.value == "Anthropic web search + web fetch (≤3 pages a call) + local corpus"
+
+
+async def test_a_local_server_with_nothing_listening_is_a_problem_named_with_its_fix(tmp_path: Path) -> None:
+    url = await migrated_sqlite_url(tmp_path)
+    settings = Settings(database_url=url, model="local:gemma-3-270m", openai_base_url="http://127.0.0.1:9/v1")
+    findings = await diagnose(settings)
+    server = _by_topic(findings)["local server"]
+    assert not server.ok and "nothing answers at http://127.0.0.1:9/v1/models" in server.value
+    assert "OPENAI_BASE_URL" in (server.fix or "")
+    assert not render(findings).endswith("All set.")
+
+
+def _llama_cpp_python(answer: dict[str, object]) -> Callable[[httpx.Request], httpx.Response]:
+    def serve(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/models":
+            return httpx.Response(200, json={"object": "list", "data": [{"id": "gemma-3-270m", "object": "model"}]})
+        if request.url.path == "/v1/chat/completions":
+            choice = {"index": 0, "message": answer, "finish_reason": "stop"}
+            return httpx.Response(200, json={"id": "c", "object": "chat.completion", "model": "m", "choices": [choice]})
+        return httpx.Response(404, json={"detail": "Not Found"})
+
+    return serve
+
+
+async def test_a_local_model_that_calls_no_tool_is_a_problem_and_an_unreported_window_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prose = {"role": "assistant", "content": "The answer is 4."}
+    transport = httpx.MockTransport(_llama_cpp_python(prose))
+    async with httpx.AsyncClient(transport=transport) as client:
+        made = functools.partial(openai_compatible_model.openai_compatible_model_from_settings, http_client=client)
+        monkeypatch.setattr(openai_compatible_model, "openai_compatible_model_from_settings", made)
+        url = await migrated_sqlite_url(tmp_path)
+        settings = Settings(database_url=url, model="local:gemma-3-270m", openai_base_url="http://127.0.0.1:8080/v1")
+        findings = _by_topic(await diagnose(settings))
+
+    assert findings["local server"].ok and "models: gemma-3-270m" in findings["local server"].value
+    window = findings["context window"]
+    assert window.ok and window.warning and "OPENAI_CONTEXT_WINDOW" in (window.fix or "")
+    tools = findings["tool calls"]
+    assert not tools.ok and "made no tool call in 3 tries" in (tools.fix or "") and "--jinja" in (tools.fix or "")

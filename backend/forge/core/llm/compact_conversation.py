@@ -1,8 +1,11 @@
 """Compacting a conversation that no longer fits: keep the decisions, drop the bulk.
 
 Invariants:
-    - The last `keep_recent` messages are untouched; so is every tool call (the decisions) and
-      every user text (the phase briefs and the person's reviews).
+    - The last `keep_recent` messages are untouched; so is every user text (the phase briefs and the
+      person's reviews), and every tool call (the decisions) unless `cut_calls`: after the server
+      refused the conversation as too long, every answered call — recent ones too — keeps its name
+      and argument keys, but a long string becomes a marked excerpt and a long list a marked count
+      (what the call recorded is in the ForgeState; its result, which the model reads, is kept).
     - Older tool results longer than `max_result_chars` are cut to a marked excerpt; older
       provider blocks (e.g. raw web-search payloads) are dropped — their research is already in the
       ForgeState — and a message left empty says what was removed.
@@ -10,14 +13,31 @@ Invariants:
 
 from __future__ import annotations
 
-from forge.core.llm.messages import Message, MessagePart, ProviderPart, TextPart, ToolResult
+from typing import Any
+
+from forge.core.llm.messages import Message, MessagePart, ProviderPart, TextPart, ToolCall, ToolResult
 
 MAX_RESULT_CHARS = 400
 
 
-def _compact_part(part: MessagePart, max_result_chars: int) -> MessagePart | None:
+def _excerpt(value: Any, limit: int) -> Any:
+    """A tool call's argument with every string longer than `limit` cut to a marked excerpt."""
+    if isinstance(value, str) and len(value) > limit:
+        return value[:limit] + f" … [compacted: {len(value) - limit} more characters]"
+    if isinstance(value, dict):
+        return {k: _excerpt(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        if len(str(value)) > limit:
+            return f"[{len(value)} items compacted: what they recorded is in the session]"
+        return [_excerpt(v, limit) for v in value]
+    return value
+
+
+def _compact_part(part: MessagePart, max_result_chars: int, cut_calls: bool = False) -> MessagePart | None:
     if isinstance(part, ProviderPart):
         return None
+    if cut_calls and isinstance(part, ToolCall):
+        return _cut_call(part, max_result_chars)
     if isinstance(part, ToolResult) and len(part.content) > max_result_chars:
         excerpt = part.content[:max_result_chars]
         marker = f" … [compacted: {len(part.content) - max_result_chars} more characters]"
@@ -25,16 +45,28 @@ def _compact_part(part: MessagePart, max_result_chars: int) -> MessagePart | Non
     return part
 
 
-def _compact_message(message: Message, max_result_chars: int) -> Message:
-    parts = tuple(p for p in (_compact_part(p, max_result_chars) for p in message.parts) if p is not None)
+def _compact_message(message: Message, max_result_chars: int, cut_calls: bool = False) -> Message:
+    parts = tuple(p for p in (_compact_part(p, max_result_chars, cut_calls) for p in message.parts) if p is not None)
     if not parts:
         parts = (TextPart("[provider research blocks compacted; results are kept in the session state]"),)
     return Message(message.role, parts)
 
 
 def compact_conversation(
-    messages: tuple[Message, ...], keep_recent: int = 6, max_result_chars: int = MAX_RESULT_CHARS
+    messages: tuple[Message, ...],
+    keep_recent: int = 6,
+    max_result_chars: int = MAX_RESULT_CHARS,
+    cut_calls: bool = False,
 ) -> tuple[Message, ...]:
     cut = max(0, len(messages) - keep_recent)
-    older = tuple(_compact_message(m, max_result_chars) for m in messages[:cut])
-    return older + messages[cut:]
+    older = tuple(_compact_message(m, max_result_chars, cut_calls) for m in messages[:cut])
+    if not cut_calls:
+        return older + messages[cut:]
+    recent = tuple(Message(m.role, tuple(_cut_call(p, max_result_chars) for p in m.parts)) for m in messages[cut:])
+    return older + recent
+
+
+def _cut_call(part: MessagePart, limit: int) -> MessagePart:
+    if isinstance(part, ToolCall):
+        return ToolCall(part.id, part.name, _excerpt(dict(part.arguments), limit), part.parse_error)
+    return part

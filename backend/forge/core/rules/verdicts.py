@@ -38,6 +38,7 @@ class ErrorCode(str, Enum):
     PHASE_WORK_INCOMPLETE = "PHASE_WORK_INCOMPLETE"
     BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
     FEEDBACK_UNADDRESSED = "FEEDBACK_UNADDRESSED"  # the person's claim feedback is acted on first
+    REPEATED_CALL = "REPEATED_CALL"  # the same tool call again (core.llm.repeated_calls)
 
 
 RULE_NUMBER: dict[ErrorCode, int] = {

@@ -100,7 +100,7 @@ class FakeOpenAIApi:
 
     @property
     def bodies(self) -> list[dict[str, Any]]:
-        return [json.loads(r.content) for r in self.requests]
+        return [json.loads(r.content) for r in self.requests if r.content]  # a GET (a probe) has no body
 
     def json(self, body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None) -> FakeOpenAIApi:
         content = json.dumps(body).encode()

@@ -64,6 +64,7 @@ async def test_a_text_reply_becomes_text_with_usage_and_the_servers_model_name(
             {"role": "user", "content": "Why are ER waits long?"},
         ],
         "max_completion_tokens": 4096,
+        "tool_choice": "auto",
         "tools": [
             {
                 "type": "function",
@@ -233,6 +234,7 @@ async def test_tool_calls_without_ids_get_deterministic_ids(api: FakeOpenAIApi, 
 async def test_a_local_server_gets_requests_at_its_base_url_and_no_real_key(
     api: FakeOpenAIApi, http_client: httpx.AsyncClient
 ) -> None:
+    api.json({"detail": "Not Found"}, 404)  # the probe before the first call: no /v1/models here
     api.json(completion("Hello from llama.cpp.", model="qwen2.5-7b-instruct-q4_k_m.gguf", usage={}))
     model = openai_compatible_model_from_settings(
         None, "qwen2.5-7b-instruct", base_url=LOCAL_URL, http_client=http_client, context_window=32_768
@@ -240,19 +242,21 @@ async def test_a_local_server_gets_requests_at_its_base_url_and_no_real_key(
     response = await model.complete(_request())
 
     assert model.label == "local:qwen2.5-7b-instruct" and model.context_window == 32_768
-    assert str(api.requests[0].url) == "http://127.0.0.1:8080/v1/chat/completions"
-    assert api.requests[0].headers["authorization"] == "Bearer not-needed"
+    assert [str(r.url) for r in api.requests] == [f"{LOCAL_URL}/models", f"{LOCAL_URL}/chat/completions"]
+    assert api.requests[1].headers["authorization"] == "Bearer not-needed"
     body = api.bodies[0]
     assert body["model"] == "qwen2.5-7b-instruct" and body["max_tokens"] == 4096
     assert "max_completion_tokens" not in body
-    assert response.message.text == "Hello from llama.cpp." and response.usage == Usage()
-    assert response.model == "qwen2.5-7b-instruct-q4_k_m.gguf"
+    assert response.message.text == "Hello from llama.cpp." and response.model == "qwen2.5-7b-instruct-q4_k_m.gguf"
+    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0  # no usage sent: counted here
+    assert model.facts.reachable is False and model.facts.reports_usage is False
 
 
-async def test_a_phase_budget_is_capped_at_half_a_small_local_context_window(
+async def test_a_phase_budget_is_capped_at_the_output_room_of_a_small_local_context_window(
     api: FakeOpenAIApi, http_client: httpx.AsyncClient
 ) -> None:
-    api.json(completion("ok", usage={})).json(completion("ok", usage={}))
+    for _ in range(2):
+        api.json({"detail": "Not Found"}, 404).json(completion("ok", usage={}))
     small = openai_compatible_model_from_settings(
         None, "qwen2.5-7b-instruct", base_url=LOCAL_URL, http_client=http_client, context_window=8192
     )
@@ -261,7 +265,8 @@ async def test_a_phase_budget_is_capped_at_half_a_small_local_context_window(
     )
     await small.complete(replace(_request(), max_tokens=16_384))
     await large.complete(replace(_request(), max_tokens=16_384))
-    assert [body["max_tokens"] for body in api.bodies] == [4096, 16_384]
+    # A quarter of the window: the curator keeps the input under the other three quarters.
+    assert [body["max_tokens"] for body in api.bodies] == [2048, 16_384]
 
 
 async def test_the_factory_labels_openai_and_refuses_to_build_without_a_key_or_a_server(

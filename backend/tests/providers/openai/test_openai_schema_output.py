@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from providers.openai.fake_openai_api import FakeOpenAIApi, completion, error_body, tool_call
+from providers.openai.fake_openai_api import FakeOpenAIApi, Sleeps, completion, error_body, tool_call
 from pydantic import BaseModel
 
 from forge.core.llm.capabilities import StructuredMethod
@@ -84,3 +84,22 @@ async def test_a_server_with_neither_gives_a_failure_naming_both_limits(
     result = await structured.generate(REQUEST)
     assert isinstance(result, StructuredFailure)
     assert NO_SCHEMA in result.message and NO_FORCING in result.message and "FORGE_MODEL" in result.message
+
+
+LLAMA_CPP_PYTHON_REFUSAL = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input "
+    "should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}"
+)
+
+
+async def test_llama_cpp_pythons_500_refusing_json_schema_falls_back_to_a_forced_tool_without_retries(
+    api: FakeOpenAIApi, make_model: Callable[..., OpenAICompatibleModel], sleeps: Sleeps
+) -> None:
+    # As llama-cpp-python 0.3.36's server answered (seen with a real one): its validation error as a 500.
+    api.error(500, error_body(LLAMA_CPP_PYTHON_REFUSAL, "internal_server_error"))
+    api.json(completion(tool_calls=[tool_call("record_frame", json.dumps(GOOD))], finish_reason="tool_calls"))
+    structured = SchemaStructuredModel(make_model(), StructuredMethod.JSON_SCHEMA, fallback_to_tools=True)
+    result = await structured.generate(REQUEST)
+
+    assert isinstance(result, StructuredResult) and structured.method is StructuredMethod.FORCED_TOOL
+    assert len(api.requests) == 2 and sleeps.delays == []  # refused once, not retried as an outage

@@ -111,7 +111,8 @@ async def test_calls_that_reuse_index_zero_with_new_ids_stay_separate(
         ToolCall(ToolCallId("call_x"), "research", {"query": "a"}),
         ToolCall(ToolCallId("call_y"), "research", {"query": "b"}),
     )
-    assert response.usage == Usage()  # a server that sends no usage chunk
+    # A server that sends no usage chunk: the reply is counted locally (cl100k × the margin).
+    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
 
 
 async def test_streamed_arguments_are_repaired_and_missing_ids_synthesised(

@@ -42,13 +42,25 @@ def _read(completion: dict[str, Any]) -> Any:
     return response_from_completion(completion, tool_names=TOOL_NAMES, fallback_model="fallback")
 
 
-def test_messages_with_nothing_for_this_provider_are_not_sent() -> None:
+def test_a_user_message_with_nothing_for_this_provider_is_not_sent() -> None:
     conversation = (
         user_text("Go."),
-        Message(Role.ASSISTANT, (ProviderPart("anthropic", {"type": "thinking"}), TextPart("  "))),
         Message(Role.USER, (ProviderPart("anthropic", {"type": "web_search_tool_result"}),)),
     )
     assert wire_messages("", conversation) == [{"role": "user", "content": "Go."}]
+
+
+def test_an_empty_assistant_reply_is_sent_as_empty_text_so_user_and_assistant_alternate() -> None:
+    conversation = (
+        user_text("Go."),
+        Message(Role.ASSISTANT, (ProviderPart("anthropic", {"type": "thinking"}), TextPart("  "))),
+        user_text("Not done yet."),
+    )
+    assert [(m["role"], m["content"]) for m in wire_messages("", conversation)] == [
+        ("user", "Go."),
+        ("assistant", ""),
+        ("user", "Not done yet."),
+    ]
 
 
 def test_a_user_messages_text_parts_are_separate_paragraphs_after_its_tool_results() -> None:
@@ -68,12 +80,12 @@ def test_a_refusal_is_kept_as_the_replys_text() -> None:
     assert acc.apply({"choices": [{"index": 0, "delta": {"refusal": "I can't"}}]}) == "I can't"
 
 
-def test_an_assistant_message_with_only_tool_calls_has_null_content() -> None:
+def test_an_assistant_message_with_only_tool_calls_has_empty_string_content_never_null() -> None:
     message = Message(Role.ASSISTANT, (ToolCall(ToolCallId("c1"), "research", {"query": "é"}),))
     (wire,) = wire_messages("", (message,))
     assert wire == {
         "role": "assistant",
-        "content": None,
+        "content": "",
         "tool_calls": [
             {"id": "c1", "type": "function", "function": {"name": "research", "arguments": '{"query": "é"}'}}
         ],
@@ -98,6 +110,14 @@ def test_tools_are_function_tools_with_their_schema_as_parameters() -> None:
         {"type": "function", "function": {"name": "research", "description": "Search.", "parameters": schema}}
     ]
     assert params["max_tokens"] == 10
+    assert params["tool_choice"] == "auto"  # llama.cpp offers tools to the model only for an explicit "auto"
+
+
+def test_a_required_tool_is_forced_by_name_instead_of_auto() -> None:
+    tool = ToolDefinition("research", "Search.", {"type": "object"})
+    request = ModelRequest("", (user_text("hi"),), (tool,), required_tool="research")
+    params = request_params(request, model="m", max_tokens=10)
+    assert params["tool_choice"] == {"type": "function", "function": {"name": "research"}}
 
 
 @pytest.mark.parametrize(

@@ -53,16 +53,15 @@ def _history_refusal(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def sse_chunks(model: str, message: dict[str, Any], finish: str, usage: dict[str, Any]) -> str:
+def sse_chunks(model: str, message: dict[str, Any], finish: str, usage: dict[str, Any] | None) -> str:
     base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1764640000, "model": model}
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": message.get("content") or ""}]
     for index, call in enumerate(message.get("tool_calls") or ()):
         deltas.append({"tool_calls": [{**call, "index": index}]})
     chunks = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
-    chunks += [
-        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]},
-        {**base, "choices": [], "usage": usage},
-    ]
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    if usage is not None:
+        chunks.append({**base, "choices": [], "usage": usage})
     return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
 
 
@@ -70,14 +69,17 @@ def sse_chunks(model: str, message: dict[str, Any], finish: str, usage: dict[str
 class OpenAIDecisionsApi(RecordedExchanges):
     agent: AgentAnswer
     structured: StructuredModel
+    reports_usage: bool = True  # llama.cpp-style servers send none
 
     async def _serve(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/chat/completions"):  # a local server's probes: not offered here
+            return httpx.Response(404, json={"error": {"message": "Not Found", "type": "not_found_error"}})
         body = json.loads(request.content)
         problem = self._refusal(body)
         if problem is not None:
             self._refuse(problem)
             return refused(problem)
-        message = await (self._structured(body) if body.get("response_format") else self._agent())
+        message = await self._answer(body)
         finish = "tool_calls" if message.get("tool_calls") else "stop"
         prompt = max(1, len(json.dumps(body["messages"])) // 4)
         completion = max(1, len(json.dumps(message)) // 4)
@@ -87,12 +89,16 @@ class OpenAIDecisionsApi(RecordedExchanges):
         }  # fmt: skip
         self.usages.append((str(body["model"]), usage))
         self.statuses.append(200)
+        sent = usage if self.reports_usage else None
         if body.get("stream"):
-            text = sse_chunks(body["model"], message, finish, usage)
+            text = sse_chunks(body["model"], message, finish, sent)
             return httpx.Response(200, content=text.encode(), headers={"content-type": "text/event-stream"})
         choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
         reply = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1764640000, "model": body["model"]}
-        return httpx.Response(200, json={**reply, "choices": [choice], "usage": usage})
+        return httpx.Response(200, json={**reply, "choices": [choice], **({"usage": sent} if sent else {})})
+
+    async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        return await (self._structured(body) if body.get("response_format") else self._agent())
 
     def _refusal(self, body: dict[str, Any]) -> str | None:
         if "tools" in body and not body["tools"]:

@@ -27,3 +27,21 @@ def test_provider_blocks_are_dropped_from_old_messages_and_empty_messages_say_wh
 def test_short_conversations_are_unchanged() -> None:
     messages = _exchange(1, "short")
     assert compact_conversation(messages, keep_recent=6) == messages
+
+
+def test_after_an_overflow_answered_calls_keep_their_keys_but_long_arguments_become_excerpts() -> None:
+    table = [{"source_concept": "s" * 50, "target_concept": "short"}] * 6
+    call = ToolCall(ToolCallId("c1"), "search_cross_domain", {"source_domain": "q" * 500, "mapping": table, "n": 2})
+    messages = (
+        Message(Role.ASSISTANT, (call,)),
+        Message(Role.USER, (ToolResult(call.id, "r" * 300),)),
+    )
+    assert compact_conversation(messages, keep_recent=2) == messages  # a decision is kept whole by default
+    cut_call, result = (m.parts[0] for m in compact_conversation(messages, 2, 200, cut_calls=True))
+    assert isinstance(cut_call, ToolCall) and (cut_call.id, cut_call.name) == (call.id, call.name)
+    assert cut_call.arguments == {
+        "source_domain": "q" * 200 + " … [compacted: 300 more characters]",
+        "mapping": "[6 items compacted: what they recorded is in the session]",
+        "n": 2,
+    }
+    assert result == messages[1].parts[0]  # the recent result the model reads is kept whole

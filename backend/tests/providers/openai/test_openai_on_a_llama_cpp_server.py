@@ -1,0 +1,151 @@
+"""What a llama.cpp-style server needs, through the real SDK over a scripted transport: the server is
+learned before the first call (window, token margin), a streamed call with tools it refuses is made
+without streaming from then on (learned once, not retried), a reply without usage is counted
+locally, the output budget leaves the input its room, and a timed-out call is not retried."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+import openai
+import pytest
+from providers.openai.fake_openai_api import LOCAL_URL, FakeOpenAIApi, Sleeps, completion, error_body, tool_call
+
+from forge.core.llm.messages import Message, ModelRequest, Role, TextDelta, ToolCall, ToolDefinition, user_text
+from forge.ports import ModelUnavailableError
+from forge.providers.openai_compatible_model import OpenAICompatibleModel
+from forge.providers.openai_server_facts import TOKEN_SAMPLE
+from forge.providers.token_counting import cl100k_length
+
+ModelFactory = Callable[..., OpenAICompatibleModel]
+TOOL = ToolDefinition("research", "Search the corpus.", {"type": "object", "properties": {"query": {"type": "string"}}})
+WITH_TOOLS = ModelRequest("You are the forge.", (user_text("Why are ER waits long?"),), (TOOL,), max_tokens=16_384)
+STREAM_REFUSED = error_body("Automatic streaming tool choice is not supported", "internal_server_error")
+NO_USAGE: dict[str, int] = {}
+
+
+def not_found(api: FakeOpenAIApi) -> FakeOpenAIApi:
+    return api.json({"detail": "Not Found"}, 404)
+
+
+def llama_cpp_python_probes(api: FakeOpenAIApi, count: int) -> None:
+    """/v1/models without a window, no /props, no /api/show, no /tokenize, /extras/tokenize/count."""
+    api.json({"object": "list", "data": [{"id": "gemma-3-270m", "object": "model", "owned_by": "me"}]})
+    not_found(not_found(not_found(api)))
+    api.json({"count": count})
+
+
+async def test_a_local_server_is_learned_once_before_the_first_call(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    api.json({"object": "list", "data": [{"id": "gemma-3-270m", "meta": {"n_ctx_train": 32_768}}]})
+    api.json({"default_generation_settings": {"n_ctx": 16_384}, "total_slots": 1})
+    api.json({"tokens": list(range(2 * cl100k_length(TOKEN_SAMPLE)))})
+    api.json(completion("One.")).json(completion("Two."))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True)
+    await model.complete(WITH_TOOLS)
+    await model.complete(WITH_TOOLS)
+
+    paths = [r.url.path for r in api.requests]
+    assert paths == ["/v1/models", "/props", "/tokenize", "/v1/chat/completions", "/v1/chat/completions"]
+    assert model.context_window == 16_384 and model.facts.slots == 1
+    assert model.token_margin == pytest.approx(2.2)
+    assert api.bodies[-1]["max_tokens"] == 4_096  # a quarter of the window: the input keeps three quarters
+
+
+async def test_a_refused_streamed_call_with_tools_is_made_without_streaming_from_then_on(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    api.error(500, STREAM_REFUSED)
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls", NO_USAGE))
+    api.json(completion("Done.", usage=NO_USAGE))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    first = [item async for item in model.stream(WITH_TOOLS)]
+    second = [item async for item in model.stream(WITH_TOOLS)]
+
+    chats = [b for r, b in zip(api.requests, [_body(r) for r in api.requests], strict=True) if r.method == "POST"]
+    streamed = [b.get("stream", False) for b in chats if "messages" in b]
+    assert streamed == [True, False, False] and sleeps.delays == []  # learned once, never retried
+    assert first[0] == TextDelta("Let me search.") and first[-1].message.tool_calls[0].arguments == {"query": "triage"}
+    assert second[-1].message.text == "Done." and not model.facts.streams_tools
+    assert all(b["tool_choice"] == "auto" for b in chats if "messages" in b)
+    assert first[-1].usage.input_tokens > 0 and first[-1].usage.output_tokens > 0  # counted locally
+
+
+def _body(request: httpx.Request) -> dict[str, object]:
+    import json
+
+    return json.loads(request.content) if request.content else {}
+
+
+async def test_a_tool_call_goes_back_with_empty_string_content(api: FakeOpenAIApi, make_model: ModelFactory) -> None:
+    api.json(completion("ok"))
+    history = (
+        user_text("Go."),
+        Message(Role.ASSISTANT, (ToolCall("c1", "research", {"query": "x"}),)),  # type: ignore[arg-type]
+    )
+    await make_model(base_url=LOCAL_URL).complete(ModelRequest("s", history, (TOOL,)))
+
+    assistant = api.bodies[0]["messages"][2]
+    assert assistant["content"] == "" and assistant["tool_calls"][0]["id"] == "c1"
+
+
+async def test_a_timed_out_call_to_a_local_server_is_not_retried_and_names_the_setting(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    def time_out(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    api.replies.append(time_out)
+    with pytest.raises(ModelUnavailableError, match="FORGE_MODEL_TIMEOUT_S") as raised:
+        await make_model(base_url=LOCAL_URL).complete(WITH_TOOLS)
+
+    assert len(api.requests) == 1 and sleeps.delays == []
+    assert isinstance(raised.value.__cause__, openai.APITimeoutError)
+
+
+async def test_a_timed_out_call_to_a_hosted_api_is_retried(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    def time_out(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    api.replies.append(time_out)
+    api.json(completion("Done."))
+    response = await make_model().complete(WITH_TOOLS)
+
+    assert response.message.text == "Done." and len(api.requests) == 2 and sleeps.delays == [1.0]
+
+
+async def test_a_stream_with_tools_cut_before_anything_came_is_taken_as_a_refusal_on_a_local_server(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    # The real llama-cpp-python 0.3.36: a 200 with the role chunk, then it raises its refusal and the stream ends.
+    role = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m"}
+    api.sse({**role, "choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]}, done=False)
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls"))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m")
+    items = [item async for item in model.stream(WITH_TOOLS)]
+
+    assert items[-1].message.tool_calls[0].name == "research" and sleeps.delays == []  # not retried
+    assert not model.facts.streams_tools and len(api.requests) == 2
+
+
+async def test_a_dropped_stream_with_tools_on_a_reachable_local_server_falls_back_to_no_streaming(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    # The real llama-cpp-python also dropped the connection outright when it raised its refusal.
+    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    for _ in range(3):
+        api.replies.append(_drop)
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls"))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    items = [item async for item in model.stream(WITH_TOOLS)]
+
+    assert items[-1].message.tool_calls[0].name == "research" and not model.facts.streams_tools
+
+
+def _drop(request: httpx.Request) -> httpx.Response:
+    raise httpx.RemoteProtocolError("peer closed connection without sending complete message body", request=request)
