@@ -47,6 +47,10 @@ class ResearchRecord:
     round: int
     at: datetime
     provider: str
+    # The model turn (`ForgeState.model_turn`) whose tool calls ran it: the model reads its results only
+    # in a later turn. 0: read in the turn that ran it (a provider's server search) or run outside a
+    # model turn (the engine, a test calling a tool).
+    turn: int = 0
 
 
 @dataclass(frozen=True, slots=True)
