@@ -3,7 +3,8 @@
 Invariants:
     - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
       the snippet is text the model quoted from that page (its citations), else the title and page
-      age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
+      age; the hit is marked `page_text_hidden` (the page text came encrypted: quotes the model records
+      from it are matched in `core.research.quoted_evidence`). Nothing is invented. An error result (the search did not run) gives no ServerResearch.
     - A web fetch (`web_fetch_tool_result` with a `web_fetch_result`) is one ServerResearch whose
       query is the url and whose one hit is the page: its title and the first FETCH_SNIPPET_CHARS of
       the text the server fetched. An error result (the fetch did not run) gives none.
@@ -38,7 +39,7 @@ def _hit(result: Mapping[str, Any], quotes: Mapping[str, list[str]]) -> Research
     title = str(result.get("title") or url)
     page_age = result.get("page_age")
     fallback = f"{title} (page age: {page_age})" if page_age else title
-    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback)
+    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback, page_text_hidden=True)
 
 
 FETCH_SNIPPET_CHARS = 600

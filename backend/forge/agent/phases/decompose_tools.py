@@ -74,7 +74,9 @@ async def map_state_of_art(ctx: ToolContext, args: StateOfArtInput) -> ToolOutco
     )
     if violation:
         return ToolOutcome.failed(violation)
-    evidence = evidence_for_sources(ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id)
+    evidence = evidence_for_sources(
+        ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id, recorded_text=args.summary
+    )
     ctx.state.state_of_art = StateOfArt(args.summary, evidence)
     return ToolOutcome(
         {"recorded": True, "sources": [e.source for e in evidence]}, f"state of the art with {len(evidence)} source(s)"

@@ -126,7 +126,7 @@ async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
         return ToolOutcome.failed(violation)
     claim_id = ClaimId(ctx.new_id())
     evidence = evidence_for_sources(
-        s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id, topic=s.problem
+        s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id, s.problem, args.thesis
     )
     s.current_round_claims.append(
         Claim(
@@ -160,7 +160,9 @@ async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcom
     )
     if violation:
         return ToolOutcome.failed(violation)
-    evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.CONTRADICTING, ctx.new_id, claim.id)
+    evidence = evidence_for_sources(
+        s, args.evidence_sources, EvidenceType.CONTRADICTING, ctx.new_id, claim.id, recorded_text=args.antithesis
+    )
     s.current_round_claims[args.claim_index] = replace(
         claim, antithesis_text=args.antithesis, claim_type=ClaimType.ANTITHESIS, evidence=claim.evidence + evidence
     )

@@ -175,7 +175,8 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     if violation:
         return ToolOutcome.failed(violation)
     kind = args.evidence_role or (EvidenceType.CONTEXTUAL if args.survived else EvidenceType.CONTRADICTING)
-    evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id, topic=s.problem)
+    recorded = f"{args.approach}\n{args.result}"
+    evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id, s.problem, recorded)
     verdict = "survived" if args.survived else "did not survive"
     s.current_round_claims[args.claim_index] = replace(
         claim, evidence=claim.evidence + evidence, falsification_summary=f"{args.approach} → {args.result} ({verdict})"

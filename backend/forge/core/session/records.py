@@ -35,6 +35,9 @@ class ResearchHit:
     source: str
     title: str
     snippet: str
+    # The provider returned the page's text only encrypted (an Anthropic web search result): the model
+    # read it, we cannot; `snippet` is what the model cited from it, else the title and page age.
+    page_text_hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
