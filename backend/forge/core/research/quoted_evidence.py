@@ -8,8 +8,10 @@ Invariants:
       spacing or edge punctuation: that quote is checked.
     - A quote found in no hit's visible text goes to the one cited hit whose page text the provider
       returned only encrypted (a web search result the model read but we cannot) and that no other
-      quote was checked against; it is marked as not checked. With several such hits it goes to
-      none: it cannot be told which page it came from. Nothing is attached to a corpus hit it is not in.
+      quote was checked against, or with several such hits to the one whose site (a url host label
+      such as "ahrq") the LEAD_CHARS before the quote name; it is marked as not checked. Otherwise it
+      goes to none: it cannot be told which page it came from. Nothing is attached to a corpus hit
+      it is not in.
     - A hit with no quote keeps its snippet as the evidence text (`evidence_text` returns None).
 """
 
@@ -22,15 +24,44 @@ from dataclasses import dataclass
 from forge.core.session.records import ResearchHit
 
 MIN_QUOTE_CHARS = 12
+LEAD_CHARS = 80  # the text before a loose quote read for the site it names
 _QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|«([^»]+)»|„([^“”]+)[“”]|「([^」]+)」|『([^』]+)』")
 _EDGES = " \t\n.,;:!?…'\"“”‘’«»„「」『』()[]"
 UNCHECKED_NOTE = "not checked: the search returned the page text encrypted"
 
 
+def _spans(text: str) -> dict[str, int]:
+    """Each quote long enough to be a sentence of evidence, with where it starts, first occurrence only."""
+    found: dict[str, int] = {}
+    for m in _QUOTED.finditer(text):
+        quote = next(g for g in m.groups() if g is not None).strip()
+        if len(quote) >= MIN_QUOTE_CHARS:
+            found.setdefault(quote, m.start())
+    return found
+
+
 def quotes_in(text: str) -> tuple[str, ...]:
     """The quoted spans of `text` long enough to be a sentence of evidence, without repeats, in order."""
-    found = (next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(text))
-    return tuple(dict.fromkeys(q for q in found if len(q) >= MIN_QUOTE_CHARS))
+    return tuple(_spans(text))
+
+
+_GENERIC_LABELS = frozenset("www com org net gov edu int info html htm php".split())
+
+
+def _site_names(source: str) -> set[str]:
+    """The distinctive labels of a url's host (`www.ahrq.gov` -> {"ahrq"})."""
+    host = source.split("://", 1)[-1].split("/", 1)[0].casefold()
+    return {label for label in host.split(".") if len(label) >= 3 and label not in _GENERIC_LABELS}
+
+
+def _attributed(lead: str, hidden: list[str]) -> str | None:
+    """The one encrypted page a loose quote came from: the only one, else the only one whose site the
+    words just before the quote name ("AHRQ reports that “…”")."""
+    if len(hidden) == 1:
+        return hidden[0]
+    words = set(re.findall(r"\w+", lead.casefold()))
+    named = [source for source in hidden if _site_names(source) & words]
+    return named[0] if len(named) == 1 else None
 
 
 def _normal(text: str) -> str:
@@ -52,16 +83,18 @@ def quotes_by_source(text: str, hits: Sequence[ResearchHit]) -> dict[str, HitQuo
     """For each cited hit (by source) the quotes of `text` that came from it, checked or not."""
     checked: dict[str, list[str]] = {}
     unchecked: dict[str, list[str]] = {}
-    loose: list[str] = []
-    for quote in quotes_in(text):
+    loose: list[tuple[str, int]] = []
+    for quote, start in _spans(text).items():
         wanted = _normal(quote)
         holders = [h.source for h in hits if wanted and wanted in _normal(h.snippet)]
         for source in holders:
             checked.setdefault(source, []).append(quote)
         if not holders:
-            loose.append(quote)
+            loose.append((quote, start))
     hidden = list(dict.fromkeys(h.source for h in hits if h.page_text_hidden and h.source not in checked))
-    if loose and len(hidden) == 1:
-        unchecked[hidden[0]] = loose
+    for quote, start in loose:
+        source = _attributed(text[max(0, start - LEAD_CHARS) : start], hidden)
+        if source is not None:
+            unchecked.setdefault(source, []).append(quote)
     sources = dict.fromkeys([*checked, *unchecked])
     return {s: HitQuotes(tuple(checked.get(s, ())), tuple(unchecked.get(s, ()))) for s in sources}

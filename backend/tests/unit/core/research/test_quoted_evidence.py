@@ -49,3 +49,11 @@ def test_a_quote_matching_a_pages_cited_text_is_checked_and_never_given_to_a_cor
         OTHER: HitQuotes(unchecked=("fast track lanes cut waits",)),  # the one encrypted page no quote matched
     }
     assert quotes_by_source("“fast track lanes cut waits”", [CORPUS]) == {}
+
+
+def test_a_loose_quote_goes_to_the_encrypted_page_whose_site_the_words_before_it_name() -> None:
+    hits = [web("https://www.ahrq.gov/flow", "A page"), web("https://www.acep.org/boarding", "Another page")]
+    found = quotes_by_source("Per AHRQ, “smoothing elective admissions reduced boarding”.", hits)
+    assert found == {
+        "https://www.ahrq.gov/flow": HitQuotes(unchecked=("smoothing elective admissions reduced boarding",))
+    }
