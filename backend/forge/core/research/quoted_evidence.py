@@ -93,8 +93,8 @@ def quotes_by_source(text: str, hits: Sequence[ResearchHit]) -> dict[str, HitQuo
             loose.append((quote, start))
     hidden = list(dict.fromkeys(h.source for h in hits if h.page_text_hidden and h.source not in checked))
     for quote, start in loose:
-        source = _attributed(text[max(0, start - LEAD_CHARS) : start], hidden)
-        if source is not None:
-            unchecked.setdefault(source, []).append(quote)
+        page = _attributed(text[max(0, start - LEAD_CHARS) : start], hidden)
+        if page is not None:
+            unchecked.setdefault(page, []).append(quote)
     sources = dict.fromkeys([*checked, *unchecked])
     return {s: HitQuotes(tuple(checked.get(s, ())), tuple(unchecked.get(s, ()))) for s in sources}
