@@ -230,11 +230,13 @@ def test_web_search_results_become_research_with_quoted_snippets_and_errors_give
             "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3825996/",
             "Emergency department crowding: causes and solutions",
             "The most commonly cited cause of crowding is the boarding of admitted patients in the ED. ",
+            page_text_hidden=True,  # the page text came encrypted: the snippet is what the reply cited
         ),
         ResearchHit(
             "https://www.ahrq.gov/research/findings/factsheets/errors-safety/improving-patient-flow.html",
             "Improving Patient Flow and Reducing Emergency Department Crowding",
             "Improving Patient Flow and Reducing Emergency Department Crowding",
+            page_text_hidden=True,
         ),
     )
     kinds = [p.payload["type"] if isinstance(p, ProviderPart) else type(p).__name__ for p in response.message.parts]
