@@ -9,6 +9,8 @@ Invariants:
       query is the url and whose one hit is the page: its title and the first FETCH_SNIPPET_CHARS of
       the text the server fetched. An error result (the fetch did not run) gives none.
     - In the order the server ran them.
+    - `cited_quotes`: every `web_search_result_location` citation of the reply's text, so a quote
+      the model cites in a later turn than its search still reaches that search's hit.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.llm.messages import ServerResearch
+from forge.core.llm.messages import CitedQuote, ServerResearch
 from forge.core.session.records import ResearchHit
 
 WEB_SEARCH_TOOL_NAME = "web_search"
@@ -32,6 +34,13 @@ def _quotes_by_url(blocks: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
             if citation["cited_text"] not in found:
                 found.append(str(citation["cited_text"]))
     return quotes
+
+
+def cited_quotes(blocks: Sequence[Mapping[str, Any]]) -> tuple[CitedQuote, ...]:
+    """Every web search result the reply's text cited (url, cited text), once each, in order: the runner
+    adds them to the hits of earlier turns' searches too."""
+    quotes = _quotes_by_url(blocks)
+    return tuple(CitedQuote(url, text) for url, texts in quotes.items() for text in texts)
 
 
 def _hit(result: Mapping[str, Any], quotes: Mapping[str, list[str]]) -> ResearchHit:

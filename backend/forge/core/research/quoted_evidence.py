@@ -12,6 +12,9 @@ Invariants:
       such as "ahrq") the LEAD_CHARS before the quote name; it is marked as not checked. Otherwise it
       goes to none: it cannot be told which page it came from. Nothing is attached to a corpus hit
       it is not in.
+    - A quote the model's reply cited from a web search result (`CitedQuote`, any later turn) joins
+      the snippet of every hit of that url whose page text is hidden (`with_cited_quotes`): it
+      replaces the title-and-page-age stand-in, or is appended once.
     - A hit with no quote keeps its snippet as the evidence text (`evidence_text` returns None).
 """
 
@@ -19,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from forge.core.session.records import ResearchHit
+from forge.core.llm.messages import CitedQuote
+from forge.core.session.records import ResearchHit, ResearchRecord
 
 MIN_QUOTE_CHARS = 12
 LEAD_CHARS = 80  # the text before a loose quote read for the site it names
@@ -98,3 +102,30 @@ def quotes_by_source(text: str, hits: Sequence[ResearchHit]) -> dict[str, HitQuo
             unchecked.setdefault(page, []).append(quote)
     sources = dict.fromkeys([*checked, *unchecked])
     return {s: HitQuotes(tuple(checked.get(s, ())), tuple(unchecked.get(s, ()))) for s in sources}
+
+
+def _is_stand_in(hit: ResearchHit) -> bool:
+    """The snippet is the title (and page age) a search result gives when nothing was cited from it."""
+    return not hit.snippet.strip() or hit.snippet == hit.title or hit.snippet.startswith(f"{hit.title} (page age:")
+
+
+def _cited(hit: ResearchHit, texts: Sequence[str]) -> ResearchHit:
+    snippet = "" if _is_stand_in(hit) else hit.snippet
+    new = [t for t in texts if _normal(t) and _normal(t) not in _normal(snippet)]
+    if not new:
+        return hit
+    return replace(hit, snippet=" … ".join([snippet, *new] if snippet else new))
+
+
+def with_cited_quotes(log: Sequence[ResearchRecord], quotes: Sequence[CitedQuote]) -> list[ResearchRecord]:
+    """The research log with each cited quote added to the hidden-text hits of its url."""
+    by_url: dict[str, list[str]] = {}
+    for quote in quotes:
+        by_url.setdefault(quote.url, []).append(quote.text)
+    updated = []
+    for record in log:
+        hits = tuple(
+            _cited(h, by_url[h.source]) if h.page_text_hidden and h.source in by_url else h for h in record.hits
+        )
+        updated.append(record if hits == record.hits else replace(record, hits=hits))
+    return updated

@@ -12,6 +12,7 @@ from providers.anthropic.fake_anthropic_api import recorded_json, recording
 from forge.core.domain_types import ToolCallId
 from forge.core.llm.capabilities import ThinkingMode
 from forge.core.llm.messages import (
+    CitedQuote,
     Message,
     ModelRequest,
     ProviderPart,
@@ -239,6 +240,14 @@ def test_web_search_results_become_research_with_quoted_snippets_and_errors_give
             page_text_hidden=True,
         ),
     )
+    assert response.cited_quotes == (  # a quote the reply cites also reaches a hit of an earlier turn's search
+        CitedQuote(
+            "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3825996/",
+            "The most commonly cited cause of crowding is the boarding of admitted patients in the ED. ",
+        ),
+    )
+    resumed = response_from_turns([turn_from_message(recorded_json("web_search_resumed.json"))])
+    assert resumed.server_research == () and resumed.cited_quotes == response.cited_quotes
     kinds = [p.payload["type"] if isinstance(p, ProviderPart) else type(p).__name__ for p in response.message.parts]
     assert kinds == [
         "TextPart",

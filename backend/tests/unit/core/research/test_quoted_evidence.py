@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from forge.core.research.quoted_evidence import HitQuotes, quotes_by_source, quotes_in
-from forge.core.session.records import ResearchHit
+from datetime import UTC, datetime
+
+from forge.core.domain_types import Phase
+from forge.core.llm.messages import CitedQuote
+from forge.core.research.quoted_evidence import HitQuotes, quotes_by_source, quotes_in, with_cited_quotes
+from forge.core.session.records import ResearchHit, ResearchRecord
 
 PAGE = "https://journal.example/boarding"
 OTHER = "https://news.example/triage"
@@ -57,3 +61,15 @@ def test_a_loose_quote_goes_to_the_encrypted_page_whose_site_the_words_before_it
     assert found == {
         "https://www.ahrq.gov/flow": HitQuotes(unchecked=("smoothing elective admissions reduced boarding",))
     }
+
+
+def test_a_quote_cited_in_a_later_reply_replaces_the_title_stand_in_of_that_pages_hidden_hit_once() -> None:
+    stand_in = ResearchHit(PAGE, "Crowding", "Crowding (page age: April 30, 2013)", page_text_hidden=True)
+    record = ResearchRecord(
+        "ed crowding", (stand_in, CORPUS), Phase.SYNTHESIZE, 0, datetime(2026, 1, 1, tzinfo=UTC), "web"
+    )
+    cited = [CitedQuote(PAGE, "Boarding is the main cause."), CitedQuote(CORPUS.source, "Pooled servers idle less.")]
+    (updated,) = with_cited_quotes([record], cited)
+    assert updated.hits == (ResearchHit(PAGE, "Crowding", "Boarding is the main cause.", page_text_hidden=True), CORPUS)
+    again = with_cited_quotes([updated], [*cited, CitedQuote(PAGE, "Fast track helps minor cases.")])
+    assert again[0].hits[0].snippet == "Boarding is the main cause. … Fast track helps minor cases."
