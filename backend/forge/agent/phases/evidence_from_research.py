@@ -25,6 +25,11 @@ CITED_SOURCES = (
     "`source` strings copied exactly from results of research calls (a URL or corpus:// id); "
     "never a title, never a source no research call returned."
 )
+# For the tools whose sources become evidence: where its text comes from (`evidence_for_sources`).
+QUOTED_EVIDENCE = (
+    ' Quote the sentences you rely on, word for word, in "quotation marks" in your text: each quote becomes '
+    "the evidence text of the source it came from."
+)
 
 
 def _latest_hits(state: ForgeState, sources: Iterable[str]) -> list[tuple[ResearchRecord, ResearchHit]]:

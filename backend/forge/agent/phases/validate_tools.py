@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType
 from forge.core.rules.claim_rules import (
@@ -108,7 +108,7 @@ class FalsificationInput(BaseModel):
     )
     survived: bool = Field(description="True if the claim withstood the attempt; false if the attempt broke it.")
     evidence_sources: list[str] = Field(
-        default_factory=list, description="Sources the attempt relied on; " + CITED_SOURCES
+        default_factory=list, description="Sources the attempt relied on; " + CITED_SOURCES + QUOTED_EVIDENCE
     )
     evidence_role: EvidenceType | None = Field(
         default=None,
