@@ -7,7 +7,8 @@ Invariants:
       provider becomes a live `agent_text_discarded`: the draft is dropped, never shown twice.
     - Live events are not stored; the runner stores the final reply's text with its step.
     - Server-side research the provider ran is recorded in ForgeState (it satisfies the research
-      gates and grounds evidence exactly like the `research` tool) and shown as tool events.
+      gates and grounds evidence exactly like the `research` tool) and shown as tool events. What the
+      reply's text cited from web search results joins those hits' snippets, whichever turn ran them.
     - Every call's usage is accounted, including the input a failed call was charged.
 """
 
@@ -22,6 +23,7 @@ from forge.agent.tool_context import ToolContext
 from forge.core.curation.curate_conversation import CurationSummary
 from forge.core.llm.messages import ModelRequest, ModelResponse, StreamReset, TextDelta, Usage
 from forge.core.llm.pricing import ModelPrice, cost_of, price_for
+from forge.core.research.quoted_evidence import with_cited_quotes
 from forge.core.session import events as ev
 from forge.core.session.records import ResearchRecord
 from forge.core.session.spend import PhaseSpend, total_spend
@@ -102,6 +104,9 @@ def record_server_research(ctx: ToolContext, response: ModelResponse, provider: 
         events.append(ev.tool_call(research.tool, research.query))
         summary = f"{len(research.hits)} result(s) for “{research.query}”"
         events.append(ev.tool_result(research.tool, summary, research.hits))
+    if response.cited_quotes:  # what the reply cited joins the hits it came from, this turn's or earlier
+        s.research_log = with_cited_quotes(s.research_log, response.cited_quotes)
+        s.web_searches_this_phase = with_cited_quotes(s.web_searches_this_phase, response.cited_quotes)
     return events
 
 

@@ -19,6 +19,8 @@ Invariants:
     - One stable tool list for the whole session (every tool, fixed order): the phase is enforced
       by dispatch (TOOL_NOT_IN_PHASE), and a provider's prompt cache survives phase changes. A model
       with a small window (≤ SMALL_WINDOW, local servers) is offered only the phase's tools.
+    - Every model reply is a new turn (`ForgeState.model_turn`): research its tool calls run is read,
+      and so may be cited, only from the next turn on.
     - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
     - A model that loops is stopped (`core.llm.repeated_calls`): a call repeated REFUSE_AT times is
       answered with a REPEATED_CALL tool error instead of running again; at STOP_AT the run ends with
@@ -299,6 +301,7 @@ class AgentRunner:
                     request, curation = self._request(ctx, messages)
                 async for item in call_model(self._model, request):
                     if isinstance(item, ModelResponse):
+                        ctx.state.model_turn += 1  # this reply's tool calls run in a new turn
                         usage = account_usage(ctx, self._model, item.usage, item.model, self._prices, curation)
                         draft.events.append(usage)
                         draft.events += record_server_research(ctx, item, self._model.label)

@@ -18,8 +18,9 @@ adjectives, and one claim that survives a serious attempt to break it beats thre
 HOW A SESSION RUNS
 Each phase starts with a user message whose first line is `[forge phase=<phase> round=<n>]`, then the \
 phase's brief: its goal, what excellent looks like, the definition of done, what your reviewer decided, \
-and a JSON block with the problem and the state so far. Work only on that phase with the tools it offers \
-(the tool list is the same all session; a tool outside the phase returns TOOL_NOT_IN_PHASE). Every \
+and a JSON block with the problem and the state so far. Work only on that phase with the tools its brief \
+lists under TOOLS THIS PHASE (the tool list is the same all session; a tool outside the phase returns \
+TOOL_NOT_IN_PHASE). Every \
 successful tool result ends with `progress`, one line saying what the phase still needs. When it says \
 the work is complete, stop calling tools and write a short summary for the person: lead with the most \
 surprising finding, then CLAIM -> EVIDENCE -> SO WHAT, in at most 150 words.
@@ -44,11 +45,13 @@ RESEARCH AND CITATION
 offered, use it for current facts, numbers and prior art the corpus lacks. Run independent searches in \
 parallel (several tool calls in one turn) and check that a hit is really about your subject before citing.
 - Cite only `source` strings a research call returned, copied exactly (rule 7). Never invent a source, URL, \
-number or study. After a web search, quote the sentences you rely on in the text you record: only quoted \
-text becomes evidence.
+number or study. After a web search, quote the sentences you rely on, word for word: cite them in your \
+reply, or put them in "quotation marks" in the text you record, with the page's url in evidence_sources. \
+The quoted sentences become that evidence's text; a page cited without a quote is stored as its title only.
 - Tools that record (map_state_of_art, search_cross_domain, find_antithesis, attempt_falsification, ...) \
 do not search; research first, in the same phase, with a query that shares terms with the subject \
-(rules 12-15), so every recorded statement can be traced to what was found.
+(rules 12-15), and record in a later turn, once you have read the results, so every recorded statement \
+can be traced to what was found.
 
 WHAT EXCELLENT LOOKS LIKE
 - Synthesis. Bad: "Better triage reduces waits." Good: "Pooling the two triage queues cuts median \
@@ -83,4 +86,5 @@ before VALIDATE (a claim never confronted with its strongest objection is untest
 create_synthesis, so rejected directions are not repeated.
 11 MAX_ROUNDS_EXCEEDED: at most 5 rounds.
 12-15 STATE_OF_ART_NOT_RESEARCHED, CROSS_DOMAIN_NOT_SEARCHED, ANTITHESIS_NOT_SEARCHED, \
-FALSIFICATION_NOT_SEARCHED: research with a query naming the subject must come first, in the same phase."""
+FALSIFICATION_NOT_SEARCHED: research with a query naming the subject must come first, in the same phase \
+and an earlier turn."""

@@ -4,6 +4,8 @@ Invariants:
     - No auto-discovery: each tool is listed by hand in its phase's `phases/<phase>_tools.py`
       (or `phases/shared_tools.py`); this registry takes them from the hand-listed `PHASES`,
       in pipeline order, then the shared tools. A name listed twice is a bug (tested).
+    - `phase_tool_lines(phase)` is the brief's list of what the phase offers, one line per tool (its
+      description's first sentence), generated from the same registry, so it cannot drift from dispatch.
     - `all_tool_definitions()` is the one stable tool list for a whole session (so a provider's
       prompt cache survives phase changes); what a phase *offers* is its definition's
       `tool_names`, and dispatch refuses any other tool (TOOL_NOT_IN_PHASE).
@@ -11,6 +13,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -52,3 +55,16 @@ def all_tool_definitions() -> tuple[ToolDefinition, ...]:
     """Every tool once, in registry order: the same tuple on every call (built once: the runner sends
     it with every model request, and a provider's prompt cache needs it byte-identical)."""
     return tuple(definition_of(spec) for spec in ALL_TOOLS.values())
+
+
+_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)", re.DOTALL)
+
+
+def _first_sentence(description: str) -> str:
+    found = _FIRST_SENTENCE.match(description.strip())
+    return " ".join((found.group(1) if found else description).split())
+
+
+def phase_tool_lines(phase: Phase) -> list[str]:
+    """`- name: what it does` for each tool the phase offers, in the order the model sees them."""
+    return [f"- {name}: {_first_sentence(ALL_TOOLS[name].description)}" for name in tool_names_for_phase(phase)]

@@ -3,11 +3,14 @@
 Invariants:
     - Web search hits come only from `web_search_tool_result` blocks: url and title as returned;
       the snippet is text the model quoted from that page (its citations), else the title and page
-      age. Nothing is invented. An error result (the search did not run) gives no ServerResearch.
+      age; the hit is marked `page_text_hidden` (the page text came encrypted: quotes the model records
+      from it are matched in `core.research.quoted_evidence`). Nothing is invented. An error result (the search did not run) gives no ServerResearch.
     - A web fetch (`web_fetch_tool_result` with a `web_fetch_result`) is one ServerResearch whose
       query is the url and whose one hit is the page: its title and the first FETCH_SNIPPET_CHARS of
       the text the server fetched. An error result (the fetch did not run) gives none.
     - In the order the server ran them.
+    - `cited_quotes`: every `web_search_result_location` citation of the reply's text, so a quote
+      the model cites in a later turn than its search still reaches that search's hit.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.core.llm.messages import ServerResearch
+from forge.core.llm.messages import CitedQuote, ServerResearch
 from forge.core.session.records import ResearchHit
 
 WEB_SEARCH_TOOL_NAME = "web_search"
@@ -33,12 +36,19 @@ def _quotes_by_url(blocks: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     return quotes
 
 
+def cited_quotes(blocks: Sequence[Mapping[str, Any]]) -> tuple[CitedQuote, ...]:
+    """Every web search result the reply's text cited (url, cited text), once each, in order: the runner
+    adds them to the hits of earlier turns' searches too."""
+    quotes = _quotes_by_url(blocks)
+    return tuple(CitedQuote(url, text) for url, texts in quotes.items() for text in texts)
+
+
 def _hit(result: Mapping[str, Any], quotes: Mapping[str, list[str]]) -> ResearchHit:
     url = str(result["url"])
     title = str(result.get("title") or url)
     page_age = result.get("page_age")
     fallback = f"{title} (page age: {page_age})" if page_age else title
-    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback)
+    return ResearchHit(url, title, " … ".join(quotes.get(url, ())) or fallback, page_text_hidden=True)
 
 
 FETCH_SNIPPET_CHARS = 600

@@ -70,7 +70,12 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.core.session.records import ResearchHit
-from forge.providers.anthropic_server_research import WEB_FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME, server_research
+from forge.providers.anthropic_server_research import (
+    WEB_FETCH_TOOL_NAME,
+    WEB_SEARCH_TOOL_NAME,
+    cited_quotes,
+    server_research,
+)
 from forge.providers.max_tokens_cut import cut_at_context_window, cut_at_max_tokens
 
 PROVIDER = "anthropic"
@@ -366,6 +371,7 @@ def response_from_turns(turns: Sequence[WireTurn], max_tokens: int | None = None
     parts = [part for turn in turns for part in _turn_parts(turn, max_tokens)]
     usage = sum((t.usage for t in turns), Usage())
     model = next((t.model for t in reversed(turns) if t.model), "")
-    research = server_research([b for t in turns for b in t.blocks])
+    blocks = [b for t in turns for b in t.blocks]
     stop = stop_reason_from(turns[-1].stop_reason if turns else None)
-    return ModelResponse(Message(Role.ASSISTANT, tuple(parts)), stop, usage, model, research)
+    message = Message(Role.ASSISTANT, tuple(parts))
+    return ModelResponse(message, stop, usage, model, server_research(blocks), cited_quotes(blocks))

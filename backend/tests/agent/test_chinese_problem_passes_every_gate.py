@@ -74,6 +74,8 @@ def _analogy(domain: str) -> dict[str, Any]:
 SCRIPT: list[Message] = [
     turn(
         call("research", {"query": "急诊 等待时间 研究"}),
+    ),
+    turn(  # a recording call comes a turn after the research it cites (its results were read)
         call("decompose_to_fundamentals", {"fundamentals": ["急诊等待时间由到达率与服务能力决定"]}),
         call("map_state_of_art", {"summary": "现有研究表明利用率接近满负荷时等待时间急剧上升。", "sources": [SOURCE]}),
         call("extract_assumptions", {"assumptions": ["需求无法平移", "瓶颈在医生", "人手是唯一资源"]}),
@@ -100,8 +102,10 @@ SCRIPT: list[Message] = [
             },
         ),
         call("research", {"query": "蚁群 觅食 路径"}),
-        call("search_cross_domain", _analogy("蚁群觅食")),
         call("research", {"query": "空中交通管制 排队"}),
+    ),
+    turn(
+        call("search_cross_domain", _analogy("蚁群觅食")),
         call("search_cross_domain", _analogy("空中交通管制")),
         call(
             "identify_contradictions",
@@ -118,6 +122,8 @@ SCRIPT: list[Message] = [
     turn(
         call("state_thesis", {"thesis": THESIS, **CITED}),
         call("research", {"query": "动态 分诊 排班 失败"}),
+    ),
+    turn(
         call("find_antithesis", {"claim_index": 0, "antithesis": "动态排班会增加交接错误，反而延长等待。", **CITED}),
         call(
             "create_synthesis",
@@ -131,6 +137,8 @@ SCRIPT: list[Message] = [
     turn(text="综合完成。"),
     turn(
         call("research", {"query": "分诊排班 反例"}),
+    ),
+    turn(
         call(
             "attempt_falsification",
             {"claim_index": 0, "approach": "寻找动态排班失败的案例", "result": "未找到反例", "survived": True, **CITED},

@@ -109,10 +109,10 @@ async def test_the_brief_offers_the_pool_and_an_analogy_cites_it_or_passes_the_s
         [
             turn(
                 call("research", {"query": "Ant colonies foraging triage"}),
-                call("search_cross_domain", analogy("Ant colonies", THIN, "b1")),
+                call("research", {"query": "Hydrology river channels"}),
             ),
             turn(
-                call("research", {"query": "Hydrology river channels"}),
+                call("search_cross_domain", analogy("Ant colonies", THIN, "b1")),
                 call("search_cross_domain", analogy("Hydrology", THIN, "b2")),
                 call("search_cross_domain", analogy("Hydrology", THIN, "nope")),
                 call("search_cross_domain", analogy("Hydrology", THIN)),
@@ -137,7 +137,7 @@ async def test_the_brief_offers_the_pool_and_an_analogy_cites_it_or_passes_the_s
     assert pool[0]["mechanism"] == "mechanism b1" and pool[0]["observable"] == OBSERVABLE
     assert pool[2]["suggested"] == "air traffic control" and "suggested" not in pool[0]
 
-    cited = results(model, 1)[1]
+    cited = results(model, 2)[0]
     assert not cited.is_error and '"builds_on":"b1"' in cited.content.replace(" ", "")
     failed_pool, unknown, thin = results(model, 2)[1:]
     assert failed_pool.is_error and "Pool hypothesis b2 failed the mapping-quality gate" in failed_pool.content

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from forge.agent.phase_briefs import phase_kickoff, refreshed_conversation
+from forge.agent.phase_briefs import RECORD_AFTER_READING, phase_kickoff, refreshed_conversation, tools_block
 from forge.agent.phases.registry import phase_definition
 from forge.core.domain_types import Phase
 from forge.core.frame.problem_frame import audit_frame, make_frame
@@ -29,8 +29,21 @@ from forge.core.session.forge_state import ForgeState
 def test_phase_kickoff_is_the_current_phases_brief(phase: Phase) -> None:
     state = ForgeState(problem="How can a hospital cut emergency wait times without more staff?")
     state.enter_phase(phase)
-    assert phase_kickoff(state) == phase_definition(phase).brief(state)
-    assert phase_kickoff(state).text.startswith(f"[forge phase={phase.value} round=1]\n")
+    brief, kickoff = phase_definition(phase).brief(state).text, phase_kickoff(state).text
+    assert kickoff.startswith(f"[forge phase={phase.value} round=1]\n")
+    head, _, context = brief.rpartition("\n\n```json")
+    assert kickoff == f"{head}\n\n{tools_block(state)}\n\n```json{context}"  # the tools block before the JSON
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_each_brief_lists_the_phases_tools_one_line_each_from_the_registry(phase: Phase) -> None:
+    state = ForgeState(problem="How can a hospital cut emergency wait times without more staff?")
+    state.enter_phase(phase)
+    block = tools_block(state).splitlines()
+    offered = phase_definition(phase).tool_names
+    assert block[0] == "TOOLS THIS PHASE (any other tool returns TOOL_NOT_IN_PHASE):"
+    assert [line.split(":")[0] for line in block[1 : 1 + len(offered)]] == [f"- {name}" for name in offered]
+    assert block[1 + len(offered) :] == ([RECORD_AFTER_READING] if "research" in offered else [])
 
 
 def framed_state() -> ForgeState:

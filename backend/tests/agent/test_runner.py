@@ -184,8 +184,8 @@ async def test_a_fourth_thesis_is_refused_with_claim_limit_exceeded() -> None:
     theses = [call("state_thesis", {"thesis": f"Thesis number {i} about queues", **cited}) for i in range(4)]
     model = ScriptedModel(
         [
-            turn(call("research", {"query": "queues"}), *theses),
-            turn(text="done"),
+            turn(call("research", {"query": "queues"})),
+            turn(*theses),
             turn(text="done"),
             turn(text="done"),
             turn(text="done"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType, ReframingId, ReframingType
 from forge.core.rules.claim_rules import check_sources_researched
@@ -34,7 +34,7 @@ class StateOfArtInput(BaseModel):
         description="What is known and tried today, with numbers where research gave them, and where it falls "
         "short; every statement traceable to one of `sources`.",
     )
-    sources: list[str] = Field(min_length=1, description=CITED_SOURCES)
+    sources: list[str] = Field(min_length=1, description=CITED_SOURCES + QUOTED_EVIDENCE)
 
 
 class AssumptionsInput(BaseModel):
@@ -74,7 +74,9 @@ async def map_state_of_art(ctx: ToolContext, args: StateOfArtInput) -> ToolOutco
     )
     if violation:
         return ToolOutcome.failed(violation)
-    evidence = evidence_for_sources(ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id)
+    evidence = evidence_for_sources(
+        ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id, recorded_text=args.summary
+    )
     ctx.state.state_of_art = StateOfArt(args.summary, evidence)
     return ToolOutcome(
         {"recorded": True, "sources": [e.source for e in evidence]}, f"state of the art with {len(evidence)} source(s)"

@@ -2,7 +2,8 @@
 
 Invariants:
     - Every research call is recorded in ForgeState (query, hits, phase, round, time, provider) —
-      this is what the research gates (rules 12-15) and the provenance check of rule 7 read.
+      this is what the research gates (rules 12-15) and the provenance check of rule 7 read. It
+      carries the model turn that ran it: a recording call of that same turn cannot cite it yet.
     - The person's own insights enter through the build decision (`add_insight`), never through a
       model tool: a model tool that adds a validated claim would skip validation.
     - `recall` returns what the context curator left out of the current call (`ctx.recallable`, set by
@@ -39,7 +40,8 @@ async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
     hits = tuple(found)
     s = ctx.state
     provider, warning = answered_by(found, ctx.research.name), research_warning_of(found)
-    s.record_research(ResearchRecord(args.query, hits, s.current_phase, s.current_round, ctx.clock.now(), provider))
+    at = ctx.clock.now()
+    s.record_research(ResearchRecord(args.query, hits, s.current_phase, s.current_round, at, provider, s.model_turn))
     payload = {
         "query": args.query,
         "provider": provider,

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
 from forge.core.explore.pool_offer import suggested_offer
@@ -38,7 +38,7 @@ class ThesisInput(BaseModel):
         max_length=2000,
         description="A knowledge direction that answers the problem, stated as a mechanism with its expected effect.",
     )
-    evidence_sources: list[str] = Field(min_length=1, description="At least one; " + CITED_SOURCES)
+    evidence_sources: list[str] = Field(min_length=1, description="At least one; " + CITED_SOURCES + QUOTED_EVIDENCE)
     cross_domain_source: str | None = Field(
         default=None, description="The source domain of the analogy this thesis transfers, if it comes from one."
     )
@@ -59,7 +59,7 @@ class AntithesisInput(BaseModel):
         "reverse, not a weak objection.",
     )
     evidence_sources: list[str] = Field(
-        default_factory=list, description="Counter-evidence found by research; " + CITED_SOURCES
+        default_factory=list, description="Counter-evidence found by research; " + CITED_SOURCES + QUOTED_EVIDENCE
     )
 
 
@@ -126,7 +126,7 @@ async def state_thesis(ctx: ToolContext, args: ThesisInput) -> ToolOutcome:
         return ToolOutcome.failed(violation)
     claim_id = ClaimId(ctx.new_id())
     evidence = evidence_for_sources(
-        s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id, topic=s.problem
+        s, args.evidence_sources, EvidenceType.SUPPORTING, ctx.new_id, claim_id, s.problem, args.thesis
     )
     s.current_round_claims.append(
         Claim(
@@ -160,7 +160,9 @@ async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcom
     )
     if violation:
         return ToolOutcome.failed(violation)
-    evidence = evidence_for_sources(s, args.evidence_sources, EvidenceType.CONTRADICTING, ctx.new_id, claim.id)
+    evidence = evidence_for_sources(
+        s, args.evidence_sources, EvidenceType.CONTRADICTING, ctx.new_id, claim.id, recorded_text=args.antithesis
+    )
     s.current_round_claims[args.claim_index] = replace(
         claim, antithesis_text=args.antithesis, claim_type=ClaimType.ANTITHESIS, evidence=claim.evidence + evidence
     )

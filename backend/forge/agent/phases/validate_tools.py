@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from forge.agent.phases.evidence_from_research import CITED_SOURCES, evidence_for_sources
+from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType
 from forge.core.rules.claim_rules import (
@@ -108,7 +108,7 @@ class FalsificationInput(BaseModel):
     )
     survived: bool = Field(description="True if the claim withstood the attempt; false if the attempt broke it.")
     evidence_sources: list[str] = Field(
-        default_factory=list, description="Sources the attempt relied on; " + CITED_SOURCES
+        default_factory=list, description="Sources the attempt relied on; " + CITED_SOURCES + QUOTED_EVIDENCE
     )
     evidence_role: EvidenceType | None = Field(
         default=None,
@@ -175,7 +175,8 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     if violation:
         return ToolOutcome.failed(violation)
     kind = args.evidence_role or (EvidenceType.CONTEXTUAL if args.survived else EvidenceType.CONTRADICTING)
-    evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id, topic=s.problem)
+    recorded = f"{args.approach}\n{args.result}"
+    evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id, s.problem, recorded)
     verdict = "survived" if args.survived else "did not survive"
     s.current_round_claims[args.claim_index] = replace(
         claim, evidence=claim.evidence + evidence, falsification_summary=f"{args.approach} → {args.result} ({verdict})"

@@ -168,6 +168,14 @@ class ServerResearch:
 
 
 @dataclass(frozen=True, slots=True)
+class CitedQuote:
+    """Text the model's reply cited from a web page a server search returned (this turn or earlier)."""
+
+    url: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class TextDelta:
     """A piece of assistant text, streamed as it arrives."""
 
@@ -189,6 +197,7 @@ class ModelResponse:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     server_research: tuple[ServerResearch, ...] = ()
+    cited_quotes: tuple[CitedQuote, ...] = ()  # what the reply's text cited from web search results
 
 
 def user_text(text: str) -> Message:

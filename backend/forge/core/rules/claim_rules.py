@@ -3,7 +3,8 @@
 Invariants:
     - Pure functions of ForgeState and the tool's input; `None` means the rule is satisfied.
     - Claim indices are positions in `current_round_claims` (0..2), as in the spec.
-    - A claim is grounded only by evidence whose source some research call actually returned.
+    - A claim is grounded only by evidence whose source some research call actually returned, in an
+      earlier model turn than the call that cites it (its results were read).
 """
 
 from __future__ import annotations
@@ -65,7 +66,13 @@ def check_novelty_checked(state: ForgeState, index: int) -> RuleViolation | None
 
 
 def researched_sources(state: ForgeState) -> frozenset[str]:
-    return frozenset(hit.source for record in state.research_log for hit in record.hits)
+    """Sources research returned whose results the model has read (not those of this same turn)."""
+    return frozenset(hit.source for record in state.research_log if state.has_read(record) for hit in record.hits)
+
+
+def _unread_sources(state: ForgeState, sources: Iterable[str]) -> list[str]:
+    pending = {hit.source for record in state.research_log if not state.has_read(record) for hit in record.hits}
+    return sorted(set(sources) & pending)
 
 
 KNOWN_SOURCES_SHOWN = 12
@@ -82,6 +89,13 @@ def check_sources_researched(state: ForgeState, sources: Iterable[str]) -> RuleV
     unknown = sorted(set(sources) - researched_sources(state))
     if not unknown:
         return None
+    unread = _unread_sources(state, unknown)
+    if unread:
+        return RuleViolation(
+            ErrorCode.UNGROUNDED_CLAIM,
+            f"These sources come from research run in this same turn, so you have not read them yet: "
+            f"{', '.join(unread)}. Wait for the results, read them, then record in your next turn.",
+        )
     recent = _recent_sources(state)
     shown = ", ".join(recent[:KNOWN_SOURCES_SHOWN]) or "none yet: call research first"
     more = f" (and {len(recent) - KNOWN_SOURCES_SHOWN} more)" if len(recent) > KNOWN_SOURCES_SHOWN else ""

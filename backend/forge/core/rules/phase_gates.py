@@ -5,6 +5,8 @@ Invariants:
       `RuleViolation | None`; messages say what is missing so the model (or person) can fix it.
     - Research gates look only at research recorded in the *current phase* whose query shares a
       content term with the subject: a search about something else does not unlock a tool.
+    - Only research the model has read counts: research a tool call ran in the same turn as the
+      recording call is refused with a message saying to wait for its results (`ForgeState.has_read`).
     - The claim gates (rules 14 and 15) also need that search to have returned a result relevant
       to the thesis or claim (`core.text_relevance.is_relevant`: at least two shared terms), so one
       shared word in the query is not research on the claim. When EXHAUSTED_QUERIES distinct queries
@@ -46,7 +48,18 @@ def check_negative_knowledge_consulted(state: ForgeState) -> RuleViolation | Non
 
 
 def _researched(state: ForgeState, subject: str) -> bool:
-    return any(shares_terms(record.query, subject) for record in state.web_searches_this_phase)
+    return any(shares_terms(record.query, subject) for record in state.read_research_this_phase)
+
+
+def _unread_hint(state: ForgeState, subject: str, tool: str) -> str | None:
+    """The message for research on the subject that ran in this same turn: its results are not read yet."""
+    unread = [r for r in state.web_searches_this_phase if not state.has_read(r) and shares_terms(r.query, subject)]
+    if not unread:
+        return None
+    return (
+        f"The research it needs (“{unread[-1].query}”) ran in this same turn, so you have not read its results yet. "
+        f"Wait for them, then call {tool} in your next turn, citing what they found."
+    )
 
 
 EXHAUSTED_QUERIES = 3
@@ -55,7 +68,7 @@ EXHAUSTED_QUERIES = 3
 def _researched_with_result(state: ForgeState, subject: str) -> bool:
     """A search this phase about `subject` that returned a result relevant to it, or EXHAUSTED_QUERIES
     distinct searches about it that found nothing relevant."""
-    about = [record for record in state.web_searches_this_phase if shares_terms(record.query, subject)]
+    about = [record for record in state.read_research_this_phase if shares_terms(record.query, subject)]
     if any(is_relevant(f"{h.title} {h.snippet}", subject) for record in about for h in record.hits):
         return True
     return len({record.query.strip().casefold() for record in about}) >= EXHAUSTED_QUERIES
@@ -82,9 +95,11 @@ def _terms_hint(state: ForgeState, subject: str) -> str:
 def check_research_before_state_of_art(state: ForgeState) -> RuleViolation | None:
     """Rule 12: map_state_of_art requires research about the problem in this phase."""
     if not _researched(state, state.problem):
+        unread = _unread_hint(state, state.problem, "map_state_of_art")
         return RuleViolation(
             ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
-            "Call research with a query about the problem first, then map_state_of_art."
+            unread
+            or "Call research with a query about the problem first, then map_state_of_art."
             + _terms_hint(state, state.problem),
         )
     return None
@@ -93,9 +108,11 @@ def check_research_before_state_of_art(state: ForgeState) -> RuleViolation | Non
 def check_research_before_cross_domain(state: ForgeState, source_domain: str) -> RuleViolation | None:
     """Rule 13: search_cross_domain requires research mentioning that domain in this phase."""
     if not _researched(state, source_domain):
+        unread = _unread_hint(state, source_domain, "search_cross_domain")
         return RuleViolation(
             ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
-            f"Call research with a query naming '{source_domain}' first, then search_cross_domain."
+            unread
+            or f"Call research with a query naming '{source_domain}' first, then search_cross_domain."
             + _terms_hint(state, source_domain),
         )
     return None
@@ -104,9 +121,11 @@ def check_research_before_cross_domain(state: ForgeState, source_domain: str) ->
 def check_research_before_antithesis(state: ForgeState, thesis_text: str) -> RuleViolation | None:
     """Rule 14: find_antithesis requires research for counter-evidence on that thesis."""
     if not _researched_with_result(state, thesis_text):
+        unread = _unread_hint(state, thesis_text, "find_antithesis")
         return RuleViolation(
             ErrorCode.ANTITHESIS_NOT_SEARCHED,
-            "Call research for counter-evidence on the thesis first, then find_antithesis."
+            unread
+            or "Call research for counter-evidence on the thesis first, then find_antithesis."
             + _relevance_hint(state, thesis_text),
         )
     return None
@@ -115,9 +134,11 @@ def check_research_before_antithesis(state: ForgeState, thesis_text: str) -> Rul
 def check_research_before_falsification(state: ForgeState, claim_text: str) -> RuleViolation | None:
     """Rule 15: attempt_falsification requires research aimed at disproving that claim."""
     if not _researched_with_result(state, claim_text):
+        unread = _unread_hint(state, claim_text, "attempt_falsification")
         return RuleViolation(
             ErrorCode.FALSIFICATION_NOT_SEARCHED,
-            "Call research aimed at disproving the claim first, then attempt_falsification."
+            unread
+            or "Call research aimed at disproving the claim first, then attempt_falsification."
             + _relevance_hint(state, claim_text),
         )
     return None

@@ -6,6 +6,8 @@ Invariants:
       knowledge graph, negative knowledge and gaps (the curiosity items, found again each BUILD, and
       the direction picked from them are per round).
     - Entering a phase clears `web_searches_this_phase` (research gates are per phase).
+    - Research a tool call ran in the current model turn is not read yet (`has_read`): the gates and
+      rule 7 count only research whose results the model saw before the call that cites it.
 
 Design decisions:
     - Unlike the spec's in-memory ADR, the state is serialised (see `state_codec`) after every tool
@@ -60,6 +62,7 @@ class ForgeState:
     session_documents: list[SessionDocument] = field(default_factory=list)
     spend_by_phase: dict[str, PhaseSpend] = field(default_factory=dict)
     web_searches_this_phase: list[ResearchRecord] = field(default_factory=list)
+    model_turn: int = 0  # model replies so far (the runner counts them): research is read a turn after it ran
     # Phase 1: DECOMPOSE
     remembered_hypotheses: list[RememberedHypothesis] = field(default_factory=list)  # seed 004, taken at creation
     problem_frame: AuditedFrame | None = None  # stage 1 of the engine, with its CP-1 findings
@@ -165,6 +168,14 @@ class ForgeState:
 
     def graph_node(self, claim_id: ClaimId) -> Claim | None:
         return next((c for c in self.knowledge_graph_nodes if c.id == claim_id), None)
+
+    def has_read(self, record: ResearchRecord) -> bool:
+        """Whether the model has seen the record's results: it ran in an earlier turn than this one."""
+        return record.turn == 0 or record.turn < self.model_turn
+
+    @property
+    def read_research_this_phase(self) -> list[ResearchRecord]:
+        return [r for r in self.web_searches_this_phase if self.has_read(r)]
 
     def record_research(self, record: ResearchRecord) -> None:
         self.research_log.append(record)

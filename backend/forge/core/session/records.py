@@ -35,6 +35,9 @@ class ResearchHit:
     source: str
     title: str
     snippet: str
+    # The provider returned the page's text only encrypted (an Anthropic web search result): the model
+    # read it, we cannot; `snippet` is what the model cited from it, else the title and page age.
+    page_text_hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,10 @@ class ResearchRecord:
     round: int
     at: datetime
     provider: str
+    # The model turn (`ForgeState.model_turn`) whose tool calls ran it: the model reads its results only
+    # in a later turn. 0: read in the turn that ran it (a provider's server search) or run outside a
+    # model turn (the engine, a test calling a tool).
+    turn: int = 0
 
 
 @dataclass(frozen=True, slots=True)

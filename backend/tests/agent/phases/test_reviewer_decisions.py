@@ -106,7 +106,9 @@ def test_a_picked_curiosity_item_is_the_round_two_synthesis_direction() -> None:
 def test_the_first_synthesis_round_does_not_ask_for_negative_knowledge() -> None:
     s = ForgeState(problem=PROBLEM)
     s.enter_phase(Phase.SYNTHESIZE)
-    assert "get_negative_knowledge" not in phase_kickoff(s).text
+    guide, tools = phase_kickoff(s).text.split("TOOLS THIS PHASE")
+    assert "get_negative_knowledge" not in guide  # listed among the phase's tools, not asked for
+    assert "\n- get_negative_knowledge: Read the claims the person rejected" in tools
 
 
 def test_constraints_are_stated_as_hard_limits_in_every_brief() -> None:

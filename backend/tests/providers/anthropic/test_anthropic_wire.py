@@ -12,6 +12,7 @@ from providers.anthropic.fake_anthropic_api import recorded_json, recording
 from forge.core.domain_types import ToolCallId
 from forge.core.llm.capabilities import ThinkingMode
 from forge.core.llm.messages import (
+    CitedQuote,
     Message,
     ModelRequest,
     ProviderPart,
@@ -230,13 +231,23 @@ def test_web_search_results_become_research_with_quoted_snippets_and_errors_give
             "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3825996/",
             "Emergency department crowding: causes and solutions",
             "The most commonly cited cause of crowding is the boarding of admitted patients in the ED. ",
+            page_text_hidden=True,  # the page text came encrypted: the snippet is what the reply cited
         ),
         ResearchHit(
             "https://www.ahrq.gov/research/findings/factsheets/errors-safety/improving-patient-flow.html",
             "Improving Patient Flow and Reducing Emergency Department Crowding",
             "Improving Patient Flow and Reducing Emergency Department Crowding",
+            page_text_hidden=True,
         ),
     )
+    assert response.cited_quotes == (  # a quote the reply cites also reaches a hit of an earlier turn's search
+        CitedQuote(
+            "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3825996/",
+            "The most commonly cited cause of crowding is the boarding of admitted patients in the ED. ",
+        ),
+    )
+    resumed = response_from_turns([turn_from_message(recorded_json("web_search_resumed.json"))])
+    assert resumed.server_research == () and resumed.cited_quotes == response.cited_quotes
     kinds = [p.payload["type"] if isinstance(p, ProviderPart) else type(p).__name__ for p in response.message.parts]
     assert kinds == [
         "TextPart",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import UUID
 
@@ -236,6 +237,19 @@ def test_sources_researched_in_an_earlier_phase_still_count() -> None:
     s.enter_phase(Phase.VALIDATE)
     s.reset_for_new_round()
     assert check_sources_researched(s, ["https://a.example"]) is None
+
+
+def test_sources_of_research_run_this_same_turn_are_refused_until_the_next_turn() -> None:
+    s = ForgeState(model_turn=3)
+    s.record_research(replace(research("https://a.example/x"), turn=3))
+    violation = check_sources_researched(s, ["https://a.example/x"])
+    assert violation is not None and violation.code == ErrorCode.UNGROUNDED_CLAIM
+    assert violation.message == (
+        "These sources come from research run in this same turn, so you have not read them yet: "
+        "https://a.example/x. Wait for the results, read them, then record in your next turn."
+    )
+    s.model_turn = 4
+    assert check_sources_researched(s, ["https://a.example/x"]) is None
 
 
 def test_any_source_is_ungrounded_before_any_research() -> None:

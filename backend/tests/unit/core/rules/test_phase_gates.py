@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import UUID
 
@@ -428,6 +429,27 @@ def test_antithesis_passes_after_counter_evidence_research_on_the_thesis() -> No
     s = ForgeState(current_phase=Phase.SYNTHESIZE)
     s.record_research(research("dynamic triage criticism evidence", Phase.SYNTHESIZE, ON_TRIAGE))
     assert check_research_before_antithesis(s, THESIS) is None
+
+
+def test_antithesis_refused_in_the_turn_its_research_ran_and_allowed_in_the_next() -> None:
+    s = ForgeState(current_phase=Phase.SYNTHESIZE, model_turn=4)
+    ran = research("dynamic triage criticism evidence", Phase.SYNTHESIZE, ON_TRIAGE)
+    s.record_research(replace(ran, turn=4))
+    violation = check_research_before_antithesis(s, THESIS)
+    assert violation is not None and violation.code == ErrorCode.ANTITHESIS_NOT_SEARCHED
+    assert violation.message == (
+        "The research it needs (“dynamic triage criticism evidence”) ran in this same turn, so you have not read "
+        "its results yet. Wait for them, then call find_antithesis in your next turn, citing what they found."
+    )
+    s.model_turn = 5
+    assert check_research_before_antithesis(s, THESIS) is None
+
+
+def test_state_of_art_refused_in_the_turn_its_research_ran() -> None:
+    s = ForgeState(problem=PROBLEM, model_turn=1)
+    s.record_research(replace(research("emergency room waiting queues"), turn=1))
+    violation = check_research_before_state_of_art(s)
+    assert violation is not None and "call map_state_of_art in your next turn" in violation.message
 
 
 def test_antithesis_not_unlocked_by_a_search_whose_results_share_one_word_with_the_thesis() -> None:
