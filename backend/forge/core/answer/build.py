@@ -83,9 +83,7 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
         pool = claim.hypothesis_ids
         if not traced:
             items.append(
-                EvidenceItem(
-                    claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim, pool
-                )
+                EvidenceItem(claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim, pool)
             )
         for e in traced:
             if (str(claim.id), e.source) in seen:

@@ -73,7 +73,7 @@ def supporting(d: Direction, hits: Sequence[Hit]) -> list[Hit]:
 
 
 def _thesis_builder(d: Direction) -> Builder:
-    source = {"cross_domain_source": d.source} if d.source else {}
+    source: dict[str, object] = {"cross_domain_source": d.source} if d.source else {}
     source |= {"hypothesis_ids": [d.hypothesis_id]} if d.hypothesis_id else {}
     return lambda research: {"evidence_sources": sources(supporting(d, research.hits), 2), **source}
 
