@@ -16,6 +16,7 @@ Prints one row per phase and mode, then:
     RESULT input_tokens_full=<int> input_tokens_curated=<int> input_reduction=<float>
            cost_usd_full=<float> cost_usd_curated=<float> requests_full=<int> requests_curated=<int>
            claims_full=<int> claims_curated=<int> graph_nodes_full=<int> graph_nodes_curated=<int> document_identical=<bool>
+           build_per_call_over_validate=<float> (curated; issue 42 asks <= 0.6)
 Run: backend/.venv/bin/python bench/bench_session_tokens.py [--problem "..."] [--rounds 2] [--carry N]
 """
 
@@ -89,7 +90,9 @@ class KeepEverything(RequestCurator):
         self, state: ForgeState, messages: Sequence[Message], system: str, tools: Sequence[ToolDefinition]
     ) -> CuratedRequest:
         summary = super().curate(state, messages, system, tools).context.summary
-        return CuratedRequest(CuratedContext(tuple(messages), replace(summary, tokens_sent=summary.tokens_available)), {})
+        return CuratedRequest(
+            CuratedContext(tuple(messages), replace(summary, tokens_sent=summary.tokens_available)), {}
+        )
 
 
 class RepliesKept(session.RecordingModel):
@@ -138,7 +141,8 @@ def _print_rows(label: str, run: SessionTokens) -> None:
     for name, row in [*run.phases.items(), ("session", run.total)]:
         u = row.usage
         print(
-            f"{label:<8} {name:<12} {row.requests:>8} {row.tokens:>10,} {u.cache_read_tokens:>10,} "
+            f"{label:<8} {name:<12} {row.requests:>8} {row.tokens:>10,} {row.tokens // max(1, row.requests):>9,} "
+            f"{u.cache_read_tokens:>10,} "
             f"{u.cache_creation_tokens:>11,} {u.input_tokens:>9,} {row.cost_usd:>8.4f}"
         )
 
@@ -147,7 +151,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=session.DEFAULT_PROBLEM)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--carry", type=int, default=None, help="carry_tokens per finished phase (default: the table's)")
+    parser.add_argument(
+        "--carry", type=int, default=None, help="carry_tokens per finished phase (default: the table's)"
+    )
     parser.add_argument("--model", default=session.WIRE_MODEL, help="the Claude model whose wire and prices are used")
     args = parser.parse_args()
     session.set_wire_model(args.model)
@@ -156,7 +162,9 @@ def main() -> None:
     if price_for(session.WIRE_MODEL, LIBRARY_PRICES) is None:
         raise SystemExit(f"{session.WIRE_MODEL} has no price in genai-prices; its cost would be unknown")
     print(f"model {session.WIRE_MODEL}; tokens: cl100k_base of what is sent; cache simulated at ~4 chars/token")
-    print(f"{'mode':<8} {'phase':<12} {'requests':>8} {'tokens':>10} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'cost $':>8}")
+    print(
+        f"{'mode':<8} {'phase':<12} {'requests':>8} {'tokens':>10} {'per call':>9} {'cache read':>10} {'cache write':>11} {'uncached':>9} {'cost $':>8}"
+    )
     _print_rows("full", full)
     _print_rows("curated", curated)
     a, b = full.total, curated.total
@@ -170,8 +178,15 @@ def main() -> None:
         f"claims_full={len(full.state.all_claims)} claims_curated={len(curated.state.all_claims)} "
         f"graph_nodes_full={len(full.state.knowledge_graph_nodes)} "
         f"graph_nodes_curated={len(curated.state.knowledge_graph_nodes)} "
-        f"document_identical={full.state.knowledge_document_markdown == curated.state.knowledge_document_markdown}"
+        f"document_identical={full.state.knowledge_document_markdown == curated.state.knowledge_document_markdown} "
+        f"build_per_call_over_validate={per_call(curated, 'build') / max(1.0, per_call(curated, 'validate')):.3f}"
     )
+
+
+def per_call(run: SessionTokens, phase: str) -> float:
+    """Input tokens per call of one phase (issue 42: BUILD's at most 60% of VALIDATE's)."""
+    row = run.phases.get(phase, PhaseTokens())
+    return row.tokens / max(1, row.requests)
 
 
 if __name__ == "__main__":

@@ -53,17 +53,20 @@ do not search; research first, in the same phase, with a query that shares terms
 (rules 12-15), and record in a later turn, once you have read the results, so every recorded statement \
 can be traced to what was found.
 
-WHAT EXCELLENT LOOKS LIKE
-- Synthesis. Bad: "Better triage reduces waits." Good: "Pooling the two triage queues cuts median \
-door-to-doctor time 15-25% in departments above 85% utilisation, because pooled servers idle less (Erlang C); \
-below 70% utilisation the effect vanishes."
-- Falsifiability condition: metric, baseline, threshold and time window. Bad: "If waits do not improve." \
-Good: "If median door-to-doctor time does not fall >= 10% below its 3-month baseline within 8 weeks of \
-pooling, at unchanged arrivals, the claim is false."
-- Analogy mapping: rows that pair elements playing the same structural role, with the shared mechanism. \
-Bad: "ants -> nurses (both work hard)". Good: "pheromone trail -> shared board of waiting times (positive \
-feedback that routes work to the least-loaded path)", plus where it breaks: "trails evaporate; board \
-entries must expire too, or stale data herds patients".
+WHAT EXCELLENT LOOKS LIKE (examples from unrelated fields: copy the form, never the field)
+- Synthesis (materials). Bad: "Additives make concrete last longer." Good: "Calcite-forming capsules at 5% \
+of the binder seal cracks narrower than 0.3 mm within 28 days of wetting, because bacteria released where \
+water enters precipitate calcite; cracks wider than 0.5 mm stay open, so the gain vanishes on decks that flex."
+- Falsifiability condition (public policy): metric, baseline, threshold and time window. Bad: "If permits are \
+not faster." Good: "If median days from application to permit decision do not fall >= 20% below the \
+12-month baseline within 6 months of parallel review, at unchanged application volume, the claim is false."
+- Antithesis (payments): the strongest objection, with evidence, aimed at the mechanism. Weak: "Fraudsters \
+might adapt." Strong: "Card-testing rings rotate patterns within 2-3 weeks (the cited network report), faster \
+than the monthly retraining the claim relies on, so the detectors would trail the attack they learned from."
+- Analogy mapping (logistics): rows that pair elements playing the same structural role, with the shared \
+mechanism. Bad: "ants -> couriers (both work hard)". Good: "pheromone trail -> shared map of recent delivery \
+times (positive feedback that routes work to the fastest path)", plus where it breaks: "trails evaporate; \
+map entries must expire too, or stale data herds couriers onto jammed roads".
 
 HARD RULES
 - Language: write every text you record and every summary in the language of the problem (the language the \

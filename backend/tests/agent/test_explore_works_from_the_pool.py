@@ -70,12 +70,6 @@ def analogy(domain: str, rows: list[dict[str, str]], hypothesis_id: str | None =
     return args | ({"hypothesis_id": hypothesis_id} if hypothesis_id else {})
 
 
-THIN = [
-    {"source_concept": "river", "target_concept": "patients", "relation": "flow"},
-    {"source_concept": "channel", "target_concept": "bay", "relation": "carries"},
-]
-
-
 def gated_row(source: str, source_relation: str, target: str, target_relation: str, kind: str) -> dict[str, str]:
     return {
         "source_concept": source,
@@ -97,6 +91,11 @@ GATED = [
     gated_row("gauge station", "measures stage before the flood", "triage board", "shows the wait per hour", "entity"),
     gated_row("flood wave", "slows as storage fills and drains", "surge", "triage minutes fall as bays drain", "higher_order"),
 ]  # fmt: skip
+
+
+THIN = [  # the rows BISO's schema asks for, each complete, but saying one thing six times
+    gated_row("river", "flows downhill", "patients", "flow to triage", "entity") for _ in range(6)
+]
 
 
 def results(model: ScriptedModel, request: int) -> list[ToolResult]:
@@ -143,8 +142,8 @@ async def test_the_brief_offers_the_pool_and_an_analogy_cites_it_or_passes_the_s
     assert failed_pool.is_error and "Pool hypothesis b2 failed the mapping-quality gate" in failed_pool.content
     assert unknown.is_error and "the ids offered are: b1, b2, s1" in unknown.content
     assert thin.is_error and "does not pass the mapping-quality gate" in thin.content
-    assert "- effective_rows: 0 of 2 rows add new information (needs >= 6)" in thin.content
-    assert "- relation_completeness:" in thin.content and "hypothesis_id" in thin.content
+    assert "- effective_rows: 1 of 6 rows add new information (needs >= 6)" in thin.content
+    assert "- duplicate_ratio:" in thin.content and "hypothesis_id" in thin.content
     (gated,) = results(model, 3)
     assert not gated.is_error and '"gate":"passed"' in gated.content.replace(" ", "")
 

@@ -27,6 +27,10 @@ from support.prompt_snapshots import (
     readable_prompts,
 )
 
+from forge.core.frame.problem_frame import ProblemFrame
+from forge.engine.explore.biso import biso_request
+from forge.knowledge.load_knowledge import load_shipped_knowledge
+
 SNAPSHOTS = Path(__file__).parent / "prompt_snapshots"
 UPDATE = os.environ.get("FORGE_UPDATE_PROMPT_SNAPSHOTS") == "1"
 PERSON_ONLY_TOOLS = {"submit_user_insight"}
@@ -64,6 +68,17 @@ def test_request_bodies_match_the_snapshot(snapshots: dict[str, dict[str, Any]],
 
 def test_readable_prompts_match_the_snapshot(snapshots: dict[str, dict[str, Any]]) -> None:
     _compare_or_update(SNAPSHOTS / "prompts.md", readable_prompts(snapshots["anthropic"]) + "\n")
+
+
+def test_the_biso_request_matches_the_snapshot() -> None:
+    """The engine's BISO request for the session's problem and its first chosen domain: instructions
+    (with the decline rule and the worked example), input and output schema."""
+    problem = "How can a hospital cut emergency wait times without more staff?"
+    frame = ProblemFrame("Cut emergency wait times", "emergency department", "shorter waits", ("without more staff",))
+    request = biso_request(problem, frame, load_shipped_knowledge().domains[0], 3)
+    schema = json.dumps(request.output.model_json_schema(), ensure_ascii=False, indent=1)
+    text = f"# {request.name}\n\n{request.purpose}\n\n## instructions\n\n{request.instructions}\n\n## input\n\n"
+    _compare_or_update(SNAPSHOTS / "biso_request.md", f"{text}{request.input}\n\n## output schema\n\n{schema}\n")
 
 
 def _undescribed_fields(schema: dict[str, Any], path: str) -> list[str]:

@@ -1560,6 +1560,12 @@ export interface components {
         };
         /** DomainYieldView */
         DomainYieldView: {
+            /**
+             * Declined
+             * @description The model's reason when it declined the domain as not fitting; empty otherwise.
+             * @default
+             */
+            declined: string;
             /** Domain Id */
             domain_id: string;
             /** Domain Name */

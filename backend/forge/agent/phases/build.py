@@ -1,9 +1,11 @@
 """BUILD, defined in one place: the knowledge graph from the person's verdicts, then its gaps.
 
 Invariants:
-    - Its brief carries the round's claims with the person's verdicts (status), the graph, the
-      assumptions still standing and the morphological box (gaps, convergence locks and unexplored
-      options are about them; the context curator may leave the phases that recorded them out).
+    - Its brief carries only what its tools and goal use: the round's claims with the person's
+      verdicts, their boundaries (antitheses), sources and lineage (`BUILD_CLAIM_FIELDS`), the graph
+      and the assumptions still standing (convergence locks are about them).
+    - It is `own_context`: its requests send its brief and what followed, never the earlier
+      conversation (the brief holds all it works from), so the lightest phase costs the fewest tokens.
     - It offers no research: it works only from what the verdicts kept.
     - It pauses for the build decision once every accepted claim is in the graph
       (`forge.core.phases.close_build`, which also holds rule 11).
@@ -12,7 +14,7 @@ Invariants:
 from __future__ import annotations
 
 from forge.agent.phases.build_tools import BUILD_TOOLS
-from forge.agent.phases.compose_brief import claims_view, compose_brief, graph_view
+from forge.agent.phases.compose_brief import BUILD_CLAIM_FIELDS, claims_view, compose_brief, graph_view
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING
 from forge.core.domain_types import Phase
@@ -30,13 +32,10 @@ decides on another round, a deep dive, an insight of their own, or resolving the
 
 
 def brief(state: ForgeState) -> Message:
-    standing = [{"text": a.text} for a in state.assumptions if a.confirmed is not False]
-    box = [{"name": p.name, "options": list(p.options)} for p in state.morphological_box]
     context = {
-        "claims": claims_view(state),
+        "claims": claims_view(state, BUILD_CLAIM_FIELDS),
         "graph_claims": graph_view(state),
-        "assumptions": standing,
-        "morphological_box": box,
+        "assumptions": [a.text for a in state.assumptions if a.confirmed is not False],
     }
     return compose_brief(Phase.BUILD, state, INSTRUCTION, context)
 
@@ -50,4 +49,5 @@ DEFINITION = PhaseDefinition(
     review=close_build.REVIEW,
     # Graph edges and short gap lists are small calls; the bound leaves room for THINKING_BUDGET.
     max_tokens=16_384,
+    own_context=True,
 )

@@ -15,6 +15,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from forge.agent.phases.reviewer_decisions import verdict_word
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.curation.graph_gaps import CuriosityItem, find_curiosity, navigation_view
 from forge.core.domain_types import ClaimId, ClaimStatus, EdgeId, EdgeType
@@ -150,7 +151,9 @@ async def get_negative_knowledge(ctx: ToolContext, args: NoInput) -> ToolOutcome
         {"claim_id": str(n.claim_id), "claim": n.claim_text, "reason": n.reason, "round": n.round}
         for n in s.negative_knowledge
     ]
-    graph = [{"claim_id": str(c.id), "claim": c.text, "status": c.status.value} for c in s.knowledge_graph_nodes]
+    graph = [
+        {"claim_id": str(c.id), "claim": c.text, "verdict": verdict_word(c.status)} for c in s.knowledge_graph_nodes
+    ]
     return ToolOutcome({"negative_knowledge": items, "graph_claims": graph}, f"{len(items)} rejected claim(s)")
 
 

@@ -13,17 +13,18 @@ Invariants:
       has decided anything.
     - The context block starts with the problem and holds only what the person decided and what
       earlier phases produced; it is derived from the state, never from the model's own memory.
-    - The claims and graph views carry the person's verdict in the product's words (accepted,
-      qualified, merged, rejected) and a qualification's exact text.
+    - The claims and graph views carry a claim's standing in one vocabulary, the person's verdict in
+      the product's words (accepted, qualified, merged, rejected), and a qualification's exact text;
+      a claims view carries only the fields its phase's tools and goal use, each source once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from forge.agent.phases.reviewer_decisions import VERDICT_WORDS, reviewer_decided
+from forge.agent.phases.reviewer_decisions import VERDICT_WORDS, reviewer_decided, verdict_word
 from forge.core.domain_types import Phase
 from forge.core.frame.problem_constraints import split_constraints
 from forge.core.hypotheses.remembered import memory_block
@@ -79,7 +80,7 @@ def compose_brief(phase: Phase, state: ForgeState, instruction: str, context: di
 
 
 def verdict_of(claim: Claim) -> str:
-    return VERDICT_WORDS.get(claim.status, "not reviewed yet")
+    return verdict_word(claim.status)
 
 
 def _present(view: dict[str, Any]) -> dict[str, Any]:
@@ -103,37 +104,50 @@ def analogies_view(analogies: Iterable[Analogy]) -> list[dict[str, Any]]:
     ]
 
 
-def claims_view(state: ForgeState) -> list[dict[str, Any]]:
-    """The round's claims as VALIDATE and BUILD see them, with the index a tool call refers to."""
-    return [
-        _present(
-            {
-                "index": i,
-                "id": str(c.id),
-                "text": c.text,
-                "thesis": c.thesis_text,
-                "antithesis": c.antithesis_text,
-                "status": c.status.value,
-                "verdict": verdict_of(c),
-                "qualification": c.qualification,
-                "falsifiability_condition": c.falsifiability_condition,
-                "evidence_sources": [e.source for e in c.evidence],
-                "cross_domain_source": c.cross_domain_source,
-                "builds_on": [str(b) for b in c.builds_on],
-                "hypothesis_ids": list(c.hypothesis_ids),
-                "user_feedback": c.user_feedback,
-                "feedback_response": c.feedback_response,
-                "revised_from": c.revised_from,
-                "rejection_reason": c.rejection_reason,
-            }
-        )
+# What each phase's tools and goal use of a claim (issue 42): VALIDATE tests and scores it, so it reads the
+# synthesis with its antithesis, test condition, sources and the person's feedback; BUILD places it in the
+# graph and names gaps and convergence locks, so it reads the verdict, boundary, sources and lineage.
+VALIDATE_CLAIM_FIELDS = (
+    "index", "id", "text", "antithesis", "qualification", "falsifiability_condition", "evidence_sources",
+    "cross_domain_source", "builds_on", "hypothesis_ids", "user_feedback", "feedback_response", "revised_from",
+)  # fmt: skip
+BUILD_CLAIM_FIELDS = (
+    "index", "id", "text", "verdict", "qualification", "antithesis", "evidence_sources", "cross_domain_source",
+    "builds_on", "rejection_reason",
+)  # fmt: skip
+
+
+def claims_view(state: ForgeState, fields: Sequence[str]) -> list[dict[str, Any]]:
+    """The round's claims as a phase sees them, with the index a tool call refers to: only `fields`; a
+    claim's standing in one vocabulary (`verdict`, the person's word, absent before the review) and each
+    evidence source once."""
+    views = (
+        {
+            "index": i,
+            "id": str(c.id),
+            "text": c.text,
+            "thesis": c.thesis_text,
+            "antithesis": c.antithesis_text,
+            "verdict": VERDICT_WORDS.get(c.status),
+            "qualification": c.qualification,
+            "falsifiability_condition": c.falsifiability_condition,
+            "evidence_sources": list(dict.fromkeys(e.source for e in c.evidence)),
+            "cross_domain_source": c.cross_domain_source,
+            "builds_on": [str(b) for b in c.builds_on],
+            "hypothesis_ids": list(c.hypothesis_ids),
+            "user_feedback": c.user_feedback,
+            "feedback_response": c.feedback_response,
+            "revised_from": c.revised_from,
+            "rejection_reason": c.rejection_reason,
+        }
         for i, c in enumerate(state.current_round_claims)
-    ]
+    )
+    return [_present({k: view[k] for k in fields}) for view in views]
 
 
 def graph_view(state: ForgeState) -> list[dict[str, Any]]:
     return [
-        {"id": str(c.id), "text": c.text, "status": c.status.value, "verdict": verdict_of(c)}
+        {"id": str(c.id), "text": c.text, "verdict": verdict_of(c)}
         | ({"qualification": c.qualification} if c.qualification else {})
         for c in state.knowledge_graph_nodes
     ]

@@ -23,7 +23,7 @@ class FundamentalsInput(BaseModel):
         min_length=1,
         max_length=12,
         description="Irreducible elements, one per item, each a full sentence naming a quantity, mechanism or "
-        "constraint (good: 'Wait time grows non-linearly as utilisation nears 100%'; bad: 'staffing').",
+        "constraint (good: 'Crack width grows with each freeze-thaw cycle once water reaches the pores'; bad: 'durability').",
     )
 
 
@@ -42,7 +42,7 @@ class AssumptionsInput(BaseModel):
         min_length=1,
         max_length=10,
         description="Hidden assumptions in how the problem is posed, each one a testable sentence "
-        "(good: 'Demand cannot be shifted in time'; bad: 'resources are limited').",
+        "(good: 'Applicants cannot file the permit stages in parallel'; bad: 'resources are limited').",
     )
 
 

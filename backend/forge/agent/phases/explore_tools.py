@@ -14,8 +14,14 @@ from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import AnalogyId, ContradictionId, SemanticDistance
+from forge.core.explore.mapping_quality_gate import (
+    MIN_EFFECTIVE_ROWS,
+    MappingTable,
+    MappingType,
+    check_mapping_table,
+    failure_lines,
+)
 from forge.core.explore.mapping_quality_gate import MappingRow as GateRow
-from forge.core.explore.mapping_quality_gate import MappingTable, MappingType, check_mapping_table, failure_lines
 from forge.core.explore.pool_offer import explore_offer
 from forge.core.explore.triz_contradiction import TrizResolution, resolve_contradiction
 from forge.core.hypotheses.pool import rule_layer_score
@@ -27,12 +33,14 @@ from forge.core.session.records import Analogy, Contradiction, MappingRow, Morph
 
 class ParameterItem(BaseModel):
     name: str = Field(
-        min_length=2, max_length=200, description="A design dimension of a solution (e.g. 'triage rule')."
+        min_length=2,
+        max_length=200,
+        description="A design dimension of a solution (e.g. 'binder chemistry', 'tariff structure').",
     )
     options: list[str] = Field(
         min_length=2,
         max_length=10,
-        description="Distinct values that dimension can take (e.g. 'by arrival', 'by acuity').",
+        description="Distinct values that dimension can take (e.g. 'lime', 'geopolymer', 'bacterial').",
     )
 
 
@@ -51,10 +59,10 @@ class MappingItem(BaseModel):
         description="The shared structure or mechanism: why the two play the same role (not a surface likeness).",
     )
     source_relation: str = Field(
-        default="", max_length=500, description="What the source concept does, or how it relates, in the source."
+        min_length=1, max_length=500, description="What the source concept does, or how it relates, in the source."
     )
     target_relation: str = Field(
-        default="", max_length=500, description="The corresponding relation of the target concept in the problem."
+        min_length=1, max_length=500, description="The corresponding relation of the target concept in the problem."
     )
     mapping_type: MappingType = Field(
         default=MappingType.ENTITY,
@@ -65,7 +73,7 @@ class MappingItem(BaseModel):
         default="", max_length=120, description="Rows that tell one causal story share a group name."
     )
     observable_link: str = Field(
-        default="", max_length=300, description="What one would measure in the problem to see this row hold."
+        min_length=1, max_length=300, description="What one would measure in the problem to see this row hold."
     )
 
 
@@ -88,9 +96,10 @@ class CrossDomainInput(BaseModel):
         "far (a different kind of system altogether; the most valuable when the structure still holds)."
     )
     mapping: list[MappingItem] = Field(
-        min_length=2,
+        min_length=MIN_EFFECTIVE_ROWS,
         max_length=12,
-        description="The mapping table: at least 2 rows pairing source elements with problem elements.",
+        description=f"The mapping table: at least {MIN_EFFECTIVE_ROWS} rows (as BISO's) pairing source elements "
+        "with problem elements.",
     )
     observable: str = Field(
         min_length=10,

@@ -42,6 +42,11 @@ VERDICT_WORDS = {
 }
 
 
+def verdict_word(status: ClaimStatus) -> str:
+    """A claim's standing in the one vocabulary every brief and tool result uses."""
+    return VERDICT_WORDS.get(status, "not reviewed yet")
+
+
 def short(text: str, limit: int = CLAIM_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

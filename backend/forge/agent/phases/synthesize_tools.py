@@ -56,7 +56,8 @@ class AntithesisInput(BaseModel):
         min_length=10,
         max_length=2000,
         description="The strongest case against the thesis: the evidence or mechanism that makes it fail or "
-        "reverse, not a weak objection.",
+        "reverse, not a weak objection (strong: 'Cooking and heating are 60% of evening load in the cited survey "
+        "and cannot move, so the shiftable share is below the 8% claimed'; weak: 'People may ignore prices').",
     )
     evidence_sources: list[str] = Field(
         default_factory=list, description="Counter-evidence found by research; " + CITED_SOURCES + QUOTED_EVIDENCE
@@ -69,15 +70,15 @@ class SynthesisInput(BaseModel):
         min_length=10,
         max_length=2000,
         description="The claim that survives the antithesis: scoped to where it holds, with a mechanism and an "
-        "effect size (good: 'Pooling the two triage queues cuts median door-to-doctor time by 15-25% in EDs "
-        "above 85% utilisation, because...'; bad: 'Better triage reduces waits').",
+        "effect size (good: 'A 3:1 peak-to-off-peak tariff shifts 8-12% of household load out of the evening "
+        "peak where meters show the price live, because...'; bad: 'Better pricing reduces peaks').",
     )
     falsifiability_condition: str = Field(
         min_length=10,
         max_length=1000,
         description="The observation that would show the claim wrong: metric, baseline, threshold and time window "
-        "(good: 'If median door-to-doctor time does not fall >= 10% below the 3-month baseline within 8 weeks "
-        "of pooling, the claim is false').",
+        "(good: 'If the evening-peak share of household load does not fall >= 5% below its 12-month baseline "
+        "within 3 months of the tariff, the claim is false').",
     )
     builds_on_claim_id: str | None = Field(
         default=None,

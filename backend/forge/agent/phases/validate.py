@@ -12,7 +12,7 @@ Invariants:
 
 from __future__ import annotations
 
-from forge.agent.phases.compose_brief import claims_view, compose_brief, graph_view
+from forge.agent.phases.compose_brief import VALIDATE_CLAIM_FIELDS, claims_view, compose_brief, graph_view
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.validate_tools import VALIDATE_TOOLS
@@ -67,7 +67,10 @@ def instruction(state: ForgeState) -> str:
 
 def _claims(state: ForgeState) -> list[dict[str, object]]:
     verdicts = verify_verdicts(state)
-    return [view | ({"verify": verdicts[view["id"]]} if view["id"] in verdicts else {}) for view in claims_view(state)]
+    return [
+        view | ({"verify": verdicts[view["id"]]} if view["id"] in verdicts else {})
+        for view in claims_view(state, VALIDATE_CLAIM_FIELDS)
+    ]
 
 
 def brief(state: ForgeState) -> Message:

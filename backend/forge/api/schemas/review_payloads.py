@@ -373,6 +373,9 @@ class DomainYieldView(Payload):
     hypotheses: int
     passed: int = Field(description="How many passed the mapping-quality gate.")
     failure: str = Field(description="Why the domain gave nothing (its call failed); empty otherwise.")
+    declined: str = Field(
+        default="", description="The model's reason when it declined the domain as not fitting; empty otherwise."
+    )
 
 
 class PoolSummaryView(Payload):

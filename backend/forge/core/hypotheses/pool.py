@@ -94,6 +94,7 @@ class DomainYield:
     hypotheses: int
     passed: int
     failure: str = ""  # why the domain gave nothing (its call failed), else empty
+    declined: str = ""  # the model's reason when it said the domain does not fit the target, else empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +107,20 @@ class BisoSummary:
     passed: int
     domains: tuple[DomainYield, ...]
 
+    @property
+    def declined(self) -> int:
+        return sum(1 for d in self.domains if d.declined)
+
 
 def summarize_pool(
-    round_: int, generated: int, kept: Sequence[Hypothesis], failures: dict[str, str], names: dict[str, str]
+    round_: int,
+    generated: int,
+    kept: Sequence[Hypothesis],
+    failures: dict[str, str],
+    names: dict[str, str],
+    declines: dict[str, str] | None = None,
 ) -> BisoSummary:
-    """Per domain (in `names` order): kept hypotheses, how many passed the gate, and any failure."""
+    """Per domain (in `names` order): kept hypotheses, how many passed the gate, any failure and any decline."""
     yields = tuple(
         DomainYield(
             domain_id,
@@ -118,6 +128,7 @@ def summarize_pool(
             sum(1 for h in kept if h.domain_id == domain_id),
             sum(1 for h in kept if h.domain_id == domain_id and h.gate.status is GateStatus.PASSED),
             failures.get(domain_id, ""),
+            (declines or {}).get(domain_id, ""),
         )
         for domain_id, name in names.items()
     )

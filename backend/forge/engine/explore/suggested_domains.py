@@ -204,6 +204,12 @@ async def explore_suggested_domains(
             for n, d in resolved.items()
             if isinstance(d, SourceDomain) and d.id == f.domain_id
         }
+        resolved |= {
+            n: f"declined as not fitting: {decline.reason}"
+            for decline in run.declined
+            for n, d in resolved.items()
+            if isinstance(d, SourceDomain) and d.id == decline.domain_id
+        }
     outcomes = tuple(
         _already(n, already[n], explored_this_round[already[n].id], round_)
         if n in already

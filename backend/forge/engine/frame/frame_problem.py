@@ -27,10 +27,10 @@ Read the problem and state, precisely and without solving it:
   plus any the problem implies without doubt. Never invent a limit that is merely convenient.
 - soft_constraints: preferences that may be traded off.
 - success_criteria: 1-4 checks with a metric, a baseline or threshold, and a time window
-  (e.g. "median door-to-doctor time under 30 minutes within 3 months").
+  (e.g. "median permit decision under 30 days within 6 months", "crack width below 0.3 mm after 50 freeze-thaw cycles").
 - stakeholders: who is affected or must act.
 - scope: what is in and out of scope, in one or two sentences.
-- domain_tags: 1-4 lower-case names of the problem's own field(s) (e.g. "hospital operations").
+- domain_tags: 1-4 lower-case names of the problem's own field(s) (e.g. "materials science", "public administration").
 Write in the language of the problem."""
 
 

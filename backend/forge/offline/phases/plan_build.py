@@ -28,14 +28,14 @@ from forge.offline.phases.planning import (
 from forge.offline.text.wording import shorten
 
 ADD = "add_to_knowledge_graph"
-KEPT = ("superseded", "validated", "qualified")
+KEPT = ("merged", "accepted", "qualified")  # the person's verdicts a claim enters the graph with
 MAX_SUPPORTS = 2
 MAX_GAPS = 12
 
 
 def kept_claims(view: ConversationView) -> list[Mapping[str, Any]]:
-    kept = [c for c in claims_in(view) if c.get("status") in KEPT]
-    return sorted(kept, key=lambda c: (KEPT.index(str(c["status"])), int(c["index"])))
+    kept = [c for c in claims_in(view) if c.get("verdict") in KEPT]
+    return sorted(kept, key=lambda c: (KEPT.index(str(c["verdict"])), int(c["index"])))
 
 
 def graph_ids(view: ConversationView) -> list[tuple[str, str]]:
@@ -58,7 +58,7 @@ def edges_for(view: ConversationView, claim: Mapping[str, Any], frame: ProblemFr
     edges += [{"to_claim_id": b, "edge_type": "extends"} for b in base if b in known]
     for other in claims_in(view):
         merged_into = str(other.get("rejection_reason") or "")
-        if other.get("status") == "superseded" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
+        if other.get("verdict") == "merged" and merged_into == f"merged into: {text}" and str(other["id"]) in known:
             edges.append({"to_claim_id": str(other["id"]), "edge_type": "merged_from"})
     linked = {e["to_claim_id"] for e in edges}
     same_target = [
@@ -78,24 +78,24 @@ def boundary(antithesis: str) -> str:
 
 def _standing_assumptions(view: ConversationView) -> list[str]:
     """The BUILD brief lists only the assumptions the person did not reject."""
-    return [str(a.get("text", "")) for a in view.context.get("assumptions", []) or [] if isinstance(a, Mapping)]
+    return [str(a) for a in view.context.get("assumptions", []) or []]
 
 
 def gaps(view: ConversationView, frame: ProblemFrame) -> list[str]:
     claims = claims_in(view)
-    kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("status") in KEPT)
+    kept_text = " ".join(str(c.get("text", "")) for c in claims if c.get("verdict") in KEPT)
     assumptions = sorted(_standing_assumptions(view), key=lambda a: (coverage(kept_text, a), a))
     items = [f"Untested assumption: {a}" for a in assumptions[:2]]
     items += [
         f"Boundary not yet measured: {shorten(boundary(str(c.get('antithesis', ''))), 220)}"
         for c in claims
-        if c.get("status") in KEPT and c.get("antithesis")
+        if c.get("verdict") in KEPT and c.get("antithesis")
     ][:3]
     items += [
         f"Rejected direction (revisit only with new evidence): {shorten(str(c.get('text', '')), 160)} — "
         f"{c.get('rejection_reason') or 'rejected'}"
         for c in claims
-        if c.get("status") == "rejected"
+        if c.get("verdict") == "rejected"
     ]
     items.append(
         f"No claim has yet been tested on real data about {frame.target}; run the falsification "
@@ -143,7 +143,7 @@ def _summary(view: ConversationView, frame: ProblemFrame, added: Sequence[Mappin
     gaps_call = view.done("analyze_gaps")
     listed = [str(g) for g in gaps_call.call.arguments.get("gaps", [])] if gaps_call else []
     edges = sum(int(o.payload.get("edges_added", 0)) for o in view.outcomes if o.ok and o.call.name == ADD)
-    rejected = [shorten(str(c.get("text", "")), 200) for c in claims_in(view) if c.get("status") == "rejected"]
+    rejected = [shorten(str(c.get("text", "")), 200) for c in claims_in(view) if c.get("verdict") == "rejected"]
     boundaries = [g for g in listed if g.startswith("Boundary")]
     return phase_summary(
         f"rejected this round, now negative knowledge: {len(rejected)}, e.g. '{rejected[0]}'."

@@ -261,15 +261,17 @@ class EngineStages:
             progress=_progress_to(live),
         )
         failures = {f.domain_id: f.message for f in run.failed_domains}
+        declines = {d.domain_id: d.reason for d in run.declined}
         state.domain_selection = choice.selection
         state.pool_candidates = list(top_candidates(run.hypotheses))  # EXPLORE's brief offers them
         state.biso = summarize_pool(
-            state.current_round, run.generated, run.hypotheses, failures, {d.id: d.name for d in chosen}
+            state.current_round, run.generated, run.hypotheses, failures, {d.id: d.name for d in chosen}, declines
         )
         summary = (
             f"BISO over {len(chosen)} source domains: {run.generated} hypotheses, {len(run.hypotheses)} kept after "
             f"merging near-duplicates, {state.biso.passed} passed the mapping gate"
             + (f" ({len(run.padding_suspected)} suspected of padding by the unpack audit)" if run.reviewed else "")
+            + (f"; {len(declines)} domain(s) declined as not fitting" if declines else "")
             + (f"; {len(failures)} domain(s) failed" if failures else "")
             + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
             + "."
@@ -281,6 +283,8 @@ class EngineStages:
             "passed": state.biso.passed,
             "reviewed": run.reviewed,
             "padding_suspected": len(run.padding_suspected),
+            "declined": len(declines),
+            "repeated_structures": run.repeated_structures,
         }
         events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(CoreStage.BISO, summary, counts))
         return StageOutput(events, run.hypotheses)

@@ -99,6 +99,9 @@ GOOD_ROWS = [
 ]
 
 
+THIN_ROWS = GOOD_ROWS[:2] * 3  # six rows, as the schema asks, but only two that say anything
+
+
 class ByDomain:
     """Answers per domain: a dict domain id -> BisoOutput or a failure; counts the requests."""
 
@@ -149,7 +152,7 @@ async def test_each_domain_is_one_call_and_each_hypothesis_is_gated_with_a_stabl
                     draft(
                         "Thin table",
                         "Route low acuity patients to a fast lane staffed by the same nurses during the peak.",
-                        GOOD_ROWS[:2],
+                        THIN_ROWS,
                     )
                 ]
             ),
@@ -197,7 +200,7 @@ async def test_near_duplicate_statements_across_domains_are_merged_into_the_bett
     statement = "Use the waiting room as a buffer and an acuity score priority so the triage nurse absorbs the evening surge pattern."
     model = ByDomain(
         {
-            first.id: BisoOutput(hypotheses=[draft("Thin", statement, GOOD_ROWS[:2])]),
+            first.id: BisoOutput(hypotheses=[draft("Thin", statement, THIN_ROWS)]),
             second.id: BisoOutput(hypotheses=[draft("Full", statement + " Keep it small.", GOOD_ROWS)]),
         }
     )

@@ -94,7 +94,11 @@ export function SourceDomainsSummary({ selection, pool }: { selection: Selection
                 <span className="font-medium text-slate-900">{d.name}</span>
                 {y && (
                   <span className="text-xs text-slate-600">
-                    {y.failure ? t("frame.noHypotheses", { failure: y.failure }) : t("frame.domainYield", { n: y.hypotheses, passed: y.passed })}
+                    {y.failure
+                      ? t("frame.noHypotheses", { failure: y.failure })
+                      : y.declined
+                        ? t("frame.declined", { reason: y.declined })
+                        : t("frame.domainYield", { n: y.hypotheses, passed: y.passed })}
                   </span>
                 )}
               </div>

@@ -52,7 +52,7 @@ describe("SourceDomainsSummary", () => {
     });
     render(
       <SourceDomainsSummary
-        selection={{ chosen: [chosen("queueing", "Queueing theory"), chosen("ecology", "Ecology")], filtered_out: [], shortfall: null }}
+        selection={{ chosen: [chosen("queueing", "Queueing theory"), chosen("ecology", "Ecology"), chosen("tides", "Tides")], filtered_out: [], shortfall: null }}
         pool={{
           round: 0,
           generated: 6,
@@ -61,14 +61,16 @@ describe("SourceDomainsSummary", () => {
           domains: [
             { domain_id: "queueing", domain_name: "Queueing theory", hypotheses: 3, passed: 3, failure: "" },
             { domain_id: "ecology", domain_name: "Ecology", hypotheses: 0, passed: 0, failure: "no valid output" },
+            { domain_id: "tides", domain_name: "Tides", hypotheses: 0, passed: 0, failure: "", declined: "no periodic forcing here" },
           ],
         }}
       />,
     );
     expect(screen.getByText(/5 hypotheses in the pool \(6 generated/)).toBeInTheDocument();
     const items = within(screen.getByRole("list", { name: "Source domains explored" })).getAllByRole("listitem");
-    expect(items).toHaveLength(2);
+    expect(items).toHaveLength(3);
     expect(items[0]).toHaveTextContent("3 hypotheses, 3 passed the gate");
     expect(items[1]).toHaveTextContent("no hypotheses: no valid output");
+    expect(items[2]).toHaveTextContent("declined as not fitting: no periodic forcing here");
   });
 });
