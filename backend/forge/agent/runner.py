@@ -81,7 +81,7 @@ MAX_NUDGES = 3
 PREVIEW_CHARS = 240
 MAX_REPLY_CHARS = 24_000
 SMALL_WINDOW = 32_768  # at most this, a request offers only the phase's tools (all of them take ~7k tokens)
-# After an overflow: the last 2 messages in full, older tool results and long call arguments cut to 200 chars.
+# After an overflow: the last 2 messages in full, older tool results cut to 200 chars, long argument lists counted.
 HARD_COMPACTION = (2, 200, True)
 
 

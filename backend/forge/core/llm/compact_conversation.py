@@ -3,9 +3,11 @@
 Invariants:
     - The last `keep_recent` messages are untouched; so is every user text (the phase briefs and the
       person's reviews), and every tool call (the decisions) unless `cut_calls`: after the server
-      refused the conversation as too long, every answered call — recent ones too — keeps its name
-      and argument keys, but a long string becomes a marked excerpt and a long list a marked count
-      (what the call recorded is in the ForgeState; its result, which the model reads, is kept).
+      refused the conversation as too long, every answered call — recent ones too — keeps its name,
+      keys and texts, but a long list in its arguments (a mapping table, rows of a box) becomes a
+      marked count: what the call recorded is in the ForgeState, and its result is kept. Texts stay
+      whole: they say what a call was about, and the model (the offline one too) reads its own
+      calls to know what it has done.
     - Older tool results longer than `max_result_chars` are cut to a marked excerpt; older
       provider blocks (e.g. raw web-search payloads) are dropped — their research is already in the
       ForgeState — and a message left empty says what was removed.
@@ -21,9 +23,7 @@ MAX_RESULT_CHARS = 400
 
 
 def _excerpt(value: Any, limit: int) -> Any:
-    """A tool call's argument with every string longer than `limit` cut to a marked excerpt."""
-    if isinstance(value, str) and len(value) > limit:
-        return value[:limit] + f" … [compacted: {len(value) - limit} more characters]"
+    """A tool call's argument with every list longer than `limit` characters cut to a marked count."""
     if isinstance(value, dict):
         return {k: _excerpt(v, limit) for k, v in value.items()}
     if isinstance(value, list):

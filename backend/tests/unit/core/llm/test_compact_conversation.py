@@ -29,7 +29,7 @@ def test_short_conversations_are_unchanged() -> None:
     assert compact_conversation(messages, keep_recent=6) == messages
 
 
-def test_after_an_overflow_answered_calls_keep_their_keys_but_long_arguments_become_excerpts() -> None:
+def test_after_an_overflow_answered_calls_keep_their_keys_and_texts_but_long_lists_become_counts() -> None:
     table = [{"source_concept": "s" * 50, "target_concept": "short"}] * 6
     call = ToolCall(ToolCallId("c1"), "search_cross_domain", {"source_domain": "q" * 500, "mapping": table, "n": 2})
     messages = (
@@ -40,7 +40,7 @@ def test_after_an_overflow_answered_calls_keep_their_keys_but_long_arguments_bec
     cut_call, result = (m.parts[0] for m in compact_conversation(messages, 2, 200, cut_calls=True))
     assert isinstance(cut_call, ToolCall) and (cut_call.id, cut_call.name) == (call.id, call.name)
     assert cut_call.arguments == {
-        "source_domain": "q" * 200 + " … [compacted: 300 more characters]",
+        "source_domain": "q" * 500,
         "mapping": "[6 items compacted: what they recorded is in the session]",
         "n": 2,
     }
