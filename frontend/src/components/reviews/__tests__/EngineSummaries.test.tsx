@@ -59,8 +59,8 @@ describe("SourceDomainsSummary", () => {
           kept: 5,
           passed: 4,
           domains: [
-            { domain_id: "queueing", domain_name: "Queueing theory", hypotheses: 3, passed: 3, failure: "" },
-            { domain_id: "ecology", domain_name: "Ecology", hypotheses: 0, passed: 0, failure: "no valid output" },
+            { domain_id: "queueing", domain_name: "Queueing theory", hypotheses: 3, passed: 3, failure: "", declined: "" },
+            { domain_id: "ecology", domain_name: "Ecology", hypotheses: 0, passed: 0, failure: "no valid output", declined: "" },
             { domain_id: "tides", domain_name: "Tides", hypotheses: 0, passed: 0, failure: "", declined: "no periodic forcing here" },
           ],
         }}
