@@ -2797,6 +2797,12 @@ export interface components {
             origin_question: string;
             /** Origin Session Id */
             origin_session_id: string;
+            /**
+             * Rationale
+             * @description Why the earlier session held it (seed 004's RATIONALE line).
+             * @default
+             */
+            rationale: string;
             /** Similarity */
             similarity: number;
             /** Support Count */

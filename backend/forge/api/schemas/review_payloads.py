@@ -306,6 +306,7 @@ class RememberedHypothesisView(Payload):
     origin_question: str
     origin_session_id: str
     decision: Literal["offered", "accepted", "dismissed"]
+    rationale: str = Field(default="", description="Why the earlier session held it (seed 004's RATIONALE line).")
 
 
 class FrameConstraintView(Payload):
