@@ -18,6 +18,7 @@ function offered(id: string, text: string, c: number): OfferedHypothesis {
     origin_question: "How can a hospital cut emergency waits?",
     origin_session_id: "s1",
     decision: "offered",
+    rationale: "",
   };
 }
 
