@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
-from forge.bootstrap.model_routing import RoleRoutes
+from forge.bootstrap.model_routing import Provider, RoleRoutes
 from forge.config import Settings
 from forge.core.explore.library_records import ShippedKnowledge
 from forge.core.search.plan import RuntimeProfile
@@ -22,6 +22,7 @@ from forge.ports import (
 from forge.services.hypothesis_queries import pool_reader
 from forge.services.pattern_memory import PatternMemory
 from forge.services.stages.engine_stages import EngineConfig, EngineStages
+from forge.services.stages.score_stage import ScoreStage
 from forge.services.stages.search_grounding import LazyHkgGrounding
 from forge.services.stages.supervision import Supervisor
 from forge.services.stages.verify_claims import VerifyStage
@@ -36,6 +37,7 @@ class ModelRoles:
     structured: StructuredModel | None
     verifier_structured: StructuredModel | None
     red_team: StructuredModel | None
+    verifier_offline: bool = True  # the verifier route is the offline model: word rules score hypotheses
 
 
 def model_roles(
@@ -50,6 +52,7 @@ def model_roles(
     """The generator, the verifier and their structured models: the given ones (tests), else built
     from the routes. A given `model` without `structured` means no engine stages."""
     built_here = model is None
+    given_judge = verifier_structured is not None
     if model is None:
         model = build_model(routes.generator, settings)
         structured = structured or build_structured_model(routes.generator, model, knowledge.domains, settings)
@@ -65,7 +68,10 @@ def model_roles(
     red_team = structured
     if built_here and structured is not None and verifier is not model:
         red_team = build_structured_model(routes.verifier, verifier, knowledge.domains, settings)
-    return ModelRoles(model, verifier, structured, verifier_structured, red_team)
+    # word rules score hypotheses only for the offline verifier (a verifier's structured model given
+    # explicitly, as tests do, is a judge whatever the routes say)
+    offline = routes.verifier.provider is Provider.OFFLINE and not given_judge
+    return ModelRoles(model, verifier, structured, verifier_structured, red_team, offline)
 
 
 def engine_stages(
@@ -100,6 +106,7 @@ def engine_stages(
             knowledge.domains,
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
+            generator_label=None if roles.verifier is roles.model else roles.model.label,
         ),
         verify=VerifyStage(verifier_structured, roles.verifier, concurrency=concurrency)
         if verifier_structured is not None
@@ -108,4 +115,10 @@ def engine_stages(
         concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
         # the Transform Gate's logic check runs on the verifier role when it is another model
         verifier=verifier_structured if verifier_structured is not roles.structured else None,
+        # the verifier role scores every new pool hypothesis; the offline model's scorer is the word rules
+        scorer=ScoreStage(
+            None if roles.verifier_offline else verifier_structured or roles.structured,
+            roles.verifier,
+            concurrency=concurrency,
+        ),
     )

@@ -19,7 +19,13 @@ from sqlalchemy.engine import make_url
 
 from forge.bootstrap.model_routing import Provider, resolve_routes, session_budget
 from forge.cli.doctor_local_server import local_server_findings
-from forge.cli.doctor_models import Finding, cross_family_finding, refresh_models, route_finding
+from forge.cli.doctor_models import (
+    Finding,
+    cross_family_finding,
+    refresh_models,
+    route_finding,
+    self_verification_finding,
+)
 from forge.config import Settings
 from forge.db.engine import create_engine_for
 from forge.db.migrate import alembic_config
@@ -45,6 +51,8 @@ def _model_findings(settings: Settings, catalogue: ModelCatalogue) -> list[Findi
     ]
     cross = cross_family_finding(routes.generator, routes.verifier, settings)
     findings += [cross] if cross is not None else []
+    same = self_verification_finding(routes.generator, routes.verifier)
+    findings += [same] if same is not None else []
     findings.append(_research_finding(settings, routes.generator.provider))
     return findings
 

@@ -125,6 +125,20 @@ def cross_family_finding(generator: ModelRoute, verifier: ModelRoute, settings: 
     return Finding("cross-family verifier", "verifier is the generator's family", True, fix, warning=True)
 
 
+def self_verification_finding(generator: ModelRoute, verifier: ModelRoute) -> Finding | None:
+    """Says when the verifier is the generator itself: hypothesis scores and VERIFY then come from the
+    model that proposed the ideas, and the preference-gaming check (generator's scores against the
+    verifier's) cannot run."""
+    if verifier != generator:
+        return None
+    if generator.provider == Provider.OFFLINE:
+        value = "the verifier is the generator itself (the offline model; word rules score hypotheses)"
+        return Finding("self-verification", value)
+    value = f"the verifier is the generator itself ({generator.name}): no preference-gaming check"
+    fix = "set FORGE_VERIFIER_MODEL to another model so its scores can be compared with the generator's"
+    return Finding("self-verification", value, True, fix, warning=True)
+
+
 async def refresh_models(settings: Settings, catalogue: ModelCatalogue) -> Finding:
     """Read the Models API (free) into the catalogue's cache file."""
     if not settings.anthropic_api_key:

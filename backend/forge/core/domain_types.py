@@ -41,6 +41,7 @@ class EngineStage(str, Enum):
     SUGGESTED_DOMAINS = "suggested_domains"
     MAPPING_REVIEW = "mapping_review"
     SEARCH = "search"
+    SCORE = "score"  # the verifier's five scores of the pool's new hypotheses, after BISO and SEARCH
     VERIFY = "verify"
     RED_TEAM = "red_team"
     SOLVE = "solve"

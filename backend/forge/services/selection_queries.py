@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from forge.core.domain_types import SessionId
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.selection.plot import SelectionPlot, selection_plot
 from forge.ports import HypothesisFilter, UnitOfWorkFactory
 from forge.services.hypothesis_queries import POOL_READ_LIMIT
@@ -24,4 +25,5 @@ async def selection_plot_of(uow_factory: UnitOfWorkFactory, session_id: SessionI
         else ProblemFrame(objective=(state.problem.splitlines() or [""])[0], target_object="", target_outcome="")
     )
     seeds = state.search.seeds if state.search else ()
-    return selection_plot(page.items, frame, seeds, supervised_weights(state))  # the axes SEARCH selected on
+    judged = model_scores(state.hypothesis_scores)
+    return selection_plot(page.items, frame, seeds, supervised_weights(state), judged)  # the axes SEARCH selected on

@@ -98,6 +98,7 @@ class MethodologyOut(BaseModel):
     spend: SpendLineOut
     rounds: int
     supervisor_findings: list[str]
+    scoring: list[str]  # who scored the hypotheses; whether the verifier is the generator itself
 
 
 class UnmetConstraintOut(BaseModel):

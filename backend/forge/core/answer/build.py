@@ -34,6 +34,7 @@ from forge.core.answer.withheld import cannot_be_met, withheld_direct_answer
 from forge.core.answer.words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.domain_types import ClaimStatus, Contributor, EvidenceType
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import describe_sources, model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim
@@ -57,6 +58,7 @@ class AnswerInputs:
     offline: bool
     verifications: Mapping[str, ClaimVerification] | None = None  # hypothesis id -> VERIFY's verdict
     supervisor_findings: Sequence[str] = ()
+    verifier_label: str | None = None  # the verifier role's model (None: no verifier ran)
 
 
 def answer_title(problem: str, frame: ProblemFrame | None, fallback: str = "Answer") -> str:
@@ -125,7 +127,24 @@ def boundaries(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -> 
     return tuple(found)
 
 
-def methodology(state: ForgeState, model_label: str, supervisor_findings: Sequence[str]) -> Methodology:
+def verifier_line(generator: str, verifier: str | None) -> str:
+    """Whether an independent model judged the generator's work (seed 000 §4.3.1)."""
+    if verifier is None:
+        return "Verifier: none ran; hypotheses were scored without one."
+    if verifier == generator:
+        return (
+            f"Verifier: the generator itself ({generator}): scores and verdicts come from the model that "
+            "proposed the ideas, so no cross-model check of its preferences was possible."
+        )
+    return (
+        f"Verifier: {verifier}, another model than the generator ({generator}); the supervisor compares "
+        "their scores (preference-gaming check)."
+    )
+
+
+def methodology(
+    state: ForgeState, model_label: str, supervisor_findings: Sequence[str], verifier_label: str | None = None
+) -> Methodology:
     domains = tuple(d.domain_name for d in state.biso.domains) if state.biso is not None else ()
     operators: tuple[str, ...] = ("biso",) if state.biso is not None else ()
     if state.search is not None:
@@ -138,6 +157,7 @@ def methodology(state: ForgeState, model_label: str, supervisor_findings: Sequen
         SpendLine(spend.tokens, round(spend.cost_usd, 6), spend.calls),
         state.current_round + 1,
         tuple(supervisor_findings),
+        (describe_sources(state.hypothesis_scores), verifier_line(model_label, verifier_label)),
     )
 
 
@@ -156,7 +176,8 @@ def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:
     risks = tuple(
         AnswerRisk(r.text, r.severity.value, r.mitigation, r.severity is RiskSeverity.HIGH) for r in inputs.risks
     )
-    ranking, unranked = rank_verified(inputs.hypotheses, frame_or_title(state), inputs.verifications or {})
+    judged = model_scores(state.hypothesis_scores)
+    ranking, unranked = rank_verified(inputs.hypotheses, frame_or_title(state), inputs.verifications or {}, judged)
     unmet = cannot_be_met(inputs.compliance, inputs.answer, words)
     return AnswerPack(
         title=answer_title(state.problem, frame),
@@ -169,7 +190,7 @@ def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:
         ranking=ranking,
         compliance=inputs.compliance,
         solve=inputs.solve,
-        methodology=methodology(state, inputs.model_label, inputs.supervisor_findings),
+        methodology=methodology(state, inputs.model_label, inputs.supervisor_findings, inputs.verifier_label),
         written_by=inputs.model_label,
         offline=inputs.offline,
         cannot_be_met=unmet,

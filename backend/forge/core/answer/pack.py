@@ -82,6 +82,7 @@ class Methodology:
     spend: SpendLine
     rounds: int
     supervisor_findings: tuple[str, ...] = ()
+    scoring: tuple[str, ...] = ()  # who scored the hypotheses, and whether the verifier is the generator
 
 
 @dataclass(frozen=True, slots=True)

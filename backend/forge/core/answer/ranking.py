@@ -4,7 +4,8 @@ verifier passed rank; the candidates it checked and did not pass are listed apar
 Invariants:
     - Pure. `ranking_candidates` is the one ordering both VERIFY (which hypotheses it checks before
       Solve) and the pack (what it ranks) use: the rule-layer composite, gate-passed hypotheses
-      before failed ones, ties by pool order, at most RANKING_SIZE.
+      before failed ones, ties by pool order, at most RANKING_SIZE. The composite is the verifier's
+      five scores where it scored (`judged`), else the word rules.
     - A hypothesis ranks only when its verification's status is PASSED; a row's `verify_status` is
       the verifier's status, or "unverified" when VERIFY never judged it — never a made-up pass.
 """
@@ -15,9 +16,9 @@ from collections.abc import Mapping, Sequence
 
 from forge.core.answer.pack import RankedHypothesis
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import scores_of
 from forge.core.hypotheses.pool import GateStatus, Hypothesis
-from forge.core.hypotheses.scores import score_hypothesis
-from forge.core.selection.composite_score import composite_score
+from forge.core.selection.composite_score import ScoreVector, composite_score
 from forge.core.verify.claim_verification import ClaimVerification
 from forge.core.verify.verdicts import VerifyStatus
 
@@ -25,17 +26,22 @@ RANKING_SIZE = 5
 UNVERIFIED = "unverified"
 
 
-def _ordered(hypotheses: Sequence[Hypothesis], frame: ProblemFrame) -> list[tuple[float, Hypothesis]]:
-    scored = [(round(composite_score(score_hypothesis(h, frame)), 2), i, h) for i, h in enumerate(hypotheses)]
+def _ordered(
+    hypotheses: Sequence[Hypothesis], frame: ProblemFrame, judged: Mapping[str, ScoreVector] | None = None
+) -> list[tuple[float, Hypothesis]]:
+    scored = [(round(composite_score(scores_of(h, frame, judged or {})), 2), i, h) for i, h in enumerate(hypotheses)]
     scored.sort(key=lambda t: (t[2].gate.status is not GateStatus.PASSED, -t[0], t[1]))
     return [(score, h) for score, _, h in scored]
 
 
 def ranking_candidates(
-    hypotheses: Sequence[Hypothesis], frame: ProblemFrame, size: int = RANKING_SIZE
+    hypotheses: Sequence[Hypothesis],
+    frame: ProblemFrame,
+    size: int = RANKING_SIZE,
+    judged: Mapping[str, ScoreVector] | None = None,
 ) -> tuple[Hypothesis, ...]:
     """The hypotheses the ranking would show, best first: the ones VERIFY checks before Solve."""
-    return tuple(h for _, h in _ordered(hypotheses, frame)[:size])
+    return tuple(h for _, h in _ordered(hypotheses, frame, judged)[:size])
 
 
 def _row(h: Hypothesis, score: float, verification: ClaimVerification | None) -> RankedHypothesis:
@@ -45,10 +51,13 @@ def _row(h: Hypothesis, score: float, verification: ClaimVerification | None) ->
 
 
 def rank_verified(
-    hypotheses: Sequence[Hypothesis], frame: ProblemFrame, verifications: Mapping[str, ClaimVerification]
+    hypotheses: Sequence[Hypothesis],
+    frame: ProblemFrame,
+    verifications: Mapping[str, ClaimVerification],
+    judged: Mapping[str, ScoreVector] | None = None,
 ) -> tuple[tuple[RankedHypothesis, ...], tuple[RankedHypothesis, ...]]:
     """(ranked: the verified hypotheses, best composite first; unranked: the candidates that did not pass)."""
-    ordered = _ordered(hypotheses, frame)
+    ordered = _ordered(hypotheses, frame, judged)
     passed = [
         _row(h, score, v)
         for score, h in ordered

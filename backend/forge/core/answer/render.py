@@ -146,6 +146,7 @@ def _methodology(pack: AnswerPack, w: AnswerWords) -> list[str]:
         w.source_domains.format(value=escape_inline(", ".join(m.domains)) or w.none),
         w.operators.format(value=escape_inline(", ".join(m.operators)) or w.none),
         w.models.format(value=escape_inline(", ".join(m.models))),
+        *(escape_inline(line) for line in m.scoring),
         w.spend.format(tokens=sp.tokens, cost=sp.cost_usd, calls=sp.calls, rounds=m.rounds),
         w.solve.format(
             convergence=_convergence_text(s.status, w),

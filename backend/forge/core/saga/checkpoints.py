@@ -10,7 +10,7 @@ Invariants:
       scores when BUILD opens (the scores are final then), CP-7 audits at CRYSTALLIZE.
     - Audits here are pure functions of the frame / selection and return findings (possibly none).
     - Claim scores (0..1) are put on the detectors' 0..10 scale; pool hypotheses carry the five
-      rule-layer proxy scores of `hypothesis_scores` (a verifier's scores would replace them).
+      verifier's five scores where it gave them, else the rule-layer proxies (`judged_scores`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from forge.core.domain_types import Phase, SemanticDistance
 from forge.core.explore.select_source_domains import DomainSelection
 from forge.core.frame.problem_frame import AuditedFrame, ProblemFrame
+from forge.core.hypotheses.judged_scores import scores_of
 from forge.core.hypotheses.pool import Hypothesis
-from forge.core.hypotheses.scores import describe_behavior, score_hypothesis
+from forge.core.hypotheses.scores import describe_behavior
 from forge.core.saga.detectors import ScoredHypothesis
 from forge.core.saga.records import Checkpoint, Finding, FindingKind, Severity
+from forge.core.selection.composite_score import ScoreVector
 from forge.core.session.records import Claim
 
 FIELD_CONCENTRATION = 0.6
@@ -155,10 +157,13 @@ def audit_source_domains_cp3(selection: DomainSelection | None, fields: Mapping[
     return findings
 
 
-def scored_hypotheses(hypotheses: Sequence[Hypothesis], frame: ProblemFrame) -> list[ScoredHypothesis]:
+def scored_hypotheses(
+    hypotheses: Sequence[Hypothesis], frame: ProblemFrame, judged: Mapping[str, ScoreVector] | None = None
+) -> list[ScoredHypothesis]:
+    """Layer 1's batch: the verifier's five scores (`judged`, by id), else the word rules."""
     batch = []
     for h in hypotheses:
-        s = score_hypothesis(h, frame)
+        s = scores_of(h, frame, judged or {})
         scores = {
             "divergence": s.divergence,
             "testability": s.testability,

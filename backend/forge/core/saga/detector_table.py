@@ -134,6 +134,9 @@ DETECTORS: tuple[Detector, ...] = (
 PRODUCED_ELSEWHERE: dict[FindingKind, str] = {
     FindingKind.RED_TEAM_CHALLENGE: "Layer 2, a model call per target: engine/saga/red_team.py, run by "
     "services/stages/supervision.py at CP-5 and CP-6",
+    FindingKind.PREFERENCE_GAMING: "Layer 1 at CP-6, only where generator and verifier are different models "
+    "(a fact of the composition root, not of the state): core/saga/preference_gaming.py, run by "
+    "services/stages/supervision.py",
 }
 
 

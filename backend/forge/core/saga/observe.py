@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from forge.core.domain_types import ClaimStatus, Phase
 from forge.core.explore.library_records import SourceDomain
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.saga.checkpoints import CHECKPOINT_PHASE, scored_claims, scored_hypotheses
 from forge.core.saga.detector_table import Observation, detect_at
@@ -118,15 +119,15 @@ def observe_pool_batch(
     history: Sequence[PatternSighting] = (),
 ) -> Observed:
     """CP-4 (a BISO batch, no parents) and CP-5 (SEARCH children with their parents)."""
-    sup, frame = supervision_of(state), frame_of(state)
-    scored = scored_hypotheses(batch, frame)
+    sup, frame, judged = supervision_of(state), frame_of(state), model_scores(state.hypothesis_scores)
+    scored = scored_hypotheses(batch, frame, judged)
     sightings = tuple(
         _sighting(h, s.composite(sup.weights), f"round {state.current_round}")
         for h, s in zip(batch, scored, strict=True)
     )
     observation = Observation(
         batch=Batch(tuple(scored), sup.weights),
-        parents={s.id: s for s in scored_hypotheses(parents, frame)},
+        parents={s.id: s for s in scored_hypotheses(parents, frame, judged)},
         hypotheses=batch,
         texts={h.id: f"{h.statement} {h.mechanism} {h.observable}" for h in batch},
         profile=build_profile(frame, state.state_of_art.summary if state.state_of_art else "", domains),

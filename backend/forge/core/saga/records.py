@@ -48,6 +48,7 @@ class FindingKind(str, Enum):
     SHALLOW_REWRITE = "shallow_rewrite"
     MAPPING_PADDING = "mapping_padding"
     INJECTION_SUSPECTED = "injection_suspected"
+    PREFERENCE_GAMING = "preference_gaming"  # the generator's scores drift from the verifier's (§4.3.1)
     # Layer 2: red team at checkpoints
     RED_TEAM_CHALLENGE = "red_team_challenge"
     # Layer 3: cross-session pattern memory
@@ -70,6 +71,7 @@ LAYER_OF: dict[FindingKind, int] = {
     FindingKind.SHALLOW_REWRITE: 1,
     FindingKind.MAPPING_PADDING: 1,
     FindingKind.INJECTION_SUSPECTED: 1,
+    FindingKind.PREFERENCE_GAMING: 1,
     FindingKind.DIVERSITY_COLLAPSE: 1,
     FindingKind.RED_TEAM_CHALLENGE: 2,
     FindingKind.FAVOURITE_PATTERN: 3,

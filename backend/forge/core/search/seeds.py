@@ -9,6 +9,8 @@ Invariants:
     - The composite method ranks by the composite with structural grounding where a hypothesis has
       one (`grounded_composite`).
     - Seeds come back best first; ties resolve by pool order, so the selection is deterministic.
+    - The scores are the verifier's where it scored a hypothesis (`judged_scores.pool_scores`), else
+      the word rules with novelty relative to the pool.
     - SAGA's ADJUST_WEIGHTS (`weights`) reaches every method: the composite is weighted with them and
       the feasibility axis of Pareto/MOME weighs its dimensions by them (composite_score).
 """
@@ -20,9 +22,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import pool_scores
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypotheses.scores import SEARCH_GRID, describe_behavior, score_pool
-from forge.core.selection.composite_score import grounded_composite, selection_point
+from forge.core.hypotheses.scores import SEARCH_GRID, describe_behavior
+from forge.core.selection.composite_score import ScoreVector, grounded_composite, selection_point
 from forge.core.selection.mome_grid import build_mome_grid, select_mome
 from forge.core.selection.pareto import select_pareto
 
@@ -48,10 +51,12 @@ def select_search_seeds(
     count: int,
     method: SelectionMethod = SelectionMethod.MOME,
     weights: Mapping[str, float] | None = None,
+    judged: Mapping[str, ScoreVector] | None = None,
 ) -> SeedSelection:
-    """`weights`: the supervisor's composite weights after ADJUST_WEIGHTS (None: the seed's)."""
+    """`weights`: the supervisor's composite weights after ADJUST_WEIGHTS (None: the seed's);
+    `judged`: the verifier's scores by hypothesis id (the others: word rules, novelty pool-relative)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = score_pool(eligible, frame)  # novelty relative to the other eligible hypotheses too
+    scores = pool_scores(eligible, frame, judged)
     points = [selection_point(s, weights) for s in scores]
     coverage: float | None = None
     if method is SelectionMethod.COMPOSITE:

@@ -19,9 +19,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import pool_scores
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId
-from forge.core.hypotheses.scores import SEARCH_GRID, describe_behavior, score_pool
-from forge.core.selection.composite_score import composite_score, selection_point
+from forge.core.hypotheses.scores import SEARCH_GRID, describe_behavior
+from forge.core.selection.composite_score import ScoreVector, composite_score, selection_point
 from forge.core.selection.mome_grid import DEFAULT_CELL_CAPACITY, build_mome_grid
 from forge.core.selection.pareto import rank_points
 
@@ -67,10 +68,12 @@ def selection_plot(
     frame: ProblemFrame,
     seeds: Collection[HypothesisId] = (),
     weights: Mapping[str, float] | None = None,
+    judged: Mapping[str, ScoreVector] | None = None,
 ) -> SelectionPlot:
-    """`weights`: SAGA's composite weights when ADJUST_WEIGHTS changed them (the axes SEARCH used)."""
+    """`weights`: SAGA's composite weights when ADJUST_WEIGHTS changed them (the axes SEARCH used);
+    `judged`: the verifier's scores by hypothesis id (word rules for the others)."""
     eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
-    scores = score_pool(eligible, frame)  # the scores SEARCH selected on
+    scores = pool_scores(eligible, frame, judged)  # the scores SEARCH selected on
     points = [selection_point(s, weights) for s in scores]
     descriptors = [describe_behavior(h) for h in eligible]
     ranking = rank_points([(p.novelty, p.feasibility) for p in points])

@@ -30,6 +30,7 @@ from forge.core.domain_types import (
 from forge.core.explore.select_source_domains import DomainSelection
 from forge.core.explore.suggested_domains import SuggestionOutcome
 from forge.core.frame.problem_frame import AuditedFrame
+from forge.core.hypotheses.judged_scores import JudgedScores
 from forge.core.hypotheses.pool import BisoSummary
 from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.hypotheses.remembered import RememberedHypothesis
@@ -92,6 +93,8 @@ class ForgeState:
     verifications: dict[ClaimId, ClaimVerification] = field(default_factory=dict)  # VERIFY, per claim, kept
     # VERIFY on the AnswerPack's ranking candidates (seed 000 §7 stage 6), by pool hypothesis id
     hypothesis_verifications: dict[str, ClaimVerification] = field(default_factory=dict)
+    # The five scores of every pool hypothesis, by id: the verifier's, or which word rules stand in
+    hypothesis_scores: dict[str, JudgedScores] = field(default_factory=dict)
     # Phase 5: BUILD
     knowledge_graph_nodes: list[Claim] = field(default_factory=list)
     knowledge_graph_edges: list[Edge] = field(default_factory=list)

@@ -42,6 +42,7 @@ from forge.core.search.plan import (
 )
 from forge.core.search.seeds import SeedSelection, SelectionMethod, select_search_seeds
 from forge.core.search.transform_gate import TransformRecord, TransformStatus, close_gate
+from forge.core.selection.composite_score import ScoreVector
 from forge.engine.search.application_spec import PendingTransform, Prepared
 from forge.engine.search.applications import finish_application, prepare_applications
 from forge.engine.search.structural_operators import grounding_request
@@ -106,16 +107,18 @@ async def run_search_round(
     grounding: StructuralGrounding | None = None,
     space: ConceptSpace | None = None,
     verifier: StructuredModel | None = None,
+    judged: Mapping[str, ScoreVector] | None = None,
 ) -> SearchRound:
     """`grounding` is the HKG (without it, HKG applications make nothing); `space` the target domain's
     concept space (derived from the frame when None); `verifier` runs the Transform Gate's logic
     check (the generator when None). `depth` is the SEARCH round inside the session round (its
     children's ids say it); `expanded` the seeds earlier rounds of this session round already
-    expanded (not selected again); `weights` SAGA's composite weights for the selection."""
+    expanded (not selected again); `weights` SAGA's composite weights for the selection; `judged` the
+    verifier's five scores by hypothesis id (word rules for the others)."""
     settings = PROFILES[profile]
     skip = set(expanded)
     candidates = [h for h in pool if h.id not in skip]
-    selection = select_search_seeds(candidates, frame, settings.top_n, method, weights)
+    selection = select_search_seeds(candidates, frame, settings.top_n, method, weights, judged)
     by_id = {h.id: h for h in pool}
     plan = plan_search_round(selection.seeds, settings, quotas, {s: by_id[s].domain_id for s in selection.seeds})
     space = space or derive_concept_space(frame)

@@ -35,6 +35,7 @@ from forge.core.domain_types import Phase, SessionId
 from forge.core.explore.library_records import SourceDomain
 from forge.core.explore.suggested_domains import describe_outcomes, pending_suggestions
 from forge.core.frame.problem_frame import ProblemFrame
+from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis, summarize_pool
 from forge.core.hypotheses.pool_candidates import top_candidates
 from forge.core.llm.messages import Usage
@@ -53,6 +54,7 @@ from forge.engine.frame.frame_problem import Framed, frame_problem
 from forge.engine.search.search_round import run_search_round
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
+from forge.services.stages.score_stage import ScoreStage
 from forge.services.stages.search_stage_report import search_counts, search_text, summarize_search
 from forge.services.stages.solve_stage import SolveStage
 from forge.services.stages.supervision import Supervisor, supervised_pool, supervised_quotas, supervised_weights
@@ -122,7 +124,9 @@ class EngineStages:
         grounding: StructuralGrounding | None = None,
         concept_spaces: tuple[ConceptSpace, ...] = (),
         verifier: StructuredModel | None = None,
+        scorer: ScoreStage | None = None,
     ) -> None:
+        self._scorer = scorer  # the verifier's five scores of new pool hypotheses (None: word rules)
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
@@ -171,13 +175,20 @@ class EngineStages:
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         """The pending stage's output with the supervisor's checkpoint events (the state in `ctx`
         is updated), or None when nothing is pending."""
-        output = await self._stage(ctx, live)
+        output = await self._scored(ctx, await self._stage(ctx, live), live)
         if self._supervisor is None:
             return output
         saga = await self._supervisor.supervise(ctx, output.hypotheses if output else ())
         if not saga:
             return output
         return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
+
+    async def _scored(self, ctx: ToolContext, output: StageOutput | None, live: LiveSink) -> StageOutput | None:
+        """The stage's output with the scoring of the hypotheses it added (before SAGA reads them)."""
+        if self._scorer is None or output is None or not output.hypotheses:
+            return output
+        scored = await self._scorer.score(ctx, output.hypotheses, _progress_to(live))
+        return StageOutput((*output.events, *scored), output.hypotheses)
 
     async def _stage(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         due = self._due(ctx.state)
@@ -297,7 +308,8 @@ class EngineStages:
         earlier = state.search if state.search is not None and state.search.round == state.current_round else None
         depth = earlier.depth if earlier is not None else 0
         profile = self._config.search_profile
-
+        # a pool made before scoring existed is scored once here, so the seeds are chosen on its scores
+        scoring = await self._scorer.score(ctx, pool, _progress_to(live)) if self._scorer is not None else ()
         run = await run_search_round(
             self._structured,
             pool,
@@ -309,6 +321,7 @@ class EngineStages:
             depth=depth,
             expanded=earlier.seeds if earlier is not None else (),
             weights=supervised_weights(state),  # SAGA's ADJUST_WEIGHTS
+            judged=model_scores(state.hypothesis_scores),  # the verifier's five scores
             concurrency=self._config.concurrency,
             progress=_progress_to(live),
             grounding=self._grounding,
@@ -320,6 +333,7 @@ class EngineStages:
         rounds = (depth + 1, self._config.search_rounds)
         events = (
             *framing_cost,
+            *scoring,
             *self._account(ctx, run.usage),
             ev.engine_stage(CoreStage.SEARCH, search_text(run, len(pool), rounds), search_counts(run, rounds)),
         )

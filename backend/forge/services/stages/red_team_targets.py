@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from forge.core.hypotheses.judged_scores import model_scores, scores_of
 from forge.core.hypotheses.pool import GateStatus, Hypothesis
-from forge.core.hypotheses.scores import score_hypothesis
 from forge.core.saga.budget import AuditCandidate, Bucket, allocate
 from forge.core.saga.observe import frame_of
 from forge.core.saga.policy import expandable
@@ -67,11 +67,12 @@ def _hypotheses(state: ForgeState, sup: SupervisionState, pool: Sequence[Hypothe
     frame = frame_of(state)
     allowed = set(expandable([h.id for h in pool if h.gate.status is GateStatus.PASSED], sup))
     constraints = frame.hard_constraints
+    judged = model_scores(state.hypothesis_scores)  # the verifier's, else word rules
     ranked: list[Ranked] = []
     for h in pool:
         if h.id not in allowed:
             continue
-        s = score_hypothesis(h, frame)
+        s = scores_of(h, frame, judged)
         dims = {"divergence": s.divergence, "testability": s.testability, "rationale": s.rationale,
                 "robustness": s.robustness, "feasibility": s.feasibility}  # fmt: skip
         score = sum(sup.weights.get(d, 0.0) * v for d, v in dims.items())

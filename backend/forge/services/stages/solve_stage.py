@@ -34,6 +34,7 @@ from forge.core.answer.build import AnswerInputs, answer_title, build_answer_pac
 from forge.core.answer.pack import SolveSummary
 from forge.core.answer.ranking import ranking_candidates
 from forge.core.domain_types import EngineStage, Phase, SessionId
+from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -102,7 +103,8 @@ class SolveStage:
         """Stage 6: VERIFY on the hypotheses the ranking would show (none without a verifier)."""
         if self._ranking_verify is None or not hypotheses:
             return ()
-        candidates = ranking_candidates(hypotheses, frame_or_title(ctx.state))
+        judged = model_scores(ctx.state.hypothesis_scores)
+        candidates = ranking_candidates(hypotheses, frame_or_title(ctx.state), judged=judged)
         return await self._ranking_verify.verify_hypotheses(ctx, candidates, progress)
 
     async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
@@ -128,6 +130,7 @@ class SolveStage:
                 offline=is_offline_label(self._structured.label),
                 verifications=state.hypothesis_verifications,
                 supervisor_findings=self._findings_of(state) if self._findings_of is not None else (),
+                verifier_label=self._ranking_verify.verifier_label if self._ranking_verify is not None else None,
             )
         )
         state.answer_pack = pack

@@ -6,6 +6,8 @@ finding, directive and checkpoint audit is returned as stored events with the st
 Invariants:
     - Read → pure → write: the pool is read, `saga_observe` / `saga_supervise` decide, the state's
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
+    - Where the generator is another model than the verifier (`generator_label`), CP-6 compares
+      their scores of the session's claims (`core.saga.preference_gaming`, no model call).
     - Layers 1, 3 and 4 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
       on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
       cognitive budget; an empty bucket skips the red team and the audit says so.
@@ -44,6 +46,7 @@ from forge.core.saga.observe import (
 )
 from forge.core.saga.patterns import PatternSighting
 from forge.core.saga.policy import expandable, search_quotas
+from forge.core.saga.preference_gaming import claim_pairs, detect_preference_gaming
 from forge.core.saga.records import Checkpoint, Finding
 from forge.core.saga.state import SupervisionState
 from forge.core.saga.supervise import run_checkpoint
@@ -79,7 +82,11 @@ class Supervisor:
         read_pool: PoolReader | None = None,
         top_n: int = TOP_N,
         patterns: PatternMemory | None = None,
+        generator_label: str | None = None,
     ) -> None:
+        # the generator's label where it is another model than the verifier (the preference-gaming
+        # check at CP-6 compares their scores); None: the verifier is the generator itself
+        self._generator = generator_label
         self._patterns = patterns  # Layer 3 across sessions; None: this session's rounds only
         self._red_team = red_team  # None: Layer 2 is off (e.g. a scripted test model)
         self._priced_as = priced_as  # the red-team model's label and prices
@@ -105,7 +112,7 @@ class Supervisor:
             red = await self._challenge(ctx, cp, pool, observed)
         sup = supervision_of(state)
         sup = replace(sup, patterns=(*sup.patterns, *observed.sightings))
-        findings = (*observed.findings, *red.findings)
+        findings = (*observed.findings, *red.findings, *self._gaming(state, cp))
         result = run_checkpoint(
             sup,
             cp,
@@ -171,6 +178,14 @@ class Supervisor:
         failed = f"; {run.failed} call(s) failed" if run.failed else ""
         note = f" Red team ({self._red_team.label}) challenged {len(targets)} for {run.units} units{failed}."
         return RedTeamOutcome(run.findings, run.non_operational, note, usage)
+
+    def _gaming(self, state: ForgeState, cp: Checkpoint) -> tuple[Finding, ...]:
+        """CP-6: the generator's claim scores against the verifier's (`preference_gaming`)."""
+        if cp is not Checkpoint.CP6 or self._generator is None:
+            return ()
+        pairs = claim_pairs(state.all_claims, state.verifications)
+        found = detect_preference_gaming(pairs, self._generator, self._priced_as.label)
+        return (found,) if found is not None else ()
 
 
 def _union(stored: Sequence[Hypothesis], batch: Sequence[Hypothesis]) -> list[Hypothesis]:

@@ -51,6 +51,10 @@ class VerifyStage:
         self._k = k
         self._concurrency = concurrency
 
+    @property
+    def verifier_label(self) -> str:
+        return self._priced_as.label
+
     def pending(self, state: ForgeState) -> bool:
         return state.current_phase is Phase.VALIDATE and any(
             c.id not in state.verifications for c in state.current_round_claims
