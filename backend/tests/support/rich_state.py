@@ -24,7 +24,9 @@ from forge.core.domain_types import (
     SemanticDistance,
 )
 from forge.core.explore.suggested_domains import SuggestionOutcome, SuggestionSource
+from forge.core.hypotheses.judged_scores import JudgedScores, ScoreSource
 from forge.core.hypotheses.pool_candidates import PoolCandidate
+from forge.core.selection.composite_score import ScoreVector
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import (
     Analogy,
@@ -158,6 +160,11 @@ def rich_state() -> ForgeState:
         contradictions=[Contradiction(ContradictionId(uid(40)), "speed", "safety", "d", "r", ("segmentation",))],
         adjacent_possible=["telemedicine"],
         suggested_domains=["logistics"],
+        hypothesis_scores={
+            "b1": JudgedScores(ScoreSource.VERIFIER, "claude", ScoreVector(7.5, 6.0, 5.5, 4.0, 8.25)),
+            "b2": JudgedScores(ScoreSource.FALLBACK_WORD_RULES, "claude", note="invalid after 3 attempts"),
+            "s1": JudgedScores(ScoreSource.OFFLINE_WORD_RULES, "offline word rules"),
+        },
         current_round_claims=[thesis, merged],
         theses_stated=2,
         antitheses_searched={2, 0, 1},
