@@ -1661,7 +1661,7 @@ export interface components {
          *     engine, the services, the API schema and the SPA's labels read).
          * @enum {string}
          */
-        EngineStage: "frame" | "biso" | "suggested_domains" | "mapping_review" | "search" | "verify" | "red_team" | "solve";
+        EngineStage: "frame" | "biso" | "suggested_domains" | "mapping_review" | "search" | "score" | "verify" | "red_team" | "solve";
         /**
          * EngineStageData
          * @description An engine stage finished: what it produced, in words and counts.
@@ -1894,7 +1894,7 @@ export interface components {
          * FindingKind
          * @enum {string}
          */
-        FindingKind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
+        FindingKind: "score_compression" | "dimension_collinearity" | "source_domain_bias" | "shallow_rewrite" | "mapping_padding" | "injection_suspected" | "preference_gaming" | "red_team_challenge" | "favourite_pattern" | "hard_constraint_violation" | "anti_pattern" | "stale_idea" | "constraint_audit" | "target_domain" | "diversity_collapse" | "risk_convergence";
         /** FindingOut */
         FindingOut: {
             checkpoint: components["schemas"]["Checkpoint"];
@@ -2319,6 +2319,8 @@ export interface components {
             operators: components["schemas"]["HypothesisOperator"][];
             /** Rounds */
             rounds: number;
+            /** Scoring */
+            scoring: string[];
             spend: components["schemas"]["SpendLineOut"];
             /** Supervisor Findings */
             supervisor_findings: string[];

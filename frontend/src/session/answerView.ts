@@ -78,6 +78,7 @@ export function methodologyLines(pack: AnswerPack): { label: string; value: stri
     { label: i18n.t("answer.sourceDomains"), value: list(m.domains) },
     { label: i18n.t("answer.operators"), value: list(m.operators) },
     { label: i18n.t("answer.models"), value: m.models.join(", ") + (pack.offline ? i18n.t("answer.offlineModels") : "") },
+    ...m.scoring.map((text) => ({ label: i18n.t("answer.scoring"), value: text })),
     { label: i18n.t("answer.spend"), value: spend },
     { label: i18n.t("answer.solve"), value: i18n.t("answer.solveValue", { attempts: i18n.t("answer.attempts", { count: s.attempts }), rounds: i18n.t("answer.outerRounds", { count: s.outer_rounds }), convergence: convergenceText(s) }) },
     ...s.constraints_added.map((text) => ({ label: i18n.t("answer.constraintFromRisk"), value: text })),

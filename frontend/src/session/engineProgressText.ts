@@ -17,6 +17,7 @@ const STAGE_WORK: Readonly<Record<EngineStage, ParseKeys>> = {
   frame: "engine.frame",
   biso: "engine.biso",
   search: "engine.search",
+  score: "engine.score",
   mapping_review: "engine.mapping_review",
   suggested_domains: "engine.suggested_domains",
   verify: "engine.verify",

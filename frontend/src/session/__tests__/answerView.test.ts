@@ -83,7 +83,7 @@ describe("solve and methodology", () => {
     const pack = {
       offline: true,
       solve: solve("limits_reached", 1),
-      methodology: { domains: ["Queueing"], operators: ["biso", "refine"], models: ["offline model"], rounds: 1, supervisor_findings: ["score compression"], spend: { tokens: 1200, cost_usd: 0.0123, calls: 3 } },
+      methodology: { domains: ["Queueing"], operators: ["biso", "refine"], models: ["offline model"], rounds: 1, scoring: [], supervisor_findings: ["score compression"], spend: { tokens: 1200, cost_usd: 0.0123, calls: 3 } },
     } as unknown as AnswerPack;
     const lines = methodologyLines(pack);
     expect(lines.map((l) => l.label)).toEqual(["Source domains", "Operators", "Models", "Spend", "Solve", "Constraint from a risk", "Supervisor finding"]);

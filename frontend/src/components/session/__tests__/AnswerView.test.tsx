@@ -25,7 +25,7 @@ function pack(verdict: "pass" | "violation"): AnswerPack {
       ],
     },
     solve: { status: "zero_high_risks", unresolved_high_risks: 0, outer_rounds: 1, attempts: 2, constraints_added: [], notes: [], failure: "" },
-    methodology: { domains: ["Queueing theory"], operators: ["biso"], models: ["offline model"], rounds: 1, supervisor_findings: [], spend: { tokens: 0, cost_usd: 0, calls: 0 } },
+    methodology: { domains: ["Queueing theory"], operators: ["biso"], models: ["offline model"], rounds: 1, scoring: [], supervisor_findings: [], spend: { tokens: 0, cost_usd: 0, calls: 0 } },
     written_by: "offline model",
     offline: true,
   };
