@@ -65,3 +65,15 @@ async def test_a_verifier_of_another_family_is_recommended_when_a_second_provide
 async def test_a_dollar_budget_on_an_unpriced_model_is_a_problem_naming_the_token_budget(tmp_path: Path) -> None:
     findings = _by_topic(await diagnose(_settings(tmp_path, model="anthropic:claude-nova-9", budget_usd=2.0)))
     assert not findings["budget"].ok and "FORGE_BUDGET_TOKENS" in (findings["budget"].fix or "")
+
+
+async def test_doctor_says_when_the_verifier_is_the_generator_itself(tmp_path: Path) -> None:
+    same = _by_topic(await diagnose(_settings(tmp_path, model="anthropic:claude-sonnet-4-6")))["self-verification"]
+    assert same.warning and "the verifier is the generator itself (anthropic:claude-sonnet-4-6)" in same.value
+    assert "no preference-gaming check" in same.value and "FORGE_VERIFIER_MODEL" in (same.fix or "")
+    other = await diagnose(
+        _settings(tmp_path, model="anthropic:claude-sonnet-4-6", verifier_model="anthropic:claude-opus-5-5")
+    )
+    assert "self-verification" not in _by_topic(other)
+    offline = _by_topic(await diagnose(_settings(tmp_path, model="offline")))["self-verification"]
+    assert not offline.warning and "word rules score hypotheses" in offline.value

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from uuid import UUID
 
 from forge.api.schemas.answer import AnswerPackOut
-from forge.core.answer.build import AnswerInputs, build_answer_pack, with_supervisor_findings
+from forge.core.answer.build import AnswerInputs, build_answer_pack, verifier_line, with_supervisor_findings
 from forge.core.answer.pack import AnswerPack, SolveSummary, TalkerAnswer
 from forge.core.answer.render import ANSWER_SECTIONS, answer_pack_json, render_answer_markdown
 from forge.core.document.render import DocumentInput, render_knowledge_document
@@ -25,7 +25,9 @@ from forge.core.domain_types import (
     Phase,
 )
 from forge.core.explore.mapping_quality_gate import MappingRow, MappingTable, MappingType
+from forge.core.hypotheses.judged_scores import JudgedScores, ScoreSource
 from forge.core.hypotheses.pool import Hypothesis, HypothesisId, gate_summary
+from forge.core.selection.composite_score import ScoreVector
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim, ClaimScores, Evidence, NegativeKnowledge, StateOfArt
 from forge.core.session.state_codec import decode_state, encode_state
@@ -291,3 +293,24 @@ def test_the_document_is_titled_by_the_pack_and_opens_with_its_direct_answer() -
     opening = document[answer_at:first_section]
     assert answer_at < first_section and "“without more staff” cannot be met" in opening
     assert "no solution meets every hard constraint" in opening
+
+
+def test_the_ranking_orders_by_the_verifiers_scores_and_the_methodology_says_who_judged() -> None:
+    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5)}
+    s = state()
+    low, high = ScoreVector(1.0, 1.0, 1.0, 1.0, 1.0), ScoreVector(9.0, 9.0, 9.0, 9.0, 9.0)
+    s.hypothesis_scores = {
+        "h1": JudgedScores(ScoreSource.VERIFIER, "verifier-model", low),
+        "h3": JudgedScores(ScoreSource.VERIFIER, "verifier-model", high),
+    }
+    p = build_answer_pack(replace(inputs(), state=s, verifications=verdicts, verifier_label="verifier-model"))
+    assert [(h.id, h.score) for h in p.ranking] == [("h3", 9.0), ("h1", 1.0)]
+    assert p.methodology.scoring == (
+        "Hypothesis scores: 2 by the verifier (verifier-model).",
+        verifier_line("offline model", "verifier-model"),
+    )
+    assert "another model than the generator (offline model)" in p.methodology.scoring[1]
+    assert "Hypothesis scores: 2 by the verifier (verifier-model)." in render_answer_markdown(p)
+    same = build_answer_pack(replace(inputs(), verifier_label="offline model"))
+    assert "Verifier: the generator itself (offline model)" in same.methodology.scoring[1]
+    assert AnswerPackOut.model_validate(answer_pack_json(same)).methodology.scoring == list(same.methodology.scoring)
