@@ -1,7 +1,9 @@
-"""Rule-layer scores and behaviour descriptors of a hypothesis, for SEARCH selection (seed 000
+"""Word-rule scores and behaviour descriptors of a hypothesis, for SEARCH selection (seed 000
 §4.3.2, §8.3), computed from the hypothesis's own fields and the problem frame — no model call.
 
-These are proxies, and say so: a verifier's scores (VERIFY) replace them where they exist. Each is
+These are proxies, and say so: they are the OFFLINE model's scorer, and the fallback for a hypothesis
+whose scoring call failed. With a model provider the verifier role scores every hypothesis
+(`services/stages/score_stage`) and its scores replace these (`judged_scores`). Each is
 graded from real differences between hypotheses (their words, their mapping table), never noise,
 so hypotheses that differ do not pile up on one edge of the Pareto plane:
     divergence   10 × (½ source share + ½ claim share): the share of the mapping's source vocabulary

@@ -177,6 +177,7 @@ const ENGINE_STAGE_LABELS: Readonly<Partial<Record<Schemas["EngineStage"], Parse
   frame: "activity.stageFrame",
   biso: "activity.stageBiso",
   search: "activity.stageSearch",
+  score: "activity.stageScore",
   suggested_domains: "activity.stageSuggested",
   verify: "activity.stageVerify",
   solve: "activity.stageSolve",
