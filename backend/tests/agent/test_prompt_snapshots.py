@@ -26,9 +26,11 @@ from support.prompt_snapshots import (
     openai_bodies,
     readable_prompts,
 )
+from support.scripted_search import FRAME, parent
 
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.engine.explore.biso import biso_request
+from forge.engine.verify.score_hypotheses import ScoreBatch, score_request
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 
 SNAPSHOTS = Path(__file__).parent / "prompt_snapshots"
@@ -79,6 +81,19 @@ def test_the_biso_request_matches_the_snapshot() -> None:
     schema = json.dumps(request.output.model_json_schema(), ensure_ascii=False, indent=1)
     text = f"# {request.name}\n\n{request.purpose}\n\n## instructions\n\n{request.instructions}\n\n## input\n\n"
     _compare_or_update(SNAPSHOTS / "biso_request.md", f"{text}{request.input}\n\n## output schema\n\n{schema}\n")
+
+
+def test_the_hypothesis_scoring_request_matches_the_snapshot() -> None:
+    """The verifier's scoring request over two pool hypotheses: the five anchored dimensions, the
+    frame, each hypothesis's material by id, and the schema with every reason before its number."""
+    hypotheses = (parent("h1", "queue buffer", "waits per hour"), parent("h2", "feedback loop", "share of patients"))
+    request = score_request(
+        ScoreBatch("How can a hospital cut emergency wait times without more staff?", FRAME, hypotheses)
+    )
+    schema = json.dumps(request.output.model_json_schema(), ensure_ascii=False, indent=1)
+    text = f"# {request.name}\n\n{request.purpose}\n\n## instructions\n\n{request.instructions}\n\n## input\n\n"
+    _compare_or_update(SNAPSHOTS / "score_request.md", f"{text}{request.input}\n\n## output schema\n\n{schema}\n")
+    assert _undescribed_fields(request.output.model_json_schema(), "score_hypotheses") == []
 
 
 def _undescribed_fields(schema: dict[str, Any], path: str) -> list[str]:
