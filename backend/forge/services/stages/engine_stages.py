@@ -14,6 +14,7 @@ Invariants:
     - A stage changes the state in memory and returns what the driver commits with it in ONE step
       transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
       hypotheses for the pool. Progress is published live while it works, never stored.
+    - New hypotheses (and before SEARCH any unscored one) are scored (`score_stage`) before SAGA reads them.
     - After the stage (or when a phase opens without one) the supervisor, if any, runs the due SAGA
       checkpoints; their events join the stage's step. SEARCH expands only what SAGA's directives
       leave expandable, under the quotas they set.
@@ -184,7 +185,6 @@ class EngineStages:
         return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
 
     async def _scored(self, ctx: ToolContext, output: StageOutput | None, live: LiveSink) -> StageOutput | None:
-        """The stage's output with the scoring of the hypotheses it added (before SAGA reads them)."""
         if self._scorer is None or output is None or not output.hypotheses:
             return output
         scored = await self._scorer.score(ctx, output.hypotheses, _progress_to(live))
@@ -308,7 +308,6 @@ class EngineStages:
         earlier = state.search if state.search is not None and state.search.round == state.current_round else None
         depth = earlier.depth if earlier is not None else 0
         profile = self._config.search_profile
-        # a pool made before scoring existed is scored once here, so the seeds are chosen on its scores
         scoring = await self._scorer.score(ctx, pool, _progress_to(live)) if self._scorer is not None else ()
         run = await run_search_round(
             self._structured,
