@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-scoring-calls bench-local-model prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-local-model prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -163,6 +163,7 @@ bench-engine-cost: $(STAMP)
 	$(BIN)/python bench/bench_engine_cost.py
 
 # Hypothesis-scoring calls and their cost in a one-round autopilot session (the verifier is a scripted model).
+.PHONY: bench-scoring-calls
 bench-scoring-calls: $(STAMP)
 	$(BIN)/python bench/bench_scoring_calls.py
 
