@@ -15,8 +15,11 @@ async def explore_review_reached(client: httpx.AsyncClient) -> str:
     decompose = await run_and_stream(client, sid)
     assert [e.data["stage"] for e in decompose if e.type == "engine_stage"] == ["frame"]
     explore = await read_stream(client, "POST", f"/api/v1/sessions/{sid}/user-input", json=review_for(decompose[-2]))
-    (biso,) = [e for e in explore if e.type == "engine_stage"]
+    biso, score = [e for e in explore if e.type == "engine_stage"]
     assert biso.data["stage"] == "biso" and biso.data["counts"]["domains"] >= 18
+    # the new pool is scored before the supervisor reads it: offline, by labelled word rules, no call
+    assert score.data["stage"] == "score" and score.data["counts"]["hypotheses"] == biso.data["counts"]["kept"]
+    assert "the offline model's word rules (no model call" in score.data["summary"]
     assert explore[-2].type == "review_explore"
     return sid
 

@@ -31,7 +31,8 @@ async def test_a_suggestion_at_the_explore_review_is_explored_before_the_claims_
 
     synthesize = await read_stream(client, "POST", f"/api/v1/sessions/{sid}/user-input", json=body)
     stages = [e.data["stage"] for e in synthesize if e.type == "engine_stage"]
-    assert stages == ["suggested_domains", "search"]  # explored first, so SEARCH can expand them too
+    # explored first, so SEARCH can expand them too; each stage's new hypotheses are scored after it
+    assert stages == ["suggested_domains", "score", "search", "score"]
     (stage,) = [e for e in synthesize if e.type == "engine_stage" and e.data["stage"] == "suggested_domains"]
     assert stage.data["counts"]["suggestions"] == 2 and stage.data["counts"]["hypotheses"] >= 1
     assert f"→ {unexplored['name']} (from the library)" in stage.data["summary"]
