@@ -67,7 +67,7 @@ def _one_cell_pool() -> list[Hypothesis]:
 async def test_search_seeds_and_cp5_statistics_run_on_the_verifiers_scores() -> None:
     pool = _one_cell_pool()
     scores = _reversing(pool)
-    scorer = ScriptedScorer(lambda h: scores.get(h.id, FLAT))  # the children all get the same scores
+    scorer = ScriptedScorer(lambda h, _: scores.get(h.id, FLAT))  # the children all get the same scores
     state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
     output = await _stages(pool, scorer).run(context(state), lambda e: None)
     assert output is not None and state.search is not None
@@ -103,7 +103,7 @@ async def test_search_seeds_and_cp5_statistics_run_on_the_verifiers_scores() -> 
 
 async def test_a_failed_scoring_call_falls_back_to_word_rules_and_says_so() -> None:
     pool = await _pool()
-    scorer = ScriptedScorer(lambda h: FLAT, fail=True)
+    scorer = ScriptedScorer(lambda h, _: FLAT, fail=True)
     state = ForgeState(problem=PROBLEM, current_phase=Phase.SYNTHESIZE)
     output = await _stages(pool, scorer).run(context(state), lambda e: None)
     assert output is not None and state.search is not None

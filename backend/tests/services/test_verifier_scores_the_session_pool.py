@@ -38,7 +38,7 @@ async def test_the_verifier_scores_every_pool_hypothesis_once_and_the_supervisor
 ) -> None:
     model = OfflineModel(KNOWLEDGE_DIR)
     structured = build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains())
-    scorer = ScriptedScorer(lambda h: FLAT, inner=structured)
+    scorer = ScriptedScorer(lambda h, _: FLAT, inner=structured)
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     async with migrated_database_url(backend, tmp_path) as url:
         container = build_container(

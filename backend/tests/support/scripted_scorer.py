@@ -1,13 +1,16 @@
 """A scripted verifier for the hypothesis-scoring call: answers `score_hypotheses` with the scores a
 test chooses per hypothesis (reasoning first, as the schema asks), keeps every request, and hands any
-other request to an inner structured model (the offline generators, say)."""
+other request to an inner structured model (the offline generators, say). `word_rule_scorer` answers
+with the word rules' scores: what the fake provider servers of the whole-session tests serve."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis
+from forge.core.hypotheses.scores import score_hypothesis
 from forge.core.llm.messages import Usage
 from forge.core.selection.composite_score import ScoreVector
 from forge.engine.verify.score_hypotheses import HypothesisScoreItem, HypothesisScoresOutput, ScoreBatch
@@ -33,12 +36,12 @@ def score_item(hid: str, s: ScoreVector) -> HypothesisScoreItem:
 
 
 class ScriptedScorer:
-    """`score_of(h)` is the answer for each hypothesis; `omit` ids are left out of every answer;
+    """`score_of(h, frame)` is the answer for each hypothesis; `omit` ids are left out of every answer;
     `fail` makes every scoring call fail (as a model still invalid after its retries)."""
 
     def __init__(
         self,
-        score_of: Callable[[Hypothesis], ScoreVector],
+        score_of: Callable[[Hypothesis, ProblemFrame], ScoreVector],
         inner: StructuredModel | None = None,
         omit: frozenset[str] = frozenset(),
         fail: bool = False,
@@ -62,7 +65,12 @@ class ScriptedScorer:
         assert isinstance(batch, ScoreBatch)
         if self.fail:
             return StructuredFailure("invalid after 3 attempts", Usage(50, 5), 3)
-        items = [score_item(h.id, self.score_of(h)) for h in batch.hypotheses if h.id not in self.omit]
+        items = [score_item(h.id, self.score_of(h, batch.frame)) for h in batch.hypotheses if h.id not in self.omit]
         n = len(batch.hypotheses)
         usage = Usage(USAGE_PER_ITEM.input_tokens * n, USAGE_PER_ITEM.output_tokens * n)
         return StructuredResult(HypothesisScoresOutput(items=items), usage, 1)
+
+
+def word_rule_scorer(inner: StructuredModel) -> ScriptedScorer:
+    """The scoring call answered with the word rules' scores; every other request by `inner`."""
+    return ScriptedScorer(score_hypothesis, inner=inner, label=inner.label)

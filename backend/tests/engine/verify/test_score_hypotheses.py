@@ -20,7 +20,7 @@ POOL = [parent(f"h{n}", "queue buffer", f"waits per hour {n}") for n in range(11
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
-def by_index(h: object) -> ScoreVector:
+def by_index(h: object, _frame: object = None) -> ScoreVector:
     n = float(POOL.index(h))  # type: ignore[arg-type]
     return ScoreVector(n % 10, 9.0 - n % 10, 5.0, 2.0 + n % 3, 7.0)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 from support.reviews import REVIEW_EVENTS, review_for
+from support.scripted_scorer import word_rule_scorer
 from support.sse_client import Received, read_stream, run_and_stream
 
 from forge.api.app import create_app
@@ -25,12 +26,12 @@ from forge.providers.library_prices import install_prices_file
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 CONSTRAINTS = ["budget under 50k"]
 # The engine's requests, by the name each stage gives its StructuredRequest: the frame, BISO, the
-# mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
+# mapping review, the verifier's hypothesis scores, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
 # are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
     "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claims", "judge_prior_art",
     "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
-    "record_solution", "record_compliance_audit",
+    "record_solution", "record_compliance_audit", "score_hypotheses",
 }  # fmt: skip
 
 
@@ -64,10 +65,12 @@ async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tu
 
 
 def offline_deciders() -> tuple[OfflineModel, StructuredModel]:
-    """The offline model and its structured generators: what the fake servers answer with."""
+    """The offline model and its structured generators (the scoring call answered with the word rules'
+    scores, which the offline model makes no call for): what the fake servers answer with."""
     offline = OfflineModel(KNOWLEDGE_DIR)
     domains = load_shipped_knowledge(KNOWLEDGE_DIR).domains
-    return offline, build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains)
+    structured = build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains)
+    return offline, word_rule_scorer(structured)  # the verifier's scoring call: the word rules' scores
 
 
 def engine_requests_missing(asked: set[str]) -> set[str]:
@@ -88,13 +91,15 @@ def _stage_key(data: dict[str, Any]) -> str:
 
 def stages_without_results(events: list[Received]) -> list[str]:
     """The engine stages whose counts show no result from the model (the frame's constraints, BISO's
-    hypotheses and their mapping review, SEARCH's children, VERIFY's judged claims and ranking
+    hypotheses and their mapping review, SEARCH's children, the verifier's scores of the last new
+    hypotheses, VERIFY's judged claims and ranking
     candidates, Solve's five calls)."""
     counts = {stage: data["counts"] for stage, data in stages_of(events).items()}
     produced = {
         "frame": lambda c: c["hard_constraints"] >= len(CONSTRAINTS),
         "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
         "search": lambda c: c["children"] > 0 and c["failed"] == 0,
+        "score": lambda c: c["scored"] > 0 and c["fallback"] == 0,
         "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
         "verify_ranking": lambda c: (
             c["hypotheses"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["hypotheses"]
