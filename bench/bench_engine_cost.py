@@ -237,6 +237,7 @@ READ_BY = {
     "biso": "the pool: explore review, SEARCH seeds, CP-4, the EXPLORE brief",
     "mapping_review": "each pool hypothesis's mapping score: gate, selection, SEARCH seeds, ranking",
     "search": "SYNTHESIZE's brief (search_candidates), the pool",
+    "score": "SEARCH seeds, Pareto/MOME, CP-4/CP-5 Layer 1, red-team targets, the AnswerPack ranking",
     "red_team": "CP-5: VALIDATE's brief (challenges); CP-6: Solve / the AnswerPack's findings",
     "verify": "VALIDATE's brief, the verdicts review, autopilot's acceptance; the AnswerPack's ranking",
     "solve": "the AnswerPack and the document's opening",
