@@ -28,7 +28,7 @@ from forge.offline.phases.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.text.term_match import key_terms
+from forge.core.research.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, the_phrase
 
 BASE_DOMAINS = 3

@@ -35,7 +35,7 @@ from forge.offline.phases.synthesis_directions import (
     round_one,
     thesis_text,
 )
-from forge.offline.text.term_match import key_terms
+from forge.core.research.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")

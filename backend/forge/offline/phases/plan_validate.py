@@ -41,7 +41,7 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.synthesis_directions import BOUNDARY
-from forge.offline.text.term_match import key_terms, overlap
+from forge.core.research.term_match import key_terms, overlap
 from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = BOUNDARY_SHARE = 0.3
