@@ -64,7 +64,7 @@ async def run_eval_command(settings: Settings, args: argparse.Namespace) -> int:
     models = build_evaluation_models(settings)
     needs_sessions = Arm.ENGINE in arms and suite != Suite.SCAN
     out.mkdir(parents=True, exist_ok=True)
-    sessions = EngineSessions(settings, out) if needs_sessions else None
+    sessions = await EngineSessions.open(settings, out) if needs_sessions else None
     try:
         outcome = await run_evaluation(options, models, sessions)
     finally:

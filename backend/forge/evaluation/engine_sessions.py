@@ -70,14 +70,18 @@ async def drive_session(service: SessionService, sid: SessionId, policy: Autopil
 
 
 class EngineSessions:
-    """Autopilot sessions in `folder/sessions.db` (migrated on open)."""
+    """Autopilot sessions in a container of their own (`open`: in `folder/sessions.db`, migrated)."""
 
-    def __init__(self, settings: Settings, folder: Path) -> None:
-        from forge.db.migrate import upgrade_database_sync
+    def __init__(self, container: Container) -> None:
+        self._container = container
+
+    @classmethod
+    async def open(cls, settings: Settings, folder: Path) -> EngineSessions:
+        from forge.db.migrate import upgrade_database
 
         url = f"sqlite+aiosqlite:///{(folder / 'sessions.db').resolve()}"
-        upgrade_database_sync(url)
-        self._container: Container = build_container(replace(settings, database_url=url, run_processes=0))
+        await upgrade_database(url)
+        return cls(build_container(replace(settings, database_url=url, run_processes=0)))
 
     @property
     def label(self) -> str:

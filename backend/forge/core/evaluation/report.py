@@ -115,7 +115,7 @@ def render_report_markdown(
     )
     lines += [
         f"- Generator: {context.generator}",
-        f"- Judge: {context.judge} ({family})"
+        f"- Judge: {context.judge}; {family}"
         if context.suite in JUDGED
         else "- Judge: none (scored against the gold words)",
         f"- Date: {context.date}",
