@@ -57,10 +57,8 @@ async def drive_session(service: SessionService, sid: SessionId, policy: Autopil
             return state.message
         if state.knowledge_document_markdown is not None:
             return ""
-        if state.awaiting_input_type is not None and state.awaiting_user_input:
-            step = await service.submit_autopilot_review(sid, policy)
-        else:
-            step = await service.start_run(sid)
+        reviewing = state.awaiting_input_type is not None and state.awaiting_user_input
+        step = await (service.submit_autopilot_review(sid, policy) if reviewing else service.start_run(sid))
         if isinstance(step, ServiceFailure):
             return step.message
         cursor, failed = await _follow_to_close(service, sid, cursor)

@@ -35,12 +35,7 @@ from forge.core.evaluation.scoring import (
 )
 from forge.core.llm.pricing import cost_of
 from forge.engine.evaluation.answer_requests import SURVEY_CHARS, concept_mapping_request, direct_request
-from forge.engine.evaluation.judge_requests import (
-    MacGyverJudgeOutput,
-    MatchedScoreOutput,
-    grade_request,
-    pairwise_request,
-)
+from forge.engine.evaluation.judge_requests import macgyver_grade_request, matched_score_request, pairwise_request
 from forge.evaluation.engine_sessions import SessionAnswer
 from forge.ports import OutputT, StructuredFailure, StructuredRequest, StructuredResult
 
@@ -96,33 +91,40 @@ async def answer_of(arm: Arm, item: EvalItem, models: EvaluationModels, sessions
     return Answer(done.answer, done.cost_usd, done.model, None, done.error if not done.answer else "")
 
 
+def _scan_result(item: ScanItem, arm: Arm, answer: Answer, seconds: float) -> ItemResult:
+    right = scan_correct(item, answer.mapping or {})
+    wrong = ", ".join(t for t, ok in right.items() if not ok) or "none"
+    score = sum(right.values()) / len(right)
+    why = f"{sum(right.values())} of {len(right)} target concepts mapped to the gold word or an alternative; wrong: {wrong}"
+    return ItemResult(item.id, arm, score, why, answer.cost_usd, seconds, answer.model, answer.text)
+
+
+async def _judged(item: EvalItem, answer: Answer, judge: EvaluationModel) -> tuple[float | None, str, str, float, str]:
+    """(score, rationale, category, cost, error) from the judge."""
+    if isinstance(item, MacGyverItem):
+        grade, cost, error = await _ask(judge, macgyver_grade_request(item, answer.text))
+        if grade is None:
+            return None, "", "", cost, error
+        return macgyver_score(grade.grade, item.solvable), grade.rationale, grade.grade.value, cost, ""
+    assert isinstance(item, MooseChemItem)
+    rated, cost, error = await _ask(judge, matched_score_request(item, answer.text))
+    if rated is None:
+        return None, "", "", cost, error
+    return matched_score(rated.score), rated.rationale, "", cost, ""
+
+
 async def score_of(item: EvalItem, arm: Arm, answer: Answer, models: EvaluationModels, seconds: float) -> ItemResult:
-    started = time.perf_counter()
     if not answer.text:
-        return ItemResult(
-            item.id, arm, None, "", answer.cost_usd, seconds, answer.model, "", "", answer.error or "no answer"
-        )
+        error = answer.error or "no answer"
+        return ItemResult(item.id, arm, None, "", answer.cost_usd, seconds, answer.model, "", "", error)
     if isinstance(item, ScanItem):
-        right = scan_correct(item, answer.mapping or {})
-        wrong = ", ".join(t for t, ok in right.items() if not ok) or "none"
-        score = sum(right.values()) / len(right)
-        why = f"{sum(right.values())} of {len(right)} target concepts mapped to the gold word or an alternative; wrong: {wrong}"
-        return ItemResult(item.id, arm, score, why, answer.cost_usd, seconds, answer.model, answer.text)
-    value, cost, error = await _ask(models.judge, grade_request(item, answer.text))
-    total = answer.cost_usd + cost
+        return _scan_result(item, arm, answer, seconds)
+    started = time.perf_counter()
+    score, why, category, cost, error = await _judged(item, answer, models.judge)
     seconds += time.perf_counter() - started
-    if value is None:
-        return ItemResult(item.id, arm, None, "", total, seconds, answer.model, answer.text, "", f"judge: {error}")
-    if isinstance(value, MacGyverJudgeOutput):
-        solvable = isinstance(item, MacGyverItem) and item.solvable
-        score = macgyver_score(value.grade, solvable)
-        return ItemResult(
-            item.id, arm, score, value.rationale, total, seconds, answer.model, answer.text, value.grade.value
-        )
-    assert isinstance(value, MatchedScoreOutput)
-    return ItemResult(
-        item.id, arm, matched_score(value.score), value.rationale, total, seconds, answer.model, answer.text
-    )
+    total = answer.cost_usd + cost
+    judge_error = f"judge: {error}" if error else ""
+    return ItemResult(item.id, arm, score, why, total, seconds, answer.model, answer.text, category, judge_error)
 
 
 async def pairwise_of(item: EvalItem, suite: Suite, engine: str, direct: str, judge: EvaluationModel) -> PairwiseResult:

@@ -90,11 +90,13 @@ def one_to_one(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
     """Structure-mapping's one-to-one constraint over (target, source) rows in the model's order: a
     target keeps its first source, and a source already taken by another target is not reused."""
     chosen: dict[str, str] = {}
+    seen: set[str] = set()
     taken: set[str] = set()
     for target, source in pairs:
         key, value = fold_word(target), fold_word(source)
-        if key and value and key not in chosen and value not in taken:
-            chosen[key] = source
+        if key and value and key not in seen and value not in taken:
+            chosen[target] = source
+            seen.add(key)
             taken.add(value)
     return chosen
 

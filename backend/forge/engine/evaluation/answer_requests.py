@@ -65,8 +65,13 @@ def direct_prompt(item: EvalItem) -> str:
     )
 
 
+def _answer_context(item: EvalItem) -> AnswerContext:
+    if isinstance(item, ScanItem):
+        return AnswerContext("", item.target_words, item.candidates)
+    return AnswerContext(item.problem if isinstance(item, MacGyverItem) else item.question)
+
+
 def direct_request(item: EvalItem) -> StructuredRequest[DirectAnswerOutput]:
-    scan = isinstance(item, ScanItem)
     return StructuredRequest(
         name="answer",
         purpose="Record your answer.",
@@ -74,15 +79,7 @@ def direct_request(item: EvalItem) -> StructuredRequest[DirectAnswerOutput]:
         input=direct_prompt(item),
         output=DirectAnswerOutput,
         max_tokens=2000,
-        offline_context=AnswerContext(
-            item.problem
-            if isinstance(item, MacGyverItem)
-            else item.question
-            if isinstance(item, MooseChemItem)
-            else "",
-            item.target_words if scan else (),
-            item.candidates if scan else (),
-        ),
+        offline_context=_answer_context(item),
     )
 
 

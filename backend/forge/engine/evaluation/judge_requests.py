@@ -98,29 +98,27 @@ def _solvable(item: EvalItem) -> bool:
     return not isinstance(item, MacGyverItem) or item.solvable
 
 
-def grade_request(
-    item: EvalItem, answer: str
-) -> StructuredRequest[MacGyverJudgeOutput] | StructuredRequest[MatchedScoreOutput]:
-    context = JudgeContext(_reference(item), (answer,), _solvable(item))
-    text = f"{_material(item)}\n\nThe answer:\n{answer}"
-    if isinstance(item, MacGyverItem):
-        return StructuredRequest(
-            "record_grade",
-            "Record the answer's grade.",
-            MACGYVER_RUBRIC.format(kind=_kind(item)),
-            text,
-            MacGyverJudgeOutput,
-            800,
-            context,
-        )
+def macgyver_grade_request(item: MacGyverItem, answer: str) -> StructuredRequest[MacGyverJudgeOutput]:
+    return StructuredRequest(
+        "record_grade",
+        "Record the answer's grade.",
+        MACGYVER_RUBRIC.format(kind=_kind(item)),
+        f"{_material(item)}\n\nThe answer:\n{answer}",
+        MacGyverJudgeOutput,
+        800,
+        JudgeContext(_reference(item), (answer,), item.solvable),
+    )
+
+
+def matched_score_request(item: MooseChemItem, answer: str) -> StructuredRequest[MatchedScoreOutput]:
     return StructuredRequest(
         "record_matched_score",
         "Record the Matched Score.",
         MATCHED_SCORE_RUBRIC,
-        text,
+        f"{_material(item)}\n\nThe proposed hypothesis:\n{answer}",
         MatchedScoreOutput,
         800,
-        context,
+        JudgeContext(_reference(item), (answer,)),
     )
 
 
