@@ -114,7 +114,7 @@ async def test_the_judge_grades_each_answer_then_compares_them_in_both_orders(tm
     assert direct_grade.input.endswith(f"The answer:\n{DIRECT_ANSWER}")
     assert (
         "marked it solvable" in engine_grade.instructions
-        and "Reference solution:\nStep1: tieStep2: pull" in engine_grade.input
+        and "Reference solution:\nStep1: tie\nStep2: pull" in engine_grade.input
     )
     assert engine_first.input.endswith(f"Answer A:\n{ENGINE_ANSWER}\n\nAnswer B:\n{DIRECT_ANSWER}")
     assert direct_first.input.endswith(f"Answer A:\n{DIRECT_ANSWER}\n\nAnswer B:\n{ENGINE_ANSWER}")

@@ -9,6 +9,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
@@ -77,7 +78,7 @@ class JudgeContext:
 
 def _reference(item: EvalItem) -> str:
     if isinstance(item, MacGyverItem):
-        return item.solution.replace("<br>", "") if item.solvable else ""
+        return re.sub(r"\s*<br>\s*", "\n", item.solution).strip() if item.solvable else ""
     return item.hypothesis if isinstance(item, MooseChemItem) else ""
 
 
