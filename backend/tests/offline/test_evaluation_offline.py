@@ -26,7 +26,7 @@ def test_the_offline_answer_to_a_question_says_it_is_no_model() -> None:
 def test_the_offline_scan_answers_pair_concepts_by_spelling_and_say_so() -> None:
     assert offline_answer(direct_request(SCAN)).answer.splitlines()[0] == "memory -> memory store"
     rows = offline_mapping(concept_mapping_request(SCAN)).mapping
-    assert [(r.target_concept, r.source_concept) for r in rows][0] == ("memory", "memory store")
+    assert (rows[0].target_concept, rows[0].source_concept) == ("memory", "memory store")
     assert all(r.source_relation.startswith("Offline word rule") for r in rows)
 
 
