@@ -27,7 +27,13 @@ from forge.bootstrap.evaluation_models import EvaluationModels
 from forge.core.evaluation.datasets import DataProblem, read_items
 from forge.core.evaluation.plot import render_plot_svg
 from forge.core.evaluation.records import JUDGED, SCALES, Arm, EvalItem, Suite
-from forge.core.evaluation.report import OFFLINE_NOTICE, ReportContext, render_report_markdown, report_json
+from forge.core.evaluation.report import (
+    OFFLINE_NOTICE,
+    PLOT_OFFLINE_NOTICE,
+    ReportContext,
+    render_report_markdown,
+    report_json,
+)
 from forge.core.evaluation.summary import summarize
 from forge.evaluation.item_work import SessionArm, answer_of, pairwise_of, score_of
 from forge.evaluation.results_log import ResultsLog
@@ -140,7 +146,7 @@ def _write_outputs(
     )
     markdown.write_text(render_report_markdown(context, results, pairwise, plot.name), encoding="utf-8")
     summaries = summarize(results, options.arms, options.seed, scale[0])
-    notice = OFFLINE_NOTICE if context.offline else ""
+    notice = PLOT_OFFLINE_NOTICE if context.offline else ""
     plot.write_text(
         render_plot_svg(f"forge eval {options.suite.value}", summaries, results, scale, notice), encoding="utf-8"
     )

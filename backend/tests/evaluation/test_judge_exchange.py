@@ -32,8 +32,9 @@ class ScriptedStructured:
     """Answers requests in order from a script; records each request it was sent."""
 
     def __init__(self, script: list[BaseModel], label: str) -> None:
-        self.script, self.sent, self._label = list(script), [], label
-        self.sent: list[StructuredRequest[Any]]
+        self.script = list(script)
+        self.sent: list[StructuredRequest[Any]] = []
+        self._label = label
 
     @property
     def label(self) -> str:

@@ -3,7 +3,7 @@ each item's cost against its score, one colour per arm.
 
 Invariants:
     - Pure and deterministic (text out, no fonts or libraries); every number is escaped-free (floats).
-    - An offline run's plot carries the offline notice as its subtitle.
+    - An offline run's plot carries the offline notice (`PLOT_OFFLINE_NOTICE`, short enough to fit) as its subtitle.
 """
 
 from __future__ import annotations
@@ -53,8 +53,16 @@ def _cost_panel(results: Sequence[ItemResult], scale: tuple[float, float]) -> li
     left = PANEL[0] + PANEL[2] + 80
     _, top, width, height = PANEL
     parts = _axes(left, "cost per item (USD)", "score")
-    most = max((r.cost_usd for r in results), default=0.0) or 1.0
-    parts.append(f'<text x="{left + width}" y="{top + height + 16}" text-anchor="end">{most:.4g}</text>')
+    parts += [f'<text x="{left - 6}" y="{_y(v, scale) + 4:.1f}" text-anchor="end">{v:g}</text>' for v in scale]
+    spent = max((r.cost_usd for r in results), default=0.0)
+    most = spent or 1.0
+    right_label = f"{spent:.4g}" if spent else "every item cost $0"
+    parts.append(f'<text x="{left}" y="{top + height + 16}">0</text>')
+    parts.append(f'<text x="{left + width}" y="{top + height + 16}" text-anchor="end">{right_label}</text>')
+    for n, arm in enumerate(COLOURS):
+        x = left + 10 + n * 80
+        parts.append(f'<circle cx="{x}" cy="{top + 12}" r="4" fill="{COLOURS[arm]}"/>')
+        parts.append(f'<text x="{x + 8}" y="{top + 16}">{arm.value}</text>')
     for r in results:
         x = left + r.cost_usd / most * width
         y = _y(r.score if r.score is not None else scale[0], scale)
@@ -73,6 +81,6 @@ def render_plot_svg(
         f'<text x="20" y="22" font-size="15" font-weight="bold">{escape(title)}</text>',
     ]
     if notice:
-        parts.append(f'<text x="20" y="40" fill="#b91c1c">{escape(notice[:120])}</text>')
+        parts.append(f'<text x="20" y="40" fill="#b91c1c">{escape(notice)}</text>')
     parts += _score_panel(summaries, scale) + _cost_panel(results, scale) + ["</svg>"]
     return "\n".join(parts) + "\n"

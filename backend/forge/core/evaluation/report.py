@@ -20,6 +20,7 @@ OFFLINE_NOTICE = (
     "OFFLINE: these numbers come from the built-in offline stand-in (word rules, no language model). "
     "They check that the evaluation runs end to end; they are not quality claims."
 )
+PLOT_OFFLINE_NOTICE = "OFFLINE stand-in (word rules, no language model): these numbers are not quality claims."
 PROTOCOLS = {
     Suite.SCAN: "SCAN (Czinczoll et al., 2022): share of target concepts mapped to the gold source word or an alternative; no judge.",
     Suite.MACGYVER: "MacGyver (Tian et al., NAACL 2024): 1 when the judge finds the solution feasible and effective with only the given items, or, for an unsolvable problem, when it says so for the right reason.",

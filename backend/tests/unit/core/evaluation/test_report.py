@@ -5,7 +5,13 @@ from __future__ import annotations
 from forge.core.evaluation.codec import result_from_json, result_json
 from forge.core.evaluation.plot import render_plot_svg
 from forge.core.evaluation.records import Arm, ItemResult, PairwiseResult, Preference, Suite
-from forge.core.evaluation.report import OFFLINE_NOTICE, ReportContext, render_report_markdown, report_json
+from forge.core.evaluation.report import (
+    OFFLINE_NOTICE,
+    PLOT_OFFLINE_NOTICE,
+    ReportContext,
+    render_report_markdown,
+    report_json,
+)
 from forge.core.evaluation.summary import summarize
 
 RESULTS = [
@@ -51,8 +57,8 @@ def test_an_offline_run_says_so_in_the_json_the_markdown_and_the_plot() -> None:
     assert report_json(_context(True), RESULTS, PAIRS)["notice"] == OFFLINE_NOTICE
     assert OFFLINE_NOTICE in render_report_markdown(_context(True), RESULTS, PAIRS, "plot.svg")
     summaries = summarize(RESULTS, (Arm.ENGINE, Arm.DIRECT), 0)
-    svg = render_plot_svg("t", summaries, RESULTS, (0.0, 5.0), OFFLINE_NOTICE)
-    assert "OFFLINE" in svg
+    svg = render_plot_svg("t", summaries, RESULTS, (0.0, 5.0), PLOT_OFFLINE_NOTICE)
+    assert PLOT_OFFLINE_NOTICE in svg
 
 
 def test_the_plot_draws_an_interval_and_a_mean_per_arm_and_a_point_per_result() -> None:
