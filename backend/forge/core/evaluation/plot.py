@@ -60,9 +60,9 @@ def _cost_panel(results: Sequence[ItemResult], scale: tuple[float, float]) -> li
     parts.append(f'<text x="{left}" y="{top + height + 16}">0</text>')
     parts.append(f'<text x="{left + width}" y="{top + height + 16}" text-anchor="end">{right_label}</text>')
     for n, arm in enumerate(COLOURS):
-        x = left + 10 + n * 80
-        parts.append(f'<circle cx="{x}" cy="{top + 12}" r="4" fill="{COLOURS[arm]}"/>')
-        parts.append(f'<text x="{x + 8}" y="{top + 16}">{arm.value}</text>')
+        key_x = left + 10 + n * 80
+        parts.append(f'<circle cx="{key_x}" cy="{top + 12}" r="4" fill="{COLOURS[arm]}"/>')
+        parts.append(f'<text x="{key_x + 8}" y="{top + 16}">{arm.value}</text>')
     for r in results:
         x = left + r.cost_usd / most * width
         y = _y(r.score if r.score is not None else scale[0], scale)
