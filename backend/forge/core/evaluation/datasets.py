@@ -48,6 +48,7 @@ def _moose_chem(rows: list[dict[str, Any]]) -> list[EvalItem]:
             str(r.get("background_question_strict") or r["background_question"]),
             str(r.get("background_survey_strict") or r.get("background_survey") or ""),
             str(r["ground_truth_hypothesis"]),
+            str(r.get("note") or ""),
         )
         for r in rows
     ]

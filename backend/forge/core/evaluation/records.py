@@ -48,6 +48,7 @@ class MooseChemItem:
     question: str
     survey: str
     hypothesis: str  # the paper's ground-truth hypothesis
+    key_points: str = ""  # the benchmark's note on the hypothesis's key points (its evaluation reads it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,14 +32,18 @@ For an unsolvable problem choose one grade:
 A reference solution from a person is shown for a solvable problem; other solutions can be as good.
 {FAIRNESS}"""
 MATCHED_SCORE_RUBRIC = f"""You rate a proposed chemistry research hypothesis against the ground-truth hypothesis of a published
-paper by the Matched Score of MOOSE-Chem (Yang et al.). Find the ground truth's key points (the key
-chemicals or components, and how they are used: the mechanism). Then score:
-5: covers all key points and uses them as the ground truth does; nothing added has an apparent flaw.
-4: covers all key points and uses them as the ground truth does, but something added has an apparent flaw.
-3: covers most key points (e.g. two of three) and uses them as the ground truth does.
-2: covers one key point and uses it as the ground truth does.
-1: mentions at least one key point, but uses it differently.
-0: covers no key point.
+paper by the Matched Score of MOOSE-Chem (Yang et al.): does the proposal cover the key points of the ground
+truth's methodology? A summary of those key points is given. A key point can be covered without being named,
+when the proposed method builds it in. A key point is used similarly when the same (or a closely related)
+concept is used in a similar way for a similar goal; it need not be identical. Score from 5 to 0:
+5: covers all the key points and uses them similarly, and adds no key point with an apparent flaw.
+4: covers all the key points (or at least three) and uses them similarly, but adds a key point with an apparent flaw.
+3: covers at least two key points and uses them similarly, but not all of them (added points or not).
+2: covers at least one key point and uses it similarly, but not all of them (added points or not).
+1: covers at least one key point, but uses it differently (added points or not).
+0: covers no key point of the ground truth's methodology.
+When the ground truth has fewer than three key points, several scores can fit: choose by the added points
+(4 or 5 when all are covered). Judge an added point's flaws with your knowledge of chemistry, not by counting.
 {FAIRNESS}"""
 PAIRWISE_RUBRIC = {
     "macgyver": f"""Two answers to an everyday problem that must be solved using only the items listed in it (MacGyver,
@@ -48,7 +52,8 @@ items, effective at the goal, without wasted steps (for an unsolvable problem: s
 real reason)? Choose A, B, or tie when neither is better. {FAIRNESS}""",
     "moose-chem": f"""Two proposed hypotheses for a chemistry research question, and the ground-truth hypothesis of the
 published paper (MOOSE-Chem, Yang et al.). Which one matches the ground truth better: covers more of its key
-points (key chemicals or components and the mechanism) and uses them as it does? Choose A, B, or tie. {FAIRNESS}""",
+points (of its methodology: the key chemicals or components and how they are used) and uses them similarly, without
+added points that have apparent flaws? Choose A, B, or tie. {FAIRNESS}""",
 }
 
 
@@ -87,7 +92,8 @@ def _material(item: EvalItem) -> str:
         reference = f"\n\nReference solution:\n{_reference(item)}" if item.solvable else ""
         return f"Problem:\n{item.problem}{reference}"
     if isinstance(item, MooseChemItem):
-        return f"Research question:\n{item.question}\n\nGround-truth hypothesis:\n{item.hypothesis}"
+        points = f"\n\nKey points of the ground truth:\n{item.key_points}" if item.key_points else ""
+        return f"Research question:\n{item.question}\n\nGround-truth hypothesis:\n{item.hypothesis}{points}"
     return ""
 
 

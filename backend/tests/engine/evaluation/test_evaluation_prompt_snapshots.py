@@ -22,7 +22,12 @@ SOLVABLE = MacGyverItem(
 )
 UNSOLVABLE = MacGyverItem("2", "Boil water. Tools available: a paper cup, ice.", False, "")
 PAPER = MooseChemItem(
-    "0", "T", "How can a gel be tough and conductive?", "Gels trade toughness for conductivity.", "Add salt X."
+    "0",
+    "T",
+    "How can a gel be tough and conductive?",
+    "Gels trade toughness for conductivity.",
+    "Add salt X.",
+    "insp1: salting out",
 )
 SCAN = ScanItem(
     "atom -> solar system", "atom", "solar system", (ScanPair("nucleus", "sun", ()), ScanPair("electron", "planet", ()))

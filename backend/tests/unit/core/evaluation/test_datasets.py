@@ -13,7 +13,7 @@ def test_macgyver_jsonl_rows_become_problems_with_their_gold_solution() -> None:
     assert read_items(Suite.MACGYVER, json.dumps(row) + "\n\n") == [MacGyverItem("7", "Open a jar.", False, "")]
 
 
-def test_moose_chem_papers_take_the_strict_question_and_survey_when_present() -> None:
+def test_moose_chem_papers_take_the_strict_question_and_survey_when_present_and_their_key_points() -> None:
     paper = {
         "id": 3,
         "title": "T",
