@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from forge.evaluation.run_evaluation import EvalOutcome
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give a whole number of 1 or more")
+    return value
+
+
 def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     evaluate = sub.add_parser(
         "eval", help="measure the engine against the same model asked directly (docs/evaluation.md)"
@@ -28,11 +35,11 @@ def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     evaluate.add_argument(
         "--data", type=Path, required=True, help="your copy of the suite's data file (see docs/evaluation.md)"
     )
-    evaluate.add_argument("--limit", type=int, default=None, help="only the first N items")
+    evaluate.add_argument("--limit", type=_positive, default=None, help="only the first N items")
     evaluate.add_argument("--out", type=Path, default=None, help="folder for the report (default: out/eval-SUITE)")
     evaluate.add_argument("--arms", default="engine,direct", help="comma-separated: engine, direct (default both)")
     evaluate.add_argument("--judge", default=None, help="provider:model for the judge (default: the verifier route)")
-    evaluate.add_argument("--concurrency", type=int, default=1, help="items worked on at once (default 1)")
+    evaluate.add_argument("--concurrency", type=_positive, default=1, help="items worked on at once (default 1)")
     evaluate.add_argument("--seed", type=int, default=0, help="the bootstrap's seed (default 0)")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
 

@@ -142,3 +142,9 @@ def test_bad_data_and_unknown_arms_say_what_to_fix(tmp_path: Path, capsys: pytes
     assert "not oracle" in capsys.readouterr().err
     assert main(["eval", "scan", "--data", str(tmp_path / "missing.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_a_limit_below_one_is_refused_by_the_parser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["eval", "scan", "--data", str(tmp_path / "x.jsonl"), "--limit", "0"])
+    assert refused.value.code == 2 and "give a whole number of 1 or more" in capsys.readouterr().err
