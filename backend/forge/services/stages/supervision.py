@@ -6,9 +6,16 @@ finding, directive and checkpoint audit is returned as stored events with the st
 Invariants:
     - Read → pure → write: the pool is read, `saga_observe` / `saga_supervise` decide, the state's
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
-    - Layers 1, 3 and 4 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
-      on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
-      cognitive budget; an empty bucket skips the red team and the audit says so.
+    - Layers 1, 3 and 4 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
+      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
+      the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
+      skips the red team and the audit says so.
+    - CP-6 reads the pool too: its Layer 1 runs on VERIFY's scores of the pool's ranking candidates
+      and the claims (`observe_verified`).
+    - The C-K coordinator steps at each checkpoint (`_move_ck`): at CP-5 a SEARCH round whose
+      children left the MOME coverage flat is a plateau (C→K) and a hyperpath_expand / hyperbridge
+      child a found structure (K→C); at CP-4/5 a new pattern is a new mechanism; at CP-6 an evidence
+      gap, a non-operationalisable red-team verdict, or new research.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
     - The red team is never sent a request it already answered (same target, same content, same depth:
       `SupervisionState.challenged` keeps the fingerprints): a later CP-5 pass or round whose top-N is
