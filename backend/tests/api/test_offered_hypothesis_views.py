@@ -6,19 +6,20 @@ from __future__ import annotations
 from dataclasses import fields
 
 from forge.api.schemas.review_payloads import PoolCandidateView, SearchCandidateView
-from forge.core.hypotheses.offered_hypothesis import OfferedFields, OfferedHypothesis
+from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis
 from forge.core.hypotheses.pool import HypothesisId
 from forge.core.hypotheses.pool_candidates import PoolCandidate
 from forge.core.search.candidates import SearchCandidate
 from forge.core.session.state_codec import encode_value
 
-SHARED = OfferedFields(
-    id="h1", title="t", statement="s", mechanism="m", observable="o", mapping_score=7.5, gate_passed=False
+POOL = PoolCandidate(
+    id="h1", title="t", statement="s", mechanism="m", observable="o", mapping_score=7.5, gate_passed=False,
+    domain_id="ants", domain_name="Ants", failed_rules=("row_usage",),
 )  # fmt: skip
-POOL = PoolCandidate(**SHARED, domain_id="ants", domain_name="Ants", failed_rules=("row_usage",))
 SEARCH = SearchCandidate(
-    **SHARED, operator="oppose", parents=(HypothesisId("h0"),), lineage=("biso: root",), hyperpath="queue -> grid [e1]"
-)
+    id="h2", title="t", statement="s", mechanism="m", observable="o", mapping_score=6.0, gate_passed=True,
+    operator="oppose", parents=(HypothesisId("h1"),), lineage=("biso: root",), hyperpath="queue -> grid [e1]",
+)  # fmt: skip
 
 
 def test_each_view_has_exactly_the_fields_of_its_core_type() -> None:

@@ -13,7 +13,7 @@ Invariants:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypeVar
 
 from forge.core.hypotheses.pool import GateStatus, Hypothesis
 
@@ -34,24 +34,18 @@ class OfferedHypothesis:
         return (self.gate_passed, self.mapping_score)
 
 
-class OfferedFields(TypedDict):
-    id: str
-    title: str
-    statement: str
-    mechanism: str
-    observable: str
-    mapping_score: float
-    gate_passed: bool
+OfferedT = TypeVar("OfferedT", bound=OfferedHypothesis)
 
 
-def offered_fields(h: Hypothesis) -> OfferedFields:
-    """The fields every offered hypothesis takes from the pool's `h` (keyword arguments of each kind)."""
-    return {
-        "id": h.id,
-        "title": h.title,
-        "statement": h.statement,
-        "mechanism": h.mechanism,
-        "observable": h.observable,
-        "mapping_score": round(h.gate.mapping_score, 1),
-        "gate_passed": h.gate.status is GateStatus.PASSED,
-    }
+def offered_from(h: Hypothesis, kind: type[OfferedT], **own: Any) -> OfferedT:
+    """The pool's `h` offered as `kind`, with that kind's `own` fields."""
+    return kind(
+        id=h.id,
+        title=h.title,
+        statement=h.statement,
+        mechanism=h.mechanism,
+        observable=h.observable,
+        mapping_score=round(h.gate.mapping_score, 1),
+        gate_passed=h.gate.status is GateStatus.PASSED,
+        **own,
+    )

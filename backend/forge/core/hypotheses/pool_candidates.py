@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_fields
+from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_from
 from forge.core.hypotheses.pool import Hypothesis
 
 POOL_IN_BRIEF = 6  # BISO's head in EXPLORE's brief
@@ -36,12 +36,8 @@ class PoolCandidate(OfferedHypothesis):
 
 
 def candidate_of(h: Hypothesis) -> PoolCandidate:
-    return PoolCandidate(
-        **offered_fields(h),
-        domain_id=h.domain_id,
-        domain_name=h.domain_name,
-        failed_rules=tuple(r.value for r in h.gate.failed_rules),
-    )
+    failed = tuple(r.value for r in h.gate.failed_rules)
+    return offered_from(h, PoolCandidate, domain_id=h.domain_id, domain_name=h.domain_name, failed_rules=failed)
 
 
 def top_candidates(hypotheses: Sequence[Hypothesis], limit: int = POOL_IN_BRIEF) -> tuple[PoolCandidate, ...]:

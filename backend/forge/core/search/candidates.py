@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_fields
+from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_from
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId
 
 CANDIDATES_PER_ROUND = 6
@@ -67,8 +67,9 @@ def search_candidates(
 ) -> tuple[SearchCandidate, ...]:
     by_id = {h.id: h for h in (*pool, *children)}
     return tuple(
-        SearchCandidate(
-            **offered_fields(h),
+        offered_from(
+            h,
+            SearchCandidate,
             operator=h.operator,
             parents=h.parents,
             lineage=_lineage(h, by_id),
