@@ -160,6 +160,14 @@ def _suggestion_refusal(roles: ModelRoles, knowledge: ShippedKnowledge) -> Calla
     return partial(refuse_unexplorable, library=knowledge.domains)
 
 
+def _query_renderer(roles: ModelRoles) -> StructuredModel | None:
+    """The model that renders a research query in the corpus's language: the generator's structured
+    output, when it is a model (the offline engine cannot translate; its results say so)."""
+    from forge.offline.offline_structured_model import OfflineStructuredModel
+
+    return None if isinstance(roles.structured, OfflineStructuredModel) else roles.structured
+
+
 def build_embedder(settings: Settings) -> Embedder:
     """The meaning model by default; FORGE_EMBEDDER=hashed for spelling-only vectors with no model."""
     return HashedTextEmbedder() if settings.embedder == "hashed" else SentenceEmbedder()
@@ -192,7 +200,7 @@ def build_container(
     _refuse_unusable_research(settings, routes)
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     roles = model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
-    research = research or build_research(settings)
+    research = research or build_research(settings, _query_renderer(roles))
     clock = clock or SystemClock()
     database = _open_database(settings)  # last: a configuration error leaves nothing open
     runs, broadcaster, metrics, relay = _live_parts(settings, database, clock, heartbeat_seconds, relay_origin)
