@@ -53,6 +53,8 @@ from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.providers.sentence_embedder import SentenceEmbedder
+from forge.research.server_web_search import ServerWebSearchResearch
+from forge.research.web_search import WebResearchWithFallback
 from forge.run_processes.pool import RunProcessPool
 from forge.services.account_service import AccountService
 from forge.services.broadcast.event_log_source import EventLogSource
@@ -64,6 +66,7 @@ from forge.services.runs.queued_run import QueuedRunExecutor
 from forge.services.runs.registry import RunRegistry
 from forge.services.session_service import SessionService
 from forge.services.stages.search_grounding import LazyHkgGrounding
+from forge.services.stages.verify_claims import PriorArtResearch
 from forge.services.user_usage import UserUsageService
 
 log = logging.getLogger(__name__)
@@ -160,6 +163,18 @@ def _suggestion_refusal(roles: ModelRoles, knowledge: ShippedKnowledge) -> Calla
     return partial(refuse_unexplorable, library=knowledge.domains)
 
 
+def _verify_web_search(
+    settings: Settings, routes: RoleRoutes, roles: ModelRoles, local: ResearchProvider
+) -> PriorArtResearch | None:
+    """FORGE_RESEARCH=anthropic: VERIFY's prior-art queries go to the generator's server-side web search
+    (the local corpus answers, with a warning, when a search fails). Web search APIs (SearXNG, Brave,
+    Tavily) are already the session's research provider; with neither, the local corpus answers."""
+    if not settings.anthropic_web_search or routes.generator.provider != Provider.ANTHROPIC:
+        return None
+    web = ServerWebSearchResearch(roles.model)
+    return PriorArtResearch(WebResearchWithFallback(web, local), web)
+
+
 def _query_renderer(roles: ModelRoles) -> StructuredModel | None:
     """The model that renders a research query in the corpus's language: the generator's structured
     output, when it is a model (the offline engine cannot translate; its results say so)."""
@@ -219,7 +234,14 @@ def build_container(
         session_budget(settings, routes, LIBRARY_PRICES),
         run_observer or metrics,
         engine_stages(
-            settings, roles, knowledge, database.uow_factory, clock, hkg, engine_concurrency(settings, routes)
+            settings,
+            roles,
+            knowledge,
+            database.uow_factory,
+            clock,
+            hkg,
+            engine_concurrency(settings, routes),
+            prior_art=_verify_web_search(settings, routes, roles, research),
         ),
         triz=knowledge.triz,
         curation=curation,

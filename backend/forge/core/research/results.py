@@ -17,6 +17,9 @@ from typing import overload
 
 from forge.core.session.records import ResearchHit
 
+LOCAL_CORPUS = "local corpus"
+"""The name of the local corpus provider (shipped primers and the session's documents)."""
+
 
 class ResearchResults(Sequence[ResearchHit]):
     __slots__ = ("_hits", "answered_by", "found_by", "renderings", "warning")

@@ -353,12 +353,13 @@ class FailingResearch:
         raise TimeoutError("search API timed out")
 
 
-async def test_research_that_raises_is_a_warning_and_counts_as_nothing_found() -> None:
+async def test_research_that_raises_is_a_warning_and_counts_as_nothing_found_so_novelty_is_unverified() -> None:
     run = await verify(ScriptedVerifier(lambda a: (8, 8, 8, 8)), [claim(1)], research=FailingResearch())
     (v,) = run.verifications
     assert len(run.warnings) == 3 and "timed out" in run.warnings[0]
-    assert v.novelty is not None and v.novelty.adjusted == pytest.approx(8) and v.sources == ()
-    assert v.status is VerifyStatus.PASSED
+    assert v.novelty is not None and v.novelty.unverified and v.novelty.adjusted == pytest.approx(5)
+    assert v.sources == () and "Novelty unverified" in v.note
+    assert [(s.provider, s.results) for s in v.prior_art_searches] == [("broken", 0)] * 3
 
 
 async def test_a_failed_prior_art_judgement_falls_back_to_term_coverage() -> None:
