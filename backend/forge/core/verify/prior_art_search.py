@@ -5,13 +5,11 @@ session's documents) and how many results came back.
 Invariants:
     - Pure records. A query answered by the local corpus — configured so, or standing in for a web
       search API that failed — is LOCAL_CORPUS; any other provider is a web search.
-    - `searched_summary` is one plain sentence for the verdict's note; the typed records are what the
-      API and the SPA show.
+    - The typed records are what the API and the SPA show; the VERIFY stage's summary names the places.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -35,11 +33,3 @@ class PriorArtSearch:
 
 def scope_of(provider: str) -> SearchScope:
     return SearchScope.LOCAL_CORPUS if provider == LOCAL_CORPUS else SearchScope.WEB
-
-
-def searched_summary(searches: Sequence[PriorArtSearch]) -> str:
-    if not searches:
-        return ""
-    places = sorted({f"the web ({s.provider})" if s.scope is SearchScope.WEB else "the local corpus" for s in searches})
-    found = sum(s.results for s in searches)
-    return f"Prior art searched in {' and '.join(places)}: {len(searches)} queries, {found} result(s)."
