@@ -123,7 +123,7 @@ class VerifyStage:
         state.hypothesis_verifications.update({h.id: v for h, v in zip(todo, run.verifications, strict=True)})
         state.research_log.extend(run.research)
         warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
-        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         usage += self._search_usage(ctx)
         summary = (
             f"VERIFY of the AnswerPack's ranking candidates by {self._priced_as.label} ({run.calls} calls): "
@@ -147,7 +147,7 @@ class VerifyStage:
             if v.injection
         ]
         warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
-        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         usage += self._search_usage(ctx)
         summary = verify_summary(run, self._priced_as.label)
         return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, verify_counts(run)))
