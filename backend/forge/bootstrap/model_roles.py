@@ -103,7 +103,13 @@ def engine_stages(
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
         ),
-        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=concurrency, prior_art=prior_art)
+        verify=VerifyStage(
+            verifier_structured,
+            roles.verifier,
+            concurrency=concurrency,
+            read_pool=pool_reader(uow_factory),
+            prior_art=prior_art,
+        )
         if verifier_structured is not None
         else None,
         grounding=hkg,
