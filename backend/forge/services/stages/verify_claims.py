@@ -171,7 +171,7 @@ class VerifyStage:
             return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
         summary += " " + judged.summary
         more = {"hypotheses": judged.counts["hypotheses"], "hypothesis_calls": judged.counts["calls"]}
-        counts |= more | {"calls": counts["calls"] + judged.counts["calls"]}
+        counts |= more | {k: counts[k] + judged.counts[k] for k in ("calls", "searches")}
         return (*injections, *warnings, *usage, *judged.events, ev.engine_stage(STAGE, summary, counts))
 
     async def _judge_candidates(self, ctx: ToolContext, progress: ProgressSink) -> Judged | None:
