@@ -14,6 +14,7 @@ from forge.api.schemas.answer import AnswerPackOut
 from forge.core.answer.build import AnswerInputs, build_answer_pack, with_supervisor_findings
 from forge.core.answer.pack import AnswerPack, SolveSummary, TalkerAnswer
 from forge.core.answer.render import ANSWER_SECTIONS, answer_pack_json, render_answer_markdown
+from forge.core.answer.words import CHINESE_ANSWER_WORDS, JAPANESE_ANSWER_WORDS
 from forge.core.document.render import DocumentInput, render_knowledge_document
 from forge.core.domain_types import (
     ClaimId,
@@ -197,6 +198,8 @@ def test_a_hypothesis_whose_prior_art_search_found_nothing_says_novelty_unverifi
     assert ranked["h3"].novelty_unverified and not ranked["h1"].novelty_unverified
     assert ranked["h3"].verify_score == round(0.4 * 9 + 0.6 * 5, 2)  # novelty capped at 5, not 8
     assert "(novelty unverified)" in render_answer_markdown(p)
+    assert "(新颖性未经验证)" in render_answer_markdown(p, CHINESE_ANSWER_WORDS)
+    assert "(新規性は未検証)" in render_answer_markdown(p, JAPANESE_ANSWER_WORDS)
 
 
 def test_a_persistent_violation_is_withheld_saying_what_cannot_be_met_and_what_relaxing_would_allow() -> None:
