@@ -153,11 +153,15 @@ def _structured_over_model(route: ModelRoute, model: LanguageModel, settings: Se
     return SchemaStructuredModel(model, method, fallback_to_tools=chosen == "auto")
 
 
-def build_research(settings: Settings) -> ResearchProvider:
-    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+def build_research(settings: Settings, renderer: StructuredModel | None = None) -> ResearchProvider:
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails).
+    The corpus is English: with a `renderer` (a real model's structured output), a query in another
+    language is also searched in the model's English rendering; without one, the result says so."""
+    from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
     from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    corpus = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    local = CrossLanguageResearch(corpus, ModelQueryRenderer(renderer) if renderer is not None else None)
     if settings.research in ("local", "anthropic", "web"):
         return local
     import httpx

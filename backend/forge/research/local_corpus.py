@@ -29,6 +29,7 @@ from pathlib import Path
 
 from forge.core.domain_types import SessionId
 from forge.core.research.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
+from forge.core.research.results import LOCAL_CORPUS
 from forge.core.session.records import ResearchHit, SessionDocument
 
 SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "corpus"
@@ -133,7 +134,7 @@ class LocalCorpusResearch:
 
     @property
     def name(self) -> str:
-        return "local corpus"
+        return LOCAL_CORPUS
 
     def _index_for(self, session_id: SessionId | None, documents: Sequence[SessionDocument]) -> Bm25Index:
         if session_id is None or not documents:
