@@ -14,7 +14,7 @@ from pathlib import Path
 from forge.bootstrap.model_routing import ModelRoute, Provider, missing_for
 from forge.config import Settings
 from forge.core.explore.library_records import SourceDomain
-from forge.ports import LanguageModel, ResearchProvider, StructuredModel
+from forge.ports import Embedder, LanguageModel, ResearchProvider, StructuredModel
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent / "knowledge"
 
@@ -145,11 +145,12 @@ def _structured_over_model(route: ModelRoute, model: LanguageModel, settings: Se
     return SchemaStructuredModel(model, method, fallback_to_tools=chosen == "auto")
 
 
-def build_research(settings: Settings) -> ResearchProvider:
-    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+def build_research(settings: Settings, embedder: Embedder | None = None) -> ResearchProvider:
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails).
+    With an embedder the corpus ranks as memory does: BM25 fused with meaning."""
     from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"), embedder)
     if settings.research in ("local", "anthropic", "web"):
         return local
     import httpx

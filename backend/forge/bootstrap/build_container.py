@@ -192,7 +192,8 @@ def build_container(
     _refuse_unusable_research(settings, routes)
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     roles = model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
-    research = research or build_research(settings)
+    memory_embedder = embedder or build_embedder(settings)
+    research = research or build_research(settings, memory_embedder)  # one retrieval for research and memory
     clock = clock or SystemClock()
     database = _open_database(settings)  # last: a configuration error leaves nothing open
     runs, broadcaster, metrics, relay = _live_parts(settings, database, clock, heartbeat_seconds, relay_origin)
@@ -219,7 +220,6 @@ def build_container(
         live_relay=relay,
         queries=database.query_uow_factory,
     )
-    memory_embedder = embedder or build_embedder(settings)
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
     pool = _run_process_pool(

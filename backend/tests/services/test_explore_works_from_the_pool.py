@@ -66,7 +66,7 @@ async def test_explore_promotes_pool_hypotheses_and_synthesize_reads_the_suggest
     structured = build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains())
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(
-        Settings(database_url=url), model=model, structured=structured, research=research,
+        Settings(embedder="hashed", database_url=url), model=model, structured=structured, research=research,
         clock=FixedClock(), new_id=CountingIds(),
     )  # fmt: skip
     autopilot = AutopilotPolicy()

@@ -87,7 +87,7 @@ async def test_a_constraint_conflict_pauses_for_the_person_then_every_brief_carr
     structured = ScriptedFrame(build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains()))
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(
-        Settings(database_url=url),
+        Settings(embedder="hashed", database_url=url),
         model=model,
         structured=structured,
         research=research,

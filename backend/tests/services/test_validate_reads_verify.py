@@ -65,7 +65,7 @@ async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_fol
     structured = build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains())
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(
-        Settings(database_url=url), model=model, structured=structured, research=research,
+        Settings(embedder="hashed", database_url=url), model=model, structured=structured, research=research,
         clock=FixedClock(), new_id=CountingIds(),
     )  # fmt: skip
     policy = AutopilotPolicy(accept_threshold=0.0)  # the agent's own scores would accept every claim

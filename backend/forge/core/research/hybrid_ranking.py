@@ -1,17 +1,19 @@
-"""One retrieval for research and memory: word matching (BM25) and meaning (embedding cosines) fused.
+"""Word matching (BM25) and meaning (embedding cosines) fused: how the research corpus ranks.
 
-The research corpus (shipped and uploaded documents) and hypothesis memory rank with this module;
-the embedder that gives the cosines is the shell's (`forge.ports.Embedder`).
+The local corpus (shipped and uploaded documents) ranks with this module, with the embedder
+hypothesis memory uses (the shell's `forge.ports.Embedder`); memory itself ranks by cosine × C
+(an RRF relevance is nearly flat near the top, so × C it would let trust outrank meaning).
 
 Invariants:
     - Pure: scores come in by key, keys go out best first; ties keep the order of first appearance
       (lexical keys first, then semantic ones), so the same inputs always give the same ranking.
-    - `fuse` with RECIPROCAL_RANK adds 1 / (k + rank) over both rankings (a key missing from one
-      ranking gets nothing from it); with SCORES it adds the min–max normalised BM25 score times
-      `lexical_weight` and the min–max normalised cosine times 1 − `lexical_weight` (a key missing
-      from the BM25 scores counts 0 there). Both lie in [0, 1] per query and key.
-    - DEFAULT_FUSION was chosen on a DEV half of MOOSE-Chem's 36 dev papers and measured on the other
-      half (bench/bench_moose_chem_retrieval.py, numbers in docs/memory.md); it is not tuned on TEST.
+    - `fuse` weighs the BM25 side by `lexical_weight` and the cosine side by 1 − `lexical_weight`;
+      with RECIPROCAL_RANK a side gives (k + 1) / (k + rank) (1 for its first; a key missing from a
+      ranking gets nothing from it), with SCORES its min–max normalised score (a key missing from the BM25 scores counts
+      0 there). Both lie in [0, 1] per query and key.
+    - DEFAULT_FUSION was chosen on a DEV half of MOOSE-Chem's 36 dev papers (even rows) and measured on
+      the other half (bench/bench_moose_chem_retrieval.py; numbers in docs/architecture.md); the
+      semantic side is a document's best passage (the embedder's choice on both DEV halves).
     - `passages` cuts a long text into word windows (a sentence is never split unless it alone is
       longer than the window), each prefixed with the title: the embedder reads every part of a
       document instead of the first MAX_TOKENS, and a document's cosine is its best passage's
@@ -28,6 +30,9 @@ from enum import StrEnum
 from forge.core.explore.source_domain_distance import cosine
 
 PASSAGE_WORDS = 120
+# A document sharing no word with the query is offered only when its meaning is this close (§10.1's
+# "related concept" band of all-MiniLM-L6-v2 cosines).
+SEMANTIC_ONLY_MIN = 0.5
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -45,11 +50,11 @@ class Fusion:
     @property
     def label(self) -> str:
         if self.method == FusionMethod.RECIPROCAL_RANK:
-            return f"rrf(k={self.rrf_k})"
+            return f"rrf(k={self.rrf_k}, w_bm25={self.lexical_weight:.1f})"
         return f"scores(w_bm25={self.lexical_weight:.1f})"
 
 
-DEFAULT_FUSION = Fusion(FusionMethod.SCORES, lexical_weight=0.3)
+DEFAULT_FUSION = Fusion(FusionMethod.RECIPROCAL_RANK, rrf_k=60, lexical_weight=0.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +75,7 @@ def _normalised(scores: Mapping[str, float]) -> dict[str, float]:
 
 def _reciprocal_ranks(scores: Mapping[str, float], k: int) -> dict[str, float]:
     order = sorted(scores, key=lambda key: -scores[key])
-    return {key: 1.0 / (k + position + 1) for position, key in enumerate(order)}
+    return {key: (k + 1) / (k + position + 1) for position, key in enumerate(order)}
 
 
 def fuse(
@@ -78,13 +83,12 @@ def fuse(
 ) -> list[FusedScore]:
     """Every key of either mapping, best first by the fused score."""
     keys = list(dict.fromkeys([*lexical, *semantic]))
-    if fusion.method == FusionMethod.RECIPROCAL_RANK:
+    if fusion.method == FusionMethod.RECIPROCAL_RANK:  # scaled by k + 1: first on a side gives 1
         a, b = _reciprocal_ranks(lexical, fusion.rrf_k), _reciprocal_ranks(semantic, fusion.rrf_k)
-        fused = {key: a.get(key, 0.0) + b.get(key, 0.0) for key in keys}
     else:
         a, b = _normalised(lexical), _normalised(semantic)
-        w = fusion.lexical_weight
-        fused = {key: w * a.get(key, 0.0) + (1.0 - w) * b.get(key, 0.0) for key in keys}
+    w = fusion.lexical_weight
+    fused = {key: w * a.get(key, 0.0) + (1.0 - w) * b.get(key, 0.0) for key in keys}
     ranked = sorted(keys, key=lambda key: -fused[key])
     return [FusedScore(key, fused[key], lexical.get(key, 0.0), semantic.get(key, 0.0)) for key in ranked]
 
