@@ -27,7 +27,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     install_prices_file(settings.prices_file)
     if route.provider == Provider.OFFLINE:
         from forge.offline.offline_model import OfflineModel
-        from forge.offline.paced_model import PacedModel
+        from forge.providers.paced_model import PacedModel
 
         offline = OfflineModel(KNOWLEDGE_DIR)
         delay = settings.offline_step_delay_ms
@@ -73,6 +73,8 @@ def build_structured_model(
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
+        from forge.engine.evaluation.answer_requests import ConceptMappingOutput, DirectAnswerOutput
+        from forge.engine.evaluation.judge_requests import MacGyverJudgeOutput, MatchedScoreOutput, PairwiseOutput
         from forge.engine.explore.biso import BisoOutput
         from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
         from forge.engine.frame.frame_problem import FrameOutput
@@ -83,6 +85,7 @@ def build_structured_model(
         from forge.engine.search.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
+        from forge.offline.evaluation_offline import offline_answer, offline_grade, offline_mapping, offline_preference
         from forge.offline.explore.biso_offline import offline_biso
         from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
         from forge.offline.frame.problem_frame import offline_frame
@@ -118,6 +121,11 @@ def build_structured_model(
             BlendOutput: offline_blend,
             TransformOutput: offline_transform,
             LogicCheckOutput: offline_logic_check,
+            DirectAnswerOutput: offline_answer,
+            ConceptMappingOutput: offline_mapping,
+            MacGyverJudgeOutput: offline_grade,
+            MatchedScoreOutput: offline_grade,
+            PairwiseOutput: offline_preference,
         }
         return OfflineStructuredModel(generators, label=model.label)
     return _structured_over_model(route, model, settings)

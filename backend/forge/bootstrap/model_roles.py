@@ -101,7 +101,9 @@ def engine_stages(
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
         ),
-        verify=VerifyStage(verifier_structured, roles.verifier, concurrency=concurrency)
+        verify=VerifyStage(
+            verifier_structured, roles.verifier, concurrency=concurrency, read_pool=pool_reader(uow_factory)
+        )
         if verifier_structured is not None
         else None,
         grounding=hkg,

@@ -8,7 +8,7 @@ from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.llm.messages import Message, ModelRequest, Role, TextPart
 from forge.offline.offline_model import OfflineModel
-from forge.offline.paced_model import PacedModel
+from forge.providers.paced_model import PacedModel
 
 
 def _request() -> ModelRequest:
