@@ -215,7 +215,9 @@ def build_container(
     _refuse_unusable_research(settings, routes)
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     roles = model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
-    research = research or build_research(settings, _query_renderer(roles))
+    memory_embedder = embedder or build_embedder(settings)
+    # One retrieval for research and memory.
+    research = research or build_research(settings, _query_renderer(roles), memory_embedder)
     clock = clock or SystemClock()
     database = _open_database(settings)  # last: a configuration error leaves nothing open
     runs, broadcaster, metrics, relay = _live_parts(settings, database, clock, heartbeat_seconds, relay_origin)
@@ -249,7 +251,6 @@ def build_container(
         live_relay=relay,
         queries=database.query_uow_factory,
     )
-    memory_embedder = embedder or build_embedder(settings)
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
     pool = _run_process_pool(
