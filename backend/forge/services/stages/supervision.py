@@ -8,9 +8,16 @@ Invariants:
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
     - Where the generator is another model than the verifier (`generator_label`), CP-6 compares
       their scores of the session's claims (`core.saga.preference_gaming`, no model call).
-    - Layers 1, 3 and 4 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
-      on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
-      cognitive budget; an empty bucket skips the red team and the audit says so.
+    - Layers 1, 3 and 4 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
+      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
+      the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
+      skips the red team and the audit says so.
+    - CP-6 reads the pool too: its Layer 1 runs on VERIFY's scores of the pool's ranking candidates
+      and the claims (`observe_verified`).
+    - The C-K coordinator steps at each checkpoint (`_move_ck`): at CP-5 a SEARCH round whose
+      children left the MOME coverage flat is a plateau (C→K) and a hyperpath_expand / hyperbridge
+      child a found structure (K→C); at CP-4/5 a new pattern is a new mechanism; at CP-6 an evidence
+      gap, a non-operationalisable red-team verdict, or new research.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
     - The red team is never sent a request it already answered (same target, same content, same depth:
       `SupervisionState.challenged` keeps the fingerprints): a later CP-5 pass or round whose top-N is
@@ -29,28 +36,31 @@ from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
 from forge.core.explore.library_records import SourceDomain
+from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.saga.budget import Bucket, BudgetLedger, spend
 from forge.core.saga.ck import CKTrigger, coverage_plateau, run_triggers
 from forge.core.saga.observe import (
     Observed,
     due_checkpoints,
+    frame_of,
     observe_answer,
-    observe_claims,
     observe_frame,
     observe_pool_batch,
     observe_sources,
     observe_target,
+    observe_verified,
     search_round_of,
     supervision_of,
 )
 from forge.core.saga.patterns import PatternSighting
 from forge.core.saga.policy import expandable, search_quotas
 from forge.core.saga.preference_gaming import claim_pairs, detect_preference_gaming
-from forge.core.saga.records import Checkpoint, Finding
+from forge.core.saga.records import Checkpoint, FastEvent, Finding
 from forge.core.saga.state import SupervisionState
 from forge.core.saga.supervise import run_checkpoint
 from forge.core.search.plan import PROFILES, RuntimeProfile, SearchOperator
+from forge.core.search.seeds import pool_coverage
 from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -129,7 +139,7 @@ class Supervisor:
         )
         audit = replace(result.audit, summary=result.audit.summary + paused + red.note)
         sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
-        state.supervision = _move_ck(ctx, sup, cp, observed, red.non_operational)
+        state.supervision = _move_ck(ctx, sup, CKSignals(cp, observed, red.non_operational, pool, tuple(batch)))
         return [
             *red.events,
             *(ev.saga_finding(f) for f in result.findings),
@@ -145,13 +155,14 @@ class Supervisor:
             Checkpoint.CP1: lambda: observe_frame(state),
             Checkpoint.CP2: lambda: observe_target(state),
             Checkpoint.CP3: lambda: observe_sources(state, self._domains),
-            Checkpoint.CP6: lambda: observe_claims(state, self._domains),
             Checkpoint.CP7: lambda: observe_answer(state, history),
         }
         if cp in simple:
             return simple[cp](), []
         stored = list(await self._read_pool(ctx.session_id)) if self._read_pool else []
         pool = _union(stored, batch)
+        if cp is Checkpoint.CP6:
+            return observe_verified(state, self._domains, pool), pool
         searching = cp is Checkpoint.CP5
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
@@ -198,24 +209,37 @@ def _round_batch(pool: Sequence[Hypothesis], round_: int, searching: bool) -> li
     return [h for h in pool if h.round == round_ and (h.operator != "biso") == searching]
 
 
-def _move_ck(
-    ctx: ToolContext, sup: SupervisionState, cp: Checkpoint, observed: Observed, non_operational: Sequence[str]
-) -> SupervisionState:
+@dataclass(frozen=True, slots=True)
+class CKSignals:
+    """What a checkpoint saw that the C-K coordinator reads."""
+
+    cp: Checkpoint
+    observed: Observed
+    non_operational: Sequence[str]
+    pool: Sequence[Hypothesis]  # CP-4/5: the pool with the batch in it
+    batch: Sequence[Hypothesis]
+
+
+def _move_ck(ctx: ToolContext, sup: SupervisionState, seen: CKSignals) -> SupervisionState:
     """The C-K coordinator's step at a checkpoint, from the signals the checkpoint saw."""
-    state, triggers = ctx.state, []
+    state, cp, triggers = ctx.state, seen.cp, []
     if cp is Checkpoint.CP5 and state.search is not None and state.search.coverage_ratio is not None:
-        sup = replace(sup, coverage=(*sup.coverage, state.search.coverage_ratio))
-        if coverage_plateau(sup.coverage):
+        after = pool_coverage(seen.pool, frame_of(state), sup.weights, model_scores(state.hypothesis_scores))
+        sup = replace(sup, coverage=(*sup.coverage, round(after, 4)))
+        if coverage_plateau(state.search.coverage_ratio, after):
             triggers.append(CKTrigger.COVERAGE_PLATEAU)
+    if cp is Checkpoint.CP5 and FastEvent.HKG_PATH_FOUND in seen.observed.fast_events:
+        triggers.append(CKTrigger.STRUCTURE_FOUND)
     if cp in (Checkpoint.CP4, Checkpoint.CP5):
-        earlier = {s.label for s in sup.patterns[: len(sup.patterns) - len(observed.sightings)]}
-        if any(s.label not in earlier for s in observed.sightings):
+        sightings = seen.observed.sightings
+        earlier = {s.label for s in sup.patterns[: len(sup.patterns) - len(sightings)]}
+        if any(s.label not in earlier for s in sightings):
             triggers.append(CKTrigger.NEW_MECHANISM)
     if cp is Checkpoint.CP6:
         scored = [c for c in state.all_claims if c.scores is not None]
         if any(not c.evidence for c in scored):
             triggers.append(CKTrigger.EVIDENCE_GAP)
-        if non_operational:
+        if seen.non_operational:
             triggers.append(CKTrigger.NON_OPERATIONALIZABLE)
         if state.research_log:
             triggers.append(CKTrigger.NEW_EVIDENCE)
