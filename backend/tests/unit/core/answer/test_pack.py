@@ -309,7 +309,7 @@ def test_the_document_is_titled_by_the_pack_and_opens_with_its_direct_answer() -
 
 
 def test_the_ranking_orders_by_the_verifiers_scores_and_the_methodology_says_who_judged() -> None:
-    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5)}
+    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5, 0.1)}
     s = state()
     low, high = ScoreVector(1.0, 1.0, 1.0, 1.0, 1.0), ScoreVector(9.0, 9.0, 9.0, 9.0, 9.0)
     s.hypothesis_scores = {
