@@ -76,6 +76,7 @@ def build_structured_model(
         from forge.engine.explore.biso import BisoOutput
         from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
         from forge.engine.frame.frame_problem import FrameOutput
+        from forge.engine.saga.constraint_check import ConstraintCheckOutput
         from forge.engine.saga.red_team import RedTeamOutput
         from forge.engine.search.blend_expand import BlendOutput
         from forge.engine.search.operators import OperatorOutput
@@ -87,6 +88,7 @@ def build_structured_model(
         from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
         from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
+        from forge.offline.saga.constraint_check_offline import offline_constraint_check
         from forge.offline.saga.red_team_offline import offline_red_team
         from forge.offline.search.blend_offline import offline_blend
         from forge.offline.search.search_offline import offline_search
@@ -107,6 +109,7 @@ def build_structured_model(
             MappingReviewsOutput: offline_mapping_reviews,
             OperatorOutput: offline_search,
             RedTeamOutput: offline_red_team,
+            ConstraintCheckOutput: offline_constraint_check,
             AnalysisOutput: offline_analysis,
             PlanOutput: offline_plan,
             AuditOutput: offline_audit,

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from forge.core.domain_types import SemanticDistance
 from forge.core.explore.library_records import SourceDomain, Structure
 from forge.core.explore.source_domain_distance import measure_proximity
+from forge.core.research.term_match import cue_hits, expand, synonym_table
 from forge.core.research.text_relevance import coverage
 from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, expand, synonym_table
 from forge.offline.text.wording import agree, the_phrase
 
 # Everyday words -> the source domains' cue vocabulary (weighted below a direct cue hit).

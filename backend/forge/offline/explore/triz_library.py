@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forge.core.explore.library_records import TrizKnowledge, TrizParameter, TrizPrinciple
+from forge.core.research.term_match import cue_hits, expand, synonym_table
 from forge.core.research.text_terms import match_keys
 from forge.offline.frame.problem_frame import ProblemFrame
-from forge.offline.text.term_match import cue_hits, expand, synonym_table
 
 # Everyday words -> the TRIZ parameters' cue vocabulary (the parameters speak engineering).
 TRIZ_SYNONYMS = synonym_table(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from forge.core.research.term_match import key_terms
 from forge.core.rules.verdicts import ErrorCode
 from forge.offline.explore.biso_offline import mapping_rows
 from forge.offline.explore.source_domain_library import DomainChoice, best_lever, distance_of, fill, select_domains
@@ -28,7 +29,6 @@ from forge.offline.phases.planning import (
     plan_or_summary,
     schedule,
 )
-from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, the_phrase
 
 BASE_DOMAINS = 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forge.core.research.term_match import key_terms
 from forge.core.research.text_relevance import is_relevant, relevance
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
 from forge.offline.offline_knowledge import OfflineKnowledge
@@ -35,7 +36,6 @@ from forge.offline.phases.synthesis_directions import (
     round_one,
     thesis_text,
 )
-from forge.offline.text.term_match import key_terms
 from forge.offline.text.wording import first_sentence, sentence, shorten
 
 COUNTER_WORDS = ("limits", "fails")

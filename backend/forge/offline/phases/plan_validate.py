@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from forge.core.research.term_match import key_terms, overlap
 from forge.core.research.text_relevance import coverage, is_relevant
 from forge.core.research.text_terms import match_key, match_keys
 from forge.offline.explore.source_domain_library import distance_of, find_domain, score_domain
@@ -41,7 +42,6 @@ from forge.offline.phases.planning import (
     schedule,
 )
 from forge.offline.phases.synthesis_directions import BOUNDARY
-from forge.offline.text.term_match import key_terms, overlap
 from forge.offline.text.wording import shorten
 
 MECHANISM_SHARE = BOUNDARY_SHARE = 0.3

@@ -6,9 +6,12 @@ finding, directive and checkpoint audit is returned as stored events with the st
 Invariants:
     - Read → pure → write: the pool is read, `saga_observe` / `saga_supervise` decide, the state's
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
-    - Layers 1, 3 and 4 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
+    - Layers 1 and 3 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
       on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
       cognitive budget; an empty bucket skips the red team and the audit says so.
+    - Layer 4's hard-constraint check asks the red-team model too, several texts per call (CP-4..7,
+      when the frame has hard constraints); the offline model answers with its word rule, and texts
+      whose call failed are judged by that rule; the audit's summary says which judged how many.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
     - The red team is never sent a request it already answered (same target, same content, same depth:
       `SupervisionState.challenged` keeps the fingerprints): a later CP-5 pass or round whose top-N is
@@ -30,15 +33,19 @@ from forge.core.explore.library_records import SourceDomain
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.saga.budget import Bucket, BudgetLedger, spend
 from forge.core.saga.ck import CKTrigger, coverage_plateau, run_triggers
+from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText, flags_by_word_rule
 from forge.core.saga.observe import (
     Observed,
+    claim_texts,
     due_checkpoints,
+    hard_constraints_of,
     observe_answer,
     observe_claims,
     observe_frame,
     observe_pool_batch,
     observe_sources,
     observe_target,
+    pool_texts,
     search_round_of,
     supervision_of,
 )
@@ -52,6 +59,7 @@ from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
+from forge.engine.saga.constraint_check import run_constraint_check
 from forge.engine.saga.red_team import request_fingerprint, run_red_team
 from forge.ports import LanguageModel, StructuredModel
 from forge.services.pattern_memory import PatternMemory
@@ -66,6 +74,13 @@ TOP_N = 3
 class RedTeamOutcome:
     findings: tuple[Finding, ...] = ()
     non_operational: tuple[str, ...] = ()
+    note: str = ""
+    events: tuple[SessionEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCheckOutcome:
+    flags: tuple[ConstraintFlag, ...] | None = None  # None: the detector's offline word rule judges
     note: str = ""
     events: tuple[SessionEvent, ...] = ()
 
@@ -97,7 +112,7 @@ class Supervisor:
     async def _checkpoint(self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis]) -> list[SessionEvent]:
         state = ctx.state
         history = await self._patterns.history(ctx.session_id) if self._patterns and cp in _PATTERN_CPS else []
-        observed, pool = await self._observe(ctx, cp, batch, history)
+        observed, pool, checked = await self._observe(ctx, cp, batch, history)
         if self._patterns is not None and observed.sightings:
             await self._patterns.remember(ctx.session_id, list(zip(observed.sighted, observed.sightings, strict=True)))
         red = RedTeamOutcome()
@@ -120,10 +135,11 @@ class Supervisor:
             if cp is Checkpoint.CP5 and sup.paused
             else ""
         )
-        audit = replace(result.audit, summary=result.audit.summary + paused + red.note)
+        audit = replace(result.audit, summary=result.audit.summary + paused + checked.note + red.note)
         sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
         state.supervision = _move_ck(ctx, sup, cp, observed, red.non_operational)
         return [
+            *checked.events,
             *red.events,
             *(ev.saga_finding(f) for f in result.findings),
             *(ev.saga_directive(d) for d in result.directives),
@@ -132,24 +148,46 @@ class Supervisor:
 
     async def _observe(
         self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis], history: Sequence[PatternSighting]
-    ) -> tuple[Observed, list[Hypothesis]]:
+    ) -> tuple[Observed, list[Hypothesis], ConstraintCheckOutcome]:
         state = ctx.state
         simple: Mapping[Checkpoint, Callable[[], Observed]] = {
             Checkpoint.CP1: lambda: observe_frame(state),
             Checkpoint.CP2: lambda: observe_target(state),
             Checkpoint.CP3: lambda: observe_sources(state, self._domains),
-            Checkpoint.CP6: lambda: observe_claims(state, self._domains),
-            Checkpoint.CP7: lambda: observe_answer(state, history),
         }
         if cp in simple:
-            return simple[cp](), []
+            return simple[cp](), [], ConstraintCheckOutcome()
+        if cp in (Checkpoint.CP6, Checkpoint.CP7):
+            checked = await self._check_constraints(ctx, claim_texts(state, cp))
+            if cp is Checkpoint.CP6:
+                return observe_claims(state, self._domains, checked.flags), [], checked
+            return observe_answer(state, history, checked.flags), [], checked
         stored = list(await self._read_pool(ctx.session_id)) if self._read_pool else []
         pool = _union(stored, batch)
         searching = cp is Checkpoint.CP5
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
         parents = [h for h in pool if h.id not in mine] if searching else []
-        return observe_pool_batch(state, cp, round_batch, parents, self._domains, history), pool
+        checked = await self._check_constraints(ctx, pool_texts(round_batch))
+        observed = observe_pool_batch(state, cp, round_batch, parents, self._domains, history, checked.flags)
+        return observed, pool, checked
+
+    async def _check_constraints(self, ctx: ToolContext, texts: Sequence[ProfiledText]) -> ConstraintCheckOutcome:
+        """Layer 4 by the red-team model: every text against every hard constraint, batched; texts
+        whose call failed are judged by the offline word rule (said so). No model: the word rule."""
+        constraints = hard_constraints_of(ctx.state)
+        if self._red_team is None or not constraints or not texts:
+            return ConstraintCheckOutcome()
+        run = await run_constraint_check(self._red_team, constraints, texts)
+        flags = (*run.flags, *flags_by_word_rule(constraints, run.unjudged))
+        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        fallback = f"; {len(run.unjudged)} whose call failed by the offline word rule" if run.unjudged else ""
+        flagged = len({f.id for f in flags})
+        note = (
+            f" Hard constraints ({self._red_team.label}): {run.judged} text(s) judged in {run.calls} call(s)"
+            f"{fallback}; {flagged} flagged."
+        )
+        return ConstraintCheckOutcome(flags, note, usage)
 
     async def _challenge(
         self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed

@@ -1,4 +1,4 @@
-"""Term matching for the offline model over the core's match keys (`core.research.text_terms`); shares
+"""Term matching over the core's match keys (`core.research.text_terms`), used by the offline model; shares
 and relevance come from `core.research.text_relevance` itself.
 
 Invariants:

@@ -1,0 +1,130 @@
+"""SAGA Layer 4 by a model (seed 000 §5.3): does a hypothesis break one of the person's hard
+constraints? Judged for meaning by the red-team model (the verifier's family), several hypotheses
+per call, a one-line reason before each verdict; the offline model answers with its labelled word
+rule (`core/saga/constraint_rule.py`).
+
+Invariants:
+    - One structured call per `BATCH_SIZE` texts, each judged against every hard constraint (one
+      judgement per pair, the reason written before the verdict).
+    - A judgement naming a text or constraint the call was not asked about is ignored; a pair the
+      model left out is not a flag.
+    - A call that fails is never guessed: its texts come back in `unjudged`, and the caller judges
+      them with the offline word rule and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from pydantic import BaseModel, Field
+
+from forge.core.domain_types import EngineStage
+from forge.core.llm.messages import Usage
+from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, run_structured_batch
+from forge.ports import StructuredModel, StructuredRequest, StructuredResult
+
+BATCH_SIZE = 8
+STAGE = EngineStage.RED_TEAM  # SAGA's model calls; no progress is published for this check
+
+CONSTRAINT_CHECK_INSTRUCTIONS = """You check hypotheses against the person's HARD CONSTRAINTS.
+A hypothesis breaks a constraint only when doing what it proposes would do what the constraint forbids,
+or go past its limit. "without more staff" is broken by "hire two nurses" or "add a second triage nurse";
+it is NOT broken by "redesign the staff rotas", "change the incentives through the staff", or by any
+hypothesis that merely mentions staff, keeps staff as they are, or says it needs no more of them.
+Judge every hypothesis against every constraint: one judgement per pair. For each, first write the reason in
+one line (what the hypothesis would actually do, and whether that is what the constraint forbids), then the
+verdict: "breaks" or "keeps". Write the reason in the language of the hypothesis."""
+
+
+class ConstraintVerdict(str, Enum):
+    BREAKS = "breaks"
+    KEEPS = "keeps"
+
+
+class ConstraintJudgement(BaseModel):
+    hypothesis_id: str = Field(description="The id in brackets of the hypothesis judged.")
+    constraint: int = Field(ge=1, description="The number of the hard constraint judged.")
+    reason: str = Field(min_length=3, description="One line: what the hypothesis would do, against the constraint.")
+    verdict: ConstraintVerdict = Field(description="breaks or keeps, decided after the reason.")
+
+
+class ConstraintCheckOutput(BaseModel):
+    judgements: list[ConstraintJudgement] = Field(description="One judgement per hypothesis and constraint.")
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCheckBatch:
+    """What one call judges (the offline generator reads it as its context)."""
+
+    constraints: tuple[str, ...]
+    items: tuple[ProfiledText, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCheckRun:
+    flags: tuple[ConstraintFlag, ...]
+    judged: int  # texts a call answered
+    unjudged: tuple[ProfiledText, ...]  # texts whose call failed
+    calls: int
+    usage: Usage
+
+
+def constraint_check_request(batch: ConstraintCheckBatch) -> StructuredRequest[ConstraintCheckOutput]:
+    lines = [
+        "Hard constraints:",
+        *(f"{n}. {c}" for n, c in enumerate(batch.constraints, start=1)),
+        "",
+        "Hypotheses:",
+        *(f"[{item.id}] {item.text}" for item in batch.items),
+    ]
+    pairs = len(batch.constraints) * len(batch.items)
+    return StructuredRequest(
+        name="record_constraint_check",
+        purpose="Record, for each hypothesis and hard constraint, whether the hypothesis breaks it and why.",
+        instructions=CONSTRAINT_CHECK_INSTRUCTIONS,
+        input="\n".join(lines),
+        output=ConstraintCheckOutput,
+        max_tokens=min(8000, 400 + 120 * pairs),
+        offline_context=batch,
+    )
+
+
+def _flags(batch: ConstraintCheckBatch, output: ConstraintCheckOutput) -> list[ConstraintFlag]:
+    ids = {item.id for item in batch.items}
+    flags: dict[tuple[str, int], ConstraintFlag] = {}
+    for j in output.judgements:
+        if j.verdict is ConstraintVerdict.BREAKS and j.hypothesis_id in ids and j.constraint <= len(batch.constraints):
+            reason = " ".join(j.reason.split())
+            flags.setdefault(
+                (j.hypothesis_id, j.constraint),
+                ConstraintFlag(j.hypothesis_id, batch.constraints[j.constraint - 1], reason),
+            )
+    return list(flags.values())
+
+
+async def run_constraint_check(
+    model: StructuredModel,
+    constraints: Sequence[str],
+    items: Sequence[ProfiledText],
+    *,
+    batch_size: int = BATCH_SIZE,
+    concurrency: int = DEFAULT_CONCURRENCY,
+) -> ConstraintCheckRun:
+    batches = [
+        ConstraintCheckBatch(tuple(constraints), tuple(items[i : i + batch_size]))
+        for i in range(0, len(items), batch_size)
+    ]
+    outcome = await run_structured_batch(
+        model, [constraint_check_request(b) for b in batches], stage=STAGE, concurrency=concurrency
+    )
+    flags: list[ConstraintFlag] = []
+    unjudged: list[ProfiledText] = []
+    for batch, result in zip(batches, outcome.outcomes, strict=True):
+        if isinstance(result, StructuredResult):
+            flags += _flags(batch, result.value)
+        else:
+            unjudged += batch.items
+    return ConstraintCheckRun(tuple(flags), len(items) - len(unjudged), tuple(unjudged), len(batches), outcome.usage)
