@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-local-model prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -161,6 +161,11 @@ bench-session-tokens: $(STAMP)
 # provider, and how long each phase keeps the person waiting at 1.2 s to first token and 70 tokens/s.
 bench-engine-cost: $(STAMP)
 	$(BIN)/python bench/bench_engine_cost.py
+
+# SAGA Layer 4: false-positive / false-negative rates of the offline constraint rule and of the
+# model-judged check (through a scripted model answering from the labels: the plumbing) on labelled pairs.
+bench-constraint-check: $(STAMP)
+	$(BIN)/python bench/bench_constraint_check.py
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)

@@ -34,7 +34,8 @@ class Resource:
     weak_heads: frozenset[str] = frozenset()
     implied: frozenset[str] = frozenset()  # English verbs (base form) that change it by themselves
     zh: tuple[str, ...] = ()  # Chinese names of the resource
-    zh_implied: tuple[str, ...] = ()  # Chinese verbs that change it by themselves
+    zh_implied: tuple[str, ...] = ()  # Chinese verbs that change it by themselves (its default kind)
+    zh_decrease: tuple[str, ...] = ()  # Chinese verbs that decrease it by themselves ("裁员")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -54,6 +55,7 @@ RESOURCES: tuple[Resource, ...] = (
         _words("hire recruit"),
         ("人手", "员工", "人员", "护士", "医生", "职员", "雇员", "人力", "编制", "医护", "工作人员", "人数", "员额"),
         ("招聘", "招募", "雇佣", "雇用", "聘请", "扩招", "增员", "招人"),
+        ("裁员", "减员", "辞退", "解雇", "裁撤"),
     ),
     Resource(
         "budget",
@@ -82,8 +84,11 @@ RESOURCES: tuple[Resource, ...] = (
     Resource(
         "software",
         ChangeKind.CHANGE,
-        _words("software app application code platform program programme ehr emr database website portal algorithm"),
-        _words("system tool feature module interface screen setting configuration alert dashboard"),
+        _words(
+            "software app application code platform program programme ehr emr database website portal algorithm "
+            "computer digital electronic online"
+        ),
+        _words("system tool feature module interface screen setting configuration alert dashboard record"),
         _words("reprogram recode"),
         ("软件", "系统", "程序", "代码", "平台", "应用", "数据库", "信息系统"),
         ("编程", "开发"),
@@ -131,15 +136,16 @@ GRADABLE_SUFFIXES = ("ent", "ive", "ful", "ous", "ible", "able", "ly", "er", "es
 ZH_CHANGE: dict[ChangeKind, tuple[str, ...]] = {
     ChangeKind.INCREASE: (
         "增加", "增设", "增派", "加派", "多派", "多配", "扩充", "扩大", "新增", "添加", "补充", "追加", "加大",
-        "提高", "上调", "提升", "延长", "增多", "额外", "更多", "再招", "加",
+        "提高", "上调", "提升", "延长", "增多", "额外", "更多", "再招", "翻倍", "加倍", "加",
     ),
     ChangeKind.DECREASE: ("减少", "削减", "裁减", "裁员", "缩减", "降低", "下调", "压缩"),
     ChangeKind.BUILD: ("新建", "建造", "扩建", "修建", "兴建", "建设", "新盖", "加盖", "新开", "开设", "新增"),
     ChangeKind.CHANGE: ("修改", "更换", "更改", "替换", "升级", "改造", "重写", "改动", "变更", "安装", "部署", "引入",
                         "上线", "开发", "新增"),
 }  # fmt: skip
-ZH_NEGATORS = ("不", "无需", "无须", "不必", "不用", "没有", "避免", "而非", "而不是", "不需要", "不再", "无", "未",
+ZH_NEGATORS = ("不", "与其", "无需", "无须", "不必", "不用", "没有", "避免", "而非", "而不是", "不需要", "不再", "无", "未",
                "别", "勿", "禁止", "不得", "不能", "不可", "不要", "不准", "非")  # fmt: skip
+ZH_COUNT_WORDS = ("人数", "数量", "规模", "编制", "名额", "的人数", "的数量")
 ZH_KEEP = ("保持", "维持", "沿用", "现有", "不变")
 # Between a Chinese change word and the resource: numbers, measure words, "more", "new", "temporary".
 ZH_FILLER = "0123456789一二两三四五六七八九十百几数多更额外的名位个批些支新临时兼职专职全职若干"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forge.core.saga.constraint_bounds import Bound, exceeded_bound, read_bounds
@@ -42,6 +43,7 @@ from forge.core.saga.constraint_lexicon import (
     TRANSPARENT,
     ZH_ATTRIBUTES,
     ZH_CHANGE,
+    ZH_COUNT_WORDS,
     ZH_FILLER,
     ZH_KEEP,
     ZH_NEGATORS,
@@ -57,7 +59,7 @@ _FUNCTION = frozenset(
     """to for in at on by with from into of and or that who which as per than through across during when where
     if is are was were be been being will would can could should may might must do does did so their its our
     this these those has have had without instead rather then also now still thus only just a an the some any
-    not no""".split()
+    not no whenever until unless because since once after before while so""".split()
 )
 _ONE_KIND = {
     k: frozenset(w for w in words if sum(w in other for other in CHANGE_WORDS.values()) == 1)
@@ -68,7 +70,14 @@ _ZH_ONE_KIND = frozenset(
 )
 _SIZE = frozenset("small big large slight modest sharp steep significant substantial further general overall".split())
 _NEGATION_WINDOW = 5
-_ZH_WINDOW = 6
+_ZH_WINDOW = 14
+_ZH_STOPS = "，。；！？、：,.;!?:"
+# Between a change word and the resource: numbers and measure words, an optional "…的" phrase, then a
+# noun of up to four characters that modifies the resource ("两名分诊护士", "高峰时段的票价").
+_ZH_GAP = re.compile(f"[{ZH_FILLER}]*(?:[^{_ZH_STOPS}的]{{1,6}}的)?[{ZH_FILLER}]*[^{_ZH_STOPS}的{ZH_FILLER}]{{0,4}}")
+_ZH_PERSON = re.compile(
+    f"[\u4e00-\u9fff]((?:[\u4e00-\u9fff]{{1,2}})[员工师])(?=[{_ZH_STOPS}由和与及并来去以在到为让使]|$)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +146,7 @@ def read_constraint(text: str) -> ReadConstraint:
         if r.name not in bounded
         and (
             any(_names(r, t) or verb_candidates(t) & r.implied for t in tokens)
-            or any(z in text for z in (*r.zh, *r.zh_implied))
+            or any(z in text for z in (*r.zh, *r.zh_implied, *r.zh_decrease))
         )
     )
     return ReadConstraint(text, forbidden, bounds)
@@ -230,24 +239,50 @@ def _zh_object_ends(text: str, end: int) -> bool:
     return not text.startswith(ZH_ATTRIBUTES, end)
 
 
+def _zh_names(resource: Resource, text: str) -> list[tuple[int, int]]:
+    """Where `text` names the resource: its names, and (staff) nouns ending in 员/工/师 ("搬运工")."""
+    spans = [m.span() for name in resource.zh for m in re.finditer(re.escape(name), text)]
+    if resource.name == "staff":
+        spans += [(m.start(1), m.end(1)) for m in _ZH_PERSON.finditer(text)]
+    return sorted(spans)
+
+
+def _zh_change_before(verbs: Sequence[str], text: str, start: int) -> int:
+    """Where a change word opens the object that ends at `start` ("增加两名分诊护士"), else -1."""
+    lead = text[max(0, start - _ZH_WINDOW) : start]
+    for verb in verbs:
+        at = lead.rfind(verb)
+        if at >= 0 and _ZH_GAP.fullmatch(lead[at + len(verb) :]):
+            return start - len(lead) + at
+    return -1
+
+
+def _zh_change_after(verbs: Sequence[str], text: str, end: int) -> int:
+    """Where a change word follows the resource ("医生人数翻倍", "把班次延长"), else -1."""
+    rest = text[end : end + 8]
+    skip = next((len(s) for s in ZH_COUNT_WORDS if rest.startswith(s)), 0)
+    skip += 1 if rest[skip : skip + 1] in ("都", "再", "也") else 0
+    return next((end + skip for verb in verbs if rest.startswith(verb, skip)), -1)
+
+
 def _chinese_proposal(change: ForbiddenChange, text: str) -> str:
     r = change.resource
-    if change.resource.default in change.kinds:
-        for verb in r.zh_implied:
-            at = text.find(verb)
-            if at >= 0 and not _zh_negated(text, at):
-                return text[at : at + len(verb) + 4]
+    implied = (
+        *(r.zh_implied if r.default in change.kinds else ()),
+        *(r.zh_decrease if ChangeKind.DECREASE in change.kinds else ()),
+    )
+    for verb in implied:
+        at = text.find(verb)
+        if at >= 0 and not _zh_negated(text, at):
+            return text[at : at + len(verb) + 4]
     verbs = [w for k in change.kinds for w in ZH_CHANGE[k]]
-    for name in r.zh:
-        for match in re.finditer(re.escape(name), text):
-            start, end = match.span()
-            if not _zh_object_ends(text, end):
-                continue  # "员工培训": the resource only names whose training
-            lead = text[max(0, start - _ZH_WINDOW - 2) : start]
-            for verb in verbs:
-                at = lead.rfind(verb)
-                if at < 0 or any(ch not in ZH_FILLER for ch in lead[at + len(verb) :]):
-                    continue
-                if not _zh_negated(text, start - len(lead) + at):
-                    return text[start - len(lead) + at : end]
+    for start, end in _zh_names(r, text):
+        if not _zh_object_ends(text, end):
+            continue  # "员工培训": the resource only names whose training
+        before = _zh_change_before(verbs, text, start)
+        if before >= 0 and not _zh_negated(text, before):
+            return text[before:end]
+        after = _zh_change_after(verbs, text, end)
+        if after >= 0 and not _zh_negated(text, after):
+            return text[start : after + 2]
     return ""
