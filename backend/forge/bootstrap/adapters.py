@@ -74,6 +74,7 @@ def build_structured_model(
         from pydantic import BaseModel
 
         from forge.engine.explore.biso import BisoOutput
+        from forge.engine.explore.judge_domain_feasibility import DomainFeasibilityOutput
         from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
         from forge.engine.frame.frame_problem import FrameOutput
         from forge.engine.saga.constraint_check import ConstraintCheckOutput
@@ -85,6 +86,7 @@ def build_structured_model(
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
         from forge.offline.explore.biso_offline import offline_biso
+        from forge.offline.explore.domain_feasibility_offline import offline_domain_feasibility
         from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
         from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
@@ -106,6 +108,7 @@ def build_structured_model(
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
+            DomainFeasibilityOutput: offline_domain_feasibility,
             MappingReviewsOutput: offline_mapping_reviews,
             OperatorOutput: offline_search,
             RedTeamOutput: offline_red_team,

@@ -124,7 +124,9 @@ async def test_offline_the_word_rule_flags_at_most_a_tenth_of_the_hospital_pool(
     flagged = {i for f in findings for i in f["hypothesis_ids"]}
     assert len(flagged) <= 0.1 * state.biso.kept
     assert all("Offline word rule: proposes “" in f["message"] for f in findings)
-    assert f"Hard constraints (offline model (deterministic, no network)): {state.biso.kept} text(s)" in audit["summary"]
+    assert (
+        f"Hard constraints (offline model (deterministic, no network)): {state.biso.kept} text(s)" in audit["summary"]
+    )
 
 
 async def test_a_failed_check_leaves_the_pool_to_the_word_rule_and_says_so() -> None:
