@@ -24,13 +24,14 @@ from forge.providers.library_prices import install_prices_file
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 CONSTRAINTS = ["budget under 50k"]
-# The engine's requests, by the name each stage gives its StructuredRequest: the frame, BISO, the
-# mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
-# are `record_<operator>_hypothesis`.
+# The engine's requests, by the name each stage gives its StructuredRequest: the frame, Stage B's
+# domain feasibility, BISO, the mapping review, VERIFY (scores and prior art), the red team, SAGA's
+# hard-constraint check and Solve's five; SEARCH's operators are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
-    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claims", "judge_prior_art",
-    "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
-    "record_solution", "record_compliance_audit",
+    "record_problem_frame", "record_domain_feasibility", "record_biso_hypotheses", "record_mapping_reviews",
+    "verify_claims", "judge_prior_art", "record_red_team_challenges", "record_constraint_check",
+    "record_reasoner_analysis", "record_solution_plan", "record_quality_audit", "record_solution",
+    "record_compliance_audit",
 }  # fmt: skip
 
 
