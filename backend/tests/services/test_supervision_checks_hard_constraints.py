@@ -134,4 +134,4 @@ async def test_a_failed_check_leaves_the_pool_to_the_word_rule_and_says_so() -> 
     assert state.biso is not None
     audit, _ = _cp4(events)
     assert "0 text(s) judged in" in audit["summary"]
-    assert f"; {state.biso.kept} whose call failed by the offline word rule;" in audit["summary"]
+    assert f"; {state.biso.kept} it did not judge, by the offline word rule;" in audit["summary"]

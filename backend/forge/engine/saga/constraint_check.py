@@ -8,8 +8,8 @@ Invariants:
       judgement per pair, the reason written before the verdict).
     - A judgement naming a text or constraint the call was not asked about is ignored; a pair the
       model left out is not a flag.
-    - A call that fails is never guessed: its texts come back in `unjudged`, and the caller judges
-      them with the offline word rule and says so.
+    - Nothing is guessed: the texts of a call that failed, and a text the answer did not judge at
+      all, come back in `unjudged`, and the caller judges them with the offline word rule and says so.
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ async def run_constraint_check(
     for batch, result in zip(batches, outcome.outcomes, strict=True):
         if isinstance(result, StructuredResult):
             flags += _flags(batch, result.value)
+            answered = {j.hypothesis_id for j in result.value.judgements}
+            unjudged += [item for item in batch.items if item.id not in answered]
         else:
             unjudged += batch.items
     return ConstraintCheckRun(tuple(flags), len(items) - len(unjudged), tuple(unjudged), len(batches), outcome.usage)

@@ -181,7 +181,7 @@ class Supervisor:
         run = await run_constraint_check(self._red_team, constraints, texts)
         flags = (*run.flags, *flags_by_word_rule(constraints, run.unjudged))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
-        fallback = f"; {len(run.unjudged)} whose call failed by the offline word rule" if run.unjudged else ""
+        fallback = f"; {len(run.unjudged)} it did not judge, by the offline word rule" if run.unjudged else ""
         flagged = len({f.id for f in flags})
         note = (
             f" Hard constraints ({self._red_team.label}): {run.judged} text(s) judged in {run.calls} call(s)"

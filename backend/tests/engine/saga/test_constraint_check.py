@@ -1,7 +1,7 @@
 """Layer 4's model-judged constraint check over a scripted judge, the whole exchange: texts go in
 batches of eight with every hard constraint numbered, the schema asks for the reason before the
 verdict, only "breaks" answers about asked pairs become flags (with the model's one-line reason), and
-a failed call's texts come back unjudged, never guessed."""
+a failed call's texts (and a text the answer left out) come back unjudged, never guessed."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ TEXTS[2] = ProfiledText("h3", "Hire two triage nurses for the evening peak")
 class ScriptedJudge:
     """Answers each call by `answer(batch)`; a batch holding `fail_on` is a StructuredFailure."""
 
-    def __init__(self, fail_on: str = "") -> None:
+    def __init__(self, fail_on: str = "", leave_out: str = "") -> None:
         self.requests: list[StructuredRequest[Any]] = []
-        self._fail_on = fail_on
+        self._fail_on, self._leave_out = fail_on, leave_out
 
     @property
     def label(self) -> str:
@@ -50,6 +50,7 @@ class ScriptedJudge:
             )
             for item in batch.items
             for n in (1, 2)
+            if item.id != self._leave_out
         ]
         judgements.append(  # about a text it was not asked about, and a constraint that does not exist
             ConstraintJudgement(hypothesis_id="h99", constraint=1, reason="invented", verdict=ConstraintVerdict.BREAKS)
@@ -85,3 +86,8 @@ async def test_a_failed_call_leaves_its_texts_unjudged() -> None:
     run = await run_constraint_check(ScriptedJudge(fail_on="h9"), CONSTRAINTS, TEXTS)
     assert run.unjudged == (TEXTS[8],)
     assert run.judged == 8 and [f.id for f in run.flags] == ["h3"]
+
+
+async def test_a_text_the_answer_left_out_is_unjudged() -> None:
+    run = await run_constraint_check(ScriptedJudge(leave_out="h2"), CONSTRAINTS, TEXTS)
+    assert run.unjudged == (TEXTS[1],) and run.judged == 8
