@@ -169,7 +169,7 @@ bench-constraint-check: $(STAMP)
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)
-	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py
+	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py tests/agent/test_saga_request_snapshots.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa
