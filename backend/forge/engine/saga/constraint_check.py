@@ -8,14 +8,18 @@ Invariants:
       judgement per pair, the reason written before the verdict).
     - A judgement naming a text or constraint the call was not asked about is ignored; a pair the
       model left out is not a flag.
+    - A batch already answered (same instructions, constraints and texts: `batch_fingerprint`) is
+      never asked again when the caller passes the earlier answers (`answered`): CP-7 re-reading the
+      claims CP-6 judged costs nothing.
     - Nothing is guessed: the texts of a call that failed, and a text the answer did not judge at
       all, come back in `unjudged`, and the caller judges them with the offline word rule and says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 
 from pydantic import BaseModel, Field
@@ -66,10 +70,12 @@ class ConstraintCheckBatch:
 @dataclass(frozen=True, slots=True)
 class ConstraintCheckRun:
     flags: tuple[ConstraintFlag, ...]
-    judged: int  # texts a call answered
-    unjudged: tuple[ProfiledText, ...]  # texts whose call failed
-    calls: int
+    judged: int  # texts a call answered (now or before)
+    unjudged: tuple[ProfiledText, ...]  # texts whose call failed or that the answer left out
+    calls: int  # calls made now
     usage: Usage
+    answered: dict[str, tuple[ConstraintFlag, ...]] = field(default_factory=dict)  # new answers, by fingerprint
+    reused: int = 0  # batches answered before, not asked again
 
 
 def constraint_check_request(batch: ConstraintCheckBatch) -> StructuredRequest[ConstraintCheckOutput]:
@@ -92,6 +98,12 @@ def constraint_check_request(batch: ConstraintCheckBatch) -> StructuredRequest[C
     )
 
 
+def batch_fingerprint(batch: ConstraintCheckBatch) -> str:
+    """The request about `batch`, hashed: equal fingerprints are identical requests."""
+    request = constraint_check_request(batch)
+    return hashlib.sha256(f"{request.instructions}\n{request.input}".encode()).hexdigest()[:24]
+
+
 def _flags(batch: ConstraintCheckBatch, output: ConstraintCheckOutput) -> list[ConstraintFlag]:
     ids = {item.id for item in batch.items}
     flags: dict[tuple[str, int], ConstraintFlag] = {}
@@ -112,21 +124,32 @@ async def run_constraint_check(
     *,
     batch_size: int = BATCH_SIZE,
     concurrency: int = DEFAULT_CONCURRENCY,
+    answered: Mapping[str, tuple[ConstraintFlag, ...]] | None = None,
 ) -> ConstraintCheckRun:
+    known = answered or {}
     batches = [
         ConstraintCheckBatch(tuple(constraints), tuple(items[i : i + batch_size]))
         for i in range(0, len(items), batch_size)
     ]
+    keyed = [(batch_fingerprint(b), b) for b in batches]
+    flags = [f for key, _ in keyed if key in known for f in known[key]]
+    asked = [(key, b) for key, b in keyed if key not in known]
     outcome = await run_structured_batch(
-        model, [constraint_check_request(b) for b in batches], stage=STAGE, concurrency=concurrency
+        model, [constraint_check_request(b) for _, b in asked], stage=STAGE, concurrency=concurrency
     )
-    flags: list[ConstraintFlag] = []
     unjudged: list[ProfiledText] = []
-    for batch, result in zip(batches, outcome.outcomes, strict=True):
-        if isinstance(result, StructuredResult):
-            flags += _flags(batch, result.value)
-            answered = {j.hypothesis_id for j in result.value.judgements}
-            unjudged += [item for item in batch.items if item.id not in answered]
-        else:
+    new: dict[str, tuple[ConstraintFlag, ...]] = {}
+    for (key, batch), result in zip(asked, outcome.outcomes, strict=True):
+        if not isinstance(result, StructuredResult):
             unjudged += batch.items
-    return ConstraintCheckRun(tuple(flags), len(items) - len(unjudged), tuple(unjudged), len(batches), outcome.usage)
+            continue
+        found = _flags(batch, result.value)
+        flags += found
+        judged = {j.hypothesis_id for j in result.value.judgements}
+        missing = [item for item in batch.items if item.id not in judged]
+        unjudged += missing
+        if not missing:
+            new[key] = tuple(found)  # a complete answer is never asked again
+    judged_count = len(items) - len(unjudged)
+    reused = len(keyed) - len(asked)
+    return ConstraintCheckRun(tuple(flags), judged_count, tuple(unjudged), len(asked), outcome.usage, new, reused)

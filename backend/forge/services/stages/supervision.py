@@ -23,6 +23,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -68,6 +69,7 @@ from forge.services.stages.red_team_targets import choose_targets
 _PATTERN_CPS = frozenset({Checkpoint.CP4, Checkpoint.CP5, Checkpoint.CP7})
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 TOP_N = 3
+_ANSWERS_KEPT = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,9 @@ class Supervisor:
         self._domains = domains
         self._read_pool = read_pool
         self._top_n = top_n
+        # Layer 4's answered constraint-check batches, by request fingerprint (this process only, bounded):
+        # an identical request (CP-7 re-reading CP-6's claims, a resumed checkpoint) is not paid for twice.
+        self._constraint_answers: OrderedDict[str, tuple[ConstraintFlag, ...]] = OrderedDict()
 
     async def supervise(self, ctx: ToolContext, batch: Sequence[Hypothesis]) -> tuple[SessionEvent, ...]:
         """The due checkpoints' events; `ctx.state.supervision` is updated in memory."""
@@ -178,13 +183,17 @@ class Supervisor:
         constraints = hard_constraints_of(ctx.state)
         if self._red_team is None or not constraints or not texts:
             return ConstraintCheckOutcome()
-        run = await run_constraint_check(self._red_team, constraints, texts)
+        run = await run_constraint_check(self._red_team, constraints, texts, answered=self._constraint_answers)
+        self._constraint_answers.update(run.answered)
+        while len(self._constraint_answers) > _ANSWERS_KEPT:
+            self._constraint_answers.popitem(last=False)
         flags = (*run.flags, *flags_by_word_rule(constraints, run.unjudged))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         fallback = f"; {len(run.unjudged)} it did not judge, by the offline word rule" if run.unjudged else ""
         flagged = len({f.id for f in flags})
         note = (
             f" Hard constraints ({self._red_team.label}): {run.judged} text(s) judged in {run.calls} call(s)"
+            f"{f' ({run.reused} batch(es) answered before)' if run.reused else ''}"
             f"{fallback}; {flagged} flagged."
         )
         return ConstraintCheckOutcome(flags, note, usage)

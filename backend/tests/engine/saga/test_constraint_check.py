@@ -91,3 +91,17 @@ async def test_a_failed_call_leaves_its_texts_unjudged() -> None:
 async def test_a_text_the_answer_left_out_is_unjudged() -> None:
     run = await run_constraint_check(ScriptedJudge(leave_out="h2"), CONSTRAINTS, TEXTS)
     assert run.unjudged == (TEXTS[1],) and run.judged == 8
+
+
+async def test_a_batch_answered_before_is_not_asked_again() -> None:
+    first = await run_constraint_check(ScriptedJudge(), CONSTRAINTS, TEXTS)
+    assert len(first.answered) == 2 and first.reused == 0
+    judge = ScriptedJudge()
+    again = await run_constraint_check(
+        judge, CONSTRAINTS, [*TEXTS, ProfiledText("h10", "Hire a porter")], answered=first.answered
+    )
+    assert [r.input.splitlines()[5:] for r in judge.requests] == [
+        ["[h9] Hypothesis 9: redesign the staff rotas", "[h10] Hire a porter"]
+    ]
+    assert again.reused == 1 and again.calls == 1 and again.judged == 10
+    assert [f.id for f in again.flags] == ["h3"]  # the flag of the batch answered before stands
