@@ -33,8 +33,8 @@ A domain is FEASIBLE when at least one of its structures could plausibly map ont
 and yield a concrete mechanism that could be tested there; it is INFEASIBLE when none could (the
 mapping would be only a metaphor, or the domain is the problem's own field, so nothing new would map).
 Distance is wanted: do not reject a domain because it is far from the problem. For every domain listed,
-first write one line of reason (which structure could map, onto what, or why none could), then the
-verdict. Write the reason in the language of the problem."""
+first write one short line of reason, at most 15 words (which structure could map, onto what, or why none
+could), then the verdict. Write the reason in the language of the problem."""
 
 
 class DomainVerdict(str, Enum):
@@ -44,7 +44,9 @@ class DomainVerdict(str, Enum):
 
 class DomainJudgement(BaseModel):
     domain_id: str = Field(description="The id in brackets of the domain judged.")
-    reason: str = Field(min_length=3, description="One line: which structure could map onto what, or why none.")
+    reason: str = Field(
+        min_length=3, description="One short line (at most 15 words): which structure could map onto what, or why none."
+    )
     verdict: DomainVerdict = Field(description="feasible or infeasible, decided after the reason.")
 
 
@@ -84,7 +86,7 @@ def feasibility_request(asked: FeasibilityRequest) -> StructuredRequest[DomainFe
         instructions=FEASIBILITY_INSTRUCTIONS,
         input="\n".join(lines),
         output=DomainFeasibilityOutput,
-        max_tokens=min(8000, 300 + 90 * len(asked.shortlist)),
+        max_tokens=min(8000, 300 + 60 * len(asked.shortlist)),
         offline_context=asked,
     )
 

@@ -39,8 +39,8 @@ or go past its limit. "without more staff" is broken by "hire two nurses" or "ad
 it is NOT broken by "redesign the staff rotas", "change the incentives through the staff", or by any
 hypothesis that merely mentions staff, keeps staff as they are, or says it needs no more of them.
 Judge every hypothesis against every constraint: one judgement per pair. For each, first write the reason in
-one line (what the hypothesis would actually do, and whether that is what the constraint forbids), then the
-verdict: "breaks" or "keeps". Write the reason in the language of the hypothesis."""
+one short line, at most 20 words (what the hypothesis would actually do, and whether that is what the
+constraint forbids), then the verdict: "breaks" or "keeps". Write the reason in the language of the hypothesis."""
 
 
 class ConstraintVerdict(str, Enum):
@@ -51,7 +51,10 @@ class ConstraintVerdict(str, Enum):
 class ConstraintJudgement(BaseModel):
     hypothesis_id: str = Field(description="The id in brackets of the hypothesis judged.")
     constraint: int = Field(ge=1, description="The number of the hard constraint judged.")
-    reason: str = Field(min_length=3, description="One line: what the hypothesis would do, against the constraint.")
+    reason: str = Field(
+        min_length=3,
+        description="One short line (at most 20 words): what the hypothesis would do, against the constraint.",
+    )
     verdict: ConstraintVerdict = Field(description="breaks or keeps, decided after the reason.")
 
 

@@ -14,7 +14,7 @@ from forge.engine.explore.judge_domain_feasibility import (
 from forge.offline.offline_structured_model import offline_context
 from forge.ports import StructuredRequest
 
-_REASON = "Offline: mapping potential is not judged without a model; kept for the ranker (distant from the problem)."
+_REASON = "Offline: mapping potential is not judged without a model; kept."
 
 
 def offline_domain_feasibility(request: StructuredRequest[Any]) -> DomainFeasibilityOutput:
