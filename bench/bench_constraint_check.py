@@ -199,7 +199,7 @@ def main() -> None:
         "held-out set (never used to change the rule)", load_pairs(HELD_OUT)
     )
     print(
-        "RESULT below: the held-out set; model_* through the scripted model answering from the labels"
+        "The RESULT line reports the held-out set; model_* come from the scripted model answering from the labels."
     )
     print(
         f"RESULT offline_false_positive={off_fp} offline_false_negative={off_fn} "
