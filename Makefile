@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -120,6 +120,10 @@ bench: $(STAMP)
 bench-local-model: $(STAMP)
 	$(BIN)/python bench/bench_local_model.py
 
+# `forge eval` offline on each suite's dev file (../shared/data), with a resume: RESULT lines per suite.
+bench-eval: $(STAMP)
+	$(BIN)/python bench/bench_eval_offline.py
+
 bench-hkg: $(STAMP)
 	$(BIN)/python bench/bench_hkg.py
 
@@ -169,7 +173,7 @@ bench-constraint-check: $(STAMP)
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)
-	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py tests/agent/test_saga_request_snapshots.py
+	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py tests/agent/test_saga_request_snapshots.py tests/engine/evaluation/test_evaluation_prompt_snapshots.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa

@@ -15,7 +15,8 @@ JSON. The share is cache-read tokens / all input tokens.
 
 Prints one row per phase, then:
     RESULT cache_read_share_before=<float> cache_read_share_after=<float>
-Run: backend/.venv/bin/python bench/bench_prompt_cache.py [--problem "..."] [--rounds 2]
+Run: backend/.venv/bin/python bench/bench_prompt_cache.py [--problem "..."] [--rounds 2] [--calls]
+(--calls: one line per request as sent now — cache read, write, uncached — to see which calls lose the cache)
 """
 
 from __future__ import annotations
@@ -200,13 +201,20 @@ def cache_rules() -> CacheRules:
     )
 
 
-def simulate(requests: list[tuple[str, ModelRequest]]) -> dict[str, CacheUsage]:
-    """Usage per phase (in order of first appearance) of the requests sent through one cache."""
+def simulate(
+    requests: list[tuple[str, ModelRequest]], calls: bool = False
+) -> dict[str, CacheUsage]:
+    """Usage per phase (in order of first appearance) of the requests sent through one cache;
+    with `calls`, one line per request too (where a cache read falls short shows there)."""
     cache, by_phase = PromptCacheSimulator(cache_rules()), dict[str, CacheUsage]()
-    for phase, request in requests:
-        by_phase[phase] = by_phase.get(phase, CacheUsage()) + cache.send(
-            wire_body(request)
-        )
+    for n, (phase, request) in enumerate(requests):
+        usage = cache.send(wire_body(request))
+        by_phase[phase] = by_phase.get(phase, CacheUsage()) + usage
+        if calls:
+            print(
+                f"  call {n:>3} {phase:<12} messages {len(request.messages):>3} anchor {request.cache_anchor:>3}"
+                f" read {usage.cache_read:>7,} write {usage.cache_write:>7,} uncached {usage.uncached:>7,}"
+            )
     return by_phase
 
 
@@ -226,13 +234,18 @@ def main() -> None:
     parser.add_argument(
         "--model", default=WIRE_MODEL, help="the Claude model whose wire is simulated"
     )
+    parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="also print each request's cache read, write and uncached tokens (as sent now)",
+    )
     args = parser.parse_args()
     set_wire_model(args.model)
     requests = asyncio.run(record_session(args.problem, args.rounds))
     before = simulate(
         [(phase, per_phase_tools(phase, request)) for phase, request in requests]
     )
-    after = simulate(requests)
+    after = simulate(requests, calls=args.calls)
     print(
         f"{len(requests)} model requests to {WIRE_MODEL}; tokens ~ JSON characters / 4; cache rules: {cache_rules()}"
     )

@@ -34,6 +34,9 @@ async function expectFocusOnHeading(page: Page) {
 
 for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
   test(`every page and review at ${viewport} size: no overflow, no axe violation, focus kept`, async ({ page, request }) => {
+    // A whole session with eleven axe scans: 45 s on a quiet 2-core machine, over 120 s when the
+    // backend's tests share it (CI runs them side by side).
+    test.setTimeout(300_000);
     await page.setViewportSize(size);
     // A session with a long title, so the home list has something to truncate.
     const created = await request.post("/api/v1/sessions", { data: { problem: LONG_TITLE, constraints: [] } });

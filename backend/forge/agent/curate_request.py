@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from forge.agent.brief_notes import BriefNotes
 from forge.agent.phases.compose_brief import MARKER
+from forge.agent.phases.registry import PHASES
 from forge.core.curation.curate_conversation import CuratedContext, curate_conversation
 from forge.core.curation.curation_settings import CurationChange, CurationSettings, apply_change, check_change
 from forge.core.curation.listwise_selection import CurationBudget
@@ -44,8 +45,11 @@ from forge.providers.token_counting import CountingProvider, TiktokenCounter, to
 # measured carry 1,000: 42% fewer input tokens per session, the same claims, graph and document.
 # Finished phases are compacted once that frees COMPACT_AT_LEAST tokens (a compaction rewrites the
 # prompt cache from the first phase it shortens; bench_prompt_cache.py: cache-read share 0.895 ->
-# 0.905 at 4,096, cost +1%). Local servers' prefix caches are rewritten the same way.
-COMPACT_AT_LEAST = 4_096
+# 0.905 at 4,096, cost +1%). Since BUILD sends only its own context, the rewrite a compaction costs
+# (1.25x) is no longer spread over BUILD's cached reads: at 5,120 the share is 0.896 -> 0.903 and the
+# simulated cost 0.3466 -> 0.3453 USD (bench_session_tokens.py; 6,144 the same, 8,192 0.3512).
+# Local servers' prefix caches are rewritten the same way.
+COMPACT_AT_LEAST = 5_120
 DEFAULT_BUDGETS: dict[CountingProvider, CurationBudget] = {
     CountingProvider.ANTHROPIC: CurationBudget(60_000, 1_000, compact_at_least=COMPACT_AT_LEAST),
     CountingProvider.OPENAI_COMPATIBLE: CurationBudget(48_000, 1_000, compact_at_least=COMPACT_AT_LEAST),
@@ -53,6 +57,9 @@ DEFAULT_BUDGETS: dict[CountingProvider, CurationBudget] = {
 }
 DEFAULT_SETTINGS = CurationSettings({p.value: b for p, b in DEFAULT_BUDGETS.items()}, NavigationBudget())
 MEMO_SIZE = 4_096
+# Phases whose calls send only their own brief and what followed (`PhaseDefinition.own_context`): their
+# segments of the main conversation are compacted at once, never deferred (no call cached them there).
+OWN_CONTEXT_PHASES = frozenset(phase.value for phase, definition in PHASES.items() if definition.own_context)
 # Room kept for the recall note (it lists fewer ids rather than exceed it): the call with its note stays
 # within the budget. The summary counts the note in `tokens_sent`.
 NOTE_RESERVE = 700
@@ -153,6 +160,7 @@ class RequestCurator:
             count=self.count,
             budget=room,
             memo=self._segments,
+            own_context=OWN_CONTEXT_PHASES,
         )
         recallable = recallable_units(messages, curated.summary)
         note = recall_note(list(recallable.values()), NOTE_RESERVE, self.count)
@@ -162,4 +170,5 @@ class RequestCurator:
             self._notes.remember(messages, marker, note)
         noted, sent = self._notes.restore(messages, noted, marker, sent, budget.context_tokens, self.count)
         summary = replace(curated.summary, tokens_sent=sent, budget=budget)
-        return CuratedRequest(CuratedContext(noted, summary, curated.settled), recallable)
+        context = CuratedContext(noted, summary, curated.settled, curated.settled_before)
+        return CuratedRequest(context, recallable)

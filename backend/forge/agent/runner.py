@@ -201,6 +201,7 @@ class AgentRunner:
             thinking_budget=THINKING_BUDGET,
             effort_scope=state.current_phase.value,
             cache_anchor=curated.context.settled,
+            previous_anchor=curated.context.settled_before,
         )
         return request, curated.context.summary
 

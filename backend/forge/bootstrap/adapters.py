@@ -73,11 +73,11 @@ def build_structured_model(
     if route.provider == Provider.OFFLINE:
         from pydantic import BaseModel
 
+        from forge.engine.evaluation.answer_requests import ConceptMappingOutput, DirectAnswerOutput
+        from forge.engine.evaluation.judge_requests import MacGyverJudgeOutput, MatchedScoreOutput, PairwiseOutput
         from forge.engine.explore.biso import BisoOutput
-        from forge.engine.explore.judge_domain_feasibility import DomainFeasibilityOutput
         from forge.engine.explore.review_mapping_depth import MappingReviewsOutput
         from forge.engine.frame.frame_problem import FrameOutput
-        from forge.engine.saga.constraint_check import ConstraintCheckOutput
         from forge.engine.saga.red_team import RedTeamOutput
         from forge.engine.search.blend_expand import BlendOutput
         from forge.engine.search.operators import OperatorOutput
@@ -85,12 +85,11 @@ def build_structured_model(
         from forge.engine.search.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
+        from forge.offline.evaluation_offline import offline_answer, offline_grade, offline_mapping, offline_preference
         from forge.offline.explore.biso_offline import offline_biso
-        from forge.offline.explore.domain_feasibility_offline import offline_domain_feasibility
         from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
         from forge.offline.frame.problem_frame import offline_frame
         from forge.offline.offline_structured_model import OfflineGenerator, OfflineStructuredModel
-        from forge.offline.saga.constraint_check_offline import offline_constraint_check
         from forge.offline.saga.red_team_offline import offline_red_team
         from forge.offline.search.blend_offline import offline_blend
         from forge.offline.search.search_offline import offline_search
@@ -108,11 +107,9 @@ def build_structured_model(
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
             BisoOutput: offline_biso,
-            DomainFeasibilityOutput: offline_domain_feasibility,
             MappingReviewsOutput: offline_mapping_reviews,
             OperatorOutput: offline_search,
             RedTeamOutput: offline_red_team,
-            ConstraintCheckOutput: offline_constraint_check,
             AnalysisOutput: offline_analysis,
             PlanOutput: offline_plan,
             AuditOutput: offline_audit,
@@ -124,6 +121,11 @@ def build_structured_model(
             BlendOutput: offline_blend,
             TransformOutput: offline_transform,
             LogicCheckOutput: offline_logic_check,
+            DirectAnswerOutput: offline_answer,
+            ConceptMappingOutput: offline_mapping,
+            MacGyverJudgeOutput: offline_grade,
+            MatchedScoreOutput: offline_grade,
+            PairwiseOutput: offline_preference,
         }
         return OfflineStructuredModel(generators, label=model.label)
     return _structured_over_model(route, model, settings)

@@ -1,4 +1,5 @@
-"""The `forge` command: serve, worker (runs queued sessions), answer (autopilot in the terminal), migrate, hkg (the hypergraph), knowledge,
+"""The `forge` command: serve, worker (runs queued sessions), answer (autopilot in the terminal), eval (the engine
+against a plain model), migrate, hkg (the hypergraph), knowledge,
 users / tokens / admin (accounts).
 
 Invariants:
@@ -16,6 +17,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from forge.cli.evaluation import add_eval_parser
 from forge.config import Settings, auto_run_processes, environment_with_dotenv
 from forge.core.accounts.auth_mode import AuthRefusal, auth_enabled
 from forge.observability.logging_setup import check_log_format, configure_logging
@@ -46,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--quiet", action="store_true", help="print only the paths written")
     _add_hkg_parser(sub)
     _add_knowledge_parser(sub)
+    add_eval_parser(sub)
     _add_account_parsers(sub)
     return parser
 
@@ -222,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
             return _accounts(settings, args)
         elif args.command == "hkg":
             return _hkg(settings, args)
+        elif args.command == "eval":
+            from forge.cli.evaluation import run_eval_command
+
+            return asyncio.run(run_eval_command(settings, args))
         elif args.command == "knowledge":
             from forge.cli.knowledge import run_domains, run_triz
 

@@ -9,6 +9,9 @@ Invariants:
     - `usage` is the sum over every call and attempt, failed or not.
     - Progress is reported once at the start (0/total) and after every finished call, so a
       listener can draw a bar that only moves forward.
+    - A batched answer about many items is read by item id (`read_by_id`, VERIFY's items and the
+      mapping review's hypotheses alike): an id the call did not name is ignored; an id answered twice
+      with different answers is ambiguous (left out); identical repeats are read once.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic
+from typing import Generic, TypeVar
 
 from forge.core.domain_types import EngineStage
 from forge.core.llm.messages import Usage
@@ -30,6 +33,7 @@ from forge.ports import (
 )
 
 DEFAULT_CONCURRENCY = 8
+AnswerT = TypeVar("AnswerT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +101,15 @@ async def _generate(model: StructuredModel, request: StructuredRequest[OutputT])
         return await model.generate(request)
     except ModelUnavailableError as error:
         return StructuredFailure(str(error), error.usage, attempts=1)
+
+
+def read_by_id(asked: Sequence[str], pairs: Sequence[tuple[str, AnswerT]]) -> dict[str, AnswerT]:
+    """The answers to the items asked about, by id (`pairs`: each answer with the id it names, as
+    given): unknown ids ignored, an id answered twice with different answers left out (ambiguous),
+    identical repeats read once."""
+    found: dict[str, list[AnswerT]] = {}
+    wanted = set(asked)
+    for key, answer in pairs:
+        if key.strip() in wanted:
+            found.setdefault(key.strip(), []).append(answer)
+    return {key: answers[0] for key, answers in found.items() if all(a == answers[0] for a in answers)}

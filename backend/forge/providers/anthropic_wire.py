@@ -39,8 +39,14 @@ Cache breakpoints (the API allows 4; the prefix order is tools -> system -> mess
     2. the system prompt;
     3. the last block of the last user message: writes the whole conversation, so the next call,
        whose prefix is this request plus the assistant turn, reads it;
-    4. the last block of the user message before it: the point the previous call wrote, so the
+    4. the end of the curator's settled prefix (`cache_anchor`), and on a phase's first call whose
+       compaction moved it, also where the calls before had it (`previous_anchor`): that call reads
+       what they wrote however many blocks lie between (the API looks back only 20 blocks from a
+       breakpoint), and the calls after it read the new point;
+    5. the last block of the user message before the last: the point the previous call wrote, so the
        read hits even when the new turn added more blocks than the API's look-back window.
+    Past four in all, the later ones in this list go first (a previous anchor leaves out 5, which then
+    lies in what the compaction rewrote); with three in the messages, 1 goes (2 caches the tools).
     A pause_turn continuation appends the partial assistant turn after breakpoint 3, so it reads
     the prefix the paused call wrote.
 """
@@ -191,18 +197,18 @@ def _citable_result(part: ToolResult) -> list[Block]:
     return [*head, *(_search_result(h) for h in part.citable)]
 
 
-def message_params(messages: Sequence[Message], anchor: int = 0, cached_turns: int = 2) -> list[Block]:
-    """Messages as the API wants them: roles alternate, and tool results open a user message; the
-    last `cached_turns` user turns end in a cache breakpoint, and so does the last block of
-    `messages[:anchor]` (`ModelRequest.cache_anchor`)."""
+def message_params(messages: Sequence[Message], anchors: Sequence[int] = (), cached_turns: int = 2) -> list[Block]:
+    """Messages as the API wants them: roles alternate, and tool results open a user message. Cache
+    breakpoints, at most MAX_BREAKPOINTS - 1 (one is the system prompt's), in this order: the last user
+    turn, the last block of `messages[:anchor]` for each anchor (`ModelRequest.cache_anchor`, then
+    `previous_anchor`), the user turn before the last (`cached_turns` of them: 0 marks no turn)."""
     wire: list[Block] = []
-    anchored: Block | None = None
+    anchored: dict[int, Block] = {}
     for index, message in enumerate(messages):
         blocks = [b for b in (_part_block(p) for p in message.parts) if b is not None]
         if not blocks:
             continue
-        if index < anchor:
-            anchored = blocks[-1]
+        anchored.update({anchor: blocks[-1] for anchor in anchors if index < anchor})
         if wire and wire[-1]["role"] == message.role.value:
             wire[-1]["content"].extend(blocks)  # a dropped message between them: one turn, as the API would
         else:
@@ -210,10 +216,14 @@ def message_params(messages: Sequence[Message], anchor: int = 0, cached_turns: i
     user_turns = [m for m in wire if m["role"] == Role.USER.value]
     for turn in user_turns:
         turn["content"].sort(key=lambda b: b.get("type") != "tool_result")  # stable: results first
-    if anchored is not None and anchored.get("type") not in UNCACHEABLE_BLOCKS:
-        anchored["cache_control"] = dict(EPHEMERAL)
-    for turn in user_turns[len(user_turns) - cached_turns :] if cached_turns else ():
-        turn["content"][-1] = _cached(turn["content"][-1])
+    turns = [t["content"][-1] for t in user_turns[len(user_turns) - cached_turns :]] if cached_turns else []
+    wanted = [*turns[-1:], *(anchored[a] for a in anchors if a in anchored), *turns[:-1]]
+    marked: list[Block] = []
+    for block in wanted:
+        if block.get("type") not in UNCACHEABLE_BLOCKS and all(block is not b for b in marked):
+            marked.append(block)
+    for block in marked[: MAX_BREAKPOINTS - 1]:
+        block["cache_control"] = dict(EPHEMERAL)
     return wire
 
 
@@ -240,7 +250,8 @@ def request_params(
     # An engine call's one message is its own input, sent once: a cache write there is never read
     # (it costs 1.25x), so only its instructions (shared by the stage's calls) and schema tool are marked.
     one_shot = len(request.messages) == 1 and (request.output_schema is not None or request.required_tool is not None)
-    messages = message_params(request.messages, request.cache_anchor, cached_turns=0 if one_shot else 2)
+    anchors = (request.cache_anchor, request.previous_anchor)
+    messages = message_params(request.messages, anchors, cached_turns=0 if one_shot else 2)
     if continuation:
         messages.append({"role": Role.ASSISTANT.value, "content": [copy.deepcopy(dict(b)) for b in continuation]})
     params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "messages": messages}

@@ -26,7 +26,7 @@ def _earlier_decompose(state: ForgeState) -> list[Message]:
     return [
         phase_kickoff(state),
         Message(Role.ASSISTANT, (call,)),
-        Message(Role.USER, (ToolResult(ToolCallId("old-1"), "honey bees dance to recruit foragers " * 700),)),
+        Message(Role.USER, (ToolResult(ToolCallId("old-1"), "honey bees dance to recruit foragers " * 900),)),
         Message(Role.ASSISTANT, (TextPart("Decompose is done."),)),
     ]
 

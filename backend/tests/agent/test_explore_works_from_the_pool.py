@@ -36,8 +36,9 @@ OBSERVABLE = "minutes patients wait at triage, per hour of the day"
 
 def candidate(hid: str, domain: str, score: float, failed: tuple[str, ...] = ()) -> PoolCandidate:
     return PoolCandidate(
-        hid, domain.lower(), domain, f"title {hid}", f"statement {hid}", f"mechanism {hid}", OBSERVABLE,
-        score, not failed, failed,
+        id=hid, title=f"title {hid}", statement=f"statement {hid}", mechanism=f"mechanism {hid}",
+        observable=OBSERVABLE, mapping_score=score, gate_passed=not failed,
+        domain_id=domain.lower(), domain_name=domain, failed_rules=failed,
     )  # fmt: skip
 
 

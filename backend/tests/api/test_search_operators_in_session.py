@@ -1,7 +1,8 @@
 """An offline session's SYNTHESIZE, on both databases: the SEARCH round applies at least six distinct
 operators (nine in the research profile), HKG children carry their hyperpath (nodes, relations,
 provenance references, a chain citing only the path's hyperedges), every child its structural
-grounding, and the claims review shows the search with its Transform Gate records."""
+grounding, and the claims review shows the search with its Transform Gate records; CP-5 reads the
+fast path's events (HKG path found, blend made, transform proposed and decided)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,13 @@ async def test_the_research_profile_applies_all_nine_operators_and_keeps_the_gat
     search = next(e for e in events if e.type == "review_claims").data["search"]
     assert search["profile"] == "research" and search["transforms"]
     assert search["degraded"] > 0  # heavy quotas exhausted → refine / variant
+    # The fast path reports what it did to the slow agent: CP-5's audit lists the events it read.
+    logged = (await research_client.get(f"/api/v1/sessions/{sid}/events", params={"limit": 500})).json()["events"]
+    read = {ev for e in logged if e["type"] == "saga_checkpoint" for ev in e["data"]["fast_events"]}
+    assert read >= {
+        "SEARCH_ROUND_COMPLETED", "HKG_PATH_FOUND", "BLEND_EXPAND_COMPLETED", "TRANSFORM_PROPOSED",
+        "TRANSFORM_ACCEPTED_OR_REJECTED",
+    }  # fmt: skip
 
 
 async def test_the_research_profile_runs_two_search_rounds_whose_lineage_crosses_rounds(

@@ -1,6 +1,8 @@
 """SAGA in an offline session, on both databases: every checkpoint CP-1..7 is a stored event at its
 phase, findings and directives are stored events that validate against the documented schema, the
-supervisor endpoint lists them, and a review can dismiss a finding or adopt a suggested constraint."""
+supervisor endpoint lists them, and a review can dismiss a finding or adopt a suggested constraint.
+The detectors can fire: CP-6 audits VERIFY's scores of five or more items, every layer debits the
+cognitive budget, the C-K coordinator moves, and the fast path's events reach the checkpoints."""
 
 from __future__ import annotations
 
@@ -48,7 +50,22 @@ async def test_an_offline_session_records_every_checkpoint_with_its_findings(cli
     assert [f["id"] for f in supervisor["findings"]] == [f["id"] for f in findings]
     assert [d["id"] for d in supervisor["directives"]] == [d["id"] for d in directives]
     assert len(supervisor["stages"]) == 8 and supervisor["budget"]["total_units"] == 100.0
-    assert sum(supervisor["budget"]["spent"].values()) > 0  # the red team's units
+    spent = {bucket for bucket, units in supervisor["budget"]["spent"].items() if units > 0}
+    assert spent == {  # every layer is debited: the checkpoints' rule layers and the red team
+        "domain_audit", "biso_monitoring", "search_monitoring", "verify_monitoring", "adversarial_eval",
+        "global_review",
+    }  # fmt: skip
+
+    # CP-6 reads VERIFY's scores of the ranking candidates and the claims: enough items for Layer 1,
+    # and the offline verifier's logic dimensions move together, so collinearity fires.
+    cp6 = [f for f in findings if f["id"].startswith("CP-6-")]
+    collinear = next(f for f in cp6 if f["kind"] == "dimension_collinearity")
+    compressed = next(f for f in cp6 if f["kind"] == "score_compression")
+    assert len(collinear["hypothesis_ids"]) >= 5 and len(compressed["hypothesis_ids"]) >= 5
+    assert "VERIFY_BATCH_SCORED" in checkpoints[5]["fast_events"]
+    # C-K: the SEARCH round filled no new MOME region, so the coordinator moved to knowledge expansion
+    assert "C→K (coverage_plateau)" in supervisor["ck"]["transitions"]
+    assert "HKG_PATH_FOUND" in checkpoints[4]["fast_events"]  # a hyperpath_expand child was made
 
 
 async def test_a_review_dismisses_a_finding_and_rejects_an_unknown_one(client: httpx.AsyncClient) -> None:
@@ -80,10 +97,7 @@ async def test_the_hospital_pool_is_held_against_its_hard_constraint_by_meaning(
     biso = next(e.data for e in explore if e.type == "engine_stage" and e.data["stage"] == "biso")
     supervisor = (await client.get(f"/api/v1/sessions/{sid}/supervisor")).json()
     cp4 = next(c for c in supervisor["checkpoints"] if c["checkpoint"] == "CP-4")
-    assert (
-        f"Hard constraints (offline model (deterministic, no network)): {biso['counts']['kept']} text(s)"
-        in cp4["summary"]
-    )
+    assert f"Hard constraints: {biso['counts']['kept']} text(s) judged by the offline word rule." in cp4["summary"]
     violations = [f for f in supervisor["findings"] if f["kind"] == "hard_constraint_violation"]
     flagged = {i for f in violations for i in f["hypothesis_ids"]}
     assert biso["counts"]["kept"] >= 50 and len(flagged) <= 0.1 * biso["counts"]["kept"]

@@ -1,7 +1,7 @@
 """VERIFY at VALIDATE with the offline verifier, on both databases: every claim of the round reaches
 the verdicts review with its breakdown (logic dimensions, novelty, confidence, position check,
-status), the stage reports itself in an engine_stage event, and its prior-art research is evidence
-with provenance."""
+status), the stage reports itself in an engine_stage event (the pool's ranking candidates judged in it
+too), and its prior-art research is evidence with provenance."""
 
 from __future__ import annotations
 
@@ -22,7 +22,12 @@ async def test_validate_reports_a_verify_breakdown_for_every_claim(client: httpx
     claims = review.data["claims"]
     assert claims and stage.data["counts"]["claims"] == len(claims)
     searched = sum(c["verify"]["novelty"]["searched"] for c in claims)
-    assert stage.data["counts"]["calls"] == 4 + (searched > 0)  # k = 3 forward + 1 reversed + prior art, batched
+    counts = stage.data["counts"]
+    claim_calls = counts["calls"] - counts["hypothesis_calls"]
+    assert claim_calls == 4 + (searched > 0)  # k = 3 forward + 1 reversed + prior art, batched
+    # the same stage judges the pool's five ranking candidates (one batch of five) for CP-6 and the ranking
+    assert counts["hypotheses"] == 5 and counts["hypothesis_calls"] in (4, 5)
+    assert "ranking candidates" in stage.data["summary"]
     for claim in claims:
         verify = claim["verify"]
         assert verify["verifier"].startswith("offline") and verify["samples"] == 3

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel
 
 from forge.core.llm.messages import Usage
-from forge.engine.structured_batch import EngineProgress, run_structured_batch
+from forge.engine.structured_batch import EngineProgress, read_by_id, run_structured_batch
 from forge.ports import ModelUnavailableError, StructuredFailure, StructuredRequest, StructuredResult
 
 
@@ -74,3 +74,8 @@ async def test_progress_starts_at_zero_and_only_moves_forward_to_the_total() -> 
 async def test_refuses_a_concurrency_below_one() -> None:
     with pytest.raises(ValueError, match="concurrency"):
         await run_structured_batch(CountingModel(), [request(0)], stage="biso", concurrency=0)
+
+
+def test_a_batched_answer_is_read_by_id_ignoring_strangers_and_ambiguous_repeats() -> None:
+    pairs = [(" a ", 1), ("b", 2), ("b", 3), ("c", 4), ("c", 4), ("z", 9)]
+    assert read_by_id(["a", "b", "c"], pairs) == {"a": 1, "c": 4}  # b answered twice, differently

@@ -13,20 +13,12 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from support.fixed_clock import CountingIds, FixedClock
+from support.recorded_offline_service import RecordingModel, first_brief, recorded_offline_service
 
-from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.bootstrap.build_container import build_container
-from forge.bootstrap.model_routing import ModelRoute, Provider
-from forge.config import Settings
 from forge.core.domain_types import Phase
-from forge.core.llm.messages import ModelRequest, ModelResponse, ToolResult
+from forge.core.llm.messages import ToolResult
 from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.review.inputs import ExploreReview
-from forge.db.migrate import upgrade_database
-from forge.knowledge.load_knowledge import load_source_domains
-from forge.offline.offline_model import OfflineModel
-from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
@@ -35,42 +27,10 @@ UNRELATED = "jazz improvisation"
 NEAR_ONE = "jazz river improvisation"  # shares "river" with a shipped domain
 
 
-class RecordingModel:
-    def __init__(self) -> None:
-        self.inner = OfflineModel(KNOWLEDGE_DIR)
-        self.requests: list[ModelRequest] = []
-
-    @property
-    def label(self) -> str:
-        return "recorded offline"
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request)
-        return await self.inner.complete(request)
-
-
-def first_brief(model: RecordingModel, phase: str) -> str:
-    return next(
-        m.text for r in model.requests for m in r.messages if m.text.startswith(f"[forge phase={phase} round=1]")
-    )
-
-
 async def test_explore_promotes_pool_hypotheses_and_synthesize_reads_the_suggested_domains(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
     model = RecordingModel()
-    structured = build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains())
-    research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    container = build_container(
-        Settings(database_url=url), model=model, structured=structured, research=research,
-        clock=FixedClock(), new_id=CountingIds(),
-    )  # fmt: skip
     autopilot = AutopilotPolicy()
-    try:
+    async with recorded_offline_service(tmp_path, model) as container:
         service = container.service
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
@@ -94,8 +54,6 @@ async def test_explore_promotes_pool_hypotheses_and_synthesize_reads_the_suggest
         await container.runs.wait(record.id)
         state = await service.state(record.id)
         assert not isinstance(state, ServiceFailure)
-    finally:
-        await container.close()
 
     pool = json.loads(JSON_BLOCK.findall(first_brief(model, "explore"))[-1])["pool"]
     assert pool and all(c["id"].startswith("biso-0-") for c in pool)

@@ -10,24 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from support.fixed_clock import CountingIds, FixedClock
+from support.recorded_offline_service import RecordingModel, last_brief, recorded_offline_service
 
-from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.bootstrap.build_container import build_container
-from forge.bootstrap.model_routing import ModelRoute, Provider
-from forge.config import Settings
 from forge.core.domain_types import ReviewType
 from forge.core.frame.constraint_changes import ConstraintChange
-from forge.core.llm.messages import ModelRequest, ModelResponse, Usage
+from forge.core.llm.messages import Usage
 from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.review.inputs import DecomposeReview
 from forge.core.session.events import EventType
-from forge.db.migrate import upgrade_database
 from forge.engine.frame.frame_problem import FrameOutput
-from forge.knowledge.load_knowledge import load_source_domains
-from forge.offline.offline_model import OfflineModel
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
-from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.service_results import FailureKind, ServiceFailure
 
 PROBLEM = "How can a hospital cut emergency wait times?\n\nConstraints:\n- no overtime"
@@ -38,24 +30,6 @@ FRAME = FrameOutput(
     hard_constraints=["use overtime", "no new beds"],
     success_criteria=["median wait under 30 minutes within 6 months"],
 )
-
-
-class RecordingModel:
-    def __init__(self) -> None:
-        self.inner = OfflineModel(KNOWLEDGE_DIR)
-        self.requests: list[ModelRequest] = []
-
-    @property
-    def label(self) -> str:
-        return "recorded offline"
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request)
-        return await self.inner.complete(request)
 
 
 class ScriptedFrame:
@@ -74,27 +48,9 @@ class ScriptedFrame:
         return await self.inner.generate(request)
 
 
-def last_brief(model: RecordingModel, phase: str) -> str:
-    texts = [m.text for r in model.requests for m in r.messages if m.text.startswith(f"[forge phase={phase} ")]
-    assert texts, f"no {phase} brief was sent"
-    return texts[-1]
-
-
 async def test_a_constraint_conflict_pauses_for_the_person_then_every_brief_carries_the_frame(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
     model = RecordingModel()
-    structured = ScriptedFrame(build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains()))
-    research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    container = build_container(
-        Settings(database_url=url),
-        model=model,
-        structured=structured,
-        research=research,
-        clock=FixedClock(),
-        new_id=CountingIds(),
-    )
-    try:
+    async with recorded_offline_service(tmp_path, model, ScriptedFrame) as container:
         service = container.service
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
@@ -121,8 +77,6 @@ async def test_a_constraint_conflict_pauses_for_the_person_then_every_brief_carr
         assert not isinstance(await service.submit_review(record.id, drop), ServiceFailure)
         await container.runs.wait(record.id)
         explore = last_brief(model, "explore")
-    finally:
-        await container.close()
     block = explore.split("HARD CONSTRAINTS", 1)[1].split("\n\n", 1)[0]
     assert "- no overtime (the person's)" in block and "- no new beds (frame)" in block
     assert "use overtime" not in block

@@ -1,7 +1,7 @@
-"""SAGA Layer 4 at CP-4 after the BISO stage: the red-team model judges every hypothesis against the
-hard constraints (its flags, with their reasons, make the finding and the FLAG_HYPOTHESIS directive);
-the offline model's word rule flags at most 10% of the hospital problem's pool; a call that fails
-leaves its hypotheses to the word rule, and the checkpoint's summary says so."""
+"""SAGA Layer 4 at CP-4 after the BISO stage: the constraint judge (a real model) judges every
+hypothesis against the hard constraints (its flags, with their reasons, make the finding and the
+FLAG_HYPOTHESIS directive); offline (no judge) the word rule flags at most 10% of the hospital
+problem's pool; a call that fails leaves its hypotheses to the word rule, and the summary says so."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ Judge = Callable[[ConstraintCheckBatch], ConstraintCheckOutput]
 
 
 class JudgeOverOffline:
-    """The offline model for every stage but the constraint check, which `judge` answers (None: it fails)."""
+    """The constraint judge: `judge` answers each batch (None: every call fails)."""
 
     def __init__(self, judge: Judge | None) -> None:
         self._judge = judge
@@ -43,8 +43,7 @@ class JudgeOverOffline:
         return "judge"
 
     async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure:
-        if request.output is not ConstraintCheckOutput:
-            return await OFFLINE.generate(request)
+        assert request.output is ConstraintCheckOutput
         batch = request.offline_context
         assert isinstance(batch, ConstraintCheckBatch)
         self.checks.append(batch)
@@ -74,9 +73,9 @@ class FlagsTheFirst:
         )
 
 
-async def _explore(structured: StructuredModel) -> tuple[ForgeState, list[SessionEvent]]:
-    supervisor = Supervisor(structured, OfflineModel(), DOMAINS, PoolOf([]))
-    stages = EngineStages(structured, OfflineModel(), DOMAINS, supervisor=supervisor)
+async def _explore(judge: StructuredModel | None) -> tuple[ForgeState, list[SessionEvent]]:
+    supervisor = Supervisor(OFFLINE, OfflineModel(), DOMAINS, PoolOf([]), constraint_judge=judge)
+    stages = EngineStages(OFFLINE, OfflineModel(), DOMAINS, supervisor=supervisor)
     state = ForgeState(problem=PROBLEM, current_phase=Phase.DECOMPOSE)
     await stages.run(context(state), lambda e: None)  # the frame (CP-1)
     state.current_phase = Phase.EXPLORE
@@ -118,15 +117,13 @@ async def test_the_models_flags_and_reasons_make_the_finding_and_flag_the_hypoth
 
 
 async def test_offline_the_word_rule_flags_at_most_a_tenth_of_the_hospital_pool() -> None:
-    state, events = await _explore(OFFLINE)
+    state, events = await _explore(None)
     assert state.biso is not None and state.biso.kept >= 50
     audit, findings = _cp4(events)
     flagged = {i for f in findings for i in f["hypothesis_ids"]}
     assert len(flagged) <= 0.1 * state.biso.kept
     assert all("Offline word rule: proposes “" in f["message"] for f in findings)
-    assert (
-        f"Hard constraints (offline model (deterministic, no network)): {state.biso.kept} text(s)" in audit["summary"]
-    )
+    assert f"Hard constraints: {state.biso.kept} text(s) judged by the offline word rule." in audit["summary"]
 
 
 async def test_a_failed_check_leaves_the_pool_to_the_word_rule_and_says_so() -> None:

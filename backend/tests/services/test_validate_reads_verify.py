@@ -12,64 +12,21 @@ import json
 import re
 from pathlib import Path
 
-from support.fixed_clock import CountingIds, FixedClock
+from support.recorded_offline_service import RecordingModel, first_brief, recorded_offline_service
 
-from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
-from forge.bootstrap.build_container import build_container
-from forge.bootstrap.model_routing import ModelRoute, Provider
-from forge.config import Settings
 from forge.core.domain_types import ClaimStatus, Phase
-from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.verify.verdicts import FINAL_PASS_THRESHOLD
-from forge.db.migrate import upgrade_database
-from forge.knowledge.load_knowledge import load_source_domains
-from forge.offline.offline_model import OfflineModel
-from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 from forge.services.service_results import ServiceFailure
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 JSON_BLOCK = re.compile(r"```json\n(.*)\n```", re.DOTALL)
 
 
-class RecordingModel:
-    def __init__(self) -> None:
-        self.inner = OfflineModel(KNOWLEDGE_DIR)
-        self.requests: list[ModelRequest] = []
-
-    @property
-    def label(self) -> str:
-        return "recorded offline"
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request)
-        return await self.inner.complete(request)
-
-
-def first_brief(model: RecordingModel, phase: str) -> str:
-    for request in model.requests:
-        for message in request.messages:
-            if message.text.startswith(f"[forge phase={phase} round=1]"):
-                return message.text
-    raise AssertionError(f"no {phase} brief was sent")
-
-
 async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_follows_them(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}"
-    await upgrade_database(url)
     model = RecordingModel()
-    structured = build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains())
-    research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
-    container = build_container(
-        Settings(database_url=url), model=model, structured=structured, research=research,
-        clock=FixedClock(), new_id=CountingIds(),
-    )  # fmt: skip
     policy = AutopilotPolicy(accept_threshold=0.0)  # the agent's own scores would accept every claim
-    try:
+    async with recorded_offline_service(tmp_path, model) as container:
         service = container.service
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
@@ -81,8 +38,6 @@ async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_fol
             if state.current_phase is Phase.BUILD:
                 break
             assert not isinstance(await service.submit_autopilot_review(record.id, policy), ServiceFailure)
-    finally:
-        await container.close()
     assert state.current_phase is Phase.BUILD and state.verifications
 
     # SEARCH ran when SYNTHESIZE opened: the brief the model first read already offers its children.

@@ -100,21 +100,24 @@ def demanding_review(state: ForgeState, review: ReviewType) -> ReviewInput:
 
 BISO_HEAD = (  # as the BISO stage leaves it in the state (the harness runs the agent loop only)
     PoolCandidate(
-        "biso-0-queueing_theory-1", "queueing_theory", "Queueing theory", "Utilization hockey stick for waits",
-        "Cut the load on the staff at the hours utilization is highest, where each point of load costs the most wait.",
-        "Mean wait grows as rho/(1-rho): the last points of utilization cost the most delay.",
-        "median wait per hour against hourly utilization", 8.1, True,
+        id="biso-0-queueing_theory-1", domain_id="queueing_theory", domain_name="Queueing theory",
+        title="Utilization hockey stick for waits",
+        statement="Cut the load on the staff at the hours utilization is highest, where each point of load costs the most wait.",
+        mechanism="Mean wait grows as rho/(1-rho): the last points of utilization cost the most delay.",
+        observable="median wait per hour against hourly utilization", mapping_score=8.1, gate_passed=True,
     ),
     PoolCandidate(
-        "biso-0-power_grids-1", "power_grids", "Electric power grids", "Peak shaving for the emergency department",
-        "Shift the schedulable part of the peak-hour load into quieter hours, as a grid shaves its peak.",
-        "Capacity is set by the peak; moving a few peak hours saves more than adding capacity.",
-        "share of arrivals in the three busiest hours", 7.4, True,
+        id="biso-0-power_grids-1", domain_id="power_grids", domain_name="Electric power grids",
+        title="Peak shaving for the emergency department",
+        statement="Shift the schedulable part of the peak-hour load into quieter hours, as a grid shaves its peak.",
+        mechanism="Capacity is set by the peak; moving a few peak hours saves more than adding capacity.",
+        observable="share of arrivals in the three busiest hours", mapping_score=7.4, gate_passed=True,
     ),
     PoolCandidate(
-        "biso-0-hydrology-2", "hydrology", "Hydrology and river systems", "Floodplain storage for surges",
-        "Hold surges in a buffer area until the peak passes.", "Storage flattens the flood wave.",
-        "peak waiting-room occupancy", 3.2, False, ("effective_rows", "row_usage"),
+        id="biso-0-hydrology-2", domain_id="hydrology", domain_name="Hydrology and river systems",
+        title="Floodplain storage for surges", statement="Hold surges in a buffer area until the peak passes.",
+        mechanism="Storage flattens the flood wave.", observable="peak waiting-room occupancy", mapping_score=3.2,
+        gate_passed=False, failed_rules=("effective_rows", "row_usage"),
     ),
 )  # fmt: skip
 

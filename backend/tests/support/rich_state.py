@@ -63,6 +63,15 @@ def evidence(n: int, contributor: Contributor = Contributor.AGENT, **kw: object)
     )
 
 
+def pool_candidate(
+    hid: str, domain_id: str, domain_name: str, score: float, passed: bool, failed: tuple[str, ...] = ()
+) -> PoolCandidate:
+    return PoolCandidate(
+        id=hid, title="t", statement="s", mechanism="m", observable="o", mapping_score=score, gate_passed=passed,
+        domain_id=domain_id, domain_name=domain_name, failed_rules=failed,
+    )  # fmt: skip
+
+
 def rich_state() -> ForgeState:
     """Every record type, every enum, sets, Nones and tz-aware datetimes."""
     hit = ResearchHit("https://s1.example", "Title 1", "snippet")
@@ -139,8 +148,8 @@ def rich_state() -> ForgeState:
             Analogy(AnalogyId(uid(32)), "clinics", "triage", "d", SemanticDistance.NEAR),
         ],
         pool_candidates=[
-            PoolCandidate("b1", "ants", "Ants", "t", "s", "m", "o", 7.5, True),
-            PoolCandidate("b2", "bees", "Bees", "t", "s", "m", "o", 3.0, False, ("effective_rows", "row_usage")),
+            pool_candidate("b1", "ants", "Ants", 7.5, True),
+            pool_candidate("b2", "bees", "Bees", 3.0, False, ("effective_rows", "row_usage")),
         ],
         suggestion_outcomes=[
             SuggestionOutcome(
@@ -151,7 +160,7 @@ def rich_state() -> ForgeState:
                 1,
                 0,
                 "from the library",
-                (PoolCandidate("s1", "logistics", "Logistics", "t", "s", "m", "o", 6.0, True),),
+                (pool_candidate("s1", "logistics", "Logistics", 6.0, True),),
             )
         ],
         cross_domain_search_count=2,

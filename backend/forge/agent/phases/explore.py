@@ -17,6 +17,7 @@ from typing import Any
 
 from forge.agent.phases.compose_brief import compose_brief
 from forge.agent.phases.explore_tools import EXPLORE_TOOLS
+from forge.agent.phases.offered_in_brief import offered_entry
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.core.domain_types import Phase
@@ -51,17 +52,7 @@ def pool_view(state: ForgeState) -> list[dict[str, Any]]:
     head = biso_head(state)
     suggested = {c.id: o.suggestion for o in this_rounds_suggestions(state) for c in suggestion_candidates(o, head)}
     return [
-        {
-            "id": c.id,
-            "domain": c.domain_name,
-            "title": c.title,
-            "statement": c.statement,
-            "mechanism": c.mechanism,
-            "observable": c.observable,
-            "mapping_score": c.mapping_score,
-            "gate": c.gate,
-        }
-        | ({"suggested": suggested[c.id]} if c.id in suggested else {})
+        offered_entry(c, {"domain": c.domain_name}) | ({"suggested": suggested[c.id]} if c.id in suggested else {})
         for c in explore_offer(state)
     ]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from forge.agent.phases.compose_brief import analogies_view, compose_brief, graph_view
+from forge.agent.phases.offered_in_brief import offered_entry
 from forge.agent.phases.phase_definition import PhaseDefinition, names_of
 from forge.agent.phases.shared_tools import CROSS_CUTTING, RESEARCH
 from forge.agent.phases.synthesize_tools import SYNTHESIZE_TOOLS, offered_hypotheses
@@ -116,18 +117,7 @@ def _suggested_results(state: ForgeState) -> dict[str, Any]:
             "suggestion": o.suggestion,
             "explored_as": o.domain_name or "not explored",
             "note": o.note,
-            "candidates": [
-                {
-                    "id": c.id,
-                    "title": c.title,
-                    "statement": c.statement,
-                    "mechanism": c.mechanism,
-                    "observable": c.observable,
-                    "mapping_score": c.mapping_score,
-                    "gate": c.gate,
-                }
-                for c in suggestion_candidates(o, head)
-            ],
+            "candidates": [offered_entry(c) for c in suggestion_candidates(o, head)],
         }
         for o in this_rounds_suggestions(state)
     ]
@@ -141,19 +131,7 @@ def _candidates(state: ForgeState) -> dict[str, Any]:
         return {}
     return {
         "search_candidates": [
-            {
-                "id": c.id,
-                "operator": c.operator,
-                "parents": list(c.parents),
-                "lineage": list(c.lineage),
-                "title": c.title,
-                "statement": c.statement,
-                "mechanism": c.mechanism,
-                "observable": c.observable,
-                "mapping_score": c.mapping_score,
-                "gate_passed": c.gate_passed,
-            }
-            | ({"hyperpath": c.hyperpath} if c.hyperpath else {})
+            offered_entry(c, {"operator": c.operator, "parents": list(c.parents), "lineage": list(c.lineage)})
             for c in search.candidates
         ]
     }

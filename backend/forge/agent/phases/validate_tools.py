@@ -135,6 +135,12 @@ class NoveltyInput(BaseModel):
 
 class ScoreInput(BaseModel):
     claim_index: int = Field(ge=0, le=2, description=CLAIM_INDEX)
+    rationale: str = Field(
+        min_length=20,
+        max_length=2000,
+        description="First, before the scores: one or two sentences per score saying why, citing the "
+        "falsification and novelty results. Score honestly: a verifier is not generous.",
+    )
     novelty: float = _scale(
         "Novelty", "restates known practice", "known parts in a new combination", "no prior work found for it"
     )
@@ -152,12 +158,6 @@ class ScoreInput(BaseModel):
     )
     significance: float = _scale(
         "Significance", "a marginal gain", "a clear gain for part of the problem", "changes how the problem is solved"
-    )
-    rationale: str = Field(
-        min_length=20,
-        max_length=2000,
-        description="One or two sentences per score saying why, citing the falsification and novelty results. "
-        "Score honestly: a verifier is not generous.",
     )
 
 

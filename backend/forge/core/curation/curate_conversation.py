@@ -26,6 +26,13 @@ Invariants:
       from the first unit it shortens). Deferral never takes the call over `context_tokens`.
       `settled` counts the messages before the first deferred or current-phase unit: the next calls
       send them unchanged (they are only ever followed, never rewritten, until a compaction).
+    - A phase that sends its own context (`own_context`: its calls carry only its brief and what
+      followed) is never deferred: no call wrote its segment into the main conversation's cache, so
+      keeping it whole would write it there once and again at its compaction; it is compacted at once.
+    - `settled_before`: on the first call of a phase, the `settled` of the calls before it (the last
+      phase that carried the main conversation), reckoned from the same memoised selections; where this
+      call's compaction moved `settled` on, a provider marks both, so the call reads what those calls
+      wrote however far back the new point lies. Otherwise it equals `settled`.
     - The whole call never exceeds `context_tokens` unless the must-keep parts alone do: when the
       segments' picks do not fit, the oldest picks are dropped first (reason OVER_BUDGET).
     - Pairing is checked on the result (`pairing_intact`); should it ever fail, the call gets the
@@ -104,11 +111,13 @@ class CurationSummary:
 
 @dataclass(frozen=True, slots=True)
 class CuratedContext:
-    """`settled`: how many leading messages the next calls will send unchanged (see `cache_anchor`)."""
+    """`settled`: how many leading messages the next calls will send unchanged (see `cache_anchor`);
+    `settled_before`: the point the calls before this one had settled, where this call moved it on."""
 
     messages: tuple[Message, ...]
     summary: CurationSummary
     settled: int = 0
+    settled_before: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,17 +284,26 @@ class _Plan:
             if decision.kept:
                 context.append(u)
 
-    def defer(
-        self, segments: Sequence[_Segment], order: Sequence[_Unit], fixed_tokens: int, budget: CurationBudget
-    ) -> None:
-        """Keep whole the latest finished phases while compacting them would free < `compact_at_least` tokens."""
+    def freed(self, segment: _Segment) -> int:
+        return sum(self.full[u.key] - self.sent(u.key) for u in segment.units)
+
+    def pending(self, segments: Sequence[_Segment], threshold: int) -> list[_Segment]:
+        """The latest segments that, compacted together, would free < `threshold` tokens."""
         pending: list[_Segment] = []
         freed = 0
         for segment in segments:
             pending.append(segment)
-            freed += sum(self.full[u.key] - self.sent(u.key) for u in segment.units)
-            if freed >= budget.compact_at_least:
+            freed += self.freed(segment)
+            if freed >= threshold:
                 pending, freed = [], 0
+        return pending
+
+    def defer(
+        self, segments: Sequence[_Segment], order: Sequence[_Unit], fixed_tokens: int, budget: CurationBudget
+    ) -> None:
+        """Keep whole the latest finished phases while compacting them would free < `compact_at_least` tokens."""
+        pending = self.pending(segments, budget.compact_at_least)
+        freed = sum(self.freed(s) for s in pending)
         if not pending or fixed_tokens + sum(self.sent(u.key) for u in order) + freed > budget.context_tokens:
             return
         for u in (u for s in pending for u in s.units):
@@ -323,9 +341,11 @@ def curate_conversation(
     count: TokenCount,
     budget: CurationBudget,
     memo: SegmentMemo | None = None,
+    own_context: frozenset[str] = frozenset(),
 ) -> CuratedContext:
     """The messages this call carries (see the module invariants) and the provenance of each unit.
-    `memo` remembers finished phases' selections for the next calls (`segment_memo`)."""
+    `memo` remembers finished phases' selections for the next calls (`segment_memo`); `own_context`
+    names the phases whose calls send only their own context (never deferred)."""
     counter = _Counter(count)
     units = _units(messages, current_marker)
     digests = {u.key: tuple(_digest_message(m) for m in u.messages) for u in units if u.kind == UnitKind.PHASE_BOUNDARY}
@@ -338,12 +358,16 @@ def curate_conversation(
     for segment in segments:
         plan.curate_segment(segment, budget, context, memo)
     plan.fit(units, fixed_tokens, budget.context_tokens)
-    plan.defer(segments, units, fixed_tokens, budget)
+    shared = [s for s in segments if s.units[0].phase.partition("/")[0] not in own_context]
+    earlier = _settled_earlier(plan, shared, units, current_marker, budget.compact_at_least)
+    plan.defer(shared, units, fixed_tokens, budget)
     sent: list[Message] = []
-    settled = -1
+    settled, settled_before = -1, -1
     for u in units:
         if settled < 0 and (u.kind == UnitKind.CURRENT_PHASE or plan.decisions[u.key].reason == Reason.DEFERRED):
             settled = len(sent)
+        if u.key == earlier:
+            settled_before = len(sent)
         sent += u.messages if plan.decisions[u.key].kept else digests.get(u.key, ())
     provenance = tuple(_provenance(u, plan) for u in units)
     must_keep = fixed_tokens + sum(p.tokens_sent for p in provenance if p.reason == Reason.MUST_KEEP)
@@ -358,7 +382,20 @@ def curate_conversation(
     )  # fmt: skip
     if fell_back:
         return CuratedContext(tuple(messages), summary)
-    return CuratedContext(tuple(sent), summary, max(settled, 0))
+    settled = max(settled, 0)
+    return CuratedContext(tuple(sent), summary, settled, settled_before if 0 <= settled_before < settled else settled)
+
+
+def _settled_earlier(
+    plan: _Plan, shared: Sequence[_Segment], units: Sequence[_Unit], current_marker: str, threshold: int
+) -> str | None:
+    """On a phase's first call (its brief is in the last unit), the key of the unit the calls of the
+    last phase that carried the main conversation had settled at: the first segment they deferred, or
+    that phase's own first unit. Their deferral is this one's without their phase. Else None."""
+    if not shared or not any(_is_brief(m) and m.text.startswith(current_marker) for m in units[-1].messages):
+        return None
+    pending = plan.pending(shared[:-1], threshold)
+    return (pending[0] if pending else shared[-1]).units[0].key
 
 
 PROVENANCE_SHOWN = 60  # units listed in an event; the counts cover all of them

@@ -15,47 +15,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forge.core.hypotheses.pool import GateStatus, Hypothesis
+from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_from
+from forge.core.hypotheses.pool import Hypothesis
 
 POOL_IN_BRIEF = 6  # BISO's head in EXPLORE's brief
 PER_SUGGESTION = 2  # each suggested domain's best, in EXPLORE's and SYNTHESIZE's briefs
 
 
 @dataclass(frozen=True, slots=True)
-class PoolCandidate:
-    id: str
+class PoolCandidate(OfferedHypothesis):
+    """BISO's head, or a suggested domain's result: with the domain it came from and the rules it failed."""
+
     domain_id: str
     domain_name: str
-    title: str
-    statement: str
-    mechanism: str
-    observable: str
-    mapping_score: float
-    gate_passed: bool
     failed_rules: tuple[str, ...] = ()
 
     @property
     def gate(self) -> str:
         return "passed" if self.gate_passed else "failed: " + ", ".join(self.failed_rules)
 
-    @property
-    def rank(self) -> tuple[bool, float]:
-        return (self.gate_passed, self.mapping_score)
-
 
 def candidate_of(h: Hypothesis) -> PoolCandidate:
-    return PoolCandidate(
-        h.id,
-        h.domain_id,
-        h.domain_name,
-        h.title,
-        h.statement,
-        h.mechanism,
-        h.observable,
-        round(h.gate.mapping_score, 1),
-        h.gate.status is GateStatus.PASSED,
-        tuple(r.value for r in h.gate.failed_rules),
-    )
+    failed = tuple(r.value for r in h.gate.failed_rules)
+    return offered_from(h, PoolCandidate, domain_id=h.domain_id, domain_name=h.domain_name, failed_rules=failed)
 
 
 def top_candidates(hypotheses: Sequence[Hypothesis], limit: int = POOL_IN_BRIEF) -> tuple[PoolCandidate, ...]:

@@ -156,6 +156,9 @@ class ModelRequest:
     # curator's settled part: the problem and the compacted finished phases); a provider with a
     # prompt cache marks its end, so the call after a phase change reads it however far back it is.
     cache_anchor: int = 0
+    # Where the calls before this one had their `cache_anchor`, when this call's compaction moved it on
+    # (0: nowhere else): marked too, so the call reads what they wrote beyond the cache's look-back.
+    previous_anchor: int = 0
 
 
 @dataclass(frozen=True, slots=True)

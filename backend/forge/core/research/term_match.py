@@ -1,4 +1,4 @@
-"""Term matching over the core's match keys (`core.research.text_terms`), used by the offline model; shares
+"""Term matching over the core's match keys (`core.research.text_terms`), used by the offline model's planners and libraries; shares
 and relevance come from `core.research.text_relevance` itself.
 
 Invariants:

@@ -13,6 +13,14 @@ Invariants:
         ATTENTION_WEIGHTED: highest score first, units 1..3 by score band (≥ 7 → 3, ≥ 5 → 2);
         NOVELTY_GATED: only hypotheses with novelty ≥ 7.0, 1 unit each, most novel first;
         UNIFORM: every hypothesis 1 unit in the given order.
+    - Every layer is debited (`supervise.CHECKPOINT_BUCKET`): the red team (Layer 2, model calls) from the
+      adversarial bucket at its units per target; each checkpoint's rule layers (1, 3, 4 and the
+      CP-1..3 audits, no model call) from its stage's bucket at `audit_units` — RULE_AUDIT_UNIT per
+      item audited, ANOMALY_UNITS times that for an item a finding singles out (a batch-wide finding,
+      such as compression, singles out none). A checkpoint with a
+      critical finding spends urgently (the reserve covers its bucket's shortfall); a refused
+      debit leaves the ledger as it was, and the rules still run (they cost no call): the audit says
+      its bucket is spent.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from enum import Enum
 
 TOTAL_UNITS = 100.0
 ANOMALY_UNITS = 3.0
+RULE_AUDIT_UNIT = 0.05  # one item through the rule layers: no model call, a twentieth of a standard call
 NOVELTY_GATE = 7.0
 
 
@@ -94,6 +103,13 @@ def spend(ledger: BudgetLedger, bucket: Bucket, units: float, *, urgent: bool = 
         remaining[Bucket.EMERGENCY.value] = round(reserve - shortfall, 6)
         spent[Bucket.EMERGENCY.value] = round(spent.get(Bucket.EMERGENCY.value, 0.0) + shortfall, 6)
     return replace(ledger, remaining=remaining, spent=spent)
+
+
+def audit_units(items: int, anomalous: int) -> float:
+    """What a checkpoint's rule layers cost: RULE_AUDIT_UNIT per item (at least one), ANOMALY_UNITS
+    times that for each of the `anomalous` items a finding singles out."""
+    anomalous = min(anomalous, max(1, items))
+    return round(RULE_AUDIT_UNIT * (max(1, items) + (ANOMALY_UNITS - 1) * anomalous), 6)
 
 
 @dataclass(frozen=True, slots=True)

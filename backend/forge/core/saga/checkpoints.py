@@ -9,8 +9,10 @@ Invariants:
     - `CHECKPOINT_PHASE` says in which phase each checkpoint is recorded: CP-6 audits VALIDATE's
       scores when BUILD opens (the scores are final then), CP-7 audits at CRYSTALLIZE.
     - Audits here are pure functions of the frame / selection and return findings (possibly none).
-    - Claim scores (0..1) are put on the detectors' 0..10 scale; pool hypotheses carry the five
-      rule-layer proxy scores of `hypothesis_scores` (a verifier's scores would replace them).
+    - Pool hypotheses carry the five rule-layer proxy scores of `hypothesis_scores` at CP-4/5.
+    - CP-6's Layer 1 reads VERIFY's own scores (`scored_verifications`): the three logic dimensions
+      and the evidence-adjusted novelty of every item VERIFY judged (the pool's ranking candidates
+      and the round's claims), weighted as VERIFY's final score; an abstained verdict has none.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from forge.core.hypotheses.pool import Hypothesis
 from forge.core.hypotheses.scores import describe_behavior, score_hypothesis
 from forge.core.saga.detectors import ScoredHypothesis
 from forge.core.saga.records import Checkpoint, Finding, FindingKind, Severity
-from forge.core.session.records import Claim
+from forge.core.verify.claim_verification import ClaimVerification
+from forge.core.verify.verdicts import LOGIC_WEIGHT, NOVELTY_WEIGHT
 
 FIELD_CONCENTRATION = 0.6
 MIN_FAR_SHARE = 1 / 3
@@ -173,17 +176,37 @@ def scored_hypotheses(hypotheses: Sequence[Hypothesis], frame: ProblemFrame) -> 
     return batch
 
 
-def scored_claims(claims: Sequence[Claim]) -> list[ScoredHypothesis]:
+# VERIFY's final score as a composite of its four dimensions (`verdicts.final_score`).
+VERIFY_WEIGHTS: dict[str, float] = {
+    "analogy_validity": LOGIC_WEIGHT / 3,
+    "internal_consistency": LOGIC_WEIGHT / 3,
+    "causal_rigor": LOGIC_WEIGHT / 3,
+    "novelty": NOVELTY_WEIGHT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedItem:
+    """One item VERIFY judged: a pool hypothesis or a claim, with the source domain it came from."""
+
+    id: str
+    domain: str
+    text: str
+    verification: ClaimVerification
+
+
+def scored_verifications(items: Sequence[VerifiedItem]) -> list[ScoredHypothesis]:
+    """The verifier's four scores per judged item (0..10); abstained verdicts carry none and are left out."""
     batch = []
-    for c in claims:
-        if c.scores is None:
+    for item in items:
+        v = item.verification
+        if v.logic is None or v.novelty is None:
             continue
-        s = c.scores
         scores = {
-            "novelty": 10 * s.novelty,
-            "groundedness": 10 * s.groundedness,
-            "falsifiability": 10 * s.falsifiability,
-            "significance": 10 * s.significance,
+            "analogy_validity": v.logic.analogy_validity,
+            "internal_consistency": v.logic.internal_consistency,
+            "causal_rigor": v.logic.causal_rigor,
+            "novelty": v.novelty.adjusted,
         }
-        batch.append(ScoredHypothesis(str(c.id), c.cross_domain_source or "own field", c.text, scores))
+        batch.append(ScoredHypothesis(item.id, item.domain, item.text, scores))
     return batch

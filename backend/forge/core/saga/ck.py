@@ -4,7 +4,9 @@ pure state machine.
 
 Invariants:
     - C→K on `evidence_gap` or `non_operationalizable`; K→C on `new_mechanism`, `new_evidence` or
-      `structure_found`; `coverage_plateau` (MOME coverage stalls) is a C→K knowledge expansion.
+      `structure_found`; `coverage_plateau` is a C→K knowledge expansion, judged per SEARCH round: the
+      MOME coverage of the pool after the round's children gained less than PLATEAU_GAIN over the
+      coverage the round's seeds were chosen on (its children filled no new region of the grid).
       A trigger that points at the space the session is already in changes nothing.
     - Anti-oscillation: no transition until `MIN_PHASE_DURATION_S` seconds after the last one
       (time is passed in, never read). K expansions are capped at `MAX_K_EXPANSIONS` per session;
@@ -17,12 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from itertools import pairwise
 
 MIN_PHASE_DURATION_S = 10.0
 MAX_K_EXPANSIONS = 5
 PLATEAU_GAIN = 0.02
-PLATEAU_ROUNDS = 2
 
 
 class Space(str, Enum):
@@ -99,9 +99,7 @@ def run_triggers(state: CKState, triggers: Sequence[CKTrigger], now: float) -> t
     return state, decisions
 
 
-def coverage_plateau(coverage: Sequence[float]) -> bool:
-    """MOME coverage gained less than PLATEAU_GAIN over each of the last PLATEAU_ROUNDS rounds."""
-    if len(coverage) < PLATEAU_ROUNDS + 1:
-        return False
-    recent = coverage[-(PLATEAU_ROUNDS + 1) :]
-    return all(b - a < PLATEAU_GAIN for a, b in pairwise(recent))
+def coverage_plateau(before: float, after: float) -> bool:
+    """One SEARCH round's MOME coverage gain (`before`: the pool its seeds were chosen on; `after`: with
+    its children) is below PLATEAU_GAIN."""
+    return after - before < PLATEAU_GAIN

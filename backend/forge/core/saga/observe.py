@@ -8,8 +8,10 @@ Invariants:
       and round and that are not yet recorded; a session resumed after a crash re-observes only
       those.
     - CP-4 audits the round's BISO batch, CP-5 the round's SEARCH children (shallow rewrites
-      against their parents in the pool), CP-6 every scored claim so far (scores are final when
-      BUILD opens), CP-7 the accepted claims and the session's patterns before the answer.
+      against their parents in the pool), CP-6 VERIFY's scores of every item it judged so far (the
+      pool's ranking candidates and the claims, `scored_verifications`: enough items for compression
+      and collinearity to mean something) and the claims' text, CP-7 the accepted claims and the
+      session's patterns before the answer.
     - Layer 3 sightings are recorded per round ("place" = `round <n>`, or the session id for the
       cross-session history the shell may add); the batch's scores are the supervisor's weights.
 """
@@ -23,14 +25,26 @@ from forge.core.domain_types import ClaimStatus, Phase
 from forge.core.explore.library_records import SourceDomain
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import Hypothesis
-from forge.core.saga.checkpoints import CHECKPOINT_PHASE, scored_claims, scored_hypotheses
+from forge.core.saga.checkpoints import (
+    CHECKPOINT_PHASE,
+    VERIFY_WEIGHTS,
+    VerifiedItem,
+    scored_hypotheses,
+    scored_verifications,
+)
 from forge.core.saga.detector_table import Observation, detect_at
 from forge.core.saga.detectors import Batch
 from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText, build_profile
 from forge.core.saga.patterns import PatternSighting, pattern_text, semantic_hash
 from forge.core.saga.records import Checkpoint, FastEvent, Finding, FindingKind, Severity
 from forge.core.saga.state import SupervisionState
+from forge.core.search.operator_specs import SearchOperator
+from forge.core.search.transform_gate import TransformStatus
 from forge.core.session.forge_state import ForgeState
+
+# SEARCH operators whose child exists only when the HKG traversal found a path (structure found).
+STRUCTURAL_OPERATORS = frozenset({SearchOperator.HYPERPATH_EXPAND.value, SearchOperator.HYPERBRIDGE.value})
+HKG_NOT_FOUND = FastEvent.HKG_PATH_NOT_FOUND.value
 
 PHASE_CHECKPOINTS: dict[Phase, tuple[Checkpoint, ...]] = {
     phase: tuple(cp for cp, recorded_in in CHECKPOINT_PHASE.items() if recorded_in is phase)
@@ -59,7 +73,8 @@ def due_checkpoints(state: ForgeState) -> list[Checkpoint]:
         Checkpoint.CP3: state.domain_selection is not None,
         Checkpoint.CP4: state.biso is not None and state.biso.round == r,
         Checkpoint.CP5: state.search is not None and state.search.round == r,
-        Checkpoint.CP6: any(c.scores is not None for c in state.all_claims),
+        Checkpoint.CP6: bool(state.verifications or state.hypothesis_verifications)
+        or any(c.scores is not None for c in state.all_claims),
         Checkpoint.CP7: True,
     }
     return [
@@ -157,6 +172,7 @@ def observe_pool_batch(
     findings = detect_at(checkpoint, observation)
     events = (
         FastEvent.SEARCH_ROUND_COMPLETED if parents else FastEvent.BISO_COMPLETED,
+        *(search_events(state, batch) if checkpoint is Checkpoint.CP5 else ()),
         *_reported(findings, FindingKind.MAPPING_PADDING, FastEvent.MAPPING_PADDING_SUSPECTED),
         *_reported(findings, FindingKind.INJECTION_SUSPECTED, FastEvent.VERIFY_INJECTION_DETECTED),
         *_reported(findings, FindingKind.HARD_CONSTRAINT_VIOLATION, FastEvent.CONSTRAINT_VIOLATION_FOUND),
@@ -164,24 +180,63 @@ def observe_pool_batch(
     return Observed(tuple(findings), events, len(batch), sightings, tuple(h.id for h in batch))
 
 
-def observe_claims(
-    state: ForgeState, domains: Sequence[SourceDomain], flags: Sequence[ConstraintFlag] | None = None
+def verified_items(state: ForgeState, pool: Sequence[Hypothesis]) -> list[VerifiedItem]:
+    """Every item VERIFY judged: the pool hypotheses (ranking candidates), then the claims."""
+    by_id: dict[str, Hypothesis] = {h.id: h for h in pool}
+    items = []
+    for hid, v in state.hypothesis_verifications.items():
+        h = by_id.get(hid)
+        domain, text = (h.domain_name, f"{h.statement} {h.mechanism}") if h is not None else ("", hid)
+        items.append(VerifiedItem(hid, domain, text, v))
+    for c in state.all_claims:
+        if (cv := state.verifications.get(c.id)) is not None:
+            items.append(VerifiedItem(str(c.id), c.cross_domain_source or "own field", c.text, cv))
+    return items
+
+
+def search_events(state: ForgeState, children: Sequence[Hypothesis]) -> tuple[FastEvent, ...]:
+    """What the SEARCH round reported beyond its completion: an HKG path found (a hyperpath_expand
+    or hyperbridge child exists only on a found path) or not found, a blend made, transform
+    proposals and the gate's decisions (the summary covers the session round's SEARCH so far)."""
+    operators = {h.operator for h in children}
+    search = state.search
+    transforms = search.transforms if search is not None else ()
+    not_found = search is not None and (search.ungrounded > 0 or search.hkg_paths.get(HKG_NOT_FOUND, 0) > 0)
+    happened = {
+        FastEvent.HKG_PATH_FOUND: bool(operators & STRUCTURAL_OPERATORS),
+        FastEvent.HKG_PATH_NOT_FOUND: not_found,
+        FastEvent.BLEND_EXPAND_COMPLETED: SearchOperator.BLEND_EXPAND.value in operators,
+        FastEvent.TRANSFORM_PROPOSED: bool(transforms),
+        FastEvent.TRANSFORM_ACCEPTED_OR_REJECTED: any(t.status is not TransformStatus.PROPOSED for t in transforms),
+    }
+    return tuple(event for event, seen in happened.items() if seen)
+
+
+def observe_verified(
+    state: ForgeState,
+    domains: Sequence[SourceDomain],
+    pool: Sequence[Hypothesis],
+    flags: Sequence[ConstraintFlag] | None = None,
 ) -> Observed:
-    """CP-6: the scored claims of the session (Layer 1 on their four scores, Layer 4 on their text)."""
+    """CP-6: Layer 1 on VERIFY's scores of every item it judged; Layer 4 (`flags`: a model's constraint
+    check of the claims, None: the offline word rule) and the injection scan on the scored claims' text."""
+    items = verified_items(state, pool)
     claims = [c for c in state.all_claims if c.scores is not None]
     observation = Observation(
-        batch=Batch(tuple(scored_claims(claims)), {}),
+        batch=Batch(tuple(scored_verifications(items)), VERIFY_WEIGHTS),
         texts={str(c.id): " ".join((c.text, *(e.summary for e in c.evidence))) for c in claims},
         profile=build_profile(frame_of(state), state.state_of_art.summary if state.state_of_art else "", domains),
         profiled=claim_texts(state, Checkpoint.CP6),
         constraint_flags=flags,
     )
     findings = detect_at(Checkpoint.CP6, observation)
+    inconsistent = any(i.verification.position_consistent is False for i in items)
     events = (
         FastEvent.VERIFY_BATCH_SCORED,
+        *((FastEvent.VERIFY_POSITION_INCONSISTENT,) if inconsistent else ()),
         *_reported(findings, FindingKind.INJECTION_SUSPECTED, FastEvent.VERIFY_INJECTION_DETECTED),
     )
-    return Observed(tuple(findings), events, len(claims))
+    return Observed(tuple(findings), events, len(observation.batch.hypotheses))
 
 
 def observe_answer(
@@ -197,7 +252,10 @@ def observe_answer(
         known=(*history, *sup.patterns),
         open_critical=[f for f in sup.active_findings() if f.finding.severity is Severity.CRITICAL],
     )
-    return Observed(tuple(detect_at(Checkpoint.CP7, observation)), ())
+    patched = bool(sup.adopted) or (state.answer_pack is not None and bool(state.answer_pack.solve.constraints_added))
+    return Observed(
+        tuple(detect_at(Checkpoint.CP7, observation)), (FastEvent.CONSTRAINT_PATCH_APPLIED,) if patched else ()
+    )
 
 
 def _sighting(h: Hypothesis, score: float, place: str) -> PatternSighting:

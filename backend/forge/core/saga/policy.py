@@ -83,7 +83,11 @@ def _freshen(f: SupervisorFinding, _s: SupervisionState, _n: int) -> list[Direct
 
 def _reweight(f: SupervisorFinding, s: SupervisionState, _n: int) -> list[Directive]:
     weights = dict(s.weights)
-    damped = sorted({pair.split("~")[1] for pair in f.finding.dimensions if "~" in pair})
+    # Only the composite's own dimensions have a weight to halve: collinear VERIFY dimensions (CP-6)
+    # are the verifier's, reported to the person with no weight change.
+    damped = sorted({pair.split("~")[1] for pair in f.finding.dimensions if "~" in pair} & set(weights))
+    if not damped:
+        return []
     for dimension in damped:
         weights[dimension] = weights.get(dimension, 0.0) * COLLINEAR_DAMPING
     message = f"Weights of {', '.join(damped)} halved: they repeat another dimension."

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from forge.core.hypotheses.offered_hypothesis import OfferedHypothesis, offered_from
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId
 
 CANDIDATES_PER_ROUND = 6
@@ -22,17 +23,10 @@ MAX_LINEAGE = 4
 
 
 @dataclass(frozen=True, slots=True)
-class SearchCandidate:
-    id: HypothesisId
+class SearchCandidate(OfferedHypothesis):
     operator: str
     parents: tuple[HypothesisId, ...]
     lineage: tuple[str, ...]  # root first: "operator: title" of each ancestor
-    title: str
-    statement: str
-    mechanism: str
-    observable: str
-    mapping_score: float
-    gate_passed: bool
     hyperpath: str = ""  # the HKG chain a hyperpath/hyperbridge child followed, in words
 
 
@@ -73,18 +67,13 @@ def search_candidates(
 ) -> tuple[SearchCandidate, ...]:
     by_id = {h.id: h for h in (*pool, *children)}
     return tuple(
-        SearchCandidate(
-            h.id,
-            h.operator,
-            h.parents,
-            _lineage(h, by_id),
-            h.title,
-            h.statement,
-            h.mechanism,
-            h.observable,
-            round(h.gate.mapping_score, 1),
-            h.gate.status is GateStatus.PASSED,
-            _hyperpath(h),
+        offered_from(
+            h,
+            SearchCandidate,
+            operator=h.operator,
+            parents=h.parents,
+            lineage=_lineage(h, by_id),
+            hyperpath=_hyperpath(h),
         )
         for h in _in_turn(children, limit)
     )

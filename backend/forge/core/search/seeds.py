@@ -68,3 +68,11 @@ def select_search_seeds(
         order += [i for i in select_pareto(points, len(points)) if i not in order][: max(0, count - len(order))]
     seeds = tuple(eligible[i].id for i in order)
     return SeedSelection(seeds, method, len(eligible), len(pool) - len(eligible), coverage)
+
+
+def pool_coverage(pool: Sequence[Hypothesis], frame: ProblemFrame, weights: Mapping[str, float] | None = None) -> float:
+    """The MOME grid's coverage of the gate-passed pool (the C-K plateau signal: a SEARCH round whose
+    children fill no new cell adds nothing to it)."""
+    eligible = [h for h in pool if h.gate.status is GateStatus.PASSED]
+    points = [selection_point(s, weights) for s in score_pool(eligible, frame)]
+    return build_mome_grid(points, [describe_behavior(h) for h in eligible], SEARCH_GRID).coverage_ratio

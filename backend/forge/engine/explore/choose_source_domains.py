@@ -5,7 +5,8 @@ Invariants:
     - Pure composition of the core's measures (proximity, feasibility, similarity, the greedy
       selector); deterministic for the same problem, frame, library and suggestions.
     - With a model (`choose_judged_source_domains`), Stage B is its one feasibility call over the
-      shortlist before the diversity pick; a failed call keeps the ranker's estimate and says so.
+      shortlist before the diversity pick; a failed call, or no model (offline), keeps the ranker's
+      estimate and says so.
     - A domain the person suggested (`core.suggested_domains.match_suggestion`: id, name, or its
       terms) is chosen first; a suggestion that names no shipped domain is returned in
       `unknown_suggestions` so the caller can explore it another way or say why not.
@@ -71,13 +72,17 @@ def choose_source_domains(
 
 
 async def choose_judged_source_domains(
-    model: StructuredModel,
+    model: StructuredModel | None,
     problem: str,
     frame: ProblemFrame | None,
     domains: Sequence[SourceDomain],
     suggested: Sequence[str] = (),
 ) -> DomainChoice:
-    """Stage B by `model` on the shortlist (one call), then the diversity pick over what it kept."""
+    """Stage B by `model` on the shortlist (one call), then the diversity pick over what it kept; no
+    model (offline): the ranker's estimate, said so."""
+    if model is None:
+        choice = choose_source_domains(problem, frame, domains, suggested)
+        return replace(choice, feasibility_note="the ranker's estimate (feasibility needs a model)")
     shortlist = shortlist_domains(problem_text(problem, frame), domains, _POLICY.max_count, policy=_POLICY)
     judged = await judge_feasibility(model, FeasibilityRequest(problem, frame, tuple(shortlist)))
     if judged.failure:

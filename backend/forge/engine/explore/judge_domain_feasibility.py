@@ -8,8 +8,7 @@ Invariants:
     - A verdict for a domain not on the shortlist is ignored; a shortlisted domain the model left out
       stays unassessed (kept), never guessed infeasible.
     - A failed call returns no verdicts and its message: the caller keeps today's ranker and says so.
-    - The offline model answers every shortlisted domain "feasible" (it cannot judge mapping potential),
-      so offline the selection is exactly the ranker's.
+    - Offline nothing is asked (mapping potential needs a model): the selection is the ranker's.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from forge.core.explore.mapping_quality_gate import judge_rows
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId, with_model_layer
 from forge.core.llm.messages import Usage
-from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
+from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, read_by_id, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
 STAGE = EngineStage.MAPPING_REVIEW
@@ -131,15 +131,10 @@ def review_request(
 def answers_by_id(
     asked: Sequence[HypothesisId], answer: MappingReviewsOutput
 ) -> dict[HypothesisId, MappingReviewOutput]:
-    """The answer's reviews of the hypotheses asked about: unknown ids ignored, an id answered twice
-    with different reviews left out (ambiguous), identical repeats read once."""
-    found: dict[HypothesisId, list[MappingReviewOutput]] = {}
-    wanted = set(asked)
-    for review in answer.reviews:
-        key = HypothesisId(review.hypothesis_id.strip())
-        if key in wanted:
-            found.setdefault(key, []).append(review)
-    return {key: reviews[0] for key, reviews in found.items() if all(r == reviews[0] for r in reviews)}
+    """The answer's reviews of the hypotheses asked about, read by id as VERIFY's items are
+    (`structured_batch.read_by_id`)."""
+    pairs = [(review.hypothesis_id, review) for review in answer.reviews]
+    return {HypothesisId(key): review for key, review in read_by_id(asked, pairs).items()}
 
 
 def _downstream(h: Hypothesis) -> str:

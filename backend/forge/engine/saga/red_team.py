@@ -56,15 +56,17 @@ RED_TEAM_INSTRUCTIONS = """You are a red team. Attack the target idea; do not im
 - causal_reversal: could the effect be causing the supposed cause (or a third factor cause both)?
 - operationalizability: can the idea be turned into a measurable test with the stated observable?
 - injected: answer the supervisor's question as asked.
-verdict: "fails" only when your argument defeats the idea as stated, "survives" when the idea holds
+Write the argument first, then the verdict it leads to. verdict: "fails" only when your argument defeats the idea as stated, "survives" when the idea holds
 against it, "unclear" otherwise. Give a suggested_constraint when a failure could be prevented by a
 rule for every recommendation. Write in the language of the target."""
 
 
 class ChallengeOut(BaseModel):
+    """One challenge's answer: the argument first, the verdict it leads to after it."""
+
     kind: ChallengeKind = Field(description="Which challenge this answers.")
+    argument: str = Field(min_length=3, description="First: the argument, concrete, one to three sentences.")
     verdict: str = Field(pattern="^(fails|survives|unclear)$", description="fails, survives or unclear.")
-    argument: str = Field(min_length=3, description="The argument, concrete, one to three sentences.")
     suggested_constraint: str = Field(default="", description="A rule that would prevent the failure, or empty.")
 
 

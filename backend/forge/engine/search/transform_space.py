@@ -37,7 +37,7 @@ LOGIC_CHECK_INSTRUCTIONS = (
     "You are the logic verifier of a transformation of a concept space. Score 0-10 each: analogy_validity (does "
     "the parent's structure still map onto the transformed space), internal_consistency (is the hypothesis "
     "consistent with the transformed space AND every hard constraint and fixed assumption), causal_rigor (does "
-    "the mechanism follow from the change). Give the reasons for low scores."
+    "the mechanism follow from the change). Give the reasons for low scores first, then the scores."
 )
 
 
@@ -51,10 +51,12 @@ class TransformOutput(BaseModel):
 
 
 class LogicCheckOutput(BaseModel):
+    """The reasoning first, the scores after it (a model writes in schema order)."""
+
+    reasons: list[str] = Field(default_factory=list, description="First: why any score that follows is low.")
     analogy_validity: float = Field(ge=0, le=10)
     internal_consistency: float = Field(ge=0, le=10)
     causal_rigor: float = Field(ge=0, le=10)
-    reasons: list[str] = Field(default_factory=list, description="Why any score is low.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,8 +84,10 @@ class TalkerOutput(BaseModel):
 
 class CheckOut(BaseModel):
     index: int = Field(ge=0, description="The number of the constraint in the list (0 is the first).")
+    reason: str = Field(
+        min_length=3, description="First: quote the part of the solution that decides the verdict, and say why."
+    )
     verdict: ComplianceVerdict = Field(description="pass, violation, or unclear when the text does not tell.")
-    reason: str = Field(min_length=3, description="Why, quoting the part of the solution that decides it.")
     relaxing_would_allow: str = Field(
         default="",
         max_length=1000,
@@ -264,8 +266,8 @@ def compliance_request(hard: tuple[ConstraintSpec, ...], answer: TalkerAnswer) -
         name="record_compliance_audit",
         purpose="Record, for each hard constraint, whether the solution complies.",
         instructions="Audit the solution against each hard constraint separately. violation: some step or "
-        "statement breaks it; pass: the solution respects it; unclear: the text does not let you tell. Quote "
-        "the deciding part of the solution in the reason. For a violation, also say what relaxing that "
+        "statement breaks it; pass: the solution respects it; unclear: the text does not let you tell. Write the "
+        "reason first, quoting the deciding part of the solution, then the verdict. For a violation, also say what relaxing that "
         "constraint would allow: what the breaking part achieves that no compliant step does.",
         input=f"Hard constraints:\n{listed}\n\nDirect answer:\n{answer.direct_answer}\n\nSolution:\n{answer.solution_markdown}",
         output=ComplianceOutput,

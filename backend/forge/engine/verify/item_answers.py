@@ -3,8 +3,8 @@ samples and its prior-art judgement about up to `VERIFY_BATCH` items per call.
 
 Invariants:
     - Every call of a pass goes out in one `run_structured_batch` (bounded, in request order).
-    - A valid answer is read by item id (`read_by_id`): an id the call did not name is ignored; an id
-      answered twice with different answers is ambiguous; identical repeats are read once.
+    - A valid answer is read by item id (`structured_batch.read_by_id`): an id the call did not name is
+      ignored; an id answered twice with different answers is ambiguous; identical repeats are read once.
     - An item a valid answer omitted or made ambiguous is asked again once, alone, in a call of its
       own (the repair, same question tag); still unanswered, it is a failure with that reason.
     - An item in a failed call is a failure with the call's message; it is not repaired (the
@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from forge.core.domain_types import EngineStage
 from forge.core.llm.messages import Usage
-from forge.engine.structured_batch import ProgressSink, run_structured_batch
+from forge.engine.structured_batch import ProgressSink, read_by_id, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
 AnswerT = TypeVar("AnswerT")
@@ -42,17 +42,6 @@ class ItemAnswers(Generic[AnswerT]):
     failures: dict[Key, str] = field(default_factory=dict)  # why an item has no answer to a question
     usage: Usage = field(default_factory=Usage)
     calls: int = 0
-
-
-def read_by_id(asked: Sequence[str], pairs: Sequence[tuple[str, AnswerT]]) -> dict[str, AnswerT]:
-    """The answers to the items asked about: unknown ids ignored, an id answered twice with
-    different answers left out (ambiguous), identical repeats read once."""
-    found: dict[str, list[AnswerT]] = {}
-    wanted = set(asked)
-    for key, answer in pairs:
-        if key.strip() in wanted:
-            found.setdefault(key.strip(), []).append(answer)
-    return {key: answers[0] for key, answers in found.items() if all(a == answers[0] for a in answers)}
 
 
 async def _pass(

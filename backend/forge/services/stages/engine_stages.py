@@ -122,7 +122,9 @@ class EngineStages:
         grounding: StructuralGrounding | None = None,
         concept_spaces: tuple[ConceptSpace, ...] = (),
         verifier: StructuredModel | None = None,
+        domain_judge: StructuredModel | None = None,
     ) -> None:
+        self._domain_judge = domain_judge  # Stage B's feasibility by a model (None, offline: the ranker's)
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
@@ -247,7 +249,7 @@ class EngineStages:
         state = ctx.state
         frame, framing_cost = await self._frame_of(ctx)
         choice = await choose_judged_source_domains(
-            self._structured, state.problem, frame, self._domains, state.suggested_domains
+            self._domain_judge, state.problem, frame, self._domains, state.suggested_domains
         )
         by_id = {d.id: d for d in self._domains}
         chosen = [by_id[c.domain_id] for c in choice.selection.chosen]

@@ -6,12 +6,20 @@ finding, directive and checkpoint audit is returned as stored events with the st
 Invariants:
     - Read → pure → write: the pool is read, `saga_observe` / `saga_supervise` decide, the state's
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
-    - Layers 1 and 3 and CP-1..3 cost no model call. Layer 2 costs one structured call per target
-      on the red-team model (the verifier's family), paid from the ADVERSARIAL bucket of the
-      cognitive budget; an empty bucket skips the red team and the audit says so.
-    - Layer 4's hard-constraint check asks the red-team model too, several texts per call (CP-4..7,
-      when the frame has hard constraints); the offline model answers with its word rule, and texts
-      whose call failed are judged by that rule; the audit's summary says which judged how many.
+    - Layers 1 and 3 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
+      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
+      the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
+      skips the red team and the audit says so.
+    - Layer 4's hard-constraint check asks the constraint judge (the red-team model when a real
+      model serves the verifier role), several texts per call (CP-4..7, when the frame has hard
+      constraints); offline there is no judge and the offline word rule judges, as it does the texts
+      a judge did not; the audit's summary says which judged how many.
+    - CP-6 reads the pool too: its Layer 1 runs on VERIFY's scores of the pool's ranking candidates
+      and the claims (`observe_verified`).
+    - The C-K coordinator steps at each checkpoint (`_move_ck`): at CP-5 a SEARCH round whose
+      children left the MOME coverage flat is a plateau (C→K) and a hyperpath_expand / hyperbridge
+      child a found structure (K→C); at CP-4/5 a new pattern is a new mechanism; at CP-6 an evidence
+      gap, a non-operationalisable red-team verdict, or new research.
     - A checkpoint already recorded for the round is never observed again (resume-safe).
     - The red team is never sent a request it already answered (same target, same content, same depth:
       `SupervisionState.challenged` keeps the fingerprints): a later CP-5 pass or round whose top-N is
@@ -39,23 +47,25 @@ from forge.core.saga.observe import (
     Observed,
     claim_texts,
     due_checkpoints,
+    frame_of,
     hard_constraints_of,
     observe_answer,
-    observe_claims,
     observe_frame,
     observe_pool_batch,
     observe_sources,
     observe_target,
+    observe_verified,
     pool_texts,
     search_round_of,
     supervision_of,
 )
 from forge.core.saga.patterns import PatternSighting
 from forge.core.saga.policy import expandable, search_quotas
-from forge.core.saga.records import Checkpoint, Finding
+from forge.core.saga.records import Checkpoint, FastEvent, Finding
 from forge.core.saga.state import SupervisionState
 from forge.core.saga.supervise import run_checkpoint
 from forge.core.search.plan import PROFILES, RuntimeProfile, SearchOperator
+from forge.core.search.seeds import pool_coverage
 from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -96,7 +106,9 @@ class Supervisor:
         read_pool: PoolReader | None = None,
         top_n: int = TOP_N,
         patterns: PatternMemory | None = None,
+        constraint_judge: StructuredModel | None = None,
     ) -> None:
+        self._constraint_judge = constraint_judge  # Layer 4 by a model; None: the offline word rule
         self._patterns = patterns  # Layer 3 across sessions; None: this session's rounds only
         self._red_team = red_team  # None: Layer 2 is off (e.g. a scripted test model)
         self._priced_as = priced_as  # the red-team model's label and prices
@@ -142,7 +154,7 @@ class Supervisor:
         )
         audit = replace(result.audit, summary=result.audit.summary + paused + checked.note + red.note)
         sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
-        state.supervision = _move_ck(ctx, sup, cp, observed, red.non_operational)
+        state.supervision = _move_ck(ctx, sup, CKSignals(cp, observed, red.non_operational, pool, tuple(batch)))
         return [
             *checked.events,
             *red.events,
@@ -162,13 +174,14 @@ class Supervisor:
         }
         if cp in simple:
             return simple[cp](), [], ConstraintCheckOutcome()
-        if cp in (Checkpoint.CP6, Checkpoint.CP7):
+        if cp is Checkpoint.CP7:
             checked = await self._check_constraints(ctx, claim_texts(state, cp))
-            if cp is Checkpoint.CP6:
-                return observe_claims(state, self._domains, checked.flags), [], checked
             return observe_answer(state, history, checked.flags), [], checked
         stored = list(await self._read_pool(ctx.session_id)) if self._read_pool else []
         pool = _union(stored, batch)
+        if cp is Checkpoint.CP6:
+            checked = await self._check_constraints(ctx, claim_texts(state, cp))
+            return observe_verified(state, self._domains, pool, checked.flags), pool, checked
         searching = cp is Checkpoint.CP5
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
@@ -178,12 +191,17 @@ class Supervisor:
         return observed, pool, checked
 
     async def _check_constraints(self, ctx: ToolContext, texts: Sequence[ProfiledText]) -> ConstraintCheckOutcome:
-        """Layer 4 by the red-team model: every text against every hard constraint, batched; texts
-        whose call failed are judged by the offline word rule (said so). No model: the word rule."""
-        constraints = hard_constraints_of(ctx.state)
-        if self._red_team is None or not constraints or not texts:
+        """Layer 4 by the judge (the red-team model, the verifier's family): every text against every hard
+        constraint, batched; texts it did not judge go to the offline word rule (said so). No judge
+        (offline): the word rule judges them all, said so."""
+        constraints, judge = hard_constraints_of(ctx.state), self._constraint_judge
+        if not constraints or not texts:
             return ConstraintCheckOutcome()
-        run = await run_constraint_check(self._red_team, constraints, texts, answered=self._constraint_answers)
+        if judge is None:
+            return ConstraintCheckOutcome(
+                note=f" Hard constraints: {len(texts)} text(s) judged by the offline word rule."
+            )
+        run = await run_constraint_check(judge, constraints, texts, answered=self._constraint_answers)
         self._constraint_answers.update(run.answered)
         while len(self._constraint_answers) > _ANSWERS_KEPT:
             self._constraint_answers.popitem(last=False)
@@ -192,7 +210,7 @@ class Supervisor:
         fallback = f"; {len(run.unjudged)} it did not judge, by the offline word rule" if run.unjudged else ""
         flagged = len({f.id for f in flags})
         note = (
-            f" Hard constraints ({self._red_team.label}): {run.judged} text(s) judged in {run.calls} call(s)"
+            f" Hard constraints ({judge.label}): {run.judged} text(s) judged in {run.calls} call(s)"
             f"{f' ({run.reused} batch(es) answered before)' if run.reused else ''}"
             f"{fallback}; {flagged} flagged."
         )
@@ -230,24 +248,37 @@ def _round_batch(pool: Sequence[Hypothesis], round_: int, searching: bool) -> li
     return [h for h in pool if h.round == round_ and (h.operator != "biso") == searching]
 
 
-def _move_ck(
-    ctx: ToolContext, sup: SupervisionState, cp: Checkpoint, observed: Observed, non_operational: Sequence[str]
-) -> SupervisionState:
+@dataclass(frozen=True, slots=True)
+class CKSignals:
+    """What a checkpoint saw that the C-K coordinator reads."""
+
+    cp: Checkpoint
+    observed: Observed
+    non_operational: Sequence[str]
+    pool: Sequence[Hypothesis]  # CP-4/5: the pool with the batch in it
+    batch: Sequence[Hypothesis]
+
+
+def _move_ck(ctx: ToolContext, sup: SupervisionState, seen: CKSignals) -> SupervisionState:
     """The C-K coordinator's step at a checkpoint, from the signals the checkpoint saw."""
-    state, triggers = ctx.state, []
+    state, cp, triggers = ctx.state, seen.cp, []
     if cp is Checkpoint.CP5 and state.search is not None and state.search.coverage_ratio is not None:
-        sup = replace(sup, coverage=(*sup.coverage, state.search.coverage_ratio))
-        if coverage_plateau(sup.coverage):
+        after = pool_coverage(seen.pool, frame_of(state), sup.weights)
+        sup = replace(sup, coverage=(*sup.coverage, round(after, 4)))
+        if coverage_plateau(state.search.coverage_ratio, after):
             triggers.append(CKTrigger.COVERAGE_PLATEAU)
+    if cp is Checkpoint.CP5 and FastEvent.HKG_PATH_FOUND in seen.observed.fast_events:
+        triggers.append(CKTrigger.STRUCTURE_FOUND)
     if cp in (Checkpoint.CP4, Checkpoint.CP5):
-        earlier = {s.label for s in sup.patterns[: len(sup.patterns) - len(observed.sightings)]}
-        if any(s.label not in earlier for s in observed.sightings):
+        sightings = seen.observed.sightings
+        earlier = {s.label for s in sup.patterns[: len(sup.patterns) - len(sightings)]}
+        if any(s.label not in earlier for s in sightings):
             triggers.append(CKTrigger.NEW_MECHANISM)
     if cp is Checkpoint.CP6:
         scored = [c for c in state.all_claims if c.scores is not None]
         if any(not c.evidence for c in scored):
             triggers.append(CKTrigger.EVIDENCE_GAP)
-        if non_operational:
+        if seen.non_operational:
             triggers.append(CKTrigger.NON_OPERATIONALIZABLE)
         if state.research_log:
             triggers.append(CKTrigger.NEW_EVIDENCE)

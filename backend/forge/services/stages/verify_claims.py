@@ -13,18 +13,24 @@ Invariants:
     - Events: one `verify_injection_detected` per flagged claim, one `research_warning` per research
       warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
     - `verify_hypotheses` is the same VERIFY on pool hypotheses (the AnswerPack's ranking candidates,
-      run by the Solve stage before it ranks, seed 000 §7 stage 6): only those without a verdict are
-      sent; their verdicts join `ForgeState.hypothesis_verifications` by hypothesis id.
+      seed 000 §7 stage 6): only those without a verdict are sent; their verdicts join
+      `ForgeState.hypothesis_verifications` by hypothesis id. With a pool reader the stage runs it at
+      VALIDATE after the claims, in the same step, so CP-6 (when BUILD opens) audits VERIFY's scores
+      over the candidates and the claims — enough items for compression and collinearity — and the
+      Solve stage finds them judged (it verifies only what a later round added).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
-from forge.core.domain_types import Phase
+from forge.core.answer.build import frame_or_title
+from forge.core.answer.ranking import ranking_candidates
+from forge.core.domain_types import Phase, SessionId
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -36,6 +42,8 @@ from forge.engine.verify.requests import claim_material, hypothesis_material
 from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify
 from forge.ports import LanguageModel, StructuredModel
 
+PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
+
 
 class VerifyStage:
     def __init__(
@@ -45,7 +53,9 @@ class VerifyStage:
         *,
         k: int = K_SAMPLES,
         concurrency: int = DEFAULT_CONCURRENCY,
+        read_pool: PoolReader | None = None,
     ) -> None:
+        self._read_pool = read_pool  # None: the ranking candidates wait for the Solve stage
         self._structured = structured
         self._priced_as = priced_as
         self._k = k
@@ -75,10 +85,16 @@ class VerifyStage:
         self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
     ) -> tuple[SessionEvent, ...]:
         """VERIFY on the pool hypotheses the AnswerPack would rank that have no verdict yet."""
+        judged = await self._judge_hypotheses(ctx, hypotheses, progress)
+        return () if judged is None else (*judged.events, ev.engine_stage(STAGE, judged.summary, judged.counts))
+
+    async def _judge_hypotheses(
+        self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
+    ) -> Judged | None:
         state = ctx.state
         todo = [h for h in hypotheses if h.id not in state.hypothesis_verifications]
         if not todo:
-            return ()
+            return None
         materials = [hypothesis_material(i, h) for i, h in enumerate(todo)]
         run = await run_verify(self._structured, materials, self._setting(ctx), progress)
         state.hypothesis_verifications.update({h.id: v for h, v in zip(todo, run.verifications, strict=True)})
@@ -91,7 +107,7 @@ class VerifyStage:
             + ". Only the ones that passed rank."
         )
         counts = {"hypotheses": len(todo)} | {k: n for k, n in verify_counts(run).items() if k != "claims"}
-        return (*warnings, *usage, ev.engine_stage(STAGE, summary, counts))
+        return Judged((*warnings, *usage), summary, counts)
 
     async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
         state = ctx.state
@@ -108,8 +124,30 @@ class VerifyStage:
         ]
         warnings = [ev.research_warning(ctx.research.name, w) for w in dict.fromkeys(run.warnings)]
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
-        summary = verify_summary(run, self._priced_as.label)
-        return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, verify_counts(run)))
+        summary, counts = verify_summary(run, self._priced_as.label), verify_counts(run)
+        judged = await self._judge_candidates(ctx, progress)
+        if judged is None:
+            return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
+        summary += " " + judged.summary
+        more = {"hypotheses": judged.counts["hypotheses"], "hypothesis_calls": judged.counts["calls"]}
+        counts |= more | {"calls": counts["calls"] + judged.counts["calls"]}
+        return (*injections, *warnings, *usage, *judged.events, ev.engine_stage(STAGE, summary, counts))
+
+    async def _judge_candidates(self, ctx: ToolContext, progress: ProgressSink) -> Judged | None:
+        """Stage 6 at VALIDATE: the pool's ranking candidates, so CP-6 audits them with the claims."""
+        if self._read_pool is None:
+            return None
+        pool = await self._read_pool(ctx.session_id)
+        return await self._judge_hypotheses(ctx, ranking_candidates(pool, frame_or_title(ctx.state)), progress)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """VERIFY of pool hypotheses before its stage event: its other events, summary and counts."""
+
+    events: tuple[SessionEvent, ...]
+    summary: str
+    counts: dict[str, int]
 
 
 def verify_counts(run: VerifyRun) -> dict[str, int]:

@@ -110,6 +110,16 @@ def test_a_settled_prefix_ending_where_a_breakpoint_already_is_adds_none() -> No
     assert json.dumps(params).count("cache_control") == 4
 
 
+def test_where_the_calls_before_had_settled_is_marked_too_in_place_of_the_turn_before_the_last() -> None:
+    """A compaction moved the settled point on: the call reads at the old point (the look-back may not
+    reach it from the new one) and writes the new one; the turn before the last lies in what was rewritten."""
+    request = ModelRequest("You are Forge.", _conversation(), (RESEARCH, THESIS), cache_anchor=4, previous_anchor=1)
+    params = _params(request)
+    marked = [(i, b["type"]) for i, m in enumerate(params["messages"]) for b in m["content"] if "cache_control" in b]
+    assert marked == [(0, "text"), (3, "text"), (4, "text")]
+    assert json.dumps(params).count("cache_control") == 4
+
+
 def test_web_search_tool_is_offered_only_for_server_research_and_is_the_cached_last_tool() -> None:
     without = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,)))
     with_search = _params(ModelRequest("s", (user_text("q"),), (RESEARCH,), server_research=True))

@@ -76,3 +76,21 @@ def test_a_written_prefix_further_back_than_the_look_back_window_is_not_found() 
     cache.send(written)
     assert PromptCacheSimulator(rules, dict(cache.written)).send(near).cache_read > 0  # 3 blocks back
     assert PromptCacheSimulator(rules, dict(cache.written)).send(far).cache_read == 0  # 10 blocks back
+
+
+def test_a_call_whose_compaction_moved_the_settled_point_far_on_still_reads_where_the_calls_before_had_it() -> None:
+    """More than the look-back's 20 blocks between the old settled point and the new one: marked at the
+    new one only, the call reads just the tools and system prompt; marked at both, the old prefix too."""
+    head = user_text("Why do emergency waits grow? " * 40)
+    turns = [Message(Role.ASSISTANT if i % 2 == 0 else Role.USER, (TextPart(f"turn {i}"),)) for i in range(24)]
+    before = ModelRequest(SYSTEM, (head, *turns[:-1]), TOOLS, cache_anchor=1)  # ends on a user turn
+    compacted = [Message(m.role, (TextPart(f"{m.text}, shortened"),)) for m in turns]
+    first = (head, *compacted, user_text("[forge phase=validate round=1]"))
+    for previous, expected in (
+        (0, _tokens(ModelRequest(SYSTEM, (), TOOLS))),
+        (1, _tokens(ModelRequest(SYSTEM, (head,), TOOLS))),
+    ):
+        cache = PromptCacheSimulator()
+        cache.send(_body(before))
+        after = ModelRequest(SYSTEM, first, TOOLS, cache_anchor=len(first) - 1, previous_anchor=previous)
+        assert cache.send(_body(after)).cache_read == expected, previous

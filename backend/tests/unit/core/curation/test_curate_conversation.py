@@ -10,6 +10,7 @@ from support.conversations import COUNT, DECIDED, TOPICS, brief, exchange, marke
 
 from forge.core.curation.curate_conversation import (
     DIGEST_NOTE,
+    CuratedContext,
     Outcome,
     UnitKind,
     curate_conversation,
@@ -189,3 +190,42 @@ class TestDeferredCompaction:
         )
         assert Reason.DEFERRED not in {u.reason for u in curated.summary.units}
         assert curated.summary.tokens_sent <= budget.context_tokens
+
+    def test_a_phase_that_sent_its_own_context_is_compacted_at_once_the_others_still_wait(self) -> None:
+        """Its calls never sent the main conversation, so no cache holds its segment there: kept whole it
+        would be written once now and again at its compaction."""
+        messages = self._phases([300, 300])  # decompose, then explore, now synthesize
+        budget = CurationBudget(context_tokens=100_000, carry_tokens=10, compact_at_least=10_000)
+        waiting = curate_conversation(
+            messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+        )
+        private = curate_conversation(
+            messages,
+            current_marker=marker(messages),
+            fixed_tokens=0,
+            count=COUNT,
+            budget=budget,
+            own_context=frozenset({"explore"}),
+        )
+        reasons = {u.phase: u.reason for u in waiting.summary.units if u.kind == UnitKind.EXCHANGE}
+        assert reasons == {"decompose/1": Reason.DEFERRED, "explore/1": Reason.DEFERRED}
+        reasons = {u.phase: u.reason for u in private.summary.units if u.kind == UnitKind.EXCHANGE}
+        assert reasons["decompose/1"] == Reason.DEFERRED and reasons["explore/1"] != Reason.DEFERRED
+        assert len(private.messages) < len(messages) and pairing_intact(private.messages)
+
+    def test_a_phases_first_call_names_where_the_calls_before_it_had_settled(self) -> None:
+        budget = CurationBudget(context_tokens=100_000, carry_tokens=10, compact_at_least=4_000)
+        now = self._phases([150, 150, 150, 150])  # the fourth finished phase makes the deferred ones compact
+        before = now[:-2]  # the last call of the phase before: up to its last tool result
+
+        def curate(messages: list[Message]) -> CuratedContext:
+            return curate_conversation(
+                messages, current_marker=marker(messages), fixed_tokens=0, count=COUNT, budget=budget
+            )
+
+        earlier, first = curate(before), curate(now)
+        assert earlier.settled == earlier.settled_before == 1  # everything deferred: the head is settled
+        assert first.settled > first.settled_before == earlier.settled  # the compaction moved it on
+        assert first.messages[: first.settled_before] == earlier.messages[: earlier.settled]
+        going_on = curate([*now, *exchange("next", TOPICS[0], 5)])  # the phase's second call
+        assert going_on.settled_before == going_on.settled == first.settled

@@ -14,7 +14,10 @@ from forge.core.session.records import Analogy
 
 
 def candidate(hid: str, domain: str, score: float, passed: bool = True) -> PoolCandidate:
-    return PoolCandidate(hid, domain, domain, "t", "s", "m", "o", score, passed, () if passed else ("row_usage",))
+    return PoolCandidate(
+        id=hid, title="t", statement="s", mechanism="m", observable="o", mapping_score=score, gate_passed=passed,
+        domain_id=domain, domain_name=domain, failed_rules=() if passed else ("row_usage",),
+    )  # fmt: skip
 
 
 def analogy(n: int, hypothesis_id: str = "", score: float | None = None) -> Analogy:

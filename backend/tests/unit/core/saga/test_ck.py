@@ -47,7 +47,7 @@ def test_the_first_move_holds_the_rest_of_the_same_instant():
     assert decisions[1].transition is None
 
 
-def test_coverage_plateau():
-    assert coverage_plateau([0.1, 0.3, 0.31, 0.315])
-    assert not coverage_plateau([0.1, 0.2, 0.3])
-    assert not coverage_plateau([0.3, 0.3])
+def test_coverage_plateau_is_one_search_round_that_filled_no_new_region():
+    assert coverage_plateau(0.30, 0.31)  # gained 0.01 < 0.02
+    assert coverage_plateau(0.30, 0.30)
+    assert not coverage_plateau(0.30, 0.35)

@@ -1,0 +1,1 @@
+"""`forge eval`: the engine measured against the same model asked directly, on public problems."""
