@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval bench-cross-language bench-moose-chem prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -117,6 +117,9 @@ bench: $(STAMP)
 
 # HKG at the paper's scale vs networkx (and HyperNetX when HYPERNETX_PYTHON names a venv that has it).
 # A whole session against a real local server (FORGE_MODEL=local:..., OPENAI_BASE_URL); skips without one.
+bench-moose-chem: $(STAMP)
+	$(BIN)/python bench/bench_moose_chem_retrieval.py
+
 bench-local-model: $(STAMP)
 	$(BIN)/python bench/bench_local_model.py
 
@@ -170,6 +173,11 @@ bench-engine-cost: $(STAMP)
 # model-judged check (through a scripted model answering from the labels: the plumbing) on labelled pairs.
 bench-constraint-check: $(STAMP)
 	$(BIN)/python bench/bench_constraint_check.py
+
+# Recall@5 of 32 Chinese/Japanese research queries relative to their English pairs over the shipped corpus
+# (issue #38), with the configured model rendering them in English (FORGE_MODEL=offline: none, said so).
+bench-cross-language: $(STAMP)
+	$(BIN)/python bench/bench_cross_language_recall.py
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)

@@ -11,7 +11,14 @@ A. Inspiration retrieval: for each paper's background question, rank the whole c
      - bm25:     forge.core.research.bm25_index (title counted twice),
      - hashed:   forge.offline.HashedTextEmbedder (spelling: hashed word/trigram features),
      - embedder: forge.providers.sentence_embedder.SentenceEmbedder (meaning: all-MiniLM-L6-v2 on onnxruntime),
-     - hybrid:   reciprocal-rank fusion of bm25 and embedder (k = 60).
+     - passages: the embedder over title-prefixed passages of ≤ 120 words (core.research.hybrid_ranking.passages),
+                 a document's cosine its best passage's (max-sim) instead of the first 256 tokens,
+     - hybrid:   core.research.hybrid_ranking.fuse of bm25 and an embedder variant — the retrieval research
+                 and memory ship. The variant and fusion (RRF k ∈ {10, 30, 60} × BM25 weight, or weighted
+                 min-max score fusion) are CHOSEN ON A DEV HALF (even rows) and MEASURED ON THE OTHER
+                 HALF; then the halves swap, and the pooled held-out numbers are what the goals are judged on.
+   `--vectors PATH` keeps the model's vectors in an .npz between runs (the throughput printed is the run
+   that computed them).
 B. Hypothesis memory recall: every paper's ground-truth hypothesis is a remembered episode (equal C);
    each background question is a new session's problem, ranked with `rank_episodes` (similarity × C).
    Reported: recall@1 and recall@3 (RECALL_LIMIT: what a session is offered) of the paper's own
@@ -19,11 +26,10 @@ B. Hypothesis memory recall: every paper's ground-truth hypothesis is a remember
    many other papers' hypotheses pass it on average (all 36 are chemistry: "related" is loose).
 
 Prints a table, then:
-    RESULT recall20_embedder=<f> recall20_bm25=<f> recall20_hashed=<f> recall20_hybrid=<f>
-           recall50_embedder=<f> recall50_bm25=<f> recall50_hashed=<f> recall50_hybrid=<f>
-           memory_recall1_embedder=<f> memory_recall1_hashed=<f> memory_recall3_embedder=<f>
-           memory_recall3_hashed=<f> embed_ms_per_text=<f>
-Run: backend/.venv/bin/python bench/bench_moose_chem_retrieval.py [--benchmark PATH] [--corpus PATH]
+    RESULT recall{20,50}_{embedder,bm25,hashed,hybrid}=<f> (all 36; embedder = passages, hybrid = shipped)
+           heldout_recall{20,50}_{embedder,bm25,hybrid}=<f> testA_recall{20,50}_{bm25,shipped}=<f>
+           memory_recall{1,3}_{embedder,hashed}=<f> heldout_hybrid_over_bm25_at20=<f> embed_ms_per_text=<f>
+Run: make bench-moose-chem (backend/.venv/bin/python bench/bench_moose_chem_retrieval.py [--vectors PATH])
 """
 
 from __future__ import annotations
@@ -43,11 +49,22 @@ from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, rank_episodes
 from forge.core.hypotheses.remembered import RECALL_LIMIT, RECALL_MIN_SIMILARITY
 from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
+from forge.core.research.hybrid_ranking import DEFAULT_FUSION, Fusion, FusionMethod, fuse, passages
 from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.sentence_embedder import SentenceEmbedder
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "moose-chem"
-RRF_K = 60
+DATA = next(
+    (
+        p / "shared" / "data" / "moose-chem"
+        for p in Path(__file__).resolve().parents
+        if (p / "shared" / "data").is_dir()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "moose-chem",
+)  # found from the main checkout and from a worktree beside it
+FUSIONS = [
+    Fusion(FusionMethod.RECIPROCAL_RANK, rrf_k=k, lexical_weight=w) for k in (10, 30, 60) for w in (0.3, 0.5, 0.7)
+] + [Fusion(FusionMethod.SCORES, lexical_weight=w / 10) for w in range(1, 10)]
+SEMANTICS = ("truncated", "passages", "whole+passages")
 
 
 def _norm(title: str) -> str:
@@ -64,34 +81,87 @@ def _recall(ranking: Sequence[int], wanted: set[int], k: int) -> float:
     return len(wanted & set(ranking[:k])) / len(wanted)
 
 
-def _rrf(*rankings: Sequence[int]) -> list[int]:
-    score: dict[int, float] = {}
-    for ranking in rankings:
-        for position, doc in enumerate(ranking):
-            score[doc] = score.get(doc, 0.0) + 1.0 / (RRF_K + position + 1)
-    return sorted(score, key=lambda d: -score[d])
+def _ranking(scores: dict[str, float], n: int) -> list[int]:
+    """Keys best first, then every other document in corpus order (recall needs a full ranking)."""
+    found = [int(k) for k in sorted(scores, key=lambda k: -scores[k])]
+    seen = set(found)
+    return found + [i for i in range(n) if i not in seen]
 
 
-def inspiration_rankings(papers: list[dict], corpus: list[dict]) -> tuple[dict[str, list[list[int]]], float]:
-    docs = [f"{c['title']}. {c['abstract']}" for c in corpus]
-    questions = [p["background_question"] for p in papers]
-    index = build_bm25_index(IndexedDocument(str(i), c["title"], c["abstract"]) for i, c in enumerate(corpus))
-    bm25 = []
-    for q in questions:
-        found = [int(d.source) for d in index.search(q, limit=len(corpus))]
-        bm25.append(found + [i for i in range(len(corpus)) if i not in set(found)])
-    rankings: dict[str, list[list[int]]] = {"bm25": bm25}
+def _cosines(docs: np.ndarray, q: np.ndarray) -> dict[str, float]:
+    return {str(i): float(v) for i, v in enumerate(docs @ q)}
+
+
+def _passage_cosines(passage_vectors: np.ndarray, owner: np.ndarray, q: np.ndarray, n: int) -> dict[str, float]:
+    best = np.full(n, -1.0, dtype=np.float32)
+    np.maximum.at(best, owner, passage_vectors @ q)
+    return {str(i): float(v) for i, v in enumerate(best)}
+
+
+def _vectors(texts: list[str], cache: Path | None) -> tuple[np.ndarray, float]:
+    """The model's vectors of `texts` and ms per text; `cache` (an .npz) keeps both between runs."""
+    if cache is not None and cache.exists():
+        saved = np.load(cache, allow_pickle=False)
+        if list(saved["texts"]) == texts:
+            return saved["vectors"], float(saved["ms"])
     model = SentenceEmbedder()
     model.load()  # the load (graph build, session) is not throughput
     started = time.perf_counter()
-    model_docs, model_q = _embed(model, docs), _embed(model, questions)
-    ms_per_text = 1000 * (time.perf_counter() - started) / (len(docs) + len(questions))
-    rankings["embedder"] = [list(np.argsort(-(model_docs @ q), kind="stable")) for q in model_q]
+    vectors = _embed(model, texts)
+    ms = 1000 * (time.perf_counter() - started) / len(set(texts))
+    if cache is not None:
+        np.savez(cache, texts=np.array(texts), vectors=vectors, ms=np.array(ms))
+    return vectors, ms
+
+
+def inspiration_scores(
+    papers: list[dict], corpus: list[dict], cache: Path | None
+) -> tuple[dict[str, list[dict[str, float]]], float, int]:
+    """Per method, per question: the score of each document (bm25, the semantic variants, hashed)."""
+    questions = [p["background_question"] for p in papers]
+    index = build_bm25_index(IndexedDocument(str(i), c["title"], c["abstract"]) for i, c in enumerate(corpus))
+    scores: dict[str, list[dict[str, float]]] = {"bm25": [index.scores(q) for q in questions]}
+    docs = [f"{c['title']}. {c['abstract']}" for c in corpus]
+    cut = [passages(c["title"], c["abstract"]) for c in corpus]
+    owner = np.array([i for i, parts in enumerate(cut) for _ in parts])
+    texts = docs + questions + [p for parts in cut for p in parts]
+    vectors, ms_per_text = _vectors(texts, cache)
+    doc_v, q_v, passage_v = vectors[: len(docs)], vectors[len(docs) : len(texts) - len(owner)], vectors[-len(owner) :]
+    n = len(corpus)
+    scores["truncated"] = [_cosines(doc_v, q) for q in q_v]
+    scores["passages"] = [_passage_cosines(passage_v, owner, q, n) for q in q_v]
+    scores["whole+passages"] = [
+        {k: (a[k] + b[k]) / 2 for k in a} for a, b in zip(scores["truncated"], scores["passages"], strict=True)
+    ]
     hashed = HashedTextEmbedder()
     hashed_docs, hashed_q = _embed(hashed, docs), _embed(hashed, questions)
-    rankings["hashed"] = [list(np.argsort(-(hashed_docs @ q), kind="stable")) for q in hashed_q]
-    rankings["hybrid"] = [_rrf(a, b) for a, b in zip(bm25, rankings["embedder"], strict=True)]
-    return rankings, ms_per_text
+    scores["hashed"] = [_cosines(hashed_docs, q) for q in hashed_q]
+    return scores, ms_per_text, len(owner)
+
+
+def _hybrid(scores: dict[str, list[dict[str, float]]], semantic: str, fusion: Fusion, n: int) -> list[list[int]]:
+    return [
+        _ranking({f.key: f.score for f in fuse(lex, sem, fusion)}, n)
+        for lex, sem in zip(scores["bm25"], scores[semantic], strict=True)
+    ]
+
+
+def _mean_recall(rankings: list[list[int]], wanted: list[set[int]], rows: Sequence[int], k: int) -> float:
+    return float(np.mean([_recall(rankings[r], wanted[r], k) for r in rows]))
+
+
+def choose_on_dev(
+    scores: dict[str, list[dict[str, float]]], wanted: list[set[int]], dev: Sequence[int], n: int
+) -> tuple[str, Fusion, str]:
+    """The embedding variant (recall@20, then @50) and the (variant, fusion) pair chosen on DEV rows only."""
+
+    def key(rankings: list[list[int]]) -> tuple[float, float]:
+        return (_mean_recall(rankings, wanted, dev, 20), _mean_recall(rankings, wanted, dev, 50))
+
+    variant = max(SEMANTICS, key=lambda s: key([_ranking(x, n) for x in scores[s]]))
+    pairs = [(s, f) for s in SEMANTICS for f in FUSIONS]
+    semantic, fusion = max(pairs, key=lambda sf: key(_hybrid(scores, sf[0], sf[1], n)))
+    return variant, fusion, semantic
 
 
 def memory_recall(
@@ -119,33 +189,99 @@ def memory_recall(
     return top1 / n, top3 / n, passes / n, others / n
 
 
+def _table(
+    title: str, rows: dict[str, list[list[int]]], wanted: list[set[int]], which: Sequence[int]
+) -> dict[str, float]:
+    print(f"\n{title}\n{'method':<34} {'recall@20':>10} {'recall@50':>10}")
+    out = {}
+    for method, ranks in rows.items():
+        r20, r50 = _mean_recall(ranks, wanted, which, 20), _mean_recall(ranks, wanted, which, 50)
+        out[f"recall20_{method}"], out[f"recall50_{method}"] = r20, r50
+        print(f"{method:<34} {r20:>10.3f} {r50:>10.3f}")
+    return out
+
+
+def held_out(scores: dict[str, list[dict[str, float]]], wanted: list[set[int]], n: int) -> dict[str, float]:
+    """Two folds (even rows, odd rows): choose on one, measure on the other; then the swap."""
+    rows = range(len(wanted))
+    folds = ([r for r in rows if r % 2 == 0], [r for r in rows if r % 2 == 1])
+    held: dict[str, list[list[int]]] = {
+        "bm25": [[] for _ in rows],
+        "embedder": [[] for _ in rows],
+        "hybrid": [[] for _ in rows],
+    }
+    out: dict[str, float] = {}
+    for name, (dev, test) in (("A", folds), ("B", folds[::-1])):
+        variant, fusion, semantic = choose_on_dev(scores, wanted, dev, n)
+        print(f"\nDEV {name} ({len(dev)} papers) chose: embedder={variant}, hybrid={semantic} + {fusion.label}")
+        ranks = {
+            "bm25": [_ranking(x, n) for x in scores["bm25"]],
+            "embedder": [_ranking(x, n) for x in scores[variant]],
+            "hybrid": _hybrid(scores, semantic, fusion, n),
+        }
+        result = _table(f"TEST {name} ({len(test)} held-out papers)", ranks, wanted, test)
+        out |= {f"test{name}_{k}": v for k, v in result.items()}
+        for method, ranking in ranks.items():
+            for r in test:
+                held[method][r] = ranking[r]
+        if name == "A":
+            if fusion != DEFAULT_FUSION:
+                print(f"NOTE: DEFAULT_FUSION ({DEFAULT_FUSION.label}) is not DEV A's choice")
+            shipped = _hybrid(scores, "passages", DEFAULT_FUSION, n)
+            r20, r50 = _mean_recall(shipped, wanted, test, 20), _mean_recall(shipped, wanted, test, 50)
+            out["testA_recall20_shipped"], out["testA_recall50_shipped"] = r20, r50
+            print(f"{'shipped: passages + ' + DEFAULT_FUSION.label:<34} {r20:>10.3f} {r50:>10.3f}")
+    out |= {
+        f"heldout_{k}": v
+        for k, v in _table(
+            "HELD-OUT, both folds pooled (each paper ranked by the other fold's choice)", held, wanted, list(rows)
+        ).items()
+    }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmark", type=Path, default=DATA / "benchmark_dev_36.json")
     parser.add_argument("--corpus", type=Path, default=DATA / "inspiration_corpus_300.json")
+    parser.add_argument("--vectors", type=Path, help="an .npz keeping the model's vectors between runs")
     args = parser.parse_args()
     papers = json.loads(args.benchmark.read_text(encoding="utf-8"))
     corpus = json.loads(args.corpus.read_text(encoding="utf-8"))
     by_title = {_norm(c["title"]): i for i, c in enumerate(corpus)}
     wanted = [{by_title[_norm(i["title"])] for i in p["inspirations"] if _norm(i["title"]) in by_title} for p in papers]
     scored = [(p, w) for p, w in zip(papers, wanted, strict=True) if w]
-    rankings, ms = inspiration_rankings([p for p, _ in scored], corpus)
-    result: dict[str, float] = {}
-    print(f"{len(scored)} of {len(papers)} papers have inspirations in the {len(corpus)}-paper corpus")
-    print(f"{'method':<10} {'recall@20':>10} {'recall@50':>10}")
-    for method, ranks in rankings.items():
-        r20 = float(np.mean([_recall(r, w, 20) for r, (_, w) in zip(ranks, scored, strict=True)]))
-        r50 = float(np.mean([_recall(r, w, 50) for r, (_, w) in zip(ranks, scored, strict=True)]))
-        result[f"recall20_{method}"], result[f"recall50_{method}"] = r20, r50
-        print(f"{method:<10} {r20:>10.3f} {r50:>10.3f}")
-    print(f"{'memory':<10} {'recall@1':>10} {'recall@3':>10} {'own ≥ min':>10} {'others ≥ min':>13}")
+    found = [w for _, w in scored]
+    scores, ms, passage_count = inspiration_scores([p for p, _ in scored], corpus, args.vectors)
+    n = len(corpus)
+    print(f"{len(scored)} of {len(papers)} papers have inspirations in the {n}-paper corpus ({passage_count} passages)")
+    rankings = {m: [_ranking(x, n) for x in scores[m]] for m in ("bm25", "truncated", "passages", "hashed")}
+    rankings["hybrid rrf(k=60) truncated (before)"] = _hybrid(
+        scores, "truncated", Fusion(FusionMethod.RECIPROCAL_RANK), n
+    )
+    rankings[f"hybrid {DEFAULT_FUSION.label} passages (shipped)"] = _hybrid(scores, "passages", DEFAULT_FUSION, n)
+    rows = list(range(len(found)))
+    every = _table("ALL 36 (includes the DEV papers: not a held-out number)", rankings, found, rows)
+    result = {k.split(" ")[0]: v for k, v in every.items() if "(before)" not in k}
+    result |= {"recall20_embedder": every["recall20_passages"], "recall50_embedder": every["recall50_passages"]}
+    result |= {"recall20_hybrid": every[f"recall20_hybrid {DEFAULT_FUSION.label} passages (shipped)"]}
+    result |= {"recall50_hybrid": every[f"recall50_hybrid {DEFAULT_FUSION.label} passages (shipped)"]}
+    result |= held_out(scores, found, n)
+    print(f"\n{'memory':<10} {'recall@1':>10} {'recall@3':>10} {'own ≥ min':>10} {'others ≥ min':>13}")
     for name, embedder in (("embedder", SentenceEmbedder()), ("hashed", HashedTextEmbedder())):
         r1, r3, passing, others = memory_recall(papers, embedder)
         result[f"memory_recall1_{name}"], result[f"memory_recall3_{name}"] = r1, r3
         print(f"{name:<10} {r1:>10.3f} {r3:>10.3f} {passing:>10.3f} {others:>13.2f}")
     order = [f"recall{k}_{m}" for k in (20, 50) for m in ("embedder", "bm25", "hashed", "hybrid")]
+    order += [f"heldout_recall{k}_{m}" for k in (20, 50) for m in ("embedder", "bm25", "hybrid")]
+    order += [f"testA_recall{k}_{m}" for k in (20, 50) for m in ("bm25", "shipped")]
     order += [f"memory_recall{k}_{m}" for k in (1, 3) for m in ("embedder", "hashed")]
-    print("RESULT " + " ".join(f"{key}={result[key]:.4f}" for key in order) + f" embed_ms_per_text={ms:.3f}")
+    ratio = result["heldout_recall20_hybrid"] / result["heldout_recall20_bm25"]
+    print(
+        "RESULT "
+        + " ".join(f"{key}={result[key]:.4f}" for key in order)
+        + f" heldout_hybrid_over_bm25_at20={ratio:.4f} embed_ms_per_text={ms:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 from forge.bootstrap.model_routing import ModelRoute, Provider, missing_for
 from forge.config import Settings
 from forge.core.explore.library_records import SourceDomain
-from forge.ports import LanguageModel, ResearchProvider, StructuredModel
+from forge.ports import Embedder, LanguageModel, ResearchProvider, StructuredModel
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent.parent / "knowledge"
 
@@ -27,7 +27,7 @@ def build_model(route: ModelRoute, settings: Settings) -> LanguageModel:
     install_prices_file(settings.prices_file)
     if route.provider == Provider.OFFLINE:
         from forge.offline.offline_model import OfflineModel
-        from forge.offline.paced_model import PacedModel
+        from forge.providers.paced_model import PacedModel
 
         offline = OfflineModel(KNOWLEDGE_DIR)
         delay = settings.offline_step_delay_ms
@@ -153,11 +153,18 @@ def _structured_over_model(route: ModelRoute, model: LanguageModel, settings: Se
     return SchemaStructuredModel(model, method, fallback_to_tools=chosen == "auto")
 
 
-def build_research(settings: Settings) -> ResearchProvider:
-    """The local corpus, or a web search API in front of it (the corpus answers when the API fails)."""
+def build_research(
+    settings: Settings, renderer: StructuredModel | None = None, embedder: Embedder | None = None
+) -> ResearchProvider:
+    """The local corpus, or a web search API in front of it (the corpus answers when the API fails).
+    With an embedder the corpus ranks as memory does: BM25 fused with meaning. The corpus is
+    English: with a `renderer` (a real model's structured output), a query in another language is
+    also searched in the model's English rendering; without one, the result says so."""
+    from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
     from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-    local = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
+    corpus = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"), embedder)
+    local = CrossLanguageResearch(corpus, ModelQueryRenderer(renderer) if renderer is not None else None)
     if settings.research in ("local", "anthropic", "web"):
         return local
     import httpx

@@ -53,6 +53,8 @@ from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.providers.library_prices import LIBRARY_PRICES
 from forge.providers.password_hashing import Argon2PasswordHasher
 from forge.providers.sentence_embedder import SentenceEmbedder
+from forge.research.server_web_search import ServerWebSearchResearch
+from forge.research.web_search import WebResearchWithFallback
 from forge.run_processes.pool import RunProcessPool
 from forge.services.account_service import AccountService
 from forge.services.broadcast.event_log_source import EventLogSource
@@ -64,6 +66,7 @@ from forge.services.runs.queued_run import QueuedRunExecutor
 from forge.services.runs.registry import RunRegistry
 from forge.services.session_service import SessionService
 from forge.services.stages.search_grounding import LazyHkgGrounding
+from forge.services.stages.verify_claims import PriorArtResearch
 from forge.services.user_usage import UserUsageService
 
 log = logging.getLogger(__name__)
@@ -160,6 +163,26 @@ def _suggestion_refusal(roles: ModelRoles, knowledge: ShippedKnowledge) -> Calla
     return partial(refuse_unexplorable, library=knowledge.domains)
 
 
+def _verify_web_search(
+    settings: Settings, routes: RoleRoutes, roles: ModelRoles, local: ResearchProvider
+) -> PriorArtResearch | None:
+    """FORGE_RESEARCH=anthropic: VERIFY's prior-art queries go to the generator's server-side web search
+    (the local corpus answers, with a warning, when a search fails). Web search APIs (SearXNG, Brave,
+    Tavily) are already the session's research provider; with neither, the local corpus answers."""
+    if not settings.anthropic_web_search or routes.generator.provider != Provider.ANTHROPIC:
+        return None
+    web = ServerWebSearchResearch(roles.model)
+    return PriorArtResearch(WebResearchWithFallback(web, local), web)
+
+
+def _query_renderer(roles: ModelRoles) -> StructuredModel | None:
+    """The model that renders a research query in the corpus's language: the generator's structured
+    output, when it is a model (the offline engine cannot translate; its results say so)."""
+    from forge.offline.offline_structured_model import OfflineStructuredModel
+
+    return None if isinstance(roles.structured, OfflineStructuredModel) else roles.structured
+
+
 def build_embedder(settings: Settings) -> Embedder:
     """The meaning model by default; FORGE_EMBEDDER=hashed for spelling-only vectors with no model."""
     return HashedTextEmbedder() if settings.embedder == "hashed" else SentenceEmbedder()
@@ -192,7 +215,9 @@ def build_container(
     _refuse_unusable_research(settings, routes)
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     roles = model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
-    research = research or build_research(settings)
+    memory_embedder = embedder or build_embedder(settings)
+    # One retrieval for research and memory.
+    research = research or build_research(settings, _query_renderer(roles), memory_embedder)
     clock = clock or SystemClock()
     database = _open_database(settings)  # last: a configuration error leaves nothing open
     runs, broadcaster, metrics, relay = _live_parts(settings, database, clock, heartbeat_seconds, relay_origin)
@@ -211,7 +236,14 @@ def build_container(
         session_budget(settings, routes, LIBRARY_PRICES),
         run_observer or metrics,
         engine_stages(
-            settings, roles, knowledge, database.uow_factory, clock, hkg, engine_concurrency(settings, routes)
+            settings,
+            roles,
+            knowledge,
+            database.uow_factory,
+            clock,
+            hkg,
+            engine_concurrency(settings, routes),
+            prior_art=_verify_web_search(settings, routes, roles, research),
         ),
         triz=knowledge.triz,
         curation=curation,
@@ -219,7 +251,6 @@ def build_container(
         live_relay=relay,
         queries=database.query_uow_factory,
     )
-    memory_embedder = embedder or build_embedder(settings)
     memory = HypothesisMemory(memory_embedder, new_id)
     workers = settings.runner == "workers"
     pool = _run_process_pool(

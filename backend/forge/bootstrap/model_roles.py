@@ -24,7 +24,7 @@ from forge.services.pattern_memory import PatternMemory
 from forge.services.stages.engine_stages import EngineConfig, EngineStages
 from forge.services.stages.search_grounding import LazyHkgGrounding
 from forge.services.stages.supervision import Supervisor
-from forge.services.stages.verify_claims import VerifyStage
+from forge.services.stages.verify_claims import PriorArtResearch, VerifyStage
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +81,11 @@ def engine_stages(
     clock: Clock,
     hkg: LazyHkgGrounding,
     concurrency: int | None = None,
+    prior_art: PriorArtResearch | None = None,
 ) -> EngineStages | None:
     """The creative engine's stages, or None without a structured model; `concurrency` (default
-    FORGE_ENGINE_CONCURRENCY) is the engine calls in flight (`model_routing.engine_concurrency`)."""
+    FORGE_ENGINE_CONCURRENCY) is the engine calls in flight (`model_routing.engine_concurrency`);
+    `prior_art`: where VERIFY searches prior art when not the session's research provider."""
     if roles.structured is None:
         return None
     concurrency = concurrency or settings.engine_concurrency
@@ -108,7 +110,11 @@ def engine_stages(
             constraint_judge=roles.constraint_judge,
         ),
         verify=VerifyStage(
-            verifier_structured, roles.verifier, concurrency=concurrency, read_pool=pool_reader(uow_factory)
+            verifier_structured,
+            roles.verifier,
+            concurrency=concurrency,
+            read_pool=pool_reader(uow_factory),
+            prior_art=prior_art,
         )
         if verifier_structured is not None
         else None,

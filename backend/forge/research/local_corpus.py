@@ -9,6 +9,10 @@ Invariants:
     - A session's searches rank shipped and session documents together in one BM25 index, so their
       scores are comparable; the combined index is cached until the session's documents change.
     - `load_shipped_corpus` fails loudly: a malformed file raises ValueError naming that file.
+    - With an embedder, a search is the hybrid ranking memory uses too (`core.research.hybrid_ranking`):
+      BM25 fused with each document's best passage cosine; a document sharing no term with the query
+      is returned only when that cosine is at least SEMANTIC_ONLY_MIN. Passage vectors are kept by
+      text, so a document is embedded once. Without one, BM25 alone.
 
 Corpus file format:
     ---
@@ -29,7 +33,19 @@ from pathlib import Path
 
 from forge.core.domain_types import SessionId
 from forge.core.research.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
+from forge.core.research.hybrid_ranking import (
+    DEFAULT_FUSION,
+    SEMANTIC_ONLY_MIN,
+    Fusion,
+    best_passage_cosine,
+    fuse,
+    passages,
+)
+from forge.core.research.results import LOCAL_CORPUS
 from forge.core.session.records import ResearchHit, SessionDocument
+from forge.ports import Embedder
+
+PASSAGE_CACHE_LIMIT = 50_000
 
 SHIPPED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "knowledge" / "corpus"
 """Where the packaged corpus lives (`forge/knowledge/corpus/*.md`)."""
@@ -123,17 +139,24 @@ class LocalCorpusResearch:
     document sources, so it is rebuilt only when that session's documents change.
     """
 
-    def __init__(self, documents: Iterable[IndexedDocument]) -> None:
+    def __init__(
+        self, documents: Iterable[IndexedDocument], embedder: Embedder | None = None, fusion: Fusion = DEFAULT_FUSION
+    ) -> None:
         self._shipped: Bm25Index = build_bm25_index(documents)
         self._session_index: dict[SessionId, tuple[tuple[str, ...], Bm25Index]] = {}
+        self._embedder = embedder
+        self._fusion = fusion
+        self._passage_vectors: dict[str, list[float]] = {}
 
     @classmethod
-    def from_directory(cls, directory: Path = SHIPPED_CORPUS_DIR) -> LocalCorpusResearch:
-        return cls(load_shipped_corpus(directory))
+    def from_directory(
+        cls, directory: Path = SHIPPED_CORPUS_DIR, embedder: Embedder | None = None
+    ) -> LocalCorpusResearch:
+        return cls(load_shipped_corpus(directory), embedder)
 
     @property
     def name(self) -> str:
-        return "local corpus"
+        return LOCAL_CORPUS
 
     def _index_for(self, session_id: SessionId | None, documents: Sequence[SessionDocument]) -> Bm25Index:
         if session_id is None or not documents:
@@ -155,4 +178,23 @@ class LocalCorpusResearch:
         session_documents: Sequence[SessionDocument] = (),
     ) -> Sequence[ResearchHit]:
         index = self._index_for(session_id, session_documents)
-        return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
+        if self._embedder is None or not query.strip() or limit <= 0:
+            return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
+        semantic = await self._best_passage_cosines(self._embedder, query, index.documents)
+        fused = fuse(index.scores(query), semantic, self._fusion)
+        kept = [f for f in fused if f.lexical > 0 or f.semantic >= SEMANTIC_ONLY_MIN][:limit]
+        titles = {d.source: d.title for d in index.documents}
+        return [ResearchHit(f.key, titles[f.key], index.snippet(f.key, query)) for f in kept]
+
+    async def _best_passage_cosines(
+        self, embedder: Embedder, query: str, documents: Sequence[IndexedDocument]
+    ) -> dict[str, float]:
+        cut = {d.source: passages(d.title, d.text) for d in documents}
+        wanted = list(dict.fromkeys(p for parts in cut.values() for p in parts))
+        if len(self._passage_vectors) + len(wanted) > PASSAGE_CACHE_LIMIT:
+            self._passage_vectors.clear()
+        missing = [p for p in wanted if p not in self._passage_vectors]
+        vectors = await embedder.embed([query, *missing])
+        self._passage_vectors.update(zip(missing, vectors[1:], strict=True))
+        known = self._passage_vectors
+        return {source: best_passage_cosine(vectors[0], [known[p] for p in parts]) for source, parts in cut.items()}

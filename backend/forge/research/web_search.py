@@ -24,7 +24,7 @@ import httpx
 
 from forge.config import Settings
 from forge.core.domain_types import SessionId
-from forge.core.research.results import ResearchResults
+from forge.core.research.results import ResearchResults, found_by_of, renderings_of, research_warning_of
 from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 
@@ -194,7 +194,13 @@ class WebResearchWithFallback:
                 query, session_id=session_id, limit=limit, session_documents=session_documents
             )
             warning = f"Web search failed: {failure}. The local corpus answered “{query}” instead."
-            return ResearchResults(local, self._local.name, warning)
+            return ResearchResults(
+                local,
+                self._local.name,
+                " ".join(w for w in (warning, research_warning_of(local)) if w),
+                renderings=renderings_of(local),  # the corpus's English rendering of a query in another language
+                found_by=found_by_of(local),
+            )
         own = await self._own_documents(query, session_id, limit, session_documents)
         return ResearchResults([*own, *(h for h in web if h.source not in {o.source for o in own})][:limit], self.name)
 

@@ -88,7 +88,7 @@ HEARTBEAT_SECONDS = 0.2
 APP = ClosesContainerOnShutdown(
     build_container(
         # schemathesis calls the app as Starlette's test client does: Host "testserver".
-        Settings(database_url=DATABASE_URL, model="offline", allowed_hosts=("testserver",)),
+        Settings(embedder="hashed", database_url=DATABASE_URL, model="offline", allowed_hosts=("testserver",)),
         heartbeat_seconds=HEARTBEAT_SECONDS,
     )
 )

@@ -39,7 +39,7 @@ async def test_ready_says_the_database_is_reachable(client: httpx.AsyncClient) -
 @pytest.fixture
 async def unreachable(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     # A port nothing listens on: the database is down.
-    nowhere = Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere")
+    nowhere = Settings(embedder="hashed", database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere")
     async with api_client(nowhere, spa_dir=tmp_path / "no-build") as http:
         yield http
 

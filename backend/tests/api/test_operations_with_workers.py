@@ -22,7 +22,7 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 async def _api(tmp_path: Path, migrate: bool) -> AsyncIterator[httpx.AsyncClient]:
     database = migrated_database_url if migrate else fresh_database_url
     async with database("postgresql", tmp_path, prefix="forge_test_ops") as url:
-        settings = Settings(database_url=url, runner="workers", data_dir=tmp_path)
+        settings = Settings(embedder="hashed", database_url=url, runner="workers", data_dir=tmp_path)
         async with api_client(settings, spa_dir=tmp_path / "no-build") as http:
             yield http
 

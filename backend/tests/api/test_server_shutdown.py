@@ -21,7 +21,7 @@ from forge.config import Settings
 
 async def test_an_open_stream_gets_server_shutdown_and_the_server_stops(tmp_path: Path) -> None:
     url = await migrated_sqlite_url(tmp_path)
-    container = build_container(Settings(database_url=url, offline_step_delay_ms=500))
+    container = build_container(Settings(embedder="hashed", database_url=url, offline_step_delay_ms=500))
     config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
     server = ForgeServer(config, before_shutdown=container.broadcaster.close)
     serving = asyncio.create_task(server.serve())

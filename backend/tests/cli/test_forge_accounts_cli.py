@@ -89,7 +89,9 @@ def test_serve_refuses_a_public_address_without_auth_before_opening_anything(
 
 
 def test_the_app_itself_refuses_auth_off_on_a_public_address() -> None:
-    container = build_container(Settings(database_url="sqlite+aiosqlite:///:memory:", host="0.0.0.0"))
+    container = build_container(
+        Settings(embedder="hashed", database_url="sqlite+aiosqlite:///:memory:", host="0.0.0.0")
+    )
     try:
         with pytest.raises(ValueError, match="FORGE_AUTH"):
             create_app(container)

@@ -28,6 +28,7 @@ from forge.core.domain_types import (
     SemanticDistance,
     SessionId,
 )
+from forge.core.hypotheses.remembered import RememberedHypothesis
 from forge.core.llm.messages import Message, ModelRequest, Role, StopReason, ToolCall, ToolResult, user_text
 from forge.core.research.text_terms import shares_terms
 from forge.core.session.events import EventType, SessionEvent
@@ -107,6 +108,22 @@ class TestOfflineModel:
         assert 3 <= len(args["extract_assumptions"]["assumptions"]) <= 5
         kinds = [r["reframing_type"] for r in args["reframe_problem"]["reframings"]]
         assert sorted(kinds) == ["domain_change", "entity_question", "scope_change", "variable_change"]
+
+    async def test_it_reads_the_briefs_remembered_hypotheses_and_makes_each_an_assumption_to_test(self) -> None:
+        state = ForgeState(problem=HOSPITAL)
+        state.remembered_hypotheses = [
+            RememberedHypothesis(
+                "e1", "Fast-track lanes for minor cases cut waits", 0.43, 0.8, 1, 0, "How to cut clinic waits?", "s1"
+            )
+        ]
+        calls = await _step(OfflineModel(), [phase_kickoff(state)])
+        told = next(c for c in calls if c.name == "extract_assumptions").arguments["assumptions"]
+        assert told[0] == (
+            "That an earlier session's hypothesis holds here (memory, confidence 43%, supported 1, "
+            "contradicted 0): Fast-track lanes for minor cases cut waits"
+        )
+        alone = await _step(OfflineModel(), [phase_kickoff(ForgeState(problem=HOSPITAL))])
+        assert told[1:] == next(c for c in alone if c.name == "extract_assumptions").arguments["assumptions"]
 
     async def test_state_of_art_cites_only_what_research_returned(self) -> None:
         model = OfflineModel()

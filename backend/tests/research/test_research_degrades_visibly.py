@@ -7,6 +7,7 @@ from uuid import UUID
 
 import httpx
 import pytest
+from research.renderings import TableRenderings
 from support.fake_search_api import FakeSearchApi, serve_fake_search_api
 from support.fixed_clock import CountingIds, FixedClock
 
@@ -17,6 +18,7 @@ from forge.config import Settings
 from forge.core.domain_types import Phase, SessionId
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
+from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
 from forge.research.local_corpus import LocalCorpusResearch
 from forge.research.web_search import WebResearchWithFallback, WebSearchResearch, brave_api
 
@@ -35,6 +37,22 @@ async def test_the_research_tool_answers_from_the_corpus_and_emits_a_warning_whe
     assert "HTTP 429" in notice.data["message"]
     (record,) = state.research_log
     assert record.provider == "local corpus" and record.hits and outcome.payload["provider"] == "local corpus"
+
+
+async def test_when_the_api_fails_a_japanese_query_is_answered_by_the_corpus_in_its_english_rendering() -> None:
+    state = ForgeState(problem="救急外来の待ち時間を短くするには？", current_phase=Phase.VALIDATE)
+    table = TableRenderings({"待ち時間 救急 病院": "hospital emergency waiting time"})
+    local = CrossLanguageResearch(LocalCorpusResearch.from_directory(), ModelQueryRenderer(table))
+    with serve_fake_search_api(FakeSearchApi(status=503, body={"error": "down"})) as api:
+        async with httpx.AsyncClient() as client:
+            provider = WebResearchWithFallback(WebSearchResearch(brave_api("key", api.url), client), local)
+            ctx = ToolContext(SessionId(UUID(int=1)), state, provider, FixedClock(), CountingIds())
+            outcome = await research(ctx, ResearchInput(query="待ち時間 救急 病院"))
+    (record,) = state.research_log
+    assert record.renderings == ("hospital emergency waiting time",) and record.hits
+    assert outcome.payload["searched_as"] == ["待ち時間 救急 病院", "hospital emergency waiting time"]
+    (notice,) = outcome.notices
+    assert "HTTP 503" in notice.data["message"]
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,11 @@ async def test_autopilot_review_is_refused_while_the_agent_runs_and_changes_noth
     url = await migrated_sqlite_url(tmp_path)
     model = BlockingModel()
     container = build_container(
-        Settings(database_url=url), model=model, research=MemoryResearch([]), clock=FixedClock(), new_id=CountingIds()
+        Settings(embedder="hashed", database_url=url),
+        model=model,
+        research=MemoryResearch([]),
+        clock=FixedClock(),
+        new_id=CountingIds(),
     )
     try:
         service = container.service

@@ -41,7 +41,11 @@ async def test_cancel_stops_the_running_agent_and_records_why(tmp_path: Path) ->
     url = await migrated_sqlite_url(tmp_path)
     model = BlockingModel()
     container = build_container(
-        Settings(database_url=url), model=model, research=MemoryResearch([]), clock=FixedClock(), new_id=CountingIds()
+        Settings(embedder="hashed", database_url=url),
+        model=model,
+        research=MemoryResearch([]),
+        clock=FixedClock(),
+        new_id=CountingIds(),
     )
     service = container.service
     record = await service.create("How can a hospital cut emergency wait times without more staff?")

@@ -30,7 +30,7 @@ PROBLEM = "How can a small bakery reduce food waste at the end of each day?"
 
 async def test_a_finished_sessions_state_and_pool_round_trip_through_msgspec_alone(tmp_path: Path) -> None:
     url = await migrated_sqlite_url(tmp_path, "finished.db")
-    container = build_container(Settings(database_url=url))
+    container = build_container(Settings(embedder="hashed", database_url=url))
     try:
         created = await container.service.create(PROBLEM)
         assert not isinstance(created, ServiceFailure)

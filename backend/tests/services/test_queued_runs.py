@@ -37,7 +37,12 @@ async def workers(tmp_path: Path) -> AsyncIterator[Container]:
     async with migrated_database_url("postgresql", tmp_path, prefix="forge_test_queued") as url:
         container = build_container(
             Settings(
-                database_url=url, runner="workers", run_lease_seconds=2, data_dir=tmp_path, offline_step_delay_ms=20
+                embedder="hashed",
+                database_url=url,
+                runner="workers",
+                run_lease_seconds=2,
+                data_dir=tmp_path,
+                offline_step_delay_ms=20,
             ),
             heartbeat_seconds=0.05,
         )

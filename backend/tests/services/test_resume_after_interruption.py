@@ -43,7 +43,11 @@ def _second_half() -> list[Message]:
 
 def _container(url: str, model: ScriptedModel, ids: CountingIds) -> Container:
     return build_container(
-        Settings(database_url=url), model=model, research=MemoryResearch(HITS), clock=FixedClock(), new_id=ids
+        Settings(embedder="hashed", database_url=url),
+        model=model,
+        research=MemoryResearch(HITS),
+        clock=FixedClock(),
+        new_id=ids,
     )
 
 

@@ -37,7 +37,11 @@ def _decompose() -> list[Message]:
 
 def _container(url: str, model: ScriptedModel, ids: CountingIds) -> Container:
     return build_container(
-        Settings(database_url=url), model=model, research=MemoryResearch([HIT]), clock=FixedClock(), new_id=ids
+        Settings(embedder="hashed", database_url=url),
+        model=model,
+        research=MemoryResearch([HIT]),
+        clock=FixedClock(),
+        new_id=ids,
     )
 
 

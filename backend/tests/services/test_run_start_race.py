@@ -32,7 +32,9 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 @pytest.fixture
 async def container(tmp_path: Path) -> AsyncIterator[Container]:
     async with migrated_database_url("postgresql", tmp_path, prefix="forge_test_start_race") as url:
-        made = build_container(Settings(database_url=url, data_dir=tmp_path, offline_step_delay_ms=20))
+        made = build_container(
+            Settings(embedder="hashed", database_url=url, data_dir=tmp_path, offline_step_delay_ms=20)
+        )
         try:
             yield made
         finally:

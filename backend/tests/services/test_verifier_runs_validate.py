@@ -46,7 +46,7 @@ async def test_validate_is_run_by_the_verifier_and_everything_else_by_the_genera
     generator, verifier = PhaseRecordingModel("generator"), PhaseRecordingModel("verifier")
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(
-        Settings(database_url=url),
+        Settings(embedder="hashed", database_url=url),
         model=generator,
         verifier=verifier,
         research=research,

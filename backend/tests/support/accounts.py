@@ -64,7 +64,7 @@ class AuthApp:
 async def auth_app(database_url: str, **settings: Any) -> AsyncIterator[AuthApp]:
     """The app with FORGE_AUTH=on (other Settings fields as keywords) over the migrated database at
     `database_url`, its container closed after."""
-    chosen = replace(Settings(database_url=database_url), auth="on", **settings)
+    chosen = replace(Settings(embedder="hashed", database_url=database_url), auth="on", **settings)
     container = build_container(chosen, password_hasher=cheap_hasher())
     try:
         yield AuthApp(container, create_app(container))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,10 @@ async def client_of(
 async def api_client(
     settings: Settings, *, spa_dir: Path | None = None, base_url: str = BASE_URL, **container_options: Any
 ) -> AsyncIterator[httpx.AsyncClient]:
-    """A client of the app built from `settings` (`container_options` go to `build_container`)."""
-    async with client_of(build_container(settings, **container_options), spa_dir=spa_dir, base_url=base_url) as http:
+    """A client of the app built from `settings` (`container_options` go to `build_container`), with
+    the model-free embedder (FORGE_EMBEDDER=hashed): no test through this client checks meaning, and
+    the sentence model costs seconds to load in every test process (a test that checks meaning builds
+    its container with the model, as test_memory_endpoint does)."""
+    container = build_container(replace(settings, embedder="hashed"), **container_options)
+    async with client_of(container, spa_dir=spa_dir, base_url=base_url) as http:
         yield http

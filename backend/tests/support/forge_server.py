@@ -136,7 +136,7 @@ class ForgeProcess:
 async def serve_in_process(database_url: str) -> AsyncIterator[str]:
     """The app under a real uvicorn in this event loop (responses really stream) over the migrated
     database at `database_url`; yields its base URL."""
-    container = build_container(Settings(database_url=database_url))
+    container = build_container(Settings(embedder="hashed", database_url=database_url))
     config = uvicorn.Config(create_app(container), host="127.0.0.1", port=free_port(), log_level="warning")
     server = ForgeServer(config, before_shutdown=container.broadcaster.close)
     task = asyncio.create_task(server.serve())

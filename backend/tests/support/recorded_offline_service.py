@@ -75,7 +75,7 @@ async def recorded_offline_service(
     structured = engine(build_structured_model(ModelRoute(Provider.OFFLINE, ""), model, load_source_domains()))
     research = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"))
     container = build_container(
-        Settings(database_url=url), model=model, structured=structured, research=research,
+        Settings(embedder="hashed", database_url=url), model=model, structured=structured, research=research,
         clock=FixedClock(), new_id=CountingIds(),
     )  # fmt: skip
     try:

@@ -1012,6 +1012,11 @@ export interface components {
             position: components["schemas"]["PositionCheckView"] | null;
             /** Position Consistent */
             position_consistent: boolean | null;
+            /**
+             * Prior Art Searches
+             * @description What was searched for the novelty check; empty when the preliminary novelty was below 6.
+             */
+            prior_art_searches: components["schemas"]["PriorArtSearchView"][];
             /** Rationale */
             rationale: string;
             /** Samples */
@@ -2429,6 +2434,11 @@ export interface components {
             prior_art: number;
             /** Searched */
             searched: boolean;
+            /**
+             * Unverified
+             * @description Searched, and nothing related was found: novelty unverified, `adjusted` capped at 5 (nothing found is not novelty).
+             */
+            unverified: boolean;
         };
         /**
          * Phase
@@ -2592,6 +2602,21 @@ export interface components {
             reversed: number;
         };
         /**
+         * PriorArtSearchView
+         * @description One prior-art query VERIFY ran: the provider that answered and whether it searched the web or the
+         *     local corpus (shipped English primers and the session's documents).
+         */
+        PriorArtSearchView: {
+            kind: components["schemas"]["QueryKind"];
+            /** Provider */
+            provider: string;
+            /** Query */
+            query: string;
+            /** Results */
+            results: number;
+            scope: components["schemas"]["SearchScope"];
+        };
+        /**
          * ProblemFrameFields
          * @description The problem frame: what must change, within which limits, and how success is recognised.
          */
@@ -2662,6 +2687,18 @@ export interface components {
             gate_status: string;
             /** Id */
             id: string;
+            /**
+             * Novelty Unverified
+             * @description VERIFY searched prior art and found nothing related: its novelty was capped, not taken as novel.
+             * @default false
+             */
+            novelty_unverified: boolean;
+            /**
+             * Prior Art Searched
+             * @description Where VERIFY searched prior art: `web`, `local_corpus`, both comma-separated, or empty.
+             * @default
+             */
+            prior_art_searched: string;
             /**
              * Score
              * @description Rule-layer composite score, 0..10.
@@ -3168,6 +3205,11 @@ export interface components {
          * @enum {string}
          */
         SearchOperator: "refine" | "variant" | "combine" | "oppose" | "extreme" | "hyperpath_expand" | "hyperbridge" | "blend_expand" | "transform_space";
+        /**
+         * SearchScope
+         * @enum {string}
+         */
+        SearchScope: "web" | "local_corpus";
         /**
          * SearchSummaryView
          * @description The round's SEARCH: seeds, operator applications, HKG outcomes and Transform Gate records; the

@@ -1,6 +1,7 @@
 /**
  * Memory: the hypotheses earlier sessions judged (seed 004), with their confidence (C), how C moved
- * with each verdict, and the sessions they came from. A search ranks by meaning × C.
+ * with each change (plotted, and listed with the session it happened in), and the sessions they came
+ * from. A search ranks by meaning × C.
  */
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
@@ -69,6 +70,10 @@ function HypothesisCard({ h }: { h: RememberedHypothesis }) {
           {h.usage_history.map((u, i) => (
             <li key={i} className="break-words text-slate-700" title={u.rule}>
               {t("memory.historyLine", { when: formatWhen(u.at), verdict: changeWords(u), before: percent(u.c_before), after: percent(u.c_after) })}
+              {" — "}
+              <Link to={`/sessions/${u.session_id}`} className="text-indigo-700 underline-offset-2 hover:underline">
+                {u.context || u.session_id}
+              </Link>
             </li>
           ))}
         </ol>

@@ -1,7 +1,8 @@
 """The tools no single phase owns: `research` and the cross-cutting tools.
 
 Invariants:
-    - Every research call is recorded in ForgeState (query, hits, phase, round, time, provider) —
+    - Every research call is recorded in ForgeState (query, hits, phase, round, time, provider, and the
+      English rendering also searched for a query in another language: `research.cross_language`) —
       this is what the research gates (rules 12-15) and the provenance check of rule 7 read. It
       carries the model turn that ran it: a recording call of that same turn cannot cite it yet.
     - The person's own insights enter through the build decision (`add_insight`), never through a
@@ -18,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.curation.recall_dropped import recall as recall_items
-from forge.core.research.results import answered_by, research_warning_of
+from forge.core.research.results import answered_by, found_by_of, renderings_of, research_warning_of
 from forge.core.session import events as ev
 from forge.core.session.records import ResearchRecord
 
@@ -28,7 +29,8 @@ class ResearchInput(BaseModel):
         min_length=3,
         max_length=400,
         description="Plain words naming the subject, in the problem's language; it must share terms with what "
-        "it unlocks (the problem, the source domain, the thesis or the claim).",
+        "it unlocks (the problem, the source domain, the thesis or the claim). A query in another language than "
+        "the corpus's (English) is also searched in its English rendering.",
     )
     limit: int = Field(default=5, ge=1, le=10, description="How many results to return (1-10).")
 
@@ -40,13 +42,17 @@ async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
     hits = tuple(found)
     s = ctx.state
     provider, warning = answered_by(found, ctx.research.name), research_warning_of(found)
+    renderings, found_by = renderings_of(found), found_by_of(found)
     at = ctx.clock.now()
-    s.record_research(ResearchRecord(args.query, hits, s.current_phase, s.current_round, at, provider, s.model_turn))
-    payload = {
-        "query": args.query,
-        "provider": provider,
-        "results": [{"source": h.source, "title": h.title, "snippet": h.snippet} for h in hits],
-    }
+    s.record_research(
+        ResearchRecord(args.query, hits, s.current_phase, s.current_round, at, provider, s.model_turn, renderings)
+    )
+    results: list[dict[str, str]] = [{"source": h.source, "title": h.title, "snippet": h.snippet} for h in hits]
+    if renderings:  # a query in another language than the corpus's: say which query found each result
+        results = [{**r, "found_by": found_by.get(r["source"], args.query)} for r in results]
+    payload: dict[str, object] = {"query": args.query, "provider": provider, "results": results}
+    if renderings:
+        payload["searched_as"] = [args.query, *renderings]
     notices = (ev.research_warning(ctx.research.name, warning),) if warning else ()
     return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits, notices=notices)
 
@@ -123,7 +129,9 @@ SHARED_TOOLS = (
         "Search the local corpus: the shipped primers and the documents the person attached to this session. "
         "Use it to find evidence to cite and to unlock the tools that require research first (rules 12-15): "
         "its query must share terms with the subject. Cite only `source` strings it returned, copied exactly. "
-        "Results are ranked by word overlap, so check that a hit is really about your subject before citing it.",
+        "Results are ranked by word overlap, so check that a hit is really about your subject before citing it. "
+        "The shipped corpus is English: a query in another language is also searched as the model renders it in "
+        "English (`searched_as`), and each result's `found_by` names the query that found it.",
         ResearchInput,
         research,
     ),

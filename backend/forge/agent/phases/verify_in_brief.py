@@ -46,6 +46,8 @@ def verify_verdict_view(v: ClaimVerification) -> dict[str, Any]:
             "prior_art_similarity": round(v.novelty.prior_art, 2),
             "prior_art": prior_art or [s.title or s.source for s in v.sources][:PRIOR_ART_SHOWN],
         }
+        if v.novelty.unverified:  # nothing related was found: the score is capped, not a finding of novelty
+            view["novelty"]["unverified"] = True
     if v.injection:
         view["injection_flagged"] = True
     if v.rationale:

@@ -52,6 +52,14 @@ class RankedHypothesisOut(BaseModel):
         description="VERIFY's status (passed, failed, escalated, abstained), or `unverified` when it never judged it."
     )
     verify_score: float | None = Field(default=None, description="VERIFY's final score 0..10; null when not judged.")
+    novelty_unverified: bool = Field(
+        default=False,
+        description="VERIFY searched prior art and found nothing related: its novelty was capped, not taken as novel.",
+    )
+    prior_art_searched: str = Field(
+        default="",
+        description="Where VERIFY searched prior art: `web`, `local_corpus`, both comma-separated, or empty.",
+    )
 
 
 class ComplianceCheckOut(BaseModel):

@@ -40,6 +40,7 @@ from forge.core.domain_types import (
 from forge.core.explore.suggested_domains import SuggestionSource
 from forge.core.frame.audit_constraints import ConstraintFindingKind, ConstraintKind
 from forge.core.search.plan import SearchOperator
+from forge.core.verify.prior_art_search import SearchScope
 from forge.core.verify.verdicts import QueryKind, VerifyStatus
 
 # `encode_value` writes datetimes with `isoformat()` ("+00:00", not "Z"); keep those exact bytes.
@@ -518,6 +519,10 @@ class NoveltyVerdictView(Payload):
     searched: bool
     prior_art: float = Field(description="Weighted prior art in 0..1 (concept .3, implementation .5, cross-domain .2).")
     evidence: list[NoveltyEvidenceView]
+    unverified: bool = Field(
+        description="Searched, and nothing related was found: novelty unverified, `adjusted` capped at 5 "
+        "(nothing found is not novelty)."
+    )
 
 
 class PositionCheckView(Payload):
@@ -531,6 +536,17 @@ class InjectionFindingView(Payload):
     source: str
     pattern: str
     excerpt: str
+
+
+class PriorArtSearchView(Payload):
+    """One prior-art query VERIFY ran: the provider that answered and whether it searched the web or the
+    local corpus (shipped English primers and the session's documents)."""
+
+    kind: QueryKind
+    query: str
+    provider: str
+    scope: SearchScope
+    results: int
 
 
 class ClaimVerificationView(Payload):
@@ -552,6 +568,9 @@ class ClaimVerificationView(Payload):
     sources: list[EvidenceView] = Field(description="The research results the novelty check weighed.")
     rationale: str
     note: str
+    prior_art_searches: list[PriorArtSearchView] = Field(
+        description="What was searched for the novelty check; empty when the preliminary novelty was below 6."
+    )
 
 
 class VerdictClaimView(ClaimView):

@@ -54,6 +54,9 @@ class RankedHypothesis:
     gate_status: str
     verify_status: str
     verify_score: float | None = None  # VERIFY's final score, None when it did not judge the hypothesis
+    # VERIFY searched prior art and found nothing related: its novelty is capped, not taken as "novel".
+    novelty_unverified: bool = False
+    prior_art_searched: str = ""  # where VERIFY searched prior art: "web", "local_corpus", both, or "" (not searched)
 
 
 @dataclass(frozen=True, slots=True)

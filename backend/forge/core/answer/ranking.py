@@ -12,6 +12,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from forge.core.answer.pack import RankedHypothesis
 from forge.core.frame.problem_frame import ProblemFrame
@@ -41,7 +42,12 @@ def ranking_candidates(
 def _row(h: Hypothesis, score: float, verification: ClaimVerification | None) -> RankedHypothesis:
     status = verification.status.value if verification is not None else UNVERIFIED
     final = round(verification.final_score, 2) if verification is not None and verification.logic else None
-    return RankedHypothesis(h.id, h.title, h.domain_name, h.statement, score, h.gate.status.value, status, final)
+    row = RankedHypothesis(h.id, h.title, h.domain_name, h.statement, score, h.gate.status.value, status, final)
+    if verification is None:
+        return row
+    unverified = verification.novelty is not None and verification.novelty.unverified
+    scopes = sorted({s.scope.value for s in verification.prior_art_searches})
+    return replace(row, novelty_unverified=unverified, prior_art_searched=",".join(scopes))
 
 
 def rank_verified(

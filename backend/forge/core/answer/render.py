@@ -99,7 +99,8 @@ def _risks(pack: AnswerPack, w: AnswerWords) -> list[str]:
 
 def _verify_text(h: RankedHypothesis, w: AnswerWords) -> str:
     score = f" {h.verify_score:.1f}" if h.verify_score is not None else ""
-    return f"{escape_inline(w.label(h.verify_status))}{score}"
+    unverified = f" ({w.novelty_unverified})" if h.novelty_unverified else ""
+    return f"{escape_inline(w.label(h.verify_status))}{score}{unverified}"
 
 
 def _unranked(pack: AnswerPack, w: AnswerWords) -> list[str]:

@@ -91,6 +91,8 @@ class AnswerWords:
     ranking_none_verified: str = "No hypothesis passed VERIFY, so none is ranked."
     unranked_heading: str = "**Checked, not ranked** (VERIFY did not pass them or could not check them):"
     unranked_line: str = "{title} ({domain}) — VERIFY: {status}"
+    # VERIFY's prior-art search found nothing related: "nothing found" is not novelty (capped).
+    novelty_unverified: str = "novelty unverified"
 
     def label(self, value: str) -> str:
         return self.value_labels.get(value, value)
@@ -211,6 +213,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     relaxing_fallback="被扣下的方案的做法：{answer}",
     solution_withheld="不交付解决方案：求解得到的最佳方案违反了一条硬约束（见直接回答）。",
     ranking_none_verified="没有假设通过验证，因此没有排名。",
+    novelty_unverified="新颖性未经验证",
     unranked_heading="**已检查，未排名**（验证未通过或无法检查）：",
     unranked_line="{title}（{domain}）— 验证：{status}",
     value_labels=MappingProxyType(
@@ -295,6 +298,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     relaxing_fallback="提示しなかった計画の内容：{answer}",
     solution_withheld="解決策は提示しません。最良の解決策が厳格な制約に違反しています（直接の回答を参照）。",
     ranking_none_verified="検証に合格した仮説がないため、ランキングはありません。",
+    novelty_unverified="新規性は未検証",
     unranked_heading="**確認済み、ランキング外**（検証に不合格、または確認できなかったもの）：",
     unranked_line="{title}（{domain}）— 検証：{status}",
     value_labels=MappingProxyType(

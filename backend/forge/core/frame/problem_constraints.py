@@ -9,6 +9,10 @@ Invariants:
       normalised, for any statement `s` that does not itself end in such a list.
     - Text without a well-formed trailing list splits into (the text, no constraints): a heading
       followed by prose, or a heading with nothing after it, is left to the statement.
+    - A person may write the list in the problem's own language: the heading is recognised in
+      English, Chinese and Japanese ("Constraints:", "约束：", "约束条件：", "限制条件：", "制約：",
+      "制約条件："), with an ASCII or a full-width colon, and an item may start with "・" or
+      "·" as well as "-", "*" or "•". `join_constraints` always writes the English heading.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import dataclass
 
 CONSTRAINTS_HEADING = "Constraints:"
 
-_HEADING = re.compile(r"^\s*constraints\s*:\s*$", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*[-*\u2022]\s+(.*\S)\s*$")
+_HEADING = re.compile(r"^\s*(?:constraints|约束|约束条件|限制条件|制約|制約条件)\s*[:：]\s*$", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*(?:[-*\u2022]\s+|[\u30fb\u00b7]\s*)(.*\S)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

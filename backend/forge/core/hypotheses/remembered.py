@@ -9,10 +9,13 @@ Invariants:
     - The DECOMPOSE brief shows every offered or accepted one; later briefs show only the accepted
       ones; a dismissed one is never shown to the model again. The text follows the seed's prompt
       format (confidence as a percentage, support and contradiction counts, the original question).
+    - `read_memory_block` reads back exactly what `memory_block` wrote (the offline model reads a brief
+      with it): text, confidence, rationale, counts and question of each hypothesis, in order.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -73,3 +76,44 @@ def memory_block(items: Iterable[RememberedHypothesis], *, accepted_only: bool) 
             f'CONTEXT: Originally from "{h.origin_question}"',
         ]
     return "\n".join(lines)
+
+
+_ITEM = re.compile(
+    r"^Hypothesis \d+ \(confidence: (\d+)%\)(?P<pinned> — pinned by your reviewer)?:\n"
+    r"HYPOTHESIS: (?P<text>.*)\n(?:RATIONALE: (?P<rationale>.*)\n)?"
+    r"EVIDENCE: Supported (\d+) times?, contradicted (\d+) times?\n"
+    r'CONTEXT: Originally from "(?P<question>.*)"$',
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadHypothesis:
+    """One hypothesis as a brief's memory block states it."""
+
+    text: str
+    confidence: float
+    support_count: int
+    contradiction_count: int
+    origin_question: str
+    rationale: str = ""
+    pinned: bool = False
+
+
+def read_memory_block(brief: str) -> list[ReadHypothesis]:
+    """The hypotheses of the memory block in a brief's text (none when it has no block)."""
+    if MEMORY_HEADER not in brief:
+        return []
+    block = brief[brief.index(MEMORY_HEADER) :]
+    return [
+        ReadHypothesis(
+            m.group("text"),
+            int(m.group(1)) / 100,
+            int(m.group(5)),
+            int(m.group(6)),
+            m.group("question"),
+            m.group("rationale") or "",
+            m.group("pinned") is not None,
+        )
+        for m in _ITEM.finditer(block)
+    ]

@@ -203,10 +203,7 @@ class Bm25Index:
                 total += self.idf(term) * tf * (K1 + 1.0) / (tf + norm)
         return total
 
-    def search(self, query: str, limit: int = 5) -> list[ScoredDocument]:
-        terms = _query_terms(query)
-        if limit <= 0 or not terms or not self._entries:
-            return []
+    def _scored(self, terms: Sequence[str]) -> list[tuple[float, str, int, _Entry]]:
         scored: list[tuple[float, str, int, _Entry]] = []
         # Only documents holding a query term can score above 0 (the postings say which).
         for position in sorted({p for term in terms for p in self._postings.get(term, ())}):
@@ -215,6 +212,23 @@ class Bm25Index:
             if value > 0.0:
                 scored.append((value, entry.document.source, position, entry))
         scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return scored
+
+    def scores(self, query: str) -> dict[str, float]:
+        """The BM25 score of every document sharing a query term, by source, best first (no snippets)."""
+        return {source: value for value, source, _, _ in self._scored(_query_terms(query))}
+
+    def snippet(self, source: str, query: str) -> str:
+        """The snippet `search` would show for this document (its opening when no term matches)."""
+        entry = next(e for e in self._entries if e.document.source == source)
+        terms = _query_terms(query)
+        return best_snippet(entry.document.text, terms, {term: self.idf(term) for term in terms})
+
+    def search(self, query: str, limit: int = 5) -> list[ScoredDocument]:
+        terms = _query_terms(query)
+        if limit <= 0 or not terms or not self._entries:
+            return []
+        scored = self._scored(terms)
         idf = {term: self.idf(term) for term in terms}
         return [
             ScoredDocument(

@@ -5,23 +5,39 @@ Invariants:
     - A ResearchResults is a read-only Sequence of ResearchHit, so every caller of
       `ResearchProvider.search` keeps working; callers that care read `answered_by` and `warning`.
     - `warning` is empty when the configured provider answered.
+    - `renderings` are the other queries searched for it (a query in another language than the
+      corpus's, rendered by the model: `core.research.query_renderings`); `found_by` maps a hit's
+      source to the query that found it. Both are empty when the query was searched as written only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
 from forge.core.session.records import ResearchHit
 
+LOCAL_CORPUS = "local corpus"
+"""The name of the local corpus provider (shipped primers and the session's documents)."""
+
 
 class ResearchResults(Sequence[ResearchHit]):
-    __slots__ = ("_hits", "answered_by", "warning")
+    __slots__ = ("_hits", "answered_by", "found_by", "renderings", "warning")
 
-    def __init__(self, hits: Iterable[ResearchHit], answered_by: str, warning: str = "") -> None:
+    def __init__(
+        self,
+        hits: Iterable[ResearchHit],
+        answered_by: str,
+        warning: str = "",
+        *,
+        renderings: tuple[str, ...] = (),
+        found_by: Mapping[str, str] | None = None,
+    ) -> None:
         self._hits = tuple(hits)
         self.answered_by = answered_by
         self.warning = warning
+        self.renderings = renderings
+        self.found_by: Mapping[str, str] = found_by or {}
 
     @overload
     def __getitem__(self, index: int) -> ResearchHit: ...
@@ -48,3 +64,11 @@ def research_warning_of(hits: Sequence[ResearchHit]) -> str:
 
 def answered_by(hits: Sequence[ResearchHit], default: str) -> str:
     return hits.answered_by if isinstance(hits, ResearchResults) else default
+
+
+def renderings_of(hits: Sequence[ResearchHit]) -> tuple[str, ...]:
+    return hits.renderings if isinstance(hits, ResearchResults) else ()
+
+
+def found_by_of(hits: Sequence[ResearchHit]) -> Mapping[str, str]:
+    return hits.found_by if isinstance(hits, ResearchResults) else {}

@@ -12,8 +12,17 @@ Invariants:
       shared word in the query is not research on the claim. When EXHAUSTED_QUERIES distinct queries
       naming the subject found nothing relevant, the gate opens: "nothing about it was found" is an
       honest result of a search, and a small corpus must not leave the phase stuck.
+    - Across languages a record is compared by every query it searched (`searched_queries`: the query
+      and the model's English rendering of a query in another language). A result in the corpus's
+      language is relevant to a subject in another language when the query that names the subject in
+      its own words was rendered by the model and the result is relevant to that rendering.
 
 Design decisions:
+    - Why the rendering, not a claim id named by the research call or vectors: the shipped embedder is
+      English-only (no multilingual model is installable offline), and a claim id named by the call
+      would open the gate without checking that any result is about the claim. The chain subject ~
+      query (shared words, same language) → rendering (the model's translation) ~ result (shared
+      words, same language) keeps that check on both sides of the language boundary.
     - The gates that *close* a phase live with that phase in `phases/close_<phase>.py`: its work
       gate (the agent's share, which decides when the runner pauses for review) and its transition
       rule (rules 1, 2 and 4, which also need the person's review).
@@ -21,10 +30,12 @@ Design decisions:
 
 from __future__ import annotations
 
+from forge.core.research.query_renderings import searched_queries
 from forge.core.research.text_relevance import is_relevant
 from forge.core.research.text_terms import salient_terms, shares_terms
 from forge.core.rules.verdicts import ErrorCode, RuleViolation
 from forge.core.session.forge_state import ForgeState
+from forge.core.session.records import ResearchHit, ResearchRecord
 
 
 def check_can_start_new_round(state: ForgeState) -> RuleViolation | None:
@@ -47,13 +58,25 @@ def check_negative_knowledge_consulted(state: ForgeState) -> RuleViolation | Non
     return None
 
 
+def _about(record: ResearchRecord, subject: str) -> bool:
+    return any(shares_terms(query, subject) for query in searched_queries(record))
+
+
+def _relevant(record: ResearchRecord, hit: ResearchHit, subject: str) -> bool:
+    """The hit is about the subject, or about the model's rendering of a query naming the subject."""
+    text = f"{hit.title} {hit.snippet}"
+    if is_relevant(text, subject):
+        return True
+    return shares_terms(record.query, subject) and any(is_relevant(text, r) for r in record.renderings)
+
+
 def _researched(state: ForgeState, subject: str) -> bool:
-    return any(shares_terms(record.query, subject) for record in state.read_research_this_phase)
+    return any(_about(record, subject) for record in state.read_research_this_phase)
 
 
 def _unread_hint(state: ForgeState, subject: str, tool: str) -> str | None:
     """The message for research on the subject that ran in this same turn: its results are not read yet."""
-    unread = [r for r in state.web_searches_this_phase if not state.has_read(r) and shares_terms(r.query, subject)]
+    unread = [r for r in state.web_searches_this_phase if not state.has_read(r) and _about(r, subject)]
     if not unread:
         return None
     return (
@@ -68,8 +91,8 @@ EXHAUSTED_QUERIES = 3
 def _researched_with_result(state: ForgeState, subject: str) -> bool:
     """A search this phase about `subject` that returned a result relevant to it, or EXHAUSTED_QUERIES
     distinct searches about it that found nothing relevant."""
-    about = [record for record in state.read_research_this_phase if shares_terms(record.query, subject)]
-    if any(is_relevant(f"{h.title} {h.snippet}", subject) for record in about for h in record.hits):
+    about = [record for record in state.read_research_this_phase if _about(record, subject)]
+    if any(_relevant(record, h, subject) for record in about for h in record.hits):
         return True
     return len({record.query.strip().casefold() for record in about}) >= EXHAUSTED_QUERIES
 

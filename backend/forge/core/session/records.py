@@ -54,6 +54,9 @@ class ResearchRecord:
     # in a later turn. 0: read in the turn that ran it (a provider's server search) or run outside a
     # model turn (the engine, a test calling a tool).
     turn: int = 0
+    # The query as it was also searched in the corpus's language (the model's rendering of a query
+    # written in another language; `core.research.query_renderings`); empty when it was searched as is.
+    renderings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,10 @@ Invariants:
       retrieval time), so a breakdown never shows a source research did not return.
     - `note` says what limited the verdict (failed calls, a fallback measure, the offline
       verifier), in words a person can read; empty when nothing did.
+    - `prior_art_searches` say what was searched for the novelty check (each query, the provider
+      that answered and whether it searched the web or the local corpus); empty when the preliminary
+      novelty was below the search threshold. The note says "Novelty unverified" when the searches
+      found nothing related (`NoveltyVerdict.unverified`).
 
 Design decisions:
     - Kept in the ForgeState rather than a table: the review payloads are built from the state
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from forge.core.domain_types import ClaimId
 from forge.core.session.records import Evidence
 from forge.core.verify.injection_scan import InjectionFinding
+from forge.core.verify.prior_art_search import PriorArtSearch
 from forge.core.verify.verdicts import (
     K_SAMPLES,
     LogicVerdict,
@@ -55,6 +60,7 @@ class ClaimVerification:
     sources: tuple[Evidence, ...]
     rationale: str
     note: str = ""
+    prior_art_searches: tuple[PriorArtSearch, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +76,7 @@ class VerifyInputs:
     sources: tuple[Evidence, ...] = ()
     rationale: str = ""
     notes: tuple[str, ...] = ()
+    prior_art_searches: tuple[PriorArtSearch, ...] = ()
 
 
 def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerification:
@@ -77,6 +84,7 @@ def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerif
     notes = list(inputs.notes)
     if verdict.status is VerifyStatus.ABSTAINED:
         notes.insert(0, f"Only {len(inputs.samples)} of {k} verifier samples were valid: the verifier abstains.")
+    notes += _unverified_note(verdict.novelty)
     return ClaimVerification(
         claim_id=inputs.claim_id,
         verifier=inputs.verifier,
@@ -93,7 +101,17 @@ def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerif
         sources=inputs.sources,
         rationale=inputs.rationale,
         note=" ".join(notes),
+        prior_art_searches=inputs.prior_art_searches,
     )
+
+
+def _unverified_note(novelty: NoveltyVerdict | None) -> list[str]:
+    if novelty is None or not novelty.unverified:
+        return []
+    return [
+        f"Novelty unverified: the prior-art search found nothing related, and nothing found is not novelty "
+        f"(novelty counted {novelty.adjusted:.1f}, its preliminary score was {novelty.preliminary:.1f})."
+    ]
 
 
 def unverified_claims(claim_ids: Sequence[ClaimId], verified: Sequence[ClaimId]) -> list[ClaimId]:

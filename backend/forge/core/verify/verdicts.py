@@ -9,6 +9,10 @@ Invariants:
       run for it); from 6.0 up, the three research queries weigh the prior art found — concept .3,
       implementation .5, cross-domain .2, each the similarity in [0, 1] of the closest result (a
       query that found nothing counts 0) — and adjusted = preliminary × (1 − weighted prior art).
+    - "Nothing found" is not novelty: a searched claim whose queries found no result related to it
+      (no evidence with similarity > 0: nothing returned, or nothing the judge found about the claim)
+      is `unverified`, and its adjusted novelty is at most NOVELTY_UNVERIFIED_CAP (the scale's
+      midpoint: neither shown new nor shown known), so an empty search never scores as "novel".
     - final_score = .4 · logic average + .6 · novelty (adjusted).
     - Confidence: k = 3 independent samples; avg_std = the mean over the four scored dimensions
       (three logic dims + preliminary novelty) of their population standard deviation;
@@ -37,6 +41,7 @@ POSITION_BIAS_DECAY = 0.7
 POSITION_TOLERANCE = 1.0
 ESCALATE_BELOW = 0.5
 FINAL_PASS_THRESHOLD = 6.0
+NOVELTY_UNVERIFIED_CAP = 5.0
 
 
 class QueryKind(str, Enum):
@@ -107,6 +112,7 @@ class NoveltyVerdict:
     searched: bool  # whether research weighed in (preliminary ≥ 6)
     prior_art: float  # the weighted prior art in [0, 1]
     evidence: tuple[NoveltyEvidence, ...]
+    unverified: bool = False  # searched, and nothing related was found: capped, not "novel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,8 @@ def adjust_novelty(preliminary: float, evidence: Sequence[NoveltyEvidence]) -> N
     for item in evidence:
         closest[item.kind] = max(closest.get(item.kind, 0.0), item.prior_art_similarity)
     prior_art = sum(EVIDENCE_WEIGHTS[kind] * similarity for kind, similarity in closest.items())
+    if not any(similarity > 0 for similarity in closest.values()):
+        return NoveltyVerdict(preliminary, min(preliminary, NOVELTY_UNVERIFIED_CAP), True, 0.0, tuple(evidence), True)
     return NoveltyVerdict(preliminary, preliminary * (1.0 - prior_art), True, prior_art, tuple(evidence))
 
 

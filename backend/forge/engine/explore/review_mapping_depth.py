@@ -28,6 +28,7 @@ from forge.core.explore.mapping_quality_gate import judge_rows
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hypotheses.pool import GateStatus, Hypothesis, HypothesisId, with_model_layer
 from forge.core.llm.messages import Usage
+from forge.engine.language_rule import language_rule
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, read_by_id, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
@@ -120,7 +121,7 @@ def review_request(
     return StructuredRequest(
         name="record_mapping_reviews",
         purpose="Record, per hypothesis, the unpacked rows, then the systematicity and depth of its mapping table.",
-        instructions=REVIEW_INSTRUCTIONS,
+        instructions=REVIEW_INSTRUCTIONS + language_rule("the problem"),
         input=text,
         output=MappingReviewsOutput,
         max_tokens=400 + 600 * len(items),  # one review: about 400 tokens; the single call asked 900

@@ -36,6 +36,7 @@ from forge.core.hypotheses.pool import Hypothesis
 from forge.core.hypotheses.pool_candidates import PER_SUGGESTION, top_candidates
 from forge.core.llm.messages import Usage
 from forge.engine.explore.biso import frame_text, run_biso
+from forge.engine.language_rule import language_rule
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
@@ -78,7 +79,7 @@ def describe_request(suggestion: str, problem: str, frame: ProblemFrame) -> Stru
     return StructuredRequest(
         name="record_source_domain",
         purpose=f"Describe the source domain '{suggestion}' with 3-5 of its structures.",
-        instructions=DESCRIBE_INSTRUCTIONS,
+        instructions=DESCRIBE_INSTRUCTIONS + language_rule("the problem"),
         input=f"Domain to describe: {suggestion}\n\nIt will be carried onto this problem:\n{problem}\n{frame_text(frame)}",
         output=DomainOut,
         max_tokens=3000,

@@ -27,6 +27,7 @@ from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceVerdict
 from forge.core.solve.constraints import ConstraintSpec, compile_constraints, wrap_prompt
 from forge.core.solve.loop import Analysis, BeliefState, PlanStep, RiskSeverity, SolutionPlan
 from forge.core.solve.record import ClaimChecks, RedTeamFailure, verify_line
+from forge.engine.language_rule import language_rule
 from forge.ports import StructuredRequest
 
 REASONER_ROLE = """You are the Reasoner of a Talker–Reasoner solver. Work only from the session's record below
@@ -268,7 +269,8 @@ def compliance_request(hard: tuple[ConstraintSpec, ...], answer: TalkerAnswer) -
         instructions="Audit the solution against each hard constraint separately. violation: some step or "
         "statement breaks it; pass: the solution respects it; unclear: the text does not let you tell. Write the "
         "reason first, quoting the deciding part of the solution, then the verdict. For a violation, also say what relaxing that "
-        "constraint would allow: what the breaking part achieves that no compliant step does.",
+        "constraint would allow: what the breaking part achieves that no compliant step does."
+        + language_rule("the hard constraints and the solution"),
         input=f"Hard constraints:\n{listed}\n\nDirect answer:\n{answer.direct_answer}\n\nSolution:\n{answer.solution_markdown}",
         output=ComplianceOutput,
         max_tokens=2000,

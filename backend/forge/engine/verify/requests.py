@@ -28,6 +28,7 @@ from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session.records import Claim, ResearchHit
 from forge.core.verify.hypothesis_claim import hypothesis_claim, hypothesis_parts
 from forge.core.verify.verdicts import QueryKind
+from forge.engine.language_rule import language_rule
 from forge.ports import StructuredRequest
 
 VERIFY_BATCH = 5  # items per scoring or prior-art call
@@ -166,7 +167,7 @@ def sample_request(batch: SampleBatch) -> StructuredRequest[VerifyScoresOutput]:
     return StructuredRequest(
         name="verify_claims",
         purpose="Independent logic and novelty scores, per item, with the reasoning first.",
-        instructions=SCORE_INSTRUCTIONS,
+        instructions=SCORE_INSTRUCTIONS + language_rule("the problem"),
         input=f"Problem: {batch.problem}\nAssessment {batch.sample + 1}: judge these {len(items)} items (ids: {ids}). "
         + f"{queries}\n\n{blocks}",
         output=VerifyScoresOutput,
@@ -188,7 +189,7 @@ def prior_art_request(batch: PriorArtBatch) -> StructuredRequest[PriorArtOutput]
     return StructuredRequest(
         name="judge_prior_art",
         purpose="Per item, how much of the claim the closest research result already states, per query kind.",
-        instructions=PRIOR_ART_INSTRUCTIONS,
+        instructions=PRIOR_ART_INSTRUCTIONS + language_rule("the claims"),
         input=f"Judge the prior art of these {len(batch.items)} items (ids: {ids}).\n\n"
         + "\n\n".join(_results_block(c) for c in batch.items),
         output=PriorArtOutput,

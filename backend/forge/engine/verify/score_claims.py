@@ -13,7 +13,8 @@ Invariants:
       claims, never the stage: fewer than k valid samples make the verdict ABSTAINED. No score is
       invented for a claim the verifier did not judge.
     - A research provider that raises is reported as a warning and its query counts as "nothing
-      found"; it never stops the stage.
+      found"; it never stops the stage. Every verdict lists its prior-art searches (query, provider,
+      web or local corpus, result count), so it says what was searched.
     - Research results become Evidence with source, title, snippet, query and retrieval time, and
       the run returns their ResearchRecords so the session's provenance knows them.
     - If the prior-art judgement fails (or leaves the claim out, even alone), the share of the
@@ -38,6 +39,7 @@ from forge.core.research.text_terms import salient_terms
 from forge.core.session.records import Evidence, ResearchHit, ResearchRecord, SessionDocument
 from forge.core.verify.claim_verification import ClaimVerification, VerifyInputs, compose_verification
 from forge.core.verify.injection_scan import InjectionFinding, scan_for_injection
+from forge.core.verify.prior_art_search import PriorArtSearch, scope_of
 from forge.core.verify.verdicts import (
     K_SAMPLES,
     NOVELTY_SEARCH_THRESHOLD,
@@ -104,6 +106,7 @@ class _Claim:
     results: tuple[KindResults, ...] = ()
     evidence: tuple[NoveltyEvidence, ...] = ()
     notes: list[str] | None = None
+    searches: tuple[PriorArtSearch, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +230,7 @@ async def _search_prior_art(claims: list[_Claim], setting: VerifySetting) -> tup
         if warning:
             warnings.append(warning)
         records.append(ResearchRecord(query, hits, Phase.VALIDATE, setting.round, at, provider))
+        claim.searches += (PriorArtSearch(kind, query, provider, scope_of(provider), len(hits)),)
         flagged = scan_for_injection({f"research:{h.source}": f"{h.title}\n{h.snippet}" for h in hits})
         claim.findings.extend(flagged)
         bad = {f.source.removeprefix("research:") for f in flagged}
@@ -325,6 +329,7 @@ def _compose(
         sources=_sources(claim, setting, records),
         rationale=claim.samples[0].output.rationale if claim.samples else "",
         notes=tuple(claim.notes or ()),
+        prior_art_searches=claim.searches,
     )
     return compose_verification(inputs, setting.k)
 

@@ -1,14 +1,16 @@
 """DECOMPOSE for the offline model: research, fundamentals, state of the art, assumptions, reframings.
 
-Invariants: everything comes from the ProblemFrame, this phase's research and the shipped library;
-map_state_of_art cites only the research it was built from (rules 7 and 12); one reframing of each of
-the four types.
+Invariants: everything comes from the ProblemFrame, this phase's research, the brief's remembered
+hypotheses and the shipped library; map_state_of_art cites only the research it was built from (rules
+7 and 12); one reframing of each of the four types; each remembered hypothesis (at most
+REMEMBERED_ASSUMPTIONS, the brief's order: similarity × C) becomes an assumption to test, with its C.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from forge.core.hypotheses.remembered import ReadHypothesis
 from forge.core.research.text_relevance import coverage, is_relevant
 from forge.offline.explore.source_domain_library import fill, select_domains
 from forge.offline.frame.problem_frame import ProblemFrame, frame_problem
@@ -28,6 +30,7 @@ from forge.offline.text.wording import first_sentence, join_words, lower_first, 
 
 MAX_QUERY_CHARS = 400
 STATE_OF_ART_SOURCES = 4
+REMEMBERED_ASSUMPTIONS = 2
 
 
 def decompose_queries(frame: ProblemFrame, knowledge: OfflineKnowledge) -> tuple[str, ...]:
@@ -91,12 +94,16 @@ def fundamentals(frame: ProblemFrame) -> list[str]:
     return [*items[:2], *limits, *items[2:]]
 
 
-def assumptions(frame: ProblemFrame) -> list[str]:
+def assumptions(frame: ProblemFrame, remembered: Sequence[ReadHypothesis] = ()) -> list[str]:
     limit = [
         f"That '{c}' is absolute — it may bind only at peaks or for some cases, or be tradeable against another resource."
         for c in frame.constraints[:1]
     ]
-    return [*limit, *(t.format(**_words(frame)) for t in ASSUMPTIONS)][:5]
+    memory = [
+        f"That an earlier session's hypothesis holds here (memory, confidence {round(100 * h.confidence)}%, supported "
+        f"{h.support_count}, contradicted {h.contradiction_count}): {h.text}" for h in remembered[:REMEMBERED_ASSUMPTIONS]
+    ]  # fmt: skip
+    return [*memory, *[*limit, *(t.format(**_words(frame)) for t in ASSUMPTIONS)][:5]]
 
 
 def reframings(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[dict[str, str]]:
@@ -137,7 +144,7 @@ def state_of_art(frame: ProblemFrame, research: Researched) -> dict[str, object]
     return {"summary": " ".join(parts)[:4000], "sources": sources(cited, STATE_OF_ART_SOURCES)}
 
 
-def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Task]:
+def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge, view: ConversationView) -> list[Task]:
     return [
         Task("decompose_to_fundamentals", lambda _: {"fundamentals": fundamentals(frame)}),
         Task(
@@ -146,7 +153,7 @@ def decompose_tasks(frame: ProblemFrame, knowledge: OfflineKnowledge) -> list[Ta
             queries=decompose_queries(frame, knowledge),
             accept=lambda hits: bool(relevant_to(frame, hits)),
         ),
-        Task("extract_assumptions", lambda _: {"assumptions": assumptions(frame)}),
+        Task("extract_assumptions", lambda _: {"assumptions": assumptions(frame, view.remembered)}),
         Task("reframe_problem", lambda _: {"reframings": reframings(frame, knowledge)}),
     ]
 
@@ -161,11 +168,12 @@ def _summary(view: ConversationView, frame: ProblemFrame) -> str:
         f"{frame.goal} ({frame.goal_direction}), {limit}; levers: {', '.join(frame.levers)}; "
         f"actors: {', '.join(frame.actors)}.",
         first_sentence(summary, 300) if summary else "none cited.",
-        "test first whether the constraint is absolute and the load fixed; pick a reframing for the analogies.",
+        "test first whether the constraint is absolute and the load fixed; pick a reframing for the analogies."
+        + (f" Test {len(view.remembered)} remembered hypothesis(es) too." if view.remembered else ""),
     )
 
 
 def plan_decompose(view: ConversationView, knowledge: OfflineKnowledge) -> PhasePlan:
     frame = frame_problem(view.problem)
-    calls = schedule(view, decompose_tasks(frame, knowledge))
+    calls = schedule(view, decompose_tasks(frame, knowledge, view))
     return plan_or_summary(calls, lambda: _summary(view, frame))

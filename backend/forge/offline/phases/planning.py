@@ -3,7 +3,8 @@
 Invariants:
     - ConversationView is built only from `request.messages`: phase and round come from the last
       `[forge phase=… round=…]` marker, the context from its ```json block, outcomes from later tool
-      calls and their results (non-JSON results become {"raw": text}); "Not done yet (CODE)" messages
+      calls and their results (non-JSON results become {"raw": text}), remembered hypotheses from its
+      memory block; "Not done yet (CODE)" messages
       are nudges that restart retry budgets; `history` holds every outcome of the conversation.
     - A planner lists Tasks and `schedule` turns those not done into this step's calls, so the plan is
       recomputed from the conversation each step (no hidden memory). A task with queries waits for
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from forge.core.hypotheses.remembered import ReadHypothesis, read_memory_block
 from forge.core.identity_memo import IdentityMemo
 from forge.core.llm.messages import Message, Role, ToolCall
 from forge.core.rules.verdicts import ErrorCode
@@ -82,6 +84,7 @@ class ConversationView:
     outcomes: tuple[CallOutcome, ...]
     nudges: tuple[Nudge, ...]
     history: tuple[CallOutcome, ...]
+    remembered: tuple[ReadHypothesis, ...] = ()  # the brief's memory block: what earlier sessions found
 
     @property
     def problem(self) -> str:
@@ -158,6 +161,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationView:
         outcomes=tuple(o for _, o in mine),
         nudges=tuple(_nudges(messages, start, mine)),
         history=tuple(o for _, o in everything),
+        remembered=tuple(read_memory_block(messages[start].text)),
     )
 
 

@@ -10,6 +10,10 @@ Invariants:
       configured); they are batched by `run_verify` (k + 1 scoring calls and at most one prior-art
       call per five items, plus a repair per item an answer left out), and `calls` counts them all. Prior-art research joins `research_log` (provenance), not this phase's searches:
       it does not unlock the agent's own falsification gate (rule 15).
+    - Prior art is searched with `prior_art` when given (FORGE_RESEARCH=anthropic: the model's
+      server-side web search, the local corpus standing in when it fails), else with the session's
+      research provider (a web search API, or the local corpus when no web is configured). The
+      server searches' tokens and per-search fees are priced as their model (`PricedSearches`).
     - Events: one `verify_injection_detected` per flagged claim, one `research_warning` per research
       warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
     - `verify_hypotheses` is the same VERIFY on pool hypotheses (the AnswerPack's ranking candidates,
@@ -25,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
@@ -32,15 +37,36 @@ from forge.core.answer.build import frame_or_title
 from forge.core.answer.ranking import ranking_candidates
 from forge.core.domain_types import Phase, SessionId
 from forge.core.hypotheses.pool import Hypothesis
+from forge.core.llm.messages import Usage
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.verify.claim_verification import ClaimVerification
+from forge.core.verify.prior_art_search import SearchScope
 from forge.core.verify.verdicts import K_SAMPLES, VerifyStatus
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
 from forge.engine.verify.requests import claim_material, hypothesis_material
 from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify
-from forge.ports import LanguageModel, StructuredModel
+from forge.ports import LanguageModel, ResearchProvider, StructuredModel
+
+
+class PricedSearches(Protocol):
+    """Searches run by a model (server-side web search): their usage, priced as that model."""
+
+    @property
+    def model(self) -> LanguageModel: ...
+
+    def take_usage(self, session_id: SessionId | None) -> Usage: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PriorArtResearch:
+    """Where VERIFY searches prior art instead of the session's research provider, and the searches
+    to price (a model's server-side web search), if any."""
+
+    research: ResearchProvider
+    priced: PricedSearches | None = None
+
 
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 
@@ -54,12 +80,25 @@ class VerifyStage:
         k: int = K_SAMPLES,
         concurrency: int = DEFAULT_CONCURRENCY,
         read_pool: PoolReader | None = None,
+        prior_art: PriorArtResearch | None = None,
     ) -> None:
         self._read_pool = read_pool  # None: the ranking candidates wait for the Solve stage
         self._structured = structured
         self._priced_as = priced_as
         self._k = k
         self._concurrency = concurrency
+        self._prior_art = prior_art.research if prior_art else None
+        self._priced_searches = prior_art.priced if prior_art else None
+
+    def _search_usage(self, ctx: ToolContext) -> tuple[SessionEvent, ...]:
+        searches = self._priced_searches
+        if searches is None:
+            return ()
+        usage = searches.take_usage(ctx.session_id)
+        return (account_usage(ctx, searches.model, usage),) if usage.total or usage.web_searches else ()
+
+    def _searcher(self, ctx: ToolContext) -> str:
+        return (self._prior_art or ctx.research).name
 
     def pending(self, state: ForgeState) -> bool:
         return state.current_phase is Phase.VALIDATE and any(
@@ -72,7 +111,7 @@ class VerifyStage:
             ctx.session_id,
             state.problem,
             state.current_round,
-            ctx.research,
+            self._prior_art or ctx.research,
             ctx.clock,
             ctx.new_id,
             tuple(state.session_documents),
@@ -99,8 +138,9 @@ class VerifyStage:
         run = await run_verify(self._structured, materials, self._setting(ctx), progress)
         state.hypothesis_verifications.update({h.id: v for h, v in zip(todo, run.verifications, strict=True)})
         state.research_log.extend(run.research)
-        warnings = [ev.research_warning(ctx.research.name, w) for w in dict.fromkeys(run.warnings)]
-        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
+        usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        usage += self._search_usage(ctx)
         summary = (
             f"VERIFY of the AnswerPack's ranking candidates by {self._priced_as.label} ({run.calls} calls): "
             + "; ".join(f"{h.id}: {_verdict_text(v)}" for h, v in zip(todo, run.verifications, strict=True))
@@ -122,15 +162,16 @@ class VerifyStage:
             for v in run.verifications
             if v.injection
         ]
-        warnings = [ev.research_warning(ctx.research.name, w) for w in dict.fromkeys(run.warnings)]
-        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
+        usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        usage += self._search_usage(ctx)
         summary, counts = verify_summary(run, self._priced_as.label), verify_counts(run)
         judged = await self._judge_candidates(ctx, progress)
         if judged is None:
             return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
         summary += " " + judged.summary
         more = {"hypotheses": judged.counts["hypotheses"], "hypothesis_calls": judged.counts["calls"]}
-        counts |= more | {"calls": counts["calls"] + judged.counts["calls"]}
+        counts |= more | {k: counts[k] + judged.counts[k] for k in ("calls", "searches")}
         return (*injections, *warnings, *usage, *judged.events, ev.engine_stage(STAGE, summary, counts))
 
     async def _judge_candidates(self, ctx: ToolContext, progress: ProgressSink) -> Judged | None:
@@ -167,13 +208,24 @@ def verify_summary(run: VerifyRun, verifier: str) -> str:
         return "VERIFY: no claim to verify."
     parts = [f"claim {n + 1}: {_verdict_text(v)}" for n, v in enumerate(run.verifications)]
     return (
-        f"VERIFY by {verifier} ({run.calls} calls, {len(run.research)} prior-art searches): "
+        f"VERIFY by {verifier} ({run.calls} calls, {len(run.research)} prior-art searches{_searched_where(run)}): "
         + "; ".join(parts)
         + (f". {len(run.warnings)} research warning(s)" if run.warnings else "")
         + "."
     )
 
 
+def _searched_where(run: VerifyRun) -> str:
+    """Where the prior art was searched: the web (which provider) and/or the local corpus."""
+    searches = [s for v in run.verifications for s in v.prior_art_searches]
+    web = sorted({s.provider for s in searches if s.scope is SearchScope.WEB})
+    places = ([f"on the web ({', '.join(web)})"] if web else []) + (
+        ["in the local corpus"] if any(s.scope is SearchScope.LOCAL_CORPUS for s in searches) else []
+    )
+    return f" {' and '.join(places)}" if places else ""
+
+
 def _verdict_text(v: ClaimVerification) -> str:
     flags = [" injection flagged" if v.injection else "", " position bias" if v.position_consistent is False else ""]
+    flags.append(" novelty unverified" if v.novelty is not None and v.novelty.unverified else "")
     return f"{v.status.value} (final {v.final_score:.1f}, confidence {v.confidence:.2f}{''.join(flags)})"

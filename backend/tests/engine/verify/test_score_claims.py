@@ -353,12 +353,13 @@ class FailingResearch:
         raise TimeoutError("search API timed out")
 
 
-async def test_research_that_raises_is_a_warning_and_counts_as_nothing_found() -> None:
+async def test_research_that_raises_is_a_warning_and_counts_as_nothing_found_so_novelty_is_unverified() -> None:
     run = await verify(ScriptedVerifier(lambda a: (8, 8, 8, 8)), [claim(1)], research=FailingResearch())
     (v,) = run.verifications
     assert len(run.warnings) == 3 and "timed out" in run.warnings[0]
-    assert v.novelty is not None and v.novelty.adjusted == pytest.approx(8) and v.sources == ()
-    assert v.status is VerifyStatus.PASSED
+    assert v.novelty is not None and v.novelty.unverified and v.novelty.adjusted == pytest.approx(5)
+    assert v.sources == () and "Novelty unverified" in v.note
+    assert [(s.provider, s.results) for s in v.prior_art_searches] == [("broken", 0)] * 3
 
 
 async def test_a_failed_prior_art_judgement_falls_back_to_term_coverage() -> None:
@@ -399,3 +400,32 @@ async def test_the_same_item_given_twice_is_asked_once_per_sample_and_both_get_i
     assert first.samples == second.samples == 3 and first.position is not None
     assert (first.status, first.final_score, first.novelty) == (second.status, second.final_score, second.novelty)
     assert first.novelty is not None and first.novelty.searched and "term coverage" not in first.note + second.note
+
+
+class NamedWebSearch(MemoryResearch):
+    """A web search API's provider (its name is the API's, as WebResearchWithFallback reports it)."""
+
+    @property
+    def name(self) -> str:
+        return "searxng"
+
+
+async def test_every_verdict_says_what_was_searched_on_the_web_or_in_the_local_corpus() -> None:
+    from forge.core.verify.prior_art_search import SearchScope
+    from forge.research.local_corpus import LocalCorpusResearch
+    from forge.services.stages.verify_claims import verify_summary
+
+    on_the_web = await verify(
+        ScriptedVerifier(lambda a: (8, 8, 8, 8)), [claim(1)], research=NamedWebSearch([PRIOR_ART])
+    )
+    (v,) = on_the_web.verifications
+    assert [(s.kind, s.provider, s.scope, s.results) for s in v.prior_art_searches] == [
+        (kind, "searxng", SearchScope.WEB, 1) for kind in QueryKind
+    ]
+    assert "prior-art searches on the web (searxng)" in verify_summary(on_the_web, "verifier")
+    local = await verify(
+        ScriptedVerifier(lambda a: (8, 8, 8, 8)), [claim(1)], research=LocalCorpusResearch.from_directory()
+    )
+    (v,) = local.verifications
+    assert {s.scope for s in v.prior_art_searches} == {SearchScope.LOCAL_CORPUS}
+    assert "prior-art searches in the local corpus" in verify_summary(local, "verifier")

@@ -136,7 +136,7 @@ async def test_a_relay_that_cannot_reach_the_server_drops_live_events_and_flushe
 
 
 def _settings(url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=url, runner="workers", run_lease_seconds=2, data_dir=tmp_path)
+    return Settings(embedder="hashed", database_url=url, runner="workers", run_lease_seconds=2, data_dir=tmp_path)
 
 
 async def _ticket(api: Container, sid: SessionId) -> str:

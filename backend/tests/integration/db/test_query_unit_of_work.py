@@ -24,7 +24,7 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 @pytest.fixture(params=BACKENDS)
 async def container(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Container]:
     async with migrated_database_url(request.param, tmp_path, prefix="forge_test_queries") as url:
-        made = build_container(Settings(database_url=url, data_dir=tmp_path))
+        made = build_container(Settings(embedder="hashed", database_url=url, data_dir=tmp_path))
         try:
             yield made
         finally:

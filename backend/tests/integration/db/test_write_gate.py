@@ -26,7 +26,7 @@ PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 @pytest.fixture
 async def container(tmp_path: Path) -> AsyncIterator[Container]:
     url = await migrated_sqlite_url(tmp_path)
-    made = build_container(Settings(database_url=url, data_dir=tmp_path))
+    made = build_container(Settings(embedder="hashed", database_url=url, data_dir=tmp_path))
     try:
         yield made
     finally:

@@ -5,6 +5,7 @@ request of a session is called, and the offline decisions the fake servers answe
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -51,7 +52,7 @@ ENGINE_REQUESTS = {
 
 async def app_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     await upgrade_database(settings.database_url)
-    container = build_container(settings)
+    container = build_container(replace(settings, embedder="hashed"))  # no test here checks meaning
     transport = httpx.ASGITransport(app=create_app(container))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as http:

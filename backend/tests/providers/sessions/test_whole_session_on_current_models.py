@@ -156,12 +156,19 @@ async def test_server_web_searches_are_recorded_and_billed_per_search(
     fetches = sum((u.get("server_tool_use") or {}).get("web_fetch_requests", 0) for _, u in fake_api.usages)
     assert fake_api.failures == [] and fake_api.refusals == [] and searches >= 3
     assert fake_api.web_search_tools == {"web_search_20260209"}
-    assert sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events) == searches
+    # The agent's turns search the web (each search an event); VERIFY's prior-art queries do too (#38),
+    # each a turn of its own, and its stage says it searched the web.
+    agent_searches = sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events)
+    verify_stages = [e.data for e in events if e.type == "engine_stage" and e.data["stage"] == "verify"]
+    verify_searches = sum(d["counts"]["searches"] for d in verify_stages)
+    assert agent_searches > 0 and verify_searches > 0 and agent_searches + verify_searches == searches
+    claims_verify = next(d for d in verify_stages if "claims" in d["counts"])
+    assert "prior-art searches on the web (anthropic web search)" in claims_verify["summary"]
     # Web fetch goes with web search (the current version, web_fetch_20260318): each fetch reaches the
     # session as research and costs only its tokens (no fee: expected_cost prices tokens and searches).
     assert fake_api.web_fetch_tools == {"web_fetch_20260318"} and fetches == searches
     fetched = [e for e in events if e.type == "tool_result" and e.data["tool"] == "web_fetch"]
-    assert len(fetched) == fetches
+    assert len(fetched) == agent_searches  # VERIFY reads the search results, not the fetched pages
     assert session["total_cost_usd"] == pytest.approx(expected_cost(fake_api.usages), rel=1e-6, abs=1e-5)
 
 

@@ -10,6 +10,8 @@ from forge.core.domain_types import SessionId
 from forge.core.research.bm25_index import IndexedDocument
 from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
+from forge.providers.hashed_embedder import HashedTextEmbedder
+from forge.providers.sentence_embedder import SentenceEmbedder
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
 LITTLE = """---
@@ -189,3 +191,33 @@ async def test_snippets_are_bounded(tmp_path: Path) -> None:
 
     assert "Turbulence" in hits[0].snippet
     assert len(hits[0].snippet) <= 300
+
+
+TRIAGE = IndexedDocument(
+    "corpus://triage",
+    "Triage",
+    "Emergency departments sort arriving patients by urgency, so the sickest are seen first and minor cases "
+    "go to a fast track.",
+)
+ROTATION = IndexedDocument(
+    "corpus://rotation", "Crop rotation", "Farmers alternate legumes and cereals across seasons to restore nitrogen."
+)
+IN_OTHER_WORDS = "How should a hospital decide who is treated soonest?"  # no word of either document
+
+
+async def test_with_the_embedder_a_query_in_other_words_finds_the_document_by_meaning() -> None:
+    words_only = LocalCorpusResearch([TRIAGE, ROTATION])
+    assert await words_only.search(IN_OTHER_WORDS, session_id=None) == []
+    hybrid = LocalCorpusResearch([TRIAGE, ROTATION], SentenceEmbedder())
+    [hit] = await hybrid.search(IN_OTHER_WORDS, session_id=None)  # the farm is below SEMANTIC_ONLY_MIN
+    assert (hit.source, hit.title) == ("corpus://triage", "Triage")
+    assert hit.snippet.startswith("Emergency departments sort arriving patients")
+
+
+async def test_with_the_embedder_session_documents_join_the_hybrid_ranking() -> None:
+    hybrid = LocalCorpusResearch([ROTATION], HashedTextEmbedder())
+    session = _session()
+    mine = _doc(session, "triage", "Triage notes", "Patients are sorted by urgency in the emergency department.")
+    hits = await hybrid.search("emergency urgency", session_id=session, session_documents=[mine])
+    assert [h.title for h in hits] == ["Triage notes"]
+    assert await hybrid.search("emergency urgency", session_id=None) == []

@@ -27,6 +27,22 @@ function Dim({ label, value }: { label: string; value: number }) {
   );
 }
 
+/** What VERIFY searched for the claim's prior art: the web (which providers) and/or the local corpus. */
+function SearchedLines({ searches }: { searches: Verify["prior_art_searches"] }) {
+  const { t } = useTranslation();
+  const web = searches.filter((s) => s.scope === "web");
+  const local = searches.filter((s) => s.scope === "local_corpus");
+  const results = (list: typeof searches) => list.reduce((sum, s) => sum + s.results, 0);
+  return (
+    <ul className="space-y-0.5 text-xs text-slate-600" data-testid="verify-searched">
+      {web.length > 0 && (
+        <li>{t("verify.searchedWeb", { providers: [...new Set(web.map((s) => s.provider))].join(", "), count: web.length, results: results(web) })}</li>
+      )}
+      {local.length > 0 && <li>{t("verify.searchedLocal", { count: local.length, results: results(local) })}</li>}
+    </ul>
+  );
+}
+
 /** The independent verifier's VERIFY verdict on a claim, next to the agent's four scores. */
 export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claimNumber: number }) {
   const novelty = verify.novelty;
@@ -43,6 +59,7 @@ export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claim
         </span>
         {verify.position_consistent === false && <Badge tone="amber">{t("verify.positionBias")}</Badge>}
         {verify.injection.length > 0 && <Badge tone="rose">{t("verify.injectionFlagged")}</Badge>}
+        {novelty?.unverified && <Badge tone="amber">{t("verify.noveltyUnverified")}</Badge>}
       </div>
       <p className="text-xs text-slate-600">{verify.verifier}</p>
       <div className="grid grid-cols-1 gap-3 @xl:grid-cols-2">
@@ -63,6 +80,7 @@ export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claim
               <Dim label={t("verify.preliminary")} value={novelty.preliminary} />
               <Dim label={novelty.searched ? t("verify.afterSearch") : t("verify.notSearched")} value={novelty.adjusted} />
             </dl>
+            {novelty.unverified && <p className="mt-1 text-xs text-amber-800">{t("verify.noveltyUnverifiedWhy")}</p>}
             {novelty.searched && (
               <ul className="mt-1 space-y-0.5 text-xs text-slate-700">
                 {novelty.evidence.map((e) => (
@@ -91,6 +109,7 @@ export function VerifyBreakdown({ verify, claimNumber }: { verify: Verify; claim
           ))}
         </ul>
       )}
+      {verify.prior_art_searches.length > 0 && <SearchedLines searches={verify.prior_art_searches} />}
       {verify.note && <p className="text-xs text-slate-600">{verify.note}</p>}
     </section>
   );

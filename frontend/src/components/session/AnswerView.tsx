@@ -231,7 +231,8 @@ function CannotBeMet({ unmet }: { unmet: NonNullable<AnswerPack["cannot_be_met"]
 type Ranked = AnswerPack["ranking"][number];
 
 function rankedLine(h: Ranked): string {
-  const verify = h.verify_score == null ? wordsFor("verify", h.verify_status) : i18n.t("answer.verifyScore", { status: wordsFor("verify", h.verify_status), score: h.verify_score.toFixed(1) });
+  const scored = h.verify_score == null ? wordsFor("verify", h.verify_status) : i18n.t("answer.verifyScore", { status: wordsFor("verify", h.verify_status), score: h.verify_score.toFixed(1) });
+  const verify = h.novelty_unverified ? `${scored} (${i18n.t("answer.noveltyUnverified")})` : scored;
   return i18n.t("answer.rankingLine", { score: h.score.toFixed(2), gate: wordsFor("gate", h.gate_status), verify });
 }
 

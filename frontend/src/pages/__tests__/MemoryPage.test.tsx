@@ -40,7 +40,7 @@ function renderPage() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("MemoryPage", () => {
-  it("lists each remembered hypothesis with its C, its C history and its verdicts and sessions", async () => {
+  it("lists each remembered hypothesis with its C, its C history (each change with its session) and its sessions", async () => {
     installApi([TRIAGE]);
     renderPage();
     const item = await screen.findByTestId("memory-item");
@@ -49,8 +49,11 @@ describe("MemoryPage", () => {
     expect(within(item).getByRole("img", { name: "Confidence over time: 30% → 37% → 43%" })).toBeInTheDocument();
     expect(within(item).getByText("Supported 2 times, contradicted 0 times")).toBeInTheDocument();
     expect(within(item).getAllByText(/Supported \(accepted\), C 30% → 37%/)).toHaveLength(1);
+    const change = within(item).getByText(/Supported \(accepted\), C 37% → 43%/);
+    expect(within(change).getByRole("link", { name: "How can a clinic cut patient waits?" })).toHaveAttribute("href", "/sessions/s2");
     const links = within(item).getAllByRole("link");
-    expect(links.map((l) => l.getAttribute("href"))).toEqual(["/sessions/s1", "/sessions/s2"]);
+    // each change names the session it happened in; then the sessions the hypothesis has been in
+    expect(links.map((l) => l.getAttribute("href"))).toEqual(["/sessions/s1", "/sessions/s2", "/sessions/s1", "/sessions/s2"]);
   });
 
   it("searches by the typed text and says when nothing matches", async () => {

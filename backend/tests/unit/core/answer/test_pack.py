@@ -14,6 +14,7 @@ from forge.api.schemas.answer import AnswerPackOut
 from forge.core.answer.build import AnswerInputs, build_answer_pack, with_supervisor_findings
 from forge.core.answer.pack import AnswerPack, SolveSummary, TalkerAnswer
 from forge.core.answer.render import ANSWER_SECTIONS, answer_pack_json, render_answer_markdown
+from forge.core.answer.words import CHINESE_ANSWER_WORDS, JAPANESE_ANSWER_WORDS
 from forge.core.document.render import DocumentInput, render_knowledge_document
 from forge.core.domain_types import (
     ClaimId,
@@ -33,7 +34,7 @@ from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceResult,
 from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, Risk, RiskSeverity
 from forge.core.verify.claim_verification import ClaimVerification, VerifyInputs, compose_verification
-from forge.core.verify.verdicts import LogicVerdict, VerifySample
+from forge.core.verify.verdicts import LogicVerdict, NoveltyEvidence, QueryKind, VerifySample
 
 AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -102,9 +103,10 @@ def hypothesis(n: int, observable: str) -> Hypothesis:
     )
 
 
-def verified(n: int, logic: float, novelty: float) -> ClaimVerification:
+def verified(n: int, logic: float, novelty: float, prior_art: float = 0.0) -> ClaimVerification:
     sample = VerifySample(LogicVerdict(logic, logic, logic), novelty)
-    return compose_verification(VerifyInputs(ClaimId(UUID(int=100 + n)), "verifier model", (sample,) * 3))
+    evidence = (NoveltyEvidence(QueryKind.IMPLEMENTATION, prior_art, "https://prior.example"),)
+    return compose_verification(VerifyInputs(ClaimId(UUID(int=100 + n)), "verifier model", (sample,) * 3, evidence))
 
 
 def checks(verdict: ComplianceVerdict, relaxing: str = "") -> ComplianceResult:
@@ -178,7 +180,7 @@ def test_without_verify_no_hypothesis_ranks_and_the_top_five_candidates_say_unve
 
 
 def test_only_hypotheses_verify_passed_rank_with_their_real_status_and_score() -> None:
-    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5), "h5": verified(5, 4.0, 3.0)}
+    verdicts = {"h1": verified(1, 8.0, 5.0), "h3": verified(3, 7.0, 6.5, 0.1), "h5": verified(5, 4.0, 3.0)}
     p = build_answer_pack(replace(inputs(), verifications=verdicts))
     assert [(h.id, h.verify_status) for h in p.ranking] == [("h1", "passed"), ("h3", "passed")]
     assert [h.verify_score for h in p.ranking] == [6.2, round(verdicts["h3"].final_score, 2)]
@@ -187,6 +189,17 @@ def test_only_hypotheses_verify_passed_rank_with_their_real_status_and_score() -
     markdown = render_answer_markdown(p)
     assert "| passed 6.2 |" in markdown and "VERIFY: failed 3.4" in markdown
     assert "Only hypotheses VERIFY passed rank" in markdown
+
+
+def test_a_hypothesis_whose_prior_art_search_found_nothing_says_novelty_unverified() -> None:
+    verdicts = {"h3": verified(3, 9.0, 8.0), "h1": verified(1, 9.0, 8.0, 0.1)}
+    p = build_answer_pack(replace(inputs(), verifications=verdicts))
+    ranked = {h.id: h for h in p.ranking}
+    assert ranked["h3"].novelty_unverified and not ranked["h1"].novelty_unverified
+    assert ranked["h3"].verify_score == round(0.4 * 9 + 0.6 * 5, 2)  # novelty capped at 5, not 8
+    assert "(novelty unverified)" in render_answer_markdown(p)
+    assert "(新颖性未经验证)" in render_answer_markdown(p, CHINESE_ANSWER_WORDS)
+    assert "(新規性は未検証)" in render_answer_markdown(p, JAPANESE_ANSWER_WORDS)
 
 
 def test_a_persistent_violation_is_withheld_saying_what_cannot_be_met_and_what_relaxing_would_allow() -> None:

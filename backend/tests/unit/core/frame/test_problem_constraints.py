@@ -42,3 +42,35 @@ def test_split_gives_back_what_join_stored(items: list[str]) -> None:
 )
 def test_text_that_is_not_a_trailing_list_stays_in_the_statement(problem: str) -> None:
     assert split_constraints(problem) == ProblemParts(problem, ())
+
+
+@pytest.mark.parametrize(
+    ("problem", "statement", "items"),
+    [
+        (
+            "如何缩短急诊等待时间？\n\n约束：\n- 不增加人手\n- 预算不超过5万元",
+            "如何缩短急诊等待时间？",
+            ("不增加人手", "预算不超过5万元"),
+        ),
+        ("如何缩短急诊等待时间？\n约束条件:\n・不增加人手", "如何缩短急诊等待时间？", ("不增加人手",)),
+        (
+            "救急の待ち時間を短くするには？\n\n制約：\n・人員を増やさない\n・予算は500万円以内",
+            "救急の待ち時間を短くするには？",
+            ("人員を増やさない", "予算は500万円以内"),
+        ),
+        (
+            "救急の待ち時間を短くするには？\n制約条件：\n- 人員を増やさない",
+            "救急の待ち時間を短くするには？",
+            ("人員を増やさない",),
+        ),
+    ],
+)
+def test_a_constraints_heading_written_in_chinese_or_japanese_is_recognised(
+    problem: str, statement: str, items: tuple[str, ...]
+) -> None:
+    assert split_constraints(problem) == ProblemParts(statement, items)
+
+
+def test_a_chinese_heading_followed_by_prose_stays_in_the_statement() -> None:
+    problem = "如何缩短急诊等待时间？\n约束：\n不增加人手，而且预算有限"
+    assert split_constraints(problem) == ProblemParts(problem, ())

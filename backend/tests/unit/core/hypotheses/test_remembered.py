@@ -14,8 +14,10 @@ from forge.core.hypotheses.remembered import (
     RECALL_LIMIT,
     RECALL_MIN_SIMILARITY,
     MemoryDecision,
+    ReadHypothesis,
     RememberedHypothesis,
     memory_block,
+    read_memory_block,
 )
 from forge.core.phases.close_decompose import apply_decompose_review, check_decompose_review
 from forge.core.review.inputs import DecomposeReview, ReviewRejection
@@ -109,3 +111,19 @@ class TestDecomposeReviewOfMemory:
         both = DecomposeReview(added_reframings=("x",), accepted_memories=("1",), dismissed_memories=("1",))
         rejection = check_decompose_review(self._state(), both)
         assert isinstance(rejection, ReviewRejection) and "both accepted and dismissed" in rejection.message
+
+
+class TestReadMemoryBlock:
+    def test_reads_back_every_field_the_block_wrote_in_order(self) -> None:
+        items = [
+            RememberedHypothesis("1", "Triage cuts waits", 0.43, 0.8, 1, 0, "How to cut waits?", "s", rationale="Flow"),
+            RememberedHypothesis("2", "Pooling helps", 0.3, 0.6, 0, 2, "Q2", "s", MemoryDecision.ACCEPTED),
+        ]
+        brief = "Do the work.\n\n" + memory_block(items, accepted_only=False) + '\n\n```json\n{"problem":"p"}\n```'
+        assert read_memory_block(brief) == [
+            ReadHypothesis("Triage cuts waits", 0.43, 1, 0, "How to cut waits?", "Flow", pinned=False),
+            ReadHypothesis("Pooling helps", 0.3, 0, 2, "Q2", "", pinned=True),
+        ]
+
+    def test_a_brief_without_a_memory_block_has_none(self) -> None:
+        assert read_memory_block("HYPOTHESIS: not in a block") == []

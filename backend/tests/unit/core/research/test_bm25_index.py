@@ -170,3 +170,23 @@ def test_search_scores_every_document_sharing_a_term_as_a_full_scan_would() -> N
     found = index.search("queue triage nurses", limit=10)
     assert [d.source for d in found] == ["s0", "s3", "s1"]
     assert found[0].snippet == "queue triage nurses."
+
+
+def test_scores_are_the_search_scores_of_every_matching_document_best_first() -> None:
+    index = build_bm25_index(
+        [
+            IndexedDocument("a", "Queues", "Waiting lines form when arrivals outpace service."),
+            IndexedDocument("b", "Bees", "Swarms choose a nest site by quorum."),
+            IndexedDocument("c", "Service", "Service capacity and waiting time trade off."),
+        ]
+    )
+    scores = index.scores("waiting time in service queues")
+    assert scores == {hit.source: hit.score for hit in index.search("waiting time in service queues", limit=10)}
+    assert list(scores) == [hit.source for hit in index.search("waiting time in service queues", limit=10)]
+    assert "b" not in scores and index.scores("") == {}
+
+
+def test_the_snippet_of_a_document_sharing_no_term_is_its_opening() -> None:
+    index = build_bm25_index([IndexedDocument("b", "Bees", "Swarms choose a nest site by quorum. Scouts dance.")])
+    assert index.snippet("b", "hospital waits") == "Swarms choose a nest site by quorum. Scouts dance."
+    assert index.snippet("b", "scouts") == "Scouts dance."

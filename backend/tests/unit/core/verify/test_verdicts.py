@@ -3,6 +3,7 @@ import math
 import pytest
 
 from forge.core.verify.verdicts import (
+    NOVELTY_UNVERIFIED_CAP,
     LogicVerdict,
     NoveltyEvidence,
     PositionCheck,
@@ -50,8 +51,16 @@ def test_novelty_is_discounted_by_weighted_prior_art() -> None:
     assert verdict.adjusted == pytest.approx(8.0 * (1 - prior_art))
 
 
-def test_novelty_with_no_prior_art_found_keeps_its_score() -> None:
-    assert adjust_novelty(7.0, []).adjusted == 7.0
+def test_nothing_found_is_not_novelty_a_searched_claim_without_related_prior_art_is_capped_and_unverified() -> None:
+    for evidence in ([], [NoveltyEvidence(QueryKind.CONCEPT, 0.0, "corpus://unrelated")]):
+        verdict = adjust_novelty(7.0, evidence)
+        assert verdict.unverified and verdict.searched and verdict.adjusted == NOVELTY_UNVERIFIED_CAP
+    assert adjust_novelty(4.0, []).adjusted == 4.0 and not adjust_novelty(4.0, []).unverified  # below the cap
+
+
+def test_related_prior_art_verifies_novelty_and_weighs_it() -> None:
+    verdict = adjust_novelty(8.0, [NoveltyEvidence(QueryKind.CONCEPT, 0.1, "https://prior.example")])
+    assert not verdict.unverified and verdict.adjusted == pytest.approx(8.0 * 0.97)
 
 
 def test_final_score_weighs_logic_point_four_and_novelty_point_six() -> None:
@@ -85,9 +94,10 @@ def test_inconsistent_position_decays_confidence_by_point_seven() -> None:
 
 
 def test_passes_a_sound_novel_hypothesis() -> None:
-    verdict = verify_verdict([sample(8, 7, 7, 6)] * 3, position=PositionCheck(6.4, 6.6))
+    searched = [NoveltyEvidence(QueryKind.CONCEPT, 0.1, "https://prior.example")]
+    verdict = verify_verdict([sample(8, 7, 7, 6)] * 3, searched, position=PositionCheck(6.4, 6.6))
     assert verdict.status is VerifyStatus.PASSED
-    assert verdict.final_score == pytest.approx(0.4 * (22 / 3) + 0.6 * 6)
+    assert verdict.final_score == pytest.approx(0.4 * (22 / 3) + 0.6 * 6 * 0.97)
 
 
 def test_fails_when_one_logic_dimension_is_below_six() -> None:

@@ -15,7 +15,7 @@ function pack(verdict: "pass" | "violation"): AnswerPack {
     ],
     risks: [{ text: "labs are late at night", severity: "high", mitigation: "start labs earlier", unresolved: true }],
     boundaries: ["Stop if: waits do not fall"],
-    ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "unverified" }],
+    ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "unverified", novelty_unverified: false, prior_art_searched: "" }],
     compliance: {
       status: verdict === "violation" ? "violation" : "compliant",
       revisions: verdict === "violation" ? 2 : 0,
@@ -64,8 +64,8 @@ describe("AnswerPackView", () => {
   it("ranks only verified hypotheses with VERIFY's status and score, and lists the checked ones that did not pass", () => {
     const verified: AnswerPack = {
       ...pack("pass"),
-      ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "passed", verify_score: 6.8 }],
-      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "failed", verify_score: 4.2 }],
+      ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "passed", verify_score: 6.8, novelty_unverified: false, prior_art_searched: "" }],
+      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "failed", verify_score: 4.2, novelty_unverified: false, prior_art_searched: "" }],
     };
     render(<AnswerPackView sessionId="s1" pack={verified} />);
     const ranking = screen.getByRole("heading", { name: "Hypothesis ranking" }).parentElement!;
@@ -73,11 +73,20 @@ describe("AnswerPackView", () => {
     expect(within(screen.getByTestId("answer-unranked")).getByText("Packet pacing").parentElement).toHaveTextContent("failed 4.2");
   });
 
+  it("says novelty unverified for a ranked hypothesis whose prior-art search found nothing", () => {
+    const unverified: AnswerPack = {
+      ...pack("pass"),
+      ranking: [{ id: "h1", title: "Utilisation hockey stick", domain: "Queueing theory", statement: "", score: 7.25, gate_status: "passed", verify_status: "passed", verify_score: 6.6, novelty_unverified: true, prior_art_searched: "local_corpus" }],
+    };
+    render(<AnswerPackView sessionId="s1" pack={unverified} />);
+    expect(screen.getByText("Utilisation hockey stick").parentElement).toHaveTextContent("passed 6.6 (novelty unverified)");
+  });
+
   it("says no hypothesis passed VERIFY when every candidate failed", () => {
     const none: AnswerPack = {
       ...pack("pass"),
       ranking: [],
-      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "unverified", verify_score: null }],
+      unranked: [{ id: "h2", title: "Packet pacing", domain: "Networking", statement: "", score: 6.1, gate_status: "passed", verify_status: "unverified", verify_score: null, novelty_unverified: false, prior_art_searched: "" }],
     };
     render(<AnswerPackView sessionId="s1" pack={none} />);
     expect(screen.getByText("No hypothesis passed VERIFY, so none is ranked.")).toBeInTheDocument();

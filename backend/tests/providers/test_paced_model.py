@@ -8,7 +8,7 @@ from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.llm.messages import Message, ModelRequest, Role, TextPart
 from forge.offline.offline_model import OfflineModel
-from forge.offline.paced_model import PacedModel
+from forge.providers.paced_model import PacedModel
 
 
 def _request() -> ModelRequest:
@@ -32,8 +32,8 @@ async def test_waits_before_each_step_and_answers_like_the_inner_model() -> None
 
 async def test_the_setting_wraps_the_offline_model_only_when_positive(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'f.db'}"
-    paced = build_container(Settings(database_url=db, offline_step_delay_ms=40))
-    plain = build_container(Settings(database_url=db))
+    paced = build_container(Settings(embedder="hashed", database_url=db, offline_step_delay_ms=40))
+    plain = build_container(Settings(embedder="hashed", database_url=db))
     try:
         assert isinstance(paced.model, PacedModel)
         assert isinstance(plain.model, OfflineModel)
