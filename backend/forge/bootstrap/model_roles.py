@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
-from forge.bootstrap.model_routing import RoleRoutes
+from forge.bootstrap.model_routing import Provider, RoleRoutes
 from forge.config import Settings
 from forge.core.explore.library_records import ShippedKnowledge
 from forge.core.search.plan import RuntimeProfile
@@ -36,6 +36,9 @@ class ModelRoles:
     structured: StructuredModel | None
     verifier_structured: StructuredModel | None
     red_team: StructuredModel | None
+    # Judgments of meaning (issue 37) go to a real model only; offline (None) the word rule / ranker judge.
+    constraint_judge: StructuredModel | None = None  # SAGA Layer 4: the red-team model
+    domain_judge: StructuredModel | None = None  # Stage B's source-domain feasibility: the generator
 
 
 def model_roles(
@@ -65,7 +68,9 @@ def model_roles(
     red_team = structured
     if built_here and structured is not None and verifier is not model:
         red_team = build_structured_model(routes.verifier, verifier, knowledge.domains, settings)
-    return ModelRoles(model, verifier, structured, verifier_structured, red_team)
+    constraint_judge = red_team if routes.verifier.provider is not Provider.OFFLINE else None
+    domain_judge = structured if routes.generator.provider is not Provider.OFFLINE else None
+    return ModelRoles(model, verifier, structured, verifier_structured, red_team, constraint_judge, domain_judge)
 
 
 def engine_stages(
@@ -102,6 +107,7 @@ def engine_stages(
             knowledge.domains,
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
+            constraint_judge=roles.constraint_judge,
         ),
         verify=VerifyStage(
             verifier_structured,
@@ -116,4 +122,5 @@ def engine_stages(
         concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
         # the Transform Gate's logic check runs on the verifier role when it is another model
         verifier=verifier_structured if verifier_structured is not roles.structured else None,
+        domain_judge=roles.domain_judge,
     )

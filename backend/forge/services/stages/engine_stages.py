@@ -47,7 +47,7 @@ from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.engine.explore.biso import run_biso
-from forge.engine.explore.choose_source_domains import choose_source_domains
+from forge.engine.explore.choose_source_domains import choose_judged_source_domains
 from forge.engine.explore.suggested_domains import explore_suggested_domains
 from forge.engine.frame.frame_problem import Framed, frame_problem
 from forge.engine.search.search_round import run_search_round
@@ -122,7 +122,9 @@ class EngineStages:
         grounding: StructuralGrounding | None = None,
         concept_spaces: tuple[ConceptSpace, ...] = (),
         verifier: StructuredModel | None = None,
+        domain_judge: StructuredModel | None = None,
     ) -> None:
+        self._domain_judge = domain_judge  # Stage B's feasibility by a model (None, offline: the ranker's)
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
@@ -246,7 +248,9 @@ class EngineStages:
     async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         state = ctx.state
         frame, framing_cost = await self._frame_of(ctx)
-        choice = choose_source_domains(state.problem, frame, self._domains, state.suggested_domains)
+        choice = await choose_judged_source_domains(
+            self._domain_judge, state.problem, frame, self._domains, state.suggested_domains
+        )
         by_id = {d.id: d for d in self._domains}
         chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
 
@@ -274,7 +278,7 @@ class EngineStages:
             + (f"; {len(declines)} domain(s) declined as not fitting" if declines else "")
             + (f"; {len(failures)} domain(s) failed" if failures else "")
             + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
-            + "."
+            + f". Stage B: {choice.feasibility_note}."
         )
         counts = {
             "domains": len(chosen),
@@ -286,7 +290,8 @@ class EngineStages:
             "declined": len(declines),
             "repeated_structures": run.repeated_structures,
         }
-        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(CoreStage.BISO, summary, counts))
+        usage = (*framing_cost, *self._account(ctx, choice.usage + run.usage))
+        events = (*usage, ev.engine_stage(CoreStage.BISO, summary, counts))
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:

@@ -17,21 +17,36 @@ from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.config import Settings
+from forge.core.llm.messages import Usage
+from forge.core.saga.constraint_rule import judge_by_word_rule
 from forge.db.migrate import upgrade_database
+from forge.engine.explore.judge_domain_feasibility import (
+    DomainFeasibilityOutput,
+    DomainJudgement,
+    DomainVerdict,
+    FeasibilityRequest,
+)
+from forge.engine.saga.constraint_check import (
+    ConstraintCheckBatch,
+    ConstraintCheckOutput,
+    ConstraintJudgement,
+    ConstraintVerdict,
+)
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.offline_model import OfflineModel
-from forge.ports import StructuredModel
+from forge.ports import OutputT, StructuredFailure, StructuredModel, StructuredRequest, StructuredResult
 from forge.providers.library_prices import install_prices_file
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 CONSTRAINTS = ["budget under 50k"]
-# The engine's requests, by the name each stage gives its StructuredRequest: the frame, BISO, the
-# mapping review, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
-# are `record_<operator>_hypothesis`.
+# The engine's requests, by the name each stage gives its StructuredRequest: the frame, Stage B's
+# domain feasibility, BISO, the mapping review, VERIFY (scores and prior art), the red team, SAGA's
+# hard-constraint check and Solve's five; SEARCH's operators are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
-    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claims", "judge_prior_art",
-    "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
-    "record_solution", "record_compliance_audit",
+    "record_problem_frame", "record_domain_feasibility", "record_biso_hypotheses", "record_mapping_reviews",
+    "verify_claims", "judge_prior_art", "record_red_team_challenges", "record_constraint_check",
+    "record_reasoner_analysis", "record_solution_plan", "record_quality_audit", "record_solution",
+    "record_compliance_audit",
 }  # fmt: skip
 
 
@@ -64,11 +79,48 @@ async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tu
     raise AssertionError(f"no knowledge document; last events: {[e.type for e in events[-5:]]}")
 
 
+class OfflineDecisions:
+    """The offline model's structured generators, plus answers to the judgments of meaning that only a
+    real model is asked (issue 37; offline the engine never asks them): the constraint check answered
+    by the offline word rule's verdicts, Stage B keeping every shortlisted domain."""
+
+    def __init__(self, structured: StructuredModel) -> None:
+        self._structured = structured
+
+    @property
+    def label(self) -> str:
+        return self._structured.label
+
+    async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure:
+        context: Any = request.offline_context
+        if isinstance(context, ConstraintCheckBatch):
+            judged = [
+                ConstraintJudgement(
+                    hypothesis_id=item.id,
+                    constraint=n,
+                    reason=(v := judge_by_word_rule(c, item.text)).reason,
+                    verdict=ConstraintVerdict.BREAKS if v.violates else ConstraintVerdict.KEEPS,
+                )
+                for item in context.items
+                for n, c in enumerate(context.constraints, start=1)
+            ]
+            value: Any = ConstraintCheckOutput(judgements=judged)
+        elif isinstance(context, FeasibilityRequest):
+            kept = [
+                DomainJudgement(domain_id=d.id, reason="Kept by the fake server.", verdict=DomainVerdict.FEASIBLE)
+                for d in context.shortlist
+            ]
+            value = DomainFeasibilityOutput(judgements=kept)
+        else:
+            return await self._structured.generate(request)
+        return StructuredResult(request.output.model_validate(value.model_dump()), Usage(), 1)
+
+
 def offline_deciders() -> tuple[OfflineModel, StructuredModel]:
     """The offline model and its structured generators: what the fake servers answer with."""
     offline = OfflineModel(KNOWLEDGE_DIR)
     domains = load_shipped_knowledge(KNOWLEDGE_DIR).domains
-    return offline, build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains)
+    return offline, OfflineDecisions(build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains))
 
 
 def engine_requests_missing(asked: set[str]) -> set[str]:
