@@ -130,13 +130,15 @@ def engine_requests_missing(asked: set[str]) -> set[str]:
 
 
 def stages_of(events: list[Received]) -> dict[str, dict[str, Any]]:
-    """The last event of each stage; VERIFY on the AnswerPack's ranking candidates (before Solve,
-    counting `hypotheses`) is `verify_ranking`, apart from VERIFY on the claims."""
+    """The last event of each stage; VERIFY on the AnswerPack's ranking candidates alone (before Solve,
+    counting `hypotheses` and no `claims`) is `verify_ranking`, apart from VERIFY at VALIDATE (the
+    claims, and the ranking candidates with them: `hypotheses`)."""
     return {_stage_key(e.data): e.data for e in events if e.type == "engine_stage"}
 
 
 def _stage_key(data: dict[str, Any]) -> str:
-    return "verify_ranking" if data["stage"] == "verify" and "hypotheses" in data["counts"] else str(data["stage"])
+    ranking_only = data["stage"] == "verify" and "claims" not in data["counts"]
+    return "verify_ranking" if ranking_only else str(data["stage"])
 
 
 def stages_without_results(events: list[Received]) -> list[str]:
@@ -148,9 +150,10 @@ def stages_without_results(events: list[Received]) -> list[str]:
         "frame": lambda c: c["hard_constraints"] >= len(CONSTRAINTS),
         "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
         "search": lambda c: c["children"] > 0 and c["failed"] == 0,
-        "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
-        "verify_ranking": lambda c: (
-            c["hypotheses"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["hypotheses"]
+        # VALIDATE's VERIFY judges the claims and the ranking candidates (so CP-6 sees both); Solve
+        # verifies only candidates still without a verdict, so it may have nothing left to judge.
+        "verify": lambda c: (
+            c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"] and c["hypotheses"] > 0
         ),
         "solve": lambda c: c["calls"] == 5 and c["attempts"] >= 1,
     }

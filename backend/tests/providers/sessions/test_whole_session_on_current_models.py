@@ -160,7 +160,7 @@ async def test_server_web_searches_are_recorded_and_billed_per_search(
     # each a turn of its own, and its stage says it searched the web.
     agent_searches = sum(e.type == "tool_call" and e.data["tool"] == "web_search" for e in events)
     verify_stages = [e.data for e in events if e.type == "engine_stage" and e.data["stage"] == "verify"]
-    verify_searches = sum(d["counts"]["searches"] for d in verify_stages)
+    verify_searches = sum(d["counts"]["web_searches"] for d in verify_stages)  # not the corpus's fallbacks
     assert agent_searches > 0 and verify_searches > 0 and agent_searches + verify_searches == searches
     claims_verify = next(d for d in verify_stages if "claims" in d["counts"])
     assert "prior-art searches on the web (anthropic web search)" in claims_verify["summary"]
