@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-local-model bench-eval bench-cross-language bench-moose-chem prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval bench-cross-language bench-moose-chem prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -174,6 +174,11 @@ bench-engine-cost: $(STAMP)
 bench-scoring-calls: $(STAMP)
 	$(BIN)/python bench/bench_scoring_calls.py
 
+# SAGA Layer 4: false-positive / false-negative rates of the offline constraint rule and of the
+# model-judged check (through a scripted model answering from the labels: the plumbing) on labelled pairs.
+bench-constraint-check: $(STAMP)
+	$(BIN)/python bench/bench_constraint_check.py
+
 # Recall@5 of 32 Chinese/Japanese research queries relative to their English pairs over the shipped corpus
 # (issue #38), with the configured model rendering them in English (FORGE_MODEL=offline: none, said so).
 bench-cross-language: $(STAMP)
@@ -181,7 +186,7 @@ bench-cross-language: $(STAMP)
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)
-	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py tests/engine/evaluation/test_evaluation_prompt_snapshots.py
+	cd backend && FORGE_UPDATE_PROMPT_SNAPSHOTS=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/agent/test_prompt_snapshots.py tests/agent/test_saga_request_snapshots.py tests/engine/evaluation/test_evaluation_prompt_snapshots.py
 
 clean:
 	rm -rf $(VENV) var out $(WEB)/node_modules $(WEB)/artifacts backend/forge/api/spa

@@ -110,6 +110,37 @@ def record_server_research(ctx: ToolContext, response: ModelResponse, provider: 
     return events
 
 
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """A call's tokens added to the phase's spend: the model it was priced as, its cost and whether
+    that price is known (an unknown price is not $0: the UI warns)."""
+
+    model_name: str
+    cost_usd: float
+    price_known: bool
+
+
+def charge_usage(
+    ctx: ToolContext, label: str, usage: Usage, model_name: str = "", prices: Mapping[str, ModelPrice] = LIBRARY_PRICES
+) -> Charge:
+    """Add a call's tokens and cost to the phase's spend (which the budgets read), priced as the
+    model `label` ("provider:model") names."""
+    # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
+    name = model_name or label.partition(":")[2] or label
+    # A local server may serve a model under a hosted model's name: it costs nothing per token unless
+    # the deployment priced it (FORGE_PRICES_FILE: the keys the price mapping iterates over).
+    local = label.startswith("local:")
+    # A model whose label names no provider (the offline stand-in, tests' doubles) is billed by nobody:
+    # its price is known, and it is $0.
+    unbilled = ":" not in label
+    price = price_for(name, prices) if not (local or unbilled) or name in set(prices) else None
+    cost = 0.0 if price is None else cost_of(usage, price)
+    spend = ctx.state.spend_by_phase
+    phase = ctx.state.current_phase
+    spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(usage, cost)
+    return Charge(name, cost, local or unbilled or price is not None)
+
+
 def account_usage(
     ctx: ToolContext,
     model: LanguageModel,
@@ -120,22 +151,19 @@ def account_usage(
 ) -> ev.SessionEvent:
     """Add a call's tokens and cost to the phase's spend; the context_usage event for the call
     (with the curation summary of its context, when the runner curated it)."""
-    # A failed call has no reply naming its model: price it by the model of the label ("provider:model").
-    name = model_name or model.label.partition(":")[2] or model.label
-    # A local server may serve a model under a hosted model's name: it costs nothing per token unless
-    # the deployment priced it (FORGE_PRICES_FILE: the keys the price mapping iterates over).
-    local = model.label.startswith("local:")
-    # A model whose label names no provider (the offline stand-in, tests' doubles) is billed by nobody:
-    # its price is known, and it is $0.
-    unbilled = ":" not in model.label
-    price = price_for(name, prices) if not (local or unbilled) or name in set(prices) else None
-    cost = 0.0 if price is None else cost_of(usage, price)
+    charge = charge_usage(ctx, model.label, usage, model_name, prices)
     phase = ctx.state.current_phase
     spend = ctx.state.spend_by_phase
-    spend[phase.value] = spend.get(phase.value, PhaseSpend()).plus(usage, cost)
     context_tokens = usage.input_tokens + usage.cache_read_tokens + usage.cache_creation_tokens + usage.output_tokens
     report = ev.SpendReport(
         phase, spend[phase.value], total_spend(spend), usage.cache_read_tokens, usage.cache_creation_tokens
     )
-    known = local or unbilled or price is not None
-    return ev.context_usage(context_tokens, model.context_window, name, cost, report, curation, price_known=known)
+    return ev.context_usage(
+        context_tokens,
+        model.context_window,
+        charge.model_name,
+        charge.cost_usd,
+        report,
+        curation,
+        price_known=charge.price_known,
+    )

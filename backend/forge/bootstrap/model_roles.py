@@ -37,6 +37,9 @@ class ModelRoles:
     structured: StructuredModel | None
     verifier_structured: StructuredModel | None
     red_team: StructuredModel | None
+    # Judgments of meaning (issue 37) go to a real model only; offline (None) the word rule / ranker judge.
+    constraint_judge: StructuredModel | None = None  # SAGA Layer 4: the red-team model
+    domain_judge: StructuredModel | None = None  # Stage B's source-domain feasibility: the generator
     verifier_offline: bool = True  # the verifier route is the offline model: word rules score hypotheses
 
 
@@ -68,10 +71,14 @@ def model_roles(
     red_team = structured
     if built_here and structured is not None and verifier is not model:
         red_team = build_structured_model(routes.verifier, verifier, knowledge.domains, settings)
+    constraint_judge = red_team if routes.verifier.provider is not Provider.OFFLINE else None
+    domain_judge = structured if routes.generator.provider is not Provider.OFFLINE else None
     # word rules score hypotheses only for the offline verifier (a verifier's structured model given
     # explicitly, as tests do, is a judge whatever the routes say)
     offline = routes.verifier.provider is Provider.OFFLINE and not given_judge
-    return ModelRoles(model, verifier, structured, verifier_structured, red_team, offline)
+    return ModelRoles(
+        model, verifier, structured, verifier_structured, red_team, constraint_judge, domain_judge, offline
+    )
 
 
 def engine_stages(
@@ -108,6 +115,7 @@ def engine_stages(
             knowledge.domains,
             pool_reader(uow_factory),
             patterns=PatternMemory(uow_factory, clock),
+            constraint_judge=roles.constraint_judge,
             generator_label=None if roles.verifier is roles.model else roles.model.label,
         ),
         verify=VerifyStage(
@@ -123,6 +131,7 @@ def engine_stages(
         concept_spaces=load_concept_spaces(KNOWLEDGE_DIR),
         # the Transform Gate's logic check runs on the verifier role when it is another model
         verifier=verifier_structured if verifier_structured is not roles.structured else None,
+        domain_judge=roles.domain_judge,
         # the verifier role scores every new pool hypothesis; the offline model's scorer is the word rules
         scorer=ScoreStage(
             None if roles.verifier_offline else verifier_structured or roles.structured,

@@ -15,7 +15,8 @@ Invariants:
       out first); a failure is not kept, so the next call asks again.
 
 Design decisions: the rendering model is the generator's structured model (the role that writes the
-queries); its tokens are not priced into the session's budget (a few hundred per distinct query).
+queries); a rendering's tokens (a few hundred per distinct query, none when cached) travel with the
+results (`ResearchResults.usage`, priced as that model) and the research tool bills them to the session.
 """
 
 from __future__ import annotations
@@ -66,22 +67,27 @@ class ModelQueryRenderer:
         self._structured = structured
         self._cache: OrderedDict[str, str] = OrderedDict()
 
-    async def english(self, query: str) -> str | StructuredFailure:
+    @property
+    def label(self) -> str:
+        return self._structured.label
+
+    async def english(self, query: str) -> tuple[str | StructuredFailure, Usage]:
+        """The rendering (or why there is none) and what asking for it cost (nothing when cached)."""
         key = " ".join(query.casefold().split())
         cached = self._cache.get(key)
         if cached is not None:
-            return cached
+            return cached, Usage()
         try:
             result = await self._structured.generate(rendering_request(query))
         except Exception as error:  # an outage costs the rendering, never the search
-            return StructuredFailure(f"{type(error).__name__}: {error}", Usage(), 0)
+            return StructuredFailure(f"{type(error).__name__}: {error}", Usage(), 0), Usage()
         if isinstance(result, StructuredFailure):
-            return result
+            return result, result.usage
         english = " ".join(result.value.english.split())
         self._cache[key] = english
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
-        return english
+        return english, result.usage
 
 
 class CrossLanguageResearch:
@@ -112,7 +118,8 @@ class CrossLanguageResearch:
         if not needs_rendering(query):
             return as_written
         provider = answered_by(as_written, self._corpus.name)
-        english = await self._renderer.english(query) if self._renderer is not None else None
+        english, usage = await self._renderer.english(query) if self._renderer is not None else (None, Usage())
+        priced_as = self._renderer.label if self._renderer is not None else ""
         if not isinstance(english, str) or english.casefold() == query.casefold():
             reason = (
                 OFFLINE_RENDERING_REASON
@@ -121,11 +128,20 @@ class CrossLanguageResearch:
                 if isinstance(english, StructuredFailure)
                 else "the model rendered it unchanged"
             )
-            return ResearchResults(as_written, provider, _joined(as_written, no_rendering_warning(query, reason)))
+            warning = _joined(as_written, no_rendering_warning(query, reason))
+            return ResearchResults(as_written, provider, warning, usage=usage, priced_as=priced_as)
         rendered = await ask(english)
         merged = merged_by_query([(query, as_written), (english, rendered)], limit)
         warning = " ".join(w for w in (research_warning_of(as_written), research_warning_of(rendered)) if w)
-        return ResearchResults(merged.hits, provider, warning, renderings=(english,), found_by=merged.found_by)
+        return ResearchResults(
+            merged.hits,
+            provider,
+            warning,
+            renderings=(english,),
+            found_by=merged.found_by,
+            usage=usage,
+            priced_as=priced_as,
+        )
 
 
 def _joined(hits: Sequence[ResearchHit], warning: str) -> str:

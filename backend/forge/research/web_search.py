@@ -24,7 +24,14 @@ import httpx
 
 from forge.config import Settings
 from forge.core.domain_types import SessionId
-from forge.core.research.results import ResearchResults, found_by_of, renderings_of, research_warning_of
+from forge.core.llm.messages import Usage
+from forge.core.research.results import (
+    ResearchResults,
+    found_by_of,
+    model_usage_of,
+    renderings_of,
+    research_warning_of,
+)
 from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 
@@ -200,18 +207,23 @@ class WebResearchWithFallback:
                 " ".join(w for w in (warning, research_warning_of(local)) if w),
                 renderings=renderings_of(local),  # the corpus's English rendering of a query in another language
                 found_by=found_by_of(local),
+                usage=model_usage_of(local)[0],  # what that rendering cost
+                priced_as=model_usage_of(local)[1],
             )
-        own = await self._own_documents(query, session_id, limit, session_documents)
-        return ResearchResults([*own, *(h for h in web if h.source not in {o.source for o in own})][:limit], self.name)
+        own, usage, priced_as = await self._own_documents(query, session_id, limit, session_documents)
+        hits = [*own, *(h for h in web if h.source not in {o.source for o in own})][:limit]
+        return ResearchResults(hits, self.name, usage=usage, priced_as=priced_as)
 
     async def _own_documents(
         self, query: str, session_id: SessionId | None, limit: int, documents: Sequence[SessionDocument]
-    ) -> list[ResearchHit]:
+    ) -> tuple[list[ResearchHit], Usage, str]:
+        """The person's documents among the local answer, and what model calls that answer cost."""
         if not documents:
-            return []
+            return [], Usage(), ""
         sources = {d.source for d in documents}
         hits = await self._local.search(query, session_id=session_id, limit=limit, session_documents=documents)
-        return [h for h in hits if h.source in sources][: max(1, limit // 2)]
+        usage, priced_as = model_usage_of(hits)
+        return [h for h in hits if h.source in sources][: max(1, limit // 2)], usage, priced_as
 
 
 def web_search_api(settings: Settings) -> WebSearchApi:

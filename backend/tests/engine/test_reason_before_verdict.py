@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from forge.agent.phases.validate_tools import ScoreInput
+from forge.engine.evaluation.judge_requests import MacGyverJudgeOutput, MatchedScoreOutput, PairwiseOutput
 from forge.engine.explore.review_mapping_depth import MappingReviewOutput, RowExplanationOut
 from forge.engine.saga.red_team import ChallengeOut
 from forge.engine.search.transform_space import LogicCheckOutput
@@ -28,6 +29,9 @@ JUDGED = (
     "systematicity",
     "depth",
     "higher_order_mapped",
+    "grade",  # forge eval's judges
+    "score",
+    "preferred",
 )
 
 JUDGMENTS: tuple[type[BaseModel], ...] = (
@@ -39,6 +43,9 @@ JUDGMENTS: tuple[type[BaseModel], ...] = (
     CheckOut,
     LogicCheckOutput,
     ScoreInput,
+    MacGyverJudgeOutput,
+    MatchedScoreOutput,
+    PairwiseOutput,
 )
 
 

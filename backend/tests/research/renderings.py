@@ -12,13 +12,15 @@ from forge.research.cross_language import QueryRenderingOutput
 
 
 class TableRenderings:
-    def __init__(self, table: Mapping[str, str]) -> None:
+    def __init__(self, table: Mapping[str, str], label: str = "table renderings") -> None:
         self._table = dict(table)
+        self._label = label
         self.asked: list[str] = []
+        self.last_usage = Usage()
 
     @property
     def label(self) -> str:
-        return "table renderings"
+        return self._label
 
     async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
         assert request.output is QueryRenderingOutput, request.name
@@ -26,4 +28,5 @@ class TableRenderings:
         self.asked.append(query)
         if query not in self._table:
             return StructuredFailure(f"no rendering scripted for {query!r}", Usage(), 1)
-        return StructuredResult(QueryRenderingOutput(english=self._table[query]), Usage(40, 8), 1)
+        self.last_usage = Usage(40, 8)
+        return StructuredResult(QueryRenderingOutput(english=self._table[query]), self.last_usage, 1)

@@ -17,9 +17,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from forge.agent.call_model import charge_usage
 from forge.agent.tool_context import NoInput, ToolContext, ToolOutcome, ToolSpec
 from forge.core.curation.recall_dropped import recall as recall_items
-from forge.core.research.results import answered_by, found_by_of, renderings_of, research_warning_of
+from forge.core.research.results import (
+    answered_by,
+    found_by_of,
+    model_usage_of,
+    renderings_of,
+    research_warning_of,
+)
 from forge.core.session import events as ev
 from forge.core.session.records import ResearchRecord
 
@@ -43,6 +50,9 @@ async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
     s = ctx.state
     provider, warning = answered_by(found, ctx.research.name), research_warning_of(found)
     renderings, found_by = renderings_of(found), found_by_of(found)
+    usage, priced_as = model_usage_of(found)
+    if usage.total:  # the query's rendering in English: billed to the session like every model call
+        charge_usage(ctx, priced_as, usage)
     at = ctx.clock.now()
     s.record_research(
         ResearchRecord(args.query, hits, s.current_phase, s.current_round, at, provider, s.model_turn, renderings)

@@ -2,8 +2,9 @@
 
 Steps:
     1. Stage B: drop every candidate whose `FeasibilityVerdict` is INFEASIBLE (a model judges the
-       mapping potential; without one, `estimate_feasibility` only rules out domains near the problem's
-       own field, which are not distant sources).
+       mapping potential of the `shortlist_domains` in one call, engine/explore/judge_domain_feasibility.py;
+       without one, `estimate_feasibility` only rules out domains near the problem's own field, which
+       are not distant sources).
     2. The person's suggested domains come first, whatever their score.
     3. Greedy: repeatedly take the candidate with the best marginal gain
            gain = w_rel·relevance + w_dist·distance − w_div·max similarity to the domains already chosen
@@ -165,6 +166,18 @@ def select_source_domains(
     return DomainSelection(
         tuple(chosen), filtered, _shortfall(len(chosen), len(pool), restricted_to is not None, policy)
     )
+
+
+def shortlist_domains(
+    problem_text: str, domains: Sequence[SourceDomain], size: int, *, policy: SelectionPolicy = SelectionPolicy()
+) -> list[SourceDomain]:
+    """The `size` domains a feasibility judge reads before the diversity pick: the best standalone
+    gain (relevance and distance, nothing chosen yet), domains near the problem's own field left out
+    (Stage B drops them whatever a judge says); ties break on the id."""
+    proximities = {d.id: measure_proximity(problem_text, d) for d in domains}
+    distant = [d for d in domains if proximities[d.id].band is not SemanticDistance.NEAR]
+    ranked = sorted(distant, key=lambda d: (-_gain(proximities[d.id], 0.0, policy), d.id))
+    return ranked[:size]
 
 
 def select_for_problem(

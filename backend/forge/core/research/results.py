@@ -8,6 +8,8 @@ Invariants:
     - `renderings` are the other queries searched for it (a query in another language than the
       corpus's, rendered by the model: `core.research.query_renderings`); `found_by` maps a hit's
       source to the query that found it. Both are empty when the query was searched as written only.
+    - `usage` is what model calls made to answer cost (a query's rendering), priced as the model
+      `priced_as` names; zero when no model was asked (the research tool bills it to the session).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
+from forge.core.llm.messages import Usage
 from forge.core.session.records import ResearchHit
 
 LOCAL_CORPUS = "local corpus"
@@ -22,7 +25,7 @@ LOCAL_CORPUS = "local corpus"
 
 
 class ResearchResults(Sequence[ResearchHit]):
-    __slots__ = ("_hits", "answered_by", "found_by", "renderings", "warning")
+    __slots__ = ("_hits", "answered_by", "found_by", "priced_as", "renderings", "usage", "warning")
 
     def __init__(
         self,
@@ -32,12 +35,16 @@ class ResearchResults(Sequence[ResearchHit]):
         *,
         renderings: tuple[str, ...] = (),
         found_by: Mapping[str, str] | None = None,
+        usage: Usage | None = None,
+        priced_as: str = "",
     ) -> None:
         self._hits = tuple(hits)
         self.answered_by = answered_by
         self.warning = warning
         self.renderings = renderings
         self.found_by: Mapping[str, str] = found_by or {}
+        self.usage = usage or Usage()
+        self.priced_as = priced_as
 
     @overload
     def __getitem__(self, index: int) -> ResearchHit: ...
@@ -72,3 +79,8 @@ def renderings_of(hits: Sequence[ResearchHit]) -> tuple[str, ...]:
 
 def found_by_of(hits: Sequence[ResearchHit]) -> Mapping[str, str]:
     return hits.found_by if isinstance(hits, ResearchResults) else {}
+
+
+def model_usage_of(hits: Sequence[ResearchHit]) -> tuple[Usage, str]:
+    """What model calls made to answer cost, and the model to price them as (none: zero, "")."""
+    return (hits.usage, hits.priced_as) if isinstance(hits, ResearchResults) else (Usage(), "")

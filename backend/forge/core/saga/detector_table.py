@@ -10,7 +10,8 @@ Invariants:
       the observation decides what a checkpoint can see, the table what it looks for.
     - Every finding kind has an entry here or in `PRODUCED_ELSEWHERE` (with where and why); a kind
       with two entries is two statistics reporting the same concern (a test lists them).
-    - Pure: no model call. Layer 2 (the red team) costs calls and runs in the services.
+    - Pure: no model call. Layer 2 (the red team) and Layer 4's model-judged constraint check cost
+      calls and run in the services; the check's flags reach the table in the observation.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from forge.core.saga.detectors import (
     detect_source_domain_bias,
 )
 from forge.core.saga.domain_profile import (
+    ConstraintFlag,
     ProfiledText,
     TargetDomainProfile,
     check_anti_patterns,
@@ -53,6 +55,7 @@ class Observation:
     texts: Mapping[str, str] = field(default_factory=dict)  # id -> text scanned for injected instructions
     profile: TargetDomainProfile | None = None  # Layer 4: the target domain's profile
     profiled: Sequence[ProfiledText] = ()  # Layer 4: the texts held against it
+    constraint_flags: Sequence[ConstraintFlag] | None = None  # Layer 4: a model's check (None: the word rule)
     sighted: Sequence[tuple[str, PatternSighting]] = ()  # Layer 3: what is judged now, by id
     known: Sequence[PatternSighting] = ()  # Layer 3: every sighting to compare with (sighted included)
     audited_frame: AuditedFrame | None = None  # CP-1
@@ -82,7 +85,7 @@ ANSWER = frozenset({Checkpoint.CP7})
 
 
 def _hard_constraints(o: Observation) -> Detected:
-    return check_hard_constraints(o.profile, o.profiled) if o.profile is not None else None
+    return check_hard_constraints(o.profile, o.profiled, o.constraint_flags) if o.profile is not None else None
 
 
 def _stale_ideas(o: Observation) -> Detected:

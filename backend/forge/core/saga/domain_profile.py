@@ -6,10 +6,11 @@ Invariants:
       state of the art's sentences and the structures of shipped library domains that sit in the
       target's own field (their cue terms name one of the frame's domain tags); anti-patterns are
       the fixed, shipped list `ANTI_PATTERNS` (generic ways an idea avoids the problem).
-    - A hard constraint is checkable here only when it forbids something (`is_negative`): a
-      hypothesis violates it when every match key of the constraint occurs in the hypothesis and
-      the hypothesis does not itself negate. Requirements and numeric bounds are left to the
-      compliance audit of CRYSTALLIZE.
+    - A hypothesis breaks a hard constraint when a judge says it proposes what the constraint
+      forbids: the flags of a model's batched check (`engine/saga/constraint_check.py`), or, when
+      none are given, the offline word rule (`constraint_rule.py`: a forbidden change of a resource,
+      negation and scope understood; numeric bounds on money and time). Every flag carries its
+      one-line reason, and the finding's message names each hypothesis with its reason.
     - Stale: the hypothesis shares ≥ 50% of its match keys (Jaccard) with a stale idea, i.e. its
       distance from what the field already does is < 0.5.
     - One finding per kind per batch, naming every hypothesis involved.
@@ -17,23 +18,18 @@ Invariants:
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forge.core.explore.library_records import SourceDomain
-from forge.core.frame.audit_constraints import is_negative
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.research.text_terms import content_terms, match_keys
+from forge.core.saga.constraint_rule import judge_by_word_rule
 from forge.core.saga.records import Finding, FindingKind, Severity
 
 STALE_DISTANCE = 0.5
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_NEGATION_WORDS = re.compile(
-    r"\b(?:no|not|never|without|cannot|can't|must|mustn't|should|avoid|forbid(?:den)?|prohibit(?:ed)?|none|zero|nor)\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +77,7 @@ class StaleIdea:
 @dataclass(frozen=True, slots=True)
 class TargetDomainProfile:
     name: str  # the frame's domain tags, or "general" when it names none
-    forbidden: tuple[str, ...]  # the frame's hard constraints that forbid something
+    hard_constraints: tuple[str, ...]  # the frame's, each judged against every text
     stale_ideas: tuple[StaleIdea, ...]
 
 
@@ -100,28 +96,48 @@ def build_profile(frame: ProblemFrame, state_of_art: str, library: Sequence[Sour
     stale += [StaleIdea(f"{s.name}: {s.mechanism}", d.name) for d in own_field for s in d.structures]
     return TargetDomainProfile(
         ", ".join(frame.domain_tags) or "general",
-        tuple(c for c in frame.hard_constraints if is_negative(c)),
+        tuple(frame.hard_constraints),
         tuple(stale),
     )
 
 
-def check_hard_constraints(profile: TargetDomainProfile, batch: Sequence[ProfiledText]) -> Finding | None:
-    hits: list[tuple[str, str]] = []
-    for item in batch:
-        if not profile.forbidden or is_negative(item.text):
-            continue  # a text that itself says "no ..." does not propose what is forbidden
-        stems = _stems(item.text)
-        broken = next((c for c in profile.forbidden if (s := _stems(c)) and s <= stems), None)
-        if broken is not None:
-            hits.append((item.id, broken))
-    if not hits:
+@dataclass(frozen=True, slots=True)
+class ConstraintFlag:
+    """A text judged to break a hard constraint, with the judge's one-line reason."""
+
+    id: str
+    constraint: str
+    reason: str
+
+
+def flags_by_word_rule(constraints: Sequence[str], batch: Sequence[ProfiledText]) -> tuple[ConstraintFlag, ...]:
+    """The offline word rule's flags (each reason says it is the word rule's)."""
+    return tuple(
+        ConstraintFlag(item.id, c, verdict.reason)
+        for item in batch
+        for c in constraints
+        if (verdict := judge_by_word_rule(c, item.text)).violates
+    )
+
+
+def check_hard_constraints(
+    profile: TargetDomainProfile, batch: Sequence[ProfiledText], flags: Sequence[ConstraintFlag] | None = None
+) -> Finding | None:
+    """One finding naming every text of `batch` flagged (by `flags`, else by the word rule), with reasons."""
+    judged = flags_by_word_rule(profile.hard_constraints, batch) if flags is None else flags
+    ids = {item.id for item in batch}
+    first: dict[str, ConstraintFlag] = {}
+    for flag in judged:
+        if flag.id in ids:
+            first.setdefault(flag.id, flag)
+    if not first:
         return None
-    named = "; ".join(f"{i} breaks “{c}”" for i, c in hits)
+    named = "; ".join(f"{f.id} breaks “{f.constraint}”: {f.reason.rstrip('.')}" for f in first.values())
     return Finding(
         FindingKind.HARD_CONSTRAINT_VIOLATION,
-        float(len(hits)),
+        float(len(first)),
         0.0,
-        tuple(i for i, _ in hits),
+        tuple(first),
         f"Hypotheses propose what a hard constraint forbids: {named}. They cannot be recommended as they stand.",
         severity=Severity.CRITICAL,
     )
@@ -168,13 +184,6 @@ def check_stale_ideas(
         f"Stale ideas (distance < {threshold} from what {profile.name} already does): {named}.",
         severity=Severity.INFO,
     )
-
-
-@functools.lru_cache(maxsize=8192)  # pure: a frame's constraints are compared with every text of every batch
-def _stems(text: str) -> frozenset[str]:
-    """Match keys without numbers: light verbs stay (\"no new hires\" is about hiring)."""
-    plain = _NEGATION_WORDS.sub(" ", text)
-    return frozenset(k for k in match_keys(plain) if not any(ch.isdigit() for ch in k))
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

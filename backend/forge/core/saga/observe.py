@@ -35,7 +35,7 @@ from forge.core.saga.checkpoints import (
 )
 from forge.core.saga.detector_table import Observation, detect_at
 from forge.core.saga.detectors import Batch
-from forge.core.saga.domain_profile import ProfiledText, build_profile
+from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText, build_profile
 from forge.core.saga.patterns import PatternSighting, pattern_text, semantic_hash
 from forge.core.saga.records import Checkpoint, FastEvent, Finding, FindingKind, Severity
 from forge.core.saga.state import SupervisionState
@@ -101,6 +101,23 @@ def frame_of(state: ForgeState) -> ProblemFrame:
     )
 
 
+def hard_constraints_of(state: ForgeState) -> tuple[str, ...]:
+    return tuple(frame_of(state).hard_constraints)
+
+
+def pool_texts(batch: Sequence[Hypothesis]) -> list[ProfiledText]:
+    """What Layer 4 holds against the hard constraints at CP-4/5: each hypothesis's statement and mechanism."""
+    return [ProfiledText(h.id, f"{h.statement} {h.mechanism}") for h in batch]
+
+
+def claim_texts(state: ForgeState, checkpoint: Checkpoint) -> list[ProfiledText]:
+    """What Layer 4 holds against the hard constraints at CP-6 (scored claims) and CP-7 (accepted ones)."""
+    if checkpoint is Checkpoint.CP6:
+        return [ProfiledText(str(c.id), c.text) for c in state.all_claims if c.scores is not None]
+    accepted = (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED)
+    return [ProfiledText(str(c.id), c.text) for c in state.all_claims if c.status in accepted]
+
+
 def _reported(findings: Sequence[Finding], kind: FindingKind, event: FastEvent) -> tuple[FastEvent, ...]:
     return (event,) if any(f.kind is kind for f in findings) else ()
 
@@ -132,8 +149,11 @@ def observe_pool_batch(
     parents: Sequence[Hypothesis],
     domains: Sequence[SourceDomain],
     history: Sequence[PatternSighting] = (),
+    flags: Sequence[ConstraintFlag] | None = None,
 ) -> Observed:
-    """CP-4 (a BISO batch, no parents) and CP-5 (SEARCH children with their parents)."""
+    """CP-4 (a BISO batch, no parents) and CP-5 (SEARCH children with their parents); `flags`: a
+    model's constraint check of the batch (None: the offline word rule judges). The batch's scores are
+    the verifier's where it scored (`judged_scores`), else the word rules."""
     sup, frame, judged = supervision_of(state), frame_of(state), model_scores(state.hypothesis_scores)
     scored = scored_hypotheses(batch, frame, judged)
     sightings = tuple(
@@ -146,7 +166,8 @@ def observe_pool_batch(
         hypotheses=batch,
         texts={h.id: f"{h.statement} {h.mechanism} {h.observable}" for h in batch},
         profile=build_profile(frame, state.state_of_art.summary if state.state_of_art else "", domains),
-        profiled=[ProfiledText(h.id, f"{h.statement} {h.mechanism}") for h in batch],
+        profiled=pool_texts(batch),
+        constraint_flags=flags,
         sighted=[(h.id, s) for h, s in zip(batch, sightings, strict=True)],
         known=(*history, *sup.patterns, *sightings),
     )
@@ -193,16 +214,22 @@ def search_events(state: ForgeState, children: Sequence[Hypothesis]) -> tuple[Fa
     return tuple(event for event, seen in happened.items() if seen)
 
 
-def observe_verified(state: ForgeState, domains: Sequence[SourceDomain], pool: Sequence[Hypothesis]) -> Observed:
-    """CP-6: Layer 1 on VERIFY's scores of every item it judged; Layer 4 and the injection scan on the
-    scored claims' text."""
+def observe_verified(
+    state: ForgeState,
+    domains: Sequence[SourceDomain],
+    pool: Sequence[Hypothesis],
+    flags: Sequence[ConstraintFlag] | None = None,
+) -> Observed:
+    """CP-6: Layer 1 on VERIFY's scores of every item it judged; Layer 4 (`flags`: a model's constraint
+    check of the claims, None: the offline word rule) and the injection scan on the scored claims' text."""
     items = verified_items(state, pool)
     claims = [c for c in state.all_claims if c.scores is not None]
     observation = Observation(
         batch=Batch(tuple(scored_verifications(items)), VERIFY_WEIGHTS),
         texts={str(c.id): " ".join((c.text, *(e.summary for e in c.evidence))) for c in claims},
         profile=build_profile(frame_of(state), state.state_of_art.summary if state.state_of_art else "", domains),
-        profiled=[ProfiledText(str(c.id), c.text) for c in claims],
+        profiled=claim_texts(state, Checkpoint.CP6),
+        constraint_flags=flags,
     )
     findings = detect_at(Checkpoint.CP6, observation)
     inconsistent = any(i.verification.position_consistent is False for i in items)
@@ -214,13 +241,15 @@ def observe_verified(state: ForgeState, domains: Sequence[SourceDomain], pool: S
     return Observed(tuple(findings), events, len(observation.batch.hypotheses))
 
 
-def observe_answer(state: ForgeState, history: Sequence[PatternSighting] = ()) -> Observed:
+def observe_answer(
+    state: ForgeState, history: Sequence[PatternSighting] = (), flags: Sequence[ConstraintFlag] | None = None
+) -> Observed:
     """CP-7: accepted claims against the hard constraints, favourite patterns, open critical findings."""
     sup = supervision_of(state)
-    accepted = [c for c in state.all_claims if c.status in (ClaimStatus.VALIDATED, ClaimStatus.QUALIFIED)]
     observation = Observation(
         profile=build_profile(frame_of(state), "", ()),
-        profiled=[ProfiledText(str(c.id), c.text) for c in accepted],
+        profiled=claim_texts(state, Checkpoint.CP7),
+        constraint_flags=flags,
         sighted=[(s.label, s) for s in sup.patterns],
         known=(*history, *sup.patterns),
         open_critical=[f for f in sup.active_findings() if f.finding.severity is Severity.CRITICAL],

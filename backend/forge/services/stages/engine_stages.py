@@ -49,7 +49,7 @@ from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.engine.explore.biso import run_biso
-from forge.engine.explore.choose_source_domains import choose_source_domains
+from forge.engine.explore.choose_source_domains import choose_judged_source_domains
 from forge.engine.explore.suggested_domains import explore_suggested_domains
 from forge.engine.frame.frame_problem import Framed, frame_problem
 from forge.engine.search.search_round import run_search_round
@@ -125,9 +125,10 @@ class EngineStages:
         grounding: StructuralGrounding | None = None,
         concept_spaces: tuple[ConceptSpace, ...] = (),
         verifier: StructuredModel | None = None,
+        domain_judge: StructuredModel | None = None,
         scorer: ScoreStage | None = None,
     ) -> None:
-        self._scorer = scorer  # the verifier's five scores of new pool hypotheses (None: word rules)
+        self._domain_judge, self._scorer = domain_judge, scorer  # Stage B's judge; the verifier's scores
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
@@ -176,19 +177,16 @@ class EngineStages:
     async def run(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         """The pending stage's output with the supervisor's checkpoint events (the state in `ctx`
         is updated), or None when nothing is pending."""
-        output = await self._scored(ctx, await self._stage(ctx, live), live)
+        output = await self._stage(ctx, live)
+        if self._scorer is not None and output is not None and output.hypotheses:  # scored before SAGA reads them
+            scored = await self._scorer.score(ctx, output.hypotheses, _progress_to(live))
+            output = StageOutput((*output.events, *scored), output.hypotheses)
         if self._supervisor is None:
             return output
         saga = await self._supervisor.supervise(ctx, output.hypotheses if output else ())
         if not saga:
             return output
         return StageOutput((*(output.events if output else ()), *saga), output.hypotheses if output else ())
-
-    async def _scored(self, ctx: ToolContext, output: StageOutput | None, live: LiveSink) -> StageOutput | None:
-        if self._scorer is None or output is None or not output.hypotheses:
-            return output
-        scored = await self._scorer.score(ctx, output.hypotheses, _progress_to(live))
-        return StageOutput((*output.events, *scored), output.hypotheses)
 
     async def _stage(self, ctx: ToolContext, live: LiveSink) -> StageOutput | None:
         due = self._due(ctx.state)
@@ -257,7 +255,9 @@ class EngineStages:
     async def _biso(self, ctx: ToolContext, live: LiveSink) -> StageOutput:
         state = ctx.state
         frame, framing_cost = await self._frame_of(ctx)
-        choice = choose_source_domains(state.problem, frame, self._domains, state.suggested_domains)
+        choice = await choose_judged_source_domains(
+            self._domain_judge, state.problem, frame, self._domains, state.suggested_domains
+        )
         by_id = {d.id: d for d in self._domains}
         chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
 
@@ -285,7 +285,7 @@ class EngineStages:
             + (f"; {len(declines)} domain(s) declined as not fitting" if declines else "")
             + (f"; {len(failures)} domain(s) failed" if failures else "")
             + (f"; not in the library: {', '.join(choice.unknown_suggestions)}" if choice.unknown_suggestions else "")
-            + "."
+            + f". Stage B: {choice.feasibility_note}."
         )
         counts = {
             "domains": len(chosen),
@@ -297,7 +297,8 @@ class EngineStages:
             "declined": len(declines),
             "repeated_structures": run.repeated_structures,
         }
-        events = (*framing_cost, *self._account(ctx, run.usage), ev.engine_stage(CoreStage.BISO, summary, counts))
+        usage = (*framing_cost, *self._account(ctx, choice.usage + run.usage))
+        events = (*usage, ev.engine_stage(CoreStage.BISO, summary, counts))
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:

@@ -8,10 +8,14 @@ Invariants:
       `supervision` is replaced in memory; the driver commits it with the events in ONE step.
     - Where the generator is another model than the verifier (`generator_label`), CP-6 compares
       their scores of the session's claims (`core.saga.preference_gaming`, no model call).
-    - Layers 1, 3 and 4 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
+    - Layers 1 and 3 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
       the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
       the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
       skips the red team and the audit says so.
+    - Layer 4's hard-constraint check asks the constraint judge (the red-team model when a real
+      model serves the verifier role), several texts per call (CP-4..7, when the frame has hard
+      constraints); offline there is no judge and the offline word rule judges, as it does the texts
+      a judge did not; the audit's summary says which judged how many.
     - CP-6 reads the pool too: its Layer 1 runs on VERIFY's scores of the pool's ranking candidates
       and the claims (`observe_verified`).
     - The C-K coordinator steps at each checkpoint (`_move_ck`): at CP-5 a SEARCH round whose
@@ -29,6 +33,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -40,16 +45,20 @@ from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.saga.budget import Bucket, BudgetLedger, spend
 from forge.core.saga.ck import CKTrigger, coverage_plateau, run_triggers
+from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText, flags_by_word_rule
 from forge.core.saga.observe import (
     Observed,
+    claim_texts,
     due_checkpoints,
     frame_of,
+    hard_constraints_of,
     observe_answer,
     observe_frame,
     observe_pool_batch,
     observe_sources,
     observe_target,
     observe_verified,
+    pool_texts,
     search_round_of,
     supervision_of,
 )
@@ -65,6 +74,7 @@ from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
+from forge.engine.saga.constraint_check import run_constraint_check
 from forge.engine.saga.red_team import request_fingerprint, run_red_team
 from forge.ports import LanguageModel, StructuredModel
 from forge.services.pattern_memory import PatternMemory
@@ -73,12 +83,20 @@ from forge.services.stages.red_team_targets import choose_targets
 _PATTERN_CPS = frozenset({Checkpoint.CP4, Checkpoint.CP5, Checkpoint.CP7})
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 TOP_N = 3
+_ANSWERS_KEPT = 1024
 
 
 @dataclass(frozen=True, slots=True)
 class RedTeamOutcome:
     findings: tuple[Finding, ...] = ()
     non_operational: tuple[str, ...] = ()
+    note: str = ""
+    events: tuple[SessionEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCheckOutcome:
+    flags: tuple[ConstraintFlag, ...] | None = None  # None: the detector's offline word rule judges
     note: str = ""
     events: tuple[SessionEvent, ...] = ()
 
@@ -93,16 +111,21 @@ class Supervisor:
         top_n: int = TOP_N,
         patterns: PatternMemory | None = None,
         generator_label: str | None = None,
+        constraint_judge: StructuredModel | None = None,
     ) -> None:
         # the generator's label where it is another model than the verifier (the preference-gaming
         # check at CP-6 compares their scores); None: the verifier is the generator itself
         self._generator = generator_label
+        self._constraint_judge = constraint_judge  # Layer 4 by a model; None: the offline word rule
         self._patterns = patterns  # Layer 3 across sessions; None: this session's rounds only
         self._red_team = red_team  # None: Layer 2 is off (e.g. a scripted test model)
         self._priced_as = priced_as  # the red-team model's label and prices
         self._domains = domains
         self._read_pool = read_pool
         self._top_n = top_n
+        # Layer 4's answered constraint-check batches, by request fingerprint (this process only, bounded):
+        # an identical request (CP-7 re-reading CP-6's claims, a resumed checkpoint) is not paid for twice.
+        self._constraint_answers: OrderedDict[str, tuple[ConstraintFlag, ...]] = OrderedDict()
 
     async def supervise(self, ctx: ToolContext, batch: Sequence[Hypothesis]) -> tuple[SessionEvent, ...]:
         """The due checkpoints' events; `ctx.state.supervision` is updated in memory."""
@@ -114,7 +137,7 @@ class Supervisor:
     async def _checkpoint(self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis]) -> list[SessionEvent]:
         state = ctx.state
         history = await self._patterns.history(ctx.session_id) if self._patterns and cp in _PATTERN_CPS else []
-        observed, pool = await self._observe(ctx, cp, batch, history)
+        observed, pool, checked = await self._observe(ctx, cp, batch, history)
         if self._patterns is not None and observed.sightings:
             await self._patterns.remember(ctx.session_id, list(zip(observed.sighted, observed.sightings, strict=True)))
         red = RedTeamOutcome()
@@ -137,10 +160,11 @@ class Supervisor:
             if cp is Checkpoint.CP5 and sup.paused
             else ""
         )
-        audit = replace(result.audit, summary=result.audit.summary + paused + red.note)
+        audit = replace(result.audit, summary=result.audit.summary + paused + checked.note + red.note)
         sup = replace(result.state, checkpoints=(*result.state.checkpoints[:-1], audit))
         state.supervision = _move_ck(ctx, sup, CKSignals(cp, observed, red.non_operational, pool, tuple(batch)))
         return [
+            *checked.events,
             *red.events,
             *(ev.saga_finding(f) for f in result.findings),
             *(ev.saga_directive(d) for d in result.directives),
@@ -149,25 +173,56 @@ class Supervisor:
 
     async def _observe(
         self, ctx: ToolContext, cp: Checkpoint, batch: Sequence[Hypothesis], history: Sequence[PatternSighting]
-    ) -> tuple[Observed, list[Hypothesis]]:
+    ) -> tuple[Observed, list[Hypothesis], ConstraintCheckOutcome]:
         state = ctx.state
         simple: Mapping[Checkpoint, Callable[[], Observed]] = {
             Checkpoint.CP1: lambda: observe_frame(state),
             Checkpoint.CP2: lambda: observe_target(state),
             Checkpoint.CP3: lambda: observe_sources(state, self._domains),
-            Checkpoint.CP7: lambda: observe_answer(state, history),
         }
         if cp in simple:
-            return simple[cp](), []
+            return simple[cp](), [], ConstraintCheckOutcome()
+        if cp is Checkpoint.CP7:
+            checked = await self._check_constraints(ctx, claim_texts(state, cp))
+            return observe_answer(state, history, checked.flags), [], checked
         stored = list(await self._read_pool(ctx.session_id)) if self._read_pool else []
         pool = _union(stored, batch)
         if cp is Checkpoint.CP6:
-            return observe_verified(state, self._domains, pool), pool
+            checked = await self._check_constraints(ctx, claim_texts(state, cp))
+            return observe_verified(state, self._domains, pool, checked.flags), pool, checked
         searching = cp is Checkpoint.CP5
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
         parents = [h for h in pool if h.id not in mine] if searching else []
-        return observe_pool_batch(state, cp, round_batch, parents, self._domains, history), pool
+        checked = await self._check_constraints(ctx, pool_texts(round_batch))
+        observed = observe_pool_batch(state, cp, round_batch, parents, self._domains, history, checked.flags)
+        return observed, pool, checked
+
+    async def _check_constraints(self, ctx: ToolContext, texts: Sequence[ProfiledText]) -> ConstraintCheckOutcome:
+        """Layer 4 by the judge (the red-team model, the verifier's family): every text against every hard
+        constraint, batched; texts it did not judge go to the offline word rule (said so). No judge
+        (offline): the word rule judges them all, said so."""
+        constraints, judge = hard_constraints_of(ctx.state), self._constraint_judge
+        if not constraints or not texts:
+            return ConstraintCheckOutcome()
+        if judge is None:
+            return ConstraintCheckOutcome(
+                note=f" Hard constraints: {len(texts)} text(s) judged by the offline word rule."
+            )
+        run = await run_constraint_check(judge, constraints, texts, answered=self._constraint_answers)
+        self._constraint_answers.update(run.answered)
+        while len(self._constraint_answers) > _ANSWERS_KEPT:
+            self._constraint_answers.popitem(last=False)
+        flags = (*run.flags, *flags_by_word_rule(constraints, run.unjudged))
+        usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+        fallback = f"; {len(run.unjudged)} it did not judge, by the offline word rule" if run.unjudged else ""
+        flagged = len({f.id for f in flags})
+        note = (
+            f" Hard constraints ({judge.label}): {run.judged} text(s) judged in {run.calls} call(s)"
+            f"{f' ({run.reused} batch(es) answered before)' if run.reused else ''}"
+            f"{fallback}; {flagged} flagged."
+        )
+        return ConstraintCheckOutcome(flags, note, usage)
 
     async def _challenge(
         self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed

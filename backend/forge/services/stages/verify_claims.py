@@ -42,7 +42,7 @@ from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.verify.claim_verification import ClaimVerification
-from forge.core.verify.prior_art_search import SearchScope
+from forge.core.verify.prior_art_search import SearchScope, scope_of
 from forge.core.verify.verdicts import K_SAMPLES, VerifyStatus
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
 from forge.engine.verify.requests import claim_material, hypothesis_material
@@ -174,8 +174,12 @@ class VerifyStage:
         if judged is None:
             return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
         summary += " " + judged.summary
-        more = {"hypotheses": judged.counts["hypotheses"], "hypothesis_calls": judged.counts["calls"]}
-        counts |= more | {k: counts[k] + judged.counts[k] for k in ("calls", "searches")}
+        more = {
+            "hypotheses": judged.counts["hypotheses"],
+            "hypothesis_calls": judged.counts["calls"],
+            "hypothesis_searches": judged.counts["searches"],
+        }
+        counts |= more | {k: counts[k] + judged.counts[k] for k in ("calls", "searches", "web_searches")}
         return (*injections, *warnings, *usage, *judged.events, ev.engine_stage(STAGE, summary, counts))
 
     async def _judge_candidates(self, ctx: ToolContext, progress: ProgressSink) -> Judged | None:
@@ -203,6 +207,8 @@ def verify_counts(run: VerifyRun) -> dict[str, int]:
         **{status.value: statuses.get(status, 0) for status in VerifyStatus},
         "injections": sum(1 for v in run.verifications if v.injection),
         "searches": len(run.research),
+        # the ones the web answered (the rest fell back to the local corpus, each with a warning)
+        "web_searches": sum(1 for r in run.research if scope_of(r.provider) is SearchScope.WEB),
         "position_inconsistent": sum(1 for v in run.verifications if v.position_consistent is False),
     }
 

@@ -18,21 +18,36 @@ from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
 from forge.bootstrap.build_container import build_container
 from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.config import Settings
+from forge.core.llm.messages import Usage
+from forge.core.saga.constraint_rule import judge_by_word_rule
 from forge.db.migrate import upgrade_database
+from forge.engine.explore.judge_domain_feasibility import (
+    DomainFeasibilityOutput,
+    DomainJudgement,
+    DomainVerdict,
+    FeasibilityRequest,
+)
+from forge.engine.saga.constraint_check import (
+    ConstraintCheckBatch,
+    ConstraintCheckOutput,
+    ConstraintJudgement,
+    ConstraintVerdict,
+)
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.offline_model import OfflineModel
-from forge.ports import StructuredModel
+from forge.ports import OutputT, StructuredFailure, StructuredModel, StructuredRequest, StructuredResult
 from forge.providers.library_prices import install_prices_file
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 CONSTRAINTS = ["budget under 50k"]
-# The engine's requests, by the name each stage gives its StructuredRequest: the frame, BISO, the
-# mapping review, the verifier's hypothesis scores, VERIFY (scores and prior art), the red team and Solve's five; SEARCH's operators
-# are `record_<operator>_hypothesis`.
+# The engine's requests, by the name each stage gives its StructuredRequest: the frame, Stage B's
+# domain feasibility, BISO, the mapping review, the verifier's hypothesis scores, VERIFY (scores and prior art), the red team, SAGA's
+# hard-constraint check and Solve's five; SEARCH's operators are `record_<operator>_hypothesis`.
 ENGINE_REQUESTS = {
-    "record_problem_frame", "record_biso_hypotheses", "record_mapping_reviews", "verify_claims", "judge_prior_art",
-    "record_red_team_challenges", "record_reasoner_analysis", "record_solution_plan", "record_quality_audit",
-    "record_solution", "record_compliance_audit", "score_hypotheses",
+    "record_problem_frame", "record_domain_feasibility", "record_biso_hypotheses", "record_mapping_reviews",
+    "verify_claims", "judge_prior_art", "record_red_team_challenges", "record_constraint_check",
+    "record_reasoner_analysis", "record_solution_plan", "record_quality_audit", "record_solution",
+    "record_compliance_audit", "score_hypotheses",
 }  # fmt: skip
 
 
@@ -65,12 +80,49 @@ async def run_to_the_answer(client: httpx.AsyncClient, *, autopilot: bool) -> tu
     raise AssertionError(f"no knowledge document; last events: {[e.type for e in events[-5:]]}")
 
 
+class OfflineDecisions:
+    """The offline model's structured generators, plus answers to the judgments of meaning that only a
+    real model is asked (issue 37; offline the engine never asks them): the constraint check answered
+    by the offline word rule's verdicts, Stage B keeping every shortlisted domain."""
+
+    def __init__(self, structured: StructuredModel) -> None:
+        self._structured = structured
+
+    @property
+    def label(self) -> str:
+        return self._structured.label
+
+    async def generate(self, request: StructuredRequest[OutputT]) -> StructuredResult[OutputT] | StructuredFailure:
+        context: Any = request.offline_context
+        if isinstance(context, ConstraintCheckBatch):
+            judged = [
+                ConstraintJudgement(
+                    hypothesis_id=item.id,
+                    constraint=n,
+                    reason=(v := judge_by_word_rule(c, item.text)).reason,
+                    verdict=ConstraintVerdict.BREAKS if v.violates else ConstraintVerdict.KEEPS,
+                )
+                for item in context.items
+                for n, c in enumerate(context.constraints, start=1)
+            ]
+            value: Any = ConstraintCheckOutput(judgements=judged)
+        elif isinstance(context, FeasibilityRequest):
+            kept = [
+                DomainJudgement(domain_id=d.id, reason="Kept by the fake server.", verdict=DomainVerdict.FEASIBLE)
+                for d in context.shortlist
+            ]
+            value = DomainFeasibilityOutput(judgements=kept)
+        else:
+            return await self._structured.generate(request)
+        return StructuredResult(request.output.model_validate(value.model_dump()), Usage(), 1)
+
+
 def offline_deciders() -> tuple[OfflineModel, StructuredModel]:
     """The offline model and its structured generators (the scoring call answered with the word rules'
     scores, which the offline model makes no call for): what the fake servers answer with."""
     offline = OfflineModel(KNOWLEDGE_DIR)
     domains = load_shipped_knowledge(KNOWLEDGE_DIR).domains
-    structured = build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains)
+    structured = OfflineDecisions(build_structured_model(ModelRoute(Provider.OFFLINE, "offline"), offline, domains))
     return offline, word_rule_scorer(structured)  # the verifier's scoring call: the word rules' scores
 
 
@@ -81,13 +133,15 @@ def engine_requests_missing(asked: set[str]) -> set[str]:
 
 
 def stages_of(events: list[Received]) -> dict[str, dict[str, Any]]:
-    """The last event of each stage; VERIFY on the AnswerPack's ranking candidates (before Solve,
-    counting `hypotheses`) is `verify_ranking`, apart from VERIFY on the claims."""
+    """The last event of each stage; VERIFY on the AnswerPack's ranking candidates alone (before Solve,
+    counting `hypotheses` and no `claims`) is `verify_ranking`, apart from VERIFY at VALIDATE (the
+    claims, and the ranking candidates with them: `hypotheses`)."""
     return {_stage_key(e.data): e.data for e in events if e.type == "engine_stage"}
 
 
 def _stage_key(data: dict[str, Any]) -> str:
-    return "verify_ranking" if data["stage"] == "verify" and "hypotheses" in data["counts"] else str(data["stage"])
+    ranking_only = data["stage"] == "verify" and "claims" not in data["counts"]
+    return "verify_ranking" if ranking_only else str(data["stage"])
 
 
 def stages_without_results(events: list[Received]) -> list[str]:
@@ -101,9 +155,10 @@ def stages_without_results(events: list[Received]) -> list[str]:
         "biso": lambda c: c["generated"] > 0 and c["reviewed"] > 0,
         "search": lambda c: c["children"] > 0 and c["failed"] == 0,
         "score": lambda c: c["scored"] > 0 and c["fallback"] == 0,
-        "verify": lambda c: c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"],
-        "verify_ranking": lambda c: (
-            c["hypotheses"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["hypotheses"]
+        # VALIDATE's VERIFY judges the claims and the ranking candidates (so CP-6 sees both); Solve
+        # verifies only candidates still without a verdict, so it may have nothing left to judge.
+        "verify": lambda c: (
+            c["claims"] > 0 and c["passed"] + c["failed"] + c["escalated"] == c["claims"] and c["hypotheses"] > 0
         ),
         "solve": lambda c: c["calls"] == 5 and c["attempts"] >= 1,
     }

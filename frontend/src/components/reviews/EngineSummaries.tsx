@@ -81,6 +81,20 @@ export function SourceDomainsSummary({ selection, pool }: { selection: Selection
         </p>
       )}
       {selection.shortfall && <p className="text-amber-800">{selection.shortfall}</p>}
+      {selection.filtered_out.length > 0 && (
+        <details className="rounded-lg border border-slate-200">
+          <summary className="cursor-pointer px-3 py-2 font-medium text-slate-800">
+            {t("frame.filteredOut", { count: selection.filtered_out.length })}
+          </summary>
+          <ul className="divide-y divide-slate-100 border-t border-slate-200" aria-label={t("frame.filteredOut", { count: selection.filtered_out.length })}>
+            {selection.filtered_out.map((d) => (
+              <li key={d.domain_id} className="px-3 py-2 text-xs text-slate-600">
+                <span className="font-medium text-slate-900">{d.domain_id}</span>: {d.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <details className="rounded-lg border border-slate-200">
         <summary className="cursor-pointer px-3 py-2 font-medium text-slate-800">
           {t("frame.domainsSummary", { count: selection.chosen.length })}

@@ -73,4 +73,19 @@ describe("SourceDomainsSummary", () => {
     expect(items[1]).toHaveTextContent("no hypotheses: no valid output");
     expect(items[2]).toHaveTextContent("declined as not fitting: no periodic forcing here");
   });
+
+  it("lists the domains Stage B left out, each with the judge's reason", () => {
+    render(
+      <SourceDomainsSummary
+        selection={{
+          chosen: [],
+          filtered_out: [{ domain_id: "tides", feasibility: "infeasible", reason: "Nothing periodic drives arrivals here." }],
+          shortfall: null,
+        }}
+        pool={null}
+      />,
+    );
+    const list = screen.getByRole("list", { name: /Left out before the choice \(1\)/ });
+    expect(within(list).getByRole("listitem")).toHaveTextContent("tides: Nothing periodic drives arrivals here.");
+  });
 });
