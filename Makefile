@@ -170,9 +170,15 @@ bench-engine-cost: $(STAMP)
 	$(BIN)/python bench/bench_engine_cost.py
 
 # Hypothesis-scoring calls and their cost in a one-round autopilot session (the verifier is a scripted model).
-.PHONY: bench-scoring-calls
+.PHONY: bench-scoring-calls bench-judgments
 bench-scoring-calls: $(STAMP)
 	$(BIN)/python bench/bench_scoring_calls.py
+
+# #37's line: the constraint check's offline rates (held-out pairs) with the scoring calls of a one-round session.
+bench-judgments: $(STAMP)
+	@$(BIN)/python bench/bench_constraint_check.py | tee /dev/stderr | grep '^RESULT' > .bench-judgments.tmp
+	@$(BIN)/python bench/bench_scoring_calls.py | tee /dev/stderr | grep '^RESULT' >> .bench-judgments.tmp
+	@tr ' ' '\n' < .bench-judgments.tmp | grep -E '^(offline_false_positive|offline_false_negative|scoring_calls)=' | paste -sd' ' | sed 's/^/RESULT /'; rm -f .bench-judgments.tmp
 
 # SAGA Layer 4: false-positive / false-negative rates of the offline constraint rule and of the
 # model-judged check (through a scripted model answering from the labels: the plumbing) on labelled pairs.
