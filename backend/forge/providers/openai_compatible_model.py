@@ -19,8 +19,9 @@ Invariants:
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
-    - Tool calls are streamed until the server refuses a streamed call with tools (a 500 naming it,
-      or, on a local server, a stream with tools cut before anything came: llama-cpp-python);
+    - Tool calls are streamed unless the probe recognised llama-cpp-python's server (which refuses
+      them), and until a server refuses a streamed call with tools (a 500 naming it, or, on a local
+      server, a stream with tools cut before anything came);
       from then on (learned once per model object) such calls are made without streaming, and the
       reply's text is yielded as one delta. Calls without tools still stream.
     - A local server (`probe=True`) is learned before its first call (`learn_server`, see

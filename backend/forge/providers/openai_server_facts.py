@@ -10,6 +10,9 @@ Invariants:
     - The token margin is measured on the server's own tokenizer when it has one (llama.cpp's
       `/tokenize`, llama-cpp-python's `/extras/tokenize/count`): the ratio of its count to
       cl100k_base's over a sample, times 1.1, never below MIN_MARGIN; else None (the default).
+    - A server recognised as llama-cpp-python's (only it has `/extras/tokenize/count`) is known not to
+      stream tool calls (`streams_tools` False from the start: its function-calling chat formats
+      answer 500 to a streamed call with `tool_choice: "auto"`), so no session call is refused.
     - Pure reading of the JSON bodies is split from the IO (`window_from_*`), so it is unit-tested.
 """
 
@@ -33,6 +36,11 @@ TOKEN_SAMPLE = (
     "Die Wärmeleitfähigkeit des Materials begrenzt die Kühlleistung; 热传导限制了冷却性能。"
 )
 
+LLAMA_CPP_PYTHON_NOTE = (
+    "llama-cpp-python's server (it has /extras/tokenize): calls with tools are made without streaming, "
+    "as its chatml-function-calling handler refuses a streamed call with tool_choice auto"
+)
+
 GetJson = Callable[[str], Awaitable[Any]]
 PostJson = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 
@@ -47,7 +55,7 @@ class ServerFacts:
     window_source: str = ""
     slots: int | None = None
     token_margin: float | None = None
-    streams_tools: bool = True  # False once the server refused a streamed call with tools
+    streams_tools: bool = True  # False for llama-cpp-python, or once the server refused a streamed call with tools
     reports_usage: bool | None = None  # False once a reply came without usage
     notes: list[str] = field(default_factory=list)
 
@@ -147,8 +155,12 @@ async def probe_server(get: GetJson, post: PostJson, base_url: str, model: str) 
     if facts.context_window is None:
         facts.window_source = ""
     counted = count_from_tokenize(await _try(post(root + "/tokenize", {"content": TOKEN_SAMPLE})))
-    counted = counted or count_from_tokenize(
-        await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
-    )
+    if not counted:
+        counted = count_from_tokenize(
+            await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
+        )
+        if counted:  # only llama-cpp-python's server has /extras/tokenize
+            facts.streams_tools = False
+            facts.notes.append(LLAMA_CPP_PYTHON_NOTE)
     facts.token_margin = margin_for(counted) if counted else None
     return facts

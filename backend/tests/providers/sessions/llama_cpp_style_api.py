@@ -62,6 +62,7 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
     served_5xx: list[str] = field(default_factory=list)
     prose_replies: int = 0
     largest_request: int = 0  # the most tokens (prompt + max_tokens) any accepted request asked for
+    unstreamed_tool_calls: int = 0  # accepted requests offering tools without streaming
 
     async def _serve(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
@@ -96,6 +97,7 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
                 400,
             )
         self.largest_request = max(self.largest_request, asked)
+        self.unstreamed_tool_calls += bool(body.get("tools")) and not body.get("stream")
         return None
 
     async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
