@@ -145,3 +145,28 @@ def test_forge_doctor_exits_non_zero_when_the_local_model_calls_no_tool_and_zero
 
 
 _CALL = {"id": "call_1", "type": "function", "function": {"name": "record_answer", "arguments": '{"answer": "4"}'}}
+
+
+def _ollama_idle(request: httpx.Request) -> httpx.Response:
+    """Ollama with the model not loaded: `/api/show` gives only the trained length."""
+    if request.url.path == "/v1/models":
+        return httpx.Response(200, json={"object": "list", "data": [{"id": "qwen3:8b", "object": "model"}]})
+    if request.url.path == "/api/show":
+        return httpx.Response(200, json={"parameters": "", "model_info": {"qwen3.context_length": 40_960}})
+    if request.url.path == "/api/ps":
+        return httpx.Response(200, json={"models": []})
+    return httpx.Response(404, text="404 page not found")
+
+
+async def test_ollama_s_trained_length_is_a_warning_naming_ollama_context_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with httpx.AsyncClient(transport=httpx.MockTransport(_ollama_idle)) as client:
+        made = functools.partial(openai_compatible_model.openai_compatible_model_from_settings, http_client=client)
+        monkeypatch.setattr(openai_compatible_model, "openai_compatible_model_from_settings", made)
+        url = await migrated_sqlite_url(tmp_path)
+        settings = Settings(database_url=url, model="local:qwen3:8b", openai_base_url="http://127.0.0.1:11434/v1")
+        window = _by_topic(await diagnose(settings))["context window"]
+
+    assert window.ok and window.warning and window.value.startswith("40960 tokens")
+    assert "OLLAMA_CONTEXT_LENGTH" in (window.fix or "") and "OPENAI_CONTEXT_WINDOW" in (window.fix or "")
