@@ -118,7 +118,7 @@ bench: $(STAMP)
 # HKG at the paper's scale vs networkx (and HyperNetX when HYPERNETX_PYTHON names a venv that has it).
 # A whole session against a real local server (FORGE_MODEL=local:..., OPENAI_BASE_URL); skips without one.
 bench-local-model: $(STAMP)
-	$(BIN)/python bench/bench_local_model.py
+	$(BIN)/python bench/bench_local_model.py $(BENCH_ARGS)
 
 bench-hkg: $(STAMP)
 	$(BIN)/python bench/bench_hkg.py
