@@ -70,4 +70,6 @@ async def test_an_autopilot_session_reaches_the_answer_pack_on_a_llama_cpp_style
     assert pack.status_code == 200 and pack.json()["direct_answer"]
     assert engine_requests_missing(set(llama_server.schema_names)) == set()
     assert stages_without_results(events) == []
-    assert session_tokens(events) > 0  # counted locally: the server reported no usage
+    used = [int(e.data["tokens_used"]) for e in events if e.type == "context_usage"]
+    assert used and min(used) > 0  # every call counted locally: the server reported no usage
+    assert session_tokens(events) >= sum(used)  # the session's total has them all (and the engine's)
