@@ -244,6 +244,7 @@ class OpenAICompatibleModel:
             model=self._model,
             max_tokens=self._budget(request),
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
+            schema_format=self.facts.schema_format,
         )
 
     async def _create(self, params: dict[str, Any]) -> dict[str, Any]:

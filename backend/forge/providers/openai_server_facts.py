@@ -14,7 +14,9 @@ Invariants:
       cl100k_base's over a sample, times 1.1, never below MIN_MARGIN; else None (the default).
     - A server recognised as llama-cpp-python's (only it has `/extras/tokenize/count`) is known not to
       stream tool calls (`streams_tools` False from the start: its function-calling chat formats
-      answer 500 to a streamed call with `tool_choice: "auto"`), so no session call is refused.
+      answer 500 to a streamed call with `tool_choice: "auto"`), and to want a JSON schema as its own
+      `{"type": "json_object", "schema": ...}` (grammar-constrained; it answers `json_schema` with a
+      500 listing its validation error), so no session call is refused.
     - Pure reading of the JSON bodies is split from the IO (`window_from_*`), so it is unit-tested.
 """
 
@@ -39,8 +41,9 @@ TOKEN_SAMPLE = (
 )
 
 LLAMA_CPP_PYTHON_NOTE = (
-    "llama-cpp-python's server (it has /extras/tokenize): calls with tools are made without streaming, "
-    "as its chatml-function-calling handler refuses a streamed call with tool_choice auto"
+    "llama-cpp-python's server (it has /extras/tokenize): calls with tools are made without streaming "
+    "(its chatml-function-calling handler refuses a streamed call with tool_choice auto), and a JSON schema "
+    "is asked for as its grammar-constrained `json_object` + `schema` (it refuses `json_schema`)"
 )
 
 OLLAMA_TRAINED = "/api/show: the model's trained length, not the one Ollama runs it with"
@@ -65,6 +68,8 @@ class ServerFacts:
     slots: int | None = None
     token_margin: float | None = None
     streams_tools: bool = True  # False for llama-cpp-python, or once the server refused a streamed call with tools
+    # How a JSON schema is asked for: OpenAI's `json_schema`; llama-cpp-python's own `json_object` + `schema`.
+    schema_format: str = "json_schema"
     reports_usage: bool | None = None  # False once a reply came without usage
     notes: list[str] = field(default_factory=list)
 
@@ -199,7 +204,7 @@ async def probe_server(get: GetJson, post: PostJson, base_url: str, model: str) 
             await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
         )
         if counted:  # only llama-cpp-python's server has /extras/tokenize
-            facts.streams_tools = False
+            facts.streams_tools, facts.schema_format = False, "json_object"
             facts.notes.append(LLAMA_CPP_PYTHON_NOTE)
     facts.token_margin = margin_for(counted) if counted else None
     return facts

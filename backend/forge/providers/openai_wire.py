@@ -130,10 +130,16 @@ def wire_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
 
 
 def request_params(
-    request: ModelRequest, *, model: str, max_tokens: int, token_limit_field: str = "max_tokens"
+    request: ModelRequest,
+    *,
+    model: str,
+    max_tokens: int,
+    token_limit_field: str = "max_tokens",
+    schema_format: str = "json_schema",
 ) -> dict[str, Any]:
     """Keyword arguments for `chat.completions.create` (no `tools` key when none are offered:
-    some local servers reject an empty list)."""
+    some local servers reject an empty list). `schema_format` "json_object": llama-cpp-python's
+    `{"type": "json_object", "schema": ...}` instead of `json_schema`."""
     params: dict[str, Any] = {
         "model": model,
         "messages": wire_messages(request.system, request.messages),
@@ -151,7 +157,11 @@ def request_params(
         # defaults; vLLM, llama.cpp and Ollama constrain decoding to the schema either way, and the
         # structured layer validates and repairs what comes back.
         schema = {"name": request.output_name or "output", "schema": dict(request.output_schema), "strict": False}
-        params["response_format"] = {"type": "json_schema", "json_schema": schema}
+        params["response_format"] = (
+            {"type": "json_object", "schema": schema["schema"]}
+            if schema_format == "json_object"
+            else {"type": "json_schema", "json_schema": schema}
+        )
     return params
 
 

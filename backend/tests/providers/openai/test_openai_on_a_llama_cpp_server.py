@@ -66,7 +66,7 @@ async def test_a_local_server_is_learned_once_before_the_first_call(
     assert api.bodies[-1]["max_tokens"] == 4_096  # a quarter of the window: the input keeps three quarters
 
 
-async def test_llama_cpp_python_is_recognised_and_its_tool_calls_made_without_streaming_from_the_first(
+async def test_llama_cpp_python_is_recognised_tool_calls_unstreamed_from_the_first_and_json_asked_its_way(
     api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
 ) -> None:
     llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
@@ -81,6 +81,15 @@ async def test_llama_cpp_python_is_recognised_and_its_tool_calls_made_without_st
     assert first[0] == TextDelta("Let me search.") and first[-1].message.tool_calls[0].arguments == {"query": "triage"}
     assert not model.facts.streams_tools and "llama-cpp-python" in model.facts.notes[0]
     assert prose[-1].message.text == "Done." and sleeps.delays == []
+
+    api.json(completion('{"answer": "4"}', usage=NO_USAGE))
+    schema = {"type": "object", "properties": {"answer": {"type": "string"}}}
+    framed = ModelRequest("Answer.", (user_text("2 + 2?"),), (), output_schema=schema, output_name="answer")
+    assert (await model.complete(framed)).message.text == '{"answer": "4"}'
+    assert api.bodies[-1]["response_format"] == {
+        "type": "json_object",
+        "schema": schema,
+    }  # its grammar-constrained JSON
 
 
 async def test_a_refused_streamed_call_with_tools_is_made_without_streaming_from_then_on(
