@@ -27,6 +27,8 @@ Invariants:
     - A local server (`probe=True`) is learned before its first call (`learn_server`, see
       `openai_server_facts`): its context window replaces the configured one (the smaller of the
       two when OPENAI_CONTEXT_WINDOW is set), its tokenizer gives the token margin.
+    - A server other than OpenAI gets schemas without string `maxLength` (`openai_wire.without_max_lengths`:
+      llama.cpp's grammars choke on long bounded strings); validation still checks the lengths.
     - A reply without usage (llama.cpp's streams) is counted locally: the sent messages and tools
       and the reply, in cl100k tokens × the token margin, so budgets and the context meter work.
 
@@ -245,6 +247,7 @@ class OpenAICompatibleModel:
             max_tokens=self._budget(request),
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
             schema_format=self.facts.schema_format,
+            grammar_safe=not self._on_openai,
         )
 
     async def _create(self, params: dict[str, Any]) -> dict[str, Any]:
