@@ -121,7 +121,7 @@ bench-moose-chem: $(STAMP)
 	$(BIN)/python bench/bench_moose_chem_retrieval.py
 
 bench-local-model: $(STAMP)
-	$(BIN)/python bench/bench_local_model.py
+	$(BIN)/python bench/bench_local_model.py $(BENCH_ARGS)
 
 # `forge eval` offline on each suite's dev file (../shared/data), with a resume: RESULT lines per suite.
 bench-eval: $(STAMP)

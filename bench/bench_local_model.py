@@ -7,7 +7,9 @@ CPU model). First runs `forge doctor`'s checks of the server; with nothing liste
 `RESULT skipped=no_server` and exits 0 (nothing to measure). Otherwise it prints, per phase: model
 calls, tokens, seconds, tool calls refused and why, errors; then one line:
     RESULT finished=<0|1> calls=<int> tokens=<int> refused=<int> seconds=<float> stop=<code or ->
-Run: make bench-local-model   (scripts/run_local_llama_server.sh starts llama-cpp-python on a small GGUF)
+(stop=TIME_LIMIT: `--max-seconds` ran out first; a small CPU model can take hours for a whole session).
+Run: make bench-local-model [BENCH_ARGS="--max-seconds 1800"]
+(scripts/run_local_llama_server.sh starts llama-cpp-python on a small GGUF)
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def tally(events: list[StoredEvent]) -> dict[str, PhaseTally]:
     return phases
 
 
-async def run(problem: str, settings: Settings) -> int:
+async def run(problem: str, settings: Settings, max_seconds: float | None) -> int:
     findings = await local_server_findings(settings, check_tools=False)
     print(render(findings) if findings else "no local: route configured (FORGE_MODEL=local:<model>)")
     if not findings or not findings[0].ok:
@@ -72,6 +74,7 @@ async def run(problem: str, settings: Settings) -> int:
         return 0
     container = build_container(replace(settings, run_processes=0))
     started = time.perf_counter()
+    timed_out = False
     try:
         service = container.service
         record = await service.create(problem)
@@ -79,16 +82,19 @@ async def run(problem: str, settings: Settings) -> int:
             print(f"RESULT skipped=create_failed ({record.message})")
             return 1
         policy = AutopilotPolicy(accept_threshold=0.5, rounds=1)
-        finished = await drive_to_document(service, record.id, policy)
+        try:
+            finished = await asyncio.wait_for(drive_to_document(service, record.id, policy), max_seconds)
+        except TimeoutError:
+            finished, timed_out = False, True
         events = await service.events(record.id, 0, 100_000)
     finally:
         await container.close()
     if isinstance(events, ServiceFailure):
         return 1
-    return report(tally(list(events)), finished, time.perf_counter() - started)
+    return report(tally(list(events)), finished, time.perf_counter() - started, timed_out)
 
 
-def report(phases: dict[str, PhaseTally], finished: bool, seconds: float) -> int:
+def report(phases: dict[str, PhaseTally], finished: bool, seconds: float, timed_out: bool = False) -> int:
     for name, row in phases.items():
         took = (row.last - row.first) if row.first is not None else 0.0
         refused = ", ".join(f"{k}×{v}" for k, v in row.refused.most_common()) or "none"
@@ -99,7 +105,7 @@ def report(phases: dict[str, PhaseTally], finished: bool, seconds: float) -> int
     calls = sum(r.calls for r in phases.values())
     tokens = sum(r.tokens for r in phases.values())
     refused = sum(sum(r.refused.values()) for r in phases.values())
-    stop = stops[-1] if stops else "-"
+    stop = "TIME_LIMIT" if timed_out else stops[-1] if stops else "-"
     print(
         f"RESULT finished={int(finished)} calls={calls} tokens={tokens} refused={refused} "
         f"seconds={seconds:.1f} stop={stop}"
@@ -110,6 +116,7 @@ def report(phases: dict[str, PhaseTally], finished: bool, seconds: float) -> int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=DEFAULT_PROBLEM)
+    parser.add_argument("--max-seconds", type=float, default=None, help="stop the session after this long")
     args = parser.parse_args()
     env = environment_with_dotenv()
     data_dir = tempfile.mkdtemp(prefix="forge-bench-local-")
@@ -119,7 +126,7 @@ def main() -> int:
         from forge.db.migrate import upgrade_database_sync
 
         upgrade_database_sync(settings.database_url)
-    return asyncio.run(run(args.problem, settings))
+    return asyncio.run(run(args.problem, settings, args.max_seconds))
 
 
 if __name__ == "__main__":

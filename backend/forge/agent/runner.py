@@ -21,13 +21,14 @@ Invariants:
       with a small window (≤ SMALL_WINDOW, local servers) is offered only the phase's tools.
     - Every model reply is a new turn (`ForgeState.model_turn`): research its tool calls run is read,
       and so may be cited, only from the next turn on.
-    - A reply's text is capped at MAX_REPLY_CHARS in the history and in its `agent_text` event.
+    - A reply's text is capped (`cap_reply`) in the history and in its `agent_text` event.
     - A model that loops is stopped (`core.llm.repeated_calls`): a call repeated REFUSE_AT times is
       answered with a REPEATED_CALL tool error instead of running again; at STOP_AT the run ends with
       MODEL_LOOPING. A run in which the model called no tool at all and ran out of nudges ends with
       MODEL_CALLED_NO_TOOL ("answered in prose"), not only the phase's incomplete-work code.
-    - A call over the window's input ceiling is compacted before it is sent; one the server still
-      refuses as too long is compacted harder (HARD_COMPACTION) and retried once.
+    - A call over the window's input ceiling is compacted before it is sent (softly, or hard if that
+      is not enough: `compacted_to_fit`); one the server still refuses as too long is compacted hard
+      and retried once.
     - Before the first call of a run, a model on a server it learns (`ServerFittedModel`: a local
       server) learns it, and the curator is fitted to the server's window and token margin.
     - Every request's messages are curated under the model's token budget (`curate_request`); the
@@ -39,6 +40,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -46,7 +48,7 @@ from dataclasses import dataclass, field
 from forge.agent.call_model import Live, account_usage, call_model, record_server_research
 from forge.agent.curate_request import RequestCurator
 from forge.agent.dispatch_tool_call import dispatch_tool_call
-from forge.agent.model_stop_messages import PROSE_ONLY, no_tool_message
+from forge.agent.model_stop_messages import PROSE_ONLY, cap_reply, no_tool_message, truncated_call
 from forge.agent.phase_briefs import messages_to_send
 from forge.agent.phases.phase_definition import THINKING_BUDGET
 from forge.agent.phases.registry import phase_definition
@@ -54,7 +56,7 @@ from forge.agent.system_prompt import SYSTEM_PROMPT
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import all_tool_definitions, tools_for_phase
 from forge.core.curation.curate_conversation import CurationSummary
-from forge.core.llm.compact_conversation import compact_conversation
+from forge.core.llm.compact_conversation import compacted_to_fit, hard_compaction
 from forge.core.llm.context_window_split import input_ceiling
 from forge.core.llm.messages import (
     Message,
@@ -62,7 +64,6 @@ from forge.core.llm.messages import (
     ModelResponse,
     Role,
     StopReason,
-    TextPart,
     ToolCall,
     ToolResult,
     user_text,
@@ -79,10 +80,7 @@ from forge.providers.library_prices import LIBRARY_PRICES
 MAX_ITERATIONS = 50
 MAX_NUDGES = 3
 PREVIEW_CHARS = 240
-MAX_REPLY_CHARS = 24_000
 SMALL_WINDOW = 32_768  # at most this, a request offers only the phase's tools (all of them take ~7k tokens)
-# After an overflow: the last 2 messages in full, older tool results cut to 200 chars, long argument lists counted.
-HARD_COMPACTION = (2, 200, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,26 +142,6 @@ def _executed(name: str, arguments: dict[str, object], outcome: ToolOutcome) -> 
         v = outcome.violation
         return ToolExecuted(name, arguments, {"message": v.message}, v.code.value)
     return ToolExecuted(name, arguments, dict(outcome.payload), None)
-
-
-def cap_reply(message: Message, limit: int = MAX_REPLY_CHARS) -> Message:
-    """The message with its text cut to `limit` characters (marked), tool calls untouched."""
-    text = message.text
-    if len(text) <= limit:
-        return message
-    marker = f"\n[… {len(text) - limit} more characters of this reply were cut]"
-    parts = tuple(p for p in message.parts if not isinstance(p, TextPart))
-    return Message(message.role, (TextPart(text[:limit] + marker), *parts))
-
-
-def _truncated_call(call: ToolCall, max_tokens: int) -> ToolOutcome:
-    return ToolOutcome.failed(
-        RuleViolation(
-            ErrorCode.INVALID_INPUT,
-            f"Your reply hit max_tokens ({max_tokens}) while writing the arguments of '{call.name}', so they "
-            "were cut off. Resend the call with shorter arguments (split long text across several calls).",
-        )
-    )
 
 
 class AgentRunner:
@@ -295,10 +273,10 @@ class AgentRunner:
         for attempt in range(2):
             try:
                 request, curation = self._request(ctx, messages)
-                for hard in (False, True) if attempt == 0 else ():
-                    if curation.tokens_sent <= input_ceiling(self._model.context_window):
-                        break
-                    self._compact(messages, draft, hard=hard)  # what must be kept does not fit the window
+                ceiling = input_ceiling(self._model.context_window)
+                if attempt == 0 and curation.tokens_sent > ceiling:  # what must be kept does not fit
+                    sent = functools.partial(self._tokens_sent, ctx)
+                    self._replace_history(messages, draft, compacted_to_fit(tuple(messages), sent, ceiling)[0])
                     request, curation = self._request(ctx, messages)
                 async for item in call_model(self._model, request):
                     if isinstance(item, ModelResponse):
@@ -318,7 +296,7 @@ class AgentRunner:
                         )
                     )
                     break
-                self._compact(messages, draft, hard=True)
+                self._replace_history(messages, draft, hard_compaction(tuple(messages)))
             except Exception as error:  # provider failures end the run, recoverably
                 if isinstance(error, ModelUnavailableError) and error.usage.total:
                     draft.events.append(account_usage(ctx, self._model, error.usage, "", self._prices))
@@ -326,10 +304,13 @@ class AgentRunner:
                 break
         draft.events.append(ev.done(error=True, awaiting_input=False))
 
+    def _tokens_sent(self, ctx: ToolContext, messages: tuple[Message, ...]) -> int:
+        return self._request(ctx, list(messages))[1].tokens_sent
+
     @staticmethod
-    def _compact(messages: list[Message], draft: _StepDraft, *, hard: bool) -> None:
-        """Compact the history in place (`hard`: after the server refused it, keep less in full)."""
-        messages[:] = compact_conversation(tuple(messages), *(HARD_COMPACTION if hard else ()))
+    def _replace_history(messages: list[Message], draft: _StepDraft, compacted: tuple[Message, ...]) -> None:
+        """Replace the history in place with its compacted form (`core.llm.compact_conversation`)."""
+        messages[:] = compacted
         draft.replaced_history, draft.appended = tuple(messages), []
         draft.events.append(ev.agent_text("[The conversation was compacted to fit the context window.]"))
 
@@ -342,7 +323,7 @@ class AgentRunner:
             draft.looping = draft.looping or looping_message(call, watch.times(call))
             return ToolOutcome.failed(RuleViolation(ErrorCode.REPEATED_CALL, draft.looping))
         if cut and call.parse_error:
-            return _truncated_call(call, phase_definition(ctx.state.current_phase).max_tokens)
+            return ToolOutcome.failed(truncated_call(call.name, phase_definition(ctx.state.current_phase).max_tokens))
         if verdict is RepeatVerdict.REPEATED:
             return ToolOutcome.failed(RuleViolation(ErrorCode.REPEATED_CALL, repeated_message(call, watch.times(call))))
         return await dispatch_tool_call(ctx, call)

@@ -5,8 +5,8 @@ Invariants:
     - Only a `local:` route is probed, and only its own server (free: `GET /models`, `/props`, a
       tokenizer count, and up to TOOL_TRIES short chat calls with one tool).
     - Nothing listening, or a model that made no tool call in TOOL_TRIES tries, is a problem (doctor
-      exits non-zero) with what to change; a window the server does not report is a warning naming
-      OPENAI_CONTEXT_WINDOW.
+      exits non-zero) with what to change; a window the server does not report, or only as Ollama's
+      trained length, is a warning naming OPENAI_CONTEXT_WINDOW.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from forge.cli.doctor_models import Finding
 from forge.config import Settings
 from forge.core.llm.messages import ModelRequest, ToolDefinition, user_text
 from forge.providers.openai_compatible_model import OpenAICompatibleModel
+from forge.providers.openai_server_facts import OLLAMA_NOTE, OLLAMA_TRAINED
 
 TOOL_TRIES = 3
 CHECK_TOOL = ToolDefinition(
@@ -58,7 +59,8 @@ async def local_server_findings(settings: Settings, *, check_tools: bool = True)
         fix = f"start the server (e.g. `llama-server -m model.gguf --port 8080 --jinja`) or fix OPENAI_BASE_URL ({url})"
         return [Finding("local server", f"nothing answers at {url.rstrip('/')}/models", False, fix)]
     listed = ", ".join(facts.models) or "none listed"
-    findings = [Finding("local server", f"{url}: reachable; models: {listed}")]
+    known = "".join(f"; {note}" for note in facts.notes if note != OLLAMA_NOTE)
+    findings = [Finding("local server", f"{url}: reachable; models: {listed}{known}")]
     findings.append(_window_finding(model, settings))
     if check_tools:
         findings.append(await _tool_finding(model))
@@ -71,6 +73,8 @@ def _window_finding(model: OpenAICompatibleModel, settings: Settings) -> Finding
     margin = f", token margin ×{facts.token_margin:.2f} (measured on its tokenizer)" if facts.token_margin else ""
     if facts.context_window:
         value = f"{model.context_window} tokens (the server's {facts.window_source}){slots}{margin}"
+        if facts.window_source == OLLAMA_TRAINED and not settings.openai_context_window:
+            return Finding("context window", value, True, OLLAMA_NOTE, warning=True)
         return Finding("context window", value)
     if settings.openai_context_window:
         return Finding("context window", f"{model.context_window} tokens (OPENAI_CONTEXT_WINDOW){slots}{margin}")

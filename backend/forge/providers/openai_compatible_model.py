@@ -19,13 +19,16 @@ Invariants:
     - Tool-call arguments are read leniently (see `openai_wire`): a call is never dropped, and one
       whose arguments cannot be read reaches the loop with `parse_error` set.
 
-    - Tool calls are streamed until the server refuses a streamed call with tools (a 500 naming it,
-      or, on a local server, a stream with tools cut before anything came: llama-cpp-python);
+    - Tool calls are streamed unless the probe recognised llama-cpp-python's server (which refuses
+      them), and until a server refuses a streamed call with tools (a 500 naming it, or, on a local
+      server, a stream with tools cut before anything came);
       from then on (learned once per model object) such calls are made without streaming, and the
       reply's text is yielded as one delta. Calls without tools still stream.
     - A local server (`probe=True`) is learned before its first call (`learn_server`, see
       `openai_server_facts`): its context window replaces the configured one (the smaller of the
       two when OPENAI_CONTEXT_WINDOW is set), its tokenizer gives the token margin.
+    - A server other than OpenAI gets schemas without string `maxLength` (`openai_wire.without_max_lengths`:
+      llama.cpp's grammars choke on long bounded strings); validation still checks the lengths.
     - A reply without usage (llama.cpp's streams) is counted locally: the sent messages and tools
       and the reply, in cl100k tokens × the token margin, so budgets and the context meter work.
 
@@ -243,6 +246,8 @@ class OpenAICompatibleModel:
             model=self._model,
             max_tokens=self._budget(request),
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
+            schema_format=self.facts.schema_format,
+            grammar_safe=not self._on_openai,
         )
 
     async def _create(self, params: dict[str, Any]) -> dict[str, Any]:

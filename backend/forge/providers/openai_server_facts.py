@@ -5,11 +5,18 @@ Invariants:
       source; `reachable` is False only when not even `/models` answered with a 2xx.
     - The context window is read, in order, from vLLM's `max_model_len` or llama.cpp's
       `meta.n_ctx_train` in `/v1/models`, llama.cpp's `/props`
-      (`default_generation_settings.n_ctx`, also `total_slots`), Ollama's `/api/show`
-      (`model_info.<arch>.context_length`); none of them: None (the configured window is used).
+      (`default_generation_settings.n_ctx`, also `total_slots`), Ollama's `/api/ps` (the context a
+      loaded model runs with), else its `/api/show` (`num_ctx`, else `model_info.<arch>.context_length`,
+      the trained length: only an upper bound, noted, since Ollama runs models at a smaller default);
+      none of them: None (the configured window is used).
     - The token margin is measured on the server's own tokenizer when it has one (llama.cpp's
       `/tokenize`, llama-cpp-python's `/extras/tokenize/count`): the ratio of its count to
       cl100k_base's over a sample, times 1.1, never below MIN_MARGIN; else None (the default).
+    - A server recognised as llama-cpp-python's (only it has `/extras/tokenize/count`) is known not to
+      stream tool calls (`streams_tools` False from the start: its function-calling chat formats
+      answer 500 to a streamed call with `tool_choice: "auto"`), and to want a JSON schema as its own
+      `{"type": "json_object", "schema": ...}` (grammar-constrained; it answers `json_schema` with a
+      500 listing its validation error), so no session call is refused.
     - Pure reading of the JSON bodies is split from the IO (`window_from_*`), so it is unit-tested.
 """
 
@@ -33,6 +40,19 @@ TOKEN_SAMPLE = (
     "Die Wärmeleitfähigkeit des Materials begrenzt die Kühlleistung; 热传导限制了冷却性能。"
 )
 
+LLAMA_CPP_PYTHON_NOTE = (
+    "llama-cpp-python's server (it has /extras/tokenize): calls with tools are made without streaming "
+    "(its chatml-function-calling handler refuses a streamed call with tool_choice auto), and a JSON schema "
+    "is asked for as its grammar-constrained `json_object` + `schema` (it refuses `json_schema`)"
+)
+
+OLLAMA_TRAINED = "/api/show: the model's trained length, not the one Ollama runs it with"
+OLLAMA_NOTE = (
+    "Ollama runs a model at its own default context (4k on a small machine) unless OLLAMA_CONTEXT_LENGTH or "
+    "num_ctx says otherwise, and silently cuts a longer prompt: start it with OLLAMA_CONTEXT_LENGTH=16384 and "
+    "set OPENAI_CONTEXT_WINDOW to the same"
+)
+
 GetJson = Callable[[str], Awaitable[Any]]
 PostJson = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 
@@ -47,7 +67,9 @@ class ServerFacts:
     window_source: str = ""
     slots: int | None = None
     token_margin: float | None = None
-    streams_tools: bool = True  # False once the server refused a streamed call with tools
+    streams_tools: bool = True  # False for llama-cpp-python, or once the server refused a streamed call with tools
+    # How a JSON schema is asked for: OpenAI's `json_schema`; llama-cpp-python's own `json_object` + `schema`.
+    schema_format: str = "json_schema"
     reports_usage: bool | None = None  # False once a reply came without usage
     notes: list[str] = field(default_factory=list)
 
@@ -100,6 +122,16 @@ def window_from_ollama_show(body: object) -> int | None:
     return None
 
 
+def window_from_ollama_ps(body: object, model: str) -> int | None:
+    """Ollama's `/api/ps`: the `context_length` a loaded `model` runs with (None: not loaded)."""
+    models = body.get("models") if isinstance(body, Mapping) else None
+    names = {model, f"{model}:latest"}
+    for entry in models if isinstance(models, list) else ():
+        if isinstance(entry, Mapping) and (entry.get("name") in names or entry.get("model") in names):
+            return _int(entry.get("context_length"))
+    return None
+
+
 def count_from_tokenize(body: object) -> int | None:
     """llama.cpp's `/tokenize` (`tokens`) or llama-cpp-python's `/extras/tokenize/count` (`count`)."""
     if not isinstance(body, Mapping):
@@ -128,6 +160,27 @@ async def _try(fetch: Awaitable[Any]) -> Any:
         return None
 
 
+async def _learn_from_ollama(facts: ServerFacts, get: GetJson, post: PostJson, root: str, model: str) -> None:
+    """Ollama: the window a loaded model runs with (`/api/ps`), else its `num_ctx`, else its trained
+    length — only an upper bound: Ollama runs a model at its default context (4k on a small machine)."""
+    shown = await _try(post(root + "/api/show", {"model": model}))
+    if not isinstance(shown, Mapping):
+        return
+    running = window_from_ollama_ps(await _try(get(root + "/api/ps")), model)
+    if running:
+        facts.context_window, facts.window_source = running, "/api/ps"
+        return
+    facts.context_window, facts.window_source = window_from_ollama_show(shown), "/api/show"
+    if facts.context_window and not _num_ctx(shown):
+        facts.window_source = OLLAMA_TRAINED
+        facts.notes.append(OLLAMA_NOTE)
+
+
+def _num_ctx(shown: Mapping[str, Any]) -> bool:
+    parameters = shown.get("parameters")
+    return isinstance(parameters, str) and any(line.split()[:1] == ["num_ctx"] for line in parameters.splitlines())
+
+
 async def probe_server(get: GetJson, post: PostJson, base_url: str, model: str) -> ServerFacts:
     """Reachability, the model list, the context window, the slots and the token margin."""
     facts = ServerFacts()
@@ -142,13 +195,16 @@ async def probe_server(get: GetJson, post: PostJson, base_url: str, model: str) 
     if facts.context_window is None or props_window:  # a slot's n_ctx beats the trained length
         facts.context_window, facts.window_source = props_window or facts.context_window, "/props"
     if facts.context_window is None:
-        shown = await _try(post(root + "/api/show", {"model": model}))
-        facts.context_window, facts.window_source = window_from_ollama_show(shown), "/api/show"
+        await _learn_from_ollama(facts, get, post, root, model)
     if facts.context_window is None:
         facts.window_source = ""
     counted = count_from_tokenize(await _try(post(root + "/tokenize", {"content": TOKEN_SAMPLE})))
-    counted = counted or count_from_tokenize(
-        await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
-    )
+    if not counted:
+        counted = count_from_tokenize(
+            await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
+        )
+        if counted:  # only llama-cpp-python's server has /extras/tokenize
+            facts.streams_tools, facts.schema_format = False, "json_object"
+            facts.notes.append(LLAMA_CPP_PYTHON_NOTE)
     facts.token_margin = margin_for(counted) if counted else None
     return facts

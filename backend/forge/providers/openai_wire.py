@@ -119,28 +119,48 @@ def wire_messages(system: str, messages: Sequence[Message]) -> list[WireMessage]
     return out
 
 
-def wire_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
+def without_max_lengths(schema: Any) -> Any:
+    """The schema with every string `maxLength` removed: llama.cpp's grammar (llama-server,
+    llama-cpp-python, Ollama) spells a bounded string out as nested optional characters, and one of
+    2,000 exceeds its repetition limit ("failed to parse grammar": llama-cpp-python 0.3.36 then
+    crashed). The lengths are still checked when the reply is validated."""
+    if isinstance(schema, Mapping):
+        return {k: without_max_lengths(v) for k, v in schema.items() if k != "maxLength"}
+    if isinstance(schema, list):
+        return [without_max_lengths(v) for v in schema]
+    return schema
+
+
+def wire_tools(tools: Sequence[ToolDefinition], grammar_safe: bool = False) -> list[dict[str, Any]]:
+    def parameters(t: ToolDefinition) -> dict[str, Any]:
+        return without_max_lengths(t.input_schema) if grammar_safe else dict(t.input_schema)
+
     return [
-        {
-            "type": "function",
-            "function": {"name": t.name, "description": t.description, "parameters": dict(t.input_schema)},
-        }
+        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": parameters(t)}}
         for t in tools
     ]
 
 
 def request_params(
-    request: ModelRequest, *, model: str, max_tokens: int, token_limit_field: str = "max_tokens"
+    request: ModelRequest,
+    *,
+    model: str,
+    max_tokens: int,
+    token_limit_field: str = "max_tokens",
+    schema_format: str = "json_schema",
+    grammar_safe: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments for `chat.completions.create` (no `tools` key when none are offered:
-    some local servers reject an empty list)."""
+    some local servers reject an empty list). `schema_format` "json_object": llama-cpp-python's
+    `{"type": "json_object", "schema": ...}` instead of `json_schema`; `grammar_safe` (a local server,
+    whose grammar would choke on long bounded strings): schemas go `without_max_lengths`."""
     params: dict[str, Any] = {
         "model": model,
         "messages": wire_messages(request.system, request.messages),
         token_limit_field: max_tokens,
     }
     if request.tools:
-        params["tools"] = wire_tools(request.tools)
+        params["tools"] = wire_tools(request.tools, grammar_safe)
     if request.required_tool is not None:
         params["tool_choice"] = {"type": "function", "function": {"name": request.required_tool}}
     elif request.tools:
@@ -150,8 +170,13 @@ def request_params(
         # Not strict: OpenAI's strict mode needs every property required and would refuse pydantic's
         # defaults; vLLM, llama.cpp and Ollama constrain decoding to the schema either way, and the
         # structured layer validates and repairs what comes back.
-        schema = {"name": request.output_name or "output", "schema": dict(request.output_schema), "strict": False}
-        params["response_format"] = {"type": "json_schema", "json_schema": schema}
+        output = without_max_lengths(request.output_schema) if grammar_safe else dict(request.output_schema)
+        schema = {"name": request.output_name or "output", "schema": output, "strict": False}
+        params["response_format"] = (
+            {"type": "json_object", "schema": schema["schema"]}
+            if schema_format == "json_object"
+            else {"type": "json_schema", "json_schema": schema}
+        )
     return params
 
 

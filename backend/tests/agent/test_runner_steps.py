@@ -9,9 +9,10 @@ from support.fixed_clock import CountingIds, FixedClock
 from support.memory_research import MemoryResearch
 from support.scripted_model import call, turn
 
+from forge.agent.model_stop_messages import MAX_REPLY_CHARS
 from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.phases.registry import phase_definition
-from forge.agent.runner import MAX_REPLY_CHARS, AgentRunner
+from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId, ToolCallId
 from forge.core.llm.messages import (

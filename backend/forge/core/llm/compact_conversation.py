@@ -11,15 +11,28 @@ Invariants:
     - Older tool results longer than `max_result_chars` are cut to a marked excerpt; older
       provider blocks (e.g. raw web-search payloads) are dropped — their research is already in the
       ForgeState — and a message left empty says what was removed.
+    - `compacted_to_fit` chooses how hard: softly (the defaults) when that brings the request under
+      the ceiling, else hard (`HARD`: the last 2 messages in full, older results cut to 200
+      characters, long argument lists counted) on top of the soft result, kept even if it is still
+      over: the server is the judge, and one that refuses it as too long gets `hard_compaction`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from forge.core.llm.messages import Message, MessagePart, ProviderPart, TextPart, ToolCall, ToolResult
 
 MAX_RESULT_CHARS = 400
+HARD_KEEP_RECENT = 2
+HARD_RESULT_CHARS = 200
+
+
+class Compaction(StrEnum):
+    SOFT = "soft"
+    HARD = "hard"
 
 
 def _excerpt(value: Any, limit: int) -> Any:
@@ -70,3 +83,19 @@ def _cut_call(part: MessagePart, limit: int) -> MessagePart:
     if isinstance(part, ToolCall):
         return ToolCall(part.id, part.name, _excerpt(dict(part.arguments), limit), part.parse_error)
     return part
+
+
+def hard_compaction(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+    """What is sent after the server refused the conversation as too long: keep less in full."""
+    return compact_conversation(messages, HARD_KEEP_RECENT, HARD_RESULT_CHARS, cut_calls=True)
+
+
+def compacted_to_fit(
+    messages: tuple[Message, ...], tokens_sent: Callable[[tuple[Message, ...]], int], ceiling: int
+) -> tuple[tuple[Message, ...], Compaction]:
+    """Messages over `ceiling` (as `tokens_sent` measures the request they make), compacted softly if
+    that is enough, else hard on top of the soft result."""
+    soft = compact_conversation(messages)
+    if tokens_sent(soft) <= ceiling:
+        return soft, Compaction.SOFT
+    return hard_compaction(soft), Compaction.HARD

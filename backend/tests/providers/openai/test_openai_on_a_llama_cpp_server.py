@@ -10,7 +10,15 @@ from collections.abc import Callable
 import httpx
 import openai
 import pytest
-from providers.openai.fake_openai_api import LOCAL_URL, FakeOpenAIApi, Sleeps, completion, error_body, tool_call
+from providers.openai.fake_openai_api import (
+    LOCAL_URL,
+    FakeOpenAIApi,
+    Sleeps,
+    chunk,
+    completion,
+    error_body,
+    tool_call,
+)
 
 from forge.core.llm.messages import Message, ModelRequest, Role, TextDelta, ToolCall, ToolDefinition, user_text
 from forge.ports import ModelUnavailableError
@@ -29,11 +37,15 @@ def not_found(api: FakeOpenAIApi) -> FakeOpenAIApi:
     return api.json({"detail": "Not Found"}, 404)
 
 
-def llama_cpp_python_probes(api: FakeOpenAIApi, count: int) -> None:
-    """/v1/models without a window, no /props, no /api/show, no /tokenize, /extras/tokenize/count."""
+def llama_cpp_python_probes(api: FakeOpenAIApi, count: int | None) -> None:
+    """/v1/models without a window, no /props, no /api/show, no /tokenize, /extras/tokenize/count
+    (None: not that either, a server the probe does not recognise)."""
     api.json({"object": "list", "data": [{"id": "gemma-3-270m", "object": "model", "owned_by": "me"}]})
     not_found(not_found(not_found(api)))
-    api.json({"count": count})
+    if count is None:
+        not_found(api)
+    else:
+        api.json({"count": count})
 
 
 async def test_a_local_server_is_learned_once_before_the_first_call(
@@ -54,10 +66,36 @@ async def test_a_local_server_is_learned_once_before_the_first_call(
     assert api.bodies[-1]["max_tokens"] == 4_096  # a quarter of the window: the input keeps three quarters
 
 
-async def test_a_refused_streamed_call_with_tools_is_made_without_streaming_from_then_on(
+async def test_llama_cpp_python_is_recognised_tool_calls_unstreamed_from_the_first_and_json_asked_its_way(
     api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
 ) -> None:
     llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls", NO_USAGE))
+    api.sse(chunk({"role": "assistant", "content": "Done."}), chunk({}, finish_reason="stop"))
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    first = [item async for item in model.stream(WITH_TOOLS)]
+    prose = [item async for item in model.stream(ModelRequest("You are the forge.", (user_text("Hi"),), ()))]
+
+    chats = [_body(r) for r in api.requests if r.url.path.endswith("/chat/completions")]
+    assert [b.get("stream", False) for b in chats] == [False, True]  # a call without tools still streams
+    assert first[0] == TextDelta("Let me search.") and first[-1].message.tool_calls[0].arguments == {"query": "triage"}
+    assert not model.facts.streams_tools and "llama-cpp-python" in model.facts.notes[0]
+    assert prose[-1].message.text == "Done." and sleeps.delays == []
+
+    api.json(completion('{"answer": "4"}', usage=NO_USAGE))
+    schema = {"type": "object", "properties": {"answer": {"type": "string"}}}
+    framed = ModelRequest("Answer.", (user_text("2 + 2?"),), (), output_schema=schema, output_name="answer")
+    assert (await model.complete(framed)).message.text == '{"answer": "4"}'
+    assert api.bodies[-1]["response_format"] == {
+        "type": "json_object",
+        "schema": schema,
+    }  # its grammar-constrained JSON
+
+
+async def test_a_refused_streamed_call_with_tools_is_made_without_streaming_from_then_on(
+    api: FakeOpenAIApi, make_model: ModelFactory, sleeps: Sleeps
+) -> None:
+    llama_cpp_python_probes(api, None)
     api.error(500, STREAM_REFUSED)
     api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls", NO_USAGE))
     api.json(completion("Done.", usage=NO_USAGE))
@@ -136,8 +174,9 @@ async def test_a_stream_with_tools_cut_before_anything_came_is_taken_as_a_refusa
 async def test_a_dropped_stream_with_tools_on_a_reachable_local_server_falls_back_to_no_streaming(
     api: FakeOpenAIApi, make_model: ModelFactory
 ) -> None:
-    # The real llama-cpp-python also dropped the connection outright when it raised its refusal.
-    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    # The real llama-cpp-python also dropped the connection outright when it raised its refusal
+    # (here on a server the probe does not recognise as llama-cpp-python's).
+    llama_cpp_python_probes(api, None)
     for _ in range(3):
         api.replies.append(_drop)
     api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls"))

@@ -113,6 +113,26 @@ def test_tools_are_function_tools_with_their_schema_as_parameters() -> None:
     assert params["tool_choice"] == "auto"  # llama.cpp offers tools to the model only for an explicit "auto"
 
 
+def test_a_local_server_gets_schemas_without_max_lengths_its_grammar_would_choke_on() -> None:
+    text = {"type": "string", "minLength": 3, "maxLength": 2000}
+    schema = {"type": "object", "properties": {"items": {"type": "array", "maxItems": 8, "items": text}}}
+    request = ModelRequest(
+        "", (user_text("hi"),), (ToolDefinition("record", "Record.", schema),), output_schema=schema, output_name="o"
+    )
+    hosted = request_params(request, model="m", max_tokens=10)
+    local = request_params(request, model="m", max_tokens=10, schema_format="json_object", grammar_safe=True)
+
+    assert hosted["tools"][0]["function"]["parameters"] == schema
+    assert hosted["response_format"]["json_schema"]["schema"] == schema
+    loose = {
+        "type": "object",
+        "properties": {"items": {"type": "array", "maxItems": 8, "items": {"type": "string", "minLength": 3}}},
+    }
+    assert local["tools"][0]["function"]["parameters"] == loose
+    assert local["response_format"] == {"type": "json_object", "schema": loose}
+    assert text["maxLength"] == 2000  # the tool's own schema is untouched
+
+
 def test_a_required_tool_is_forced_by_name_instead_of_auto() -> None:
     tool = ToolDefinition("research", "Search.", {"type": "object"})
     request = ModelRequest("", (user_text("hi"),), (tool,), required_tool="research")

@@ -7,6 +7,8 @@ against the real one), answered with the offline model's decisions like `OpenAID
   it the model never sees them and answers in prose;
 - a streamed request with tools and `tool_choice: "auto"` is a 500 "Automatic streaming tool choice
   is not supported";
+- `response_format` is `{"type": "json_object", "schema": ...}` (grammar-constrained JSON); OpenAI's
+  `json_schema` is a 500 listing its request validation error;
 - no usage is reported;
 - a prompt plus `max_tokens` beyond n_ctx is a 400 `context_length_exceeded` (counted by the server's
   tokenizer: here cl100k × TOKENIZER_RATIO, a tokenizer that yields 17% more than cl100k);
@@ -27,6 +29,11 @@ from providers.sessions.offline_decisions_openai import OpenAIDecisionsApi
 from forge.providers.token_counting import cl100k_length
 
 TOKENIZER_RATIO = 1.17
+# Its request validation error, as a 500 (seen with the real server; `test_openai_schema_output`).
+RESPONSE_FORMAT_REFUSAL = (
+    "1 validation error:\n  {{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input "
+    "should be 'text' or 'json_object'\", 'input': '{kind}'}}"
+)
 PROSE = "I will research the problem and list its fundamentals, assumptions and reframings."
 
 
@@ -62,6 +69,8 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
     served_5xx: list[str] = field(default_factory=list)
     prose_replies: int = 0
     largest_request: int = 0  # the most tokens (prompt + max_tokens) any accepted request asked for
+    unstreamed_tool_calls: int = 0  # accepted requests offering tools without streaming
+    constrained_replies: int = 0  # accepted `json_object` + `schema` requests (grammar-constrained)
 
     async def _serve(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
@@ -80,11 +89,18 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
             return refusal
         if body.get("tools") and body.get("tool_choice") is None and not body.get("response_format"):
             body = {key: value for key, value in body.items() if key != "tools"}
+        if body.get("response_format"):  # its grammar-constrained JSON, answered as the offline model decides
+            self.constrained_replies += 1
+            schema = {"name": "output", "schema": body["response_format"]["schema"], "strict": False}
+            body = {**body, "response_format": {"type": "json_schema", "json_schema": schema}}
         return await super()._serve(httpx.Request("POST", request.url, content=json.dumps(body).encode()))
 
     def _llama_refusal(self, body: dict[str, Any]) -> httpx.Response | None:
         if any(m.get("role") == "assistant" and m.get("content") is None for m in body["messages"]):
             return server_error('can only concatenate str (not "NoneType") to str')
+        fmt = body.get("response_format")
+        if fmt is not None and (fmt.get("type") != "json_object" or not isinstance(fmt.get("schema"), dict)):
+            return server_error(RESPONSE_FORMAT_REFUSAL.format(kind=fmt.get("type")))
         if body.get("stream") and body.get("tools") and body.get("tool_choice") == "auto":
             return server_error("Automatic streaming tool choice is not supported")
         prompt = prompt_tokens(body)
@@ -96,6 +112,7 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
                 400,
             )
         self.largest_request = max(self.largest_request, asked)
+        self.unstreamed_tool_calls += bool(body.get("tools")) and not body.get("stream")
         return None
 
     async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:

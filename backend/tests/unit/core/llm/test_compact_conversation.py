@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from forge.core.domain_types import ToolCallId
-from forge.core.llm.compact_conversation import compact_conversation
+from forge.core.llm.compact_conversation import Compaction, compact_conversation, compacted_to_fit, hard_compaction
 from forge.core.llm.messages import Message, ProviderPart, Role, TextPart, ToolCall, ToolResult
 
 
@@ -45,3 +45,20 @@ def test_after_an_overflow_answered_calls_keep_their_keys_and_texts_but_long_lis
         "n": 2,
     }
     assert result == messages[1].parts[0]  # the recent result the model reads is kept whole
+
+
+def _chars(messages: tuple[Message, ...]) -> int:
+    return sum(len(str(p)) for m in messages for p in m.parts)
+
+
+def test_soft_compaction_is_chosen_when_it_fits_and_hard_on_top_of_it_when_it_does_not() -> None:
+    exchanges = [m for n in range(6) for m in _exchange(n, str(n) * 3000)]
+    messages = (Message(Role.USER, (TextPart("brief"),)), *exchanges)
+    soft = compact_conversation(messages)
+    hard = hard_compaction(soft)
+    assert _chars(hard) < _chars(soft) < _chars(messages)
+
+    assert compacted_to_fit(messages, _chars, _chars(soft)) == (soft, Compaction.SOFT)
+    assert compacted_to_fit(messages, _chars, _chars(soft) - 1) == (hard, Compaction.HARD)
+    assert compacted_to_fit(messages, _chars, 0) == (hard, Compaction.HARD)  # kept though over: the server judges
+    assert hard[-2:] == soft[-2:] and hard[-3] != soft[-3]  # hard keeps only the last 2 messages whole
