@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from support.recorded_offline_service import RecordingModel, first_brief, recorded_offline_service
+from support.recorded_offline_service import RecordingModel, autopilot_until, first_brief, recorded_offline_service
 
 from forge.core.domain_types import ClaimStatus, Phase
 from forge.core.review.autopilot_policy import AutopilotPolicy
@@ -31,13 +31,7 @@ async def test_the_validate_brief_carries_verifys_verdicts_and_the_autopilot_fol
         record = await service.create(PROBLEM)
         assert not isinstance(record, ServiceFailure)
         await service.start_run(record.id)
-        for _ in range(6):
-            await container.runs.wait(record.id)
-            state = await service.state(record.id)
-            assert not isinstance(state, ServiceFailure)
-            if state.current_phase is Phase.BUILD:
-                break
-            assert not isinstance(await service.submit_autopilot_review(record.id, policy), ServiceFailure)
+        state = await autopilot_until(container, record.id, Phase.BUILD, policy)
     assert state.current_phase is Phase.BUILD and state.verifications
 
     # SEARCH ran when SYNTHESIZE opened: the brief the model first read already offers its children.

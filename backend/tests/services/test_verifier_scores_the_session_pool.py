@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from support.fixed_clock import CountingIds, FixedClock
 from support.fresh_database import migrated_database_url
+from support.recorded_offline_service import autopilot_until
 from support.scripted_scorer import ScriptedScorer
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_structured_model
@@ -19,7 +20,6 @@ from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.config import Settings
 from forge.core.domain_types import Phase, SessionId
 from forge.core.hypotheses.judged_scores import ScoreSource
-from forge.core.review.autopilot_policy import AutopilotPolicy
 from forge.core.saga.records import FindingKind
 from forge.core.selection.composite_score import ScoreVector
 from forge.knowledge.load_knowledge import load_source_domains
@@ -50,15 +50,7 @@ async def test_the_verifier_scores_every_pool_hypothesis_once_and_the_supervisor
             record = await service.create(PROBLEM)
             assert not isinstance(record, ServiceFailure)
             await service.start_run(record.id)
-            for _ in range(4):
-                await container.runs.wait(record.id)
-                state = await service.state(record.id)
-                assert not isinstance(state, ServiceFailure)
-                if state.current_phase is Phase.VALIDATE:
-                    break
-                assert not isinstance(
-                    await service.submit_autopilot_review(record.id, AutopilotPolicy()), ServiceFailure
-                )
+            state = await autopilot_until(container, record.id, Phase.VALIDATE, reviews=4)
             async with container.uow_factory() as uow:
                 page = await uow.hypotheses.page(SessionId(record.id), HypothesisFilter(), limit=1000, offset=0)
         finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from uuid import UUID
 
 from support.fixed_clock import CountingIds, FixedClock
 
@@ -19,12 +20,16 @@ from forge.bootstrap.build_container import build_container
 from forge.bootstrap.container import Container
 from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.config import Settings
+from forge.core.domain_types import Phase
 from forge.core.llm.messages import ModelRequest, ModelResponse
+from forge.core.review.autopilot_policy import AutopilotPolicy
+from forge.core.session.forge_state import ForgeState
 from forge.db.migrate import upgrade_database
 from forge.knowledge.load_knowledge import load_source_domains
 from forge.offline.offline_model import OfflineModel
 from forge.ports import StructuredModel
 from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
+from forge.services.service_results import ServiceFailure
 
 
 class RecordingModel:
@@ -82,3 +87,20 @@ async def recorded_offline_service(
         yield container
     finally:
         await container.close()
+
+
+async def autopilot_until(
+    container: Container, session_id: UUID, phase: Phase, policy: AutopilotPolicy | None = None, reviews: int = 6
+) -> ForgeState:
+    """Run the started session, answering each review as the autopilot would, until it stands in
+    `phase` (at most `reviews` reviews); the state it stands in then."""
+    service = container.service
+    for _ in range(reviews):
+        await container.runs.wait(session_id)
+        state = await service.state(session_id)
+        assert not isinstance(state, ServiceFailure)
+        if state.current_phase is phase:
+            return state
+        answered = await service.submit_autopilot_review(session_id, policy or AutopilotPolicy())
+        assert not isinstance(answered, ServiceFailure), answered
+    raise AssertionError(f"the session did not reach {phase.value} within {reviews} reviews")
