@@ -129,7 +129,10 @@ def _half_reframing(i: int) -> ToolCall:
     return call("reframe_problem", {"reframings": [{"text": f"What if wait time {i} were measured per bed?"}]})
 
 
-MISSING_TYPE = "Invalid input — reframings.0.reframing_type: Field required"
+MISSING_TYPE = (
+    "Invalid input — reframings.0.reframing_type: Field required "
+    "(one of: scope_change, entity_question, variable_change, domain_change)."
+)
 
 
 async def test_a_model_whose_calls_are_all_invalid_is_stopped_with_a_message_that_says_what_to_do() -> None:
@@ -148,7 +151,8 @@ async def test_a_model_whose_calls_are_all_invalid_is_stopped_with_a_message_tha
     assert error["code"] == "MODEL_INVALID_CALLS" and error["recoverable"] is True
     assert error["message"] == (
         "The model could not form a valid tool call: its last 6 calls were all refused as invalid input (the last, "
-        "'reframe_problem': \"reframings.0.reframing_type: Field required\"). The run stopped; this model cannot "
+        "'reframe_problem': \"reframings.0.reframing_type: Field required (one of: scope_change, entity_question, "
+        'variable_change, domain_change)."). The run stopped; this model cannot '
         "fill in the tools' arguments. Choose a larger model with a tool-calling chat template (see README "
         '"Real models" for local server settings that work), or resume to let it try again.'
     )
@@ -166,3 +170,16 @@ async def test_a_valid_call_between_invalid_ones_resets_the_count() -> None:
     assert [e.data["code"] for e in record.events if e.type == EventType.ERROR] == ["MODEL_INVALID_CALLS"]
     (ran,) = [e.data for e in record.events if e.type == EventType.TOOL_RESULT]
     assert ran["tool"] == "extract_assumptions" and ran["summary"] == "1 assumption(s)"
+
+
+async def test_a_string_cut_at_an_html_escaped_quote_is_refused_with_what_went_wrong() -> None:
+    """As a 270M model on llama-cpp-python wrote it: `&#34;` for `"`, so the type ended up inside the text."""
+    text = "What limits flow?&#34;, &#34;reframing_type&#34;: &#34;scope_change&#34;}]"
+    model = ScriptedModel([turn(call("reframe_problem", {"reframings": [{"text": text}]})), turn(text="Done.")])
+    record = await _run(model, max_nudges=0)
+
+    (error,) = [e.data for e in record.events if e.type == EventType.TOOL_ERROR]
+    assert error["message"] == MISSING_TYPE + (
+        ' reframings[0].text contains `&#34;` or `&quot;` (an HTML-escaped quote) where a plain " was meant, so the '
+        "string never ended and the fields written after it were lost: write plain double quotes."
+    )

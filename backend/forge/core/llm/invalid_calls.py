@@ -22,11 +22,41 @@ call 9 (of 34): the calls accepted between the streaks carried HTML-escaped junk
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 STOP_AFTER = 6
 QUOTE_CHARS = 160
 INVALID_INPUT = "INVALID_INPUT"
+ESCAPED_QUOTE = re.compile(r"&(?:amp;)*(?:#34|#x22|quot);", re.IGNORECASE)
+
+
+def escaped_quote_at(value: object, path: str = "") -> str | None:
+    """The path of the first string in `value` holding an HTML-escaped double quote (`&#34;`, `&quot;`).
+
+    A model shown its earlier calls HTML-escaped (llama-cpp-python's chatml-function-calling template
+    renders the history with Jinja autoescape) writes `&#34;` where it means `"`: its string never
+    ends, and the fields it meant to write after it are lost inside the string."""
+    if isinstance(value, str):
+        return (path or "the value") if ESCAPED_QUOTE.search(value) else None
+    if isinstance(value, Mapping):
+        found = (escaped_quote_at(v, f"{path}.{k}" if path else str(k)) for k, v in value.items())
+        return next((p for p in found if p), None)
+    if isinstance(value, list | tuple):
+        return next((p for i, v in enumerate(value) if (p := escaped_quote_at(v, f"{path}[{i}]"))), None)
+    return None
+
+
+def escaped_quote_hint(arguments: Mapping[str, object]) -> str:
+    """What to add to a refusal when a string holds an escaped quote (empty when none does)."""
+    path = escaped_quote_at(arguments)
+    if path is None:
+        return ""
+    return (
+        f' {path} contains `&#34;` or `&quot;` (an HTML-escaped quote) where a plain " was meant, so the string '
+        "never ended and the fields written after it were lost: write plain double quotes."
+    )
 
 
 def _quoted(error: str) -> str:

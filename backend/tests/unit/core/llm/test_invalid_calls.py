@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forge.core.llm.invalid_calls import STOP_AFTER, InvalidCallStreak
+from forge.core.llm.invalid_calls import STOP_AFTER, InvalidCallStreak, escaped_quote_at, escaped_quote_hint
 
 MISSING = "Invalid input — reframings.0.reframing_type: Field required"
 
@@ -48,3 +48,10 @@ def test_the_stop_message_names_the_tool_quotes_the_last_error_briefly_and_says_
     assert "last 2 calls" in message and "'reframe_problem'" in message
     assert '"reframings.0.reframing_type: Field required; xxx' in message and "x" * 200 not in message
     assert "…" in message and "larger model" in message and 'README "Real models"' in message
+
+
+def test_an_html_escaped_quote_is_found_by_its_path_and_plain_text_is_not() -> None:
+    assert escaped_quote_at({"reframings": [{"text": "ok"}, {"text": "a&#34;, &#34;b"}]}) == "reframings[1].text"
+    assert escaped_quote_at({"summary": "said &amp;quot;no&amp;quot;"}) == "summary"
+    assert escaped_quote_at({"summary": "Fish &amp; chips cost 3 &lt; 4", "n": 3}) is None
+    assert escaped_quote_hint({"text": 'a "quoted" word'}) == ""
