@@ -13,13 +13,16 @@ Invariants:
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from pydantic import ValidationError
 
 from forge.agent.phases.registry import phase_definition
 from forge.agent.tool_context import ToolContext, ToolOutcome
 from forge.agent.tool_registry import ALL_TOOLS, tool_names_for_phase
+from forge.core.llm.invalid_calls import escaped_quote_hint
 from forge.core.llm.junk_arguments import junk_value
 from forge.core.llm.messages import ToolCall
 from forge.core.phases.phase_progress import phase_progress
@@ -29,8 +32,27 @@ from forge.core.session.forge_state import ForgeState
 log = logging.getLogger(__name__)
 
 
-def _validation_message(error: ValidationError) -> str:
-    parts = [f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in error.errors()[:5]]
+def _field_schema(schema: Mapping[str, Any], loc: tuple[int | str, ...]) -> Mapping[str, Any]:
+    """The JSON schema of the field at `loc` (pydantic's `$ref`s into `$defs` followed; {} if unknown)."""
+    defs = schema.get("$defs", {})
+
+    def resolved(node: Any) -> Mapping[str, Any]:
+        ref = node.get("$ref", "") if isinstance(node, Mapping) else ""
+        return defs.get(ref.rsplit("/", 1)[-1], {}) if ref else (node if isinstance(node, Mapping) else {})
+
+    node = resolved(schema)
+    for part in loc:
+        node = resolved(node.get("items") if isinstance(part, int) else node.get("properties", {}).get(part))
+    return node
+
+
+def _validation_message(error: ValidationError, schema: Mapping[str, Any]) -> str:
+    """Each error as `path: what is wrong`, a missing field with its allowed values when it has a list."""
+    parts = []
+    for e in error.errors()[:5]:
+        allowed = _field_schema(schema, e["loc"]).get("enum") if e["type"] == "missing" else None
+        hint = f" (one of: {', '.join(map(str, allowed))})" if allowed else ""
+        parts.append(f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}{hint}")
     return "Invalid input — " + "; ".join(parts)
 
 
@@ -78,7 +100,9 @@ async def _dispatch(ctx: ToolContext, call: ToolCall) -> ToolOutcome:
     try:
         args = spec.input_model.model_validate(dict(call.arguments))
     except ValidationError as error:
-        return ToolOutcome.failed(RuleViolation(ErrorCode.INVALID_INPUT, _validation_message(error)))
+        message = _validation_message(error, spec.input_model.model_json_schema()) + "."
+        message += escaped_quote_hint(dict(call.arguments))
+        return ToolOutcome.failed(RuleViolation(ErrorCode.INVALID_INPUT, message))
     try:
         return await spec.handler(ctx, args)
     except Exception as error:  # a tool must never crash the loop

@@ -25,7 +25,8 @@ Invariants:
     - A model that loops is stopped (`core.llm.repeated_calls`): a call repeated REFUSE_AT times is
       answered with a REPEATED_CALL tool error instead of running again; at STOP_AT the run ends with
       MODEL_LOOPING. A run in which the model called no tool at all and ran out of nudges ends with
-      MODEL_CALLED_NO_TOOL ("answered in prose"), not only the phase's incomplete-work code.
+      MODEL_CALLED_NO_TOOL ("answered in prose"), not only the phase's incomplete-work code. A model
+      whose calls are refused as invalid input STOP_AFTER times in a row ends with MODEL_INVALID_CALLS.
     - A call over the window's input ceiling is compacted before it is sent (softly, or hard if that
       is not enough: `compacted_to_fit`); one the server still refuses as too long is compacted hard
       and retried once.
@@ -113,6 +114,7 @@ class _StepDraft:
     tool_calls: list[ToolExecuted] = field(default_factory=list)
     replaced_history: tuple[Message, ...] | None = None
     looping: str | None = None  # why the run stops: the model repeats itself
+    invalid: str | None = None  # why the run stops: the model cannot form a valid call (core.llm.invalid_calls)
 
     def add_message(self, message: Message, messages: list[Message]) -> None:
         messages.append(message)
@@ -135,6 +137,13 @@ def _result_content(outcome: ToolOutcome) -> str:
         v = outcome.violation
         return json.dumps({"error_code": v.code.value, "message": v.message})
     return json.dumps(dict(outcome.payload), ensure_ascii=False, default=str)
+
+
+def _run_stop(draft: _StepDraft) -> ev.SessionEvent | None:
+    """The error that ends the run after this reply: the model loops, or cannot form a valid call."""
+    if draft.looping:
+        return ev.error("MODEL_LOOPING", draft.looping, recoverable=True)
+    return ev.error("MODEL_INVALID_CALLS", draft.invalid, recoverable=True) if draft.invalid else None
 
 
 def _executed(name: str, arguments: dict[str, object], outcome: ToolOutcome) -> ToolExecuted:
@@ -245,11 +254,9 @@ class AgentRunner:
             return False, 0  # the provider paused a long server-side turn: call again to let it finish
         if reply.tool_calls:
             paused = await self._execute_calls(ctx, response, reply, messages, draft, watch)
-            if draft.looping:
-                draft.events += [
-                    ev.error("MODEL_LOOPING", draft.looping, recoverable=True),
-                    ev.done(error=True, awaiting_input=False),
-                ]
+            stop = _run_stop(draft)
+            if stop:
+                draft.events += [stop, ev.done(error=True, awaiting_input=False)]
                 return True, 0
             if paused:
                 draft.events += [
@@ -347,6 +354,9 @@ class AgentRunner:
             draft.events.append(ev.tool_call(call.name, _preview(call.arguments)))
             outcome = await self._outcome(ctx, call, cut, watch, draft)
             failed = outcome.violation is not None
+            code, why = (outcome.violation.code.value, outcome.violation.message) if outcome.violation else (None, "")
+            if watch.invalid.observe(call.name, code, why, unreadable=call.parse_error is not None):
+                draft.invalid = draft.invalid or watch.invalid.stop_message()
             cited = () if failed else tuple(h for h in outcome.sources if h.snippet.strip())
             results.append(ToolResult(call.id, _result_content(outcome), failed, cited))
             draft.tool_calls.append(_executed(call.name, dict(call.arguments), outcome))

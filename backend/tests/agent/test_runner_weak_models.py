@@ -1,5 +1,6 @@
 """The loop's guard rails for weak (small local) models: a model that repeats one call is refused, then
-stopped with a message that says it loops; one that answers in prose and calls no tool is stopped
+stopped with a message that says it loops; one whose calls are all refused as invalid input is stopped
+with a message that says what to do; one that answers in prose and calls no tool is stopped
 with a message that says so; a model on a server it learns is learned before the first call."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from forge.agent.phase_briefs import phase_kickoff
 from forge.agent.runner import AgentRunner
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import SessionId
-from forge.core.llm.messages import Message, ModelRequest, ModelResponse, Role, TextPart, ToolResult
+from forge.core.llm.messages import Message, ModelRequest, ModelResponse, Role, TextPart, ToolCall, ToolResult
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import ResearchHit
@@ -121,3 +122,64 @@ async def test_a_junk_value_from_broken_json_is_refused_with_the_reason() -> Non
     (error,) = [e.data for e in record.events if e.type == EventType.TOOL_ERROR]
     assert error["error_code"] == "INVALID_INPUT"
     assert "assumptions[1]" in error["message"] and "fragment of broken JSON" in error["message"]
+
+
+def _half_reframing(i: int) -> ToolCall:
+    """A reframing without its type, the text different each time (so no repeat guard is involved)."""
+    return call("reframe_problem", {"reframings": [{"text": f"What if wait time {i} were measured per bed?"}]})
+
+
+MISSING_TYPE = (
+    "Invalid input — reframings.0.reframing_type: Field required "
+    "(one of: scope_change, entity_question, variable_change, domain_change)."
+)
+
+
+async def test_a_model_whose_calls_are_all_invalid_is_stopped_with_a_message_that_says_what_to_do() -> None:
+    model = ScriptedModel([turn(_half_reframing(i)) for i in range(12)])
+    record = await _run(model)
+
+    assert len(model.requests) == 6  # stopped at the sixth invalid call in a row
+    assert [(e.type, e.data.get("tool")) for e in record.events if e.type != EventType.CONTEXT_USAGE] == [
+        (EventType.TOOL_CALL, "reframe_problem"),
+        (EventType.TOOL_ERROR, "reframe_problem"),
+    ] * 6 + [(EventType.ERROR, None), (EventType.DONE, None)]
+    refusals = [e.data for e in record.events if e.type == EventType.TOOL_ERROR]
+    assert {(r["error_code"], r["message"]) for r in refusals} == {("INVALID_INPUT", MISSING_TYPE)}
+    assert _results(record) == [(True, "INVALID_INPUT")] * 6
+    (error,) = [e.data for e in record.events if e.type == EventType.ERROR]
+    assert error["code"] == "MODEL_INVALID_CALLS" and error["recoverable"] is True
+    assert error["message"] == (
+        "The model could not form a valid tool call: its last 6 calls were all refused as invalid input (the last, "
+        "'reframe_problem': \"reframings.0.reframing_type: Field required (one of: scope_change, entity_question, "
+        'variable_change, domain_change)."). The run stopped; this model cannot '
+        "fill in the tools' arguments. Choose a larger model with a tool-calling chat template (see README "
+        '"Real models" for local server settings that work), or resume to let it try again.'
+    )
+    assert record.events[-1].data == {"error": True, "awaiting_input": False}
+
+
+async def test_a_valid_call_between_invalid_ones_resets_the_count() -> None:
+    valid = call("extract_assumptions", {"assumptions": ["Staff numbers stay fixed over the year"]})
+    script = [turn(_half_reframing(i)) for i in range(5)] + [turn(valid)]
+    model = ScriptedModel(script + [turn(_half_reframing(i)) for i in range(5, 17)])
+    record = await _run(model)
+
+    assert len(model.requests) == 12  # 5 invalid, 1 valid, then 6 invalid
+    assert _results(record) == [(True, "INVALID_INPUT")] * 5 + [(False, "ok")] + [(True, "INVALID_INPUT")] * 6
+    assert [e.data["code"] for e in record.events if e.type == EventType.ERROR] == ["MODEL_INVALID_CALLS"]
+    (ran,) = [e.data for e in record.events if e.type == EventType.TOOL_RESULT]
+    assert ran["tool"] == "extract_assumptions" and ran["summary"] == "1 assumption(s)"
+
+
+async def test_a_string_cut_at_an_html_escaped_quote_is_refused_with_what_went_wrong() -> None:
+    """As a 270M model on llama-cpp-python wrote it: `&#34;` for `"`, so the type ended up inside the text."""
+    text = "What limits flow?&#34;, &#34;reframing_type&#34;: &#34;scope_change&#34;}]"
+    model = ScriptedModel([turn(call("reframe_problem", {"reframings": [{"text": text}]})), turn(text="Done.")])
+    record = await _run(model, max_nudges=0)
+
+    (error,) = [e.data for e in record.events if e.type == EventType.TOOL_ERROR]
+    assert error["message"] == MISSING_TYPE + (
+        ' reframings[0].text contains `&#34;` or `&quot;` (an HTML-escaped quote) where a plain " was meant, so the '
+        "string never ended and the fields written after it were lost: write plain double quotes."
+    )

@@ -1719,7 +1719,7 @@ export interface components {
          */
         ErrorData: {
             /** Code */
-            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "MODEL_LOOPING" | "MODEL_CALLED_NO_TOOL" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE" | "RUN_NOT_RUNNING");
+            code: components["schemas"]["ErrorCode"] | ("CANCELLED" | "RUN_FAILED" | "RUN_INCOMPLETE" | "MAX_ITERATIONS" | "CONTEXT_OVERFLOW" | "MODEL_ERROR" | "MODEL_LOOPING" | "MODEL_CALLED_NO_TOOL" | "MODEL_INVALID_CALLS" | "SERVER_SHUTDOWN" | "SESSION_DELETED" | "EVENTS_UNAVAILABLE" | "RUN_NOT_RUNNING");
             /** Message */
             message: string;
             /** Recoverable */

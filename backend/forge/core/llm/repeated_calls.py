@@ -8,6 +8,8 @@ Invariants:
       refused (the model is told it repeats itself, the tool does not run again); at `stop_at` the run
       stops with a message that says the model is looping. Unreadable calls have their own count with
       the same limits, so a model writing garbage stops too.
+    - The watch also carries the run's streak of calls refused as invalid input
+      (`core.llm.invalid_calls`), which the loop feeds with every call's outcome.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from forge.core.llm.invalid_calls import InvalidCallStreak
 from forge.core.llm.messages import ToolCall
 
 REFUSE_AT = 3
@@ -53,6 +56,7 @@ class RepeatWatch:
     seen: Counter[str] = field(default_factory=Counter)
     unreadable: int = 0
     other_work: int = 0  # turns that did work without a tool call (server-side research)
+    invalid: InvalidCallStreak = field(default_factory=InvalidCallStreak)
 
     @property
     def called_nothing(self) -> bool:
