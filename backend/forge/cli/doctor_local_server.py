@@ -2,6 +2,8 @@
 which window and slots it has, and whether the model calls tools at all.
 
 Invariants:
+    - What the probe learns overrides what the role's line assumed: a server that takes JSON schemas
+      in its own form (llama-cpp-python's `json_object` + `schema`) gets a "structured output" line.
     - Only a `local:` route is probed, and only its own server (free: `GET /models`, `/props`, a
       tokenizer count, and up to TOOL_TRIES short chat calls with one tool).
     - Nothing listening, or a model that made no tool call in TOOL_TRIES tries, is a problem (doctor
@@ -62,6 +64,9 @@ async def local_server_findings(settings: Settings, *, check_tools: bool = True)
     known = "".join(f"; {note}" for note in facts.notes if note != OLLAMA_NOTE)
     findings = [Finding("local server", f"{url}: reachable; models: {listed}{known}")]
     findings.append(_window_finding(model, settings))
+    if facts.schema_format != "json_schema":  # learned from the server: the role's line assumed json_schema
+        form = f"response_format {facts.schema_format} + schema (the server's grammar-constrained form; it refuses json_schema)"
+        findings.append(Finding("structured output", form))
     if check_tools:
         findings.append(await _tool_finding(model))
     return findings

@@ -98,6 +98,29 @@ async def test_a_local_model_that_calls_no_tool_is_a_problem_and_an_unreported_w
     assert not tools.ok and "made no tool call in 3 tries" in (tools.fix or "") and "--jinja" in (tools.fix or "")
 
 
+async def test_llama_cpp_python_is_said_to_take_json_schemas_its_own_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    called = {"role": "assistant", "content": "", "tool_calls": [_CALL]}
+    plain = _llama_cpp_python(called)
+
+    def serve(request: httpx.Request) -> httpx.Response:  # llama-cpp-python's own tokenizer route
+        if request.url.path == "/extras/tokenize/count":
+            return httpx.Response(200, json={"count": 40})
+        return plain(request)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(serve)) as client:
+        made = functools.partial(openai_compatible_model.openai_compatible_model_from_settings, http_client=client)
+        monkeypatch.setattr(openai_compatible_model, "openai_compatible_model_from_settings", made)
+        url = await migrated_sqlite_url(tmp_path)
+        settings = Settings(database_url=url, model="local:gemma-3-270m", openai_base_url="http://127.0.0.1:8080/v1")
+        findings = _by_topic(await diagnose(settings))
+
+    structured = findings["structured output"]
+    assert structured.ok and structured.value.startswith("response_format json_object + schema")
+    assert findings["tool calls"].ok
+
+
 def _doctor_on(
     server: Callable[[httpx.Request], httpx.Response] | None,
     tmp_path: Path,
