@@ -25,13 +25,7 @@ import httpx
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.llm.messages import Usage
-from forge.core.research.results import (
-    ResearchResults,
-    found_by_of,
-    model_usage_of,
-    renderings_of,
-    research_warning_of,
-)
+from forge.core.research.results import ResearchResults, model_usage_of, with_warning_first
 from forge.core.session.records import ResearchHit, SessionDocument
 from forge.ports import ResearchProvider
 
@@ -201,15 +195,8 @@ class WebResearchWithFallback:
                 query, session_id=session_id, limit=limit, session_documents=session_documents
             )
             warning = f"Web search failed: {failure}. The local corpus answered “{query}” instead."
-            return ResearchResults(
-                local,
-                self._local.name,
-                " ".join(w for w in (warning, research_warning_of(local)) if w),
-                renderings=renderings_of(local),  # the corpus's English rendering of a query in another language
-                found_by=found_by_of(local),
-                usage=model_usage_of(local)[0],  # what that rendering cost
-                priced_as=model_usage_of(local)[1],
-            )
+            # the corpus's answer keeps its English rendering of a query in another language, and its cost
+            return with_warning_first(local, self._local.name, warning)
         own, usage, priced_as = await self._own_documents(query, session_id, limit, session_documents)
         hits = [*own, *(h for h in web if h.source not in {o.source for o in own})][:limit]
         return ResearchResults(hits, self.name, usage=usage, priced_as=priced_as)

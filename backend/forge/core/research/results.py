@@ -84,3 +84,19 @@ def found_by_of(hits: Sequence[ResearchHit]) -> Mapping[str, str]:
 def model_usage_of(hits: Sequence[ResearchHit]) -> tuple[Usage, str]:
     """What model calls made to answer cost, and the model to price them as (none: zero, "")."""
     return (hits.usage, hits.priced_as) if isinstance(hits, ResearchResults) else (Usage(), "")
+
+
+def with_warning_first(hits: Sequence[ResearchHit], answered: str, warning: str) -> ResearchResults:
+    """`hits` as `answered` gave them, `warning` before their own; what they carry (renderings,
+    found_by, the model usage behind them) kept."""
+    if not isinstance(hits, ResearchResults):
+        return ResearchResults(hits, answered, warning)
+    return ResearchResults(
+        hits,
+        answered,
+        " ".join(w for w in (warning, hits.warning) if w),
+        renderings=hits.renderings,
+        found_by=hits.found_by,
+        usage=hits.usage,
+        priced_as=hits.priced_as,
+    )
