@@ -17,6 +17,9 @@ The pace (`--ttft 1.2 --tps 70`): a call takes ttft + output_tokens / tps second
 virtual clock adds them up:
     - an engine batch (`run_structured_batch`, found by a context variable set around it) runs its calls
       on `concurrency` slots in request order (list scheduling: each call starts when a slot frees);
+      batches in flight at the same time (gathered side by side, e.g. the scores during the mapping
+      review) each have their own slots: their segment lasts as long as the task whose batches, one
+      after the other, take longest;
     - every other call (an agent turn, a lone engine call) waits for the one before it;
     - local work (tools, the database, the offline decisions themselves) counts zero seconds.
 A phase's wait is its engine work (the stages that open it) plus its agent turns; the round is the sum
@@ -84,6 +87,28 @@ STAGE_OF_REQUEST = {
 class Batch:
     stage: str
     concurrency: int
+    task: int  # the asyncio task that awaited it: one task's batches run one after the other
+    overlap: int  # batches in flight at the same time share this number (gathered side by side)
+
+
+@dataclass
+class InFlight:
+    """Batches running now, and the overlap group the next one joins (a new one when none runs)."""
+
+    running: int = 0
+    group: int = 0
+
+    def start(self) -> int:
+        if self.running == 0:
+            self.group += 1
+        self.running += 1
+        return self.group
+
+    def stop(self) -> None:
+        self.running -= 1
+
+
+IN_FLIGHT = InFlight()
 
 
 @dataclass(frozen=True)
@@ -160,10 +185,10 @@ def makespan(durations: list[float], slots: int) -> float:
 
 
 def segments(calls: list[Call]) -> Iterator[tuple[list[Call], float]]:
-    """Consecutive calls of one batch are one segment (on its slots); any other call is its own."""
+    """Consecutive calls of batches that were in flight together are one segment; any other call is its own."""
     group: list[Call] = []
     for call in calls:
-        if group and (call.batch is None or call.batch is not group[0].batch):
+        if group and (call.batch is None or group[0].batch is None or call.batch.overlap != group[0].batch.overlap):
             yield group, _segment_seconds(group)
             group = []
         group.append(call)
@@ -172,10 +197,24 @@ def segments(calls: list[Call]) -> Iterator[tuple[list[Call], float]]:
 
 
 def _segment_seconds(group: list[Call]) -> float:
-    batch = group[0].batch
-    if batch is None:
+    """A lone call's seconds; for batches in flight together, the longest task's: each batch runs on its
+    own slots, one task's batches one after the other, different tasks' side by side."""
+    if group[0].batch is None:
         return sum(c.seconds for c in group)
-    return makespan([c.seconds for c in group], batch.concurrency)
+    by_task: dict[int, dict[int, tuple[Batch, list[float]]]] = {}
+    for call in group:
+        assert call.batch is not None
+        batches = by_task.setdefault(call.batch.task, {})
+        batches.setdefault(id(call.batch), (call.batch, []))[1].append(call.seconds)
+    return max(
+        sum(makespan(seconds, batch.concurrency) for batch, seconds in batches.values())
+        for batches in by_task.values()
+    )
+
+
+def _segment_name(group: list[Call]) -> str:
+    names = dict.fromkeys(f"{c.stage}:{c.name}" for c in group)
+    return " + ".join(f"{n} x{sum(f'{c.stage}:{c.name}' == n for c in group)}" for n in names)
 
 
 @contextlib.contextmanager
@@ -184,10 +223,12 @@ def instrumented(recorder: Recorder) -> Iterator[None]:
     original = structured_batch.run_structured_batch
 
     async def batch(model: Any, requests: Any, *, stage: Any, concurrency: int = 8, progress: Any = None) -> Any:
-        token = BATCH.set(Batch(str(stage.value), concurrency))
+        task = id(asyncio.current_task())
+        token = BATCH.set(Batch(str(stage.value), concurrency, task, IN_FLIGHT.start()))
         try:
             return await original(model, requests, stage=stage, concurrency=concurrency, progress=progress)
         finally:
+            IN_FLIGHT.stop()
             BATCH.reset(token)
 
     run_stage = EngineStages.run
@@ -281,6 +322,18 @@ def _breakdown(calls: list[Call]) -> None:
     print("\nengine calls by phase: " + "; ".join(f"{p} {n} x{k}" for (p, n), k in rows.items()))
 
 
+def _wait_rows(calls: list[Call]) -> None:
+    """Where each phase's engine wait goes: its segments in order (a batch on its slots, or a lone call)."""
+    print("\nengine wait by segment:")
+    for phase in PHASES:
+        parts = [
+            f"{_segment_name(group)} {seconds:.1f}s"
+            for group, seconds in segments([c for c in calls if c.phase == phase and c.stage != "agent"])
+        ]
+        if parts:
+            print(f"  {phase:<12} " + " -> ".join(parts))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ttft", type=float, default=1.2, help="seconds to the first token")
@@ -294,6 +347,7 @@ def main() -> None:
     print(f"One autopilot session ({rounds} round(s)) on {MODEL}, {len(calls)} model calls.\n")
     _stage_rows(calls)
     _breakdown(calls)
+    _wait_rows(calls)
     waits = _phase_rows(calls)
     print(
         f"engine calls repeating an earlier request exactly: {len(recorder.repeated)} {sorted(set(recorder.repeated))}"

@@ -22,6 +22,7 @@ from forge.core.selection.composite_score import ScoreVector, composite_score
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
 from forge.engine.explore.biso import run_biso
+from forge.engine.verify.score_hypotheses import SCORE_BATCH
 from forge.offline.offline_model import OfflineModel
 from forge.services.stages.engine_stages import EngineStages
 from forge.services.stages.score_stage import ScoreStage
@@ -40,10 +41,9 @@ def _reversing(pool: list[Hypothesis]) -> dict[str, ScoreVector]:
     rules = [composite_score(s) for s in score_pool(eligible, FRAME)]
     order = sorted(range(len(eligible)), key=lambda i: rules[i])  # worst first
     return {
-        eligible[i].id: ScoreVector(
-            10.0 - rank * 0.7, 9.5 - rank * 0.6, 9.0 - rank * 0.5, 8.0 - rank * 0.5, 9.0 - rank * 0.6
-        )
+        eligible[i].id: ScoreVector(10.0 - step * 7, 9.5 - step * 6, 9.0 - step * 5, 8.0 - step * 5, 9.0 - step * 6)
         for rank, i in enumerate(order)
+        for step in [rank / max(1, len(order) - 1)]  # 0 for their worst .. 1 for their best
     }
 
 
@@ -60,8 +60,9 @@ def _stages(pool: list[Hypothesis], scorer: ScriptedScorer | None) -> EngineStag
 
 
 def _one_cell_pool() -> list[Hypothesis]:
-    """Ten near-twins in one MOME cell (flow, aggregate), so the scores alone decide the seeds."""
-    return [parent(f"h{n}", "queue buffer flow", f"waiting room occupancy {n}") for n in range(10)]
+    """Near-twins in one MOME cell (flow, aggregate), so the scores alone decide the seeds: more than
+    one scoring call's worth."""
+    return [parent(f"h{n}", "queue buffer flow", f"waiting room occupancy {n}") for n in range(SCORE_BATCH + 2)]
 
 
 async def test_search_seeds_and_cp5_statistics_run_on_the_verifiers_scores() -> None:
@@ -72,11 +73,11 @@ async def test_search_seeds_and_cp5_statistics_run_on_the_verifiers_scores() -> 
     output = await _stages(pool, scorer).run(context(state), lambda e: None)
     assert output is not None and state.search is not None
 
-    # what was asked: first the whole pool, eight a call, then the round's children
+    # what was asked: first the whole pool, SCORE_BATCH a call, then the round's children
     asked = [[h.id for h in r.offline_context.hypotheses] for r in scorer.scoring]
-    pool_calls = -(-len(pool) // 8)
+    pool_calls = -(-len(pool) // SCORE_BATCH)
     assert [i for ids in asked[:pool_calls] for i in ids] == [h.id for h in pool]
-    assert all(len(ids) <= 8 for ids in asked)
+    assert all(len(ids) <= SCORE_BATCH for ids in asked)
     children = [h.id for h in output.hypotheses]
     assert [i for ids in asked[pool_calls:] for i in ids] == children
     assert len(scorer.scoring) == pool_calls + -(-len(children) // 8)

@@ -17,6 +17,7 @@ from forge.core.llm.messages import Usage
 from forge.core.session.events import EventType, SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.engine.saga.constraint_check import (
+    BATCH_SIZE,
     ConstraintCheckBatch,
     ConstraintCheckOutput,
     ConstraintJudgement,
@@ -102,15 +103,17 @@ async def test_the_models_flags_and_reasons_make_the_finding_and_flag_the_hypoth
     assert state.problem_frame is not None and state.problem_frame.frame.hard_constraints == ("without more staff",)
     assert state.biso is not None
     kept = state.biso.kept
-    assert [len(b.items) for b in judge.checks] == [8] * (kept // 8) + ([kept % 8] if kept % 8 else [])
+    assert [len(b.items) for b in judge.checks] == [BATCH_SIZE] * (kept // BATCH_SIZE) + (
+        [kept % BATCH_SIZE] if kept % BATCH_SIZE else []
+    )
     assert all(b.constraints == ("without more staff",) for b in judge.checks)
     first = judge.checks[0].items[0].id
     audit, (finding,) = _cp4(events)
     assert finding["hypothesis_ids"] == [first]
     assert f"{first} breaks “without more staff”: It needs a second nurse at triage." in finding["message"]
     assert (
-        f"Hard constraints (judge): {kept} text(s) judged in {len(judge.checks)} call(s); 1 flagged."
-        in audit["summary"]
+        f"Hard constraints (judge): {kept} text(s) judged in {len(judge.checks)} call(s) asked ahead of this "
+        "checkpoint, while the verifier scored them; 1 flagged." in audit["summary"]
     )
     assert state.supervision is not None and state.supervision.flagged == (first,)
     assert any(e.type is EventType.CONTEXT_USAGE for e in events)  # the judge's calls are accounted

@@ -22,6 +22,7 @@ from forge.core.domain_types import Phase, SessionId
 from forge.core.hypotheses.judged_scores import ScoreSource
 from forge.core.saga.records import FindingKind
 from forge.core.selection.composite_score import ScoreVector
+from forge.engine.verify.score_hypotheses import SCORE_BATCH
 from forge.knowledge.load_knowledge import load_source_domains
 from forge.offline.offline_model import OfflineModel
 from forge.ports import HypothesisFilter
@@ -60,7 +61,7 @@ async def test_the_verifier_scores_every_pool_hypothesis_once_and_the_supervisor
     pool = {h.id for h in page.items}
     asked = [h.id for r in scorer.scoring for h in r.offline_context.hypotheses]
     assert sorted(asked) == sorted(pool)  # every pool hypothesis asked about once, none twice
-    assert all(len(r.offline_context.hypotheses) <= 8 for r in scorer.scoring)
+    assert all(len(r.offline_context.hypotheses) <= SCORE_BATCH for r in scorer.scoring)
     assert set(state.hypothesis_scores) == pool  # stored with the session and read back
     assert all(
         j.source is ScoreSource.VERIFIER and j.scores == FLAT and j.judge == "scripted verifier"

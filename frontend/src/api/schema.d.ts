@@ -1816,6 +1816,13 @@ export interface components {
              * @description How it entered the session: the research query, the person, or the validated claim.
              */
             trace: string;
+            /**
+             * Verify Status
+             * @description VERIFY's status of the claim it supports; `failed` means the person kept it over VERIFY's verdict.
+             * @default unverified
+             * @enum {string}
+             */
+            verify_status: "passed" | "failed" | "escalated" | "abstained" | "unverified";
         };
         /**
          * EvidenceType

@@ -10,7 +10,8 @@ Invariants:
     - Every line says the person decided it ("The person accepted …", "The person chose …"), never
       "you". A decision about a claim — verdict, feedback, insight, deep dive — names it by id
       (`claim <uuid>`, the id the brief's claims and the tools carry) with a short reminder of its
-      text, never by its text alone.
+      text, never by its text alone. A claim the person kept although VERIFY failed it says so (the
+      decision stands, on record).
     - Feedback on a claim says what to do with it: in VALIDATE, while open, revise_claim by the
       claim's index before testing it; once acted on, the response given. An insight the person
       added says what the phase does with it (`INSIGHT_USE`).
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from forge.core.domain_types import ClaimStatus, ClaimType, Contributor, Phase
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim
+from forge.core.verify.verdicts import FINAL_PASS_THRESHOLD, VerifyStatus
 
 HEADER = (
     "YOUR REVIEWER DECIDED — these are the person's decisions; they override your own judgement and anything "
@@ -85,17 +87,31 @@ def _explore_lines(s: ForgeState) -> list[str]:
     ]
 
 
-def _verdict_line(claim: Claim) -> str | None:
+def _over_verify(s: ForgeState, claim: Claim) -> str:
+    """Said of a claim the person kept although VERIFY failed it: the decision stands, on record."""
+    verdict = s.verifications.get(claim.id)
+    if verdict is None or verdict.status is not VerifyStatus.FAILED:
+        return ""
+    return (
+        f" The person kept it although VERIFY failed it (final {verdict.final_score:.1f} below "
+        f"{FINAL_PASS_THRESHOLD:.1f}): say so wherever it is used."
+    )
+
+
+def _verdict_line(s: ForgeState, claim: Claim) -> str | None:
     if claim.status == ClaimStatus.QUALIFIED:
         limit = (claim.qualification or "").strip().rstrip(".")
-        return f"- The person qualified {named(claim)}: it holds only within this limit: {limit}. Keep it in every use."
+        return (
+            f"- The person qualified {named(claim)}: it holds only within this limit: {limit}. Keep it in every use."
+            + _over_verify(s, claim)
+        )
     if claim.status == ClaimStatus.REJECTED:
         reason = (claim.rejection_reason or "no reason given").strip().rstrip(".")
         return f"- The person rejected {named(claim)} — {reason}. Do not restate it."
     if claim.status == ClaimStatus.SUPERSEDED:
         return f"- The person merged {named(claim)} ({claim.rejection_reason or 'merged'})."
     if claim.status == ClaimStatus.VALIDATED and claim.claim_type != ClaimType.USER_CONTRIBUTED:
-        return f"- The person accepted {named(claim)}."
+        return f"- The person accepted {named(claim)}.{_over_verify(s, claim)}"
     return None
 
 
@@ -135,7 +151,7 @@ def _claim_lines(s: ForgeState) -> list[str]:
     claims = list({c.id: c for c in (*s.past_round_claims, *s.knowledge_graph_nodes, *s.current_round_claims)}.values())
     index = {c.id: i for i, c in enumerate(s.current_round_claims)}
     feedback = [_feedback_line(s.current_phase, index.get(c.id), c) for c in claims if c.user_feedback]
-    verdicts = [line for c in claims if (line := _verdict_line(c))]
+    verdicts = [line for c in claims if (line := _verdict_line(s, c))]
     diving = s.deep_dive_target_claim_id and s.current_phase in (Phase.SYNTHESIZE, Phase.VALIDATE)
     target = s.graph_node(s.deep_dive_target_claim_id) if diving and s.deep_dive_target_claim_id else None
     deep_dive = (

@@ -8,12 +8,16 @@ Invariants:
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from forge.api.schemas.engine_names import HypothesisOperator
 from forge.core.solve.compliance_audit import ComplianceStatus, ComplianceVerdict
 from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, NoteKind
+
+VerifyStatusOrUnverified = Literal["passed", "failed", "escalated", "abstained", "unverified"]
 
 
 class EvidenceItemOut(BaseModel):
@@ -31,6 +35,10 @@ class EvidenceItemOut(BaseModel):
     hypothesis_ids: list[str] = Field(
         default_factory=list,
         description="The pool hypotheses (BISO, SEARCH children, starred) the claim it supports came from.",
+    )
+    verify_status: VerifyStatusOrUnverified = Field(
+        default="unverified",
+        description="VERIFY's status of the claim it supports; `failed` means the person kept it over VERIFY's verdict.",
     )
 
 

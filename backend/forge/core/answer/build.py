@@ -83,9 +83,13 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
     for claim in kept_claims(state):
         traced = [e for e in claim.evidence if e.evidence_type is not EvidenceType.CONTEXTUAL]
         pool = claim.hypothesis_ids
+        verdict = state.verifications.get(claim.id)
+        status = verdict.status.value if verdict is not None else "unverified"
         if not traced:
             items.append(
-                EvidenceItem(claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim, pool)
+                EvidenceItem(
+                    claim.text, str(claim.id), None, "", "", "validated_claim", words.validated_claim, pool, status
+                )
             )
         for e in traced:
             if (str(claim.id), e.source) in seen:
@@ -94,7 +98,7 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
             trace = words.trace_user if e.contributed_by is Contributor.USER else _query_trace(e.query, words)
             items.append(
                 EvidenceItem(
-                    claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace, pool
+                    claim.text, str(claim.id), e.source, e.title, e.summary, e.evidence_type.value, trace, pool, status
                 )
             )
     if state.state_of_art is not None:

@@ -69,6 +69,8 @@ def _evidence_line(e: EvidenceItem, w: AnswerWords) -> str:
     claim = w.claim_ref.format(claim=e.claim_id) if e.claim_id else ""
     if e.hypothesis_ids:
         claim += w.from_pool.format(ids=", ".join(f"`{i}`" for i in e.hypothesis_ids))
+    if e.verify_status == "failed":  # kept only by the person's verdict: said wherever the claim is used
+        claim += w.over_verify
     if e.source is None:
         return f"{escape_inline(e.statement)}{claim} — {escape_inline(e.trace)}"
     return w.evidence_with_source.format(

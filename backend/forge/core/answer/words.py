@@ -37,6 +37,7 @@ class AnswerWords:
     convergence_failed: str
     claim_ref: str
     from_pool: str  # the pool hypotheses a claim came from, after its claim reference
+    over_verify: str  # after the claim reference: the person kept a claim VERIFY failed
     evidence_with_source: str
     risk_line: str
     risk_unresolved: str
@@ -126,6 +127,7 @@ ENGLISH_ANSWER_WORDS = AnswerWords(
     convergence_failed="stopped: a model call failed",
     claim_ref=" (claim `{claim}`)",
     from_pool=" from pool hypotheses {ids}",
+    over_verify=" (kept by the person although VERIFY failed it)",
     evidence_with_source="{link} — {relation} for “{statement}”{claim}; {trace}",
     risk_line="**{severity}**{unresolved}: {text}{mitigation}",
     risk_unresolved=" (unresolved)",
@@ -172,6 +174,7 @@ CHINESE_ANSWER_WORDS = AnswerWords(
     convergence_failed="已停止：一次模型调用失败",
     claim_ref="（论断 `{claim}`）",
     from_pool="，来自假设池 {ids}",
+    over_verify="（VERIFY 未通过，但由本人决定保留）",
     evidence_with_source="{link} — {relation}：“{statement}”{claim}；{trace}",
     risk_line="**{severity}**{unresolved}：{text}{mitigation}",
     risk_unresolved="（未解决）",
@@ -255,6 +258,7 @@ JAPANESE_ANSWER_WORDS = AnswerWords(
     convergence_failed="停止：モデル呼び出しが失敗しました",
     claim_ref="（主張 `{claim}`）",
     from_pool="、仮説プール {ids} から",
+    over_verify="（VERIFY では不合格でしたが、本人の判断で採用）",
     evidence_with_source="{link} — {relation}：「{statement}」{claim}。{trace}",
     risk_line="**{severity}**{unresolved}：{text}{mitigation}",
     risk_unresolved="（未解決）",

@@ -15,7 +15,8 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
@@ -203,7 +204,10 @@ async def run_biso(
     round_: int = 0,
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: ProgressSink | None = None,
+    alongside_review: Callable[[Sequence[Hypothesis]], Awaitable[None]] | None = None,
 ) -> BisoRun:
+    """`alongside_review`, if given, runs over the merged pool while the generator reviews its tables
+    (the caller's judgments that need only the hypotheses' own material, e.g. the verifier's scores)."""
     requests = [biso_request(problem, frame, domain, per_domain) for domain in domains]
     batch = await run_structured_batch(model, requests, stage=STAGE, concurrency=concurrency, progress=progress)
     generated: list[Hypothesis] = []
@@ -224,7 +228,11 @@ async def run_biso(
                 hypothesis_from_draft(draft, domain, HypothesisId(f"biso-{round_}-{domain.id}-{n}"), round_)
             )
     merged = merge_near_duplicates(generated)
-    review = await review_mapping_depth(model, problem, frame, merged, concurrency=concurrency, progress=progress)
+    reviewing = review_mapping_depth(model, problem, frame, merged, concurrency=concurrency, progress=progress)
+    if alongside_review is None:
+        review = await reviewing
+    else:
+        review, _ = await asyncio.gather(reviewing, alongside_review(merged))
     return BisoRun(
         review.hypotheses,
         len(generated),

@@ -33,7 +33,7 @@ from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink, rea
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
 STAGE = EngineStage.MAPPING_REVIEW
-REVIEW_BATCH = 8  # hypotheses per review call
+REVIEW_BATCH = 10  # hypotheses per review call
 REVIEW_INSTRUCTIONS = """You review the mapping tables of cross-domain hypotheses, as a strict referee.
 Give exactly one review per hypothesis, with its id as given. For each, reason first, then score:
 - explanations: for EACH row named in "Unpack", explain how it supports the observable or a failure

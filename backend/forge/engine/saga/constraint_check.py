@@ -4,8 +4,9 @@ per call, a one-line reason before each verdict; the offline model answers with 
 rule (`core/saga/constraint_rule.py`).
 
 Invariants:
-    - One structured call per `BATCH_SIZE` texts, each judged against every hard constraint (one
-      judgement per pair, the reason written before the verdict).
+    - One structured call per `BATCH_SIZE` texts (fewer with many constraints: at most
+      `PAIRS_PER_CALL` judgements per call), each judged against every hard constraint (one judgement
+      per pair, the reason written before the verdict).
     - A judgement naming a text or constraint the call was not asked about is ignored; a pair the
       model left out is not a flag.
     - A batch already answered (same instructions, constraints and texts: `batch_fingerprint`) is
@@ -30,7 +31,8 @@ from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, run_structured_batch
 from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 
-BATCH_SIZE = 8
+BATCH_SIZE = 20  # texts per call at most ...
+PAIRS_PER_CALL = 60  # ... and (text, constraint) judgements per call at most: the answer fits max_tokens
 STAGE = EngineStage.RED_TEAM  # SAGA's model calls; no progress is published for this check
 
 CONSTRAINT_CHECK_INSTRUCTIONS = """You check hypotheses against the person's HARD CONSTRAINTS.
@@ -130,6 +132,7 @@ async def run_constraint_check(
     answered: Mapping[str, tuple[ConstraintFlag, ...]] | None = None,
 ) -> ConstraintCheckRun:
     known = answered or {}
+    batch_size = max(1, min(batch_size, PAIRS_PER_CALL // max(1, len(constraints))))
     batches = [
         ConstraintCheckBatch(tuple(constraints), tuple(items[i : i + batch_size]))
         for i in range(0, len(items), batch_size)

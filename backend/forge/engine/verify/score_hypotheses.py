@@ -30,7 +30,7 @@ from forge.engine.verify.item_answers import ItemCall, ask_items
 from forge.ports import StructuredModel, StructuredRequest
 
 STAGE = EngineStage.SCORE
-SCORE_BATCH = 8  # hypotheses per scoring call
+SCORE_BATCH = 14  # hypotheses per scoring call
 DIMENSIONS = ("divergence", "testability", "rationale", "robustness", "feasibility")
 
 SCORE_INSTRUCTIONS = """You are an independent scorer. Other models wrote these hypotheses; you did not. Judge

@@ -1,12 +1,8 @@
-"""The engine's stages that open a phase, run before the agent's step loop: the problem frame at
-DECOMPOSE, source-domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), `search_depth`
-SEARCH rounds over the persisted pool at SYNTHESIZE (§4.2.1; each round its own stage and step, its
-seeds drawn from the pool with the earlier rounds' children in it), VERIFY of the round's claims by the verifier role at
-VALIDATE (§4.3, `services/stages/verify_claims.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7
-stages 7–8; `run_solve_stage`).
-
-The stages are one ordered list, `ENGINE_STAGES` (name, the phases it opens, when it is due, what it
-does); the runner walks it.
+"""The engine's stages that open a phase, before the agent's step loop — one ordered list,
+`ENGINE_STAGES` (name, the phases it opens, when it is due, what it does), which the runner walks: the
+frame at DECOMPOSE, domain selection + BISO at EXPLORE (seed 000 §7 stages 1–4), `search_depth` SEARCH
+rounds at SYNTHESIZE (§4.2.1; each its own stage and step), VERIFY at VALIDATE (§4.3,
+`verify_claims.py`), Solve and the AnswerPack at CRYSTALLIZE (§6, §7 stages 7–8; `solve_stage.py`).
 
 Invariants:
     - A stage runs only when the state lacks its result for the current round (`problem_frame`;
@@ -14,7 +10,8 @@ Invariants:
     - A stage changes the state in memory and returns what the driver commits with it in ONE step
       transaction: its stored `engine_stage` event, the `context_usage` of its model calls, and the
       hypotheses for the pool. Progress is published live while it works, never stored.
-    - New hypotheses (and before SEARCH any unscored one) are scored (`score_stage`) before SAGA reads them.
+    - New hypotheses (before SEARCH: any unscored) are scored, and held against the hard constraints
+      when CP-4/5 reads them, before SAGA does (`judge_new_hypotheses`; at BISO during the mapping review).
     - After the stage (or when a phase opens without one) the supervisor, if any, runs the due SAGA
       checkpoints; their events join the stage's step. SEARCH expands only what SAGA's directives
       leave expandable, under the quotas they set.
@@ -55,6 +52,7 @@ from forge.engine.frame.frame_problem import Framed, frame_problem
 from forge.engine.search.search_round import run_search_round
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, EngineProgress, ProgressSink
 from forge.ports import LanguageModel, StructuralGrounding, StructuredModel
+from forge.services.stages.judge_new_hypotheses import NewHypothesisJudges
 from forge.services.stages.score_stage import ScoreStage
 from forge.services.stages.search_stage_report import search_counts, search_text, summarize_search
 from forge.services.stages.solve_stage import SolveStage
@@ -129,6 +127,7 @@ class EngineStages:
         scorer: ScoreStage | None = None,
     ) -> None:
         self._domain_judge, self._scorer = domain_judge, scorer  # Stage B's judge; the verifier's scores
+        self._judges = NewHypothesisJudges(scorer, supervisor, slots=config.concurrency)
         self._supervisor = supervisor  # SAGA's checkpoints after each stage (run_supervision)
         self._structured = structured
         self._verifier = verifier  # the Transform Gate's logic check (None: the generator)
@@ -178,9 +177,9 @@ class EngineStages:
         """The pending stage's output with the supervisor's checkpoint events (the state in `ctx`
         is updated), or None when nothing is pending."""
         output = await self._stage(ctx, live)
-        if self._scorer is not None and output is not None and output.hypotheses:  # scored before SAGA reads them
-            scored = await self._scorer.score(ctx, output.hypotheses, _progress_to(live))
-            output = StageOutput((*output.events, *scored), output.hypotheses)
+        if output is not None and output.hypotheses:  # judged before SAGA reads them (at BISO: already)
+            judged = await self._judges.judge(ctx, output.hypotheses, _progress_to(live))
+            output = StageOutput((*output.events, *judged), output.hypotheses)
         if self._supervisor is None:
             return output
         saga = await self._supervisor.supervise(ctx, output.hypotheses if output else ())
@@ -261,6 +260,7 @@ class EngineStages:
         by_id = {d.id: d for d in self._domains}
         chosen = [by_id[c.domain_id] for c in choice.selection.chosen]
 
+        judged: list[SessionEvent] = []  # scores and CP-4's constraint check, asked during the mapping review
         run = await run_biso(
             self._structured,
             state.problem,
@@ -270,6 +270,7 @@ class EngineStages:
             round_=state.current_round,
             concurrency=self._config.concurrency,
             progress=_progress_to(live),
+            alongside_review=self._judges.alongside(ctx, _progress_to(live), judged),
         )
         failures = {f.domain_id: f.message for f in run.failed_domains}
         declines = {d.domain_id: d.reason for d in run.declined}
@@ -298,7 +299,7 @@ class EngineStages:
             "repeated_structures": run.repeated_structures,
         }
         usage = (*framing_cost, *self._account(ctx, choice.usage + run.usage))
-        events = (*usage, ev.engine_stage(CoreStage.BISO, summary, counts))
+        events = (*usage, ev.engine_stage(CoreStage.BISO, summary, counts), *judged)
         return StageOutput(events, run.hypotheses)
 
     async def _search(self, ctx: ToolContext, live: LiveSink) -> StageOutput:

@@ -74,7 +74,7 @@ from forge.core.selection.composite_score import COMPOSITE_WEIGHTS
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
-from forge.engine.saga.constraint_check import run_constraint_check
+from forge.engine.saga.constraint_check import ConstraintCheckRun, run_constraint_check
 from forge.engine.saga.red_team import request_fingerprint, run_red_team
 from forge.ports import LanguageModel, StructuredModel
 from forge.services.pattern_memory import PatternMemory
@@ -84,6 +84,7 @@ _PATTERN_CPS = frozenset({Checkpoint.CP4, Checkpoint.CP5, Checkpoint.CP7})
 PoolReader = Callable[[SessionId], Awaitable[Sequence[Hypothesis]]]
 TOP_N = 3
 _ANSWERS_KEPT = 1024
+_ASKED_AHEAD = "asked ahead of this checkpoint, while the verifier scored them"  # judge_constraints_ahead
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,11 +195,13 @@ class Supervisor:
         round_batch = list(batch) or _round_batch(pool, state.current_round, searching)
         mine = {h.id for h in round_batch}
         parents = [h for h in pool if h.id not in mine] if searching else []
-        checked = await self._check_constraints(ctx, pool_texts(round_batch))
+        checked = await self._check_constraints(ctx, pool_texts(round_batch), reused_from=_ASKED_AHEAD)
         observed = observe_pool_batch(state, cp, round_batch, parents, self._domains, history, checked.flags)
         return observed, pool, checked
 
-    async def _check_constraints(self, ctx: ToolContext, texts: Sequence[ProfiledText]) -> ConstraintCheckOutcome:
+    async def _check_constraints(
+        self, ctx: ToolContext, texts: Sequence[ProfiledText], reused_from: str = "answered at an earlier checkpoint"
+    ) -> ConstraintCheckOutcome:
         """Layer 4 by the judge (the red-team model, the verifier's family): every text against every hard
         constraint, batched; texts it did not judge go to the offline word rule (said so). No judge
         (offline): the word rule judges them all, said so."""
@@ -209,20 +212,34 @@ class Supervisor:
             return ConstraintCheckOutcome(
                 note=f" Hard constraints: {len(texts)} text(s) judged by the offline word rule."
             )
-        run = await run_constraint_check(judge, constraints, texts, answered=self._constraint_answers)
-        self._constraint_answers.update(run.answered)
-        while len(self._constraint_answers) > _ANSWERS_KEPT:
-            self._constraint_answers.popitem(last=False)
+        run = await self._ask_constraint_judge(judge, constraints, texts)
         flags = (*run.flags, *flags_by_word_rule(constraints, run.unjudged))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         fallback = f"; {len(run.unjudged)} it did not judge, by the offline word rule" if run.unjudged else ""
         flagged = len({f.id for f in flags})
-        note = (
-            f" Hard constraints ({judge.label}): {run.judged} text(s) judged in {run.calls} call(s)"
-            f"{f' ({run.reused} batch(es) answered before)' if run.reused else ''}"
-            f"{fallback}; {flagged} flagged."
-        )
+        note = f" Hard constraints ({judge.label}): {run.judged} text(s) judged in {_calls_said(run, reused_from)}{fallback}; {flagged} flagged."
         return ConstraintCheckOutcome(flags, note, usage)
+
+    async def judge_constraints_ahead(
+        self, ctx: ToolContext, hypotheses: Sequence[Hypothesis]
+    ) -> tuple[SessionEvent, ...]:
+        """Layer 4's judgments of a stage's new hypotheses, asked before the checkpoint that reads them
+        (CP-4 after BISO, CP-5 after a SEARCH round) while the scorer works: that checkpoint finds the
+        batches answered and asks nothing. Only the usage events; nothing is flagged here."""
+        constraints, judge = hard_constraints_of(ctx.state), self._constraint_judge
+        if judge is None or not constraints or not hypotheses:
+            return ()
+        run = await self._ask_constraint_judge(judge, constraints, pool_texts(hypotheses))
+        return (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
+
+    async def _ask_constraint_judge(
+        self, judge: StructuredModel, constraints: Sequence[str], texts: Sequence[ProfiledText]
+    ) -> ConstraintCheckRun:
+        run = await run_constraint_check(judge, constraints, texts, answered=self._constraint_answers)
+        self._constraint_answers.update(run.answered)
+        while len(self._constraint_answers) > _ANSWERS_KEPT:
+            self._constraint_answers.popitem(last=False)
+        return run
 
     async def _challenge(
         self, ctx: ToolContext, cp: Checkpoint, pool: Sequence[Hypothesis], observed: Observed
@@ -252,6 +269,14 @@ class Supervisor:
         pairs = claim_pairs(state.all_claims, state.verifications)
         found = detect_preference_gaming(pairs, self._generator, self._priced_as.label)
         return (found,) if found is not None else ()
+
+
+def _calls_said(run: ConstraintCheckRun, reused_from: str) -> str:
+    """How the judgements were asked: in calls now, reused from earlier (`reused_from` says when), or both."""
+    if not run.reused:
+        return f"{run.calls} call(s)"
+    earlier = f"{run.reused} call(s) {reused_from}"
+    return earlier if not run.calls else f"{run.calls} call(s) and {earlier}"
 
 
 def _union(stored: Sequence[Hypothesis], batch: Sequence[Hypothesis]) -> list[Hypothesis]:

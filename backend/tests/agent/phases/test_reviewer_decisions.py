@@ -13,6 +13,8 @@ from forge.core.domain_types import ClaimId, ClaimStatus, ClaimType, Contributor
 from forge.core.frame.problem_constraints import join_constraints
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Assumption, Claim, Edge
+from forge.core.verify.claim_verification import ClaimVerification
+from forge.core.verify.verdicts import VerifyStatus
 
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
@@ -167,3 +169,33 @@ def test_claim_feedback_asks_for_revise_claim_in_validate_and_shows_the_answer_a
     )  # fmt: skip
     s.enter_phase(Phase.BUILD)
     assert "“Which wards?” — revised: Named the emergency wards." in reviewer_decided(s)
+
+
+def test_a_claim_the_person_kept_although_verify_failed_it_says_so_on_record() -> None:
+    s = ForgeState(problem=PROBLEM)
+    s.enter_phase(Phase.CRYSTALLIZE)
+    s.knowledge_graph_nodes = [
+        _claim(1, "Pooling triage queues cuts waits", status=ClaimStatus.VALIDATED),
+        _claim(2, "Night shifts cause waits", status=ClaimStatus.QUALIFIED, qualification="in winter"),
+        _claim(3, "Fast track for minor injuries", status=ClaimStatus.VALIDATED),
+    ]
+    s.verifications = {
+        ClaimId(UUID(int=1)): _verdict(1, VerifyStatus.FAILED, 4.2),
+        ClaimId(UUID(int=2)): _verdict(2, VerifyStatus.FAILED, 5.1),
+        ClaimId(UUID(int=3)): _verdict(3, VerifyStatus.PASSED, 7.3),
+    }
+    lines = reviewer_decided(s).splitlines()[1:]
+    assert lines[0] == (
+        f"- The person accepted claim {UUID(int=1)} “Pooling triage queues cuts waits”. The person kept it although "
+        "VERIFY failed it (final 4.2 below 6.0): say so wherever it is used."
+    )
+    assert lines[1].endswith(
+        "The person kept it although VERIFY failed it (final 5.1 below 6.0): say so wherever it is used."
+    )
+    assert lines[2] == f"- The person accepted claim {UUID(int=3)} “Fast track for minor injuries”."
+
+
+def _verdict(n: int, status: VerifyStatus, final: float) -> ClaimVerification:
+    return ClaimVerification(
+        ClaimId(UUID(int=n)), "verifier", status, final, None, None, 0.9, 0.9, None, True, (), 3, (), ""
+    )

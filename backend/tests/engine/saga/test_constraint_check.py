@@ -1,7 +1,8 @@
 """Layer 4's model-judged constraint check over a scripted judge, the whole exchange: texts go in
 batches of eight with every hard constraint numbered, the schema asks for the reason before the
 verdict, only "breaks" answers about asked pairs become flags (with the model's one-line reason), and
-a failed call's texts (and a text the answer left out) come back unjudged, never guessed."""
+a failed call's texts (and a text the answer left out) come back unjudged, never guessed. A call holds
+at most BATCH_SIZE texts and PAIRS_PER_CALL judgements."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 from forge.core.llm.messages import Usage
 from forge.core.saga.domain_profile import ConstraintFlag, ProfiledText
 from forge.engine.saga.constraint_check import (
+    BATCH_SIZE,
     CONSTRAINT_CHECK_INSTRUCTIONS,
+    PAIRS_PER_CALL,
     ConstraintCheckBatch,
     ConstraintCheckOutput,
     ConstraintJudgement,
@@ -63,7 +66,7 @@ class ScriptedJudge:
 
 async def test_the_check_asks_in_batches_and_keeps_only_the_breaks_it_was_asked_about() -> None:
     judge = ScriptedJudge()
-    run = await run_constraint_check(judge, CONSTRAINTS, TEXTS)
+    run = await run_constraint_check(judge, CONSTRAINTS, TEXTS, batch_size=8)
     assert [r.name for r in judge.requests] == ["record_constraint_check", "record_constraint_check"]
     first, second = judge.requests
     assert first.instructions == CONSTRAINT_CHECK_INSTRUCTIONS
@@ -83,25 +86,40 @@ async def test_the_check_asks_in_batches_and_keeps_only_the_breaks_it_was_asked_
 
 
 async def test_a_failed_call_leaves_its_texts_unjudged() -> None:
-    run = await run_constraint_check(ScriptedJudge(fail_on="h9"), CONSTRAINTS, TEXTS)
+    run = await run_constraint_check(ScriptedJudge(fail_on="h9"), CONSTRAINTS, TEXTS, batch_size=8)
     assert run.unjudged == (TEXTS[8],)
     assert run.judged == 8 and [f.id for f in run.flags] == ["h3"]
 
 
 async def test_a_text_the_answer_left_out_is_unjudged() -> None:
-    run = await run_constraint_check(ScriptedJudge(leave_out="h2"), CONSTRAINTS, TEXTS)
+    run = await run_constraint_check(ScriptedJudge(leave_out="h2"), CONSTRAINTS, TEXTS, batch_size=8)
     assert run.unjudged == (TEXTS[1],) and run.judged == 8
 
 
 async def test_a_batch_answered_before_is_not_asked_again() -> None:
-    first = await run_constraint_check(ScriptedJudge(), CONSTRAINTS, TEXTS)
+    first = await run_constraint_check(ScriptedJudge(), CONSTRAINTS, TEXTS, batch_size=8)
     assert len(first.answered) == 2 and first.reused == 0
     judge = ScriptedJudge()
     again = await run_constraint_check(
-        judge, CONSTRAINTS, [*TEXTS, ProfiledText("h10", "Hire a porter")], answered=first.answered
+        judge, CONSTRAINTS, [*TEXTS, ProfiledText("h10", "Hire a porter")], batch_size=8, answered=first.answered
     )
     assert [r.input.splitlines()[5:] for r in judge.requests] == [
         ["[h9] Hypothesis 9: redesign the staff rotas", "[h10] Hire a porter"]
     ]
     assert again.reused == 1 and again.calls == 1 and again.judged == 10
     assert [f.id for f in again.flags] == ["h3"]  # the flag of the batch answered before stands
+
+
+async def test_a_call_holds_at_most_batch_size_texts_and_pairs_per_call_judgements() -> None:
+    texts = [ProfiledText(f"h{n}", f"Hypothesis {n}: redesign the staff rotas") for n in range(1, 2 * BATCH_SIZE + 2)]
+    judge = ScriptedJudge()
+    await run_constraint_check(judge, CONSTRAINTS, texts)
+    sizes = [len(r.offline_context.items) for r in judge.requests]
+    assert sizes == [BATCH_SIZE, BATCH_SIZE, 1]
+    many = tuple(f"constraint {n}" for n in range(1, 11))  # ten constraints: fewer texts per call
+    judge = ScriptedJudge()
+    await run_constraint_check(judge, many, texts)
+    per_call = PAIRS_PER_CALL // len(many)
+    assert len(judge.requests[0].offline_context.items) == per_call < BATCH_SIZE
+    assert all(len(r.offline_context.items) * len(many) <= PAIRS_PER_CALL for r in judge.requests)
+    assert sum(len(r.offline_context.items) for r in judge.requests) == len(texts)

@@ -16,7 +16,7 @@ from forge.engine.verify.score_hypotheses import (
     score_hypotheses,
 )
 
-POOL = [parent(f"h{n}", "queue buffer", f"waits per hour {n}") for n in range(11)]
+POOL = [parent(f"h{n}", "queue buffer", f"waits per hour {n}") for n in range(SCORE_BATCH + 3)]
 PROBLEM = "How can a hospital cut emergency wait times without more staff?"
 
 
@@ -25,19 +25,20 @@ def by_index(h: object, _frame: object = None) -> ScoreVector:
     return ScoreVector(n % 10, 9.0 - n % 10, 5.0, 2.0 + n % 3, 7.0)
 
 
-async def test_eight_hypotheses_a_call_each_read_by_id() -> None:
+async def test_score_batch_hypotheses_a_call_each_read_by_id() -> None:
     model = ScriptedScorer(by_index)
     run = await score_hypotheses(model, POOL, PROBLEM, FRAME)
     assert run.calls == 2 and [len(r.offline_context.hypotheses) for r in model.scoring] == [SCORE_BATCH, 3]
     first = model.scoring[0]
     assert first.name == "score_hypotheses" and "without more staff" in first.input and PROBLEM in first.input
-    assert "ids: h0, h1, h2, h3, h4, h5, h6, h7" in first.input
-    assert all(f"## Hypothesis h{n} (source domain: Domain h{n})" in first.input for n in range(8))
-    assert "h8" not in first.input and "ids: h8, h9, h10" in model.scoring[1].input
+    assert "ids: " + ", ".join(f"h{n}" for n in range(SCORE_BATCH)) + ")" in first.input
+    assert all(f"## Hypothesis h{n} (source domain: Domain h{n})" in first.input for n in range(SCORE_BATCH))
+    rest = [f"h{n}" for n in range(SCORE_BATCH, SCORE_BATCH + 3)]
+    assert f"## Hypothesis {rest[0]} " not in first.input and "ids: " + ", ".join(rest) in model.scoring[1].input
     for dimension in DIMENSIONS:
         assert f"- {dimension}:" in first.instructions
     assert run.scores == {h.id: by_index(h) for h in POOL} and run.failures == {}
-    assert run.usage.input_tokens == 900 * 11
+    assert run.usage.input_tokens == 900 * len(POOL)
 
 
 def test_the_schema_asks_for_each_reason_before_its_number() -> None:
@@ -54,7 +55,7 @@ async def test_an_item_left_out_is_asked_alone_once_then_reported() -> None:
     assert run.calls == 3
     assert [h.id for h in model.scoring[-1].offline_context.hypotheses] == ["h3"]
     assert "h3" not in run.scores and run.failures == {"h3": UNANSWERED}
-    assert len(run.scores) == 10
+    assert len(run.scores) == len(POOL) - 1
 
 
 async def test_a_failed_call_gives_no_score_and_says_why() -> None:

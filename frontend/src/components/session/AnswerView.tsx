@@ -176,6 +176,7 @@ function Evidence({ pack }: { pack: AnswerPack }) {
                 </span>{" "}
                 {item.source && !href && <code className="rounded bg-slate-100 px-1 text-xs">{item.source}</code>}{" "}
                 <Badge tone={item.relation === "contradicting" ? "rose" : "slate"}>{wordsFor("relation", item.relation)}</Badge>
+                {item.verify_status === "failed" && <Badge tone="amber">{t("answer.keptOverVerify")}</Badge>}
                 <p className="text-slate-700">{item.statement}</p>
                 <p className="text-xs text-slate-500">{t("answer.tracedTo", { trace: traceLabel(item) })}</p>
               </li>

@@ -21,6 +21,7 @@ const check = (verdict: ComplianceCheck["verdict"], constraint = "without more s
 });
 
 const item = (source: string | null, claim_id: string | null = "5ba455fd-a354-45af"): EvidenceItem => ({
+  verify_status: "unverified",
   statement: "Queues explode near full utilisation",
   claim_id,
   source,

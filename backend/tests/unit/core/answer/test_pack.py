@@ -36,7 +36,7 @@ from forge.core.solve.compliance_audit import ComplianceCheck, ComplianceResult,
 from forge.core.solve.constraints import ConstraintOrigin
 from forge.core.solve.loop import Convergence, Risk, RiskSeverity
 from forge.core.verify.claim_verification import ClaimVerification, VerifyInputs, compose_verification
-from forge.core.verify.verdicts import LogicVerdict, NoveltyEvidence, QueryKind, VerifySample
+from forge.core.verify.verdicts import LogicVerdict, NoveltyEvidence, QueryKind, VerifySample, VerifyStatus
 
 AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -156,6 +156,22 @@ def test_key_evidence_names_the_pool_hypotheses_its_claim_came_from_in_markdown_
     ]
     assert f"(claim `{UUID(int=2)}`) from pool hypotheses `h2`, `search-7`" in render_answer_markdown(p)
     assert AnswerPackOut.model_validate(answer_pack_json(p)).key_evidence[0].hypothesis_ids == ["h2", "search-7"]
+
+
+def test_key_evidence_of_a_claim_kept_over_a_failed_verify_says_so_in_markdown_and_json() -> None:
+    s = state()
+    failed = replace(verified(2, 3.0, 3.0), claim_id=ClaimId(UUID(int=2)))
+    s.verifications = {ClaimId(UUID(int=2)): failed}  # claim 1: never verified
+    assert failed.status is VerifyStatus.FAILED
+    p = build_answer_pack(replace(inputs(), state=s))
+    assert [(i.claim_id, i.verify_status) for i in p.key_evidence] == [
+        (str(UUID(int=2)), "failed"),
+        (str(UUID(int=2)), "failed"),
+        (str(UUID(int=1)), "unverified"),
+    ]
+    markdown = render_answer_markdown(p)
+    assert markdown.count("kept by the person although VERIFY failed it") == 2
+    assert AnswerPackOut.model_validate(answer_pack_json(p)).key_evidence[0].verify_status == "failed"
 
 
 def test_state_of_the_art_sources_follow_with_their_first_sentence_and_query() -> None:

@@ -10,8 +10,8 @@ function pack(verdict: "pass" | "violation"): AnswerPack {
     direct_answer: "Smooth the evening peak; it keeps the limit without more staff.",
     solution_markdown: "1. Move electives\n2. Watch waits",
     key_evidence: [
-      { statement: "Queues explode near full utilisation", claim_id: "5ba455fd-a354", source: "https://example.org/kingman", title: "Kingman", summary: "", relation: "supporting", trace: "research query: utilisation" },
-      { statement: "Boarding blocks cubicles", claim_id: null, source: "corpus://applications/patient-flow", title: "Patient flow", summary: "", relation: "contextual", trace: "research" },
+      { statement: "Queues explode near full utilisation", claim_id: "5ba455fd-a354", source: "https://example.org/kingman", title: "Kingman", summary: "", relation: "supporting", trace: "research query: utilisation", verify_status: "failed" },
+      { statement: "Boarding blocks cubicles", claim_id: null, source: "corpus://applications/patient-flow", title: "Patient flow", summary: "", relation: "contextual", trace: "research", verify_status: "passed" },
     ],
     risks: [{ text: "labs are late at night", severity: "high", mitigation: "start labs earlier", unresolved: true }],
     boundaries: ["Stop if: waits do not fall"],
@@ -104,6 +104,8 @@ describe("AnswerPackView", () => {
     expect(screen.getByText(/labs are late at night/)).toBeInTheDocument();
     expect(screen.getByText("Utilisation hockey stick")).toBeInTheDocument();
     expect(screen.getByTestId("answer-methodology").tagName).toBe("DETAILS");
+    // the claim VERIFY failed stands by the person's verdict, said beside its evidence (once: the other passed)
+    expect(screen.getAllByText("kept by the person although VERIFY failed it")).toHaveLength(1);
     expect(screen.getByRole("status")).toHaveTextContent("All 2 hard constraints passed the audit.");
   });
 });
