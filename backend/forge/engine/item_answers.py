@@ -14,6 +14,7 @@ Invariants:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -26,6 +27,14 @@ from forge.ports import StructuredModel, StructuredRequest, StructuredResult
 AnswerT = TypeVar("AnswerT")
 Key = tuple[int, str]  # (the question's tag, e.g. the sample number; the item id)
 UNANSWERED = "no answer for this item in its batch, nor when asked alone"
+
+
+def even_groups(ids: Sequence[str], most: int) -> list[tuple[str, ...]]:
+    """As few groups of at most `most` ids as there can be, of even sizes (7 by 5 → 4 + 3, not 5 + 2):
+    a call writes its items' answers one after another, so the largest group sets the wait."""
+    count = math.ceil(len(ids) / most)
+    size = math.ceil(len(ids) / count) if count else 1
+    return [tuple(ids[i : i + size]) for i in range(0, len(ids), size)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,7 +52,7 @@ from forge.core.verify.verdicts import (
     VerifySample,
     final_score,
 )
-from forge.engine.item_answers import UNANSWERED, ItemAnswers, ItemCall, ask_items
+from forge.engine.item_answers import UNANSWERED, ItemAnswers, ItemCall, ask_items, even_groups
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
 from forge.engine.verify.requests import (
     VERIFY_BATCH,
@@ -166,11 +165,7 @@ def material_texts(material: VerifyMaterial) -> dict[str, str]:
 
 
 def _groups(ids: Sequence[str]) -> list[tuple[str, ...]]:
-    """As few groups of at most VERIFY_BATCH as there can be, of even sizes (7 → 4 + 3, not 5 + 2): a
-    call writes its items' answers one after another, so the largest group sets the wait."""
-    count = math.ceil(len(ids) / VERIFY_BATCH)
-    size = math.ceil(len(ids) / count) if count else 1
-    return [tuple(ids[i : i + size]) for i in range(0, len(ids), size)]
+    return even_groups(ids, VERIFY_BATCH)
 
 
 async def _score(

@@ -241,8 +241,11 @@ class Supervisor:
         answered = tuple(request_fingerprint(t) for t in targets if t.id in run.answered)
         ctx.state.supervision = replace(sup, budget=paid, challenges=(), challenged=(*sup.challenged, *answered))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
-        failed = f"; {run.failed} call(s) failed" if run.failed else ""
-        note = f" Red team ({self._red_team.label}) challenged {len(targets)} for {run.units} units{failed}."
+        failed = f"; {run.failed} left unanswered" if run.failed else ""
+        note = (
+            f" Red team ({self._red_team.label}) challenged {len(targets)} in {run.calls} call(s)"
+            f" for {run.units} units{failed}."
+        )
         return RedTeamOutcome(run.findings, run.non_operational, note, usage)
 
     def _gaming(self, state: ForgeState, cp: Checkpoint) -> tuple[Finding, ...]:
