@@ -9,9 +9,9 @@ Invariants:
     - Where the generator is another model than the verifier (`generator_label`), CP-6 compares
       their scores of the session's claims (`core.saga.preference_gaming`, no model call).
     - Layers 1 and 3 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
-      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
-      the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
-      skips the red team and the audit says so.
+      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per up to
+      `RED_TEAM_BATCH` targets on the red-team model (the verifier's family), each target's units paid
+      from the ADVERSARIAL bucket; an empty bucket skips the red team and the audit says so.
     - Layer 4's hard-constraint check asks the constraint judge (the red-team model when a real
       model serves the verifier role), several texts per call (CP-4..7, when the frame has hard
       constraints); offline there is no judge and the offline word rule judges, as it does the texts
