@@ -1,7 +1,8 @@
-"""What a model reads in issue 37's two new engine requests, as snapshots to review: SAGA's hard-
-constraint check (Layer 4, several hypotheses per call) and Stage B's source-domain feasibility (the
-shortlist in one call), each with its instructions, input and output schema (the reason before the
-verdict). Update with `make prompt-snapshots` and read the diff."""
+"""What a model reads in the batched engine requests of issues 36 and 37, as snapshots to review:
+SAGA's hard-constraint check (Layer 4, several hypotheses per call), the red team's challenges
+(Layer 2, several targets per call) and Stage B's source-domain feasibility (the shortlist in one
+call), each with its instructions, input and output schema (the reason before the verdict). Update
+with `make prompt-snapshots` and read the diff."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from forge.core.saga.domain_profile import ProfiledText
 from forge.engine.explore.choose_source_domains import problem_text
 from forge.engine.explore.judge_domain_feasibility import FeasibilityRequest, feasibility_request
 from forge.engine.saga.constraint_check import ConstraintCheckBatch, constraint_check_request
+from forge.engine.saga.red_team import RedTeamTarget, red_team_request
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.ports import StructuredRequest
 
@@ -49,3 +51,22 @@ def test_the_domain_feasibility_request_matches_the_snapshot() -> None:
     request = feasibility_request(FeasibilityRequest(PROBLEM, FRAME, shortlist))
     assert _undescribed_fields(request.output.model_json_schema(), request.name) == []
     _compare_or_update(SNAPSHOTS / "domain_feasibility_request.md", _text(request))
+
+
+def test_the_red_team_request_matches_the_snapshot() -> None:
+    targets = (
+        RedTeamTarget(
+            "biso-0-queueing_theory-1", "Pool the two triage queues so that an idle nurse takes the next patient.",
+            "An idle server takes the next arrival, so no queue waits while a nurse is free.",
+            "door-to-triage minutes per patient each evening", ("a surge fills both queues",),
+            ("Pooled queues cut waits 20% in 3 EDs (corpus://pooling)",), ("without more staff",), 1,
+        ),
+        RedTeamTarget(
+            "biso-0-ecology-2", "Stagger elective admissions like predator-prey cycles to flatten the evening peak.",
+            "Admissions follow the bed supply with a lag.", "", (), (), ("without more staff",), 3,
+            ("Does the lag hold at weekends?",),
+        ),
+    )  # fmt: skip
+    request = red_team_request(targets)
+    assert _undescribed_fields(request.output.model_json_schema(), request.name) == []
+    _compare_or_update(SNAPSHOTS / "red_team_request.md", _text(request))

@@ -142,7 +142,8 @@ async def test_the_red_team_is_never_sent_a_request_it_already_answered() -> Non
     await supervisor.supervise(context(state), ())
     sup = state.supervision
     assert sup is not None and sup.has_checkpoint("CP-5", 0) and sup.has_checkpoint("CP-5", 1)
-    assert len(first) == 3 and red_team.red_team_inputs == first  # round 1 sent the red team nothing
+    assert len(first) == 1 and "Challenge these 3 targets" in first[0]  # the top-3, in one call
+    assert red_team.red_team_inputs == first  # round 1 sent the red team nothing
     assert len(sup.challenged) == 3
     second = next(c for c in sup.checkpoints if c.round == 1)
     assert "Red team: its targets were challenged before, unchanged." in second.summary

@@ -135,7 +135,7 @@ DETECTORS: tuple[Detector, ...] = (
 
 # Finding kinds no entry reports, with the place that does.
 PRODUCED_ELSEWHERE: dict[FindingKind, str] = {
-    FindingKind.RED_TEAM_CHALLENGE: "Layer 2, a model call per target: engine/saga/red_team.py, run by "
+    FindingKind.RED_TEAM_CHALLENGE: "Layer 2, model calls over up to 4 targets each: engine/saga/red_team.py, run by "
     "services/stages/supervision.py at CP-5 and CP-6",
     FindingKind.PREFERENCE_GAMING: "Layer 1 at CP-6, only where generator and verifier are different models "
     "(a fact of the composition root, not of the state): core/saga/preference_gaming.py, run by "

@@ -31,7 +31,7 @@ from forge.core.verify.verdicts import QueryKind
 from forge.engine.language_rule import language_rule
 from forge.ports import StructuredRequest
 
-VERIFY_BATCH = 5  # items per scoring or prior-art call
+VERIFY_BATCH = 10  # items per scoring or prior-art call: a round's claims (≤ 3) and 5 ranking candidates in one
 
 SCORE_INSTRUCTIONS = """You are an independent verifier. Other models wrote these items; you did not. Judge
 each item on its own material, assuming nothing it does not show, and never comparing items. Give exactly one

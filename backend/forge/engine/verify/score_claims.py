@@ -7,8 +7,11 @@ Invariants:
       parts, evidence, the person's insights and documents, research results); a finding flags the
       claim (its verdict is ESCALATED) and a flagged research result is not shown to the verifier.
     - Each sample (k forward, one reversed) and the prior-art judgement is one call per group of up
-      to `VERIFY_BATCH` claims, read by item id, with a claim a valid answer left out asked once
+      to `VERIFY_BATCH` items, read by item id, with an item a valid answer left out asked once
       more alone (`item_answers.ask_items`); the calls fan out through `run_structured_batch`.
+    - Items are claims (`claim-<n>`) or pool hypotheses (their id), and one run may hold both (the
+      round's claims and the AnswerPack's ranking candidates at VALIDATE): everything is kept per
+      item, never by index; `split_run` parts the verdicts, research and calls again.
     - A failed call, or a claim still unanswered after its repair, costs that sample for those
       claims, never the stage: fewer than k valid samples make the verdict ABSTAINED. No score is
       invented for a claim the verifier did not judge.
@@ -25,7 +28,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,8 +52,8 @@ from forge.core.verify.verdicts import (
     VerifySample,
     final_score,
 )
+from forge.engine.item_answers import UNANSWERED, ItemAnswers, ItemCall, ask_items, even_groups
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
-from forge.engine.verify.item_answers import UNANSWERED, ItemAnswers, ItemCall, ask_items
 from forge.engine.verify.requests import (
     VERIFY_BATCH,
     KindResults,
@@ -90,11 +92,30 @@ class VerifySetting:
 
 @dataclass(frozen=True, slots=True)
 class VerifyRun:
-    verifications: tuple[ClaimVerification, ...]
-    research: tuple[ResearchRecord, ...]
+    verifications: tuple[ClaimVerification, ...]  # one per material, in the materials' order
+    research: tuple[ResearchRecord, ...]  # in the materials' order, one per prior-art search each verdict lists
     warnings: tuple[str, ...]
     usage: Usage
     calls: int
+    asked: tuple[tuple[str, ...], ...] = ()  # the item ids each call asked about
+    items: tuple[str, ...] = ()  # the item id of each verification
+
+
+def split_run(run: VerifyRun, count: int) -> tuple[VerifyRun, VerifyRun]:
+    """The first `count` items' part of a run and the rest's (the round's claims and the ranking
+    candidates verified in one pass): each keeps its verdicts, its own prior-art research and the
+    calls that asked about one of its items (a call shared by both counts in both). The usage stays
+    with the first part, the warnings with both."""
+    searched = sum(len(v.prior_art_searches) for v in run.verifications[:count])
+
+    def part(items: slice, research: slice, usage: Usage) -> VerifyRun:
+        ids = set(run.items[items])
+        asked = tuple(call for call in run.asked if ids.intersection(call))
+        verdicts = run.verifications[items]
+        return VerifyRun(verdicts, run.research[research], run.warnings, usage, len(asked), asked, run.items[items])
+
+    first = part(slice(None, count), slice(None, searched), run.usage)
+    return first, part(slice(count, None), slice(searched, None), Usage())
 
 
 @dataclass
@@ -123,11 +144,13 @@ async def run_verify(
 ) -> VerifyRun:
     shared = shared_texts(setting)
     claims = [_Claim(m, list(scan_for_injection({**shared, **material_texts(m)})), [], notes=[]) for m in materials]
-    usage, calls = await _score(model, claims, setting, progress)
+    usage, asked = await _score(model, claims, setting, progress)
     records, warnings = await _search_prior_art(claims, setting)
-    more_usage, more_calls = await _judge_prior_art(model, claims, setting, progress)
+    more_usage, more_asked = await _judge_prior_art(model, claims, setting, progress)
     verifications = tuple(_compose(c, model.label, setting, records) for c in claims)
-    return VerifyRun(verifications, tuple(records), tuple(warnings), usage + more_usage, calls + more_calls)
+    calls = (*asked, *more_asked)
+    items = tuple(m.item_id for m in materials)
+    return VerifyRun(verifications, tuple(records), tuple(warnings), usage + more_usage, len(calls), calls, items)
 
 
 def shared_texts(setting: VerifySetting) -> dict[str, str]:
@@ -142,16 +165,12 @@ def material_texts(material: VerifyMaterial) -> dict[str, str]:
 
 
 def _groups(ids: Sequence[str]) -> list[tuple[str, ...]]:
-    """As few groups of at most VERIFY_BATCH as there can be, of even sizes (7 → 4 + 3, not 5 + 2): a
-    call writes its items' answers one after another, so the largest group sets the wait."""
-    count = math.ceil(len(ids) / VERIFY_BATCH)
-    size = math.ceil(len(ids) / count) if count else 1
-    return [tuple(ids[i : i + size]) for i in range(0, len(ids), size)]
+    return even_groups(ids, VERIFY_BATCH)
 
 
 async def _score(
     model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
-) -> tuple[Usage, int]:
+) -> tuple[Usage, list[tuple[str, ...]]]:
     """Sample n (0..k-1 forward, k reversed) is one call per group of up to VERIFY_BATCH claims."""
     documents = tuple(ResearchHit(d.source, d.title, d.text) for d in setting.documents)
     by_id = {c.material.item_id: c for c in claims}
@@ -177,7 +196,7 @@ async def _score(
         elif claim.notes is not None:
             reason = got.failures.get((setting.k, key), UNANSWERED)
             claim.notes.append(f"The reversed-order sample failed ({reason}): no position check.")
-    return got.usage, got.calls
+    return got.usage, got.asked
 
 
 def _read_scores(output: VerifyScoresOutput) -> list[tuple[str, VerifyItemScores]]:
@@ -225,7 +244,6 @@ async def _search_prior_art(claims: list[_Claim], setting: VerifySetting) -> tup
     found = await asyncio.gather(*(_search(setting, query) for _, _, query in jobs))
     records: list[ResearchRecord] = []
     warnings: list[str] = []
-    by_claim: dict[int, list[KindResults]] = {}
     for (claim, kind, query), (hits, at, warning, provider) in zip(jobs, found, strict=True):
         if warning:
             warnings.append(warning)
@@ -234,11 +252,8 @@ async def _search_prior_art(claims: list[_Claim], setting: VerifySetting) -> tup
         flagged = scan_for_injection({f"research:{h.source}": f"{h.title}\n{h.snippet}" for h in hits})
         claim.findings.extend(flagged)
         bad = {f.source.removeprefix("research:") for f in flagged}
-        by_claim.setdefault(claim.material.claim_index, []).append(
-            KindResults(kind, query, tuple(h for h in hits if h.source not in bad))
-        )
-    for claim in claims:
-        claim.results = tuple(by_claim.get(claim.material.claim_index, ()))
+        # by the item itself: a claim and a ranking candidate verified together share index numbers
+        claim.results += (KindResults(kind, query, tuple(h for h in hits if h.source not in bad)),)
     return records, warnings
 
 
@@ -261,7 +276,7 @@ async def _search(setting: VerifySetting, query: str) -> tuple[tuple[ResearchHit
 
 async def _judge_prior_art(
     model: StructuredModel, claims: list[_Claim], setting: VerifySetting, progress: ProgressSink | None
-) -> tuple[Usage, int]:
+) -> tuple[Usage, list[tuple[str, ...]]]:
     """One call per group of up to VERIFY_BATCH searched claims (tag 0)."""
     judged = {c.material.item_id: c for c in claims if c.results}
     contexts = {key: PriorArtContext(key, c.material.claim, c.results) for key, c in judged.items()}
@@ -283,7 +298,7 @@ async def _judge_prior_art(
         if claim.notes is not None:
             reason = got.failures.get((0, key), UNANSWERED)
             claim.notes.append(f"The prior-art judgement failed ({reason}); term coverage stood in.")
-    return got.usage, got.calls
+    return got.usage, got.asked
 
 
 def _read_prior_art(output: PriorArtOutput) -> list[tuple[str, PriorArtJudgement]]:

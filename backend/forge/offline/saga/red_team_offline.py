@@ -13,7 +13,14 @@ import re
 from typing import Any
 
 from forge.core.research.text_terms import content_terms, shares_terms, term_set
-from forge.engine.saga.red_team import ChallengeKind, ChallengeOut, RedTeamOutput, RedTeamTarget
+from forge.engine.saga.red_team import (
+    ChallengeKind,
+    ChallengeOut,
+    RedTeamBatch,
+    RedTeamOutput,
+    RedTeamTarget,
+    TargetChallengesOut,
+)
 from forge.offline.offline_structured_model import offline_context
 from forge.ports import StructuredRequest
 
@@ -31,8 +38,12 @@ _NO_MEASURE = "Every recommendation must name a measurable observable (a rate, a
 
 
 def offline_red_team(request: StructuredRequest[Any]) -> RedTeamOutput:
-    target = offline_context(request, RedTeamTarget)
-    return RedTeamOutput(challenges=[_challenge(kind, target) for kind in target.challenges])
+    targets = offline_context(request, RedTeamBatch).targets
+    return RedTeamOutput(
+        targets=[
+            TargetChallengesOut(target_id=t.id, challenges=[_challenge(k, t) for k in t.challenges]) for t in targets
+        ]
+    )
 
 
 def _verdict(kind: ChallengeKind, verdict: str, argument: str, constraint: str = "") -> ChallengeOut:

@@ -9,9 +9,9 @@ Invariants:
     - Where the generator is another model than the verifier (`generator_label`), CP-6 compares
       their scores of the session's claims (`core.saga.preference_gaming`, no model call).
     - Layers 1 and 3 and CP-1..3 cost no model call; each pass still debits its stage's bucket of
-      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per target on
-      the red-team model (the verifier's family), paid from the ADVERSARIAL bucket; an empty bucket
-      skips the red team and the audit says so.
+      the cognitive budget (`core/saga/supervise`). Layer 2 costs one structured call per up to
+      `RED_TEAM_BATCH` targets on the red-team model (the verifier's family), each target's units paid
+      from the ADVERSARIAL bucket; an empty bucket skips the red team and the audit says so.
     - Layer 4's hard-constraint check asks the constraint judge (the red-team model when a real
       model serves the verifier role), several texts per call (CP-4..7, when the frame has hard
       constraints); offline there is no judge and the offline word rule judges, as it does the texts
@@ -258,8 +258,11 @@ class Supervisor:
         answered = tuple(request_fingerprint(t) for t in targets if t.id in run.answered)
         ctx.state.supervision = replace(sup, budget=paid, challenges=(), challenged=(*sup.challenged, *answered))
         usage = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
-        failed = f"; {run.failed} call(s) failed" if run.failed else ""
-        note = f" Red team ({self._red_team.label}) challenged {len(targets)} for {run.units} units{failed}."
+        failed = f"; {run.failed} left unanswered" if run.failed else ""
+        note = (
+            f" Red team ({self._red_team.label}) challenged {len(targets)} in {run.calls} call(s)"
+            f" for {run.units} units{failed}."
+        )
         return RedTeamOutcome(run.findings, run.non_operational, note, usage)
 
     def _gaming(self, state: ForgeState, cp: Checkpoint) -> tuple[Finding, ...]:

@@ -8,7 +8,8 @@ Invariants:
       the stage never runs twice for the same claim and never blocks the phase.
     - The verifier's calls are priced as the verifier model (another family than the generator when
       configured); they are batched by `run_verify` (k + 1 scoring calls and at most one prior-art
-      call per five items, plus a repair per item an answer left out), and `calls` counts them all. Prior-art research joins `research_log` (provenance), not this phase's searches:
+      call per `VERIFY_BATCH` items, plus a repair per item an answer left out), and `calls` counts
+      them all. Prior-art research joins `research_log` (provenance), not this phase's searches:
       it does not unlock the agent's own falsification gate (rule 15).
     - Prior art is searched with `prior_art` when given (FORGE_RESEARCH=anthropic: the model's
       server-side web search, the local corpus standing in when it fails), else with the session's
@@ -18,17 +19,20 @@ Invariants:
       warning, the usage of the calls, then `engine_stage` `verify` with the statuses counted.
     - `verify_hypotheses` is the same VERIFY on pool hypotheses (the AnswerPack's ranking candidates,
       seed 000 §7 stage 6): only those without a verdict are sent; their verdicts join
-      `ForgeState.hypothesis_verifications` by hypothesis id. With a pool reader the stage runs it at
-      VALIDATE after the claims, in the same step, so CP-6 (when BUILD opens) audits VERIFY's scores
-      over the candidates and the claims — enough items for compression and collinearity — and the
-      Solve stage finds them judged (it verifies only what a later round added).
+      `ForgeState.hypothesis_verifications` by hypothesis id. With a pool reader the stage verifies
+      them at VALIDATE in the same pass as the claims (one set of items, read by item id), so CP-6
+      (when BUILD opens) audits VERIFY's scores over the candidates and the claims — enough items for
+      compression and collinearity — and the Solve stage finds them judged (it verifies only what a
+      later round added). The stage event counts the claims' statuses, all `calls` and `searches`,
+      and the candidates' `hypotheses`, `hypothesis_calls` (the calls that asked about one, shared
+      ones included) and `hypothesis_searches`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from forge.agent.call_model import account_usage
@@ -46,7 +50,7 @@ from forge.core.verify.prior_art_search import SearchScope, scope_of
 from forge.core.verify.verdicts import K_SAMPLES, VerifyStatus
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
 from forge.engine.verify.requests import claim_material, hypothesis_material
-from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify
+from forge.engine.verify.score_claims import STAGE, VerifyRun, VerifySetting, run_verify, split_run
 from forge.ports import LanguageModel, ResearchProvider, StructuredModel
 
 
@@ -128,16 +132,10 @@ class VerifyStage:
         self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
     ) -> tuple[SessionEvent, ...]:
         """VERIFY on the pool hypotheses the AnswerPack would rank that have no verdict yet."""
-        judged = await self._judge_hypotheses(ctx, hypotheses, progress)
-        return () if judged is None else (*judged.events, ev.engine_stage(STAGE, judged.summary, judged.counts))
-
-    async def _judge_hypotheses(
-        self, ctx: ToolContext, hypotheses: Sequence[Hypothesis], progress: ProgressSink
-    ) -> Judged | None:
         state = ctx.state
         todo = [h for h in hypotheses if h.id not in state.hypothesis_verifications]
         if not todo:
-            return None
+            return ()
         materials = [hypothesis_material(i, h) for i, h in enumerate(todo)]
         run = await run_verify(self._structured, materials, self._setting(ctx), progress)
         state.hypothesis_verifications.update({h.id: v for h, v in zip(todo, run.verifications, strict=True)})
@@ -145,58 +143,63 @@ class VerifyStage:
         warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
         usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         usage += self._search_usage(ctx)
-        summary = (
-            f"VERIFY of the AnswerPack's ranking candidates by {self._priced_as.label} ({run.calls} calls): "
-            + "; ".join(f"{h.id}: {_verdict_text(v)}" for h, v in zip(todo, run.verifications, strict=True))
-            + ". Only the ones that passed rank."
-        )
+        summary = _candidates_summary(todo, run, f"by {self._priced_as.label}, {run.calls} calls")
         counts = {"hypotheses": len(todo)} | {k: n for k, n in verify_counts(run).items() if k != "claims"}
-        return Judged((*warnings, *usage), summary, counts)
+        return (*warnings, *usage, ev.engine_stage(STAGE, summary, counts))
 
     async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:
+        """The round's claims and the ranking candidates without a verdict, in one VERIFY pass."""
         state = ctx.state
         todo = [(i, c) for i, c in enumerate(state.current_round_claims) if c.id not in state.verifications]
-        setting = self._setting(ctx)
-        run = await run_verify(self._structured, [claim_material(i, c) for i, c in todo], setting, progress)
-        state.verifications.update({v.claim_id: v for v in run.verifications})
+        candidates = await self._unjudged_candidates(ctx)
+        materials = [claim_material(i, c) for i, c in todo] + [
+            hypothesis_material(i, h) for i, h in enumerate(candidates)
+        ]
+        run = await run_verify(self._structured, materials, self._setting(ctx), progress)
+        claims, judged = split_run(run, len(todo))
+        state.verifications.update({v.claim_id: v for v in claims.verifications})
+        state.hypothesis_verifications.update({h.id: v for h, v in zip(candidates, judged.verifications, strict=True)})
         state.research_log.extend(run.research)
         index = {c.id: i for i, c in todo}
         injections = [
             ev.verify_injection_detected(str(v.claim_id), index[v.claim_id], v.injection)
-            for v in run.verifications
+            for v in claims.verifications
             if v.injection
         ]
         warnings = [ev.research_warning(self._searcher(ctx), w) for w in dict.fromkeys(run.warnings)]
         usage: tuple[SessionEvent, ...] = (account_usage(ctx, self._priced_as, run.usage),) if run.usage.total else ()
         usage += self._search_usage(ctx)
-        summary, counts = verify_summary(run, self._priced_as.label), verify_counts(run)
-        judged = await self._judge_candidates(ctx, progress)
-        if judged is None:
-            return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
-        summary += " " + judged.summary
-        more = {
-            "hypotheses": judged.counts["hypotheses"],
-            "hypothesis_calls": judged.counts["calls"],
-            "hypothesis_searches": judged.counts["searches"],
-        }
-        counts |= more | {k: counts[k] + judged.counts[k] for k in ("calls", "searches", "web_searches")}
-        return (*injections, *warnings, *usage, *judged.events, ev.engine_stage(STAGE, summary, counts))
+        summary = verify_summary(replace(claims, calls=run.calls), self._priced_as.label)
+        counts = verify_counts(claims) | {"calls": run.calls}
+        if candidates:
+            summary += " " + _candidates_summary(
+                candidates, judged, "in the same calls" if todo else f"{judged.calls} calls"
+            )
+            more = verify_counts(judged)
+            counts |= {
+                "hypotheses": len(candidates),
+                "hypothesis_calls": more["calls"],  # the calls that asked about a candidate, shared ones too
+                "hypothesis_searches": more["searches"],
+            }
+            counts |= {k: counts[k] + more[k] for k in ("searches", "web_searches")}
+        return (*injections, *warnings, *usage, ev.engine_stage(STAGE, summary, counts))
 
-    async def _judge_candidates(self, ctx: ToolContext, progress: ProgressSink) -> Judged | None:
-        """Stage 6 at VALIDATE: the pool's ranking candidates, so CP-6 audits them with the claims."""
+    async def _unjudged_candidates(self, ctx: ToolContext) -> list[Hypothesis]:
+        """Stage 6 at VALIDATE: the pool's ranking candidates without a verdict, so CP-6 audits them
+        with the claims (none without a pool reader: they wait for the Solve stage)."""
         if self._read_pool is None:
-            return None
+            return []
         pool = await self._read_pool(ctx.session_id)
-        return await self._judge_hypotheses(ctx, ranking_candidates(pool, frame_or_title(ctx.state)), progress)
+        candidates = ranking_candidates(pool, frame_or_title(ctx.state))
+        return [h for h in candidates if h.id not in ctx.state.hypothesis_verifications]
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
-    """VERIFY of pool hypotheses before its stage event: its other events, summary and counts."""
-
-    events: tuple[SessionEvent, ...]
-    summary: str
-    counts: dict[str, int]
+def _candidates_summary(candidates: Sequence[Hypothesis], run: VerifyRun, where: str) -> str:
+    return (
+        f"VERIFY of the AnswerPack's ranking candidates ({where}, {len(run.research)} prior-art searches): "
+        + "; ".join(f"{h.id}: {_verdict_text(v)}" for h, v in zip(candidates, run.verifications, strict=True))
+        + ". Only the ones that passed rank."
+    )
 
 
 def verify_counts(run: VerifyRun) -> dict[str, int]:

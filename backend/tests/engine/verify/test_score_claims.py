@@ -1,5 +1,5 @@
 """VERIFY over scripted verifier outputs, the whole exchange: k samples plus one reversed, each one
-call over up to five claims read by id (a claim left out is asked once more alone, never given an
+call over up to ten items read by id (a claim left out is asked once more alone, never given an
 invented score), prior-art research only from a preliminary novelty of 6 and judged in one call, the
 evidence-adjusted score, position bias, abstention when samples fail, injection flags, and research
 that fails without stopping the stage."""
@@ -173,15 +173,15 @@ async def test_each_sample_is_one_call_covering_every_claim_three_forward_and_on
 
 
 async def test_more_claims_than_a_batch_are_asked_in_as_few_calls_of_even_size() -> None:
-    texts = [f"Lever {n} cuts median emergency waits by {n}% within 8 weeks." for n in range(1, 8)]
+    texts = [f"Lever {n} cuts median emergency waits by {n}% within 8 weeks." for n in range(1, 14)]
     model = ScriptedVerifier(lambda a: (8, 8, 8, 5))
     run = await verify(model, [claim(n, t) for n, t in enumerate(texts, start=1)])
     assert [len(ids) for _, _, ids in model.calls()] == [
-        4,
-        3,
-    ] * 4 and run.calls == 8  # not 5 + 2: same calls, less wait
-    assert VERIFY_BATCH == 5
-    assert [v.claim_id for v in run.verifications] == [claim(n).id for n in range(1, 8)]
+        7,
+        6,
+    ] * 4 and run.calls == 8  # not 10 + 3: same calls, less wait
+    assert VERIFY_BATCH == 10  # a round's claims (up to 5) and the 5 ranking candidates in one group
+    assert [v.claim_id for v in run.verifications] == [claim(n).id for n in range(1, 14)]
     assert all(v.samples == 3 for v in run.verifications)
 
 
