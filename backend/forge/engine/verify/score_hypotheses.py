@@ -25,8 +25,8 @@ from forge.core.hypotheses.pool import Hypothesis
 from forge.core.llm.messages import Usage
 from forge.core.selection.composite_score import ScoreVector
 from forge.core.verify.hypothesis_claim import hypothesis_parts
+from forge.engine.item_answers import ItemCall, ask_items
 from forge.engine.structured_batch import DEFAULT_CONCURRENCY, ProgressSink
-from forge.engine.verify.item_answers import ItemCall, ask_items
 from forge.ports import StructuredModel, StructuredRequest
 
 STAGE = EngineStage.SCORE

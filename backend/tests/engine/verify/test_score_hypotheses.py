@@ -8,7 +8,7 @@ from support.scripted_scorer import ScriptedScorer
 from support.scripted_search import FRAME, parent
 
 from forge.core.selection.composite_score import ScoreVector
-from forge.engine.verify.item_answers import UNANSWERED
+from forge.engine.item_answers import UNANSWERED
 from forge.engine.verify.score_hypotheses import (
     DIMENSIONS,
     SCORE_BATCH,
