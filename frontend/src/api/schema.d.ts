@@ -2789,7 +2789,7 @@ export interface components {
             rationale: string;
             /**
              * Score
-             * @description similarity × C for the query; C alone without one.
+             * @description relevance × C for the query (BM25 over the episodes fused with the cosine); C alone without one.
              */
             score: number;
             /** Similarity */
