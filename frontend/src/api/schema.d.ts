@@ -5018,7 +5018,7 @@ export interface operations {
     search_memory_api_v1_memory_hypotheses_get: {
         parameters: {
             query?: {
-                /** @description Text to rank by similarity × C; empty ranks by C. */
+                /** @description Text to rank by relevance (words and meaning) × C; empty ranks by C. */
                 q?: string;
                 /** @description Only hypotheses with C at or above this. */
                 min_c?: number;
