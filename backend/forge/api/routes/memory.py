@@ -25,7 +25,9 @@ router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
 async def search_memory(
     container: ContainerDep,
     user: CurrentUser,
-    q: Annotated[str, Query(max_length=2000, description="Text to rank by relevance (words and meaning) × C; empty ranks by C.")] = "",
+    q: Annotated[
+        str, Query(max_length=2000, description="Text to rank by relevance (words and meaning) × C; empty ranks by C.")
+    ] = "",
     min_c: Annotated[float, Query(ge=0, le=1, description="Only hypotheses with C at or above this.")] = (
         RETRIEVAL_MIN_C
     ),
