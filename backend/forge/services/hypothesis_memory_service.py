@@ -10,7 +10,8 @@ Invariants:
       inside a write: SQLite must not upgrade a read snapshot) and embeds the problem only when
       something is remembered.
     - Vectors come from the injected Embedder (the shell); the C-value rules and ranking are pure
-      (core.confidence, core.hypothesis_memory).
+      (core.confidence, core.hypothesis_memory); ranking is relevance × C, the relevance the research
+      corpus's (BM25 over the episodes' texts fused with the cosine).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C
 from forge.core.hypotheses.memory import (
     HypothesisEpisodeId,
     JudgedClaim,
+    MemoryQuery,
     RankedEpisode,
     Vector,
     VerdictContext,
@@ -102,8 +104,8 @@ class HypothesisMemory:
             episodes = await uow.memory.all(min_c=RETRIEVAL_MIN_C, owner=owner)
         if not episodes:
             return []  # nothing remembered yet: no need to embed the problem
-        query = (await self._vectors([problem]))[problem]
-        return recall_for_problem(query, episodes)
+        vector = (await self._vectors([problem]))[problem]
+        return recall_for_problem(MemoryQuery(problem, vector), episodes)
 
     async def note_retrieved(
         self,
@@ -134,9 +136,9 @@ class HypothesisMemory:
         offset: int,
         owner: UserId = LOCAL_USER_ID,
     ) -> MemoryPage:
-        """Similarity × C for a query (C alone for an empty one), over the owner's episodes with C ≥ min_c."""
-        query_vector = (await self._vectors([query]))[query] if query.strip() else None
+        """Fused relevance × C for a query (C alone for an empty one), over the owner's episodes with C ≥ min_c."""
+        wanted = MemoryQuery(query, (await self._vectors([query]))[query]) if query.strip() else None
         async with uow_factory() as uow:
             episodes = await uow.memory.all(min_c=min_c, owner=owner)
-        ranked = rank_episodes(query_vector, episodes, min_c=min_c)
+        ranked = rank_episodes(wanted, episodes, min_c=min_c)
         return MemoryPage(ranked[offset : offset + limit], len(ranked))

@@ -1,4 +1,4 @@
-"""GET /api/v1/memory/hypotheses: remembered hypotheses ranked by similarity × C, filtered by min_c, paged."""
+"""GET /api/v1/memory/hypotheses: remembered hypotheses ranked by fused relevance × C, filtered by min_c, paged."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from forge.bootstrap.build_container import build_container
 from forge.config import Settings
 from forge.core.domain_types import SessionId
 from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId
+from forge.core.research.hybrid_ranking import DEFAULT_FUSION
 from forge.providers.sentence_embedder import SentenceEmbedder
 
 AT = datetime(2026, 11, 23, tzinfo=UTC)
@@ -50,7 +51,9 @@ async def test_a_query_ranks_related_trusted_hypotheses_first_and_hides_c_below_
     assert texts[0] == REMEMBERED[0][0]
     assert REMEMBERED[2][0] not in texts and page["total"] == 2
     top = page["items"][0]
-    assert top["confidence"] == 0.8 and top["score"] == pytest.approx(top["similarity"] * 0.8)
+    # The best word match of the two kept (the other shares no word): BM25 side 1, plus its cosine's share.
+    w = DEFAULT_FUSION.lexical_weight
+    assert top["confidence"] == 0.8 and top["score"] == pytest.approx((w + (1 - w) * top["similarity"]) * 0.8)
     assert top["origin_question"] == "an earlier question" and top["support_count"] == 0
 
 

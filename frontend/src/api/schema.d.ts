@@ -2796,7 +2796,7 @@ export interface components {
             rationale: string;
             /**
              * Score
-             * @description similarity × C for the query; C alone without one.
+             * @description relevance × C for the query (BM25 over the episodes fused with the cosine); C alone without one.
              */
             score: number;
             /** Similarity */
@@ -5025,7 +5025,7 @@ export interface operations {
     search_memory_api_v1_memory_hypotheses_get: {
         parameters: {
             query?: {
-                /** @description Text to rank by similarity × C; empty ranks by C. */
+                /** @description Text to rank by relevance (words and meaning) × C; empty ranks by C. */
                 q?: string;
                 /** @description Only hypotheses with C at or above this. */
                 min_c?: number;

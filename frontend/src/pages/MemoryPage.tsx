@@ -1,7 +1,7 @@
 /**
  * Memory: the hypotheses earlier sessions judged (seed 004), with their confidence (C), how C moved
  * with each change (plotted, and listed with the session it happened in), and the sessions they came
- * from. A search ranks by meaning × C.
+ * from. A search ranks by relevance × C (BM25 over the episodes fused with the cosine, as research ranks).
  */
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";

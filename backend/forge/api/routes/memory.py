@@ -1,7 +1,7 @@
 """Hypothesis memory (seed 004): what earlier sessions validated, qualified or refuted, with its C.
 
 Invariants:
-    - Read-only. `q` ranks by similarity × C; without `q` the order is C descending. Only episodes
+    - Read-only. `q` ranks by relevance × C (BM25 fused with the cosine); without `q` the order is C descending. Only episodes
       with C ≥ `min_c` (default 0.2, the retrieval threshold) are listed; `total` counts all of them.
     - Bad parameters are a 422 before anything is read.
 """
@@ -25,7 +25,9 @@ router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
 async def search_memory(
     container: ContainerDep,
     user: CurrentUser,
-    q: Annotated[str, Query(max_length=2000, description="Text to rank by similarity × C; empty ranks by C.")] = "",
+    q: Annotated[
+        str, Query(max_length=2000, description="Text to rank by relevance (words and meaning) × C; empty ranks by C.")
+    ] = "",
     min_c: Annotated[float, Query(ge=0, le=1, description="Only hypotheses with C at or above this.")] = (
         RETRIEVAL_MIN_C
     ),

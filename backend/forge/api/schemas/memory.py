@@ -27,7 +27,9 @@ class RememberedHypothesisOut(BaseModel):
     id: str
     text: str
     confidence: float = Field(description="The C-value, 0.05..0.95.")
-    score: float = Field(description="similarity × C for the query; C alone without one.")
+    score: float = Field(
+        description="relevance × C for the query (BM25 over the episodes fused with the cosine); C alone without one."
+    )
     similarity: float
     support_count: int
     contradiction_count: int

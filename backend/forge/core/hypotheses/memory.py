@@ -3,7 +3,10 @@
 Invariants:
     - Episodes are written by `verdict_memory.remember_verdicts` (seed 004 §5, §10: the C rules by
       verdict and by similarity); this module holds their types, the claims a review judged, and retrieval.
-    - Retrieval ranks by cosine similarity × C over episodes with C ≥ min_c (seed 004 §4.3).
+    - Retrieval ranks by relevance × C over episodes with C ≥ min_c (seed 004 §4.3), the relevance
+      the research corpus ranks by too (`core.research.hybrid_ranking.fused_relevance`: BM25 over
+      those episodes' texts fused with the cosine). `similarity` stays the cosine: the §10 bands and
+      RECALL_MIN_SIMILARITY read it, never the fused relevance.
     - Vectors of another length (another embedder) are not comparable: similarity 0, never an error;
       re-embedding stored episodes is the migration path when the embedder changes.
     - Pure: vectors are computed by the shell and passed in by text; ids come from `new_id`.
@@ -21,6 +24,7 @@ from forge.core.domain_types import ClaimId, SessionId, VerdictType
 from forge.core.explore.source_domain_distance import cosine
 from forge.core.hypotheses.confidence import RETRIEVAL_MIN_C, EpisodeType, MemoryOutcome
 from forge.core.hypotheses.remembered import RECALL_LIMIT, RECALL_MIN_SIMILARITY, RememberedHypothesis
+from forge.core.research.hybrid_ranking import fused_relevance
 from forge.core.review.inputs import VerdictsReview
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import Claim
@@ -89,10 +93,18 @@ class VerdictContext:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryQuery:
+    """A problem or search text with its vector (the same embedder as the episodes')."""
+
+    text: str
+    vector: Vector
+
+
+@dataclass(frozen=True, slots=True)
 class RankedEpisode:
     episode: HypothesisEpisode
-    similarity: float
-    score: float
+    similarity: float  # the cosine (1 without a query)
+    score: float  # relevance × C (C alone without a query)
 
 
 def judged_claims(state: ForgeState, review: VerdictsReview) -> list[JudgedClaim]:
@@ -134,27 +146,27 @@ def similarity(a: Vector, b: Vector) -> float:
 
 
 def rank_episodes(
-    query: Vector | None,
+    query: MemoryQuery | None,
     episodes: Sequence[HypothesisEpisode],
     *,
     min_c: float = RETRIEVAL_MIN_C,
 ) -> list[RankedEpisode]:
-    """Episodes with C ≥ min_c, best first: similarity × C for a query, C alone without one.
+    """Episodes with C ≥ min_c, best first: fused relevance × C for a query, C alone without one.
     Ties keep the order given (the repository's: oldest first)."""
-    ranked = []
-    for e in episodes:
-        if e.c < min_c:
-            continue
-        match = similarity(query, e.vector) if query is not None else 1.0
-        ranked.append(RankedEpisode(e, match, max(0.0, match) * e.c))
+    kept = [e for e in episodes if e.c >= min_c]
+    if query is None:
+        return sorted((RankedEpisode(e, 1.0, e.c) for e in kept), key=lambda r: -r.score)
+    cosines = {str(e.id): similarity(query.vector, e.vector) for e in kept}
+    relevance = fused_relevance(query.text, {str(e.id): e.text for e in kept}, cosines)
+    ranked = [RankedEpisode(e, cosines[str(e.id)], relevance[str(e.id)] * e.c) for e in kept]
     return sorted(ranked, key=lambda r: -r.score)
 
 
 def recall_for_problem(
-    query: Vector, episodes: Sequence[HypothesisEpisode], *, limit: int = RECALL_LIMIT
+    query: MemoryQuery, episodes: Sequence[HypothesisEpisode], *, limit: int = RECALL_LIMIT
 ) -> list[RememberedHypothesis]:
-    """What a new session on this problem is offered: the best by similarity × C (C ≥ RETRIEVAL_MIN_C),
-    each at least RECALL_MIN_SIMILARITY similar to the problem, at most `limit`."""
+    """What a new session on this problem is offered: the best by fused relevance × C (C ≥
+    RETRIEVAL_MIN_C), each with a cosine of at least RECALL_MIN_SIMILARITY to the problem, at most `limit`."""
     ranked = [r for r in rank_episodes(query, episodes) if r.similarity >= RECALL_MIN_SIMILARITY][:limit]
     return [
         RememberedHypothesis(

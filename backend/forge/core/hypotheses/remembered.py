@@ -1,9 +1,10 @@
 """What earlier sessions learned, offered to a new session (seed 004 §4.2–§4.3, §8.3).
 
 Invariants:
-    - A session opens with at most RECALL_LIMIT remembered hypotheses, the best by similarity × C
-      among episodes with C ≥ RETRIEVAL_MIN_C whose similarity to the problem is at least
-      RECALL_MIN_SIMILARITY (unrelated hypotheses are not offered, however confident). They are a
+    - A session opens with at most RECALL_LIMIT remembered hypotheses, the best by relevance × C
+      (BM25 fused with the cosine, `core.research.hybrid_ranking`) among episodes with C ≥
+      RETRIEVAL_MIN_C whose cosine similarity to the problem is at least RECALL_MIN_SIMILARITY
+      (unrelated hypotheses are not offered, however confident or many words they share). They are a
       copy taken when the session was created: later C changes do not rewrite this session's context.
     - Each starts OFFERED. The decompose review may ACCEPT (pin) or DISMISS each one by episode id.
     - The DECOMPOSE brief shows every offered or accepted one; later briefs show only the accepted

@@ -3,7 +3,7 @@
 Invariants: everything comes from the ProblemFrame, this phase's research, the brief's remembered
 hypotheses and the shipped library; map_state_of_art cites only the research it was built from (rules
 7 and 12); one reframing of each of the four types; each remembered hypothesis (at most
-REMEMBERED_ASSUMPTIONS, the brief's order: similarity × C) becomes an assumption to test, with its C.
+REMEMBERED_ASSUMPTIONS, the brief's order: relevance × C) becomes an assumption to test, with its C.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from forge.core.hypotheses.confidence import (
     supported,
 )
 from forge.core.hypotheses.memory import HypothesisEpisode
+from forge.core.hypotheses.remembered import RECALL_MIN_SIMILARITY
 from forge.core.hypotheses.similarity_confidence import conflicted, mutually_supported, query_matched
 from forge.core.llm.messages import ModelRequest, ModelResponse
 from forge.core.review.inputs import ClaimVerdictInput, VerdictsReview
@@ -195,3 +196,29 @@ async def test_a_near_identical_claim_in_the_same_session_is_the_same_hypothesis
     triage = by_text[TRIAGE]
     assert _follows_its_rules(triage) == [MemoryOutcome.CREATED, MemoryOutcome.SUPPORTED, MemoryOutcome.REPEATED]
     assert triage.c == pytest.approx(supported(INITIAL_C)) and triage.support_count == 1
+
+
+TRIAGED = "Patients triaged by urgency wait less for care"
+FAST_TRACK = "Emergency wait times drop with a fast-track lane for minor injuries"
+
+
+async def test_recall_ranks_by_the_fused_relevance_the_corpus_uses_and_gates_and_reports_by_cosine(
+    container: Container,
+) -> None:
+    """Equal C, nearly equal meaning: the hypothesis sharing the problem's words comes first, though
+    its cosine is a little lower; the offer still carries (and is gated by) the cosine."""
+    session = await _session_awaiting_verdicts(container, "How do clinics shorten queues?", [TRIAGED, FAST_TRACK], 900)
+    await _submit(
+        container, session, ClaimVerdictInput(0, VerdictType.ACCEPT), ClaimVerdictInput(1, VerdictType.ACCEPT)
+    )
+    found = await container.memory.search(container.uow_factory, FIRST_PROBLEM, min_c=0.0, limit=10, offset=0)
+    by_text = {r.episode.text: r for r in found.items}
+    triaged, fast_track = by_text[TRIAGED], by_text[FAST_TRACK]
+    assert triaged.episode.c == fast_track.episode.c
+    assert triaged.similarity > fast_track.similarity, "by cosine × C the triage hypothesis would come first"
+    assert [r.episode.text for r in found.items] == [FAST_TRACK, TRIAGED]
+
+    offered = await container.memory.recall(container.uow_factory, FIRST_PROBLEM)
+    assert [h.text for h in offered] == [FAST_TRACK, TRIAGED]
+    assert [h.similarity for h in offered] == [round(fast_track.similarity, 4), round(triaged.similarity, 4)]
+    assert all(h.similarity >= RECALL_MIN_SIMILARITY for h in offered)

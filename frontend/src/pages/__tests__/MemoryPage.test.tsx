@@ -61,7 +61,7 @@ describe("MemoryPage", () => {
     const user = userEvent.setup();
     renderPage();
     await screen.findByTestId("memory-item");
-    await user.type(screen.getByRole("searchbox", { name: "Search by meaning" }), "bees");
+    await user.type(screen.getByRole("searchbox", { name: "Search by words and meaning" }), "bees");
     await user.click(screen.getByRole("button", { name: "Search" }));
     expect(await screen.findByText("No remembered hypothesis matches that search.")).toBeInTheDocument();
     expect(queries.at(-1)?.get("q")).toBe("bees");

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from uuid import UUID
 
 from forge.core.domain_types import ReviewType, SessionId
-from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, recall_for_problem
+from forge.core.hypotheses.memory import HypothesisEpisode, HypothesisEpisodeId, MemoryQuery, recall_for_problem
 from forge.core.hypotheses.remembered import (
     MEMORY_HEADER,
     RECALL_LIMIT,
@@ -27,10 +27,19 @@ from forge.core.session.forge_state import ForgeState
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def _episode(n: int, vector: tuple[float, ...], c: float) -> HypothesisEpisode:
+def _episode(n: int, vector: tuple[float, ...], c: float, text: str = "") -> HypothesisEpisode:
     return HypothesisEpisode(
-        HypothesisEpisodeId(UUID(int=n)), f"hypothesis {n}", vector, c, "earlier question", SessionId(UUID(int=99)), AT
+        HypothesisEpisodeId(UUID(int=n)),
+        text or f"hypothesis {n}",
+        vector,
+        c,
+        "earlier question",
+        SessionId(UUID(int=99)),
+        AT,
     )
+
+
+PROBLEM = "How do we shorten hospital queues?"
 
 
 def _offered(n: int, decision: MemoryDecision = MemoryDecision.OFFERED) -> RememberedHypothesis:
@@ -45,13 +54,23 @@ class TestRecallForProblem:
             _episode(3, (0.0, 1.0), 0.95),  # unrelated, however confident
             _episode(4, (1.0, 0.0), 0.1),  # refuted below the retrieval floor
         ]
-        offered = recall_for_problem((1.0, 0.0), episodes)
+        offered = recall_for_problem(MemoryQuery(PROBLEM, (1.0, 0.0)), episodes)
         assert [h.episode_id for h in offered] == [str(UUID(int=2)), str(UUID(int=1))]
         assert offered[0].similarity >= RECALL_MIN_SIMILARITY and offered[0].decision == MemoryDecision.OFFERED
 
+    def test_the_gate_reads_the_cosine_so_shared_words_never_offer_an_unrelated_hypothesis(self) -> None:
+        words_only = _episode(1, (0.3, 0.95), 0.9, "Hospital queues are long")  # cosine 0.3: below the gate
+        offered = recall_for_problem(MemoryQuery(PROBLEM, (1.0, 0.0)), [words_only])
+        assert offered == []
+
+    def test_the_offer_carries_the_cosine_not_the_fused_relevance(self) -> None:
+        related = _episode(1, (0.8, 0.6), 0.5, "Hospital queues shrink with triage")
+        [offered] = recall_for_problem(MemoryQuery(PROBLEM, (1.0, 0.0)), [related])
+        assert offered.similarity == 0.8  # what the §10.2 query-match band reads
+
     def test_at_most_the_limit_is_offered(self) -> None:
         episodes = [_episode(i, (1.0, 0.0), 0.5) for i in range(10)]
-        assert len(recall_for_problem((1.0, 0.0), episodes)) == RECALL_LIMIT
+        assert len(recall_for_problem(MemoryQuery(PROBLEM, (1.0, 0.0)), episodes)) == RECALL_LIMIT
 
 
 class TestMemoryBlock:
