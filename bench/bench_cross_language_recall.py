@@ -12,11 +12,13 @@ EDICT2) — what an offline session gets — and says so (`renderer=dictionary`)
 No assertions. Ends with:
     RESULT cross_language_recall_ratio=<float> pairs=<int> renderer=<label|none> zh=<float> ja=<float>
 Run: make bench-cross-language   (FORGE_MODEL=anthropic:claude-haiku-5-5 ANTHROPIC_API_KEY=... for a model)
+     make bench-cross-language-dev   (the dev split, `cross_language_dev_pairs.py`: RESULT dev_cross_language_...)
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
 from forge.bootstrap.model_routing import Provider, resolve_routes
@@ -24,6 +26,7 @@ from forge.config import Settings, environment_with_dotenv
 from forge.research.bilingual_dictionary import DictionaryGlossary
 from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
 from forge.research.local_corpus import LocalCorpusResearch
+from cross_language_dev_pairs import DEV_PAIRS  # bench/, the script's directory, is on sys.path
 
 K = 5
 PAIRS: list[tuple[str, str]] = [
@@ -83,7 +86,8 @@ async def main() -> None:
     rendering, label = renderer(settings)
     research = CrossLanguageResearch(corpus, rendering, DictionaryGlossary())
     scores: list[tuple[str, float]] = []
-    for english, other in PAIRS:
+    dev = "--dev" in sys.argv[1:]  # the dev split the gloss settings were chosen on
+    for english, other in DEV_PAIRS if dev else PAIRS:
         score = await recall(corpus, research, english, other)
         language = "ja" if any("\u3040" <= c <= "\u30ff" for c in other) else "zh"
         scores.append((language, score))
@@ -92,7 +96,8 @@ async def main() -> None:
     ratio = sum(s for _, s in scores) / len(scores)
     zh, ja = (sum(v) / len(v) for v in (by["zh"], by["ja"]))
     print(
-        f"RESULT cross_language_recall_ratio={ratio:.3f} pairs={len(scores)} renderer={label} zh={zh:.3f} ja={ja:.3f}"
+        f"RESULT {'dev_' if dev else ''}cross_language_recall_ratio={ratio:.3f} pairs={len(scores)} "
+        f"renderer={label} zh={zh:.3f} ja={ja:.3f}"
     )
 
 

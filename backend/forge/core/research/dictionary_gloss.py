@@ -10,7 +10,8 @@ Invariants:
       pieces, a headword costing 1 (RARE_COST when the dictionary does not mark it common) and a
       character no headword covers costing UNKNOWN_COST (dynamic programming, ties to the longer
       last piece). A character no headword covers is dropped, never
-      guessed.
+      guessed; inside a segmenter's word the dictionary lacks (often a transliterated name, 香农),
+      one-character pieces are dropped too: a lone character's gloss is out of context.
     - Latin words and numbers in the text are kept as written ("TRIZ", "PID").
     - Hiragana pieces of at most two characters (particles and okurigana: の, と, は, する) are
       not glossed: their glosses describe grammar, not the subject.
@@ -72,14 +73,17 @@ def _glossable(piece: str) -> bool:
     return not (len(piece) <= 2 and _HIRAGANA.match(piece))
 
 
-def _word_glosses(word: str, lexicon: Lexicon) -> list[tuple[str, str]]:
+def _word_glosses(word: str, lexicon: Lexicon, *, a_word: bool) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for match in _RUN.finditer(word):
         run = match.group()
         if run.isascii():
             found.append((run, run))
             continue
-        pieces = [run] if run in lexicon.glosses else segmented(run, lexicon)
+        if run in lexicon.glosses:
+            pieces = [run]
+        else:  # inside a segmenter's word the dictionary lacks, one character alone is out of context
+            pieces = [p for p in segmented(run, lexicon) if not (a_word and len(p) == 1)]
         found.extend((p, lexicon.glosses[p]) for p in pieces if lexicon.glosses.get(p) and _glossable(p))
     return found
 
@@ -87,7 +91,9 @@ def _word_glosses(word: str, lexicon: Lexicon) -> list[tuple[str, str]]:
 def gloss_pieces(text: str, lexicon: Lexicon, words: Sequence[str] | None = None) -> list[tuple[str, str]]:
     """Each piece of `text` (or of a segmenter's `words` of it) and its English gloss (a Latin word
     glosses as itself), in text order."""
-    return [found for word in (words if words is not None else [text]) for found in _word_glosses(word, lexicon)]
+    if words is None:
+        return _word_glosses(text, lexicon, a_word=False)
+    return [found for word in words for found in _word_glosses(word, lexicon, a_word=True)]
 
 
 def english_gloss(text: str, lexicon: Lexicon, words: Sequence[str] | None = None) -> str:

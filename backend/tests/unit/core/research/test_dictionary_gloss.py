@@ -42,3 +42,9 @@ def test_a_segmenter_s_words_are_glossed_whole_and_unknown_words_split_by_the_di
 
 def test_text_with_no_known_word_glosses_as_nothing() -> None:
     assert english_gloss("未知", ZH) == ""
+
+
+def test_inside_a_segmenter_s_word_the_dictionary_lacks_lone_characters_are_not_glossed() -> None:
+    lexicon = Lexicon({"香": "fragrant", "农": "farmer", "信息": "information", "熵": "entropy"})
+    assert english_gloss("香农 信息 熵", lexicon, words=["香农", "信息", "熵"]) == "information entropy"
+    assert english_gloss("香农", lexicon) == "fragrant farmer"  # without a segmenter: the dictionary's pieces
