@@ -25,6 +25,7 @@ results (`ResearchResults.usage`, priced as that model) and the research tool bi
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -133,7 +134,8 @@ class CrossLanguageResearch:
         rendered_by, warning = MODEL_RENDERING, ""
         if not isinstance(english, str) or english.casefold() == query.casefold():
             reason = _why_not_rendered(english)
-            gloss = self._glossary.english_gloss(query) if self._glossary is not None else ""
+            # off the event loop: the first gloss in a language reads its dictionary (seconds)
+            gloss = await asyncio.to_thread(self._glossary.english_gloss, query) if self._glossary else ""
             if not gloss:
                 warning = _joined(as_written, no_rendering_warning(query, reason))
                 provider = answered_by(as_written, self._corpus.name)

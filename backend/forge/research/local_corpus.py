@@ -30,6 +30,7 @@ Corpus file format:
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -194,7 +195,10 @@ class LocalCorpusResearch:
         limit: int = 5,
         session_documents: Sequence[SessionDocument] = (),
     ) -> Sequence[ResearchHit]:
-        index = self._index_for(session_id, session_documents)
+        if self._glossary is not None and session_documents:  # glossing reads a dictionary: off the event loop
+            index = await asyncio.to_thread(self._index_for, session_id, session_documents)
+        else:
+            index = self._index_for(session_id, session_documents)
         if self._embedder is None or not query.strip() or limit <= 0:
             return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
         semantic = await self._best_passage_cosines(self._embedder, query, index.documents)
