@@ -18,8 +18,8 @@ Invariants:
       its dictionary in the wheel; loaded on first use) and its function words (jieba's tags for
       particles, prepositions, conjunctions, pronouns, locality words, punctuation) are not
       glossed, then CC-CEDICT glosses the rest; Japanese is segmented and glossed by EDICT2.
-    - When the dictionary package is missing the glossary glosses nothing ("") and says why once
-      (`unavailable`), so research degrades to searching as written, with its warning.
+    - When the dictionary package is missing the glossary glosses nothing ("") and logs why once
+      (kept in `unavailable`), so research degrades to searching as written, with its warning.
 """
 
 from __future__ import annotations
@@ -27,12 +27,15 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import warnings
 from collections.abc import Callable
 from importlib import resources
 from typing import Final
 
 from forge.core.document.problem_language import DocumentLanguage, problem_language
 from forge.core.research.dictionary_gloss import Lexicon, english_gloss
+
+_LOG = logging.getLogger(__name__)
 
 GLOSS_ITEMS = 2
 DICTIONARY_LABEL: Final = "dictionary"
@@ -143,8 +146,11 @@ def lexicon_for(language: DocumentLanguage) -> Lexicon:
 
 @functools.cache
 def _chinese_segmenter() -> Callable[[str], list[tuple[str, str]]]:
-    import jieba
-    import jieba.posseg
+    with warnings.catch_warnings():  # its regexes use escapes Python warns about when compiling its source
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        import jieba
+        import jieba.posseg
 
     jieba.setLogLevel(logging.WARNING)  # its dictionary-loading notes are debug chatter
     return lambda text: [(pair.word, pair.flag) for pair in jieba.posseg.lcut(text)]
@@ -173,6 +179,7 @@ class DictionaryGlossary:
             lexicon = lexicon_for(language)
         except (ModuleNotFoundError, OSError) as error:
             self.unavailable = f"the bilingual dictionary could not be read ({type(error).__name__}: {error})"
+            _LOG.warning("Research glosses nothing: %s", self.unavailable)
             return ""
         if language is DocumentLanguage.ZH:
             return english_gloss(text, lexicon, chinese_content_words(text))
