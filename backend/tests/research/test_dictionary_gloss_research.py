@@ -8,11 +8,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import UUID
 
+import pytest
 from research.renderings import TableRenderings
 
 from forge.core.domain_types import SessionId
 from forge.core.research.results import ResearchResults
 from forge.core.session.records import SessionDocument
+from forge.research import bilingual_dictionary
 from forge.research.bilingual_dictionary import DictionaryGlossary
 from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
 from forge.research.local_corpus import LocalCorpusResearch
@@ -113,3 +115,19 @@ async def test_an_english_query_finds_a_chinese_and_a_japanese_uploaded_document
 
 async def test_english_text_is_not_glossed() -> None:
     assert DictionaryGlossary().english_gloss("emergency department waiting time") == ""
+
+
+async def test_without_its_dictionary_package_the_query_is_searched_as_written_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bilingual_dictionary, "_PACKAGE", "no_such_dictionary_package")
+    bilingual_dictionary.lexicon_for.cache_clear()
+    try:
+        glossary = DictionaryGlossary()
+        found = await CrossLanguageResearch(LocalCorpusResearch.from_directory(), None, glossary).search(
+            ZH, session_id=None
+        )
+    finally:
+        bilingual_dictionary.lexicon_for.cache_clear()
+    assert isinstance(found, ResearchResults) and list(found) == [] and found.rendered_by == ""
+    assert "offline model cannot translate" in found.warning and "no_such_dictionary_package" in glossary.unavailable
