@@ -15,7 +15,7 @@ Invariants:
       gloss no subject.
     - `DictionaryGlossary.english_gloss` glosses text in its own language (`problem_language`):
       English text glosses as "" (it needs no rendering); Chinese is cut into words by jieba (MIT,
-      its dictionary in the wheel; loaded on first use) and its function words (jieba's tags for
+      its dictionary in its package; loaded on first use) and its function words (jieba's tags for
       particles, prepositions, conjunctions, pronouns, locality words, punctuation) are not
       glossed, then CC-CEDICT glosses the rest; Japanese is segmented and glossed by EDICT2.
     - When the dictionary package is missing the glossary glosses nothing ("") and logs why once
