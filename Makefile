@@ -8,7 +8,7 @@ NPM_STAMP := $(WEB)/node_modules/.installed
 SPA_INDEX := backend/forge/api/spa/index.html
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/package-lock.json -type f 2>/dev/null)
 
-.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval bench-cross-language bench-moose-chem prompt-snapshots clean
+.PHONY: run dev test test-backend test-frontend e2e lint fmt typecheck migrate setup build api-client bench bench-hkg bench-load bench-workers bench-prompt-cache bench-saga-patterns bench-biso bench-selection bench-search bench-session-tokens bench-engine-cost bench-constraint-check bench-local-model bench-eval bench-cross-language bench-cross-language-dev bench-moose-chem prompt-snapshots clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -189,6 +189,10 @@ bench-constraint-check: $(STAMP)
 # (issue #38), with the configured model rendering them in English (FORGE_MODEL=offline: none, said so).
 bench-cross-language: $(STAMP)
 	$(BIN)/python bench/bench_cross_language_recall.py
+
+# The same on the dev split the offline dictionary gloss's settings were chosen on (bench/cross_language_dev_pairs.py).
+bench-cross-language-dev: $(STAMP)
+	$(BIN)/python bench/bench_cross_language_recall.py --dev
 
 # Rewrite tests/agent/prompt_snapshots/ from what a session sends now (review the diff, then commit).
 prompt-snapshots: $(STAMP)

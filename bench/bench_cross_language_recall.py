@@ -6,22 +6,27 @@ of the English query, F = the top-5 sources of the other query through the produ
 (`research.cross_language.CrossLanguageResearch` over the shipped corpus); recall = |E ∩ F| / |E|, and
 the ratio is the mean over pairs. The rendering model is the configured one (FORGE_MODEL and its key, as
 the app reads them, .env included): with a real model each non-English query is also searched in the
-model's English rendering; with FORGE_MODEL=offline (the default) there is no rendering model, so the
-ratio measures the corpus alone — what an offline session gets — and says so (`renderer=none`).
+model's English rendering; with FORGE_MODEL=offline (the default) there is no rendering model, so each
+is also searched in its bilingual-dictionary gloss (`research.bilingual_dictionary`: jieba + CC-CEDICT,
+EDICT2) — what an offline session gets — and says so (`renderer=dictionary`).
 No assertions. Ends with:
     RESULT cross_language_recall_ratio=<float> pairs=<int> renderer=<label|none> zh=<float> ja=<float>
 Run: make bench-cross-language   (FORGE_MODEL=anthropic:claude-haiku-5-5 ANTHROPIC_API_KEY=... for a model)
+     make bench-cross-language-dev   (the dev split, `cross_language_dev_pairs.py`: RESULT dev_cross_language_...)
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
 from forge.bootstrap.model_routing import Provider, resolve_routes
 from forge.config import Settings, environment_with_dotenv
+from forge.research.bilingual_dictionary import DictionaryGlossary
 from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
 from forge.research.local_corpus import LocalCorpusResearch
+from cross_language_dev_pairs import DEV_PAIRS  # bench/, the script's directory, is on sys.path
 
 K = 5
 PAIRS: list[tuple[str, str]] = [
@@ -64,7 +69,7 @@ def renderer(settings: Settings) -> tuple[ModelQueryRenderer | None, str]:
     """The configured generator's structured output as the rendering model, and its label."""
     route = resolve_routes(settings).generator
     if route.provider == Provider.OFFLINE:
-        return None, "none"
+        return None, "dictionary"
     model = build_model(route, settings)
     return ModelQueryRenderer(build_structured_model(route, model, (), settings)), model.label
 
@@ -79,9 +84,10 @@ async def main() -> None:
     settings = Settings.from_env(environment_with_dotenv())
     corpus = LocalCorpusResearch.from_directory(KNOWLEDGE_DIR / "corpus")
     rendering, label = renderer(settings)
-    research = CrossLanguageResearch(corpus, rendering)
+    research = CrossLanguageResearch(corpus, rendering, DictionaryGlossary())
     scores: list[tuple[str, float]] = []
-    for english, other in PAIRS:
+    dev = "--dev" in sys.argv[1:]  # the dev split the gloss settings were chosen on
+    for english, other in DEV_PAIRS if dev else PAIRS:
         score = await recall(corpus, research, english, other)
         language = "ja" if any("\u3040" <= c <= "\u30ff" for c in other) else "zh"
         scores.append((language, score))
@@ -90,7 +96,8 @@ async def main() -> None:
     ratio = sum(s for _, s in scores) / len(scores)
     zh, ja = (sum(v) / len(v) for v in (by["zh"], by["ja"]))
     print(
-        f"RESULT cross_language_recall_ratio={ratio:.3f} pairs={len(scores)} renderer={label} zh={zh:.3f} ja={ja:.3f}"
+        f"RESULT {'dev_' if dev else ''}cross_language_recall_ratio={ratio:.3f} pairs={len(scores)} "
+        f"renderer={label} zh={zh:.3f} ja={ja:.3f}"
     )
 
 

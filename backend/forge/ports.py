@@ -190,6 +190,18 @@ class ResearchProvider(Protocol):
         ...
 
 
+class EnglishGlossary(Protocol):
+    """Word-by-word English glosses of Chinese or Japanese text from a bilingual dictionary: no model,
+    no network. A gloss is not a translation; results found by one say so (`rendered_by`)."""
+
+    @property
+    def label(self) -> str: ...
+
+    def english_gloss(self, text: str) -> str:
+        """The English glosses of `text`'s words ("" for English text or when none is known)."""
+        ...
+
+
 class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 

@@ -159,12 +159,16 @@ def build_research(
     """The local corpus, or a web search API in front of it (the corpus answers when the API fails).
     With an embedder the corpus ranks as memory does: BM25 fused with meaning. The corpus is
     English: with a `renderer` (a real model's structured output), a query in another language is
-    also searched in the model's English rendering; without one, the result says so."""
+    also searched in the model's English rendering; without one (or when its call fails), in a
+    bilingual dictionary's word-by-word gloss, labelled as such. The same glossary indexes a Chinese
+    or Japanese session document's English gloss, so an English query finds it."""
+    from forge.research.bilingual_dictionary import DictionaryGlossary
     from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
     from forge.research.local_corpus import LocalCorpusResearch, load_shipped_corpus
 
-    corpus = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"), embedder)
-    local = CrossLanguageResearch(corpus, ModelQueryRenderer(renderer) if renderer is not None else None)
+    glossary = DictionaryGlossary()  # reads its dictionaries on the first Chinese or Japanese text only
+    corpus = LocalCorpusResearch(load_shipped_corpus(KNOWLEDGE_DIR / "corpus"), embedder, glossary=glossary)
+    local = CrossLanguageResearch(corpus, ModelQueryRenderer(renderer) if renderer is not None else None, glossary)
     if settings.research in ("local", "anthropic", "web"):
         return local
     import httpx

@@ -9,8 +9,12 @@ Invariants:
       are interleaved by rank (`merged_by_query`) and the ResearchResults carry `renderings` and
       `found_by`, which the research tool shows and records (the gates compare the rendering too).
     - Without a rendering model (the offline model cannot translate), or when the rendering call
-      fails, the query is searched as written and the result carries a warning that says so — no
-      invented translation.
+      fails, a bilingual dictionary's word-by-word gloss of the query (`EnglishGlossary`, when one is
+      wired) is searched as the rendering, labelled `rendered_by="dictionary"`, and the warning says
+      it is a dictionary gloss, not a translation, and why no model rendered it. With no gloss
+      either, the query is searched as written and the warning says so — no invented translation.
+    - With a model that renders, the model's rendering is used and the dictionary is not asked
+      (`rendered_by="model"`).
     - A rendering is asked once per distinct query (casefolded) and kept (at most CACHE_SIZE, oldest
       out first); a failure is not kept, so the next call asks again.
 
@@ -21,6 +25,7 @@ results (`ResearchResults.usage`, priced as that model) and the research tool bi
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -29,14 +34,17 @@ from pydantic import BaseModel, Field
 from forge.core.domain_types import SessionId
 from forge.core.llm.messages import Usage
 from forge.core.research.query_renderings import (
+    DICTIONARY_RENDERING,
+    MODEL_RENDERING,
     OFFLINE_RENDERING_REASON,
+    dictionary_gloss_warning,
     merged_by_query,
     needs_rendering,
     no_rendering_warning,
 )
 from forge.core.research.results import ResearchResults, answered_by, research_warning_of
 from forge.core.session.records import ResearchHit, SessionDocument
-from forge.ports import ResearchProvider, StructuredFailure, StructuredModel, StructuredRequest
+from forge.ports import EnglishGlossary, ResearchProvider, StructuredFailure, StructuredModel, StructuredRequest
 
 CACHE_SIZE = 512
 
@@ -91,11 +99,15 @@ class ModelQueryRenderer:
 
 
 class CrossLanguageResearch:
-    """A corpus provider (English) that also searches a foreign-language query's English rendering."""
+    """A corpus provider (English) that also searches a foreign-language query's English rendering:
+    the model's, or a bilingual dictionary's gloss when no model can render it."""
 
-    def __init__(self, corpus: ResearchProvider, renderer: ModelQueryRenderer | None) -> None:
+    def __init__(
+        self, corpus: ResearchProvider, renderer: ModelQueryRenderer | None, glossary: EnglishGlossary | None = None
+    ) -> None:
         self._corpus = corpus
         self._renderer = renderer
+        self._glossary = glossary
 
     @property
     def name(self) -> str:
@@ -117,31 +129,39 @@ class CrossLanguageResearch:
         as_written = await ask(query)
         if not needs_rendering(query):
             return as_written
-        provider = answered_by(as_written, self._corpus.name)
         english, usage = await self._renderer.english(query) if self._renderer is not None else (None, Usage())
         priced_as = self._renderer.label if self._renderer is not None else ""
+        rendered_by, warning = MODEL_RENDERING, ""
         if not isinstance(english, str) or english.casefold() == query.casefold():
-            reason = (
-                OFFLINE_RENDERING_REASON
-                if english is None
-                else f"rendering it in English failed ({english.message})"
-                if isinstance(english, StructuredFailure)
-                else "the model rendered it unchanged"
-            )
-            warning = _joined(as_written, no_rendering_warning(query, reason))
-            return ResearchResults(as_written, provider, warning, usage=usage, priced_as=priced_as)
+            reason = _why_not_rendered(english)
+            # off the event loop: the first gloss in a language reads its dictionary (seconds)
+            gloss = await asyncio.to_thread(self._glossary.english_gloss, query) if self._glossary else ""
+            if not gloss:
+                warning = _joined(as_written, no_rendering_warning(query, reason))
+                provider = answered_by(as_written, self._corpus.name)
+                return ResearchResults(as_written, provider, warning, usage=usage, priced_as=priced_as)
+            english, rendered_by, warning = gloss, DICTIONARY_RENDERING, dictionary_gloss_warning(query, gloss, reason)
         rendered = await ask(english)
         merged = merged_by_query([(query, as_written), (english, rendered)], limit)
-        warning = " ".join(w for w in (research_warning_of(as_written), research_warning_of(rendered)) if w)
+        warnings = (warning, research_warning_of(as_written), research_warning_of(rendered))
         return ResearchResults(
             merged.hits,
-            provider,
-            warning,
+            answered_by(as_written, self._corpus.name),
+            " ".join(w for w in warnings if w),
             renderings=(english,),
             found_by=merged.found_by,
             usage=usage,
             priced_as=priced_as,
+            rendered_by=rendered_by,
         )
+
+
+def _why_not_rendered(english: str | StructuredFailure | None) -> str:
+    if english is None:
+        return OFFLINE_RENDERING_REASON
+    if isinstance(english, StructuredFailure):
+        return f"rendering it in English failed ({english.message})"
+    return "the model rendered it unchanged"
 
 
 def _joined(hits: Sequence[ResearchHit], warning: str) -> str:

@@ -8,6 +8,9 @@ Invariants:
       assigned by `core.session_documents`), so the provider keeps no state that a restart could lose.
     - A session's searches rank shipped and session documents together in one BM25 index, so their
       scores are comparable; the combined index is cached until the session's documents change.
+    - With a glossary, a session document in Chinese or Japanese is indexed with its bilingual-
+      dictionary English gloss beside its own words (as topics: matched, never shown in a snippet),
+      so an English query finds it; the gloss is made when the session's index is (re)built.
     - `load_shipped_corpus` fails loudly: a malformed file raises ValueError naming that file.
     - With an embedder, a search is the hybrid ranking memory uses too (`core.research.hybrid_ranking`):
       BM25 fused with each document's best passage cosine; a document sharing no term with the query
@@ -27,6 +30,7 @@ Corpus file format:
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -43,7 +47,7 @@ from forge.core.research.hybrid_ranking import (
 )
 from forge.core.research.results import LOCAL_CORPUS
 from forge.core.session.records import ResearchHit, SessionDocument
-from forge.ports import Embedder
+from forge.ports import Embedder, EnglishGlossary
 
 PASSAGE_CACHE_LIMIT = 50_000
 
@@ -140,9 +144,15 @@ class LocalCorpusResearch:
     """
 
     def __init__(
-        self, documents: Iterable[IndexedDocument], embedder: Embedder | None = None, fusion: Fusion = DEFAULT_FUSION
+        self,
+        documents: Iterable[IndexedDocument],
+        embedder: Embedder | None = None,
+        fusion: Fusion = DEFAULT_FUSION,
+        *,
+        glossary: EnglishGlossary | None = None,
     ) -> None:
         self._shipped: Bm25Index = build_bm25_index(documents)
+        self._glossary = glossary
         self._session_index: dict[SessionId, tuple[tuple[str, ...], Bm25Index]] = {}
         self._embedder = embedder
         self._fusion = fusion
@@ -150,9 +160,12 @@ class LocalCorpusResearch:
 
     @classmethod
     def from_directory(
-        cls, directory: Path = SHIPPED_CORPUS_DIR, embedder: Embedder | None = None
+        cls,
+        directory: Path = SHIPPED_CORPUS_DIR,
+        embedder: Embedder | None = None,
+        glossary: EnglishGlossary | None = None,
     ) -> LocalCorpusResearch:
-        return cls(load_shipped_corpus(directory), embedder)
+        return cls(load_shipped_corpus(directory), embedder, glossary=glossary)
 
     @property
     def name(self) -> str:
@@ -164,10 +177,15 @@ class LocalCorpusResearch:
         key = tuple(d.source for d in documents)
         cached = self._session_index.get(session_id)
         if cached is None or cached[0] != key:
-            extra = [IndexedDocument(source=d.source, title=d.title, text=d.text) for d in documents]
+            extra = [self._indexed(d) for d in documents]
             cached = (key, self._shipped.with_documents(extra))
             self._session_index[session_id] = cached
         return cached[1]
+
+    def _indexed(self, document: SessionDocument) -> IndexedDocument:
+        """The document as indexed: its own words, and in Chinese or Japanese its English gloss too."""
+        gloss = self._glossary.english_gloss(f"{document.title}\n{document.text}") if self._glossary else ""
+        return IndexedDocument(document.source, document.title, document.text, topics=(gloss,) if gloss else ())
 
     async def search(
         self,
@@ -177,7 +195,10 @@ class LocalCorpusResearch:
         limit: int = 5,
         session_documents: Sequence[SessionDocument] = (),
     ) -> Sequence[ResearchHit]:
-        index = self._index_for(session_id, session_documents)
+        if self._glossary is not None and session_documents:  # glossing reads a dictionary: off the event loop
+            index = await asyncio.to_thread(self._index_for, session_id, session_documents)
+        else:
+            index = self._index_for(session_id, session_documents)
         if self._embedder is None or not query.strip() or limit <= 0:
             return [ResearchHit(hit.source, hit.title, hit.snippet) for hit in index.search(query, limit)]
         semantic = await self._best_passage_cosines(self._embedder, query, index.documents)

@@ -24,6 +24,7 @@ from forge.core.research.results import (
     answered_by,
     found_by_of,
     model_usage_of,
+    rendered_by_of,
     renderings_of,
     research_warning_of,
 )
@@ -63,6 +64,7 @@ async def research(ctx: ToolContext, args: ResearchInput) -> ToolOutcome:
     payload: dict[str, object] = {"query": args.query, "provider": provider, "results": results}
     if renderings:
         payload["searched_as"] = [args.query, *renderings]
+        payload["rendered_by"] = rendered_by_of(found) or "model"
     notices = (ev.research_warning(ctx.research.name, warning),) if warning else ()
     return ToolOutcome(payload, f"{len(hits)} result(s) for “{args.query}”", sources=hits, notices=notices)
 
@@ -141,7 +143,8 @@ SHARED_TOOLS = (
         "its query must share terms with the subject. Cite only `source` strings it returned, copied exactly. "
         "Results are ranked by word overlap, so check that a hit is really about your subject before citing it. "
         "The shipped corpus is English: a query in another language is also searched as the model renders it in "
-        "English (`searched_as`), and each result's `found_by` names the query that found it.",
+        "English, or without a model as a bilingual dictionary glosses it word by word (`searched_as`, "
+        "`rendered_by`), and each result's `found_by` names the query that found it.",
         ResearchInput,
         research,
     ),

@@ -14,7 +14,8 @@ Invariants:
 Design decisions (measured, see `providers/sentence_embedder.py`): the embedder the product ships is
 English-only (a Chinese sentence scores ~0.04 cosine to its English source) and no multilingual model
 is installable offline, so meaning crosses languages through the model's rendering of the query, not
-through vectors. The offline model cannot render a query; it says so (`OFFLINE_RENDERING_WARNING`).
+through vectors. The offline model cannot render a query: a bilingual dictionary's word-by-word
+gloss stands in, labelled as such (`DICTIONARY_RENDERING`, `dictionary_gloss_warning`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,20 @@ def no_rendering_warning(query: str, reason: str) -> str:
 
 
 OFFLINE_RENDERING_REASON = "no model is configured to render it in English (the offline model cannot translate)"
+
+MODEL_RENDERING = "model"
+DICTIONARY_RENDERING = "dictionary"
+"""What made a rendering (`ResearchResults.rendered_by`): a model's translation, or a bilingual
+dictionary's word-by-word gloss (no model; `core.research.dictionary_gloss`)."""
+
+
+def dictionary_gloss_warning(query: str, gloss: str, reason: str) -> str:
+    """The honest note when a query was searched as a dictionary gloss instead of a model's rendering."""
+    return (
+        f"The shipped corpus is in English and “{query}” is not: {reason}, so it was searched as written and "
+        f"as a word-by-word bilingual dictionary gloss (“{gloss}”), not a translation by a model: results found "
+        "by the gloss may miss what the query means. Query in English to search the corpus in your own words."
+    )
 
 
 def searched_queries(record: ResearchRecord) -> tuple[str, ...]:

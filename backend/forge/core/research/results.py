@@ -8,6 +8,9 @@ Invariants:
     - `renderings` are the other queries searched for it (a query in another language than the
       corpus's, rendered by the model: `core.research.query_renderings`); `found_by` maps a hit's
       source to the query that found it. Both are empty when the query was searched as written only.
+      `rendered_by` says what made the renderings: "model" (a translation by the model) or
+      "dictionary" (a word-by-word bilingual-dictionary gloss, when no model could render); "" when
+      there are none.
     - `usage` is what model calls made to answer cost (a query's rendering), priced as the model
       `priced_as` names; zero when no model was asked (the research tool bills it to the session).
 """
@@ -25,7 +28,7 @@ LOCAL_CORPUS = "local corpus"
 
 
 class ResearchResults(Sequence[ResearchHit]):
-    __slots__ = ("_hits", "answered_by", "found_by", "priced_as", "renderings", "usage", "warning")
+    __slots__ = ("_hits", "answered_by", "found_by", "priced_as", "rendered_by", "renderings", "usage", "warning")
 
     def __init__(
         self,
@@ -37,6 +40,7 @@ class ResearchResults(Sequence[ResearchHit]):
         found_by: Mapping[str, str] | None = None,
         usage: Usage | None = None,
         priced_as: str = "",
+        rendered_by: str = "",
     ) -> None:
         self._hits = tuple(hits)
         self.answered_by = answered_by
@@ -45,6 +49,7 @@ class ResearchResults(Sequence[ResearchHit]):
         self.found_by: Mapping[str, str] = found_by or {}
         self.usage = usage or Usage()
         self.priced_as = priced_as
+        self.rendered_by = rendered_by
 
     @overload
     def __getitem__(self, index: int) -> ResearchHit: ...
@@ -77,6 +82,10 @@ def renderings_of(hits: Sequence[ResearchHit]) -> tuple[str, ...]:
     return hits.renderings if isinstance(hits, ResearchResults) else ()
 
 
+def rendered_by_of(hits: Sequence[ResearchHit]) -> str:
+    return hits.rendered_by if isinstance(hits, ResearchResults) else ""
+
+
 def found_by_of(hits: Sequence[ResearchHit]) -> Mapping[str, str]:
     return hits.found_by if isinstance(hits, ResearchResults) else {}
 
@@ -99,4 +108,5 @@ def with_warning_first(hits: Sequence[ResearchHit], answered: str, warning: str)
         found_by=hits.found_by,
         usage=hits.usage,
         priced_as=hits.priced_as,
+        rendered_by=hits.rendered_by,
     )

@@ -13,7 +13,8 @@ Invariants:
     - `prior_art_searches` say what was searched for the novelty check (each query, the provider
       that answered and whether it searched the web or the local corpus); empty when the preliminary
       novelty was below the search threshold. The note says "Novelty unverified" when the searches
-      found nothing related (`NoveltyVerdict.unverified`).
+      found nothing related (`NoveltyVerdict.unverified`), in the claim's language (en/zh/ja,
+      `UNVERIFIED_NOVELTY_NOTES`).
 
 Design decisions:
     - Kept in the ForgeState rather than a table: the review payloads are built from the state
@@ -27,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from forge.core.document.problem_language import DocumentLanguage
 from forge.core.domain_types import ClaimId
 from forge.core.session.records import Evidence
 from forge.core.verify.injection_scan import InjectionFinding
@@ -77,6 +79,7 @@ class VerifyInputs:
     rationale: str = ""
     notes: tuple[str, ...] = ()
     prior_art_searches: tuple[PriorArtSearch, ...] = ()
+    language: DocumentLanguage = DocumentLanguage.EN  # the claim's: the unverified-novelty note's words
 
 
 def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerification:
@@ -84,7 +87,7 @@ def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerif
     notes = list(inputs.notes)
     if verdict.status is VerifyStatus.ABSTAINED:
         notes.insert(0, f"Only {len(inputs.samples)} of {k} verifier samples were valid: the verifier abstains.")
-    notes += _unverified_note(verdict.novelty)
+    notes += _unverified_note(verdict.novelty, inputs.language)
     return ClaimVerification(
         claim_id=inputs.claim_id,
         verifier=inputs.verifier,
@@ -105,13 +108,29 @@ def compose_verification(inputs: VerifyInputs, k: int = K_SAMPLES) -> ClaimVerif
     )
 
 
-def _unverified_note(novelty: NoveltyVerdict | None) -> list[str]:
+UNVERIFIED_NOVELTY_NOTES = {
+    DocumentLanguage.EN: (
+        "Novelty unverified: the prior-art search found nothing related, and nothing found is not novelty "
+        "(novelty counted {adjusted:.1f}, its preliminary score was {preliminary:.1f})."
+    ),
+    DocumentLanguage.ZH: (
+        "新颖性未经验证：现有技术检索未找到相关内容，而未找到并不等于新颖"
+        "（新颖性按 {adjusted:.1f} 计，初步评分为 {preliminary:.1f}）。"
+    ),
+    DocumentLanguage.JA: (
+        "新規性は未検証：先行技術の検索では関連するものが見つからず、見つからないことは新規性を意味しない"
+        "（新規性は {adjusted:.1f} として計上、予備評価は {preliminary:.1f}）。"
+    ),
+}
+"""The note on a claim whose prior-art searches found nothing related, in the claim's language (the
+terms are the AnswerPack's and the SPA's: 新颖性未经验证 / 新規性は未検証)."""
+
+
+def _unverified_note(novelty: NoveltyVerdict | None, language: DocumentLanguage) -> list[str]:
     if novelty is None or not novelty.unverified:
         return []
-    return [
-        f"Novelty unverified: the prior-art search found nothing related, and nothing found is not novelty "
-        f"(novelty counted {novelty.adjusted:.1f}, its preliminary score was {novelty.preliminary:.1f})."
-    ]
+    template = UNVERIFIED_NOVELTY_NOTES[language]
+    return [template.format(adjusted=novelty.adjusted, preliminary=novelty.preliminary)]
 
 
 def unverified_claims(claim_ids: Sequence[ClaimId], verified: Sequence[ClaimId]) -> list[ClaimId]:

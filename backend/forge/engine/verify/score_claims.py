@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from forge.core.document.problem_language import problem_language
 from forge.core.domain_types import Contributor, EngineStage, EvidenceId, EvidenceType, Phase, SessionId
 from forge.core.llm.messages import Usage
 from forge.core.research.results import answered_by, research_warning_of
@@ -345,6 +346,7 @@ def _compose(
         rationale=claim.samples[0].output.rationale if claim.samples else "",
         notes=tuple(claim.notes or ()),
         prior_art_searches=claim.searches,
+        language=problem_language(material.claim.text),
     )
     return compose_verification(inputs, setting.k)
 

@@ -362,6 +362,15 @@ async def test_research_that_raises_is_a_warning_and_counts_as_nothing_found_so_
     assert [(s.provider, s.results) for s in v.prior_art_searches] == [("broken", 0)] * 3
 
 
+async def test_the_unverified_novelty_note_is_in_the_claim_s_language() -> None:
+    chinese = claim(1, "按到达率动态调整分诊排班可以缩短急诊等待时间，并减少高峰时段的拥堵")
+    japanese = claim(2, "救急外来のトリアージを到着率に合わせて調整すると待ち時間が短くなる")
+    run = await verify(ScriptedVerifier(lambda a: (8, 8, 8, 8)), [chinese, japanese], research=FailingResearch())
+    zh, ja = run.verifications
+    assert zh.note.startswith("新颖性未经验证") and "5.0" in zh.note and "Novelty" not in zh.note
+    assert ja.note.startswith("新規性は未検証") and "Novelty" not in ja.note
+
+
 async def test_a_failed_prior_art_judgement_falls_back_to_term_coverage() -> None:
     run = await verify(ScriptedVerifier(lambda a: (8, 8, 8, 8), similarity=None), [claim(1)])
     (v,) = run.verifications
