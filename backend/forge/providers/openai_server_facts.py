@@ -18,6 +18,11 @@ Invariants:
       `{"type": "json_object", "schema": ...}` (grammar-constrained; it answers `json_schema` with a
       500 listing its validation error), so no session call is refused.
     - Pure reading of the JSON bodies is split from the IO (`window_from_*`), so it is unit-tested.
+    - `KNOWN_SERVERS` keeps, per process, the facts of each (base_url, model) whose probe reached the
+      server: every model object built for it (`forge doctor`'s, the session's, the evaluation's)
+      shares them, so the server is probed once per process, and what one call learns (a refused
+      streamed call with tools) holds for all. An unreachable server is not kept: the next model
+      object probes again (it may have started since).
 """
 
 from __future__ import annotations
@@ -72,6 +77,27 @@ class ServerFacts:
     schema_format: str = "json_schema"
     reports_usage: bool | None = None  # False once a reply came without usage
     notes: list[str] = field(default_factory=list)
+
+
+class KnownServers:
+    """The facts learned about each server and model, shared by every model object over them."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple[str, str], ServerFacts] = {}
+
+    def facts_of(self, base_url: str, model: str) -> ServerFacts | None:
+        return self._facts.get((base_url.rstrip("/"), model))
+
+    def remember(self, base_url: str, model: str, facts: ServerFacts) -> None:
+        """Keep `facts` for the server and model, unless the probe did not reach the server."""
+        if facts.reachable:
+            self._facts[(base_url.rstrip("/"), model)] = facts
+
+    def forget_all(self) -> None:
+        self._facts.clear()
+
+
+KNOWN_SERVERS = KnownServers()  # this process's: `openai_compatible_model_from_settings` shares it
 
 
 def _int(value: object) -> int | None:

@@ -20,6 +20,9 @@ Invariants:
       error. In a reply cut at max_tokens (`finish_reason: length`) the last call is incomplete
       unless it parses strictly: parse_error naming max_tokens and its value, never run with half
       its arguments (the truncation repair is for small models that stop early, not a cut reply).
+      Arguments that end inside an unclosed string are cut whatever the finish_reason (llama-cpp-python
+      reported such calls as `tool_calls`): parse_error saying so (`max_tokens_cut.cut_inside_a_string`),
+      never run with the fields after the cut lost.
     - A small model that writes its tool call as JSON text (bare, fenced or in <tool_call> tags)
       instead of `tool_calls`: when there are no native calls, the reply was not cut, and the name
       is an offered tool, the JSON becomes ToolCalls and the rest stays text.
@@ -52,7 +55,7 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.core.llm.repair_tool_json import ParsedArguments, find_text_tool_calls, parse_tool_arguments
-from forge.providers.max_tokens_cut import cut_at_max_tokens
+from forge.providers.max_tokens_cut import cut_at_max_tokens, cut_inside_a_string
 
 ERROR_PREFIX = "ERROR: "
 
@@ -219,6 +222,8 @@ def _tool_call(raw: RawToolCall, index: int, cut: bool, max_tokens: int | None =
             return ToolCall(call_id, raw.name, arguments)
         return ToolCall(call_id, raw.name, {}, cut_at_max_tokens(max_tokens))
     parsed = parse_tool_arguments(raw.arguments)
+    if isinstance(parsed, ParsedArguments) and parsed.unclosed_string:  # cut, whatever the server said
+        return ToolCall(call_id, raw.name, {}, cut_inside_a_string(raw.arguments))
     if isinstance(parsed, ParsedArguments):
         return ToolCall(call_id, raw.name, parsed.arguments)
     return ToolCall(call_id, raw.name, {}, parsed.message)
