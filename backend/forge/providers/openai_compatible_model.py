@@ -262,6 +262,7 @@ class OpenAICompatibleModel:
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
             schema_format=self.facts.schema_format,
             grammar_safe=not self._on_openai,
+            tool_results_as_text=self.facts.tool_results_as_text,
         )
 
     async def _create(self, params: dict[str, Any]) -> dict[str, Any]:

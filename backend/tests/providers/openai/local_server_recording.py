@@ -11,7 +11,7 @@ Invariants:
       making the calls: recording and replay run the same function over different transports.
     - Replay serves the exchanges in order and fails the test on a request the recording does not
       have, or that differs from it in what decides the server's answer (method, path, `stream`,
-      `tool_choice`, `response_format` type, the tools offered, the number of messages).
+      `tool_choice`, `response_format` type, the tools offered, the messages' roles).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def _decisive(entry: dict[str, Any]) -> dict[str, Any]:
         "tool_choice": body.get("tool_choice"),
         "response_format": (body.get("response_format") or {}).get("type"),
         "tools": tools,
-        "messages": len(body.get("messages") or ()),
+        "roles": [m.get("role") for m in body.get("messages") or ()],
     }
 
 
@@ -296,7 +296,11 @@ PROBLEM = 'How can a hospital cut "door-to-doctor" emergency wait times without 
 
 async def escaped_quote(model: OpenAICompatibleModel) -> list[list[Made]]:
     """The probe, then a call whose history holds an earlier call with quotes in its strings (the
-    chat format renders them HTML-escaped: what the 270M model copied in the real session)."""
+    chat format renders them HTML-escaped: what the 270M model copied in the real session). Its tool
+    result goes as a `tool` message, as the product sent it in that session (recorded so): since then
+    llama-cpp-python gets results as user text, and the model did not write `&#34;` in 8 tries."""
+    await model.learn_server()
+    model.facts.tool_results_as_text = False
     return [await made(model, reframe_request(PROBLEM))]
 
 

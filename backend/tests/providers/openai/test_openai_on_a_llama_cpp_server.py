@@ -22,7 +22,16 @@ from providers.openai.fake_openai_api import (
     tool_call,
 )
 
-from forge.core.llm.messages import Message, ModelRequest, Role, TextDelta, ToolCall, ToolDefinition, user_text
+from forge.core.llm.messages import (
+    Message,
+    ModelRequest,
+    Role,
+    TextDelta,
+    ToolCall,
+    ToolDefinition,
+    ToolResult,
+    user_text,
+)
 from forge.ports import ModelUnavailableError
 from forge.providers.openai_compatible_model import (
     DEFAULT_CONTEXT_WINDOW,
@@ -272,3 +281,22 @@ async def test_an_unreachable_server_is_probed_again_by_the_next_model_object(
 
     assert before.facts.reachable is False and after.facts.reachable is True
     assert [r.url.path for r in api.requests].count("/v1/models") == 2
+
+
+async def test_llama_cpp_python_gets_tool_results_as_user_text_because_its_prompt_leaves_tool_messages_out(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    api.json(completion("Done.", usage=NO_USAGE))
+    history = (
+        user_text("Go."),
+        Message(Role.ASSISTANT, (ToolCall("c1", "research", {"query": "x"}),)),  # type: ignore[arg-type]
+        Message(Role.USER, (ToolResult("c1", '{"hits": 3}'),)),  # type: ignore[arg-type]
+    )
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    await model.complete(ModelRequest("s", history, (TOOL,)))
+
+    sent = api.bodies[-1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    assert sent[-1]["content"] == 'Result of research (call c1):\n{"hits": 3}'
+    assert model.facts.tool_results_as_text
