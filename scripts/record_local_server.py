@@ -71,42 +71,42 @@ def _server_version() -> str:
         return "unknown"
 
 
-async def record(name: str) -> tuple[list[dict[str, Any]], str]:
+async def record(name: str, base_url: str) -> tuple[list[dict[str, Any]], str]:
     """The scenario's exchanges and how it ended ("ok" or the error)."""
     scenario, probes = SCENARIOS[name]
     transport = RecordingTransport()
     async with httpx.AsyncClient(transport=transport) as http_client:
         try:
-            results = await scenario(local_model(http_client, probe=probes))
+            results = await scenario(local_model(http_client, probe=probes, base_url=base_url))
             outcome = f"ok: {sum(len(r) for r in results)} items"
         except Exception as error:  # the recording keeps whatever the server did
             outcome = f"{type(error).__name__}: {error}"
     return transport.exchanges, outcome
 
 
-async def main(names: list[str], attempts: int) -> None:
-    RECORDINGS.mkdir(exist_ok=True)
-    version = _server_version()
+async def main(names: list[str], attempts: int, base_url: str, folder: str, server: str) -> None:
+    (RECORDINGS / folder).mkdir(parents=True, exist_ok=True)
+    server = server or f"{SERVER}, llama_cpp.__version__ {_server_version()}"
     for name in names:
         wanted = WANTED.get(name, lambda _: True)
         for attempt in range(1, attempts + 1):
-            exchanges, outcome = await record(name)
+            exchanges, outcome = await record(name, base_url)
             print(f"{name} attempt {attempt}: {len(exchanges)} exchanges, {outcome}")
             if wanted(exchanges) or attempt == attempts:
                 break
         recording = {
             "scenario": name,
-            "server": f"{SERVER}, llama_cpp.__version__ {version}",
+            "server": server,
             "model": GGUF,
-            "server_options": COMMAND,
-            "base_url": BASE_URL,
+            "server_options": COMMAND if not folder else "see `server`",
+            "base_url": base_url,
             "recorded": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "attempt": f"{attempt} of at most {attempts}",
             "shows_what_it_is_for": wanted(exchanges),
             "outcome": outcome,
             "exchanges": exchanges,
         }
-        path = RECORDINGS / f"{name}.json"
+        path = RECORDINGS / folder / f"{name}.json"
         path.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
 
@@ -115,5 +115,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", choices=sorted(SCENARIOS), default=None)
     parser.add_argument("--attempts", type=int, default=1)
+    parser.add_argument("--base-url", default=BASE_URL)
+    parser.add_argument(
+        "--folder", default="", help="a folder under recordings/ for a server other than llama-cpp-python"
+    )
+    parser.add_argument("--server", default="", help="what the server is (default: llama-cpp-python's version)")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.only or list(SCENARIOS), arguments.attempts))
+    names = arguments.only or list(SCENARIOS)
+    asyncio.run(main(names, arguments.attempts, arguments.base_url, arguments.folder, arguments.server))

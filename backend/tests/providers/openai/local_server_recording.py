@@ -185,12 +185,14 @@ async def _no_sleep(_: float) -> None:
     return None
 
 
-def local_model(http_client: httpx.AsyncClient, *, probe: bool = True) -> OpenAICompatibleModel:
+def local_model(
+    http_client: httpx.AsyncClient, *, probe: bool = True, base_url: str = BASE_URL
+) -> OpenAICompatibleModel:
     """The product's provider for a local server over `http_client`, as the settings build it
     (`probe=False`: a server the product was not told to learn, so it streams calls with tools)."""
     sdk_http: Any = http_client  # the SDK takes an httpx.AsyncClient at run time
     client = openai.AsyncOpenAI(
-        api_key="not-needed", base_url=BASE_URL, http_client=sdk_http, max_retries=0, timeout=1800.0
+        api_key="not-needed", base_url=base_url, http_client=sdk_http, max_retries=0, timeout=1800.0
     )
     return OpenAICompatibleModel(
         client,
@@ -315,14 +317,16 @@ SCENARIOS: dict[str, tuple[Scenario, bool]] = {  # name: (the calls, whether the
 }
 
 
-def load(name: str) -> dict[str, Any]:
-    recording: dict[str, Any] = json.loads((RECORDINGS / f"{name}.json").read_text(encoding="utf-8"))
+def load(name: str, server: str = "") -> dict[str, Any]:
+    """A recording: llama-cpp-python's at the top of `recordings/`, another server's in its folder."""
+    path = RECORDINGS / server / f"{name}.json"
+    recording: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return recording
 
 
-async def replay(name: str) -> tuple[OpenAICompatibleModel, list[list[Made]], ReplayTransport]:
+async def replay(name: str, server: str = "") -> tuple[OpenAICompatibleModel, list[list[Made]], ReplayTransport]:
     """The scenario run again over its recording: the model, what its calls made, the transport."""
-    transport = ReplayTransport(load(name)["exchanges"])
+    transport = ReplayTransport(load(name, server)["exchanges"])
     scenario, probes = SCENARIOS[name]
     async with httpx.AsyncClient(transport=transport) as http_client:
         model = local_model(http_client, probe=probes)
