@@ -4,7 +4,8 @@ Q4_K_M from PyPI, `--chat_format chatml-function-calling --n_ctx 16384`), record
 transport (`local_server_recording`): what the probe learns, a tool call made without streaming, the
 streamed call with tools the server refuses (learned once, the dead connection after it retried),
 JSON asked for in the server's own `json_object` + `schema` form, a stream without usage counted
-locally, and the model's HTML-escaped, never-closed string taken as a cut call."""
+locally, and the model's HTML-escaped, never-closed string taken as a cut call; and the probe on
+llama.cpp's own llama-server (`recordings/llama-server/`)."""
 
 from __future__ import annotations
 
@@ -133,3 +134,17 @@ async def test_the_models_html_escaped_string_that_never_closed_is_a_cut_call_wi
     assert call.parse_error is not None
     assert "never closed" in call.parse_error and "resend the whole call" in call.parse_error
     assert "&#34;" in call.parse_error and "plain double quote" in call.parse_error
+
+
+async def test_llama_cpps_own_server_gives_its_window_slots_and_tokenizer_to_the_probe() -> None:
+    # llama.cpp's llama-server (--jinja -c 16384, the same GGUF): its probe answers, recorded.
+    model, _, transport = await replay("probe", server="llama-server")
+
+    assert [e["request"]["path"] for e in transport.exchanges] == ["/v1/models", "/props", "/tokenize"]
+    props = json.loads(transport.exchanges[1]["response"]["body"])
+    tokens = json.loads(transport.exchanges[2]["response"]["body"])["tokens"]
+    facts = model.facts
+    assert facts.context_window == props["default_generation_settings"]["n_ctx"] == WINDOW
+    assert facts.window_source == "/props" and facts.slots == props["total_slots"]
+    assert facts.token_margin == margin_for(len(tokens))
+    assert facts.streams_tools and facts.schema_format == "json_schema" and not facts.tool_results_as_text
