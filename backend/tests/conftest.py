@@ -1,5 +1,6 @@
 """The whole suite: markers a developer can select by (`-m "not system"`, `-m "not postgres"`), and
-the end of the run's migrated database templates (support/fresh_database.py).
+the end of the run's migrated database templates (support/fresh_database.py), and no local server's
+facts kept from one test to the next.
 
 Markers (registered in pyproject.toml; CI selects none, so it runs everything):
     - system: tests under tests/system (real `forge serve` processes, killed and restarted).
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from support.fresh_database import drop_templates
+
+from forge.providers.openai_server_facts import KNOWN_SERVERS
 
 SYSTEM_DIR = Path(__file__).parent / "system"
 
@@ -38,3 +41,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _drop_migrated_templates() -> Iterator[None]:
     yield
     drop_templates()
+
+
+@pytest.fixture(autouse=True)
+def _forget_known_servers() -> None:
+    """Each test's fake local server is probed afresh: the process-wide facts (`KNOWN_SERVERS`) would
+    otherwise carry one test's server into the next at the same base_url."""
+    KNOWN_SERVERS.forget_all()

@@ -22,11 +22,14 @@ Invariants:
     - Tool calls are streamed unless the probe recognised llama-cpp-python's server (which refuses
       them), and until a server refuses a streamed call with tools (a 500 naming it, or, on a local
       server, a stream with tools cut before anything came);
-      from then on (learned once per model object) such calls are made without streaming, and the
+      from then on (learned once per server and model) such calls are made without streaming, and the
       reply's text is yielded as one delta. Calls without tools still stream.
     - A local server (`probe=True`) is learned before its first call (`learn_server`, see
       `openai_server_facts`): its context window replaces the configured one (the smaller of the
-      two when OPENAI_CONTEXT_WINDOW is set), its tokenizer gives the token margin.
+      two when OPENAI_CONTEXT_WINDOW is set), its tokenizer gives the token margin. The facts are
+      shared through `known_servers` (built from settings: the process's KNOWN_SERVERS), so a server
+      is probed once per process however many model objects are built for it (a model object given
+      none keeps its own).
     - A server other than OpenAI gets schemas without string `maxLength` (`openai_wire.without_max_lengths`:
       llama.cpp's grammars choke on long bounded strings); validation still checks the lengths.
     - A reply without usage (llama.cpp's streams) is counted locally: the sent messages and tools
@@ -71,7 +74,13 @@ from forge.providers.openai_failures import (
     is_openai_url,
     is_streamed_tools_refusal,
 )
-from forge.providers.openai_server_facts import PROBE_TIMEOUT_S, ServerFacts, probe_server
+from forge.providers.openai_server_facts import (
+    KNOWN_SERVERS,
+    PROBE_TIMEOUT_S,
+    KnownServers,
+    ServerFacts,
+    probe_server,
+)
 from forge.providers.openai_wire import StreamAccumulator, request_params, response_from_completion
 from forge.providers.sdk_retries import Completed, RetryRules, call_with_retries_explained, stream_with_retries
 from forge.providers.token_counting import TiktokenCounter
@@ -100,6 +109,7 @@ class OpenAICompatibleModel:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         draw: Callable[[], float] = random.random,
         probe: bool = False,
+        known_servers: KnownServers | None = None,
     ):
         self._client = client
         self._model = model
@@ -111,6 +121,7 @@ class OpenAICompatibleModel:
         self._on_openai = is_openai_url(self._base_url)
         self._probe = probe
         self.facts = ServerFacts()
+        self._known = known_servers or KnownServers()
         self._learned = asyncio.Lock() if probe else None
         timeout = client.timeout.read if isinstance(client.timeout, httpx.Timeout | httpx2.Timeout) else client.timeout
         local = not self._on_openai
@@ -139,13 +150,16 @@ class OpenAICompatibleModel:
     # -- learning the server --
 
     async def learn_server(self) -> None:
-        """Probe the server once (a local server only); its context window replaces the default."""
+        """Probe the server once (a local server only; what another model object over the same server
+        and model learned is taken as it is); its context window replaces the default."""
         if self._learned is None:
             return
         async with self._learned:
             if self.facts.reachable is not None:
                 return
-            self.facts = await probe_server(self._get_json, self._post_json, self._base_url, self._model)
+            known = self._known.facts_of(self._base_url, self._model)
+            self.facts = known or await probe_server(self._get_json, self._post_json, self._base_url, self._model)
+            self._known.remember(self._base_url, self._model, self.facts)
             learned = self.facts.context_window
             if learned:
                 configured = self._context_window if self._window_configured else learned
@@ -248,6 +262,7 @@ class OpenAICompatibleModel:
             token_limit_field="max_completion_tokens" if self._on_openai else "max_tokens",
             schema_format=self.facts.schema_format,
             grammar_safe=not self._on_openai,
+            tool_results_as_text=self.facts.tool_results_as_text,
         )
 
     async def _create(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -297,11 +312,12 @@ def openai_compatible_model_from_settings(
     max_tokens: int = 4096,
     retry_policy: RetryPolicy = RetryPolicy(),
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    known_servers: KnownServers = KNOWN_SERVERS,
 ) -> OpenAICompatibleModel:
     """An OpenAICompatibleModel over a fresh SDK client whose own retries are off (we retry).
 
     `label_prefix` defaults to "local" for a base_url that is not OpenAI's, else "openai"; a local
-    server is probed before its first call. No network call is made here."""
+    server is probed before its first call, once per process (`known_servers`). No network call is made here."""
     local = base_url is not None and not is_openai_url(base_url)
     if not api_key:
         if base_url is None:
@@ -320,4 +336,5 @@ def openai_compatible_model_from_settings(
         max_tokens=max_tokens,
         retry_policy=retry_policy,
         probe=local,
+        known_servers=known_servers,
     )

@@ -16,8 +16,15 @@ Invariants:
       stream tool calls (`streams_tools` False from the start: its function-calling chat formats
       answer 500 to a streamed call with `tool_choice: "auto"`), and to want a JSON schema as its own
       `{"type": "json_object", "schema": ...}` (grammar-constrained; it answers `json_schema` with a
-      500 listing its validation error), so no session call is refused.
+      500 listing its validation error), so no session call is refused; and to leave `tool` messages
+      out of the prompt (its `chatml-function-calling` template renders only system, user and
+      assistant turns), so tool results are sent as user text (`tool_results_as_text`).
     - Pure reading of the JSON bodies is split from the IO (`window_from_*`), so it is unit-tested.
+    - `KNOWN_SERVERS` keeps, per process, the facts of each (base_url, model) whose probe reached the
+      server: every model object built for it (`forge doctor`'s, the session's, the evaluation's)
+      shares them, so the server is probed once per process, and what one call learns (a refused
+      streamed call with tools) holds for all. An unreachable server is not kept: the next model
+      object probes again (it may have started since).
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ TOKEN_SAMPLE = (
 LLAMA_CPP_PYTHON_NOTE = (
     "llama-cpp-python's server (it has /extras/tokenize): calls with tools are made without streaming "
     "(its chatml-function-calling handler refuses a streamed call with tool_choice auto), and a JSON schema "
-    "is asked for as its grammar-constrained `json_object` + `schema` (it refuses `json_schema`)"
+    "is asked for as its grammar-constrained `json_object` + `schema` (it refuses `json_schema`), and tool "
+    "results go as user text (its chatml-function-calling prompt leaves `tool` messages out)"
 )
 
 OLLAMA_TRAINED = "/api/show: the model's trained length, not the one Ollama runs it with"
@@ -71,7 +79,29 @@ class ServerFacts:
     # How a JSON schema is asked for: OpenAI's `json_schema`; llama-cpp-python's own `json_object` + `schema`.
     schema_format: str = "json_schema"
     reports_usage: bool | None = None  # False once a reply came without usage
+    tool_results_as_text: bool = False  # True for llama-cpp-python: its prompt leaves `tool` messages out
     notes: list[str] = field(default_factory=list)
+
+
+class KnownServers:
+    """The facts learned about each server and model, shared by every model object over them."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple[str, str], ServerFacts] = {}
+
+    def facts_of(self, base_url: str, model: str) -> ServerFacts | None:
+        return self._facts.get((base_url.rstrip("/"), model))
+
+    def remember(self, base_url: str, model: str, facts: ServerFacts) -> None:
+        """Keep `facts` for the server and model, unless the probe did not reach the server."""
+        if facts.reachable:
+            self._facts[(base_url.rstrip("/"), model)] = facts
+
+    def forget_all(self) -> None:
+        self._facts.clear()
+
+
+KNOWN_SERVERS = KnownServers()  # this process's: `openai_compatible_model_from_settings` shares it
 
 
 def _int(value: object) -> int | None:
@@ -204,7 +234,7 @@ async def probe_server(get: GetJson, post: PostJson, base_url: str, model: str) 
             await _try(post(root + "/extras/tokenize/count", {"input": TOKEN_SAMPLE, "model": model}))
         )
         if counted:  # only llama-cpp-python's server has /extras/tokenize
-            facts.streams_tools, facts.schema_format = False, "json_object"
+            facts.streams_tools, facts.schema_format, facts.tool_results_as_text = False, "json_object", True
             facts.notes.append(LLAMA_CPP_PYTHON_NOTE)
     facts.token_margin = margin_for(counted) if counted else None
     return facts

@@ -12,7 +12,10 @@ Invariants:
       arguments did not parse). ProviderParts belong to other providers and are dropped. Every
       assistant message is sent, its content a string ("" when it has only tool calls or nothing):
       null content is refused by llama.cpp, a dropped turn breaks user/assistant alternation.
-      Tools are `function` tools, with `tool_choice: "auto"` unless one is required.
+      Tools are `function` tools, with `tool_choice: "auto"` unless one is required. With
+      `tool_results_as_text` (a server whose chat format leaves `tool` messages out of the prompt:
+      llama-cpp-python's `chatml-function-calling`) the results go as the text of that user message
+      instead, each headed by its tool's name and call id, so the model sees them.
     - A refusal (`refusal` instead of `content`) is kept as the reply's text, so the person sees it.
     - Response: every tool call the model made becomes a ToolCall, never dropped. A missing id is
       synthesised as `call_<index>`; arguments go through `parse_tool_arguments`, and arguments
@@ -20,6 +23,9 @@ Invariants:
       error. In a reply cut at max_tokens (`finish_reason: length`) the last call is incomplete
       unless it parses strictly: parse_error naming max_tokens and its value, never run with half
       its arguments (the truncation repair is for small models that stop early, not a cut reply).
+      Arguments that end inside an unclosed string are cut whatever the finish_reason (llama-cpp-python
+      reported such calls as `tool_calls`): parse_error saying so (`max_tokens_cut.cut_inside_a_string`),
+      never run with the fields after the cut lost.
     - A small model that writes its tool call as JSON text (bare, fenced or in <tool_call> tags)
       instead of `tool_calls`: when there are no native calls, the reply was not cut, and the name
       is an offered tool, the JSON becomes ToolCalls and the rest stays text.
@@ -52,7 +58,7 @@ from forge.core.llm.messages import (
     Usage,
 )
 from forge.core.llm.repair_tool_json import ParsedArguments, find_text_tool_calls, parse_tool_arguments
-from forge.providers.max_tokens_cut import cut_at_max_tokens
+from forge.providers.max_tokens_cut import cut_at_max_tokens, cut_inside_a_string
 
 ERROR_PREFIX = "ERROR: "
 
@@ -82,13 +88,17 @@ def _int(value: object) -> int:
 # --- request -------------------------------------------------------------------------------------
 
 
-def _user_messages(message: Message) -> list[WireMessage]:
+def _user_messages(message: Message, names: Mapping[str, str], results_as_text: bool) -> list[WireMessage]:
     out: list[WireMessage] = []
+    texts: list[str] = []
     for part in message.parts:
         if isinstance(part, ToolResult):
             content = ERROR_PREFIX + part.content if part.is_error else part.content
-            out.append({"role": "tool", "tool_call_id": part.call_id, "content": content})
-    texts = [part.text for part in message.parts if isinstance(part, TextPart) and part.text.strip()]
+            if results_as_text:
+                texts.append(f"Result of {names.get(part.call_id, 'the tool')} (call {part.call_id}):\n{content}")
+            else:
+                out.append({"role": "tool", "tool_call_id": part.call_id, "content": content})
+    texts += [part.text for part in message.parts if isinstance(part, TextPart) and part.text.strip()]
     if texts:
         out.append({"role": "user", "content": "\n\n".join(texts)})
     return out
@@ -111,11 +121,16 @@ def _assistant_messages(message: Message) -> list[WireMessage]:
     return [wire]
 
 
-def wire_messages(system: str, messages: Sequence[Message]) -> list[WireMessage]:
+def wire_messages(system: str, messages: Sequence[Message], tool_results_as_text: bool = False) -> list[WireMessage]:
     """The `messages` array: system first, then the conversation in the roles the API expects."""
     out: list[WireMessage] = [{"role": "system", "content": system}] if system.strip() else []
+    names: dict[str, str] = {}
     for message in messages:
-        out.extend(_user_messages(message) if message.role == Role.USER else _assistant_messages(message))
+        if message.role == Role.USER:
+            out.extend(_user_messages(message, names, tool_results_as_text))
+        else:
+            names.update((call.id, call.name) for call in message.tool_calls)
+            out.extend(_assistant_messages(message))
     return out
 
 
@@ -149,14 +164,16 @@ def request_params(
     token_limit_field: str = "max_tokens",
     schema_format: str = "json_schema",
     grammar_safe: bool = False,
+    tool_results_as_text: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments for `chat.completions.create` (no `tools` key when none are offered:
     some local servers reject an empty list). `schema_format` "json_object": llama-cpp-python's
     `{"type": "json_object", "schema": ...}` instead of `json_schema`; `grammar_safe` (a local server,
-    whose grammar would choke on long bounded strings): schemas go `without_max_lengths`."""
+    whose grammar would choke on long bounded strings): schemas go `without_max_lengths`;
+    `tool_results_as_text`: tool results as user text (see `wire_messages`)."""
     params: dict[str, Any] = {
         "model": model,
-        "messages": wire_messages(request.system, request.messages),
+        "messages": wire_messages(request.system, request.messages, tool_results_as_text),
         token_limit_field: max_tokens,
     }
     if request.tools:
@@ -219,6 +236,8 @@ def _tool_call(raw: RawToolCall, index: int, cut: bool, max_tokens: int | None =
             return ToolCall(call_id, raw.name, arguments)
         return ToolCall(call_id, raw.name, {}, cut_at_max_tokens(max_tokens))
     parsed = parse_tool_arguments(raw.arguments)
+    if isinstance(parsed, ParsedArguments) and parsed.unclosed_string:  # cut, whatever the server said
+        return ToolCall(call_id, raw.name, {}, cut_inside_a_string(raw.arguments))
     if isinstance(parsed, ParsedArguments):
         return ToolCall(call_id, raw.name, parsed.arguments)
     return ToolCall(call_id, raw.name, {}, parsed.message)

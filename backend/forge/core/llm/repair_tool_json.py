@@ -10,6 +10,8 @@ Invariants:
       quoted; a truncated end closed (open string, brackets and braces closed, a dangling `,`, `:`,
       key or half-written literal dropped); raw control characters inside strings accepted; a JSON
       string holding an object (double-encoded) unwrapped.
+    - `unclosed_string` says the text ended inside a string that the repair closed: that string's value
+      was cut, and whatever the writer meant after it is lost (a caller should not run such a call).
     - Repairs add only quotes, brackets and braces, and drop only separators, dangling keys and text
       outside the object: no value is invented.
     - Arguments are always a JSON object: a list, number, string or null is an ArgumentsError. Blank
@@ -23,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 QUOTE_CHARS = 80
@@ -48,6 +50,7 @@ _ARGUMENT_KEYS = ("arguments", "parameters")
 class ParsedArguments:
     arguments: dict[str, Any]
     repaired: bool
+    unclosed_string: bool = False  # the text ended inside a string (closed by the repair)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,7 @@ class _Scanner:
         self.pos = start
         self.tokens: list[str] = []
         self.stack: list[str] = []
+        self.unclosed_string = False  # the text ended inside a string
 
     def run(self) -> tuple[str, int]:
         """The repaired JSON text and the index just past the value in the input."""
@@ -151,6 +155,7 @@ class _Scanner:
             self._emit(self.text[self.pos : end + 1], end + 1 - self.pos)
             return
         body = _trim_partial_escape(self.text[self.pos + 1 :])  # truncated inside the string
+        self.unclosed_string = True
         self._emit('"' + body + '"', len(self.text) - self.pos)
 
     def _single_quoted(self) -> None:
@@ -168,6 +173,8 @@ class _Scanner:
                 break
             chars.append('\\"' if ch == '"' else ch)
             end += 1
+        else:
+            self.unclosed_string = True
         body = _trim_partial_escape("".join(chars))
         self._emit('"' + body + '"', end - self.pos)
 
@@ -212,14 +219,20 @@ class _Scanner:
 _UNREADABLE = object()
 
 
-def _lenient_value(text: str, start: int) -> tuple[Any, int]:
-    """The JSON value starting at `text[start]`, repaired (`_UNREADABLE` if it is not), and the
-    index just past it."""
-    repaired, end = _Scanner(text, start).run()
+def _repaired_value(text: str, start: int) -> tuple[Any, int, bool]:
+    """The JSON value starting at `text[start]`, repaired (`_UNREADABLE` if it is not), the index
+    just past it, and whether the text ended inside a string."""
+    scanner = _Scanner(text, start)
+    repaired, end = scanner.run()
     try:
-        return json.loads(repaired, strict=False), end
+        return json.loads(repaired, strict=False), end, scanner.unclosed_string
     except (json.JSONDecodeError, RecursionError):
-        return _UNREADABLE, end
+        return _UNREADABLE, end, scanner.unclosed_string
+
+
+def _lenient_value(text: str, start: int) -> tuple[Any, int]:
+    value, end, _ = _repaired_value(text, start)
+    return value, end
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -252,7 +265,7 @@ def _as_object(value: object, raw: str, repaired: bool, depth: int) -> ParsedArg
     if isinstance(value, str) and depth < MAX_ENCODING_DEPTH and value.strip():
         inner = _parse(value, depth + 1)
         if isinstance(inner, ParsedArguments):
-            return ParsedArguments(inner.arguments, repaired=True)  # double-encoded
+            return ParsedArguments(inner.arguments, True, inner.unclosed_string)  # double-encoded
     return _error(raw, f"expected a JSON object, got {_kind(value)}")
 
 
@@ -274,10 +287,11 @@ def _parse(raw: str, depth: int) -> ParsedArguments | ArgumentsError:
     start = text.find("{")
     if start < 0:
         return _error(raw, f"{problem} and no {{...}} object in it")
-    value, _ = _lenient_value(text, start)
+    value, _, unclosed = _repaired_value(text, start)
     if value is _UNREADABLE:
         return _error(raw, f"{problem}, and repairing it did not help")
-    return _as_object(value, raw, repaired=True, depth=depth)
+    parsed = _as_object(value, raw, repaired=True, depth=depth)
+    return replace(parsed, unclosed_string=True) if unclosed and isinstance(parsed, ParsedArguments) else parsed
 
 
 def parse_tool_arguments(raw: str) -> ParsedArguments | ArgumentsError:

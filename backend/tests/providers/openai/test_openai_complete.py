@@ -159,9 +159,9 @@ async def test_tool_results_go_back_as_tool_messages_answering_their_call_ids(
     [
         ('{"query": "ER waits",}', {"query": "ER waits"}),
         ("{'query': 'ER waits'}", {"query": "ER waits"}),
-        ('{"query": "ER wai', {"query": "ER wai"}),
+        ('{"query": "ER waits"', {"query": "ER waits"}),
     ],
-    ids=["trailing-comma", "single-quotes", "truncated"],
+    ids=["trailing-comma", "single-quotes", "unclosed-brace"],
 )
 async def test_malformed_arguments_from_a_small_model_are_repaired(
     api: FakeOpenAIApi, make_model: ModelFactory, raw: str, expected: dict[str, str]

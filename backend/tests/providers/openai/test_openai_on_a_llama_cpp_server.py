@@ -1,10 +1,12 @@
 """What a llama.cpp-style server needs, through the real SDK over a scripted transport: the server is
 learned before the first call (window, token margin), a streamed call with tools it refuses is made
 without streaming from then on (learned once, not retried), a reply without usage is counted
-locally, the output budget leaves the input its room, and a timed-out call is not retried."""
+locally, the output budget leaves the input its room, a timed-out call is not retried, the server is
+probed once however many model objects use it, and arguments cut inside a string are a cut call."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import httpx
@@ -20,10 +22,23 @@ from providers.openai.fake_openai_api import (
     tool_call,
 )
 
-from forge.core.llm.messages import Message, ModelRequest, Role, TextDelta, ToolCall, ToolDefinition, user_text
+from forge.core.llm.messages import (
+    Message,
+    ModelRequest,
+    Role,
+    TextDelta,
+    ToolCall,
+    ToolDefinition,
+    ToolResult,
+    user_text,
+)
 from forge.ports import ModelUnavailableError
-from forge.providers.openai_compatible_model import OpenAICompatibleModel
-from forge.providers.openai_server_facts import TOKEN_SAMPLE
+from forge.providers.openai_compatible_model import (
+    DEFAULT_CONTEXT_WINDOW,
+    OpenAICompatibleModel,
+    openai_compatible_model_from_settings,
+)
+from forge.providers.openai_server_facts import TOKEN_SAMPLE, KnownServers
 from forge.providers.token_counting import cl100k_length
 
 ModelFactory = Callable[..., OpenAICompatibleModel]
@@ -188,3 +203,100 @@ async def test_a_dropped_stream_with_tools_on_a_reachable_local_server_falls_bac
 
 def _drop(request: httpx.Request) -> httpx.Response:
     raise httpx.RemoteProtocolError("peer closed connection without sending complete message body", request=request)
+
+
+# What the real llama-cpp-python 0.3.36 + Gemma 3 270M sent (chatml-function-calling): the model copied
+# the HTML-escaped quotes of its prompt, its string never closed, and the server said `tool_calls`.
+ESCAPED_CUT = '{"reframings": [{"text": "What if the ER &#34;waits&#34;}]}'
+
+
+async def test_arguments_that_end_inside_an_unclosed_string_are_a_cut_call_whatever_the_server_said(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    api.json(completion("", [tool_call("reframe_problem", ESCAPED_CUT)], "tool_calls", NO_USAGE))
+    response = await make_model(base_url=LOCAL_URL, model="gemma-3-270m").complete(WITH_TOOLS)
+
+    (call,) = response.message.tool_calls
+    assert call.name == "reframe_problem" and call.arguments == {}  # never run with the fields after the cut lost
+    assert (
+        call.parse_error is not None
+        and "never closed" in call.parse_error
+        and "resend the whole call" in call.parse_error
+    )
+    assert "&#34;" in call.parse_error and "plain double quote" in call.parse_error
+    assert 'waits&#34;}]}"' in call.parse_error  # where they end, so the model sees it
+
+
+async def test_a_cut_string_without_an_escaped_quote_is_cut_too_and_closed_strings_still_run(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    cut, closed_early = '{"query": "emergency wait', '{"query": "emergency waits"'
+    api.json(
+        completion("", [tool_call("research", cut, "c1"), tool_call("research", closed_early, "c2")], "tool_calls")
+    )
+    first, second = (await make_model(base_url=LOCAL_URL).complete(WITH_TOOLS)).message.tool_calls
+
+    assert first.arguments == {} and first.parse_error is not None and "&#34;" not in first.parse_error
+    assert second.arguments == {"query": "emergency waits"} and second.parse_error is None  # only the brace was missing
+
+
+async def test_a_server_is_probed_once_for_every_model_object_over_it_and_what_one_learns_holds_for_all(
+    api: FakeOpenAIApi, http_client: httpx.AsyncClient
+) -> None:
+    llama_cpp_python_probes(api, None)  # a server not recognised: it refuses the first streamed call with tools
+    api.error(500, STREAM_REFUSED)
+    for _ in range(3):
+        api.json(completion("Let me search.", [tool_call("research", '{"query": "triage"}')], "tool_calls", NO_USAGE))
+    known = KnownServers()
+    made = functools.partial(
+        openai_compatible_model_from_settings, None, "gemma-3-270m", LOCAL_URL, http_client, known_servers=known
+    )
+    doctors, sessions = made(), made(context_window=16_384)  # as `forge doctor` then a session build them
+    await doctors.learn_server()
+    [item async for item in sessions.stream(WITH_TOOLS)]
+    [item async for item in sessions.stream(WITH_TOOLS)]
+    await doctors.complete(WITH_TOOLS)
+
+    probes = [r.url.path for r in api.requests if not r.url.path.endswith("/chat/completions")]
+    assert probes == ["/v1/models", "/props", "/api/show", "/tokenize", "/extras/tokenize/count"]
+    streamed = [_body(r).get("stream", False) for r in api.requests if r.url.path.endswith("/chat/completions")]
+    assert streamed == [True, False, False, False]  # the refusal learned once, by the session's model
+    assert sessions.facts is doctors.facts and not doctors.facts.streams_tools
+    assert sessions.context_window == 16_384 and doctors.context_window == DEFAULT_CONTEXT_WINDOW
+
+
+async def test_an_unreachable_server_is_probed_again_by_the_next_model_object(
+    api: FakeOpenAIApi, http_client: httpx.AsyncClient
+) -> None:
+    api.refuse_connection()
+    llama_cpp_python_probes(api, 9)
+    known = KnownServers()
+    made = functools.partial(
+        openai_compatible_model_from_settings, None, "gemma-3-270m", LOCAL_URL, http_client, known_servers=known
+    )
+    before, after = made(), made()
+    await before.learn_server()
+    await before.learn_server()  # a model object keeps what it learned, unreachable too
+    await after.learn_server()
+
+    assert before.facts.reachable is False and after.facts.reachable is True
+    assert [r.url.path for r in api.requests].count("/v1/models") == 2
+
+
+async def test_llama_cpp_python_gets_tool_results_as_user_text_because_its_prompt_leaves_tool_messages_out(
+    api: FakeOpenAIApi, make_model: ModelFactory
+) -> None:
+    llama_cpp_python_probes(api, cl100k_length(TOKEN_SAMPLE))
+    api.json(completion("Done.", usage=NO_USAGE))
+    history = (
+        user_text("Go."),
+        Message(Role.ASSISTANT, (ToolCall("c1", "research", {"query": "x"}),)),  # type: ignore[arg-type]
+        Message(Role.USER, (ToolResult("c1", '{"hits": 3}'),)),  # type: ignore[arg-type]
+    )
+    model = make_model(base_url=LOCAL_URL, model="gemma-3-270m", probe=True, context_window=16_384)
+    await model.complete(ModelRequest("s", history, (TOOL,)))
+
+    sent = api.bodies[-1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    assert sent[-1]["content"] == 'Result of research (call c1):\n{"hits": 3}'
+    assert model.facts.tool_results_as_text

@@ -63,6 +63,23 @@ def test_an_empty_assistant_reply_is_sent_as_empty_text_so_user_and_assistant_al
     ]
 
 
+def test_tool_results_go_as_user_text_named_by_their_tool_for_a_server_that_leaves_tool_messages_out() -> None:
+    calls = (ToolCall(ToolCallId("c1"), "research", {"query": "x"}), ToolCall(ToolCallId("c2"), "reframe_problem", {}))
+    results = (ToolResult(ToolCallId("c1"), '{"hits": 3}'), ToolResult(ToolCallId("c2"), "bad", is_error=True))
+    conversation = (
+        user_text("Go."),
+        Message(Role.ASSISTANT, calls),
+        Message(Role.USER, (*results, TextPart("Continue."))),
+    )
+    sent = wire_messages("", conversation, tool_results_as_text=True)
+
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]  # no `tool` message, still alternating
+    assert sent[1]["tool_calls"][1]["function"]["name"] == "reframe_problem"
+    assert sent[2]["content"] == (
+        'Result of research (call c1):\n{"hits": 3}\n\nResult of reframe_problem (call c2):\nERROR: bad\n\nContinue.'
+    )
+
+
 def test_a_user_messages_text_parts_are_separate_paragraphs_after_its_tool_results() -> None:
     message = Message(
         Role.USER, (TextPart("Not done yet."), ToolResult(ToolCallId("c1"), "ok"), TextPart("Add a reframing."))

@@ -71,9 +71,12 @@ class LlamaCppStyleApi(OpenAIDecisionsApi):
     largest_request: int = 0  # the most tokens (prompt + max_tokens) any accepted request asked for
     unstreamed_tool_calls: int = 0  # accepted requests offering tools without streaming
     constrained_replies: int = 0  # accepted `json_object` + `schema` requests (grammar-constrained)
+    probe_requests: list[str] = field(default_factory=list)  # the paths of every request but a chat completion
 
     async def _serve(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        if not path.endswith("/chat/completions"):
+            self.probe_requests.append(path)
         if path.endswith("/v1/models"):
             return httpx.Response(200, json={"object": "list", "data": [{"id": self.model_id, "object": "model"}]})
         if path.endswith("/extras/tokenize/count"):

@@ -42,6 +42,10 @@ async def llama_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LlamaCp
         yield api
 
 
+# The probe's requests, in order: what llama-cpp-python's server does not have is a 404.
+PROBE_PATHS = ("/v1/models", "/props", "/api/show", "/tokenize", "/extras/tokenize/count")
+
+
 def local_settings(tmp_path: Path) -> Settings:
     return Settings(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'forge.db'}",
@@ -63,6 +67,7 @@ async def test_an_autopilot_session_reaches_the_answer_pack_on_a_llama_cpp_style
         pack = await client.get(f"/api/v1/sessions/{sid}/answer.json")
 
     assert llama_server.failures == [] and llama_server.refusals == []
+    assert llama_server.probe_requests == list(PROBE_PATHS)  # learned once for the whole session
     # The probe recognised llama-cpp-python, so no streamed call with tools was sent: no 5xx, no 400.
     assert llama_server.served_5xx == [] and set(llama_server.statuses) == {200}
     assert llama_server.unstreamed_tool_calls > 0

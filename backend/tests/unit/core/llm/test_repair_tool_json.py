@@ -101,6 +101,28 @@ class TestRepairs:
     ) -> None:
         assert _repaired(raw) == expected
 
+    @pytest.mark.parametrize(
+        ("raw", "unclosed"),
+        [
+            ('{"query": "hospital wai', True),
+            ('{"a": "x\\u00', True),
+            ('{"a": 1, "b', True),  # a key cut: dropped, but the text still ended inside it
+            ("{'text': 'it never ends", True),
+            ('{"a": "&#34;x&#34;}]}', True),  # an HTML-escaped quote never closes the string
+            ('{"a": [1, 2', False),
+            ('{"a": "x", "b":', False),
+            ("{'a': 'x',}", False),
+        ],
+    )
+    def test_the_repair_says_when_the_text_ended_inside_a_string(self, raw: str, unclosed: bool) -> None:
+        result = parse_tool_arguments(raw)
+        assert isinstance(result, ParsedArguments) and result.repaired
+        assert result.unclosed_string is unclosed
+
+    def test_valid_json_is_never_marked_as_ending_inside_a_string(self) -> None:
+        result = parse_tool_arguments('{"a": "&#34;x"}')
+        assert isinstance(result, ParsedArguments) and not result.unclosed_string
+
     def test_a_bracket_left_open_inside_is_closed_by_the_outer_closer(self) -> None:
         assert _repaired('{"a": [1, 2}') == {"a": [1, 2]}
 
