@@ -354,9 +354,7 @@ class EngineStages:
         return ProblemFrame(objective=ctx.state.problem.splitlines()[0], target_object="", target_outcome=""), cost
 
     def _account(self, ctx: ToolContext, usage: Usage) -> tuple[SessionEvent, ...]:
-        if not usage.total:
-            return ()
-        return (account_usage(ctx, self._priced_as, usage),)
+        return (account_usage(ctx, self._priced_as, usage),) if usage.total else ()
 
 
 def delegated(name: StageName, opens: frozenset[Phase]) -> EngineStage:
