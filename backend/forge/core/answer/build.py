@@ -29,7 +29,7 @@ from forge.core.answer.pack import (
     SpendLine,
     TalkerAnswer,
 )
-from forge.core.answer.ranking import rank_verified
+from forge.core.answer.ranking import UNVERIFIED, rank_verified, ranking_candidates
 from forge.core.answer.withheld import cannot_be_met, withheld_direct_answer
 from forge.core.answer.words import ENGLISH_ANSWER_WORDS, AnswerWords, answer_words_for
 from forge.core.domain_types import ClaimStatus, Contributor, EvidenceType
@@ -84,7 +84,7 @@ def key_evidence(state: ForgeState, words: AnswerWords = ENGLISH_ANSWER_WORDS) -
         traced = [e for e in claim.evidence if e.evidence_type is not EvidenceType.CONTEXTUAL]
         pool = claim.hypothesis_ids
         verdict = state.verifications.get(claim.id)
-        status = verdict.status.value if verdict is not None else "unverified"
+        status = verdict.status.value if verdict is not None else UNVERIFIED
         if not traced:
             items.append(
                 EvidenceItem(
@@ -170,6 +170,13 @@ def frame_or_title(state: ForgeState) -> ProblemFrame:
     if state.problem_frame is not None:
         return state.problem_frame.frame
     return ProblemFrame(objective=answer_title(state.problem, None), target_object="", target_outcome="")
+
+
+def session_ranking_candidates(state: ForgeState, pool: Sequence[Hypothesis]) -> tuple[Hypothesis, ...]:
+    """The hypotheses this session's AnswerPack would rank — by the verifier's scores where it scored,
+    against the frame — the ones VERIFY checks at VALIDATE and Solve's stage 6 (one definition, so the
+    checked and the ranked are the same)."""
+    return ranking_candidates(pool, frame_or_title(state), judged=model_scores(state.hypothesis_scores))
 
 
 def build_answer_pack(inputs: AnswerInputs) -> AnswerPack:

@@ -34,7 +34,7 @@ class EvidenceItem:
     relation: str  # supporting / contradicting / contextual / validated_claim
     trace: str  # "research query: …", "provided by the user", or "validated claim"
     hypothesis_ids: tuple[str, ...] = ()  # the pool hypotheses its claim came from (SEARCH, BISO, starred)
-    verify_status: str = "unverified"  # VERIFY's status of its claim (a failed one stands by the person's decision)
+    verify_status: str = "unverified"  # VERIFY's status of its claim, or ranking.UNVERIFIED (a failed one stands by the person's decision)
 
 
 @dataclass(frozen=True, slots=True)

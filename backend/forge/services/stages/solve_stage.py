@@ -13,7 +13,7 @@ Invariants:
     - Solve reads the record (`solve_material`): each standing claim with what its evidence says, its
       falsification and novelty results, VERIFY's verdict and the red-team challenges it failed.
     - Stage 6 before Solve (seed 000 §7): with a verifier (`ranking_verify`), VERIFY checks the pool
-      hypotheses the AnswerPack would rank (`core.answer.ranking.ranking_candidates`) that have no
+      hypotheses the AnswerPack would rank (`core.answer.build.session_ranking_candidates`) that have no
       verdict yet; only the ones it passed rank. Its calls, research and `engine_stage` `verify` event
       join this stage's step.
 
@@ -30,11 +30,15 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
-from forge.core.answer.build import AnswerInputs, answer_title, build_answer_pack, frame_or_title, kept_claims
+from forge.core.answer.build import (
+    AnswerInputs,
+    answer_title,
+    build_answer_pack,
+    kept_claims,
+    session_ranking_candidates,
+)
 from forge.core.answer.pack import SolveSummary
-from forge.core.answer.ranking import ranking_candidates
 from forge.core.domain_types import EngineStage, Phase, SessionId
-from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.session import events as ev
 from forge.core.session.events import SessionEvent
@@ -103,8 +107,7 @@ class SolveStage:
         """Stage 6: VERIFY on the hypotheses the ranking would show (none without a verifier)."""
         if self._ranking_verify is None or not hypotheses:
             return ()
-        judged = model_scores(ctx.state.hypothesis_scores)
-        candidates = ranking_candidates(hypotheses, frame_or_title(ctx.state), judged=judged)
+        candidates = session_ranking_candidates(ctx.state, hypotheses)
         return await self._ranking_verify.verify_hypotheses(ctx, candidates, progress)
 
     async def run(self, ctx: ToolContext, progress: ProgressSink) -> tuple[SessionEvent, ...]:

@@ -37,10 +37,8 @@ from typing import Protocol
 
 from forge.agent.call_model import account_usage
 from forge.agent.tool_context import ToolContext
-from forge.core.answer.build import frame_or_title
-from forge.core.answer.ranking import ranking_candidates
+from forge.core.answer.build import session_ranking_candidates
 from forge.core.domain_types import Phase, SessionId
-from forge.core.hypotheses.judged_scores import model_scores
 from forge.core.hypotheses.pool import Hypothesis
 from forge.core.llm.messages import Usage
 from forge.core.session import events as ev
@@ -190,10 +188,7 @@ class VerifyStage:
         with the claims (none without a pool reader: they wait for the Solve stage)."""
         if self._read_pool is None:
             return []
-        pool = await self._read_pool(ctx.session_id)
-        # the same candidates the ranking (and Solve's stage 6) will pick: by the verifier's scores where it scored
-        judged = model_scores(ctx.state.hypothesis_scores)
-        candidates = ranking_candidates(pool, frame_or_title(ctx.state), judged=judged)
+        candidates = session_ranking_candidates(ctx.state, await self._read_pool(ctx.session_id))
         return [h for h in candidates if h.id not in ctx.state.hypothesis_verifications]
 
 
