@@ -3,14 +3,16 @@ for the same information need, over the shipped (English) corpus.
 
 32 pairs written for the corpus's subjects (16 Chinese, 16 Japanese). For each pair, E = the top-5 sources
 of the English query, F = the top-5 sources of the other query through the product's research path
-(`research.cross_language.CrossLanguageResearch` over the shipped corpus); recall = |E ∩ F| / |E|, and
+(`research.cross_language.CrossLanguageResearch` over the shipped corpus, ranked as the product ranks it:
+BM25 fused with the configured embedder's cosines, `build_embedder` — all-MiniLM-L6-v2 unless
+FORGE_EMBEDDER=hashed); recall = |E ∩ F| / |E|, and
 the ratio is the mean over pairs. The rendering model is the configured one (FORGE_MODEL and its key, as
 the app reads them, .env included): with a real model each non-English query is also searched in the
 model's English rendering; with FORGE_MODEL=offline (the default) there is no rendering model, so each
 is also searched in its bilingual-dictionary gloss (`research.bilingual_dictionary`: jieba + CC-CEDICT,
 EDICT2) — what an offline session gets — and says so (`renderer=dictionary`).
 No assertions. Ends with:
-    RESULT cross_language_recall_ratio=<float> pairs=<int> renderer=<label|none> zh=<float> ja=<float>
+    RESULT cross_language_recall_ratio=<float> pairs=<int> renderer=<label|none> embedder=<model|hashed> zh=<float> ja=<float>
 Run: make bench-cross-language   (FORGE_MODEL=anthropic:claude-haiku-5-5 ANTHROPIC_API_KEY=... for a model)
      make bench-cross-language-dev   (the dev split, `cross_language_dev_pairs.py`: RESULT dev_cross_language_...)
 """
@@ -21,6 +23,7 @@ import asyncio
 import sys
 
 from forge.bootstrap.adapters import KNOWLEDGE_DIR, build_model, build_structured_model
+from forge.bootstrap.build_container import build_embedder
 from forge.bootstrap.model_routing import Provider, resolve_routes
 from forge.config import Settings, environment_with_dotenv
 from forge.research.bilingual_dictionary import DictionaryGlossary
@@ -82,7 +85,7 @@ async def recall(corpus: LocalCorpusResearch, research: CrossLanguageResearch, e
 
 async def main() -> None:
     settings = Settings.from_env(environment_with_dotenv())
-    corpus = LocalCorpusResearch.from_directory(KNOWLEDGE_DIR / "corpus")
+    corpus = LocalCorpusResearch.from_directory(KNOWLEDGE_DIR / "corpus", build_embedder(settings))
     rendering, label = renderer(settings)
     research = CrossLanguageResearch(corpus, rendering, DictionaryGlossary())
     scores: list[tuple[str, float]] = []
@@ -97,7 +100,7 @@ async def main() -> None:
     zh, ja = (sum(v) / len(v) for v in (by["zh"], by["ja"]))
     print(
         f"RESULT {'dev_' if dev else ''}cross_language_recall_ratio={ratio:.3f} pairs={len(scores)} "
-        f"renderer={label} zh={zh:.3f} ja={ja:.3f}"
+        f"renderer={label} embedder={settings.embedder} zh={zh:.3f} ja={ja:.3f}"
     )
 
 

@@ -25,7 +25,7 @@ from forge.core.rules.verdicts import RuleViolation
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
 from forge.core.session.records import ResearchHit
-from forge.ports import Clock, HkgNeighbourhoodSource, ResearchProvider
+from forge.ports import Clock, HkgNeighbourhoodSource, ResearchProvider, StructuredModel
 from forge.providers.token_counting import cl100k_length
 
 
@@ -42,6 +42,9 @@ class ToolContext:
     recallable: Mapping[str, RecallItem] = field(default_factory=dict)
     navigation_budget: NavigationBudget = field(default_factory=NavigationBudget)
     count_tokens: Callable[[str], int] = cl100k_length
+    # The verifier's structured model when it is a real model: it judges which research results bear
+    # on a claim at the claim gates (rules 14, 15); None offline, where shared words judge.
+    relevance_judge: StructuredModel | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,7 @@ def build_structured_model(
         from forge.engine.search.transform_space import LogicCheckOutput, TransformOutput
         from forge.engine.solve.requests import AnalysisOutput, AuditOutput, ComplianceOutput, PlanOutput, TalkerOutput
         from forge.engine.verify.requests import PriorArtOutput, VerifyScoresOutput
+        from forge.engine.verify.research_relevance import ResearchRelevanceOutput
         from forge.offline.evaluation_offline import offline_answer, offline_grade, offline_mapping, offline_preference
         from forge.offline.explore.biso_offline import offline_biso
         from forge.offline.explore.mapping_review_offline import offline_mapping_reviews
@@ -102,7 +103,7 @@ def build_structured_model(
             offline_plan,
             offline_talker,
         )
-        from forge.offline.verify.verify_offline import offline_prior_art, offline_verifier
+        from forge.offline.verify.verify_offline import offline_prior_art, offline_research_relevance, offline_verifier
 
         generators: dict[type[BaseModel], OfflineGenerator] = {
             FrameOutput: offline_frame,
@@ -117,6 +118,7 @@ def build_structured_model(
             ComplianceOutput: offline_compliance,
             VerifyScoresOutput: offline_verifier(domains),
             PriorArtOutput: offline_prior_art,
+            ResearchRelevanceOutput: offline_research_relevance,
             StructuralOutput: offline_structural,
             BlendOutput: offline_blend,
             TransformOutput: offline_transform,

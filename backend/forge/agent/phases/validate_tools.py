@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
+from forge.agent.phases.research_relevance_gate import judge_research_for
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType
 from forge.core.rules.claim_rules import (
@@ -167,13 +168,14 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     if violation:
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
+    judged = await judge_research_for(ctx, claim.text)
     violation = first_violation(
         check_feedback_addressed(s, args.claim_index),
-        check_research_before_falsification(s, claim.text),
+        check_research_before_falsification(s, claim.text, judged.judgment),
         check_sources_researched(s, args.evidence_sources),
     )
     if violation:
-        return ToolOutcome.failed(violation)
+        return judged.failed(violation)
     kind = args.evidence_role or (EvidenceType.CONTEXTUAL if args.survived else EvidenceType.CONTRADICTING)
     recorded = f"{args.approach}\n{args.result}"
     evidence = evidence_for_sources(s, args.evidence_sources, kind, ctx.new_id, claim.id, s.problem, recorded)
@@ -183,7 +185,9 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     )
     s.falsification_attempted.add(args.claim_index)
     return ToolOutcome(
-        {"claim_index": args.claim_index, "survived": args.survived}, f"claim {args.claim_index} {verdict}"
+        {"claim_index": args.claim_index, "survived": args.survived},
+        f"claim {args.claim_index} {verdict}",
+        notices=judged.notices,
     )
 
 

@@ -18,6 +18,7 @@ from forge.core.explore.library_records import SourceDomain
 from forge.core.research.text_relevance import coverage, is_relevant, shared_keys
 from forge.core.session.records import Claim
 from forge.engine.verify import requests as rq
+from forge.engine.verify import research_relevance as rr
 from forge.offline.explore.source_domain_library import distance_of, find_domain
 from forge.offline.frame.problem_frame import frame_problem
 from forge.offline.offline_structured_model import offline_context
@@ -38,6 +39,16 @@ def offline_verifier(domains: Sequence[SourceDomain]) -> Callable[[StructuredReq
 
 def offline_prior_art(request: StructuredRequest[Any]) -> rq.PriorArtOutput:
     return rq.PriorArtOutput(items=[_prior_art(c) for c in offline_context(request, rq.PriorArtBatch).items])
+
+
+def offline_research_relevance(request: StructuredRequest[Any]) -> rr.ResearchRelevanceOutput:
+    """The stand-in's word rule as a judgment: a result sharing two of the claim's terms is about it."""
+    context = offline_context(request, rr.RelevanceContext)
+    said = [(n, is_relevant(f"{h.title} {h.snippet}", context.subject)) for n, h in enumerate(context.offered, 1)]
+    reason = {True: f"{LABEL}: shares at least two of the claim's terms.", False: f"{LABEL}: shares fewer."}
+    return rr.ResearchRelevanceOutput(
+        results=[rr.ResultRelevance(result=n, reason=reason[about], about_claim=about) for n, about in said]
+    )
 
 
 def _prior_art(context: rq.PriorArtContext) -> rq.PriorArtJudgement:

@@ -51,6 +51,7 @@ from forge.ports import (
     ResearchProvider,
     RunEventSink,
     RunObserver,
+    StructuredModel,
     UnitOfWorkFactory,
 )
 from forge.services.runs.finish_before_cancel import finish_before_cancelling
@@ -65,6 +66,7 @@ class RunModels:
     generator: LanguageModel
     verifier: LanguageModel
     research: ResearchProvider
+    relevance_judge: StructuredModel | None = None  # the claim gates' judge of research results (None: words)
 
 
 class NoRunObserver:
@@ -195,6 +197,7 @@ class PhaseRunDriver:
         ctx = ToolContext(
             session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz, self._hkg
         )
+        ctx.relevance_judge = self._models.relevance_judge
         if not await self._run_stage(session_id, lease, ctx, messages):
             return False
         async for output in runner.run(ctx, messages):

@@ -2,7 +2,8 @@
 (a scripted Messages API behind an injected transport) research the shipped English corpus with queries
 in their own language — the model renders each query in English through the same SDK — cite what that
 found, and open the antithesis and falsification gates at the first search, not by the fruitless-search
-fallback."""
+fallback: the verifier, asked through the same SDK, judged the English results about the Chinese or
+Japanese thesis and claim (meaning, not shared words)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,14 @@ from forge.agent.tool_context import ToolContext
 from forge.bootstrap.adapters import build_structured_model
 from forge.bootstrap.model_routing import ModelRoute, Provider
 from forge.core.domain_types import Phase, ReviewType, SessionId
+from forge.core.llm.messages import Usage
 from forge.core.review.apply import ReviewApplied, apply_review
 from forge.core.review.inputs import ClaimsReview
 from forge.core.rules.phase_gates import EXHAUSTED_QUERIES
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
+from forge.engine.verify.research_relevance import RelevanceContext, ResearchRelevanceOutput, ResultRelevance
+from forge.ports import StructuredFailure, StructuredRequest, StructuredResult
 from forge.providers.anthropic_model import AnthropicModel, anthropic_model_from_settings
 from forge.providers.structured_output import SchemaStructuredModel
 from forge.research.cross_language import CrossLanguageResearch, ModelQueryRenderer
@@ -65,6 +69,28 @@ async def first_source(corpus: LocalCorpusResearch, english: str) -> str:
     return (await corpus.search(english, session_id=None, limit=1))[0].source
 
 
+class RendersAndJudges:
+    """The model's two roles here: it renders queries (a table) and judges a result about a thesis or claim
+    when it is the one the English rendering of that subject's query found first."""
+
+    def __init__(self, renderings: TableRenderings, about: dict[str, str]) -> None:
+        self.renderings, self.about = renderings, about
+
+    @property
+    def label(self) -> str:
+        return "scripted verifier"
+
+    async def generate(self, request: StructuredRequest[Any]) -> StructuredResult[Any] | StructuredFailure:
+        context = request.offline_context
+        if not isinstance(context, RelevanceContext):
+            return await self.renderings.generate(request)
+        verdicts = [
+            ResultRelevance(result=n, reason="同じ機制 / 同一机制", about_claim=h.source == self.about[context.subject])
+            for n, h in enumerate(context.offered, start=1)
+        ]
+        return StructuredResult(ResearchRelevanceOutput(results=verdicts), Usage(300, 40), 1)
+
+
 async def script(s: dict[str, str], corpus: LocalCorpusResearch) -> ScriptedModel:
     for_thesis = {"evidence_sources": [await first_source(corpus, s["thesis_english"])]}
     for_claim = {"evidence_sources": [await first_source(corpus, s["claim_english"])]}
@@ -97,7 +123,7 @@ def api(monkeypatch: pytest.MonkeyPatch, language: str) -> OfflineDecisionsApi:
     observe_requests(monkeypatch, AnthropicModel, SchemaStructuredModel)
     s = SESSIONS[language]
     table = TableRenderings({s["thesis_query"]: s["thesis_english"], s["claim_query"]: s["claim_english"]})
-    return OfflineDecisionsApi(ScriptedModel([]).complete, table)  # the agent is set by the test
+    return OfflineDecisionsApi(ScriptedModel([]).complete, RendersAndJudges(table, {}))  # the test sets the rest
 
 
 @pytest.mark.parametrize("language", ["zh", "ja"])
@@ -107,6 +133,11 @@ async def test_a_session_in_its_own_language_researches_the_english_corpus_and_o
     s, corpus = SESSIONS[language], LocalCorpusResearch.from_directory()
     scripted = await script(s, corpus)
     api.agent = scripted.complete
+    assert isinstance(api.structured, RendersAndJudges)
+    api.structured.about = {
+        s["thesis"]: await first_source(corpus, s["thesis_english"]),
+        s["claim"]: await first_source(corpus, s["claim_english"]),
+    }
     model = anthropic_model_from_settings(API_KEY, MODEL, None, http_client, web_search_max_uses=0, sleep=Sleeps())
     renderer = build_structured_model(ModelRoute(Provider.ANTHROPIC, MODEL), model, ())
     ids = CountingIds()
@@ -119,6 +150,7 @@ async def test_a_session_in_its_own_language_researches_the_english_corpus_and_o
         ids,
         model.label,
     )
+    ctx.relevance_judge = renderer  # the verifier's structured model, through the SDK
     runner, history, errors, results = AgentRunner(model), [phase_kickoff(state)], [], []
     for _ in range(2):  # SYNTHESIZE to its claims review, then VALIDATE to the verdicts
         async for out in runner.run(ctx, history):
@@ -143,7 +175,8 @@ async def test_a_session_in_its_own_language_researches_the_english_corpus_and_o
     ]  # one search per gate: fewer than the EXHAUSTED_QUERIES the fruitless-search fallback needs
     assert len(records) < EXHAUSTED_QUERIES and all(r.hits for r in records)
     assert all(h.source.startswith("corpus://") for r in records for h in r.hits)
-    assert api.schema_names == ["render_query_in_english", "render_query_in_english"]  # through the SDK
+    rendered, judged = "render_query_in_english", "judge_research_relevance"
+    assert api.schema_names == [rendered, judged, rendered, judged]  # through the SDK
     shown: list[dict[str, Any]] = [r.output for r in results]  # what the model read: which query found what
     assert shown[0]["searched_as"] == [s["thesis_query"], s["thesis_english"]]
     assert {r["found_by"] for r in shown[0]["results"]} == {s["thesis_english"]}

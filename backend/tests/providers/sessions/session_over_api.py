@@ -47,7 +47,7 @@ ENGINE_REQUESTS = {
     "record_problem_frame", "record_domain_feasibility", "record_biso_hypotheses", "record_mapping_reviews",
     "verify_claims", "judge_prior_art", "record_red_team_challenges", "record_constraint_check",
     "record_reasoner_analysis", "record_solution_plan", "record_quality_audit", "record_solution",
-    "record_compliance_audit", "score_hypotheses",
+    "record_compliance_audit", "score_hypotheses", "judge_research_relevance",
 }  # fmt: skip
 
 

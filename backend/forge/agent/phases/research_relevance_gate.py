@@ -1,0 +1,49 @@
+"""Before a claim gate (rules 14 and 15) runs: the verifier's judgment of which of this phase's read
+results bear on the claim, when a real model judges (issue #38); None offline, where shared words judge.
+
+Invariants:
+    - Asked only with a judge (`ToolContext.relevance_judge`, the verifier's structured model when the
+      verifier is a real model) and only when this phase's research returned something read.
+    - The judgment's tokens are billed to the session like every model call, also when it failed.
+    - A failed judgment is not hidden: the gate judges by shared words and a research_warning says
+      that it did and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forge.agent.call_model import charge_usage
+from forge.agent.tool_context import ToolContext, ToolOutcome
+from forge.core.research.hit_relevance import RelevanceJudgment, results_to_judge
+from forge.core.rules.verdicts import RuleViolation
+from forge.core.session import events as ev
+from forge.core.session.events import SessionEvent
+from forge.engine.verify.research_relevance import judge_research_relevance
+from forge.ports import StructuredFailure
+
+
+@dataclass(frozen=True, slots=True)
+class GateJudgment:
+    judgment: RelevanceJudgment | None = None
+    notices: tuple[SessionEvent, ...] = ()
+
+    def failed(self, violation: RuleViolation) -> ToolOutcome:
+        return ToolOutcome(violation=violation, summary=violation.message, notices=self.notices)
+
+
+async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:
+    judge = ctx.relevance_judge
+    offered = results_to_judge(ctx.state) if judge is not None else ()
+    if judge is None or not offered:
+        return GateJudgment()
+    judged, usage = await judge_research_relevance(judge, subject, offered)
+    if usage.total:
+        charge_usage(ctx, judge.label, usage)
+    if isinstance(judged, StructuredFailure):
+        message = (
+            f"{judge.label} could not judge which research results bear on the claim ({judged.message}); "
+            "the research gate judged by shared words instead."
+        )
+        return GateJudgment(notices=(ev.research_warning(judge.label, message),))
+    return GateJudgment(judged)
