@@ -21,6 +21,7 @@ from forge.core.curation.path_navigator import NavigationBudget
 from forge.core.curation.recall_dropped import RecallItem
 from forge.core.domain_types import SessionId
 from forge.core.explore.library_records import TrizKnowledge
+from forge.core.research.hit_relevance import RelevanceJudgment
 from forge.core.rules.verdicts import RuleViolation
 from forge.core.session.events import SessionEvent
 from forge.core.session.forge_state import ForgeState
@@ -45,6 +46,9 @@ class ToolContext:
     # The verifier's structured model when it is a real model: it judges which research results bear
     # on a claim at the claim gates (rules 14, 15); None offline, where shared words judge.
     relevance_judge: StructuredModel | None = None
+    # Its judgments in this run by (subject, the sources it read): a tool retried on the same research is
+    # not judged (nor billed) twice.
+    relevance_judged: dict[tuple[str, tuple[str, ...]], RelevanceJudgment] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,8 @@ Invariants:
     - Asked only with a judge (`ToolContext.relevance_judge`, the verifier's structured model when the
       verifier is a real model) and only when this phase's research returned something read.
     - The judgment's tokens are billed to the session like every model call, also when it failed.
+    - The same subject over the same results is judged once per run (`ToolContext.relevance_judged`):
+      a tool retried without new research gets the same judgment, not a second call.
     - A failed judgment is not hidden: the gate judges by shared words and a research_warning says
       that it did and why.
 """
@@ -37,6 +39,9 @@ async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:
     offered = results_to_judge(ctx.state) if judge is not None else ()
     if judge is None or not offered:
         return GateJudgment()
+    key = (subject, tuple(h.source for h in offered))
+    if key in ctx.relevance_judged:
+        return GateJudgment(ctx.relevance_judged[key])
     judged, usage = await judge_research_relevance(judge, subject, offered)
     if usage.total:
         charge_usage(ctx, judge.label, usage)
@@ -46,4 +51,6 @@ async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:
             "the research gate judged by shared words instead."
         )
         return GateJudgment(notices=(ev.research_warning(judge.label, message),))
+    if judged is not None:
+        ctx.relevance_judged[key] = judged
     return GateJudgment(judged)

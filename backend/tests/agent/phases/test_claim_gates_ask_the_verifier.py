@@ -107,3 +107,15 @@ async def test_a_failed_judgment_falls_back_to_words_and_says_so() -> None:
     (notice,) = outcome.notices
     assert notice.type == EventType.RESEARCH_WARNING and "judged by shared words instead" in notice.data["message"]
     assert spent(ctx) == 560  # a failed call's tokens are billed too
+
+
+async def test_a_tool_retried_on_the_same_research_is_not_judged_or_billed_twice() -> None:
+    verifier = ScriptedVerifier(about="")
+    ctx = await session_with_thesis(verifier)
+    args = AntithesisInput(claim_index=0, antithesis=ANTITHESIS, evidence_sources=[])
+    first, second = await find_antithesis(ctx, args), await find_antithesis(ctx, args)
+    assert first.violation is not None and second.violation is not None
+    assert len(verifier.requests) == 1 and spent(ctx) == 920
+    await research(ctx, ResearchInput(query="fast track triage emergency"))  # new research: judged again
+    await find_antithesis(ctx, args)
+    assert len(verifier.requests) == 2
