@@ -33,7 +33,7 @@ JUDGED = (
     "grade",  # forge eval's judges
     "score",
     "preferred",
-    "about_claim",  # the claim gates' judgment of a research result
+    "about_subject",  # the claim gates' judgment of a research result
 )
 
 JUDGMENTS: tuple[type[BaseModel], ...] = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from forge.agent.phases.evidence_from_research import CITED_SOURCES, QUOTED_EVIDENCE, evidence_for_sources
+from forge.agent.phases.research_relevance_gate import judge_where_words_fail
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import EvidenceType, ReframingId, ReframingType
 from forge.core.rules.claim_rules import check_sources_researched
@@ -69,17 +70,21 @@ async def decompose_to_fundamentals(ctx: ToolContext, args: FundamentalsInput) -
 
 
 async def map_state_of_art(ctx: ToolContext, args: StateOfArtInput) -> ToolOutcome:
+    s = ctx.state
+    judged = await judge_where_words_fail(ctx, s.problem, check_research_before_state_of_art(s))
     violation = first_violation(
-        check_research_before_state_of_art(ctx.state), check_sources_researched(ctx.state, args.sources)
+        check_research_before_state_of_art(s, judged.judgment), check_sources_researched(s, args.sources)
     )
     if violation:
-        return ToolOutcome.failed(violation)
+        return judged.failed(violation)
     evidence = evidence_for_sources(
         ctx.state, args.sources, EvidenceType.CONTEXTUAL, ctx.new_id, recorded_text=args.summary
     )
     ctx.state.state_of_art = StateOfArt(args.summary, evidence)
     return ToolOutcome(
-        {"recorded": True, "sources": [e.source for e in evidence]}, f"state of the art with {len(evidence)} source(s)"
+        {"recorded": True, "sources": [e.source for e in evidence]},
+        f"state of the art with {len(evidence)} source(s)",
+        notices=judged.notices,
     )
 
 

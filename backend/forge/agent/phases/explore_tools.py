@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from forge.agent.phases.research_relevance_gate import judge_where_words_fail
 from forge.agent.tool_context import ToolContext, ToolOutcome, ToolSpec
 from forge.core.domain_types import AnalogyId, ContradictionId, SemanticDistance
 from forge.core.explore.mapping_quality_gate import (
@@ -228,12 +229,14 @@ def gated_score(state: ForgeState, args: CrossDomainInput) -> float | RuleViolat
 
 
 async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolOutcome:
-    violation = check_research_before_cross_domain(ctx.state, args.source_domain)
+    by_words = check_research_before_cross_domain(ctx.state, args.source_domain)
+    judged = await judge_where_words_fail(ctx, args.source_domain, by_words)
+    violation = check_research_before_cross_domain(ctx.state, args.source_domain, judged.judgment)
     if violation:
-        return ToolOutcome.failed(violation)
+        return judged.failed(violation)
     score = gated_score(ctx.state, args)
     if isinstance(score, RuleViolation):
-        return ToolOutcome.failed(score)
+        return judged.failed(score)
     analogy = Analogy(
         AnalogyId(ctx.new_id()),
         args.source_domain,
@@ -251,7 +254,7 @@ async def search_cross_domain(ctx: ToolContext, args: CrossDomainInput) -> ToolO
     index = len(ctx.state.cross_domain_analogies) - 1
     payload = {"analogy_index": index, "searches": ctx.state.cross_domain_search_count, "mapping_score": score}
     builds_on = {"builds_on": args.hypothesis_id} if args.hypothesis_id else {"gate": "passed"}
-    return ToolOutcome(payload | builds_on, f"analogy from {args.source_domain}")
+    return ToolOutcome(payload | builds_on, f"analogy from {args.source_domain}", notices=judged.notices)
 
 
 def _matrix_resolution(ctx: ToolContext, args: ContradictionInput) -> TrizResolution | RuleViolation | None:

@@ -1,5 +1,7 @@
-"""Before a claim gate (rules 14 and 15) runs: the verifier's judgment of which of this phase's read
-results bear on the claim, when a real model judges (issue #38); None offline, where shared words judge.
+"""Before a research gate runs: the verifier's judgment of which of this phase's read results bear on
+its subject, when a real model judges (issue #38); None offline, where shared words judge. The claim
+gates (rules 14, 15) always ask; the problem and domain gates (rules 12, 13) ask only when no query
+named their subject (`judge_where_words_fail`).
 
 Invariants:
     - Asked only with a judge (`ToolContext.relevance_judge`, the verifier's structured model when the
@@ -54,3 +56,8 @@ async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:
     if judged is not None:
         ctx.relevance_judged[key] = judged
     return GateJudgment(judged)
+
+
+async def judge_where_words_fail(ctx: ToolContext, subject: str, by_words: RuleViolation | None) -> GateJudgment:
+    """Rules 12 and 13: a query naming the subject opens them; the model is asked only when none did."""
+    return GateJudgment() if by_words is None else await judge_research_for(ctx, subject)

@@ -17,6 +17,9 @@ Invariants:
       of shared words: a result it judged about the thesis or claim opens the gate, in any language.
       Only the fallback's count of searches naming the subject stays on words. Offline (no judgment),
       the word rules below are the stand-in's judgment, and the refusal says so.
+    - Rules 12 and 13 ask whether research was aimed at the problem or the source domain: a query
+      naming it (in its words or its rendering) opens them; when none did and a real model is present,
+      a read result the model judged about it opens them too (an English search for a Chinese problem).
     - Across languages a record is compared by every query it searched (`searched_queries`: the query
       and the model's English rendering of a query in another language). A result in the corpus's
       language is relevant to a subject in another language when the query that names the subject in
@@ -133,28 +136,45 @@ def _terms_hint(state: ForgeState, subject: str) -> str:
     return f" The query must contain at least one of these terms: {terms}.{missed}"
 
 
-def check_research_before_state_of_art(state: ForgeState) -> RuleViolation | None:
+def _named_or_judged(state: ForgeState, subject: str, judged: RelevanceJudgment | None) -> bool:
+    """Rules 12, 13: a query this phase named the subject, or the model judged a read result about it."""
+    return _researched(state, subject) or (judged is not None and bool(judged.about))
+
+
+def _judged_none(judged: RelevanceJudgment | None) -> str:
+    if judged is None:
+        return ""
+    return f" ({judged.judged_by} read the {len(judged.results)} result(s) of this phase's research: none is about it.)"
+
+
+def check_research_before_state_of_art(
+    state: ForgeState, judged: RelevanceJudgment | None = None
+) -> RuleViolation | None:
     """Rule 12: map_state_of_art requires research about the problem in this phase."""
-    if not _researched(state, state.problem):
+    if not _named_or_judged(state, state.problem, judged):
         unread = _unread_hint(state, state.problem, "map_state_of_art")
         return RuleViolation(
             ErrorCode.STATE_OF_ART_NOT_RESEARCHED,
             unread
             or "Call research with a query about the problem first, then map_state_of_art."
-            + _terms_hint(state, state.problem),
+            + _terms_hint(state, state.problem)
+            + _judged_none(judged),
         )
     return None
 
 
-def check_research_before_cross_domain(state: ForgeState, source_domain: str) -> RuleViolation | None:
+def check_research_before_cross_domain(
+    state: ForgeState, source_domain: str, judged: RelevanceJudgment | None = None
+) -> RuleViolation | None:
     """Rule 13: search_cross_domain requires research mentioning that domain in this phase."""
-    if not _researched(state, source_domain):
+    if not _named_or_judged(state, source_domain, judged):
         unread = _unread_hint(state, source_domain, "search_cross_domain")
         return RuleViolation(
             ErrorCode.CROSS_DOMAIN_NOT_SEARCHED,
             unread
             or f"Call research with a query naming '{source_domain}' first, then search_cross_domain."
-            + _terms_hint(state, source_domain),
+            + _terms_hint(state, source_domain)
+            + _judged_none(judged),
         )
     return None
 

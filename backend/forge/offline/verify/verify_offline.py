@@ -47,7 +47,7 @@ def offline_research_relevance(request: StructuredRequest[Any]) -> rr.ResearchRe
     said = [(n, is_relevant(f"{h.title} {h.snippet}", context.subject)) for n, h in enumerate(context.offered, 1)]
     reason = {True: f"{LABEL}: shares at least two of the claim's terms.", False: f"{LABEL}: shares fewer."}
     return rr.ResearchRelevanceOutput(
-        results=[rr.ResultRelevance(result=n, reason=reason[about], about_claim=about) for n, about in said]
+        results=[rr.ResultRelevance(result=n, reason=reason[about], about_subject=about) for n, about in said]
     )
 
 

@@ -1,7 +1,8 @@
 """With a real verifier, find_antithesis and attempt_falsification ask it which of this phase's read
 results bear on the claim (issue #38): a Chinese thesis opens on English research it judged about it
 — which shared words cannot see — the call is billed, a judgment of "none" refuses with the model's
-reasons, and a failed call falls back to words and says so."""
+reasons, and a failed call falls back to words and says so. The problem and domain gates ask it only
+when no query named their subject."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from uuid import UUID
 
 from support.fixed_clock import CountingIds, FixedClock
 
+from forge.agent.phases.decompose_tools import StateOfArtInput, map_state_of_art
+from forge.agent.phases.research_relevance_gate import judge_where_words_fail
 from forge.agent.phases.shared_tools import ResearchInput, research
 from forge.agent.phases.synthesize_tools import AntithesisInput, ThesisInput, find_antithesis, state_thesis
 from forge.agent.phases.validate_tools import FalsificationInput, attempt_falsification
 from forge.agent.tool_context import ToolContext
 from forge.core.domain_types import Phase, SessionId
 from forge.core.llm.messages import Usage
+from forge.core.rules.phase_gates import check_research_before_cross_domain
 from forge.core.rules.verdicts import ErrorCode
 from forge.core.session.events import EventType
 from forge.core.session.forge_state import ForgeState
@@ -46,7 +50,7 @@ class ScriptedVerifier:
         context = request.offline_context
         assert isinstance(context, RelevanceContext)
         results = [
-            ResultRelevance(result=n, reason="同一机制" if hit else "无关", about_claim=hit)
+            ResultRelevance(result=n, reason="同一机制" if hit else "无关", about_subject=hit)
             for n, hit in ((n, bool(self._about) and self._about in h.source) for n, h in enumerate(context.offered, 1))
         ]
         return StructuredResult(ResearchRelevanceOutput(results=results), Usage(800, 120), 1)
@@ -119,3 +123,28 @@ async def test_a_tool_retried_on_the_same_research_is_not_judged_or_billed_twice
     await research(ctx, ResearchInput(query="fast track triage emergency"))  # new research: judged again
     await find_antithesis(ctx, args)
     assert len(verifier.requests) == 2
+
+
+async def test_the_problem_gate_opens_on_an_english_search_the_verifier_judged_about_a_chinese_problem() -> None:
+    state = ForgeState(problem="如何在不增加人手的情况下缩短急诊等待时间？", current_phase=Phase.DECOMPOSE)
+    ctx = ToolContext(SessionId(UUID(int=6)), state, LocalCorpusResearch.from_directory(), FixedClock(), CountingIds())
+    found = await research(ctx, ResearchInput(query=EN_QUERY))
+    sources = [r["source"] for r in found.payload["results"]][:1]  # type: ignore[index]
+    args = StateOfArtInput(summary="Patient-flow studies match triage staffing to arrivals.", sources=sources)
+    refused = await map_state_of_art(ctx, args)  # words: no query named the Chinese problem
+    assert refused.violation is not None and refused.violation.code == ErrorCode.STATE_OF_ART_NOT_RESEARCHED
+    verifier = ScriptedVerifier(about="patient-flow")
+    ctx.relevance_judge = verifier
+    assert (await map_state_of_art(ctx, args)).violation is None
+    assert len(verifier.requests) == 1 and "<subject>\n如何在不增加人手" in verifier.requests[0].input
+
+
+async def test_a_query_naming_the_domain_opens_its_gate_without_asking_the_verifier() -> None:
+    state = ForgeState(problem="Cut emergency waits", current_phase=Phase.EXPLORE)
+    ctx = ToolContext(SessionId(UUID(int=7)), state, LocalCorpusResearch.from_directory(), FixedClock(), CountingIds())
+    await research(ctx, ResearchInput(query="ant colony stigmergy pheromone trails"))
+    verifier = ScriptedVerifier(about="")
+    ctx.relevance_judge = verifier
+    assert check_research_before_cross_domain(state, "ant colony stigmergy") is None
+    outcome = await judge_where_words_fail(ctx, "ant colony stigmergy", None)
+    assert outcome.judgment is None and verifier.requests == []

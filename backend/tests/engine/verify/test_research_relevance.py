@@ -40,7 +40,7 @@ class ScriptedJudge:
 
 
 def verdict(result: int, about: bool, reason: str) -> ResultRelevance:
-    return ResultRelevance(result=result, reason=reason, about_claim=about)
+    return ResultRelevance(result=result, reason=reason, about_subject=about)
 
 
 async def test_the_model_reads_the_numbered_results_and_its_verdicts_are_read_by_number() -> None:
@@ -56,9 +56,9 @@ async def test_the_model_reads_the_numbered_results_and_its_verdicts_are_read_by
     assert judged.judged_by == "anthropic:claude-haiku-4-5"
     (request,) = judge.requests
     assert request.name == "judge_research_relevance"
-    assert f"<claim>\n{CLAIM}\n</claim>" in request.input
+    assert f"<subject>\n{CLAIM}\n</subject>" in request.input
     assert "1. Patient flow — Matching triage" in request.input and "2. Turing patterns" in request.input
-    assert "Language:" in request.instructions and "the language of the claim" in request.instructions
+    assert "Language:" in request.instructions and "the language of the subject" in request.instructions
 
 
 async def test_a_result_the_injection_scan_flags_is_never_shown_and_alone_asks_nothing() -> None:

@@ -85,7 +85,9 @@ class RendersAndJudges:
         if not isinstance(context, RelevanceContext):
             return await self.renderings.generate(request)
         verdicts = [
-            ResultRelevance(result=n, reason="同じ機制 / 同一机制", about_claim=h.source == self.about[context.subject])
+            ResultRelevance(
+                result=n, reason="同じ機制 / 同一机制", about_subject=h.source == self.about[context.subject]
+            )
             for n, h in enumerate(context.offered, start=1)
         ]
         return StructuredResult(ResearchRelevanceOutput(results=verdicts), Usage(300, 40), 1)
