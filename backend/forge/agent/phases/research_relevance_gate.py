@@ -49,7 +49,7 @@ async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:
         charge_usage(ctx, judge.label, usage)
     if isinstance(judged, StructuredFailure):
         message = (
-            f"{judge.label} could not judge which research results bear on the claim ({judged.message}); "
+            f"{judge.label} could not judge which research results bear on “{subject[:80]}” ({judged.message}); "
             "the research gate judged by shared words instead."
         )
         return GateJudgment(notices=(ev.research_warning(judge.label, message),))

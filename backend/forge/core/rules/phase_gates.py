@@ -29,8 +29,8 @@ Design decisions:
     - Why the rendering, not a claim id named by the research call or vectors: the shipped embedder is
       English-only (the one multilingual model on PyPI, measured, puts a translation at 0.82-0.85 and an
       unrelated sentence at up to 0.79: too narrow a margin for a gate; providers/sentence_embedder.py),
-      and a claim id named by the call
-      would open the gate without checking that any result is about the claim. The chain subject ~
+      and a claim id named by the call would open the gate without checking that any result is about
+      the claim. With a real model the gates need neither: the verifier reads the results. The chain subject ~
       query (shared words, same language) → rendering (the model's translation) ~ result (shared
       words, same language) keeps that check on both sides of the language boundary.
     - The gates that *close* a phase live with that phase in `phases/close_<phase>.py`: its work
@@ -122,9 +122,9 @@ def _relevance_hint(state: ForgeState, subject: str, judged: RelevanceJudgment |
         return _terms_hint(state, subject)
     return (
         " Searches this phase named the subject but returned no result about it (judged by shared words, the rule "
-        f"when no model judges: a relevant result shares at least two of its terms: {', '.join(salient_terms(subject, 6))}); search with the "
-        f"mechanism's own words (after {EXHAUSTED_QUERIES} different queries that find nothing, record that nothing "
-        "was found)."
+        "when no model judges: a relevant result shares at least two of its terms: "
+        f"{', '.join(salient_terms(subject, 6))}); search with the mechanism's own words (after "
+        f"{EXHAUSTED_QUERIES} different queries that find nothing, record that nothing was found)."
     )
 
 
