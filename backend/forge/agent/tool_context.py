@@ -61,8 +61,8 @@ class ToolOutcome:
     notices: tuple[SessionEvent, ...] = ()  # stored after the result, e.g. a research_warning
 
     @classmethod
-    def failed(cls, violation: RuleViolation) -> ToolOutcome:
-        return cls(violation=violation, summary=violation.message)
+    def failed(cls, violation: RuleViolation, notices: tuple[SessionEvent, ...] = ()) -> ToolOutcome:
+        return cls(violation=violation, summary=violation.message, notices=notices)
 
 
 Handler = Callable[[ToolContext, Any], Awaitable[ToolOutcome]]

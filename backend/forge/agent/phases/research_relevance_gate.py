@@ -33,7 +33,7 @@ class GateJudgment:
     notices: tuple[SessionEvent, ...] = ()
 
     def failed(self, violation: RuleViolation) -> ToolOutcome:
-        return ToolOutcome(violation=violation, summary=violation.message, notices=self.notices)
+        return ToolOutcome.failed(violation, self.notices)
 
 
 async def judge_research_for(ctx: ToolContext, subject: str) -> GateJudgment:

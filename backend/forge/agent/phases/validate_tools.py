@@ -168,9 +168,11 @@ async def attempt_falsification(ctx: ToolContext, args: FalsificationInput) -> T
     if violation:
         return ToolOutcome.failed(violation)
     claim = s.current_round_claims[args.claim_index]
+    violation = check_feedback_addressed(s, args.claim_index)  # before the verifier is asked (and billed)
+    if violation:
+        return ToolOutcome.failed(violation)
     judged = await judge_research_for(ctx, claim.text)
     violation = first_violation(
-        check_feedback_addressed(s, args.claim_index),
         check_research_before_falsification(s, claim.text, judged.judgment),
         check_sources_researched(s, args.evidence_sources),
     )

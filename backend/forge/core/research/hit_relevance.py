@@ -32,9 +32,8 @@ class ResultJudgment:
 
 @dataclass(frozen=True, slots=True)
 class RelevanceJudgment:
-    """One model's reading of the results offered, against one claim (or thesis) text."""
+    """One model's reading of the results offered, against one subject (claim, problem or domain)."""
 
-    subject: str
     judged_by: str
     results: tuple[ResultJudgment, ...]
 
@@ -58,13 +57,12 @@ def results_to_judge(state: ForgeState, limit: int = MAX_JUDGED) -> tuple[Resear
 
 
 def judged_results(
-    subject: str, judged_by: str, offered: Sequence[ResearchHit], verdicts: Sequence[tuple[int, bool, str]]
+    judged_by: str, offered: Sequence[ResearchHit], verdicts: Sequence[tuple[int, bool, str]]
 ) -> RelevanceJudgment:
     """The model's verdicts (1-based result number, about the subject?, reason) on the results offered;
     a number outside the list is ignored, a result without a verdict counts as not about the subject."""
     said = {number: (about, reason) for number, about, reason in verdicts if 1 <= number <= len(offered)}
     return RelevanceJudgment(
-        subject,
         judged_by,
         tuple(
             ResultJudgment(hit.source, hit.title, *said.get(number, (False, "no verdict given")))

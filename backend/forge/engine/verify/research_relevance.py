@@ -93,4 +93,4 @@ async def judge_research_relevance(
     if isinstance(result, StructuredFailure):
         return result, result.usage
     verdicts = [(r.result, r.about_subject, r.reason) for r in result.value.results]
-    return judged_results(subject, model.label, shown, verdicts), result.usage
+    return judged_results(model.label, shown, verdicts), result.usage

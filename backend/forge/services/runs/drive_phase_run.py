@@ -195,9 +195,16 @@ class PhaseRunDriver:
             (self._verifier_runner, self._models.verifier) if verifying else (self._runner, self._models.generator)
         )
         ctx = ToolContext(
-            session_id, state, self._models.research, self._clock, self._new_id, model.label, self._triz, self._hkg
+            session_id,
+            state,
+            self._models.research,
+            self._clock,
+            self._new_id,
+            model.label,
+            self._triz,
+            self._hkg,
+            relevance_judge=self._models.relevance_judge,
         )
-        ctx.relevance_judge = self._models.relevance_judge
         if not await self._run_stage(session_id, lease, ctx, messages):
             return False
         async for output in runner.run(ctx, messages):

@@ -28,7 +28,7 @@ def state_with(*hits: ResearchHit, phase: Phase = Phase.SYNTHESIZE) -> ForgeStat
 
 def test_a_chinese_thesis_opens_on_an_english_result_the_model_judged_about_it() -> None:
     state = state_with(TRIAGE)
-    judged = judged_results(ZH_CLAIM, "anthropic:claude-sonnet-4-6", results_to_judge(state), [(1, True, "同一机制")])
+    judged = judged_results("anthropic:claude-sonnet-4-6", results_to_judge(state), [(1, True, "同一机制")])
     assert check_research_before_antithesis(state, ZH_CLAIM) is not None  # words alone cannot see it
     assert check_research_before_antithesis(state, ZH_CLAIM, judged) is None
 
@@ -36,7 +36,7 @@ def test_a_chinese_thesis_opens_on_an_english_result_the_model_judged_about_it()
 def test_a_result_sharing_the_claims_words_does_not_open_when_the_model_judged_it_beside_the_point() -> None:
     state = state_with(BRIDGE, phase=Phase.VALIDATE)
     assert check_research_before_falsification(state, EN_CLAIM) is None  # the word rule is fooled
-    judged = judged_results(EN_CLAIM, "anthropic:claude-sonnet-4-6", results_to_judge(state), [(1, False, "fluids")])
+    judged = judged_results("anthropic:claude-sonnet-4-6", results_to_judge(state), [(1, False, "fluids")])
     violation = check_research_before_falsification(state, EN_CLAIM, judged)
     assert violation is not None and violation.code == ErrorCode.FALSIFICATION_NOT_SEARCHED
     assert "anthropic:claude-sonnet-4-6 read the 1 result(s)" in violation.message
@@ -45,7 +45,7 @@ def test_a_result_sharing_the_claims_words_does_not_open_when_the_model_judged_i
 
 def test_a_result_without_a_verdict_or_with_an_unknown_number_counts_as_not_about_the_claim() -> None:
     state = state_with(TRIAGE, BRIDGE)
-    judged = judged_results(EN_CLAIM, "m", results_to_judge(state), [(7, True, "invented"), (0, True, "zero")])
+    judged = judged_results("m", results_to_judge(state), [(7, True, "invented"), (0, True, "zero")])
     assert [r.about_subject for r in judged.results] == [False, False]
     assert check_research_before_antithesis(state, EN_CLAIM, judged) is not None
 
@@ -64,5 +64,5 @@ def test_three_searches_naming_the_claim_still_open_the_gate_when_the_model_judg
     state = state_with(BRIDGE)
     for query in ("triage arrival staffing", "emergency triage staffing waits"):
         state.record_research(ResearchRecord(query, (BRIDGE,), Phase.SYNTHESIZE, 0, NOW, "local_corpus"))
-    judged = judged_results(EN_CLAIM, "m", results_to_judge(state), [(1, False, "fluids")])
+    judged = judged_results("m", results_to_judge(state), [(1, False, "fluids")])
     assert check_research_before_antithesis(state, EN_CLAIM, judged) is None
