@@ -3,18 +3,28 @@
 Recall gathers candidates from four sources:
     exact   the term's normalised phrase equals a node label's      (confidence 1.0)
     alias   it equals one of the node's aliases                      (confidence 0.92)
-    lexical the node's label or an alias shares a content word       (top `RECALL_SIZE` by overlap)
+    lexical the node's names (label and aliases) share a content word: the `RECALL_SIZE` best by BM25
     vector  the node's vector is among the `RECALL_SIZE` nearest     (only when vectors are given)
-Rerank scores each non-exact candidate as 0.85 · (1 − (1 − lexical)(1 − cosine⁺)) — a noisy-OR of
-the word overlap (Dice coefficient of content words, best over label and aliases) and the cosine
-similarity — so either signal alone can match, both together match more confidently, and neither
-can reach an alias match.
+Rerank scores every other candidate with the retrieval research and memory use: BM25 of the node's
+names (one document per node, label and aliases, indexed over the whole hypergraph so a rare word
+weighs more than a common one) fused with the cosine by `hybrid_ranking.fuse` and DEFAULT_FUSION.
+The mapping into confidences:
+    - The lexical side's "best" is not the best recalled node but `Bm25Index.reference_score`: a
+      name made of just the term's words the hypergraph knows. The side then says how much of the
+      term a name covers (1 for all of it), so a node sharing one common word of a long term stays
+      weak even when no node does better; a word no node has is left to the cosine.
+    - Without a semantic side (no node vectors, or no term vector) the fusion weighs the lexical side
+      alone (lexical_weight 1), as the research corpus ranks by BM25 alone without an embedder.
+    - The fused score lies in [0, 1] (each side does and the weights sum to 1); the confidence is
+      RERANK_CEILING × fused, in [0, 0.85]: a fused match never reaches an alias match.
+    - LEXICAL: the names share a word with the term; EMBEDDING: the node was found by meaning alone.
 
 Invariants:
     - Normalisation: lowercase words of letters and digits, each folded to its singular, joined by
       single spaces ("Temperature (T)" → "temperature t").
     - Candidates below `min_confidence` are dropped; the rest are ordered by confidence descending,
       then node id ascending: the same store, vectors and term always give the same list.
+    - Only the recalled candidates are scored (the postings of the term's words, the vector top k).
     - Pure: vectors are passed in (node vectors at construction, the term's vector per call); the
       shell computes them through the `Embedder` port.
 """
@@ -24,7 +34,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 import numpy as np
@@ -32,7 +42,9 @@ import numpy.typing as npt
 
 from forge.core.hkg.hypergraph_records import HypergraphNode, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
-from forge.core.research.text_terms import content_terms, fold
+from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
+from forge.core.research.hybrid_ranking import DEFAULT_FUSION, FusedScore, fuse
+from forge.core.research.text_terms import fold
 
 EXACT_CONFIDENCE = 1.0
 ALIAS_CONFIDENCE = 0.92
@@ -42,6 +54,8 @@ DEFAULT_MIN_CONFIDENCE = 0.35
 MATCH_MEMO_SIZE = 4096
 
 _WORD = re.compile(r"[a-z0-9]+")
+_REFERENCE = "\0reference"  # the lexical side's best: never a node's key (those are positions)
+_WORDS_ALONE = replace(DEFAULT_FUSION, lexical_weight=1.0)
 
 
 class MatchMethod(str, Enum):
@@ -57,8 +71,8 @@ class NodeCandidate:
     label: str
     confidence: float
     method: MatchMethod
-    lexical_score: float
-    cosine: float | None
+    lexical_score: float  # BM25 of the node's names for the term (0: no shared word)
+    cosine: float | None  # None when the term was matched without vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,26 +89,21 @@ def normalize_phrase(text: str) -> str:
     return " ".join(fold(word) for word in _WORD.findall(text.lower()))
 
 
-def _dice(left: frozenset[str], right: frozenset[str]) -> float:
-    if not left or not right:
-        return 0.0
-    return 2.0 * len(left & right) / (len(left) + len(right))
-
-
 def _unit_rows(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     unit: npt.NDArray[np.float32] = (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
     return unit
 
 
-def _names(node: HypergraphNode) -> tuple[str, ...]:
-    return (node.label, *node.aliases)
+def node_names(node: HypergraphNode) -> str:
+    """What the lexical side reads of a node (and what the shell embeds): its label and aliases."""
+    return " ".join((node.label, *node.aliases))
 
 
 class NodeMatcher:
     """Build once per store (and vector set); `match` is then cheap."""
 
-    __slots__ = ("_alias", "_exact", "_matched", "_name_words", "_nodes", "_vectors", "_word_index")
+    __slots__ = ("_alias", "_exact", "_matched", "_names_index", "_nodes", "_vectors")
 
     def __init__(self, store: HypergraphStore, node_vectors: npt.NDArray[np.float32] | None = None) -> None:
         if node_vectors is not None and node_vectors.shape[0] != len(store.nodes):
@@ -103,8 +112,6 @@ class NodeMatcher:
         self._vectors = None if node_vectors is None else _unit_rows(node_vectors)
         self._exact: dict[str, list[int]] = defaultdict(list)
         self._alias: dict[str, list[int]] = defaultdict(list)
-        self._word_index: dict[str, list[int]] = defaultdict(list)
-        self._name_words: list[tuple[frozenset[str], ...]] = []
         # `match` is a pure function of its arguments over this immutable index: answers are kept
         # (bounded), since every trace of a session matches the same frame terms again.
         self._matched: dict[tuple[str, tuple[float, ...] | None, int, float], TermMatch] = {}
@@ -112,10 +119,9 @@ class NodeMatcher:
             self._exact[normalize_phrase(node.label)].append(position)
             for alias in node.aliases:
                 self._alias[normalize_phrase(alias)].append(position)
-            words = tuple(frozenset(content_terms(name)) for name in _names(node))
-            self._name_words.append(words)
-            for word in frozenset().union(*words):
-                self._word_index[word].append(position)
+        self._names_index = build_bm25_index(
+            IndexedDocument(str(position), "", node_names(node)) for position, node in enumerate(store.nodes)
+        )
 
     @property
     def has_vectors(self) -> bool:
@@ -140,42 +146,59 @@ class NodeMatcher:
         phrase = normalize_phrase(term) or "\0"  # a term with no word matches no label exactly
         fixed = dict.fromkeys(self._alias.get(phrase, []), MatchMethod.ALIAS)
         fixed |= dict.fromkeys(self._exact.get(phrase, []), MatchMethod.EXACT)
-        words = frozenset(content_terms(term))
-        lexical = self._lexical_recall(words)
-        cosines = self._vector_recall(term_vector)
-        candidates = [
-            self._rerank(position, fixed.get(position), lexical.get(position, 0.0), cosines.get(position))
-            for position in sorted(set(fixed) | set(lexical) | set(cosines))
-        ]
+        similarities = self._similarities(term_vector)
+        # With vectors (hypergraphs up to the shell's embedding limit) every word-sharing node's BM25 is
+        # kept, so a node recalled by meaning keeps its words too; without, only the recalled best.
+        found = self._names_index.scores(term, None if similarities is not None else RECALL_SIZE)
+        bm25 = {int(source): score for source, score in found.items()}
+        recalled = set(list(bm25)[:RECALL_SIZE])  # `scores` is best first
+        if similarities is not None:
+            count = min(RECALL_SIZE, len(similarities))
+            recalled |= {int(p) for p in np.argpartition(-similarities, count - 1)[:count]}
+        reranked = sorted(recalled - set(fixed))
+        fused = self._fused(term, reranked, bm25, similarities)
+        candidates = [self._fixed(position, method, bm25, similarities) for position, method in fixed.items()]
+        candidates += [self._reranked(position, fused[str(position)], similarities) for position in reranked]
         kept = sorted(
             (c for c in candidates if c.confidence >= min_confidence), key=lambda c: (-c.confidence, c.node_id)
         )
         return TermMatch(term, tuple(kept[:limit]))
 
-    def _lexical_recall(self, words: frozenset[str]) -> dict[int, float]:
-        positions = {p for word in words for p in self._word_index.get(word, [])}
-        scores = {p: max(_dice(words, name) for name in self._name_words[p]) for p in positions}
-        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:RECALL_SIZE]
-        return dict(best)
-
-    def _vector_recall(self, term_vector: Sequence[float] | None) -> dict[int, float]:
+    def _similarities(self, term_vector: Sequence[float] | None) -> npt.NDArray[np.float32] | None:
+        """The cosine of the term with every node (None without node vectors or a usable term vector)."""
         if term_vector is None or self._vectors is None or len(self._nodes) == 0:
-            return {}
+            return None
         query = np.asarray(term_vector, dtype=np.float32)
         norm = float(np.linalg.norm(query))
-        if norm == 0.0:
-            return {}
-        similarities = self._vectors @ (query / norm)
-        count = min(RECALL_SIZE, len(similarities))
-        top = np.argpartition(-similarities, count - 1)[:count]
-        return {int(p): float(similarities[p]) for p in top}
+        if norm == 0.0 or query.shape[0] != self._vectors.shape[1]:
+            return None
+        similarities: npt.NDArray[np.float32] = self._vectors @ (query / norm)
+        return similarities
 
-    def _rerank(self, position: int, fixed: MatchMethod | None, lexical: float, cosine: float | None) -> NodeCandidate:
+    def _fused(
+        self, term: str, positions: list[int], bm25: dict[int, float], similarities: npt.NDArray[np.float32] | None
+    ) -> dict[str, FusedScore]:
+        """Each position's fused score, its lexical side measured against the reference name."""
+        lexical = {str(p): bm25[p] for p in positions if p in bm25}
+        lexical[_REFERENCE] = self._names_index.reference_score(term)
+        if similarities is None:
+            return {f.key: f for f in fuse(lexical, {}, _WORDS_ALONE)}
+        semantic = {str(p): float(similarities[p]) for p in positions}
+        return {f.key: f for f in fuse(lexical, semantic, DEFAULT_FUSION)}
+
+    def _fixed(
+        self, position: int, method: MatchMethod, bm25: dict[int, float], similarities: npt.NDArray[np.float32] | None
+    ) -> NodeCandidate:
         node = self._nodes[position]
-        if fixed is not None:
-            confidence = EXACT_CONFIDENCE if fixed is MatchMethod.EXACT else ALIAS_CONFIDENCE
-            return NodeCandidate(node.id, node.label, confidence, fixed, lexical, cosine)
-        similarity = max(cosine or 0.0, 0.0)
-        confidence = RERANK_CEILING * (1.0 - (1.0 - lexical) * (1.0 - similarity))
-        method = MatchMethod.LEXICAL if lexical >= similarity else MatchMethod.EMBEDDING
-        return NodeCandidate(node.id, node.label, round(confidence, 4), method, lexical, cosine)
+        confidence = EXACT_CONFIDENCE if method is MatchMethod.EXACT else ALIAS_CONFIDENCE
+        cosine = None if similarities is None else float(similarities[position])
+        return NodeCandidate(node.id, node.label, confidence, method, bm25.get(position, 0.0), cosine)
+
+    def _reranked(
+        self, position: int, fused: FusedScore, similarities: npt.NDArray[np.float32] | None
+    ) -> NodeCandidate:
+        node = self._nodes[position]
+        method = MatchMethod.LEXICAL if fused.lexical > 0 else MatchMethod.EMBEDDING
+        cosine = None if similarities is None else fused.semantic
+        confidence = round(RERANK_CEILING * fused.score, 4)
+        return NodeCandidate(node.id, node.label, confidence, method, fused.lexical, cosine)

@@ -95,3 +95,54 @@ def test_nothing_above_the_threshold_means_no_candidate(store: HypergraphStore) 
 def test_node_vectors_must_have_one_row_per_node(store: HypergraphStore) -> None:
     with pytest.raises(ValueError):
         NodeMatcher(store, np.zeros((2, 8), dtype=np.float32))
+
+
+def _pump_store() -> HypergraphStore:
+    """'pump' is in five names, 'plasma' and 'arc' in one each; ids put a pump first on a tie."""
+    labels = {
+        "a:pump-housing": "pump housing",
+        "b:plasma-torch": "plasma torch",
+        "c:arc-lamp": "arc lamp",
+        "c:pump-seal": "pump seal",
+        "c:pump-curve": "pump curve",
+        "c:heat-pump": "heat pump",
+        "c:pump-motor": "pump motor",
+    }
+    nodes = tuple(HypergraphNode(NodeId(i), label) for i, label in labels.items())
+    built = build_hypergraph_store(
+        HypergraphContents(nodes, (Hyperedge(HyperedgeId("e"), "rel", (nodes[0].id, nodes[1].id)),))
+    )
+    assert isinstance(built, HypergraphStore)
+    return built
+
+
+def test_a_node_sharing_a_rare_word_outranks_one_sharing_a_common_word_at_equal_cosine() -> None:
+    store = _pump_store()
+    same_meaning = np.ones((len(store.nodes), 4), dtype=np.float32)
+    with_vectors = NodeMatcher(store, same_meaning).match(
+        "plasma pump", [1.0, 1.0, 1.0, 1.0], limit=7, min_confidence=0.0
+    )
+    words_only = NodeMatcher(store).match("plasma pump", limit=7, min_confidence=0.0)
+    for match in (with_vectors, words_only):
+        assert match.best is not None and match.best.node_id == "b:plasma-torch"
+        assert match.candidates[0].confidence > match.candidates[1].confidence
+        assert {c.method for c in match.candidates if c.node_id != "c:arc-lamp"} == {MatchMethod.LEXICAL}
+
+
+def test_a_name_covering_part_of_the_term_gets_part_of_the_confidence_though_nothing_covers_more() -> None:
+    match = NodeMatcher(_pump_store()).match("plasma arc pump", limit=7, min_confidence=0.0)
+    assert match.best is not None and match.best.node_id == "b:plasma-torch"
+    # one of the term's two rare words: about half of the term, not the whole of it
+    assert 0.3 * RERANK_CEILING < match.best.confidence < 0.7 * RERANK_CEILING
+
+
+def test_a_fused_match_stays_below_an_alias_match_and_the_same_input_gives_the_same_list() -> None:
+    store = _pump_store()
+    vectors = np.array([hashed_text_vector(n.label) for n in store.nodes], dtype=np.float32)
+    first = NodeMatcher(store, vectors).match("pump", hashed_text_vector("pump"), limit=7, min_confidence=0.0)
+    again = NodeMatcher(store, vectors).match("pump", hashed_text_vector("pump"), limit=7, min_confidence=0.0)
+    assert first == again
+    assert all(0 < c.confidence <= RERANK_CEILING < ALIAS_CONFIDENCE for c in first.candidates)
+    assert [(-c.confidence, c.node_id) for c in first.candidates] == sorted(
+        (-c.confidence, c.node_id) for c in first.candidates
+    )
