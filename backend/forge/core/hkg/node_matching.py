@@ -5,26 +5,34 @@ Recall gathers candidates from four sources:
     alias   it equals one of the node's aliases                      (confidence 0.92)
     lexical the node's names (label and aliases) share a content word: the `RECALL_SIZE` best by BM25
     vector  the node's vector is among the `RECALL_SIZE` nearest     (only when vectors are given)
-Rerank scores every other candidate with the retrieval research and memory use: BM25 of the node's
-names (one document per node, label and aliases, indexed over the whole hypergraph so a rare word
-weighs more than a common one) fused with the cosine by `hybrid_ranking.fuse` and DEFAULT_FUSION.
-The mapping into confidences:
-    - The lexical side's "best" is not the best recalled node but `Bm25Index.reference_score`: a
-      name made of just the term's words the hypergraph knows. The side then says how much of the
-      term a name covers (1 for all of it), so a node sharing one common word of a long term stays
-      weak even when no node does better; a word no node has is left to the cosine.
+Rerank scores every other candidate with the fusion research and memory use: a lexical side fused
+with the cosine by `hybrid_ranking.fuse` and DEFAULT_FUSION, × RERANK_CEILING.
+The lexical side is word coverage, symmetric in the term and the name (`word_coverage`):
+        2 · idf(T ∩ N) / (idf(T) + idf(N))        best over the node's names (label, each alias)
+    with T the term's content words, N a name's, idf(X) the summed BM25 IDFs of X over the names of
+    the whole hypergraph (a rare word weighs more than a common one; a word no node has weighs the
+    most). It is the IDF-weighted Dice coefficient: the harmonic mean of how much of the term the
+    name covers and how much of the name the term covers.
+    - Why not the BM25 score itself: BM25 ranks documents for a query and its length normalisation
+      rewards a short document, so a one-word name ("baseline") scored most of what a name holding
+      all of a sentence-long term's words would, and hub nodes stood for SEARCH's frame sentences
+      (their hyperpath enumeration then walked the whole hypergraph). Here a name covering one of a
+      term's ten content words scores about 0.2 however rare the word, while a two-word term still
+      gets 0.67 from a node naming one of its words and 1 from a name with exactly its words.
+    - The side is measured against a name of exactly the term's words (coverage 1), not the best
+      recalled node, so a node sharing a little of the term stays weak even when no node does better.
     - Without a semantic side (no node vectors, or no term vector) the fusion weighs the lexical side
       alone (lexical_weight 1), as the research corpus ranks by BM25 alone without an embedder.
     - The fused score lies in [0, 1] (each side does and the weights sum to 1); the confidence is
       RERANK_CEILING × fused, in [0, 0.85]: a fused match never reaches an alias match.
-    - LEXICAL: the names share a word with the term; EMBEDDING: the node was found by meaning alone.
+    - LEXICAL: a name shares a word with the term; EMBEDDING: the node was found by meaning alone.
 
 Invariants:
     - Normalisation: lowercase words of letters and digits, each folded to its singular, joined by
       single spaces ("Temperature (T)" → "temperature t").
     - Candidates below `min_confidence` are dropped; the rest are ordered by confidence descending,
       then node id ascending: the same store, vectors and term always give the same list.
-    - Only the recalled candidates are scored (the postings of the term's words, the vector top k).
+    - Only the recalled candidates are scored (the BM25 best of the term's words, the vector top k).
     - Pure: vectors are passed in (node vectors at construction, the term's vector per call); the
       shell computes them through the `Embedder` port.
 """
@@ -42,9 +50,9 @@ import numpy.typing as npt
 
 from forge.core.hkg.hypergraph_records import HypergraphNode, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
-from forge.core.research.bm25_index import IndexedDocument, build_bm25_index
+from forge.core.research.bm25_index import Bm25Index, IndexedDocument, build_bm25_index
 from forge.core.research.hybrid_ranking import DEFAULT_FUSION, FusedScore, fuse
-from forge.core.research.text_terms import fold
+from forge.core.research.text_terms import content_terms, fold
 
 EXACT_CONFIDENCE = 1.0
 ALIAS_CONFIDENCE = 0.92
@@ -54,7 +62,7 @@ DEFAULT_MIN_CONFIDENCE = 0.35
 MATCH_MEMO_SIZE = 4096
 
 _WORD = re.compile(r"[a-z0-9]+")
-_REFERENCE = "\0reference"  # the lexical side's best: never a node's key (those are positions)
+_REFERENCE = "\0reference"  # a name of exactly the term's words: never a node's key (those are positions)
 _WORDS_ALONE = replace(DEFAULT_FUSION, lexical_weight=1.0)
 
 
@@ -71,7 +79,7 @@ class NodeCandidate:
     label: str
     confidence: float
     method: MatchMethod
-    lexical_score: float  # BM25 of the node's names for the term (0: no shared word)
+    lexical_score: float  # word_coverage of the term by the node's best name, 0..1 (0: no shared word)
     cosine: float | None  # None when the term was matched without vectors
 
 
@@ -87,6 +95,17 @@ class TermMatch:
 
 def normalize_phrase(text: str) -> str:
     return " ".join(fold(word) for word in _WORD.findall(text.lower()))
+
+
+def word_coverage(term_words: frozenset[str], name_words: frozenset[str], idf: Bm25Index) -> float:
+    """2 · idf(T ∩ N) / (idf(T) + idf(N)): how much of the term the name covers and of the name the
+    term covers, at once (their harmonic mean), each word weighted by its IDF in `idf`; 0..1."""
+    shared = term_words & name_words
+    if not shared:
+        return 0.0
+    weight = idf.idf
+    total = sum(map(weight, term_words)) + sum(map(weight, name_words))
+    return 2.0 * sum(map(weight, shared)) / total
 
 
 def _unit_rows(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -147,22 +166,30 @@ class NodeMatcher:
         fixed = dict.fromkeys(self._alias.get(phrase, []), MatchMethod.ALIAS)
         fixed |= dict.fromkeys(self._exact.get(phrase, []), MatchMethod.EXACT)
         similarities = self._similarities(term_vector)
-        # With vectors (hypergraphs up to the shell's embedding limit) every word-sharing node's BM25 is
-        # kept, so a node recalled by meaning keeps its words too; without, only the recalled best.
-        found = self._names_index.scores(term, None if similarities is not None else RECALL_SIZE)
-        bm25 = {int(source): score for source, score in found.items()}
-        recalled = set(list(bm25)[:RECALL_SIZE])  # `scores` is best first
+        recalled = {int(source) for source in self._names_index.scores(term, RECALL_SIZE)}
         if similarities is not None:
             count = min(RECALL_SIZE, len(similarities))
             recalled |= {int(p) for p in np.argpartition(-similarities, count - 1)[:count]}
+        term_words = frozenset(content_terms(term))
+        # every candidate's coverage, a fixed one's too (a node recalled by meaning keeps its words)
+        coverage = {p: self._coverage(term_words, p) for p in recalled | set(fixed)}
         reranked = sorted(recalled - set(fixed))
-        fused = self._fused(term, reranked, bm25, similarities)
-        candidates = [self._fixed(position, method, bm25, similarities) for position, method in fixed.items()]
+        fused = self._fused(reranked, coverage, similarities)
+        candidates = [self._fixed(position, method, coverage, similarities) for position, method in fixed.items()]
         candidates += [self._reranked(position, fused[str(position)], similarities) for position in reranked]
         kept = sorted(
             (c for c in candidates if c.confidence >= min_confidence), key=lambda c: (-c.confidence, c.node_id)
         )
         return TermMatch(term, tuple(kept[:limit]))
+
+    def _coverage(self, term_words: frozenset[str], position: int) -> float:
+        """`word_coverage` of the term by the node's best name (names are read here, for the few
+        recalled nodes: a word set per node kept for all of them cost ~40 MiB on 160k nodes)."""
+        node = self._nodes[position]
+        return max(
+            word_coverage(term_words, frozenset(content_terms(name)), self._names_index)
+            for name in (node.label, *node.aliases)
+        )
 
     def _similarities(self, term_vector: Sequence[float] | None) -> npt.NDArray[np.float32] | None:
         """The cosine of the term with every node (None without node vectors or a usable term vector)."""
@@ -176,23 +203,28 @@ class NodeMatcher:
         return similarities
 
     def _fused(
-        self, term: str, positions: list[int], bm25: dict[int, float], similarities: npt.NDArray[np.float32] | None
+        self, positions: list[int], coverage: dict[int, float], similarities: npt.NDArray[np.float32] | None
     ) -> dict[str, FusedScore]:
-        """Each position's fused score, its lexical side measured against the reference name."""
-        lexical = {str(p): bm25[p] for p in positions if p in bm25}
-        lexical[_REFERENCE] = self._names_index.reference_score(term)
+        """Each position's fused score, its lexical side measured against a name of exactly the term's
+        words (coverage 1), so `fuse`'s division by the best leaves the coverage as it is."""
+        lexical = {str(p): coverage[p] for p in positions if coverage[p] > 0}
+        lexical[_REFERENCE] = 1.0
         if similarities is None:
             return {f.key: f for f in fuse(lexical, {}, _WORDS_ALONE)}
         semantic = {str(p): float(similarities[p]) for p in positions}
         return {f.key: f for f in fuse(lexical, semantic, DEFAULT_FUSION)}
 
     def _fixed(
-        self, position: int, method: MatchMethod, bm25: dict[int, float], similarities: npt.NDArray[np.float32] | None
+        self,
+        position: int,
+        method: MatchMethod,
+        coverage: dict[int, float],
+        similarities: npt.NDArray[np.float32] | None,
     ) -> NodeCandidate:
         node = self._nodes[position]
         confidence = EXACT_CONFIDENCE if method is MatchMethod.EXACT else ALIAS_CONFIDENCE
         cosine = None if similarities is None else float(similarities[position])
-        return NodeCandidate(node.id, node.label, confidence, method, bm25.get(position, 0.0), cosine)
+        return NodeCandidate(node.id, node.label, confidence, method, coverage[position], cosine)
 
     def _reranked(
         self, position: int, fused: FusedScore, similarities: npt.NDArray[np.float32] | None

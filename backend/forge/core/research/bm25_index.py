@@ -17,8 +17,6 @@ Invariants:
       the first match when the sentence is too long; the opening of the text when no sentence matches
       (the match was in the title or topics).
     - An index is immutable once built; `with_documents` returns a new index.
-    - `reference_score` scores a document holding each of the query's indexed terms once; a matcher
-      divides by it to say how much of the query a document covers (NodeMatcher).
 """
 
 from __future__ import annotations
@@ -206,12 +204,6 @@ class Bm25Index:
             if tf:
                 total += weight * tf * (K1 + 1.0) / (tf + norm)
         return total
-
-    def reference_score(self, query: str) -> float:
-        """The score of a document made of exactly the query's terms that occur in the index, each once:
-        what a text saying just what the query says (in the index's words) would get; 0 when none occurs."""
-        terms = [term for term in _query_terms(query) if term in self._df]
-        return self._score(Counter(terms), len(terms), {term: self.idf(term) for term in terms})
 
     def _scored(self, terms: Sequence[str], limit: int | None = None) -> list[tuple[float, str, int, _Entry]]:
         idf = {term: self.idf(term) for term in terms}
