@@ -23,7 +23,8 @@ from forge.config import Settings
 from forge.core.explore.library_records import ShippedKnowledge
 from forge.core.hkg.hypergraph_records import HypergraphDefect, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore
-from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, query_limits_problem
+from forge.core.hkg.hyperpath_enumeration import MAX_EXPANDED_PATHS
+from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, SearchExtent, query_limits_problem
 from forge.core.hkg.node_matching import TermMatch
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, HyperpathEvidence
 from forge.knowledge.load_knowledge import load_shipped_knowledge
@@ -122,6 +123,11 @@ def render_evidence(store: HypergraphStore, evidence: HyperpathEvidence) -> str:
         f"{evidence.status.event_name}: {len(evidence.paths)} path(s), shortest {shortest}, "
         f"structural grounding {evidence.score:.2f}/10"
     )
+    if evidence.extent is SearchExtent.WORK_BOUND:
+        lines.append(
+            f"the search stopped at its work bound ({MAX_EXPANDED_PATHS:,} partial paths): "
+            "shorter or other hyperpaths may exist"
+        )
     for number, path in enumerate(evidence.paths, start=1):
         lines += render_path(store, number, path)
     return "\n".join(lines)
@@ -133,7 +139,8 @@ def _nothing_found_reason(evidence: HyperpathEvidence) -> str:
         return "no node matches " + ", ".join(repr(t) for t in unmatched) + " (no path searched)"
     query = evidence.query
     limit = query.max_len if query else "?"
-    return f"PATH_NOT_FOUND: no hyperpath of at most {limit} hyperedges links the two term sets"
+    within = " within the search's work bound" if evidence.extent is SearchExtent.WORK_BOUND else ""
+    return f"PATH_NOT_FOUND: no hyperpath of at most {limit} hyperedges links the two term sets{within}"
 
 
 def run_traverse(settings: Settings, options: TraverseOptions) -> int:
