@@ -16,9 +16,10 @@ The lexical side is word coverage, symmetric in the term and the name (`word_cov
     - Why not the BM25 score itself: BM25 ranks documents for a query and its length normalisation
       rewards a short document, so a one-word name ("baseline") scored most of what a name holding
       all of a sentence-long term's words would, and hub nodes stood for SEARCH's frame sentences
-      (their hyperpath enumeration then walked the whole hypergraph). Here a name covering one of a
-      term's ten content words scores about 0.2 however rare the word, while a two-word term still
-      gets 0.67 from a node naming one of its words and 1 from a name with exactly its words.
+      (their hyperpath enumeration then ran for tens of seconds). Here a name covering one of a
+      term's ten content words, all about as rare, scores about 0.2 (a word rarer than the rest
+      weighs more), while a two-word term still gets 0.67 from a node naming one of its words and 1
+      from a name with exactly its words.
     - The side is measured against a name of exactly the term's words (coverage 1), not the best
       recalled node, so a node sharing a little of the term stays weak even when no node does better.
     - Without a semantic side (no node vectors, or no term vector) the fusion weighs the lexical side
