@@ -5,7 +5,9 @@ draw (mean 2.35); every node in at least one hyperedge, the other incidences spr
 Zipf–Mandelbrot rank law d(r) ∝ (r + r0)^-1.23 with r0 solved so that the largest degree is about
 11,000. 1,000 random start/end node pairs; k = 3, max_len = 6, IS = 1 and IS = 2.
 
-Prints build time, memory, p50/p95/p99 latency; the same IS = 1 queries answered by networkx on the
+Prints build time, memory, p50/p95/p99 latency; node matching (`NodeMatcher`: build, and `match` of
+--match-terms two-word terms, no vectors) over the same number of nodes labelled with 1-3 words of a
+Zipf-distributed 8,000-word vocabulary (the paths' labels are all "term N"); the same IS = 1 queries answered by networkx on the
 bipartite incidence graph (bidirectional shortest path, and `shortest_simple_paths` for k = 3, on the
 first --networkx-pairs pairs, all 1,000 by default, with a per-query timeout); HyperNetX `distance` on growing subgraphs when an
 interpreter with HyperNetX is given (`--hypernetx-python`, a throwaway venv: HyperNetX is not a
@@ -44,6 +46,7 @@ from forge.core.hkg.hypergraph_records import (
     NodeId,
 )
 from forge.core.hkg.hypergraph_store import HypergraphStore, build_hypergraph_store
+from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.hkg.k_shortest_hyperpaths import (
     HyperpathQuery,
     HyperpathResult,
@@ -312,6 +315,38 @@ def hypernetx_python(given: str | None) -> str | None:
     return sys.executable
 
 
+SYLLABLES = ("ka", "lo", "mi", "tu", "ne", "ri", "po", "da", "ve", "zu", "fo", "gi", "ha", "ju", "be", "ro", "ta", "ni", "wa", "ke")
+
+
+def vocabulary_labels(nodes: int, seed: int) -> tuple[list[str], list[str]]:
+    """Node labels of 1-3 words and two-word query terms, words drawn by a Zipf law (rank^-1)."""
+    rng = np.random.default_rng(seed)
+    words = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES]
+    weights = 1.0 / np.arange(1, len(words) + 1)
+    weights /= weights.sum()
+    def phrase(size: int) -> str:
+        return " ".join(words[i] for i in rng.choice(len(words), size=size, p=weights))
+    labels = [phrase(int(size)) for size in rng.integers(1, 4, size=nodes)]
+    return labels, [phrase(2) for _ in range(nodes)]
+
+
+def matching_section(args: argparse.Namespace) -> None:
+    labels, terms = vocabulary_labels(args.nodes, args.seed)
+    nodes = tuple(HypergraphNode(NodeId(f"n{i:06d}"), label) for i, label in enumerate(labels))
+    store = build_hypergraph_store(HypergraphContents(nodes, ()))
+    assert isinstance(store, HypergraphStore), store
+    rss_before = rss_mb()
+    build_ms, matcher = timed(lambda: NodeMatcher(store))
+    matcher_mb = rss_mb() - rss_before
+    latencies, found = [], 0
+    for term in terms[: args.match_terms]:
+        ms, match = timed(lambda t=term: matcher.match(t))
+        latencies.append(ms)
+        found += match.best is not None
+    print(f"node matching over {len(nodes):,} vocabulary-labelled nodes: NodeMatcher built in {build_ms / 1000:.2f} s, +{matcher_mb:,.0f} MiB RSS")
+    print(f"  {len(latencies)} two-word terms, no vectors: {percentiles(latencies)}   matched {found}")
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -334,6 +369,7 @@ def parse_args() -> argparse.Namespace:
         default=10.0,
         help="seconds per networkx query",
     )
+    parser.add_argument("--match-terms", type=int, default=300, help="terms NodeMatcher matches; 0 = skip")
     parser.add_argument(
         "--hypernetx-python", default=os.environ.get("HYPERNETX_PYTHON")
     )
@@ -442,6 +478,8 @@ def main() -> None:
         f"queries: {args.pairs:,} random start/end node pairs, k={args.k}, max_len={args.max_len}, no cache"
     )
     latencies = {s: run_ours(store, pairs, s, args.k, args.max_len) for s in (1, 2)}
+    if args.match_terms:
+        matching_section(args)
     ratio = (
         networkx_section(args, synthetic, store, pairs)
         if args.networkx_pairs

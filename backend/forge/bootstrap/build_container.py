@@ -216,14 +216,14 @@ def build_container(
     knowledge = load_shipped_knowledge(KNOWLEDGE_DIR)  # once; a malformed file fails before anything is opened
     roles = model_roles(settings, routes, knowledge, model, verifier, structured, verifier_structured)
     memory_embedder = embedder or build_embedder(settings)
-    # One retrieval for research and memory.
+    # One retrieval for research, memory and the hypergraph's node matching (below).
     research = research or build_research(settings, _query_renderer(roles), memory_embedder)
     clock = clock or SystemClock()
     database = _open_database(settings)  # last: a configuration error leaves nothing open
     runs, broadcaster, metrics, relay = _live_parts(settings, database, clock, heartbeat_seconds, relay_origin)
     # One hypergraph for SEARCH's grounding and the path navigator; one live curation snapshot for
     # every runner (FORGE_CURATION_* at start, the admin API while running).
-    hkg = LazyHkgGrounding(settings.hkg_path, knowledge, HashedTextEmbedder())
+    hkg = LazyHkgGrounding(settings.hkg_path, knowledge, memory_embedder)  # matched by the same meaning model
     curation = LiveCurationSettings(apply_change(DEFAULT_SETTINGS, settings.curation))
     driver = PhaseRunDriver(
         database.uow_factory,

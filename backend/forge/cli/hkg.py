@@ -4,6 +4,9 @@ Invariants:
     - Exit codes: 0 success; 1 the query ran but found nothing (PATH_NOT_FOUND, or a term matched no
       node); 2 the input could not be used (bad or unreadable file, settings out of range). The reason
       goes to stderr in one readable line (with the line number for a bad JSONL line).
+    - `traverse` matches terms to nodes as the server does: with the product's embedder
+      (FORGE_EMBEDDER; the sentence model unless "hashed"), node vectors for hypergraphs up to
+      EMBEDDED_NODE_LIMIT nodes.
     - `traverse` prints each path with node labels, relation labels and provenance references
       (source and locator), never provenance text.
 """
@@ -15,16 +18,17 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from forge.bootstrap.build_container import build_embedder
 from forge.config import Settings
 from forge.core.explore.library_records import ShippedKnowledge
 from forge.core.hkg.hypergraph_records import HypergraphDefect, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore
-from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, query_limits_problem
+from forge.core.hkg.hyperpath_enumeration import MAX_EXPANDED_PATHS
+from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, SearchExtent, query_limits_problem
 from forge.core.hkg.node_matching import TermMatch
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, HyperpathEvidence
 from forge.knowledge.load_knowledge import load_shipped_knowledge
 from forge.offline.offline_knowledge import DEFAULT_KNOWLEDGE_DIR
-from forge.providers.hashed_embedder import HashedTextEmbedder
 from forge.services.stages.hkg_grounding import ingest_hypergraph_file, load_hypergraph, open_hkg_grounding
 
 EXIT_OK, EXIT_NOTHING_FOUND, EXIT_BAD_INPUT = 0, 1, 2
@@ -119,6 +123,11 @@ def render_evidence(store: HypergraphStore, evidence: HyperpathEvidence) -> str:
         f"{evidence.status.event_name}: {len(evidence.paths)} path(s), shortest {shortest}, "
         f"structural grounding {evidence.score:.2f}/10"
     )
+    if evidence.extent is SearchExtent.WORK_BOUND:
+        lines.append(
+            f"the search stopped at its work bound ({MAX_EXPANDED_PATHS:,} partial paths): "
+            "shorter or other hyperpaths may exist"
+        )
     for number, path in enumerate(evidence.paths, start=1):
         lines += render_path(store, number, path)
     return "\n".join(lines)
@@ -130,7 +139,8 @@ def _nothing_found_reason(evidence: HyperpathEvidence) -> str:
         return "no node matches " + ", ".join(repr(t) for t in unmatched) + " (no path searched)"
     query = evidence.query
     limit = query.max_len if query else "?"
-    return f"PATH_NOT_FOUND: no hyperpath of at most {limit} hyperedges links the two term sets"
+    within = " within the search's work bound" if evidence.extent is SearchExtent.WORK_BOUND else ""
+    return f"PATH_NOT_FOUND: no hyperpath of at most {limit} hyperedges links the two term sets{within}"
 
 
 def run_traverse(settings: Settings, options: TraverseOptions) -> int:
@@ -147,7 +157,7 @@ def run_traverse(settings: Settings, options: TraverseOptions) -> int:
     )
 
     async def ground() -> HyperpathEvidence:
-        grounding = await open_hkg_grounding(loaded, HashedTextEmbedder())
+        grounding = await open_hkg_grounding(loaded, build_embedder(settings))  # as the server matches
         return await grounding.ground(request)
 
     evidence = asyncio.run(ground())

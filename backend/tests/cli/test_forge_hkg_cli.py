@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from support.hkg_reference import hub_trap
 
 from forge.cli.main import main
+from forge.core.hkg.hypergraph_jsonl import dump_hypergraph_jsonl
+from forge.core.hkg.hyperpath_enumeration import MAX_EXPANDED_PATHS
 
 
 @pytest.fixture
@@ -115,3 +118,14 @@ def test_graphml_is_ingested_as_two_node_hyperedges(data_dir: Path, capsys: pyte
     capsys.readouterr()
     assert main(["hkg", "traverse", "--from", "a", "--to", "c"]) == 0
     assert "source: g.graphml#edge edge:0" in capsys.readouterr().out
+
+
+def test_a_traversal_cut_at_its_work_bound_says_so(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trap = hub_trap().contents
+    source = data_dir / "trap.jsonl"
+    source.write_text(dump_hypergraph_jsonl(trap.nodes, trap.hyperedges), encoding="utf-8")
+    assert main(["hkg", "ingest", str(source)]) == 0
+    assert main(["hkg", "traverse", "--from", "s", "--to", "t"]) == 0
+    printed = capsys.readouterr().out
+    assert "HKG_PATH_FOUND: 1 path(s)" in printed
+    assert f"the search stopped at its work bound ({MAX_EXPANDED_PATHS:,} partial paths)" in printed

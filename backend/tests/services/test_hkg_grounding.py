@@ -75,3 +75,14 @@ async def test_ingest_validates_before_writing_and_load_reads_what_was_written(t
     loaded = load_hypergraph(target, load_shipped_knowledge)
     assert isinstance(loaded, LoadedHypergraph) and loaded.store.stats().hyperedge_count == 1
     assert not list(target.parent.glob("*.partial"))
+
+
+async def test_the_navigator_embeds_the_query_terms_when_the_nodes_have_vectors(tmp_path: Path) -> None:
+    loaded = _demo(tmp_path)
+    embedder = RecordingEmbedder()
+    with_vectors = await open_hkg_grounding(loaded, embedder)
+    around = await with_vectors.neighbourhood("why does the queue grow", 20)
+    assert embedder.batches[1:] == [["queue", "grow"]]  # after the node names, the query's seed terms
+    assert "term:queue" in around.seeds
+    words_only = await open_hkg_grounding(loaded, None)
+    assert "term:queue" in (await words_only.neighbourhood("why does the queue grow", 20)).seeds

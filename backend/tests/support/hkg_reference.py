@@ -117,3 +117,20 @@ def s_line_graph_shortest_length(case: RandomCase, s: int) -> int | None:
     if not nx.has_path(graph, "source", "sink"):
         return None
     return int(nx.shortest_path_length(graph, "source", "sink")) - 2
+
+
+def hub_trap(hubs: int = 30) -> RandomCase:
+    """A dense hypergraph where exact enumeration explodes: from "s" to "t" the only hyperpath is
+    B, T (B holds "s" too), yet `hubs` hyperedges {a, hub, c_i}, all sharing "hub" with each other
+    and with B, sit one step from B: every ordering of them looks a few steps from the end (B is),
+    and each walk dies there, since B, holding a start node, may not stand inside a path."""
+    node = NodeId
+    rim = [f"c{i:02d}" for i in range(hubs)]
+    nodes = tuple(HypergraphNode(node(n), n) for n in ("s", "t", "a", "z", "hub", *rim))
+
+    def edge(name: str, *members: str) -> Hyperedge:
+        return Hyperedge(HyperedgeId(name), "related_to", tuple(node(m) for m in members))
+
+    edges = (edge("S", "s", "a"), edge("B", "z", "s", "hub"), edge("T", "t", "z"))
+    edges += tuple(edge(f"C{c}", "a", "hub", c) for c in rim)
+    return RandomCase(HypergraphContents(nodes, edges), frozenset({node("s")}), frozenset({node("t")}))

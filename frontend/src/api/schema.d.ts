@@ -2094,6 +2094,11 @@ export interface components {
             /** End Terms */
             end_terms: string[];
             /**
+             * @description work_bound: the path search stopped at its work bound (shorter hyperpaths may exist).
+             * @default exhaustive
+             */
+            extent: components["schemas"]["SearchExtent"];
+            /**
              * Paths
              * @description The k shortest hyperpaths, shortest first.
              */
@@ -3209,6 +3214,12 @@ export interface components {
             /** Title */
             title: string;
         };
+        /**
+         * SearchExtent
+         * @description How far a traversal looked: all of the hypergraph up to max_len, or up to the work bound.
+         * @enum {string}
+         */
+        SearchExtent: "exhaustive" | "work_bound";
         /**
          * SearchOperator
          * @enum {string}

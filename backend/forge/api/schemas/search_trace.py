@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from forge.core.hkg.k_shortest_hyperpaths import SearchExtent
 from forge.core.hkg.structural_grounding import GroundingStatus
 from forge.core.search.blend_network import CrossSpaceKind
 from forge.core.search.concept_space import SpaceOrigin, TransformOp
@@ -55,6 +56,10 @@ class HyperpathOut(_FromRecord):
     paths: list[TracePathOut] = Field(description="The k shortest hyperpaths, shortest first.")
     provenance: list[ProvenanceRefOut]
     chain: list[ChainLinkOut] = Field(description="The mechanism chain the model completed along the path.")
+    extent: SearchExtent = Field(
+        default=SearchExtent.EXHAUSTIVE,
+        description="work_bound: the path search stopped at its work bound (shorter hyperpaths may exist).",
+    )
 
 
 class CrossSpaceMappingOut(_FromRecord):

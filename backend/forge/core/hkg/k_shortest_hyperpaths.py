@@ -17,7 +17,10 @@ Definitions (also in docs/hkg.md):
       that order are returned; ties are therefore broken the same way on every run.
 
 Invariants:
-    - Exact: the paths returned are the first k valid hyperpaths of length <= max_len in that order.
+    - Exact within a work bound: the paths returned are the first k valid hyperpaths of length
+      <= max_len in that order, unless the enumeration stepped onto MAX_EXPANDED_PATHS partial
+      paths first; then the result says so (`SearchExtent.WORK_BOUND`) and holds the valid paths
+      found until then (PATH_NOT_FOUND if none: not found within the bound, not proven absent).
     - PATH_NOT_FOUND carries no path; NO_MATCH means a side named no known node. A path is never
       fabricated: every returned hyperedge sequence is re-checkable with `is_valid_hyperpath`.
 
@@ -39,7 +42,14 @@ import numpy as np
 
 from forge.core.hkg.hypergraph_records import HyperedgeId, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore
-from forge.core.hkg.hyperpath_enumeration import HOLDS_END, HOLDS_START, EndClasses, RoundRules, enumerate_length
+from forge.core.hkg.hyperpath_enumeration import (
+    HOLDS_END,
+    HOLDS_START,
+    MAX_EXPANDED_PATHS,
+    EndClasses,
+    RoundRules,
+    enumerate_length,
+)
 from forge.core.hkg.hyperpath_search_balls import grow_to_total_radius, meet
 from forge.core.hkg.incidence_index import IncidenceIndex, PositionArray
 
@@ -48,6 +58,13 @@ class TraversalStatus(str, Enum):
     FOUND = "path_found"
     PATH_NOT_FOUND = "path_not_found"
     NO_MATCH = "no_match"
+
+
+class SearchExtent(str, Enum):
+    """How far a traversal looked: all of the hypergraph up to max_len, or up to the work bound."""
+
+    EXHAUSTIVE = "exhaustive"
+    WORK_BOUND = "work_bound"
 
 
 MAX_K = 100
@@ -102,6 +119,7 @@ class HyperpathResult:
     query: HyperpathQuery
     status: TraversalStatus
     paths: tuple[Hyperpath, ...] = ()
+    extent: SearchExtent = SearchExtent.EXHAUSTIVE
 
     @property
     def shortest_length(self) -> int | None:
@@ -115,28 +133,42 @@ def _end_classes(index: IncidenceIndex, start_edges: PositionArray, end_edges: P
     return EndClasses(bits)
 
 
+@dataclass(frozen=True, slots=True)
+class PositionPaths:
+    """Hyperpaths as hyperedge positions, ascending (length, sequence), and how far the search looked."""
+
+    paths: tuple[tuple[int, ...], ...]
+    extent: SearchExtent = SearchExtent.EXHAUSTIVE
+
+
 def k_shortest_positions(
     index: IncidenceIndex, walk_index: IncidenceIndex, starts: PositionArray, ends: PositionArray, k: int, max_len: int
-) -> list[tuple[int, ...]]:
-    """The first k hyperpaths as hyperedge positions (ascending (length, sequence)); [] if none.
+) -> PositionPaths:
+    """The first k hyperpaths as hyperedge positions (none if there is none), within one work bound
+    (MAX_EXPANDED_PATHS partial paths, shared by all lengths).
 
     `index` is the store's incidence index, `walk_index` its shared-subset index for the IS."""
     start_edges = np.unique(index.incident_edges(starts))
     end_edges = np.unique(index.incident_edges(ends))
     if len(start_edges) == 0 or len(end_edges) == 0:
-        return []
+        return PositionPaths(())
     balls = meet(walk_index, start_edges, end_edges, max_len)
     if balls.shortest is None:
-        return []
+        return PositionPaths(())
     ends_masks = _end_classes(index, start_edges, end_edges)
     found: list[tuple[int, ...]] = []
+    budget = MAX_EXPANDED_PATHS
     for length in range(balls.shortest, max_len + 1):
         grow_to_total_radius(balls, length)
         rules = RoundRules(walk_index, balls, ends_masks, length)
-        found += enumerate_length(walk_index, rules, start_edges, length, k - len(found))
+        enumerated = enumerate_length(walk_index, rules, start_edges, length, k - len(found), budget)
+        found += enumerated.paths
+        budget -= enumerated.expanded
+        if enumerated.cut:
+            return PositionPaths(tuple(found), SearchExtent.WORK_BOUND)
         if len(found) == k:
             break
-    return found
+    return PositionPaths(tuple(found))
 
 
 def _describe(store: HypergraphStore, positions: tuple[int, ...], starts: set[int], ends: set[int]) -> Hyperpath:
@@ -162,11 +194,11 @@ def find_k_shortest_hyperpaths(store: HypergraphStore, query: HyperpathQuery) ->
     index = store.index
     walk_index = store.shared_subset_index(query.intersection_size)
     found = k_shortest_positions(index, walk_index, starts, ends, query.k, query.max_len)
-    if not found:
-        return HyperpathResult(query, TraversalStatus.PATH_NOT_FOUND)
+    if not found.paths:
+        return HyperpathResult(query, TraversalStatus.PATH_NOT_FOUND, extent=found.extent)
     start_set, end_set = set(starts.tolist()), set(ends.tolist())
-    paths = tuple(_describe(store, positions, start_set, end_set) for positions in found)
-    return HyperpathResult(query, TraversalStatus.FOUND, paths)
+    paths = tuple(_describe(store, positions, start_set, end_set) for positions in found.paths)
+    return HyperpathResult(query, TraversalStatus.FOUND, paths, found.extent)
 
 
 def is_valid_hyperpath(store: HypergraphStore, path: Hyperpath, query: HyperpathQuery) -> bool:

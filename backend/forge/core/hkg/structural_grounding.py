@@ -17,6 +17,8 @@ Invariants:
       terms' best matches, reach = distinct start nodes of the paths / min(k, start nodes asked):
       how much of the hypothesis connects to the frame, not just one of its terms. Every factor is
       a real difference between hypotheses (their terms, their paths), none is noise.
+    - The evidence keeps the traversal's `SearchExtent`: WORK_BOUND says its paths (or their absence)
+      come from a search cut at MAX_EXPANDED_PATHS partial paths, not from the whole hypergraph.
     - Start nodes are the best `candidates_per_term` matches of each hypothesis term, end nodes those
       of each frame term.
 """
@@ -28,7 +30,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from forge.core.hkg.hypergraph_records import HyperedgeId, NodeId, ProvenanceRef
-from forge.core.hkg.k_shortest_hyperpaths import Hyperpath, HyperpathQuery, HyperpathResult, TraversalStatus
+from forge.core.hkg.k_shortest_hyperpaths import (
+    Hyperpath,
+    HyperpathQuery,
+    HyperpathResult,
+    SearchExtent,
+    TraversalStatus,
+)
 from forge.core.hkg.node_matching import DEFAULT_MIN_CONFIDENCE, NodeMatcher, TermMatch
 from forge.core.hkg.traversal_cache import TraversalCache
 
@@ -81,6 +89,7 @@ class HyperpathEvidence:
     provenance: tuple[ProvenanceRef, ...]
     score: float
     query: HyperpathQuery | None
+    extent: SearchExtent = SearchExtent.EXHAUSTIVE  # WORK_BOUND: the traversal stopped at its work bound
 
 
 def structural_grounding_score(
@@ -132,7 +141,16 @@ def _evidence_from_result(
     status = GroundingStatus.PATH_FOUND if result.status is TraversalStatus.FOUND else GroundingStatus.PATH_NOT_FOUND
     score = structural_grounding_score(result, starts, ends)
     return HyperpathEvidence(
-        status, starts, ends, result.paths, _path_nodes(result.paths), edge_ids, provenance, score, result.query
+        status,
+        starts,
+        ends,
+        result.paths,
+        _path_nodes(result.paths),
+        edge_ids,
+        provenance,
+        score,
+        result.query,
+        result.extent,
     )
 
 

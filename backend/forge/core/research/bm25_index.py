@@ -21,6 +21,7 @@ Invariants:
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -192,31 +193,39 @@ class Bm25Index:
         df = self._df.get(term, 0)
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
-    def _score(self, entry_terms: Mapping[str, int], length: int, terms: Sequence[str]) -> float:
+    def _score(self, entry_terms: Mapping[str, int], length: int, idf: Mapping[str, float]) -> float:
+        """BM25 of one document for the query terms `idf` holds (their IDFs, computed once per query)."""
         if self._avg_length <= 0:
             return 0.0
         norm = K1 * (1.0 - B + B * length / self._avg_length)
         total = 0.0
-        for term in terms:
+        for term, weight in idf.items():
             tf = entry_terms.get(term, 0)
             if tf:
-                total += self.idf(term) * tf * (K1 + 1.0) / (tf + norm)
+                total += weight * tf * (K1 + 1.0) / (tf + norm)
         return total
 
-    def _scored(self, terms: Sequence[str]) -> list[tuple[float, str, int, _Entry]]:
-        scored: list[tuple[float, str, int, _Entry]] = []
-        # Only documents holding a query term can score above 0 (the postings say which).
-        for position in sorted({p for term in terms for p in self._postings.get(term, ())}):
-            entry = self._entries[position]
-            value = self._score(entry.term_counts, entry.length, terms)
-            if value > 0.0:
-                scored.append((value, entry.document.source, position, entry))
-        scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-        return scored
+    def _scored(self, terms: Sequence[str], limit: int | None = None) -> list[tuple[float, str, int, _Entry]]:
+        idf = {term: self.idf(term) for term in terms}
+        entries = self._entries
+        # Only documents holding a query term can score above 0 (the postings say which). Scores stay
+        # plain floats until the best are chosen: a tuple per document of a common word (tens of
+        # thousands in a large hypergraph) fed the cyclic collector full scans of the whole index.
+        positions = sorted({p for term in terms for p in self._postings.get(term, ())})
+        values = [self._score(entries[p].term_counts, entries[p].length, idf) for p in positions]
 
-    def scores(self, query: str) -> dict[str, float]:
-        """The BM25 score of every document sharing a query term, by source, best first (no snippets)."""
-        return {source: value for value, source, _, _ in self._scored(_query_terms(query))}
+        def order(i: int) -> tuple[float, str, int]:
+            return (-values[i], entries[positions[i]].document.source, positions[i])
+
+        scoring = (i for i in range(len(positions)) if values[i] > 0.0)
+        # the best few of many (a common word) need no full sort
+        chosen = heapq.nsmallest(limit, scoring, key=order) if limit is not None else sorted(scoring, key=order)
+        return [(values[i], entries[positions[i]].document.source, positions[i], entries[positions[i]]) for i in chosen]
+
+    def scores(self, query: str, limit: int | None = None) -> dict[str, float]:
+        """The BM25 score of every document sharing a query term (the best `limit` of them when given),
+        by source, best first (no snippets)."""
+        return {source: value for value, source, _, _ in self._scored(_query_terms(query), limit)}
 
     def snippet(self, source: str, query: str) -> str:
         """The snippet `search` would show for this document (its opening when no term matches)."""

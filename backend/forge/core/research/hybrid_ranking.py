@@ -1,8 +1,9 @@
-"""Word matching (BM25) and meaning (embedding cosines) fused: how research and memory rank.
+"""Word matching (BM25) and meaning (embedding cosines) fused: how research, memory and the HKG rank.
 
 The local corpus (shipped and uploaded documents) ranks documents with `fuse`; hypothesis memory
-ranks episodes by `fused_relevance` × C. Both use DEFAULT_FUSION and the embedder the shell hands
-them (`forge.ports.Embedder`).
+ranks episodes by `fused_relevance` × C; the hypergraph's NodeMatcher reranks the nodes a term
+recalled with `fuse` (BM25 of their names, against a reference name; × its rerank ceiling). All use
+DEFAULT_FUSION and the embedder the shell hands them (`forge.ports.Embedder`, one object).
 
 Invariants:
     - Pure: scores come in by key, keys go out best first; ties keep the order of first appearance

@@ -7,6 +7,7 @@ Invariants:
       the success criteria); both distinct, at most `MAX_TERMS`, never empty strings.
     - A trace is built only from a traversal's evidence: PATH_NOT_FOUND and NO_MATCH give a trace
       with no path, no provenance and score 0 (`grounded` is False) — nothing here invents a step.
+      It keeps the traversal's extent: WORK_BOUND when the enumeration was cut at its work bound.
     - Provenance is referenced (hyperedge id, source, locator), never quoted: a trace holds no
       provenance text, so `trace_prompt_text` can be put in a prompt as it is.
     - `cited_unknown` lists the hyperedge ids a mechanism chain cites that are not on the trace's
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hkg.hypergraph_records import HyperedgeId, NodeId, ProvenanceRef
+from forge.core.hkg.k_shortest_hyperpaths import SearchExtent
 from forge.core.hkg.structural_grounding import GroundingStatus, HyperpathEvidence
 
 MAX_TERMS = 6
@@ -64,6 +66,7 @@ class HyperpathTrace:
     paths: tuple[TracePath, ...] = ()
     provenance: tuple[ProvenanceRef, ...] = ()
     chain: tuple[ChainLink, ...] = ()  # set by hyperpath_expand / hyperbridge from the model's answer
+    extent: SearchExtent = SearchExtent.EXHAUSTIVE  # WORK_BOUND: the traversal was cut at its work bound
 
     @property
     def grounded(self) -> bool:
@@ -103,7 +106,7 @@ def trace_from_evidence(
 ) -> HyperpathTrace:
     """The evidence as a trace; labels and relations are looked up in the store it came from."""
     if evidence.status is not GroundingStatus.PATH_FOUND:
-        return HyperpathTrace(evidence.status, 0.0, tuple(start_terms), tuple(end_terms))
+        return HyperpathTrace(evidence.status, 0.0, tuple(start_terms), tuple(end_terms), extent=evidence.extent)
 
     def ref(node: NodeId) -> NodeRef:
         return NodeRef(node, node_label(node))
@@ -122,13 +125,21 @@ def trace_from_evidence(
         for path in evidence.paths
     )
     return HyperpathTrace(
-        evidence.status, evidence.score, tuple(start_terms), tuple(end_terms), paths, evidence.provenance
+        evidence.status,
+        evidence.score,
+        tuple(start_terms),
+        tuple(end_terms),
+        paths,
+        evidence.provenance,
+        extent=evidence.extent,
     )
 
 
 def trace_prompt_text(trace: HyperpathTrace) -> str:
     """The paths for a prompt: node labels, relations and hyperedge ids; provenance by reference only."""
     lines = [f"Structural grounding {trace.score:.2f}/10 ({len(trace.paths)} hyperpath(s))."]
+    if trace.extent is SearchExtent.WORK_BOUND:
+        lines.append("The search stopped at its work bound: shorter hyperpaths may exist.")
     for n, path in enumerate(trace.paths, start=1):
         lines.append(f"Path {n}: start «{path.start.label}»")
         for step in path.steps:

@@ -11,8 +11,10 @@ Invariants:
     - Without an ingested file the demo hypergraph, built from the shipped knowledge files, is used.
     - Failures are values (`HypergraphDefect`) carrying one readable message (with the line number
       for JSONL); nothing here raises for bad input.
-    - Embeddings go through the `Embedder` port; node vectors are computed once per service, and only
-      for hypergraphs up to `EMBEDDED_NODE_LIMIT` nodes (larger ones match on exact, alias and words).
+    - Embeddings go through the `Embedder` port (in the product the one research and memory use);
+      node vectors (of `node_names`) are computed once per service, and only for hypergraphs up to
+      `EMBEDDED_NODE_LIMIT` nodes (larger ones match on exact, alias and words). The terms of a
+      grounding request and of a navigator query are embedded per call when the nodes have vectors.
 """
 
 from __future__ import annotations
@@ -26,18 +28,17 @@ import numpy as np
 from forge.core.curation.graph_gaps import HkgNeighbourhood
 from forge.core.explore.library_records import ShippedKnowledge
 from forge.core.hkg.demo_hypergraph import build_demo_hypergraph
-from forge.core.hkg.hkg_neighbourhood import hkg_neighbourhood
+from forge.core.hkg.hkg_neighbourhood import hkg_neighbourhood, seed_terms
 from forge.core.hkg.hypergraph_graphml import parse_graphml
 from forge.core.hkg.hypergraph_jsonl import dump_hypergraph_jsonl, parse_hypergraph_jsonl
 from forge.core.hkg.hypergraph_records import (
     HyperedgeId,
     HypergraphContents,
     HypergraphDefect,
-    HypergraphNode,
     NodeId,
 )
 from forge.core.hkg.hypergraph_store import HypergraphStats, HypergraphStore, build_hypergraph_store
-from forge.core.hkg.node_matching import NodeMatcher
+from forge.core.hkg.node_matching import NodeMatcher, node_names
 from forge.core.hkg.structural_grounding import GroundingRequest, HyperpathEvidence, ground_terms
 from forge.core.hkg.traversal_cache import TraversalCache
 from forge.core.search.hyperpath_trace import HyperpathTrace, trace_from_evidence
@@ -115,10 +116,6 @@ def load_hypergraph(path: Path, demo_knowledge: Callable[[], ShippedKnowledge]) 
     return LoadedHypergraph(store, f"ingested hypergraph {path}")
 
 
-def _node_text(node: HypergraphNode) -> str:
-    return " ".join((node.label, *node.aliases))
-
-
 class HkgGrounding:
     """Terms in, evidence out, over one loaded hypergraph. Build with `open_hkg_grounding`."""
 
@@ -154,8 +151,10 @@ class HkgGrounding:
         return trace_from_evidence(evidence, request.hypothesis_terms, request.frame_terms, label, relation)
 
     async def neighbourhood(self, query: str, limit: int) -> HkgNeighbourhood:
-        """The HKG around `query` for the path navigator (matched by words, aliases and labels)."""
-        return hkg_neighbourhood(self.loaded.store, self._matcher, query, limit)
+        """The HKG around `query` for the path navigator: its terms matched by labels, aliases, words
+        and (when the nodes have vectors) meaning, each term embedded as `ground` embeds its terms."""
+        vectors = await self._term_vectors(seed_terms(query))
+        return hkg_neighbourhood(self.loaded.store, self._matcher, query, limit, vectors)
 
     async def _term_vectors(self, terms: Sequence[str]) -> dict[str, list[float]]:
         if self._embedder is None or not terms:
@@ -168,5 +167,5 @@ async def open_hkg_grounding(loaded: LoadedHypergraph, embedder: Embedder | None
     nodes = loaded.store.nodes
     vectors = None
     if embedder is not None and 0 < len(nodes) <= EMBEDDED_NODE_LIMIT:
-        vectors = np.asarray(await embedder.embed([_node_text(node) for node in nodes]), dtype=np.float32)
+        vectors = np.asarray(await embedder.embed([node_names(node) for node in nodes]), dtype=np.float32)
     return HkgGrounding(loaded, NodeMatcher(loaded.store, vectors), embedder)

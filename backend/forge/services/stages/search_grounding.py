@@ -26,7 +26,8 @@ from forge.services.stages.hkg_grounding import HkgGrounding, load_hypergraph, o
 
 class LazyHkgGrounding:
     """The `StructuralGrounding` port over the hypergraph at `path` (or the demo from the shipped
-    `knowledge` the composition root loaded once)."""
+    `knowledge` the composition root loaded once), its nodes matched with `embedder` (in the product
+    the one research and memory rank with; its model loads in a thread on the first embed or warm)."""
 
     def __init__(self, path: Path, knowledge: ShippedKnowledge, embedder: Embedder | None) -> None:
         self._path = path

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from forge.core.hkg.hkg_neighbourhood import hkg_neighbourhood
+import numpy as np
+
+from forge.core.hkg.hkg_neighbourhood import hkg_neighbourhood, seed_terms
 from forge.core.hkg.hypergraph_records import Hyperedge, HyperedgeId, HypergraphContents, HypergraphNode, NodeId
 from forge.core.hkg.hypergraph_store import HypergraphStore, build_hypergraph_store
 from forge.core.hkg.node_matching import NodeMatcher
@@ -41,3 +43,17 @@ def test_a_query_that_matches_nothing_gives_an_empty_neighbourhood() -> None:
     store = _store()
     found = hkg_neighbourhood(store, NodeMatcher(store), "photosynthesis", 12)
     assert found.nodes == () and found.hyperedges == () and found.seeds == ()
+
+
+def test_a_query_word_no_node_holds_seeds_the_node_its_vector_means() -> None:
+    store = _store()
+    meanings = "qukbd"  # one axis of meaning per node
+    one_meaning_per_node = np.array([[float(n.id == axis) for axis in meanings] for n in store.nodes], dtype=np.float32)
+    matcher = NodeMatcher(store, one_meaning_per_node)
+    query = "why does the line grow"
+    assert seed_terms(query) == ["line", "grow"]
+    line_means_queue = {"line": [1.0, 0.0, 0.0, 0.0, 0.0], "grow": [0.0, 0.0, 0.0, 0.0, 0.0]}
+    assert hkg_neighbourhood(store, matcher, query, 12).seeds == ()
+    found = hkg_neighbourhood(store, matcher, query, 12, line_means_queue)
+    assert found.seeds == ("q",)
+    assert found.hyperedges == (("explains", ("q", "u", "k")),)

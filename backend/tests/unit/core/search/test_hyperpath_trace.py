@@ -3,6 +3,8 @@ relations (none on PATH_NOT_FOUND); prompt text without provenance text; chains 
 
 from __future__ import annotations
 
+from support.hkg_reference import hub_trap
+
 from forge.core.frame.problem_frame import ProblemFrame
 from forge.core.hkg.hypergraph_records import (
     Hyperedge,
@@ -13,6 +15,7 @@ from forge.core.hkg.hypergraph_records import (
     Provenance,
 )
 from forge.core.hkg.hypergraph_store import HypergraphStore, build_hypergraph_store
+from forge.core.hkg.k_shortest_hyperpaths import SearchExtent
 from forge.core.hkg.node_matching import NodeMatcher
 from forge.core.hkg.structural_grounding import GroundingRequest, GroundingStatus, ground_terms
 from forge.core.hkg.traversal_cache import TraversalCache
@@ -89,3 +92,15 @@ def test_a_chain_may_cite_only_the_paths_hyperedges() -> None:
     trace = trace_for(("buffer",), ("wait",))
     chain = (ChainLink(HyperedgeId("e1"), "buffers absorb"), ChainLink(HyperedgeId("e9"), "invented"))
     assert cited_unknown(trace, chain) == ("e9",)
+
+
+def test_a_traversal_cut_at_its_work_bound_is_kept_on_the_trace_and_told_in_the_prompt() -> None:
+    hypergraph = build_hypergraph_store(hub_trap().contents)
+    assert isinstance(hypergraph, HypergraphStore)
+    request = GroundingRequest.for_hyperpath_expand(("s",), ("t",))
+    evidence = ground_terms(TraversalCache(hypergraph), NodeMatcher(hypergraph), request)
+    trace = trace_from_evidence(evidence, ("s",), ("t",), str, lambda edge: "related_to")
+    assert trace.extent is SearchExtent.WORK_BOUND and trace.grounded
+    assert "work bound" in trace_prompt_text(trace)
+    assert trace_for(("buffer",), ("wait",)).extent is SearchExtent.EXHAUSTIVE
+    assert "work bound" not in trace_prompt_text(trace_for(("buffer",), ("wait",)))
