@@ -15,7 +15,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { driveOfflineSession, watchConsole, type ScreenName } from "./driveSession";
 
-const PROBLEM = "How can a community pool serve more swimmers without longer opening hours?";
+// Grounded by the demo hypergraph (peak load is a node), so the claims review shows hyperpaths to check.
+const PROBLEM = "How can a small bakery cut its energy bill at peak load without new ovens?";
 /** Names written the same in every language of the UI. */
 const SAME_IN_EVERY_LANGUAGE =
   /^(API|JSON|Markdown|Knowledge Forge|English|Enter|BISO|SEARCH|VERIFY|SOLVE|TRIZ|MOME|HKG|SAGA|C-K|CP-\d|F|p|r|C|std|http|https|URL|Bearer|Authorization|offline|GraphML|Gephi|Cytoscape|yEd)$/;

@@ -46,7 +46,9 @@ for (const [viewport, size] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPO
     await expect(page.getByTestId("session-row").first()).toBeVisible();
     await checkPage(page, viewport, "00-home");
 
-    await page.getByLabel("Your problem").fill("How can a public library double its evening visitors without longer staff hours?");
+    // A problem the demo hypergraph grounds (its noise frame term names a node), so the claims review
+    // has hyperpaths to check; a problem none of its nodes names rightly shows "no hyperpath".
+    await page.getByLabel("Your problem").fill("How can a school reduce classroom noise without new buildings?");
     await page.getByRole("button", { name: "Start forging" }).click();
     await expect(page).toHaveURL(/\/sessions\//);
     // Focus moves to the new page's heading after navigation.

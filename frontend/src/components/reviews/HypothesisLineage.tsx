@@ -17,12 +17,20 @@ import {
 export function HyperpathChain({ trace }: { trace: HyperpathView }) {
   const items = hyperpathChain(trace);
   const { t } = useTranslation();
-  if (items.length === 0) return <p className="text-xs text-slate-500">{t("lineage.noHyperpath")}</p>;
+  const cut = trace.extent === "work_bound" && <p className="text-xs text-amber-800">{t("lineage.workBound")}</p>;
+  if (items.length === 0)
+    return (
+      <div className="space-y-1">
+        <p className="text-xs text-slate-500">{t("lineage.noHyperpath")}</p>
+        {cut}
+      </div>
+    );
   return (
     <div className="space-y-1">
       <p className="text-xs text-slate-600">
         {t("lineage.grounding", { score: trace.score.toFixed(2), count: trace.paths.length })}
       </p>
+      {cut}
       <ol aria-label={t("lineage.hyperpath")} className="flex flex-wrap items-center gap-1 text-xs">
         {items.map((item) =>
           item.kind === "node" ? (

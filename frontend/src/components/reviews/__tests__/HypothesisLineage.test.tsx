@@ -25,6 +25,17 @@ describe("HyperpathChain", () => {
   it("says there is no structural evidence when no path was found", () => {
     render(<HyperpathChain trace={{ ...TRACE, paths: [], chain: [], provenance: [] }} />);
     expect(screen.getByText(/no structural evidence/)).toBeInTheDocument();
+    expect(screen.queryByText(/work limit/)).not.toBeInTheDocument();
+  });
+
+  it("says when the path search stopped at its work limit, with paths found or none", () => {
+    const { unmount } = render(<HyperpathChain trace={{ ...TRACE, extent: "work_bound" }} />);
+    expect(screen.getByRole("list", { name: "Hyperpath" })).toBeInTheDocument();
+    expect(screen.getByText(/stopped at its work limit: shorter or other hyperpaths may exist/)).toBeInTheDocument();
+    unmount();
+    render(<HyperpathChain trace={{ ...TRACE, extent: "work_bound", paths: [], chain: [], provenance: [] }} />);
+    expect(screen.getByText(/no structural evidence/)).toBeInTheDocument();
+    expect(screen.getByText(/stopped at its work limit/)).toBeInTheDocument();
   });
 });
 
