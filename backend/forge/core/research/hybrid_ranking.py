@@ -2,8 +2,9 @@
 
 The local corpus (shipped and uploaded documents) ranks documents with `fuse`; hypothesis memory
 ranks episodes by `fused_relevance` × C; the hypergraph's NodeMatcher reranks the nodes a term
-recalled with `fuse` (BM25 of their names, against a reference name; × its rerank ceiling). All use
-DEFAULT_FUSION and the embedder the shell hands them (`forge.ports.Embedder`, one object).
+recalled with `fuse` (its lexical side the IDF-weighted word coverage of a node's names; × its
+rerank ceiling). All use DEFAULT_FUSION and the embedder the shell hands them (`forge.ports.Embedder`,
+one object).
 
 Invariants:
     - Pure: scores come in by key, keys go out best first; ties keep the order of first appearance
